@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CheckJobStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Looks once at a Job of the run. */
+public final class CheckJob extends StepHandler {
+    public CheckJob() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CheckJob(Clients clients) {
+        super("CheckJob", clients, CheckJobStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CheckTrainingStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Looks once at the training Job. */
+public final class CheckTraining extends StepHandler {
+    public CheckTraining() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CheckTraining(Clients clients) {
+        super("CheckTraining", clients, CheckTrainingStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CollectResultsStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Stores the evaluation's metrics and applies the quality gate. */
+public final class CollectResults extends StepHandler {
+    public CollectResults() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CollectResults(Clients clients) {
+        super("CollectResults", clients, CollectResultsStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.ConnectClusterStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Connects to an existing cluster and creates the run's namespace. */
+public final class ConnectCluster extends StepHandler {
+    public ConnectCluster() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public ConnectCluster(Clients clients) {
+        super("ConnectCluster", clients, ConnectClusterStep::new);
+    }
+}

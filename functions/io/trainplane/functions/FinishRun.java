@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.FinishRunStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Ends the run and publishes its outcome. */
+public final class FinishRun extends StepHandler {
+    public FinishRun() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public FinishRun(Clients clients) {
+        super("FinishRun", clients, FinishRunStep::new);
+    }
+}

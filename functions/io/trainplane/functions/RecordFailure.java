@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.RecordFailureStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Writes a failure into the run record. */
+public final class RecordFailure extends StepHandler {
+    public RecordFailure() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public RecordFailure(Clients clients) {
+        super("RecordFailure", clients, RecordFailureStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.StartEvaluationStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Starts the evaluation Job. */
+public final class StartEvaluation extends StepHandler {
+    public StartEvaluation() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public StartEvaluation(Clients clients) {
+        super("StartEvaluation", clients, StartEvaluationStep::new);
+    }
+}

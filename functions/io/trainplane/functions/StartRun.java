@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.StartRunStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Validates the spec and creates the run record. */
+public final class StartRun extends StepHandler {
+    public StartRun() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public StartRun(Clients clients) {
+        super("StartRun", clients, StartRunStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.StartTrainingStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Starts the training Job. */
+public final class StartTraining extends StepHandler {
+    public StartTraining() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public StartTraining(Clients clients) {
+        super("StartTraining", clients, StartTrainingStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.TeardownStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Deletes what the run created; reports what is left. */
+public final class Teardown extends StepHandler {
+    public Teardown() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public Teardown(Clients clients) {
+        super("Teardown", clients, TeardownStep::new);
+    }
+}

@@ -1,0 +1,82 @@
+package io.trainplane.aws;
+
+import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.kubernetes.EksClusterAccess;
+import java.time.Clock;
+import java.util.function.Supplier;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eks.EksClient;
+
+/**
+ * The real clients: built once per Lambda container, lazily (a function that never talks to EKS
+ * never builds an EKS client), with the URL connection HTTP client and an explicit region and
+ * credentials provider. {@code AWS_ENDPOINT_URL} is honoured by the SDK itself.
+ */
+public final class AwsClients implements Clients {
+    private static final Supplier<AwsClients> FROM_ENVIRONMENT = memoize(() -> new AwsClients(Settings.fromEnvironment()));
+
+    private final Settings settings;
+    private final Region region;
+    private final AwsCredentialsProvider credentials;
+    private final SdkHttpClient http = UrlConnectionHttpClient.create();
+    private final Supplier<DynamoDbClient> dynamoDb;
+    private final Supplier<EksClient> eks;
+    private final Supplier<CloudWatchEventsClient> events;
+    private final Supplier<ClusterAccess> clusters;
+
+    public AwsClients(Settings settings) {
+        this.settings = settings;
+        this.region = Region.of(settings.region());
+        // In Lambda the credentials are in the environment; the default chain is for the CLI.
+        this.credentials = System.getenv("AWS_LAMBDA_FUNCTION_NAME") != null
+                ? EnvironmentVariableCredentialsProvider.create()
+                : DefaultCredentialsProvider.builder().build();
+        this.dynamoDb = memoize(() -> DynamoDbClient.builder()
+                .httpClient(http).region(region).credentialsProvider(credentials).build());
+        this.eks = memoize(() -> EksClient.builder()
+                .httpClient(http).region(region).credentialsProvider(credentials).build());
+        this.events = memoize(() -> CloudWatchEventsClient.builder()
+                .httpClient(http).region(region).credentialsProvider(credentials).build());
+        this.clusters = memoize(() -> new EksClusterAccess(eks(), new EksTokens(credentials, region, clock())));
+    }
+
+    /** The clients of this Lambda container, shared by every invocation. */
+    public static AwsClients fromEnvironment() {
+        return FROM_ENVIRONMENT.get();
+    }
+
+    @Override public Settings settings() { return settings; }
+    @Override public Clock clock() { return Clock.systemUTC(); }
+    @Override public DynamoDbClient dynamoDb() { return dynamoDb.get(); }
+    @Override public EksClient eks() { return eks.get(); }
+    @Override public CloudWatchEventsClient events() { return events.get(); }
+    @Override public ClusterAccess clusters() { return clusters.get(); }
+
+    static <T> Supplier<T> memoize(Supplier<T> factory) {
+        return new Supplier<>() {
+            private volatile T value;
+
+            @Override
+            public T get() {
+                T v = value;
+                if (v == null) {
+                    synchronized (this) {
+                        v = value;
+                        if (v == null) {
+                            v = factory.get();
+                            value = v;
+                        }
+                    }
+                }
+                return v;
+            }
+        };
+    }
+}

@@ -1,0 +1,4 @@
+package io.trainplane.cli;
+
+/** {@code --output}: text for people, json for scripts. */
+enum OutputFormat { text, json }

@@ -1,0 +1,58 @@
+package io.trainplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.workflow.Json;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = "Print the AWS resources and Kubernetes manifests a run would create. Creates nothing.")
+final class PlanCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec command;
+
+    @Mixin
+    SpecInput spec;
+
+    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    OutputFormat output;
+
+    @Override
+    public Integer call() {
+        JsonNode normalized = spec.normalized();
+        String runId = SpecInput.runIdOf(normalized);
+        RunSpec run = RunSpecs.parse(Json.write(normalized)).withRunId(runId);
+        List<HasMetadata> manifests = new WorkloadManifests(run).all();
+        List<String> aws = List.of("EKS cluster " + run.cluster().name() + " (existing: used, never modified)");
+        if (output == OutputFormat.json) {
+            var plan = Json.object().put("runId", runId);
+            ArrayNode awsNode = plan.putArray("aws");
+            aws.forEach(awsNode::add);
+            ArrayNode kubernetes = plan.putArray("kubernetes");
+            manifests.forEach(m -> kubernetes.add(Json.MAPPER.valueToTree(m)));
+            out().println(Json.write(plan));
+        } else {
+            out().println("# Run " + runId);
+            out().println("# AWS:");
+            aws.forEach(a -> out().println("#   " + a));
+            out().println("# Kubernetes objects, in creation order (all deleted by cleanup):");
+            manifests.forEach(m -> out().print(Serialization.asYaml(m)));
+        }
+        return Main.SUCCEEDED;
+    }
+
+    private java.io.PrintWriter out() {
+        return command.commandLine().getOut();
+    }
+}

@@ -1,0 +1,23 @@
+package io.trainplane.cli;
+
+import io.trainplane.local.RunReport;
+import java.io.PrintWriter;
+
+/** The end-of-run summary for people (the JSON form is the record itself). */
+final class TextReport {
+    private TextReport() {}
+
+    static void print(PrintWriter out, RunReport r) {
+        out.println("run:          " + r.runId());
+        out.println("status:       " + r.status());
+        if (r.failedState() != null || r.error() != null) {
+            out.println("failed state: " + r.failedState());
+            out.println("error:        " + r.error() + (r.cause() == null ? "" : ": " + r.cause()));
+        }
+        r.metrics().forEach((k, v) -> out.printf("metric:       %s = %s%n", k, v));
+        out.println("events:       " + String.join(", ", r.events()));
+        out.println("transitions:  " + r.stateTransitions());
+        out.println("created:      " + r.resources().created().size() + " resources");
+        out.println("remaining:    " + (r.resources().remaining().isEmpty() ? "none" : String.join(", ", r.resources().remaining())));
+    }
+}

@@ -1,0 +1,41 @@
+package io.trainplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.workflow.Json;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = "Check a run spec against the schema; print it with its defaults. Creates nothing.")
+final class ValidateCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec command;
+
+    @Mixin
+    SpecInput spec;
+
+    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    OutputFormat output;
+
+    @Override
+    public Integer call() {
+        JsonNode normalized = spec.normalized();
+        if (output == OutputFormat.json) {
+            var result = Json.object().put("valid", true);
+            result.set("spec", normalized);
+            out().println(Json.write(result));
+        } else {
+            out().println("valid. With its defaults the spec reads:");
+            out().println(normalized.toPrettyString());
+        }
+        return Main.SUCCEEDED;
+    }
+
+    private java.io.PrintWriter out() {
+        return command.commandLine().getOut();
+    }
+}

@@ -1,0 +1,217 @@
+package io.trainplane.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.TrainingSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Kubernetes objects of a run, as pure functions of its spec: what {@code plan} prints is
+ * exactly what the steps create. The workload contract (mount points, arguments, metrics) is
+ * written down in docs/workload-contract.md.
+ */
+public final class WorkloadManifests {
+    public static final String WORKLOAD_DIR = "/workload";
+    public static final String SHARED_DIR = "/shared";
+    public static final int RENDEZVOUS_PORT = 29400;
+    public static final String COMPONENT = "app.kubernetes.io/component";
+
+    private final RunSpec spec;
+    private final Names names;
+
+    public WorkloadManifests(RunSpec spec) {
+        this.spec = spec;
+        this.names = Names.of(spec.runId());
+    }
+
+    /** Everything the run creates, in creation order. */
+    public List<HasMetadata> all() {
+        return List.of(namespace(), workloadScripts(), trainingService(), trainingJob(), evaluationJob());
+    }
+
+    public Namespace namespace() {
+        return new NamespaceBuilder().withNewMetadata()
+                .withName(names.namespace()).withLabels(names.labels())
+                .endMetadata().build();
+    }
+
+    public ConfigMap workloadScripts() {
+        return new ConfigMapBuilder().withNewMetadata()
+                .withName(names.configMap()).withNamespace(names.namespace())
+                .withLabels(labels("workload"))
+                .endMetadata()
+                .withData(WorkloadScripts.all())
+                .build();
+    }
+
+    /** Headless: gives pod 0 of the Indexed Job the stable DNS name torchrun's rendezvous needs. */
+    public Service trainingService() {
+        return new ServiceBuilder().withNewMetadata()
+                .withName(names.trainingService()).withNamespace(names.namespace())
+                .withLabels(labels("training"))
+                .endMetadata()
+                .withNewSpec()
+                .withClusterIP("None")
+                .withSelector(Map.of("batch.kubernetes.io/job-name", names.trainingJob()))
+                .addNewPort().withName("rendezvous").withPort(RENDEZVOUS_PORT).endPort()
+                .withPublishNotReadyAddresses(true)
+                .endSpec().build();
+    }
+
+    public Job trainingJob() {
+        TrainingSpec t = spec.training();
+        String rendezvous = names.trainingJob() + "-0." + names.trainingService() + ":" + RENDEZVOUS_PORT;
+        List<String> command = new ArrayList<>(List.of("torchrun",
+                "--nnodes=" + t.workers(),
+                "--nproc-per-node=" + t.procsPerWorker(),
+                "--max-restarts=" + t.maxRestarts(),
+                "--rdzv-backend=c10d",
+                "--rdzv-endpoint=" + rendezvous,
+                "--rdzv-id=" + spec.runId(),
+                WORKLOAD_DIR + "/train.py"));
+        command.addAll(trainingArguments());
+        Container trainer = container("trainer", command, resources(), List.of(
+                env("TRAINPLANE_RUN_ID", spec.runId()),
+                env("TRAINPLANE_ROLE", "training")));
+        return new JobBuilder().withNewMetadata()
+                .withName(names.trainingJob()).withNamespace(names.namespace())
+                .withLabels(labels("training"))
+                .endMetadata()
+                .withNewSpec()
+                .withCompletionMode("Indexed")
+                .withCompletions(t.workers())
+                .withParallelism(t.workers())
+                // One broken pod fails the job instead of leaving the others waiting at the rendezvous.
+                .withBackoffLimitPerIndex(0)
+                .withMaxFailedIndexes(0)
+                .withActiveDeadlineSeconds(t.timeoutMinutes() * 60L)
+                .withNewTemplate()
+                .withNewMetadata().withLabels(labels("training")).endMetadata()
+                .withSpec(podSpec(trainer, names.trainingService()))
+                .endTemplate()
+                .endSpec().build();
+    }
+
+    public Job evaluationJob() {
+        List<String> command = List.of("python", WORKLOAD_DIR + "/evaluate.py",
+                "--data-dir", SHARED_DIR + "/data", "--model-dir", SHARED_DIR + "/model",
+                "--metrics-file", "/dev/termination-log");
+        Container evaluator = container("evaluator", command, resources(), List.of(
+                env("TRAINPLANE_RUN_ID", spec.runId()),
+                env("TRAINPLANE_ROLE", "evaluation")));
+        return new JobBuilder().withNewMetadata()
+                .withName(names.evaluationJob()).withNamespace(names.namespace())
+                .withLabels(labels("evaluation"))
+                .endMetadata()
+                .withNewSpec()
+                .withCompletions(1).withParallelism(1).withBackoffLimit(1)
+                .withActiveDeadlineSeconds(3600L)
+                .withNewTemplate()
+                .withNewMetadata().withLabels(labels("evaluation")).endMetadata()
+                .withSpec(podSpec(evaluator, null))
+                .endTemplate()
+                .endSpec().build();
+    }
+
+    private List<String> trainingArguments() {
+        TrainingSpec t = spec.training();
+        return List.of(
+                "--data-dir", SHARED_DIR + "/data",
+                "--output-dir", SHARED_DIR + "/model",
+                "--epochs", Integer.toString(t.epochs()),
+                "--batch-size", Integer.toString(t.batchSize()),
+                "--lr", Double.toString(t.learningRate()));
+    }
+
+    private Map<String, String> labels(String component) {
+        Map<String, String> labels = new LinkedHashMap<>(names.labels());
+        labels.put("app.kubernetes.io/name", "trainplane-" + component);
+        labels.put("app.kubernetes.io/instance", spec.runId());
+        labels.put(COMPONENT, component);
+        return labels;
+    }
+
+    private Container container(String name, List<String> command, ResourceRequirements resources, List<EnvVar> env) {
+        return new ContainerBuilder()
+                .withName(name)
+                .withImage(spec.training().image())
+                .withCommand(command)
+                .withEnv(env)
+                .withResources(resources)
+                .withTerminationMessagePath("/dev/termination-log")
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withVolumeMounts(mounts())
+                .build();
+    }
+
+    private ResourceRequirements resources() {
+        TrainingSpec t = spec.training();
+        Map<String, Quantity> requests = new LinkedHashMap<>();
+        requests.put("cpu", new Quantity(t.cpu()));
+        requests.put("memory", new Quantity(t.memory()));
+        Map<String, Quantity> limits = new LinkedHashMap<>();
+        limits.put("memory", new Quantity(t.memory()));
+        if (t.gpusPerWorker() > 0) {
+            requests.put("nvidia.com/gpu", new Quantity(Integer.toString(t.gpusPerWorker())));
+            limits.put("nvidia.com/gpu", new Quantity(Integer.toString(t.gpusPerWorker())));
+        }
+        return new ResourceRequirementsBuilder().withRequests(requests).withLimits(limits).build();
+    }
+
+    private PodSpec podSpec(Container container, String subdomain) {
+        PodSpecBuilder pod = new PodSpecBuilder()
+                .withRestartPolicy("Never")
+                .withSubdomain(subdomain)
+                .withContainers(container)
+                .withVolumes(volumes());
+        if (spec.training().gpusPerWorker() > 0) {
+            pod.addNewToleration().withKey("nvidia.com/gpu").withOperator("Exists").withEffect("NoSchedule").endToleration();
+        }
+        return pod.build();
+    }
+
+    private List<VolumeMount> mounts() {
+        return List.of(
+                new VolumeMountBuilder().withName("workload").withMountPath(WORKLOAD_DIR).withReadOnly(true).build(),
+                new VolumeMountBuilder().withName("shared").withMountPath(SHARED_DIR).build(),
+                new VolumeMountBuilder().withName("dshm").withMountPath("/dev/shm").build());
+    }
+
+    private List<Volume> volumes() {
+        return List.of(
+                new VolumeBuilder().withName("workload").withNewConfigMap().withName(names.configMap()).endConfigMap().build(),
+                // Without a volume in the spec the shared directory is pod-local; a volume binds a PVC here.
+                new VolumeBuilder().withName("shared").withNewEmptyDir().endEmptyDir().build(),
+                // NCCL and DataLoader workers need more shared memory than the container default.
+                new VolumeBuilder().withName("dshm").withNewEmptyDir().withMedium("Memory").endEmptyDir().build());
+    }
+
+    private static EnvVar env(String name, String value) {
+        return new EnvVarBuilder().withName(name).withValue(value).build();
+    }
+}

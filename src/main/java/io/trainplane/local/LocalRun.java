@@ -1,0 +1,97 @@
+package io.trainplane.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.functions.Functions;
+import io.trainplane.local.asl.ExecutionListener;
+import io.trainplane.local.asl.ExecutionResult;
+import io.trainplane.local.asl.Executor;
+import io.trainplane.local.asl.HistoryEvent;
+import io.trainplane.local.asl.StateMachine;
+import io.trainplane.runs.RunError;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunStore;
+import io.trainplane.workflow.Services;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * One run of the real TrainingPipeline state machine with the real handlers, on a
+ * {@link LocalCloud}: what {@code trainplane run} does.
+ */
+public final class LocalRun {
+    public static final String PIPELINE = "/statemachines/training-pipeline.asl.json";
+
+    private final LocalCloud cloud;
+    private final Faults faults;
+    private final Consumer<HistoryEvent> progress;
+
+    public LocalRun(LocalCloud cloud, Faults faults, Consumer<HistoryEvent> progress) {
+        this.cloud = cloud;
+        this.faults = faults;
+        this.progress = progress;
+    }
+
+    public RunReport execute(JsonNode spec, String executionName) {
+        long wallStart = System.nanoTime();
+        var clock = cloud.clock();
+        var started = clock.instant();
+        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud.clients(), faults, cloud::reconcile);
+        StateMachine machine = StateMachine.parse(definition(PIPELINE), lambdas.substitutions());
+        Set<String> created = new TreeSet<>();
+        ExecutionListener listener = new ExecutionListener() {
+            @Override
+            public void onEvent(HistoryEvent event) {
+                if (event.type().equals("TaskSucceeded") || event.type().equals("TaskFailed")) {
+                    created.addAll(cloud.inventory());
+                }
+                progress.accept(event);
+            }
+        };
+        ExecutionResult result = new Executor(clock).execute(machine, executionName, spec, lambdas, listener);
+        cloud.reconcile();
+        List<String> remaining = cloud.inventory();
+        created.addAll(remaining);
+
+        RunStore store = Services.of(cloud.clients()).store();
+        Optional<RunRecord> record = store.find(executionName);
+        RunError error = record.map(RunRecord::error).orElse(null);
+        String status = record.map(r -> r.status().name()).orElse("FAILED");
+        if (error == null && record.isEmpty()) {
+            error = new RunError(null, result.error(), result.cause(), null);
+        }
+        return new RunReport(
+                executionName,
+                status,
+                error == null ? null : error.state(),
+                error == null ? null : error.error(),
+                error == null ? null : error.cause(),
+                record.map(RunRecord::metrics).orElse(Map.of()),
+                cloud.bus().events().stream().map(e -> e.detailType()).toList(),
+                result.stateTransitions(),
+                cloud.calls().counts(),
+                new RunReport.Resources(List.copyOf(created), remaining),
+                result.status().name(),
+                Duration.between(started, clock.instant()).toSeconds(),
+                Duration.ofNanos(System.nanoTime() - wallStart).toMillis());
+    }
+
+    public static String definition(String resource) {
+        try (InputStream in = LocalRun.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("state machine definition missing from the jar: " + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.trainplane.local.sim;
+
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The part of kube-controller-manager, the scheduler and the kubelet that local mode needs: Jobs
+ * get pods (Indexed Jobs one per completion index), pods go Pending → Running → Succeeded or
+ * Failed in simulated time, Jobs get their Complete/Failed conditions, and pods of deleted Jobs
+ * are garbage-collected. What the pods "do" comes from a {@link PodBehaviour}.
+ */
+public final class JobController {
+    static final String JOB_NAME = "batch.kubernetes.io/job-name";
+    static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+    static final Duration SCHEDULING = Duration.ofSeconds(5);
+
+    private final KubernetesClient client;
+    private final PodBehaviour behaviour;
+
+    public JobController(KubernetesClient client, PodBehaviour behaviour) {
+        this.client = client;
+        this.behaviour = behaviour;
+    }
+
+    /** Moves the world forward to {@code now}. */
+    public void reconcile(Instant now) {
+        List<Job> jobs = client.batch().v1().jobs().inAnyNamespace().list().getItems();
+        for (Job job : jobs) {
+            reconcile(job, now);
+        }
+        collectGarbage(jobs);
+    }
+
+    private void reconcile(Job job, Instant now) {
+        if (isFinished(job)) {
+            return;
+        }
+        String ns = job.getMetadata().getNamespace();
+        String name = job.getMetadata().getName();
+        List<Pod> pods = pods(ns, name);
+        if (pods.isEmpty()) {
+            int completions = job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
+            for (int index = 0; index < completions; index++) {
+                client.pods().inNamespace(ns).resource(newPod(job, index, now)).create();
+            }
+            job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+                    .withStartTime(now.toString()).withActive(completions).withSucceeded(0).withFailed(0).build());
+            client.batch().v1().jobs().inNamespace(ns).resource(job).updateStatus();
+            return;
+        }
+        for (Pod pod : pods) {
+            advance(job, pod, now);
+        }
+        updateJobStatus(job, pods(ns, name), now);
+    }
+
+    private void advance(Job job, Pod pod, Instant now) {
+        String phase = pod.getStatus().getPhase();
+        Instant created = Instant.parse(pod.getMetadata().getAnnotations().get("trainplane.local/created"));
+        if ("Pending".equals(phase) && !now.isBefore(created.plus(SCHEDULING))) {
+            pod.getStatus().setPhase("Running");
+            pod.getStatus().setStartTime(created.plus(SCHEDULING).toString());
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
+        } else if ("Running".equals(phase)) {
+            Instant started = Instant.parse(pod.getStatus().getStartTime());
+            PodBehaviour.Outcome outcome = behaviour.outcome(job, pod, client);
+            if (!now.isBefore(started.plus(outcome.runtime()))) {
+                pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
+                pod.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder()
+                        .withName(pod.getSpec().getContainers().get(0).getName())
+                        .withImage(pod.getSpec().getContainers().get(0).getImage())
+                        .withNewState().withNewTerminated()
+                        .withExitCode(outcome.exitCode())
+                        .withReason(outcome.exitCode() == 0 ? "Completed" : "Error")
+                        .withMessage(outcome.terminationMessage())
+                        .withStartedAt(started.toString())
+                        .withFinishedAt(started.plus(outcome.runtime()).toString())
+                        .endTerminated().endState()
+                        .build()));
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
+            }
+        }
+    }
+
+    private void updateJobStatus(Job job, List<Pod> pods, Instant now) {
+        int completions = job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
+        long succeeded = pods.stream().filter(p -> "Succeeded".equals(p.getStatus().getPhase())).count();
+        long failed = pods.stream().filter(p -> "Failed".equals(p.getStatus().getPhase())).count();
+        var status = job.getStatus();
+        status.setSucceeded((int) succeeded);
+        status.setFailed((int) failed);
+        status.setActive((int) (pods.size() - succeeded - failed));
+        if (failed > 0) {
+            status.setActive(0);
+            status.setConditions(List.of(new JobConditionBuilder().withType("Failed").withStatus("True")
+                    .withReason("FailedIndexes").withMessage("Job has failed indexes")
+                    .withLastTransitionTime(now.toString()).build()));
+        } else if (succeeded >= completions) {
+            status.setCompletionTime(now.toString());
+            status.setConditions(List.of(
+                    new JobConditionBuilder().withType("SuccessCriteriaMet").withStatus("True").withLastTransitionTime(now.toString()).build(),
+                    new JobConditionBuilder().withType("Complete").withStatus("True").withLastTransitionTime(now.toString()).build()));
+        }
+        client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).resource(job).updateStatus();
+    }
+
+    /** Pods whose Job is gone go too, as the garbage collector does for background deletion. */
+    private void collectGarbage(List<Job> jobs) {
+        Set<String> alive = jobs.stream()
+                .map(j -> j.getMetadata().getNamespace() + "/" + j.getMetadata().getName())
+                .collect(Collectors.toSet());
+        for (Pod pod : client.pods().inAnyNamespace().withLabel(JOB_NAME).list().getItems()) {
+            String owner = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(JOB_NAME);
+            if (!alive.contains(owner)) {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+            }
+        }
+    }
+
+    private List<Pod> pods(String namespace, String jobName) {
+        return client.pods().inNamespace(namespace).withLabel(JOB_NAME, jobName).list().getItems();
+    }
+
+    private static boolean isFinished(Job job) {
+        return job.getStatus() != null && job.getStatus().getConditions() != null
+                && job.getStatus().getConditions().stream()
+                .anyMatch(c -> "True".equals(c.getStatus()) && Set.of("Complete", "Failed").contains(c.getType()));
+    }
+
+    private static Pod newPod(Job job, int index, Instant now) {
+        String jobName = job.getMetadata().getName();
+        boolean indexed = "Indexed".equals(job.getSpec().getCompletionMode());
+        Map<String, String> labels = new HashMap<>(job.getSpec().getTemplate().getMetadata().getLabels());
+        labels.put(JOB_NAME, jobName);
+        labels.put("job-name", jobName);
+        Map<String, String> annotations = new HashMap<>();
+        annotations.put("trainplane.local/created", now.toString());
+        if (indexed) {
+            labels.put(COMPLETION_INDEX, Integer.toString(index));
+            annotations.put(COMPLETION_INDEX, Integer.toString(index));
+        }
+        String name = indexed ? jobName + "-" + index + "-" + suffix(jobName, index) : jobName + "-" + suffix(jobName, index);
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name).withNamespace(job.getMetadata().getNamespace())
+                .withLabels(labels).withAnnotations(annotations)
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job")
+                        .withName(jobName).withUid(job.getMetadata().getUid()).withController(true).build())
+                .endMetadata()
+                .withSpec(job.getSpec().getTemplate().getSpec())
+                .withNewStatus().withPhase("Pending").endStatus()
+                .build();
+    }
+
+    private static String suffix(String jobName, int index) {
+        return Integer.toString(Math.abs((jobName + index).hashCode()) % 46656, 36);
+    }
+}

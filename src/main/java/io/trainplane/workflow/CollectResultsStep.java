@@ -1,0 +1,83 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.trainplane.aws.Clients;
+import io.trainplane.kubernetes.JobPods;
+import io.trainplane.kubernetes.RunObjects;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads the evaluation's metrics from its pod's termination message (the last {@code METRICS}
+ * log line as a fallback), stores them in the run record and applies the quality gate.
+ */
+public final class CollectResultsStep implements Step {
+    static final String METRICS_PREFIX = "METRICS ";
+
+    private final Services services;
+
+    public CollectResultsStep(Clients clients) {
+        this.services = Services.of(clients);
+    }
+
+    @Override
+    public JsonNode run(JsonNode input) {
+        RunContext run = RunContext.from(input);
+        RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
+        JobPods pods = new JobPods(objects.client(), objects.namespace(), run.names().evaluationJob());
+        String json = pods.terminationMessage("Succeeded")
+                .or(() -> metricsFromLogs(pods))
+                .orElseThrow(() -> new TerminalException("NoMetrics", "the evaluation Job ended without metrics:"
+                        + " evaluate.py must write them to /dev/termination-log or print a 'METRICS {...}' line"));
+        Map<String, Double> metrics = parse(json);
+        double accuracy = metrics.getOrDefault("accuracy", Double.NaN);
+        double minimum = run.spec().evaluation().minAccuracy();
+        boolean passed = accuracy >= minimum;
+        services.store().update(run.runId(), r -> r.withMetrics(metrics));
+        ObjectNode event = Json.object().put("runId", run.runId()).put("gatePassed", passed).put("minAccuracy", minimum);
+        event.set("metrics", Json.MAPPER.valueToTree(metrics));
+        services.events().publish("Model Evaluated", event);
+        if (!passed) {
+            throw new TerminalException("QualityGate", "accuracy " + accuracy
+                    + " is below evaluation.minAccuracy " + minimum + "; the model is kept out of use");
+        }
+        ObjectNode result = Json.object().put("gatePassed", true);
+        result.set("metrics", Json.MAPPER.valueToTree(metrics));
+        return result;
+    }
+
+    private Optional<String> metricsFromLogs(JobPods pods) {
+        for (Pod pod : pods.list()) {
+            Optional<String> line = pods.logTail(pod).flatMap(log -> log.lines()
+                    .filter(l -> l.startsWith(METRICS_PREFIX))
+                    .reduce((first, second) -> second))
+                    .map(l -> l.substring(METRICS_PREFIX.length()));
+            if (line.isPresent()) {
+                return line;
+            }
+        }
+        return Optional.empty();
+    }
+
+    static Map<String, Double> parse(String json) {
+        JsonNode node;
+        try {
+            node = Json.read(json);
+        } catch (RuntimeException e) {
+            throw new TerminalException("BadMetrics", "the evaluation's metrics are not JSON: " + json, e);
+        }
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        node.properties().forEach(field -> {
+            if (field.getValue().isNumber()) {
+                metrics.put(field.getKey(), field.getValue().asDouble());
+            }
+        });
+        if (!metrics.containsKey("accuracy")) {
+            throw new TerminalException("BadMetrics", "the evaluation's metrics have no 'accuracy': " + json);
+        }
+        return metrics;
+    }
+}

@@ -1,0 +1,38 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.runs.RunError;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunStatus;
+import java.util.Optional;
+
+/**
+ * Writes a failure into the run record (state, error, message, log tail) before cleanup starts.
+ * With {@code final: true} (the last resort when FinishRun itself failed) it also ends the run.
+ */
+public final class RecordFailureStep implements Step {
+    private final Services services;
+
+    public RecordFailureStep(Clients clients) {
+        this.services = Services.of(clients);
+    }
+
+    @Override
+    public JsonNode run(JsonNode input) {
+        String runId = Json.text(input, "runId");
+        RunError error = FailureReport.from(input.path("failed"));
+        boolean ending = input.path("final").asBoolean(false);
+        Optional<RunRecord> existing = services.store().find(runId);
+        if (existing.isPresent() && !existing.get().status().isTerminal()) {
+            RunStatus next = ending ? RunStatus.FAILED : RunStatus.CLEANING_UP;
+            services.store().update(runId, r -> r.status().isTerminal() ? r
+                    : r.withError(r.error() == null ? error : r.error()).withStatus(next));
+            if (ending) {
+                services.events().publish("Run Failed", Json.object().put("runId", runId)
+                        .put("failedState", error.state()).put("error", error.error()).put("cause", error.cause()));
+            }
+        }
+        return Json.object().put("state", error.state()).put("error", error.error()).put("cause", error.cause());
+    }
+}

@@ -1,0 +1,20 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.RunSpecs;
+
+/** The part of the execution state every step after StartRun receives: the run and its spec. */
+public record RunContext(String runId, RunSpec spec, Names names) {
+
+    public static RunContext from(JsonNode state) {
+        String runId = Json.text(state, "runId");
+        RunSpec spec = RunSpecs.parse(Json.write(state.path("spec"))).withRunId(runId);
+        return new RunContext(runId, spec, Names.of(runId));
+    }
+
+    public String clusterName() {
+        return spec.cluster().name();
+    }
+}

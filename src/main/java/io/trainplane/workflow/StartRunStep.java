@@ -1,0 +1,48 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.runs.RunConflictException;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.spec.InvalidSpecException;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.spec.SpecProblem;
+import java.util.List;
+
+/**
+ * Validates the spec, applies its defaults and creates the run record. The execution's name is
+ * the runId: Step Functions refuses a second execution of that name, the conditional create
+ * refuses a second run, so a run starts once however often it is asked for.
+ */
+public final class StartRunStep implements Step {
+    private final Services services;
+
+    public StartRunStep(Clients clients) {
+        this.services = Services.of(clients);
+    }
+
+    @Override
+    public JsonNode run(JsonNode input) {
+        String executionName = Json.text(input, "executionName");
+        JsonNode normalized = RunSpecs.normalize(Json.write(input.path("spec")));
+        JsonNode runId = normalized.path("runId");
+        if (runId.isTextual() && !runId.asText().equals(executionName)) {
+            throw new InvalidSpecException(List.of(new SpecProblem("/runId",
+                    "runId '" + runId.asText() + "' differs from the execution name '" + executionName + "'",
+                    "start the execution with the runId as its name, or leave runId out")));
+        }
+        ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
+        String specJson = Json.write(spec);
+        try {
+            services.store().create(executionName, specJson, input.path("executionArn").asText(null));
+        } catch (RunConflictException e) {
+            throw new TerminalException("RunConflict", e.getMessage(), e);
+        }
+        services.store().update(executionName, r -> r.status() == RunStatus.PENDING ? r.withStatus(RunStatus.PROVISIONING) : r);
+        services.events().publish("Run Started", Json.object().put("runId", executionName).set("spec", spec));
+        ObjectNode context = Json.object().put("runId", executionName);
+        context.set("spec", spec);
+        return context;
+    }
+}

@@ -1,0 +1,75 @@
+package io.trainplane.workflow;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.runs.RunStore;
+import io.trainplane.runs.StepEntry;
+import io.trainplane.spec.InvalidSpecException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What every Lambda entry point is: JSON in, {@link Step}, JSON out. Errors leave as exceptions,
+ * whose class names are what the state machine's Retry and Catch match; finished steps go into the
+ * run's timeline (polls that found nothing new do not, so a long training adds no clutter).
+ */
+public class StepHandler implements RequestStreamHandler {
+    private static final Logger LOG = Logger.getLogger(StepHandler.class.getName());
+
+    private final String name;
+    private final Step step;
+    private final RunStore store;
+    private final Clock clock;
+
+    protected StepHandler(String name, Clients clients, Function<Clients, Step> step) {
+        this.name = name;
+        this.step = step.apply(clients);
+        this.store = Services.of(clients).store();
+        this.clock = clients.clock();
+    }
+
+    @Override
+    public void handleRequest(InputStream in, OutputStream out, Context context) throws IOException {
+        JsonNode input = Json.MAPPER.readTree(in);
+        Instant started = clock.instant();
+        JsonNode result;
+        try {
+            result = step.run(input);
+        } catch (RuntimeException e) {
+            RuntimeException classified = Failures.classify(e);
+            if (!(e instanceof InvalidSpecException)) {
+                record(input, started, classified.getClass().getSimpleName(), classified.getMessage());
+            }
+            throw classified;
+        }
+        if (!result.path("done").isBoolean() || result.path("done").asBoolean()) {
+            record(input, started, "ok", null);
+        }
+        Json.MAPPER.writeValue(out, result);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    private void record(JsonNode input, Instant started, String outcome, String detail) {
+        String runId = input.path("runId").asText(input.path("executionName").asText(""));
+        if (runId.isEmpty()) {
+            return;
+        }
+        try {
+            store.addStep(runId, new StepEntry(name, started, clock.instant(), outcome, detail));
+        } catch (RuntimeException e) {
+            // The timeline is for people; a step's outcome never depends on it.
+            LOG.log(Level.WARNING, "timeline entry for " + name + " not written", e);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+"""Prepare the CIFAR-10 data set on the shared volume (workload contract: docs/workload-contract.md).
+
+Sources: a URL of the python-format archive (verified against its sha256), or a synthetic,
+learnable CIFAR-format data set for offline runs. A marker file makes a rerun skip the work.
+Exit codes: 0 ready, 3 checksum mismatch, 1 anything else.
+"""
+import argparse
+import hashlib
+import json
+import os
+import pickle
+import sys
+import tarfile
+import urllib.request
+
+import numpy as np
+
+MARKER = ".trainplane-ready"
+BATCHES = "cifar-10-batches-py"
+
+
+def synthetic(data_dir, samples, seed=7):
+    """Ten classes, each a fixed colour pattern plus noise: learnable by a small CNN in an epoch."""
+    rng = np.random.default_rng(seed)
+    patterns = rng.integers(0, 256, size=(10, 3, 32, 32)).astype(np.float32)
+    out = os.path.join(data_dir, BATCHES)
+    os.makedirs(out, exist_ok=True)
+
+    def batch(n, name):
+        labels = rng.integers(0, 10, size=n)
+        noise = rng.normal(0, 60, size=(n, 3, 32, 32))
+        images = np.clip(patterns[labels] * 0.6 + noise + 50, 0, 255).astype(np.uint8)
+        with open(os.path.join(out, name), "wb") as f:
+            pickle.dump({b"data": images.reshape(n, 3072), b"labels": labels.tolist()}, f)
+
+    per_batch = max(1, samples // 5)
+    for i in range(1, 6):
+        batch(per_batch, f"data_batch_{i}")
+    batch(max(100, samples // 5), "test_batch")
+
+
+def download(url, sha256, data_dir):
+    archive = os.path.join(data_dir, "download.tar.gz")
+    urllib.request.urlretrieve(url, archive)
+    digest = hashlib.sha256()
+    with open(archive, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    if digest.hexdigest() != sha256.lower():
+        print(f"CHECKSUM MISMATCH expected {sha256} got {digest.hexdigest()} for {url}", file=sys.stderr)
+        os.remove(archive)
+        sys.exit(3)
+    with tarfile.open(archive) as tar:
+        tar.extractall(data_dir, filter="data")
+    os.remove(archive)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--data-dir", required=True)
+    p.add_argument("--source", choices=["synthetic", "url"], default="synthetic")
+    p.add_argument("--url")
+    p.add_argument("--sha256")
+    p.add_argument("--samples", type=int, default=2000)
+    a = p.parse_args()
+    os.makedirs(a.data_dir, exist_ok=True)
+    marker = os.path.join(a.data_dir, MARKER)
+    if os.path.exists(marker):
+        print(f"data already prepared ({open(marker).read().strip()}), skipping")
+        return
+    if a.source == "url":
+        download(a.url, a.sha256, a.data_dir)
+    else:
+        synthetic(a.data_dir, a.samples)
+    with open(marker, "w") as f:
+        json.dump({"source": a.source, "url": a.url, "sha256": a.sha256}, f)
+    print("data ready in", a.data_dir)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+package io.trainplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainplane.workflow.Json;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class CliTest {
+    @TempDir
+    Path dir;
+
+    record Result(int exit, String out, String err) {}
+
+    static Result cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.commandLine().setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        return new Result(exit, out.toString(), err.toString());
+    }
+
+    Path file(String content) throws IOException {
+        Path f = Files.createTempFile(dir, "spec", ".json");
+        Files.writeString(f, content);
+        return f;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            wrong type        | {"cluster": {"mode": "existing", "name": "c"}, "training": {"workers": "two"}}  | /training/workers
+            out of range      | {"cluster": {"mode": "existing", "name": "c"}, "training": {"workers": 0}}      | /training/workers
+            unknown field     | {"cluster": {"mode": "existing", "name": "c"}, "trainig": {}}                   | trainig
+            bad runId         | {"runId": "Bad_Id", "cluster": {"mode": "existing", "name": "c"}}               | /runId
+            missing required  | {"training": {}}                                                                | cluster
+            not JSON          | {"cluster": {                                                                   | JSON
+            empty             | ''                                                                              | empty
+            """)
+    void malformedSpecsExitTwoNamingTheFieldWithoutAStackTrace(String what, String spec, String named) throws IOException {
+        for (String command : new String[] {"validate", "plan", "run"}) {
+            Result r = cli(command, file(spec).toString());
+            assertThat(r.exit()).as(command + ": " + what).isEqualTo(2);
+            assertThat(r.err()).contains(named).doesNotContain("Exception", "\tat ");
+            assertThat(r.out()).isEmpty();
+        }
+    }
+
+    @Test
+    void aMissingFileIsInvalidInput() {
+        Result r = cli("run", dir.resolve("absent.json").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("no such file");
+    }
+
+    @Test
+    void anUnknownStateForFaultInjectionIsInvalidInput() {
+        Result r = cli("run", "examples/quickstart.json", "--fail-at", "NoSuchState");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("NoSuchState", "CheckTraining");
+    }
+
+    @Test
+    void validatePrintsTheSpecWithItsDefaults() {
+        Result r = cli("validate", "examples/quickstart.json", "--output", "json");
+        assertThat(r.exit()).isZero();
+        var json = Json.read(r.out());
+        assertThat(json.path("valid").asBoolean()).isTrue();
+        assertThat(json.at("/spec/training/launcher").asText()).isEqualTo("indexed-job");
+    }
+
+    @Test
+    void planPrintsTheManifestsAndCreatesNothing() {
+        Result r = cli("plan", "examples/quickstart.json");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("kind: \"Job\"", "completionMode: \"Indexed\"", "torchrun", "kind: \"Namespace\"");
+    }
+
+    @Test
+    void runPrintsOneJsonSummaryAndExitsZeroOnSuccess() {
+        Result r = cli("run", "examples/quickstart.json", "--output", "json");
+        assertThat(r.exit()).isZero();
+        var json = Json.read(r.out());
+        assertThat(json.path("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(json.path("resources").path("remaining")).isEmpty();
+        assertThat(json.has("events") && json.has("calls") && json.has("stateTransitions") && json.has("metrics")).isTrue();
+        assertThat(r.err()).contains("StartRun", "CheckTraining", "FinishRun");
+    }
+
+    @Test
+    void aFailedRunExitsOne() {
+        Result r = cli("run", "examples/quickstart.json", "--output", "json", "--fail-at", "StartTraining");
+        assertThat(r.exit()).isEqualTo(1);
+        var json = Json.read(r.out());
+        assertThat(json.path("status").asText()).isEqualTo("FAILED");
+        assertThat(json.path("failedState").asText()).isEqualTo("StartTraining");
+    }
+}

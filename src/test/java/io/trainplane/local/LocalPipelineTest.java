@@ -1,0 +1,128 @@
+package io.trainplane.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainplane.local.asl.HistoryEvent;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.StepEntry;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.workflow.Services;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/** The real state machine with the real handlers on the simulated cloud, end to end, with faults. */
+class LocalPipelineTest {
+    static String quickstart;
+    /** The Task states a successful run enters, read from a real run's history (not a hand-written list). */
+    static Set<String> taskStates;
+
+    record Outcome(RunReport report, List<HistoryEvent> history, RunRecord record, List<StepEntry> steps) {
+        List<String> entered() {
+            return history.stream().filter(e -> e.type().endsWith("StateEntered")).map(HistoryEvent::stateName).toList();
+        }
+    }
+
+    @BeforeAll
+    static void happyRun() throws IOException {
+        quickstart = Files.readString(Path.of("examples/quickstart.json"));
+        Outcome ok = run(Faults.none());
+        taskStates = new LinkedHashSet<>();
+        ok.history().stream().filter(e -> e.type().equals("TaskStateEntered")).forEach(e -> taskStates.add(e.stateName()));
+    }
+
+    static Outcome run(Faults faults) {
+        List<HistoryEvent> history = new ArrayList<>();
+        try (LocalCloud cloud = new LocalCloud()) {
+            RunReport report = new LocalRun(cloud, faults, history::add).execute(RunSpecs.normalize(quickstart), "quickstart");
+            var store = Services.of(cloud.clients()).store();
+            return new Outcome(report, history, store.find("quickstart").orElse(null), store.steps("quickstart"));
+        }
+    }
+
+    @Test
+    void quickstartSucceedsWithMetricsAndLeavesNothingBehind() {
+        Outcome ok = run(Faults.none());
+        RunReport r = ok.report();
+
+        assertThat(r.status()).isEqualTo("SUCCEEDED");
+        assertThat(r.executionStatus()).isEqualTo("SUCCEEDED");
+        assertThat(r.failedState()).isNull();
+        assertThat(r.metrics().get("accuracy")).isGreaterThan(0.6);
+        assertThat(r.events()).containsExactly("Run Started", "Training Job Completed", "Model Evaluated", "Run Succeeded");
+        assertThat(r.resources().remaining()).isEmpty();
+        assertThat(r.resources().created()).contains(
+                "kubernetes:Namespace/tp-quickstart",
+                "kubernetes:Job/tp-quickstart/" + io.trainplane.spec.Names.of("quickstart").trainingJob());
+        assertThat(r.resources().created()).filteredOn(c -> c.startsWith("kubernetes:Pod/")).hasSize(3);
+        assertThat(r.calls()).containsKey("eks:DescribeCluster");
+        assertThat(r.stateTransitions()).isGreaterThan(taskStates.size());
+        assertThat(ok.record().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(ok.steps()).extracting(StepEntry::state).startsWith("StartRun", "ConnectCluster", "StartTraining")
+                .contains("CollectResults", "FinishRun");
+        assertThat(ok.entered()).contains("WaitForTraining");
+    }
+
+    @Test
+    void theHappyPathEntersEveryPhase() {
+        assertThat(taskStates).contains("StartRun", "ConnectCluster", "StartTraining", "CheckTraining",
+                "StartEvaluation", "CheckEvaluation", "CollectResults", "Teardown", "FinishRun");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aTaskThatAlwaysFailsEndsTheRunFailedAfterCleanup() {
+        return taskStates.stream().map(state -> DynamicTest.dynamicTest("--fail-at " + state, () -> {
+            Outcome o = run(new Faults(Set.of(state), Set.of()));
+            RunReport r = o.report();
+            assertThat(r.status()).isEqualTo("FAILED");
+            assertThat(r.executionStatus()).isEqualTo("FAILED");
+            assertThat(r.failedState()).isEqualTo(state);
+            assertThat(r.error()).isEqualTo("InjectedFault");
+            assertThat(r.resources().remaining()).isEmpty();
+            assertThat(r.events()).last().isEqualTo("Run Failed");
+            if (!state.equals("Teardown") && !state.equals("FinishRun")) {
+                assertThat(o.entered()).contains("RecordFailure", "Teardown");
+            }
+            assertThat(o.record().status()).isEqualTo(RunStatus.FAILED);
+            assertThat(o.record().error().state()).isEqualTo(state);
+            assertThat(o.record().error().cause()).contains("--fail-at");
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aTaskThatFailsOnceTransientlyIsRetried() {
+        return taskStates.stream().map(state -> DynamicTest.dynamicTest("--flaky " + state, () -> {
+            Outcome o = run(new Faults(Set.of(), Set.of(state)));
+            assertThat(o.report().status()).isEqualTo("SUCCEEDED");
+            assertThat(o.report().resources().remaining()).isEmpty();
+            assertThat(o.history()).filteredOn(e -> e.type().equals("TaskFailed") && e.stateName().equals(state)).hasSize(1);
+        }));
+    }
+
+    @Test
+    void whenRecordingTheFailureFailsTooTheRunStillEndsFailedAndClean() {
+        Outcome o = run(new Faults(Set.of("CheckTraining", "RecordFailure"), Set.of()));
+        assertThat(o.report().status()).isEqualTo("FAILED");
+        assertThat(o.report().failedState()).isEqualTo("CheckTraining");
+        assertThat(o.report().resources().remaining()).isEmpty();
+        assertThat(o.entered()).contains("Teardown", "FinishRun");
+    }
+
+    @Test
+    void whenFinishRunFailsTheLastResortMarksTheRunFailed() {
+        Outcome o = run(new Faults(Set.of("FinishRun"), Set.of()));
+        assertThat(o.entered()).contains("RecordFinishFailure");
+        assertThat(o.record().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(o.report().executionStatus()).isEqualTo("FAILED");
+    }
+}
