@@ -1,0 +1,53 @@
+package io.trainplane.spec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What this version of Trainplane can run. The schema describes every spec Trainplane will
+ * accept; the features listed here are refused before anything is created, each with what to use
+ * instead. Enabling a feature is deleting its line.
+ */
+public final class Capabilities {
+    /** A value of the spec that is valid but not built yet. */
+    record NotYet(String pointer, String value, String feature, String instead) {
+    }
+
+    private static final List<NotYet> NOT_YET = List.of(
+            new NotYet("/cluster/mode", "create", "creating a cluster (cluster.mode \"create\")",
+                    "use cluster.mode \"existing\" with the \"name\" of a cluster the stack can reach"),
+            new NotYet("/volume/type", "efs", "an EFS volume (volume.type \"efs\")",
+                    "use volume.type \"none\": each worker then keeps the data on its own disk"),
+            new NotYet("/data/source", "url", "downloading the data from a URL (data.source \"url\")",
+                    "use data.source \"synthetic\""),
+            new NotYet("/data/source", "s3", "copying the data from S3 (data.source \"s3\")",
+                    "use data.source \"synthetic\""),
+            new NotYet("/training/launcher", "pytorchjob", "the PyTorchJob launcher (training.launcher \"pytorchjob\")",
+                    "use training.launcher \"indexed-job\", which needs nothing installed on the cluster"));
+
+    private Capabilities() {
+    }
+
+    /** The features {@code spec} asks for that this version refuses; empty when it can run. */
+    public static List<SpecProblem> unsupported(RunSpec spec) {
+        return unsupported(spec.toJson());
+    }
+
+    /**
+     * The same check on a spec document, valid or not, so refusals are reported together with
+     * schema errors.
+     */
+    static List<SpecProblem> unsupported(JsonNode document) {
+        List<SpecProblem> problems = new ArrayList<>();
+        for (NotYet feature : NOT_YET) {
+            JsonNode value = document.at(feature.pointer());
+            if (value.isTextual() && value.asText().equals(feature.value())) {
+                problems.add(new SpecProblem(feature.pointer(),
+                        feature.feature() + " is not available yet in this version of Trainplane",
+                        feature.instead()));
+            }
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,58 @@
+package io.trainplane.spec;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Objects;
+
+/**
+ * A validated run spec with every default applied (DESIGN §5). Build one with
+ * {@link RunSpecs#parse(String)}; {@link #toJson()} gives back its normalized form, the one that is
+ * stored and hashed, and {@code RunSpecs.parse(spec.toJson().toString())} equals {@code spec}.
+ *
+ * <p>{@code runId} is null when the spec did not name the run; the caller then supplies one
+ * (the execution name) with {@link #withRunId(String)}.
+ */
+public record RunSpec(
+        String runId,
+        ClusterSpec cluster,
+        VolumeSpec volume,
+        DataSpec data,
+        TrainingSpec training,
+        EvaluationSpec evaluation,
+        CleanupSpec cleanup,
+        int maxRunHours) {
+    public RunSpec {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(volume, "volume");
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(training, "training");
+        Objects.requireNonNull(evaluation, "evaluation");
+        Objects.requireNonNull(cleanup, "cleanup");
+    }
+
+    /**
+     * This spec with its run named {@code runId}.
+     *
+     * @throws InvalidSpecException when {@code runId} is not a valid run id (pointer {@code /runId})
+     */
+    public RunSpec withRunId(String runId) {
+        if (!Names.isValidRunId(runId)) {
+            throw new InvalidSpecException(new SpecProblem("/runId",
+                    "\"" + runId + "\" cannot name a run: it must be " + Names.RUN_ID_MEANING,
+                    "set \"runId\" in the spec, or start the execution with such a name"));
+        }
+        return new RunSpec(runId, cluster, volume, data, training, evaluation, cleanup, maxRunHours);
+    }
+
+    /** The names of everything the run creates; requires a runId. */
+    public Names names() {
+        if (runId == null) {
+            throw new IllegalStateException("the run has no id yet: call withRunId first");
+        }
+        return new Names(runId);
+    }
+
+    /** The normalized spec: every field present, defaults applied, fields in schema order. */
+    public ObjectNode toJson() {
+        return SpecJson.MAPPER.valueToTree(this);
+    }
+}

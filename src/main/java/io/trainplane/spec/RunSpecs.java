@@ -1,0 +1,144 @@
+package io.trainplane.spec;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads run specs: parse, validate against {@code run-spec.schema.json}, apply the schema's
+ * defaults, check the rules across fields and what this version can run. Every problem is
+ * reported at once, each with its JSON pointer and a hint.
+ */
+public final class RunSpecs {
+    private static final String MINIMAL_SPEC = "{\"cluster\": {\"mode\": \"existing\", \"name\": \"my-cluster\"}}";
+
+    private RunSpecs() {
+    }
+
+    /**
+     * The run spec of {@code json}, defaults applied.
+     *
+     * @throws InvalidSpecException with every problem found
+     */
+    public static RunSpec parse(String json) {
+        Outcome outcome = evaluate(json);
+        if (!outcome.problems().isEmpty()) {
+            throw new InvalidSpecException(outcome.problems());
+        }
+        return outcome.spec();
+    }
+
+    /** Same as {@link #parse(String)} for a document already read (an execution input, a stored spec). */
+    public static RunSpec parse(JsonNode json) {
+        return parse(json == null ? null : json.toString());
+    }
+
+    /**
+     * The normalized spec: every default applied, fields in a fixed order; what is stored and
+     * hashed. Normalizing a normalized spec changes nothing.
+     *
+     * @throws InvalidSpecException with every problem found
+     */
+    public static ObjectNode normalize(String json) {
+        return parse(json).toJson();
+    }
+
+    /** Every problem of {@code json}; empty when it can run. Never throws for bad input. */
+    public static List<SpecProblem> problems(String json) {
+        return evaluate(json).problems();
+    }
+
+    /** A copy of the run spec JSON Schema. */
+    public static JsonNode schema() {
+        return SpecSchema.get().root().deepCopy();
+    }
+
+    private record Outcome(RunSpec spec, List<SpecProblem> problems) {
+    }
+
+    private static Outcome evaluate(String json) {
+        ObjectNode document;
+        try {
+            document = read(json);
+        } catch (InvalidSpecException e) {
+            return new Outcome(null, e.problems());
+        }
+        SpecSchema schema = SpecSchema.get();
+        List<SpecProblem> problems = new ArrayList<>(SpecRules.controlCharacters(document));
+        List<SpecProblem> schemaProblems = SchemaProblems.translate(schema, document, schema.validate(document));
+        problems.addAll(schemaProblems);
+        RunSpec spec = null;
+        if (schemaProblems.isEmpty()) {
+            ObjectNode withDefaults = document.deepCopy();
+            SchemaDefaults.apply(schema, withDefaults);
+            spec = toRecord(withDefaults);
+            problems.addAll(SpecRules.check(spec, document));
+            problems.addAll(Capabilities.unsupported(spec));
+        } else {
+            problems.addAll(Capabilities.unsupported(document));
+        }
+        return new Outcome(spec, ordered(problems));
+    }
+
+    private static ObjectNode read(String json) {
+        if (json == null || json.isBlank()) {
+            throw notAnObject("is empty: a run spec is a JSON object");
+        }
+        JsonNode node;
+        try {
+            node = SpecJson.MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            JsonLocation where = e.getLocation();
+            String position = where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
+            throw new InvalidSpecException(new SpecProblem("",
+                    "is not valid JSON: " + e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[") + position,
+                    "check the quotes, commas and braces" + (position.isEmpty() ? "" : " near" + position.substring(3))
+                            + "; a run spec looks like " + MINIMAL_SPEC));
+        }
+        if (node == null || node.isMissingNode()) {
+            throw notAnObject("is empty: a run spec is a JSON object");
+        }
+        if (!node.isObject()) {
+            throw notAnObject("must be a JSON object, not " + describe(node.getNodeType()));
+        }
+        return (ObjectNode) node;
+    }
+
+    private static InvalidSpecException notAnObject(String message) {
+        return new InvalidSpecException(new SpecProblem("", message, "start from " + MINIMAL_SPEC));
+    }
+
+    private static String describe(JsonNodeType type) {
+        return switch (type) {
+            case ARRAY -> "an array";
+            case NULL -> "null";
+            case BOOLEAN -> "a boolean";
+            case NUMBER -> "a number";
+            default -> "a " + type.name().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private static RunSpec toRecord(ObjectNode document) {
+        try {
+            return SpecJson.MAPPER.treeToValue(document, RunSpec.class);
+        } catch (JsonProcessingException e) {
+            // The document passed the schema, so the schema and the records disagree: a bug here.
+            throw new IllegalStateException("run-spec.schema.json and the RunSpec records disagree: "
+                    + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Without duplicates, in pointer order (so a field's problems are together), stable otherwise. */
+    private static List<SpecProblem> ordered(List<SpecProblem> problems) {
+        List<SpecProblem> unique = new ArrayList<>(new LinkedHashSet<>(problems));
+        unique.sort(Comparator.comparing(SpecProblem::pointer));
+        return List.copyOf(unique);
+    }
+}

@@ -1,0 +1,26 @@
+package io.trainplane.spec;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** Shared storage mounted on every pod of the run. */
+public enum VolumeType {
+    NONE("none"),
+    EFS("efs");
+
+    private final String json;
+
+    VolumeType(String json) {
+        this.json = json;
+    }
+
+    /** The spelling in the run spec. */
+    @JsonValue
+    public String json() {
+        return json;
+    }
+
+    @Override
+    public String toString() {
+        return json;
+    }
+}

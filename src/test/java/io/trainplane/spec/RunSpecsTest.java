@@ -1,0 +1,153 @@
+package io.trainplane.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RunSpecsTest {
+    static final String MINIMAL = "{\"cluster\": {\"mode\": \"existing\", \"name\": \"ml-training\"}}";
+
+    @Test
+    void minimalSpecGetsEveryDefault() {
+        RunSpec spec = RunSpecs.parse(MINIMAL);
+
+        assertThat(spec.runId()).isNull();
+        assertThat(spec.cluster()).isEqualTo(new ClusterSpec(ClusterMode.EXISTING, "ml-training", null, null));
+        assertThat(spec.volume()).isEqualTo(new VolumeSpec(VolumeType.NONE, null));
+        assertThat(spec.data()).isEqualTo(new DataSpec(DataSource.SYNTHETIC, null, null, null, 2000));
+        assertThat(spec.training()).isEqualTo(new TrainingSpec(Launcher.INDEXED_JOB,
+                "pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", 2, 1, 10, 128, 0.01, "2", "4Gi", 0, 3, 240));
+        assertThat(spec.evaluation()).isEqualTo(new EvaluationSpec(0));
+        assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(false, false));
+        assertThat(spec.maxRunHours()).isEqualTo(12);
+    }
+
+    @Test
+    void normalizedJsonRoundTripsToTheSameRecord() {
+        RunSpec spec = RunSpecs.parse(MINIMAL);
+        ObjectNode normalized = RunSpecs.normalize(MINIMAL);
+
+        assertThat(normalized).isEqualTo(spec.toJson());
+        assertThat(RunSpecs.parse(normalized.toString())).isEqualTo(spec);
+        assertThat(RunSpecs.parse(normalized)).isEqualTo(spec);
+        assertThat(RunSpecs.normalize(normalized.toString())).isEqualTo(normalized);
+    }
+
+    @Test
+    void normalizedJsonHasEveryFieldAndNoNulls() {
+        ObjectNode normalized = RunSpecs.normalize(MINIMAL);
+
+        assertThat(normalized.toString()).doesNotContain("null");
+        assertThat(fieldNames(normalized)).containsExactly(
+                "cluster", "volume", "data", "training", "evaluation", "cleanup", "maxRunHours");
+        assertThat(fieldNames(normalized.get("training"))).containsExactly("launcher", "image", "workers",
+                "procsPerWorker", "epochs", "batchSize", "learningRate", "cpu", "memory", "gpusPerWorker",
+                "maxRestarts", "timeoutMinutes");
+        assertThat(normalized.at("/data/syntheticSamples").asInt()).isEqualTo(2000);
+    }
+
+    @Test
+    void everyDefaultComesFromTheSchema() {
+        JsonNode schema = RunSpecs.schema();
+        ObjectNode normalized = RunSpecs.normalize(MINIMAL);
+        for (String section : List.of("volume", "data", "training", "evaluation", "cleanup")) {
+            for (Map.Entry<String, JsonNode> property : schema.at("/properties/" + section + "/properties").properties()) {
+                JsonNode expected = property.getValue().get("default");
+                if (expected != null) {
+                    JsonNode actual = normalized.at("/" + section + "/" + property.getKey());
+                    String field = section + "." + property.getKey();
+                    if (expected.isNumber()) {
+                        assertThat(actual.asDouble()).as(field).isEqualTo(expected.asDouble());
+                    } else {
+                        assertThat(actual).as(field).isEqualTo(expected);
+                    }
+                }
+            }
+        }
+        assertThat(normalized.get("maxRunHours").asInt()).isEqualTo(schema.at("/properties/maxRunHours/default").asInt());
+    }
+
+    @Test
+    void givenValuesWinOverDefaultsAndRoundTrip() {
+        String json = """
+                {
+                  "runId": "cifar10-nightly-001",
+                  "cluster": { "mode": "existing", "name": "warm_cluster-1" },
+                  "volume": { "type": "none" },
+                  "data": { "source": "synthetic", "syntheticSamples": 500 },
+                  "training": { "launcher": "indexed-job", "image": "123456789012.dkr.ecr.eu-west-1.amazonaws.com/train:v1",
+                                "workers": 4, "procsPerWorker": 2, "epochs": 3, "batchSize": 64, "learningRate": 0.1,
+                                "cpu": "500m", "memory": "512Mi", "gpusPerWorker": 2, "maxRestarts": 0,
+                                "timeoutMinutes": 60 },
+                  "evaluation": { "minAccuracy": 0.7 },
+                  "cleanup": { "keepCluster": true, "keepVolume": true },
+                  "maxRunHours": 2
+                }""";
+        RunSpec spec = RunSpecs.parse(json);
+
+        assertThat(spec.runId()).isEqualTo("cifar10-nightly-001");
+        assertThat(spec.data().syntheticSamples()).isEqualTo(500);
+        assertThat(spec.training()).isEqualTo(new TrainingSpec(Launcher.INDEXED_JOB,
+                "123456789012.dkr.ecr.eu-west-1.amazonaws.com/train:v1", 4, 2, 3, 64, 0.1, "500m", "512Mi", 2, 0, 60));
+        assertThat(spec.evaluation().minAccuracy()).isEqualTo(0.7);
+        assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(true, true));
+        assertThat(RunSpecs.parse(spec.toJson().toString())).isEqualTo(spec);
+    }
+
+    @Test
+    void wholeNumbersWrittenAsDecimalsAreAccepted() {
+        RunSpec spec = RunSpecs.parse("{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"},"
+                + " \"training\": {\"workers\": 4.0, \"learningRate\": 1}, \"maxRunHours\": 6.0}");
+
+        assertThat(spec.training().workers()).isEqualTo(4);
+        assertThat(spec.training().learningRate()).isEqualTo(1.0);
+        assertThat(spec.toJson().at("/training/workers").isInt()).isTrue();
+    }
+
+    @Test
+    void withRunIdNamesTheRun() {
+        RunSpec spec = RunSpecs.parse(MINIMAL).withRunId("exec-42");
+
+        assertThat(spec.runId()).isEqualTo("exec-42");
+        assertThat(spec.names().namespace()).isEqualTo("tp-exec-42");
+        assertThat(RunSpecs.parse(spec.toJson().toString())).isEqualTo(spec);
+    }
+
+    @Test
+    void withRunIdRefusesAnInvalidId() {
+        RunSpec spec = RunSpecs.parse(MINIMAL);
+
+        assertThatThrownBy(() -> spec.withRunId("Nightly_Run"))
+                .isInstanceOfSatisfying(InvalidSpecException.class, e -> {
+                    assertThat(e.problems()).singleElement().satisfies(p -> {
+                        assertThat(p.pointer()).isEqualTo("/runId");
+                        assertThat(p.hint()).isNotBlank();
+                    });
+                });
+        assertThatThrownBy(spec::names).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void problemsOfAValidSpecIsEmpty() {
+        assertThat(RunSpecs.problems(MINIMAL)).isEmpty();
+    }
+
+    @Test
+    void schemaIsACopy() {
+        ((ObjectNode) RunSpecs.schema()).put("title", "changed");
+
+        assertThat(RunSpecs.schema().get("title").asText()).isEqualTo("Trainplane run spec");
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+}
