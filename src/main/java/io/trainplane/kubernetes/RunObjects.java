@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * "what is left" on the way out. Every object carries the label {@code trainplane/run-id}.
  */
 public final class RunObjects {
-    public static final String RUN_LABEL = "trainplane/run-id";
+    public static final String RUN_LABEL = Names.RUN_ID_LABEL;
 
     private final KubernetesClient client;
     private final String runId;
@@ -28,7 +28,7 @@ public final class RunObjects {
     public RunObjects(KubernetesClient client, String runId) {
         this.client = client;
         this.runId = runId;
-        this.namespace = Names.of(runId).namespace();
+        this.namespace = new Names(runId).namespace();
     }
 
     /**

@@ -46,7 +46,7 @@ public final class WorkloadManifests {
 
     public WorkloadManifests(RunSpec spec) {
         this.spec = spec;
-        this.names = Names.of(spec.runId());
+        this.names = spec.names();
     }
 
     /** Everything the run creates, in creation order. */

@@ -10,8 +10,8 @@ public record RunContext(String runId, RunSpec spec, Names names) {
 
     public static RunContext from(JsonNode state) {
         String runId = Json.text(state, "runId");
-        RunSpec spec = RunSpecs.parse(Json.write(state.path("spec"))).withRunId(runId);
-        return new RunContext(runId, spec, Names.of(runId));
+        RunSpec spec = RunSpecs.parse(state.path("spec")).withRunId(runId);
+        return new RunContext(runId, spec, spec.names());
     }
 
     public String clusterName() {

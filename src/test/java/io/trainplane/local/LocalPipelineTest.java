@@ -63,7 +63,7 @@ class LocalPipelineTest {
         assertThat(r.resources().remaining()).isEmpty();
         assertThat(r.resources().created()).contains(
                 "kubernetes:Namespace/tp-quickstart",
-                "kubernetes:Job/tp-quickstart/" + io.trainplane.spec.Names.of("quickstart").trainingJob());
+                "kubernetes:Job/tp-quickstart/" + new io.trainplane.spec.Names("quickstart").trainingJob());
         assertThat(r.resources().created()).filteredOn(c -> c.startsWith("kubernetes:Pod/")).hasSize(3);
         assertThat(r.calls()).containsKey("eks:DescribeCluster");
         assertThat(r.stateTransitions()).isGreaterThan(taskStates.size());
