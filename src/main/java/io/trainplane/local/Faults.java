@@ -4,7 +4,8 @@ import java.util.Set;
 
 /**
  * Faults injected by state name: {@code failAt} states fail every attempt with a non-retryable
- * error; {@code flaky} states fail their first attempt with a transient one (the Retry must absorb it).
+ * error; {@code flaky} states fail their first attempt in the execution with a transient one (the
+ * Retry must absorb it).
  */
 public record Faults(Set<String> failAt, Set<String> flaky) {
     public static final String INJECTED_ERROR = "trainplane.InjectedFault";

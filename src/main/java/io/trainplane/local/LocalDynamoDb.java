@@ -2,6 +2,8 @@ package io.trainplane.local;
 
 import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
 import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -17,8 +19,13 @@ public final class LocalDynamoDb implements AutoCloseable {
         this.client = local.dynamoDbClient();
     }
 
+    // sqlite4java warns about its own jar version on every start; nothing to act on.
+    private static final Logger SQLITE_LOG = Logger.getLogger("com.almworks.sqlite4java");
+
     public static LocalDynamoDb start() {
-        return new LocalDynamoDb(DynamoDBEmbedded.create(Boolean.FALSE));
+        SQLITE_LOG.setLevel(Level.SEVERE);
+        // The argument opts out of telemetry (and of the metadata file it writes into the working directory).
+        return new LocalDynamoDb(DynamoDBEmbedded.create(Boolean.TRUE));
     }
 
     public DynamoDbClient client() {

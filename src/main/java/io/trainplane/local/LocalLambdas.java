@@ -11,8 +11,11 @@ import io.trainplane.workflow.TransientException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -27,12 +30,15 @@ public final class LocalLambdas implements TaskInvoker {
     private final Map<String, StepHandler> handlers = new LinkedHashMap<>();
     private final Faults faults;
     private final Runnable beforeEachInvoke;
+    private final SimulatedClock clock;
+    private final Set<String> flaked = ConcurrentHashMap.newKeySet();
 
     public LocalLambdas(Map<String, Function<Clients, StepHandler>> functions, Clients clients, Faults faults,
-                        Runnable beforeEachInvoke) {
+                        Runnable beforeEachInvoke, SimulatedClock clock) {
         functions.forEach((name, factory) -> handlers.put(name, factory.apply(clients)));
         this.faults = faults;
         this.beforeEachInvoke = beforeEachInvoke;
+        this.clock = clock;
     }
 
     /** DefinitionSubstitutions as template.yaml passes them: {@code <Name>FunctionArn} → the alias ARN. */
@@ -52,15 +58,19 @@ public final class LocalLambdas implements TaskInvoker {
         if (faults.failAt().contains(context.stateName())) {
             throw failure(Faults.INJECTED_ERROR, "fault injected at " + context.stateName() + " (--fail-at)");
         }
-        if (faults.flaky().contains(context.stateName()) && context.retryCount() == 0) {
+        if (faults.flaky().contains(context.stateName()) && flaked.add(context.stateName())) {
             throw failure(TransientException.class.getName(), "transient fault injected at " + context.stateName() + " (--flaky)");
         }
         beforeEachInvoke.run();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long start = System.nanoTime();
         try {
             handler.handleRequest(new ByteArrayInputStream(Json.write(payload).getBytes()), out, null);
         } catch (IOException | RuntimeException e) {
             throw failure(e.getClass().getName(), e.getMessage());
+        } finally {
+            // An invocation takes time on Lambda too: the simulated clock moves by what it really took.
+            clock.advance(Duration.ofNanos(Math.max(1_000_000, System.nanoTime() - start)));
         }
         return Json.read(out.toString());
     }

@@ -44,7 +44,7 @@ public final class LocalRun {
         long wallStart = System.nanoTime();
         var clock = cloud.clock();
         var started = clock.instant();
-        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud.clients(), faults, cloud::reconcile);
+        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud.clients(), faults, cloud::reconcile, clock);
         StateMachine machine = StateMachine.parse(definition(PIPELINE), lambdas.substitutions());
         Set<String> created = new TreeSet<>();
         ExecutionListener listener = new ExecutionListener() {
@@ -65,8 +65,12 @@ public final class LocalRun {
         Optional<RunRecord> record = store.find(executionName);
         RunError error = record.map(RunRecord::error).orElse(null);
         String status = record.map(r -> r.status().name()).orElse("FAILED");
-        if (error == null && record.isEmpty()) {
-            error = new RunError(null, result.error(), result.cause(), null);
+        if (record.isEmpty()) {
+            // The run never got a record (StartRun failed): FinishRun's outcome says what happened.
+            error = finishOutcome(result)
+                    .map(o -> new RunError(o.path("failedState").asText(null), o.path("error").asText(result.error()),
+                            o.path("cause").asText(result.cause()), null))
+                    .orElse(new RunError(null, result.error(), result.cause(), null));
         }
         return new RunReport(
                 executionName,
@@ -82,6 +86,13 @@ public final class LocalRun {
                 result.status().name(),
                 Duration.between(started, clock.instant()).toSeconds(),
                 Duration.ofNanos(System.nanoTime() - wallStart).toMillis());
+    }
+
+    private static Optional<JsonNode> finishOutcome(ExecutionResult result) {
+        return result.events("TaskSucceeded").stream()
+                .filter(e -> "FinishRun".equals(e.stateName()))
+                .reduce((first, last) -> last)
+                .map(e -> e.details().path("output"));
     }
 
     public static String definition(String resource) {

@@ -54,10 +54,9 @@ public final class FinishRunStep implements Step {
         } else {
             outcome.put("status", RunStatus.FAILED.name()).put("failedState", error.state())
                     .put("error", error.error()).put("cause", error.cause());
-            if (found.isPresent()) {
-                services.events().publish("Run Failed", detail.put("failedState", error.state())
-                        .put("error", error.error()).put("cause", error.cause()));
-            }
+            // Also for a run refused at StartRun: whoever scheduled it must hear that it failed.
+            services.events().publish("Run Failed", detail.put("failedState", error.state())
+                    .put("error", error.error()).put("cause", error.cause()));
         }
         return outcome;
     }

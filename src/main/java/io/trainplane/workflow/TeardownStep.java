@@ -16,8 +16,6 @@ import java.util.Optional;
  * way is harmless, and "already gone" counts as done.
  */
 public final class TeardownStep implements Step {
-    static final int WAIT_SECONDS = 10;
-
     private final Services services;
 
     public TeardownStep(Clients clients) {
@@ -48,7 +46,7 @@ public final class TeardownStep implements Step {
     }
 
     private static JsonNode result(List<String> remaining) {
-        var result = Json.object().put("done", remaining.isEmpty()).put("waitSeconds", WAIT_SECONDS);
+        var result = Json.object().put("done", remaining.isEmpty());
         ArrayNode left = result.putArray("remaining");
         remaining.forEach(left::add);
         return result;

@@ -11,6 +11,8 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
@@ -19,6 +21,15 @@ import java.util.stream.Stream;
  * handlers reach over HTTP like any API server.
  */
 public final class SimulatedKubernetes implements AutoCloseable {
+    // The mock server logs every request at INFO; local runs show their own progress instead.
+    private static final Logger MOCK_SERVER_LOG = Logger.getLogger("io.fabric8.mockwebserver");
+
+    static {
+        MOCK_SERVER_LOG.setLevel(Level.WARNING);
+        // The mock server runs on Netty; without Unsafe it works the same and JDK 24+ prints no warnings.
+        System.setProperty("io.netty.noUnsafe", "true");
+    }
+
     private final KubernetesMockServer server;
     private final KubernetesClient admin;
 
