@@ -1,0 +1,142 @@
+package io.trainplane.runs;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The record of one run, as stored in the {@code Runs} table.
+ *
+ * <p>{@code runId}, {@code specJson}, {@code specHash} and {@code createdAt} identify the run and
+ * never change; the store sets {@code version} and {@code updatedAt} on every write. The other
+ * fields change through the {@code with…} methods, each returning a new record; a status change
+ * goes through the transition table of {@link RunStatus}.
+ *
+ * <p>{@code phase}, {@code executionArn} and {@code error} may be null. {@code resources} and
+ * {@code metrics} are never null (null becomes an empty map); they are immutable and sorted by key.
+ * Metric values must be finite.
+ */
+public record RunRecord(String runId, String specJson, String specHash, RunStatus status, String phase,
+                        String executionArn, Map<String, String> resources, Map<String, Double> metrics,
+                        RunError error, Instant createdAt, Instant updatedAt, long version) {
+
+    /** The phase of a run that has just been created (DESIGN §2: the {@code start} phase). */
+    public static final String INITIAL_PHASE = "start";
+
+    public RunRecord {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(specJson, "specJson");
+        Objects.requireNonNull(specHash, "specHash");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(updatedAt, "updatedAt");
+        if (runId.isBlank()) {
+            throw new IllegalArgumentException("runId must not be blank");
+        }
+        if (version < 0) {
+            throw new IllegalArgumentException("run " + runId + ": version must not be negative: " + version);
+        }
+        resources = sortedCopy(resources, "resources", runId);
+        metrics = sortedCopy(metrics, "metrics", runId);
+        if (metrics.values().stream().anyMatch(value -> !Double.isFinite(value) || value.equals(-0.0))) {
+            metrics = finiteMetrics(metrics, runId);
+        }
+    }
+
+    /** A new run: PENDING, in the {@link #INITIAL_PHASE}, version 1, created and updated at {@code now}. */
+    public static RunRecord newRun(String runId, String specJson, String executionArn, Instant now) {
+        return new RunRecord(runId, specJson, SpecHash.of(specJson), RunStatus.PENDING, INITIAL_PHASE,
+                executionArn, Map.of(), Map.of(), null, now, now, 1);
+    }
+
+    /** Moves to {@code next}; refused with {@link IllegalTransitionException} when the table forbids it. */
+    public RunRecord withStatus(RunStatus next) {
+        if (!status.canMoveTo(next)) {
+            throw new IllegalTransitionException(runId, status, next);
+        }
+        return new RunRecord(runId, specJson, specHash, next, phase, executionArn, resources, metrics,
+                error, createdAt, updatedAt, version);
+    }
+
+    public RunRecord withPhase(String phase) {
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
+                error, createdAt, updatedAt, version);
+    }
+
+    /** Records a resource the run created or adopted (e.g. "cluster" → its name), replacing any previous value. */
+    public RunRecord withResource(String key, String value) {
+        Map<String, String> next = new TreeMap<>(resources);
+        next.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, next, metrics,
+                error, createdAt, updatedAt, version);
+    }
+
+    public RunRecord withoutResource(String key) {
+        Map<String, String> next = new TreeMap<>(resources);
+        next.remove(key);
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, next, metrics,
+                error, createdAt, updatedAt, version);
+    }
+
+    /** Replaces all metrics with {@code metrics}. */
+    public RunRecord withMetrics(Map<String, Double> metrics) {
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
+                error, createdAt, updatedAt, version);
+    }
+
+    /** Sets one metric, keeping the others. */
+    public RunRecord withMetric(String name, double value) {
+        Map<String, Double> next = new TreeMap<>(metrics);
+        next.put(Objects.requireNonNull(name, "name"), value);
+        return withMetrics(next);
+    }
+
+    public RunRecord withError(RunError error) {
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
+                error, createdAt, updatedAt, version);
+    }
+
+    public RunRecord withExecutionArn(String executionArn) {
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
+                error, createdAt, updatedAt, version);
+    }
+
+    /** What the store writes: this record at {@code version}, updated at {@code updatedAt}. */
+    RunRecord stored(long version, Instant updatedAt) {
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
+                error, createdAt, updatedAt, version);
+    }
+
+    public RunSummary summary() {
+        return new RunSummary(runId, status, phase, createdAt, updatedAt);
+    }
+
+    /** Refuses NaN and infinities (DynamoDB numbers have neither); -0.0 becomes 0.0, as DynamoDB stores it. */
+    private static Map<String, Double> finiteMetrics(Map<String, Double> metrics, String runId) {
+        TreeMap<String, Double> copy = new TreeMap<>();
+        metrics.forEach((name, value) -> {
+            if (!Double.isFinite(value)) {
+                throw new IllegalArgumentException("run " + runId + ": metric " + name + " is not finite: " + value);
+            }
+            copy.put(name, value == 0.0 ? 0.0 : value);
+        });
+        return Collections.unmodifiableSortedMap(copy);
+    }
+
+    private static <V> SortedMap<String, V> sortedCopy(Map<String, V> map, String what, String runId) {
+        TreeMap<String, V> copy = new TreeMap<>();
+        if (map != null) {
+            map.forEach((key, value) -> {
+                if (key == null || value == null) {
+                    throw new IllegalArgumentException("run " + runId + ": " + what + " must not hold nulls: "
+                            + key + "=" + value);
+                }
+                copy.put(key, value);
+            });
+        }
+        return Collections.unmodifiableSortedMap(copy);
+    }
+}

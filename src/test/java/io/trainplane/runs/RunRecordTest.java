@@ -1,0 +1,88 @@
+package io.trainplane.runs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RunRecordTest {
+    private static final Instant T0 = Instant.parse("2025-07-01T12:00:00.123456789Z");
+
+    @Test
+    void aNewRunIsPendingAtVersionOne() {
+        RunRecord run = RunRecord.newRun("r1", "{\"a\":1}", "arn:exec", T0);
+        assertThat(run.status()).isEqualTo(RunStatus.PENDING);
+        assertThat(run.phase()).isEqualTo(RunRecord.INITIAL_PHASE);
+        assertThat(run.version()).isEqualTo(1);
+        assertThat(run.specHash()).isEqualTo(SpecHash.of("{\"a\":1}")).hasSize(64);
+        assertThat(run.resources()).isEmpty();
+        assertThat(run.metrics()).isEmpty();
+        assertThat(run.error()).isNull();
+        assertThat(run.createdAt()).isEqualTo(T0).isEqualTo(run.updatedAt());
+    }
+
+    @Test
+    void specHashIsSha256OfTheJsonString() {
+        assertThat(SpecHash.of("")).isEqualTo("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assertThat(SpecHash.of("{\"a\":1}")).isNotEqualTo(SpecHash.of("{\"a\": 1}"));
+    }
+
+    @Test
+    void withersChangeOneFieldAndCopyTheMaps() {
+        RunRecord run = RunRecord.newRun("r1", "{}", null, T0);
+        RunRecord changed = run.withPhase("cluster").withExecutionArn("arn:x")
+                .withResource("cluster", "tp-r1").withResource("fileSystem", "fs-1").withoutResource("fileSystem")
+                .withMetric("accuracy", 0.9).withError(new RunError("Train", "Terminal", "boom", "tail"));
+        assertThat(changed).isEqualTo(new RunRecord("r1", "{}", run.specHash(), RunStatus.PENDING, "cluster", "arn:x",
+                Map.of("cluster", "tp-r1"), Map.of("accuracy", 0.9), new RunError("Train", "Terminal", "boom", "tail"),
+                T0, T0, 1));
+        assertThat(run.resources()).isEmpty();
+        assertThat(changed.withMetrics(Map.of("loss", 0.1)).metrics()).containsExactly(Map.entry("loss", 0.1));
+        assertThat(changed.withMetrics(null).metrics()).isEmpty();
+    }
+
+    @Test
+    void mapsAreImmutableSortedCopies() {
+        Map<String, String> resources = new HashMap<>(Map.of("b", "2", "a", "1"));
+        RunRecord run = new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, resources, null, null, T0, T0, 1);
+        resources.put("c", "3");
+        assertThat(run.resources()).containsExactly(Map.entry("a", "1"), Map.entry("b", "2"));
+        assertThatThrownBy(() -> run.resources().put("d", "4")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(run.metrics()).isEmpty();
+    }
+
+    @Test
+    void metricsMustBeFinite() {
+        RunRecord run = RunRecord.newRun("r1", "{}", null, T0);
+        assertThatThrownBy(() -> run.withMetric("loss", Double.NaN)).hasMessageContaining("r1").hasMessageContaining("loss");
+        assertThatThrownBy(() -> run.withMetric("loss", Double.POSITIVE_INFINITY)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(run.withMetric("x", -0.0).metrics().get("x")).isEqualTo(0.0);
+    }
+
+    @Test
+    void nullsInMapsAreRefused() {
+        Map<String, String> resources = new HashMap<>();
+        resources.put("cluster", null);
+        assertThatThrownBy(() -> new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, resources, null, null,
+                T0, T0, 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("r1");
+    }
+
+    @Test
+    void theLogTailKeepsItsEnd() {
+        String log = "x".repeat(RunError.MAX_LOG_TAIL) + "the end";
+        RunError error = new RunError("Train", "Terminal", "cause", log);
+        assertThat(error.logTail()).hasSize(RunError.MAX_LOG_TAIL).endsWith("the end");
+    }
+
+    @Test
+    void isoTimeIsFixedWidthSoStringOrderIsTimeOrder() {
+        Instant whole = Instant.parse("2025-07-01T12:00:00Z");
+        Instant half = Instant.parse("2025-07-01T12:00:00.5Z");
+        assertThat(IsoTime.format(whole)).isEqualTo("2025-07-01T12:00:00.000000000Z");
+        assertThat(IsoTime.format(whole)).isLessThan(IsoTime.format(half));
+        assertThat(IsoTime.parse(IsoTime.format(T0))).isEqualTo(T0);
+    }
+}
