@@ -56,6 +56,7 @@ public final class RunObjects {
     /** Asks for every object of the run to be deleted; safe to repeat. Jobs take their pods with them. */
     public void deleteAll() {
         if (client.namespaces().withName(namespace).get() == null) {
+            deleteClusterScoped();
             return;
         }
         client.batch().v1().jobs().inNamespace(namespace).withLabel(RUN_LABEL, runId)
@@ -63,9 +64,17 @@ public final class RunObjects {
         client.services().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.pods().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
+        client.persistentVolumeClaims().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         if (namespacedRemaining().isEmpty()) {
             client.namespaces().withName(namespace).delete();
+            deleteClusterScoped();
         }
+    }
+
+    /** The cluster-scoped objects (the volume's PV and StorageClass) go once nothing uses them. */
+    private void deleteClusterScoped() {
+        client.persistentVolumes().withLabel(RUN_LABEL, runId).delete();
+        client.storage().v1().storageClasses().withLabel(RUN_LABEL, runId).delete();
     }
 
     /** What of the run still exists, as {@code Kind/namespace/name}; empty when teardown is done. */
@@ -75,6 +84,9 @@ public final class RunObjects {
         if (ns != null) {
             left.add(ref(ns));
         }
+        Stream.of(client.persistentVolumes().withLabel(RUN_LABEL, runId).list().getItems(),
+                        client.storage().v1().storageClasses().withLabel(RUN_LABEL, runId).list().getItems())
+                .flatMap(List::stream).map(RunObjects::ref).forEach(left::add);
         return left;
     }
 
@@ -83,7 +95,8 @@ public final class RunObjects {
                         client.batch().v1().jobs().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
                         client.pods().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
                         client.services().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
-                        client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems())
+                        client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
+                        client.persistentVolumeClaims().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems())
                 .flatMap(List::stream)
                 .map(RunObjects::ref)
                 .toList();

@@ -25,6 +25,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainingSpec;
+import io.trainplane.spec.VolumeType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -205,10 +206,17 @@ public final class WorkloadManifests {
     private List<Volume> volumes() {
         return List.of(
                 new VolumeBuilder().withName("workload").withNewConfigMap().withName(names.configMap()).endConfigMap().build(),
-                // Without a volume in the spec the shared directory is pod-local; a volume binds a PVC here.
-                new VolumeBuilder().withName("shared").withNewEmptyDir().endEmptyDir().build(),
+                sharedVolume(),
                 // NCCL and DataLoader workers need more shared memory than the container default.
                 new VolumeBuilder().withName("dshm").withNewEmptyDir().withMedium("Memory").endEmptyDir().build());
+    }
+
+    /** The run's EFS volume through its claim; without a volume in the spec, a pod-local directory. */
+    private Volume sharedVolume() {
+        VolumeBuilder shared = new VolumeBuilder().withName("shared");
+        return spec.volume().type() == VolumeType.EFS
+                ? shared.withNewPersistentVolumeClaim().withClaimName(VolumeManifests.CLAIM).endPersistentVolumeClaim().build()
+                : shared.withNewEmptyDir().endEmptyDir().build();
     }
 
     private static EnvVar env(String name, String value) {

@@ -10,5 +10,15 @@ public final class RunResources {
     /** The run's namespace; everything inside it carries the run label. */
     public static final String NAMESPACE = "kubernetes/namespace";
 
+    /** An EKS cluster the run created ({@code cluster.mode: create}); deleted by cleanup unless kept. */
+    public static final String EKS_CLUSTER = "eks/cluster";
+    public static final String NODE_GROUP = "eks/nodegroup";
+    /** Cloud Control identifiers of the node group's launch template and placement group, when it needs them. */
+    public static final String LAUNCH_TEMPLATE = "ec2/launch-template";
+    public static final String PLACEMENT_GROUP = "ec2/placement-group";
+    /** The run's EFS file system: created by the run, or adopted ({@link #FILE_SYSTEM_ADOPTED}: never deleted). */
+    public static final String FILE_SYSTEM = "efs/file-system";
+    public static final String FILE_SYSTEM_ADOPTED = "efs/file-system-adopted";
+
     private RunResources() {}
 }

@@ -85,6 +85,11 @@ public final class Names {
         return fit(PREFIX + runId + "-scripts", MAX_LABEL);
     }
 
+    /** StorageClass and PersistentVolume of the run's EFS volume: cluster-scoped, so named per run. */
+    public String volume() {
+        return fit(PREFIX + runId + "-efs", MAX_LABEL);
+    }
+
     /** EKS cluster created for the run. */
     public String clusterName() {
         return fit(PREFIX + runId + "-eks", MAX_EKS_CLUSTER_NAME);

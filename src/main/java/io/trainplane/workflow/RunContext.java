@@ -14,7 +14,8 @@ public record RunContext(String runId, RunSpec spec, Names names) {
         return new RunContext(runId, spec, spec.names());
     }
 
+    /** The cluster the run works on: the one it created, or the existing one it names. */
     public String clusterName() {
-        return spec.cluster().name();
+        return spec.cluster().created() ? names.clusterName() : spec.cluster().name();
     }
 }

@@ -59,7 +59,10 @@ public final class SimulatedKubernetes implements AutoCloseable {
                         admin.batch().v1().jobs().inAnyNamespace().withLabel(label).list().getItems(),
                         admin.pods().inAnyNamespace().withLabel(label).list().getItems(),
                         admin.services().inAnyNamespace().withLabel(label).list().getItems(),
-                        admin.configMaps().inAnyNamespace().withLabel(label).list().getItems())
+                        admin.configMaps().inAnyNamespace().withLabel(label).list().getItems(),
+                        admin.persistentVolumeClaims().inAnyNamespace().withLabel(label).list().getItems(),
+                        admin.persistentVolumes().withLabel(label).list().getItems(),
+                        admin.storage().v1().storageClasses().withLabel(label).list().getItems())
                 .flatMap(List::stream)
                 .map(SimulatedKubernetes::ref)
                 .sorted()
