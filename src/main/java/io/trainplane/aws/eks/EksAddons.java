@@ -1,0 +1,90 @@
+package io.trainplane.aws.eks;
+
+import io.trainplane.aws.ResourceState;
+import io.trainplane.workflow.TerminalException;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.eks.model.Addon;
+import software.amazon.awssdk.services.eks.model.AddonStatus;
+import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
+import software.amazon.awssdk.services.eks.model.InvalidParameterException;
+import software.amazon.awssdk.services.eks.model.ResourceInUseException;
+import software.amazon.awssdk.services.eks.model.ResourceLimitExceededException;
+import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
+
+/**
+ * The EKS add-ons a run's cluster gets: ensure (create unless there), state. They go with the
+ * cluster, so there is no delete.
+ */
+public final class EksAddons {
+    /** The agent that hands Pod Identity credentials to pods; the EFS CSI driver relies on it. */
+    public static final String POD_IDENTITY_AGENT = "eks-pod-identity-agent";
+    /** The EFS CSI driver, which mounts the run's EFS volume. */
+    public static final String EFS_CSI_DRIVER = "aws-efs-csi-driver";
+
+    private final EksClient eks;
+
+    public EksAddons(EksClient eks) {
+        this.eks = eks;
+    }
+
+    /**
+     * Installs the add-on ({@link EksRequests#createAddon}) unless the cluster already has it.
+     *
+     * @return {@link Creation#ADOPTED} when it was already there
+     * @throws TerminalException when the cluster does not exist or EKS refuses the add-on (an
+     *     unknown name, no version for the cluster's Kubernetes version, a bad role)
+     */
+    public Creation ensure(String clusterName, String addonName, Optional<PodIdentity> podIdentity) {
+        CreateAddonRequest request = EksRequests.createAddon(clusterName, addonName, podIdentity);
+        String what = "EKS add-on " + addonName + " of cluster " + clusterName;
+        try {
+            eks.createAddon(request);
+            return Creation.CREATED;
+        } catch (ResourceInUseException e) {
+            return Creation.ADOPTED;
+        } catch (ResourceNotFoundException e) {
+            throw new TerminalException("ClusterNotFound", "cannot install " + what + ": the cluster does not exist in "
+                    + EksFailures.region(eks) + " (" + EksFailures.detail(e) + ")", e);
+        } catch (ResourceLimitExceededException | InvalidParameterException e) {
+            throw EksFailures.refusal(e, "CreateAddon", what, EksFailures.region(eks));
+        }
+    }
+
+    /** Where the add-on stands; {@link ResourceState.Gone} when it (or its cluster) is gone. */
+    public ResourceState state(String clusterName, String addonName) {
+        Addon addon;
+        try {
+            addon = eks.describeAddon(r -> r.clusterName(clusterName).addonName(addonName)).addon();
+        } catch (ResourceNotFoundException e) {
+            return new ResourceState.Gone();
+        }
+        String what = "EKS add-on " + addonName;
+        AddonStatus status = addon.status();
+        if (status == null) {
+            return new ResourceState.Creating(what + " reports no status yet");
+        }
+        return switch (status) {
+            case ACTIVE -> new ResourceState.Ready();
+            case CREATING, UPDATING -> new ResourceState.Creating(what + " is " + status);
+            case DELETING -> new ResourceState.Deleting();
+            case CREATE_FAILED -> new ResourceState.Failed(what + " could not be installed: " + issues(addon));
+            case DEGRADED -> new ResourceState.Failed(what + " is degraded: " + issues(addon));
+            case UPDATE_FAILED -> new ResourceState.Failed(what + " could not be updated: " + issues(addon));
+            case DELETE_FAILED -> new ResourceState.Failed(what + " could not be deleted: " + issues(addon));
+            case UNKNOWN_TO_SDK_VERSION -> new ResourceState.Creating(
+                    what + " reports status " + addon.statusAsString() + ", unknown to this version");
+        };
+    }
+
+    private static String issues(Addon addon) {
+        List<EksFailures.HealthIssue> issues = addon.health() == null || !addon.health().hasIssues()
+                ? List.of()
+                : addon.health().issues().stream()
+                        .map(i -> new EksFailures.HealthIssue(i.codeAsString(), i.message(),
+                                i.hasResourceIds() ? i.resourceIds() : List.of()))
+                        .toList();
+        return EksFailures.describe(issues, "EKS reports no health issue; see the add-on's pods in kube-system");
+    }
+}

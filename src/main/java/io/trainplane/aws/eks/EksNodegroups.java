@@ -1,0 +1,136 @@
+package io.trainplane.aws.eks;
+
+import io.trainplane.aws.ResourceState;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
+import io.trainplane.workflow.TerminalException;
+import io.trainplane.workflow.TransientException;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.InvalidParameterException;
+import software.amazon.awssdk.services.eks.model.Nodegroup;
+import software.amazon.awssdk.services.eks.model.NodegroupStatus;
+import software.amazon.awssdk.services.eks.model.ResourceInUseException;
+import software.amazon.awssdk.services.eks.model.ResourceLimitExceededException;
+import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.eks.model.UnsupportedAvailabilityZoneException;
+
+/** The lifecycle of a run's managed node group: create (or adopt the run's own), state, delete. */
+public final class EksNodegroups {
+    private final EksClient eks;
+
+    public EksNodegroups(EksClient eks) {
+        this.eks = eks;
+    }
+
+    /**
+     * Creates the run's node group ({@link EksRequests#createNodegroup}) in the run's cluster, or
+     * adopts it when it already exists with the run's {@code trainplane:run-id} tag.
+     *
+     * @throws TerminalException when the cluster does not exist, a node group of that name
+     *     belongs to something else, or EKS refuses the request for good
+     */
+    public Creation create(Names names, NodeGroupSpec spec, ClusterNetwork network, ClusterRoles roles,
+            Optional<String> launchTemplateId) {
+        CreateNodegroupRequest request = EksRequests.createNodegroup(names, spec, network, roles, launchTemplateId);
+        String what = "EKS node group " + request.nodegroupName() + " of cluster " + request.clusterName();
+        try {
+            eks.createNodegroup(request);
+            return Creation.CREATED;
+        } catch (ResourceInUseException e) {
+            adopt(names, request, e);
+            return Creation.ADOPTED;
+        } catch (ResourceNotFoundException e) {
+            throw new TerminalException("ClusterNotFound", "cannot create " + what + ": the cluster does not exist in "
+                    + EksFailures.region(eks) + " (" + EksFailures.detail(e) + ")", e);
+        } catch (ResourceLimitExceededException | InvalidParameterException | UnsupportedAvailabilityZoneException e) {
+            throw EksFailures.refusal(e, "CreateNodegroup", what, EksFailures.region(eks));
+        }
+    }
+
+    private void adopt(Names names, CreateNodegroupRequest request, ResourceInUseException inUse) {
+        Nodegroup existing;
+        try {
+            existing = describe(request.clusterName(), request.nodegroupName());
+        } catch (ResourceNotFoundException gone) {
+            throw new TransientException("EKS node group " + request.nodegroupName()
+                    + " was in use and is now gone (deleted meanwhile); creating it again", inUse);
+        }
+        String owner = existing.tags() == null ? null : existing.tags().get(Names.RUN_ID_TAG);
+        if (!names.runId().equals(owner)) {
+            throw new TerminalException("NodegroupNameTaken", "a node group named " + request.nodegroupName()
+                    + " already exists in EKS cluster " + request.clusterName() + " and is not run " + names.runId() + "'s ("
+                    + (owner == null ? "it has no " + Names.RUN_ID_TAG + " tag" : "its " + Names.RUN_ID_TAG + " tag is " + owner)
+                    + "): delete that node group, or start the run under another runId", inUse);
+        }
+    }
+
+    /** Where the node group stands; {@link ResourceState.Gone} when it (or its cluster) is gone. */
+    public ResourceState state(String clusterName, String nodegroupName) {
+        Nodegroup nodegroup;
+        try {
+            nodegroup = describe(clusterName, nodegroupName);
+        } catch (ResourceNotFoundException e) {
+            return new ResourceState.Gone();
+        }
+        String what = "EKS node group " + nodegroupName;
+        NodegroupStatus status = nodegroup.status();
+        if (status == null) {
+            return new ResourceState.Creating(what + " reports no status yet");
+        }
+        return switch (status) {
+            case ACTIVE -> new ResourceState.Ready();
+            case CREATING, UPDATING -> new ResourceState.Creating(what + " is " + status);
+            case DELETING -> new ResourceState.Deleting();
+            case CREATE_FAILED -> new ResourceState.Failed(what + " could not be created: " + issues(nodegroup));
+            case DEGRADED -> new ResourceState.Failed(what + " is degraded: " + issues(nodegroup));
+            case DELETE_FAILED -> new ResourceState.Failed(what + " could not be deleted: " + issues(nodegroup)
+                    + "; delete it in the EKS console once the cause is fixed");
+            case UNKNOWN_TO_SDK_VERSION -> new ResourceState.Creating(
+                    what + " reports status " + nodegroup.statusAsString() + ", unknown to this version");
+        };
+    }
+
+    private static String issues(Nodegroup nodegroup) {
+        List<EksFailures.HealthIssue> issues = nodegroup.health() == null || !nodegroup.health().hasIssues()
+                ? List.of()
+                : nodegroup.health().issues().stream()
+                        .map(i -> new EksFailures.HealthIssue(i.codeAsString(), i.message(),
+                                i.hasResourceIds() ? i.resourceIds() : List.of()))
+                        .toList();
+        return EksFailures.describe(issues, "EKS reports no health issue; see the node group's Auto Scaling group activity");
+    }
+
+    /**
+     * Asks EKS to delete the node group: {@link Deletion.Deleting} when accepted or already under
+     * way, {@link Deletion.Gone} when there is nothing to delete, {@link Deletion.Blocked} when
+     * EKS refuses for now (an update in progress).
+     */
+    public Deletion delete(String clusterName, String nodegroupName) {
+        try {
+            eks.deleteNodegroup(r -> r.clusterName(clusterName).nodegroupName(nodegroupName));
+            return new Deletion.Deleting();
+        } catch (ResourceNotFoundException e) {
+            return new Deletion.Gone();
+        } catch (ResourceInUseException e) {
+            try {
+                Nodegroup nodegroup = describe(clusterName, nodegroupName);
+                if (nodegroup.status() == NodegroupStatus.DELETING) {
+                    return new Deletion.Deleting();
+                }
+                return new Deletion.Blocked("EKS node group " + nodegroupName + " is " + nodegroup.statusAsString()
+                        + " and cannot be deleted yet: try again when that finishes (EKS: " + EksFailures.detail(e) + ")");
+            } catch (ResourceNotFoundException gone) {
+                return new Deletion.Gone();
+            }
+        } catch (InvalidParameterException e) {
+            throw EksFailures.refusal(e, "DeleteNodegroup", "EKS node group " + nodegroupName, EksFailures.region(eks));
+        }
+    }
+
+    private Nodegroup describe(String clusterName, String nodegroupName) {
+        return eks.describeNodegroup(r -> r.clusterName(clusterName).nodegroupName(nodegroupName)).nodegroup();
+    }
+}

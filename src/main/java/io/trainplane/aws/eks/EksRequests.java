@@ -1,0 +1,199 @@
+package io.trainplane.aws.eks;
+
+import io.trainplane.spec.CapacityType;
+import io.trainplane.spec.ClusterSpec;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
+import io.trainplane.workflow.TerminalException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.services.eks.model.AMITypes;
+import software.amazon.awssdk.services.eks.model.AddonPodIdentityAssociations;
+import software.amazon.awssdk.services.eks.model.AuthenticationMode;
+import software.amazon.awssdk.services.eks.model.CapacityTypes;
+import software.amazon.awssdk.services.eks.model.CreateAccessConfigRequest;
+import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
+import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
+import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.LaunchTemplateSpecification;
+import software.amazon.awssdk.services.eks.model.LogSetup;
+import software.amazon.awssdk.services.eks.model.LogType;
+import software.amazon.awssdk.services.eks.model.Logging;
+import software.amazon.awssdk.services.eks.model.NodegroupScalingConfig;
+import software.amazon.awssdk.services.eks.model.ResolveConflicts;
+import software.amazon.awssdk.services.eks.model.Taint;
+import software.amazon.awssdk.services.eks.model.TaintEffect;
+import software.amazon.awssdk.services.eks.model.VpcConfigRequest;
+
+/**
+ * The EKS requests of a run as pure functions of its spec and the stack's network and roles: no
+ * endpoint, no clock, no randomness. {@code trainplane plan} prints them; the lifecycles send them.
+ */
+public final class EksRequests {
+    /** Label on GPU nodes; the training pods select it. */
+    public static final String GPU_LABEL = "trainplane/gpu";
+    /** Taint on GPU nodes, so only pods that tolerate it (those asking for GPUs) land there. */
+    public static final String GPU_TAINT_KEY = "nvidia.com/gpu";
+    public static final String GPU_TAINT_VALUE = "present";
+
+    static final String CREATE_CLUSTER = "CreateCluster";
+    static final String CREATE_NODEGROUP = "CreateNodegroup";
+
+    /** Instance type: family (letters, generation digit, attribute letters), '.', size. */
+    private static final Pattern INSTANCE_TYPE = Pattern.compile("([a-z]+)(\\d+)([a-z-]*)\\.[a-z0-9-]+");
+
+    private EksRequests() {}
+
+    /**
+     * CreateCluster for a run: access mode {@code API_AND_CONFIG_MAP} with the creator (the
+     * function's role) as cluster admin, a public and a private API endpoint (the functions run
+     * outside the VPC), control-plane logs for the API server, audit and authenticator.
+     */
+    public static CreateClusterRequest createCluster(Names names, ClusterSpec spec, ClusterNetwork network, ClusterRoles roles) {
+        if (!spec.created()) {
+            throw new IllegalArgumentException("cluster.mode is " + spec.mode() + ": Trainplane creates no cluster for it");
+        }
+        return CreateClusterRequest.builder()
+                .name(names.clusterName())
+                .version(spec.kubernetesVersion())
+                .roleArn(roles.clusterRoleArn())
+                .resourcesVpcConfig(VpcConfigRequest.builder()
+                        .subnetIds(network.subnetIds())
+                        .securityGroupIds(network.securityGroupIds())
+                        .endpointPublicAccess(true)
+                        .endpointPrivateAccess(true)
+                        .build())
+                .accessConfig(CreateAccessConfigRequest.builder()
+                        .authenticationMode(AuthenticationMode.API_AND_CONFIG_MAP)
+                        .bootstrapClusterCreatorAdminPermissions(true)
+                        .build())
+                .logging(Logging.builder()
+                        .clusterLogging(LogSetup.builder()
+                                .types(LogType.API, LogType.AUDIT, LogType.AUTHENTICATOR)
+                                .enabled(true)
+                                .build())
+                        .build())
+                .tags(names.tags())
+                .clientRequestToken(names.clientRequestToken(CREATE_CLUSTER))
+                .build();
+    }
+
+    /**
+     * CreateNodegroup for a run: a fixed size (min = desired = max), the AMI family the instance
+     * type needs, GPU label and taint on GPU nodes.
+     *
+     * <p>With a launch template (EFA interfaces, a capacity block's reservation), the instance
+     * type and AMI type stay on the node group: EKS accepts instance types on the node group when
+     * the template names none, and Trainplane's templates name neither (no {@code InstanceType},
+     * no {@code ImageId}). Disk size and remote access are never set, as EKS refuses them beside
+     * a template.
+     */
+    public static CreateNodegroupRequest createNodegroup(
+            Names names, NodeGroupSpec spec, ClusterNetwork network, ClusterRoles roles, Optional<String> launchTemplateId) {
+        if (spec.capacityType() == CapacityType.CAPACITY_BLOCK && launchTemplateId.isEmpty()) {
+            throw new TerminalException("LaunchTemplateRequired",
+                    "a CAPACITY_BLOCK node group needs a launch template that names the capacity reservation "
+                            + (spec.capacityReservationId() == null ? "" : spec.capacityReservationId() + " ")
+                            + "(EKS refuses it otherwise): create the template before the node group");
+        }
+        boolean gpus = spec.gpusPerNode() > 0;
+        CreateNodegroupRequest.Builder request = CreateNodegroupRequest.builder()
+                .clusterName(names.clusterName())
+                .nodegroupName(names.nodeGroupName())
+                .nodeRole(roles.nodeRoleArn())
+                .subnets(network.subnetIds())
+                .scalingConfig(NodegroupScalingConfig.builder()
+                        .minSize(spec.nodes())
+                        .desiredSize(spec.nodes())
+                        .maxSize(spec.nodes())
+                        .build())
+                .instanceTypes(spec.instanceType())
+                .capacityType(capacityType(spec.capacityType()))
+                .amiType(amiType(spec))
+                .labels(nodeLabels(names, gpus))
+                .tags(names.tags())
+                .clientRequestToken(names.clientRequestToken(CREATE_NODEGROUP));
+        if (gpus) {
+            request.taints(gpuTaint());
+        }
+        launchTemplateId.ifPresent(id -> request.launchTemplate(LaunchTemplateSpecification.builder().id(id).build()));
+        return request.build();
+    }
+
+    /**
+     * CreateAddon: the default version for the cluster's Kubernetes version, configuration
+     * conflicts resolved in the add-on's favour, a Pod Identity association when given. The token
+     * is derived from the cluster and add-on names, which are the run's own.
+     */
+    public static CreateAddonRequest createAddon(String clusterName, String addonName, Optional<PodIdentity> podIdentity) {
+        CreateAddonRequest.Builder request = CreateAddonRequest.builder()
+                .clusterName(clusterName)
+                .addonName(addonName)
+                .resolveConflicts(ResolveConflicts.OVERWRITE)
+                .clientRequestToken(addonToken(clusterName, addonName));
+        podIdentity.ifPresent(identity -> request.podIdentityAssociations(AddonPodIdentityAssociations.builder()
+                .serviceAccount(identity.serviceAccount())
+                .roleArn(identity.roleArn())
+                .build()));
+        return request.build();
+    }
+
+    /** Idempotency token of CreateAddon: deterministic, at most 64 characters. */
+    static String addonToken(String clusterName, String addonName) {
+        return Names.fit(clusterName + "-" + addonName, Names.MAX_TOKEN);
+    }
+
+    /**
+     * The EKS-optimized Amazon Linux 2023 image the nodes need: NVIDIA for GPU nodes, Neuron for
+     * Trainium and Inferentia, ARM for Graviton, x86 otherwise.
+     */
+    public static AMITypes amiType(NodeGroupSpec spec) {
+        String type = spec.instanceType().toLowerCase(Locale.ROOT);
+        boolean arm = isGraviton(type);
+        if (spec.gpusPerNode() > 0) {
+            return arm ? AMITypes.AL2023_ARM_64_NVIDIA : AMITypes.AL2023_X86_64_NVIDIA;
+        }
+        if (type.startsWith("trn") || type.startsWith("inf")) {
+            return AMITypes.AL2023_X86_64_NEURON;
+        }
+        return arm ? AMITypes.AL2023_ARM_64_STANDARD : AMITypes.AL2023_X86_64_STANDARD;
+    }
+
+    /**
+     * Graviton (ARM) instance types: {@code a1}, and every family whose attribute letters after
+     * the generation contain {@code g} ({@code m7g}, {@code c7gn}, {@code r6gd}, {@code g5g},
+     * {@code im4gn}, {@code is4gen}); {@code g4dn} or {@code g6e} are x86.
+     */
+    static boolean isGraviton(String instanceType) {
+        Matcher m = INSTANCE_TYPE.matcher(instanceType);
+        if (!m.matches()) {
+            return false;
+        }
+        return (m.group(1).equals("a") && m.group(2).equals("1")) || m.group(3).contains("g");
+    }
+
+    private static CapacityTypes capacityType(CapacityType type) {
+        return switch (type) {
+            case ON_DEMAND -> CapacityTypes.ON_DEMAND;
+            case SPOT -> CapacityTypes.SPOT;
+            case CAPACITY_BLOCK -> CapacityTypes.CAPACITY_BLOCK;
+        };
+    }
+
+    private static Map<String, String> nodeLabels(Names names, boolean gpus) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(Names.RUN_ID_LABEL, names.runId());
+        if (gpus) {
+            labels.put(GPU_LABEL, "true");
+        }
+        return labels;
+    }
+
+    private static Taint gpuTaint() {
+        return Taint.builder().key(GPU_TAINT_KEY).value(GPU_TAINT_VALUE).effect(TaintEffect.NO_SCHEDULE).build();
+    }
+}
