@@ -1,5 +1,11 @@
 package io.trainplane.aws.eks;
 
+import io.trainplane.aws.Deletion;
+
+import io.trainplane.aws.ClusterRoles;
+
+import io.trainplane.aws.ClusterNetwork;
+
 import io.trainplane.aws.ResourceState;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;

@@ -1,5 +1,9 @@
 package io.trainplane.aws.eks;
 
+import io.trainplane.aws.ClusterRoles;
+
+import io.trainplane.aws.ClusterNetwork;
+
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;

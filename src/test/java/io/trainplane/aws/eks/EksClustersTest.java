@@ -1,5 +1,7 @@
 package io.trainplane.aws.eks;
 
+import io.trainplane.aws.Deletion;
+
 import static io.trainplane.aws.eks.Fixtures.CLUSTER;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;

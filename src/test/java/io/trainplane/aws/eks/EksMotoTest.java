@@ -1,5 +1,9 @@
 package io.trainplane.aws.eks;
 
+import io.trainplane.aws.Deletion;
+
+import io.trainplane.aws.ClusterRoles;
+
 import static io.trainplane.aws.eks.Fixtures.CLUSTER;
 import static io.trainplane.aws.eks.Fixtures.CPU_NODES;
 import static io.trainplane.aws.eks.Fixtures.GPU_NODES;

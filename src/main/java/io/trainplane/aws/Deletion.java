@@ -1,4 +1,4 @@
-package io.trainplane.aws.eks;
+package io.trainplane.aws;
 
 /** What asking EKS to delete a resource did. */
 public sealed interface Deletion {
