@@ -1,0 +1,155 @@
+package io.trainplane.aws.ec2;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.spec.CapacityType;
+import io.trainplane.spec.NodeGroupSpec;
+import io.trainplane.spec.Names;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
+
+/**
+ * The EC2 objects of a run as Cloud Control desired states (the CloudFormation resource schemas'
+ * property names): pure functions of the spec, printed by {@code trainplane plan} and unit-tested
+ * without an endpoint. The JSON is the same on every attempt (fields in a fixed order, tags
+ * sorted), so a retried create with the same client token is the same request.
+ */
+public final class Ec2DesiredState {
+    public static final String LAUNCH_TEMPLATE = "AWS::EC2::LaunchTemplate";
+    public static final String PLACEMENT_GROUP = "AWS::EC2::PlacementGroup";
+    /** Client-token operations (see {@link Names#clientRequestToken}). */
+    public static final String LAUNCH_TEMPLATE_OPERATION = "launch-template";
+    public static final String PLACEMENT_GROUP_OPERATION = "placement-group";
+    public static final int MAX_LAUNCH_TEMPLATE_NAME = 128;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private Ec2DesiredState() {}
+
+    /** A node group needs a launch template for a capacity reservation or block, and for EFA. */
+    public static boolean needsLaunchTemplate(NodeGroupSpec nodeGroup) {
+        return nodeGroup.efa() || nodeGroup.capacityReservationId() != null
+                || nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK;
+    }
+
+    /** EFA nodes go into a cluster placement group (low latency between them). */
+    public static boolean needsPlacementGroup(NodeGroupSpec nodeGroup) {
+        return nodeGroup.efa();
+    }
+
+    public static String launchTemplateName(Names names) {
+        return Names.fit("tp-" + names.runId() + "-nodes", MAX_LAUNCH_TEMPLATE_NAME);
+    }
+
+    /**
+     * The node group's launch template. It sets only what the node group itself cannot: the
+     * capacity reservation (and the capacity-block market), the EFA interfaces, the placement
+     * group and the run's tags; EKS fills in the rest (image, instance profile, user data).
+     *
+     * @param securityGroupIds given to every EFA interface (EKS cannot add its cluster security
+     *                         group to interfaces a launch template declares); unused without EFA
+     */
+    public static ObjectNode launchTemplate(Names names, NodeGroupSpec nodeGroup, Optional<String> placementGroupName,
+                                            List<String> securityGroupIds) {
+        if (nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK && nodeGroup.capacityReservationId() == null) {
+            throw new IllegalArgumentException("a CAPACITY_BLOCK node group needs a capacityReservationId");
+        }
+        ObjectNode data = MAPPER.createObjectNode();
+        if (nodeGroup.capacityReservationId() != null) {
+            data.putObject("CapacityReservationSpecification").putObject("CapacityReservationTarget")
+                    .put("CapacityReservationId", nodeGroup.capacityReservationId());
+        }
+        if (nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK) {
+            data.putObject("InstanceMarketOptions").put("MarketType", "capacity-block");
+        }
+        if (nodeGroup.efa()) {
+            data.set("NetworkInterfaces", efaInterfaces(nodeGroup.instanceType(), securityGroupIds));
+        }
+        placementGroupName.ifPresent(group -> data.putObject("Placement").put("GroupName", group));
+        ArrayNode instanceTags = data.putArray("TagSpecifications");
+        instanceTags.add(tagSpecification("instance", names));
+        instanceTags.add(tagSpecification("volume", names));
+
+        ObjectNode template = MAPPER.createObjectNode();
+        template.put("LaunchTemplateName", launchTemplateName(names));
+        template.set("LaunchTemplateData", data);
+        template.putArray("TagSpecifications").add(tagSpecification("launch-template", names));
+        return template;
+    }
+
+    /**
+     * One EFA interface per network card: card 0 carries the primary interface (device 0), the
+     * others device 1, as AWS documents for multi-card instances.
+     */
+    static ArrayNode efaInterfaces(String instanceType, List<String> securityGroupIds) {
+        ArrayNode interfaces = MAPPER.createArrayNode();
+        int cards = EfaInterfaces.count(instanceType);
+        for (int card = 0; card < cards; card++) {
+            ObjectNode nic = interfaces.addObject();
+            nic.put("DeviceIndex", card == 0 ? 0 : 1);
+            nic.put("NetworkCardIndex", card);
+            nic.put("InterfaceType", "efa");
+            nic.put("DeleteOnTermination", true);
+            if (!securityGroupIds.isEmpty()) {
+                ArrayNode groups = nic.putArray("Groups");
+                securityGroupIds.forEach(groups::add);
+            }
+        }
+        return interfaces;
+    }
+
+    /** A cluster placement group (its name is chosen by EC2: the Cloud Control identifier). */
+    public static ObjectNode placementGroup(Names names) {
+        ObjectNode group = MAPPER.createObjectNode();
+        group.put("Strategy", "cluster");
+        group.set("Tags", tags(names));
+        return group;
+    }
+
+    public static CreateResourceRequest createLaunchTemplate(Names names, NodeGroupSpec nodeGroup,
+                                                             Optional<String> placementGroupName,
+                                                             List<String> securityGroupIds) {
+        return CreateResourceRequest.builder()
+                .typeName(LAUNCH_TEMPLATE)
+                .desiredState(json(launchTemplate(names, nodeGroup, placementGroupName, securityGroupIds)))
+                .clientToken(names.clientRequestToken(LAUNCH_TEMPLATE_OPERATION))
+                .build();
+    }
+
+    public static CreateResourceRequest createPlacementGroup(Names names) {
+        return CreateResourceRequest.builder()
+                .typeName(PLACEMENT_GROUP)
+                .desiredState(json(placementGroup(names)))
+                .clientToken(names.clientRequestToken(PLACEMENT_GROUP_OPERATION))
+                .build();
+    }
+
+    private static ObjectNode tagSpecification(String resourceType, Names names) {
+        ObjectNode spec = MAPPER.createObjectNode();
+        spec.put("ResourceType", resourceType);
+        spec.set("Tags", tags(names));
+        return spec;
+    }
+
+    /** The run's tags as [{Key, Value}], sorted by key. */
+    static ArrayNode tags(Names names) {
+        ArrayNode tags = MAPPER.createArrayNode();
+        for (Map.Entry<String, String> tag : new TreeMap<>(names.tags()).entrySet()) {
+            tags.addObject().put("Key", tag.getKey()).put("Value", tag.getValue());
+        }
+        return tags;
+    }
+
+    static String json(ObjectNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings and numbers always serializes", e);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package io.trainplane.aws.ec2;
+
+import io.trainplane.aws.Deletion;
+import io.trainplane.aws.ResourceState;
+import io.trainplane.spec.NodeGroupSpec;
+import io.trainplane.spec.Names;
+import io.trainplane.workflow.TerminalException;
+import io.trainplane.workflow.TransientException;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
+import software.amazon.awssdk.services.cloudcontrol.model.AlreadyExistsException;
+import software.amazon.awssdk.services.cloudcontrol.model.ClientTokenConflictException;
+import software.amazon.awssdk.services.cloudcontrol.model.ConcurrentOperationException;
+import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
+import software.amazon.awssdk.services.cloudcontrol.model.HandlerErrorCode;
+import software.amazon.awssdk.services.cloudcontrol.model.Operation;
+import software.amazon.awssdk.services.cloudcontrol.model.ProgressEvent;
+import software.amazon.awssdk.services.cloudcontrol.model.RequestTokenNotFoundException;
+import software.amazon.awssdk.services.cloudcontrol.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.cloudcontrol.model.ServiceLimitExceededException;
+
+/**
+ * The few EC2 objects a run needs — a launch template (capacity reservations, capacity blocks,
+ * EFA) and a cluster placement group (EFA) — made through the Cloud Control API, so the Lambda
+ * artifact does without the 22 MB EC2 SDK module.
+ *
+ * <p>Creates are asynchronous: they return the request as Cloud Control first reports it, and the
+ * caller polls {@link #request} with its token. A create sent again with the run's client token
+ * is the same request (for 36 hours). Deletes are called again until {@code Gone}.
+ */
+public final class Ec2Objects {
+    private final CloudControlClient cloudControl;
+
+    public Ec2Objects(CloudControlClient cloudControl) {
+        this.cloudControl = cloudControl;
+    }
+
+    /** The node group's launch template, without security groups on its EFA interfaces. */
+    public ResourceRequest createLaunchTemplate(Names names, NodeGroupSpec nodeGroup,
+                                                Optional<String> placementGroupName) {
+        return createLaunchTemplate(names, nodeGroup, placementGroupName, List.of());
+    }
+
+    /**
+     * The node group's launch template ({@link Ec2DesiredState#launchTemplate}); its identifier is
+     * the launch template id, and EKS also takes its name ({@link Ec2DesiredState#launchTemplateName}).
+     */
+    public ResourceRequest createLaunchTemplate(Names names, NodeGroupSpec nodeGroup,
+                                                Optional<String> placementGroupName, List<String> securityGroupIds) {
+        return create(Ec2DesiredState.createLaunchTemplate(names, nodeGroup, placementGroupName, securityGroupIds));
+    }
+
+    /** A cluster placement group; its identifier is its name, chosen by EC2. */
+    public ResourceRequest createPlacementGroup(Names names) {
+        return create(Ec2DesiredState.createPlacementGroup(names));
+    }
+
+    /** The request behind {@code requestToken}, as Cloud Control reports it now. */
+    public ResourceRequest request(String requestToken) {
+        try {
+            return fromEvent(cloudControl.getResourceRequestStatus(r -> r.requestToken(requestToken)).progressEvent());
+        } catch (RequestTokenNotFoundException e) {
+            throw new TerminalException("CloudControlRequestNotFound", "Cloud Control no longer knows request "
+                    + requestToken + " (it keeps requests for a limited time): start the run again", e);
+        }
+    }
+
+    public ResourceState requestState(String requestToken) {
+        return request(requestToken).state();
+    }
+
+    /**
+     * Deletes a resource, or reports on its deletion: call again until {@code Gone}. A resource
+     * that no longer exists is {@code Gone}; while a delete is running it is {@code Deleting}; a
+     * delete Cloud Control refuses at once is {@code Blocked} with its reason. No client token is
+     * sent, so a delete that failed (a placement group still in use) is tried again on the next
+     * call; the reason for such an asynchronous failure is not kept.
+     */
+    public Deletion delete(String typeName, String identifier) {
+        try {
+            cloudControl.getResource(r -> r.typeName(typeName).identifier(identifier));
+            return deletion(cloudControl.deleteResource(r -> r.typeName(typeName).identifier(identifier))
+                    .progressEvent());
+        } catch (ResourceNotFoundException e) {
+            return new Deletion.Gone();
+        } catch (ConcurrentOperationException e) {
+            return new Deletion.Deleting();
+        }
+    }
+
+    private ResourceRequest create(CreateResourceRequest request) {
+        try {
+            return fromEvent(cloudControl.createResource(request).progressEvent());
+        } catch (ClientTokenConflictException e) {
+            throw new TerminalException("ClientTokenConflict", "an earlier " + request.typeName() + " request of this"
+                    + " run, with token " + request.clientToken() + ", asked for something else: the node group"
+                    + " settings changed between attempts; start a new run", e);
+        } catch (AlreadyExistsException e) {
+            throw new TerminalException("AlreadyExists", request.typeName() + " already exists (left by an earlier"
+                    + " run with this run id?): delete it, or start the run under another id", e);
+        } catch (ServiceLimitExceededException e) {
+            throw new TerminalException("ServiceLimitExceeded", "an EC2 quota stops the creation of "
+                    + request.typeName() + ": free or raise it (Service Quotas, Amazon EC2)", e);
+        } catch (ConcurrentOperationException e) {
+            throw new TransientException("Cloud Control is busy with another request on " + request.typeName(), e);
+        }
+    }
+
+    static ResourceRequest fromEvent(ProgressEvent event) {
+        String identifier = event.identifier();
+        return new ResourceRequest(event.typeName(), event.requestToken(), state(event),
+                identifier == null || identifier.isEmpty() ? Optional.empty() : Optional.of(identifier));
+    }
+
+    /** A request's progress as the state of its resource: a delete ends {@code Gone}. */
+    static ResourceState state(ProgressEvent event) {
+        boolean delete = event.operation() == Operation.DELETE;
+        return switch (event.operationStatus()) {
+            case SUCCESS -> delete ? new ResourceState.Gone() : new ResourceState.Ready();
+            case FAILED -> delete && event.errorCode() == HandlerErrorCode.NOT_FOUND
+                    ? new ResourceState.Gone()
+                    : new ResourceState.Failed(failure(event));
+            case CANCEL_IN_PROGRESS, CANCEL_COMPLETE ->
+                    new ResourceState.Failed(event.typeName() + " " + event.operationAsString() + " was cancelled");
+            case PENDING, IN_PROGRESS, UNKNOWN_TO_SDK_VERSION -> delete
+                    ? new ResourceState.Deleting()
+                    : new ResourceState.Creating(event.typeName() + " " + event.operationStatusAsString());
+        };
+    }
+
+    static Deletion deletion(ProgressEvent event) {
+        return switch (state(event)) {
+            case ResourceState.Gone gone -> new Deletion.Gone();
+            case ResourceState.Failed failed -> new Deletion.Blocked(failed.reason());
+            default -> new Deletion.Deleting();
+        };
+    }
+
+    /** "AWS::EC2::PlacementGroup CREATE failed (ServiceLimitExceeded): …" plus what to do. */
+    static String failure(ProgressEvent event) {
+        String hint = event.errorCode() == null ? "" : switch (event.errorCode()) {
+            case ALREADY_EXISTS -> "; it was left by an earlier run with this run id? Delete it or use another run id";
+            case SERVICE_LIMIT_EXCEEDED -> "; free or raise the EC2 quota (Service Quotas)";
+            case ACCESS_DENIED, UNAUTHORIZED_TAGGING_OPERATION ->
+                    "; the functions' role lacks an EC2 permission for this (see template.yaml)";
+            default -> "";
+        };
+        return event.typeName() + " " + event.operationAsString() + " failed (" + event.errorCodeAsString() + "): "
+                + event.statusMessage() + hint;
+    }
+}

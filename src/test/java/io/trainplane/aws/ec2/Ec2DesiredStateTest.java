@@ -1,0 +1,159 @@
+package io.trainplane.aws.ec2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.spec.CapacityType;
+import io.trainplane.spec.NodeGroupSpec;
+import io.trainplane.spec.Names;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
+
+class Ec2DesiredStateTest {
+    final Names names = new Names("llm-pretrain-7");
+
+    static NodeGroupSpec nodes(String type, CapacityType capacity, String reservation, boolean efa) {
+        return new NodeGroupSpec(type, 2, 8, capacity, reservation, efa);
+    }
+
+    @Test
+    void plainOnDemandOrSpotNodesNeedNoLaunchTemplate() {
+        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("g5.12xlarge", CapacityType.ON_DEMAND, null, false))).isFalse();
+        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("g5.12xlarge", CapacityType.SPOT, null, false))).isFalse();
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("g5.12xlarge", CapacityType.ON_DEMAND, null, false))).isFalse();
+        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false)))
+                .isTrue();
+        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true))).isTrue();
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true))).isTrue();
+    }
+
+    @Test
+    void aCapacityBlockIsTheCapacityBlockMarketTargetingItsReservation() {
+        ObjectNode template = Ec2DesiredState.launchTemplate(names,
+                nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", false), Optional.empty(), List.of());
+
+        assertThat(Ec2DesiredState.json(template)).isEqualTo("""
+                {"LaunchTemplateName":"tp-llm-pretrain-7-nodes","LaunchTemplateData":{\
+                "CapacityReservationSpecification":{"CapacityReservationTarget":{"CapacityReservationId":"cr-0123456789abcdef0"}},\
+                "InstanceMarketOptions":{"MarketType":"capacity-block"},\
+                "TagSpecifications":[\
+                {"ResourceType":"instance","Tags":[{"Key":"trainplane:run-id","Value":"llm-pretrain-7"}]},\
+                {"ResourceType":"volume","Tags":[{"Key":"trainplane:run-id","Value":"llm-pretrain-7"}]}]},\
+                "TagSpecifications":[{"ResourceType":"launch-template","Tags":[{"Key":"trainplane:run-id","Value":"llm-pretrain-7"}]}]}""");
+    }
+
+    @Test
+    void anOnDemandReservationIsTargetedWithoutAMarketType() {
+        JsonNode data = Ec2DesiredState.launchTemplate(names,
+                nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false), Optional.empty(), List.of())
+                .get("LaunchTemplateData");
+
+        assertThat(data.at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId").asText())
+                .isEqualTo("cr-0123456789abcdef0");
+        assertThat(data.has("InstanceMarketOptions")).isFalse();
+        assertThat(data.has("NetworkInterfaces")).isFalse();
+        assertThat(data.has("Placement")).isFalse();
+    }
+
+    @Test
+    void aCapacityBlockWithoutItsReservationIsRefused() {
+        assertThatThrownBy(() -> Ec2DesiredState.launchTemplate(names,
+                nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, null, false), Optional.empty(), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("capacityReservationId");
+    }
+
+    @Test
+    void efaGivesOneInterfacePerNetworkCard() {
+        assertThat(interfaces("p4d.24xlarge")).hasSize(4);
+        assertThat(interfaces("p5.48xlarge")).hasSize(32);
+        assertThat(interfaces("p5e.48xlarge")).hasSize(32);
+        assertThat(interfaces("p5en.48xlarge")).hasSize(16);
+        assertThat(interfaces("trn1.32xlarge")).hasSize(8);
+        assertThat(interfaces("g5.48xlarge")).hasSize(1);
+        assertThat(interfaces("g6.12xlarge")).hasSize(1);
+        assertThat(interfaces("x9z.huge")).hasSize(1);
+        assertThat(EfaInterfaces.known("g6.12xlarge")).isTrue();
+        assertThat(EfaInterfaces.known("g5.xlarge")).isFalse();
+        assertThat(EfaInterfaces.known("x9z.huge")).isFalse();
+    }
+
+    @Test
+    void thePrimaryCardHasDeviceZeroAndTheOthersDeviceOne() {
+        List<JsonNode> nics = interfaces("p4d.24xlarge");
+
+        assertThat(nics).extracting(n -> n.get("NetworkCardIndex").asInt()).containsExactly(0, 1, 2, 3);
+        assertThat(nics).extracting(n -> n.get("DeviceIndex").asInt()).containsExactly(0, 1, 1, 1);
+        assertThat(nics).allSatisfy(n -> {
+            assertThat(n.get("InterfaceType").asText()).isEqualTo("efa");
+            assertThat(n.get("DeleteOnTermination").asBoolean()).isTrue();
+            assertThat(n.get("Groups").toString()).isEqualTo("[\"sg-cluster\",\"sg-efa\"]");
+            assertThat(n.has("SubnetId")).isFalse(); // EKS chooses the subnet
+        });
+    }
+
+    @Test
+    void thePlacementGroupIsNamedInThePlacement() {
+        JsonNode data = Ec2DesiredState.launchTemplate(names, nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true),
+                Optional.of("tp-pg-1"), List.of()).get("LaunchTemplateData");
+
+        assertThat(data.at("/Placement/GroupName").asText()).isEqualTo("tp-pg-1");
+        assertThat(data.get("NetworkInterfaces").get(0).has("Groups")).isFalse();
+    }
+
+    @Test
+    void aPlacementGroupIsAClusterTaggedWithTheRun() {
+        assertThat(Ec2DesiredState.json(Ec2DesiredState.placementGroup(names)))
+                .isEqualTo("{\"Strategy\":\"cluster\",\"Tags\":[{\"Key\":\"trainplane:run-id\",\"Value\":\"llm-pretrain-7\"}]}");
+    }
+
+    @Test
+    void requestsCarryTheTypeTheRunsClientTokenAndTheSameJsonEveryTime() {
+        NodeGroupSpec efa = nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true);
+        CreateResourceRequest template = Ec2DesiredState.createLaunchTemplate(names, efa, Optional.of("pg"), List.of("sg-1"));
+        CreateResourceRequest group = Ec2DesiredState.createPlacementGroup(names);
+
+        assertThat(template.typeName()).isEqualTo("AWS::EC2::LaunchTemplate");
+        assertThat(template.clientToken()).isEqualTo(names.clientRequestToken("launch-template"));
+        assertThat(group.typeName()).isEqualTo("AWS::EC2::PlacementGroup");
+        assertThat(group.clientToken()).isEqualTo(names.clientRequestToken("placement-group"));
+        assertThat(group.clientToken()).isNotEqualTo(template.clientToken()).matches("[-A-Za-z0-9+/=]{1,128}");
+        assertThat(Ec2DesiredState.createLaunchTemplate(new Names("llm-pretrain-7"), efa, Optional.of("pg"), List.of("sg-1")))
+                .isEqualTo(template);
+    }
+
+    @Test
+    void theLaunchTemplateNameFitsEc2sLimit() {
+        String longest = "r" + "x".repeat(61) + "9";
+        assertThat(Ec2DesiredState.launchTemplateName(new Names(longest)))
+                .hasSizeLessThanOrEqualTo(128).matches("[a-zA-Z0-9().\\-/_]{3,128}");
+    }
+
+    @Test
+    void desiredStatesAreValidAgainstTheCloudFormationSchemas() throws Exception {
+        CfnSchemas schemas = CfnSchemas.fromCfnLint();
+        NodeGroupSpec everything = nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true);
+
+        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE,
+                Ec2DesiredState.launchTemplate(names, everything, Optional.of("pg-1"), List.of("sg-1")))).isEmpty();
+        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, Ec2DesiredState.launchTemplate(names,
+                nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false), Optional.empty(), List.of())))
+                .isEmpty();
+        assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, Ec2DesiredState.placementGroup(names))).isEmpty();
+        ObjectNode wrong = Ec2DesiredState.placementGroup(names).put("Strategy", "clustered");
+        assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, wrong)).isNotEmpty(); // the check has teeth
+        ObjectNode misspelt = Ec2DesiredState.launchTemplate(names, everything, Optional.empty(), List.of());
+        ((ObjectNode) misspelt.get("LaunchTemplateData")).putObject("InstanceMarketOption").put("MarketType", "spot");
+        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, misspelt)).isNotEmpty();
+    }
+
+    private List<JsonNode> interfaces(String instanceType) {
+        JsonNode nics = Ec2DesiredState.launchTemplate(names, nodes(instanceType, CapacityType.ON_DEMAND, null, true),
+                Optional.empty(), List.of("sg-cluster", "sg-efa")).at("/LaunchTemplateData/NetworkInterfaces");
+        return IntStream.range(0, nics.size()).mapToObj(nics::get).toList();
+    }
+}
