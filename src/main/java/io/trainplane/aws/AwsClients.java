@@ -10,8 +10,10 @@ import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsPro
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
 import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
 
 /**
@@ -28,6 +30,8 @@ public final class AwsClients implements Clients {
     private final SdkHttpClient http = UrlConnectionHttpClient.create();
     private final Supplier<DynamoDbClient> dynamoDb;
     private final Supplier<EksClient> eks;
+    private final Supplier<EfsClient> efs;
+    private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<CloudWatchEventsClient> events;
     private final Supplier<ClusterAccess> clusters;
 
@@ -41,6 +45,10 @@ public final class AwsClients implements Clients {
         this.dynamoDb = memoize(() -> DynamoDbClient.builder()
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
         this.eks = memoize(() -> EksClient.builder()
+                .httpClient(http).region(region).credentialsProvider(credentials).build());
+        this.efs = memoize(() -> EfsClient.builder()
+                .httpClient(http).region(region).credentialsProvider(credentials).build());
+        this.cloudControl = memoize(() -> CloudControlClient.builder()
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
         this.events = memoize(() -> CloudWatchEventsClient.builder()
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
@@ -56,6 +64,8 @@ public final class AwsClients implements Clients {
     @Override public Clock clock() { return Clock.systemUTC(); }
     @Override public DynamoDbClient dynamoDb() { return dynamoDb.get(); }
     @Override public EksClient eks() { return eks.get(); }
+    @Override public EfsClient efs() { return efs.get(); }
+    @Override public CloudControlClient cloudControl() { return cloudControl.get(); }
     @Override public CloudWatchEventsClient events() { return events.get(); }
     @Override public ClusterAccess clusters() { return clusters.get(); }
 

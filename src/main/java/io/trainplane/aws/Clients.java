@@ -2,8 +2,10 @@ package io.trainplane.aws;
 
 import io.trainplane.kubernetes.ClusterAccess;
 import java.time.Clock;
+import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
 import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
 
 /**
@@ -18,6 +20,11 @@ public interface Clients {
     DynamoDbClient dynamoDb();
 
     EksClient eks();
+
+    EfsClient efs();
+
+    /** The Cloud Control API: EC2 launch templates and placement groups, created by type name and JSON. */
+    CloudControlClient cloudControl();
 
     /** EventBridge, under the SDK's older module name (see DESIGN §10). */
     CloudWatchEventsClient events();

@@ -3,19 +3,42 @@ package io.trainplane.local;
 import java.util.Set;
 
 /**
- * Faults injected by state name: {@code failAt} states fail every attempt with a non-retryable
- * error; {@code flaky} states fail their first attempt in the execution with a transient one (the
- * Retry must absorb it).
+ * Faults injected into a local run. By state name: {@code failAt} states fail every attempt with a
+ * non-retryable error; {@code flaky} states fail their first attempt in the execution with a
+ * transient one (the Retry must absorb it). By AWS operation ({@code "service:Operation"}, as the
+ * call log names them, e.g. {@code "eks:CreateCluster"}): {@code awsFailures} make the simulated
+ * service refuse every call with its own exception type; {@code awsThrottles} make its first call
+ * fail with a {@code ThrottlingException}.
  */
-public record Faults(Set<String> failAt, Set<String> flaky) {
+public record Faults(Set<String> failAt, Set<String> flaky, Set<String> awsFailures, Set<String> awsThrottles) {
     public static final String INJECTED_ERROR = "trainplane.InjectedFault";
 
     public static Faults none() {
         return new Faults(Set.of(), Set.of());
     }
 
+    /** Faults by state name only. */
+    public Faults(Set<String> failAt, Set<String> flaky) {
+        this(failAt, flaky, Set.of(), Set.of());
+    }
+
     public Faults {
         failAt = Set.copyOf(failAt);
         flaky = Set.copyOf(flaky);
+        awsFailures = Set.copyOf(awsFailures);
+        awsThrottles = Set.copyOf(awsThrottles);
+        for (String operation : awsFailures) {
+            requireOperation(operation);
+        }
+        for (String operation : awsThrottles) {
+            requireOperation(operation);
+        }
+    }
+
+    private static void requireOperation(String operation) {
+        int colon = operation.indexOf(':');
+        if (colon <= 0 || colon == operation.length() - 1) {
+            throw new IllegalArgumentException("an AWS fault names service:Operation (like eks:CreateCluster), not '" + operation + "'");
+        }
     }
 }

@@ -6,7 +6,11 @@ import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
 import io.trainplane.local.sim.CallLog;
+import io.trainplane.local.sim.CloudResource;
+import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.JobController;
+import io.trainplane.local.sim.SimulatedCloudControl;
+import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.local.sim.SimulatedKubernetes;
@@ -14,17 +18,22 @@ import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
 import java.time.Clock;
 import java.util.List;
+import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
 import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
 
 /**
  * One simulated AWS account with one region, for local mode: DynamoDB Local holding the Runs
- * table, simulated EKS and EventBridge, a Kubernetes API server with its Job controller, all on
- * one simulated clock. {@link #clients()} is what the handlers get instead of {@code AwsClients}.
+ * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups) and
+ * EventBridge, a Kubernetes API server with its Job controller, all on one simulated clock, with
+ * one call log and one {@link FaultPlan}. {@link #clients()} is what the handlers get instead of
+ * {@code AwsClients}.
  */
 public final class LocalCloud implements AutoCloseable {
     /** The cluster that exists in the simulated account before any run (examples/quickstart.json). */
@@ -33,10 +42,13 @@ public final class LocalCloud implements AutoCloseable {
 
     private final SimulatedClock clock = SimulatedClock.startingNow();
     private final CallLog calls = new CallLog();
+    private final FaultPlan faults = new FaultPlan();
     private final LocalDynamoDb dynamoDb = LocalDynamoDb.start();
     private final SimulatedKubernetes kubernetes = new SimulatedKubernetes();
-    private final SimulatedEks eks = new SimulatedEks(calls, clock);
-    private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock);
+    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, kubernetes.endpoint());
+    private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
+    private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
+    private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
     private final JobController controller = new JobController(kubernetes.admin(), new SimulatedWorkload());
     private final ClusterAccess clusters;
 
@@ -47,12 +59,31 @@ public final class LocalCloud implements AutoCloseable {
         clusters = new EksClusterAccess(eks, new EksTokens(credentials, Region.of(SETTINGS.region()), clock));
     }
 
+    /** A cloud whose AWS services carry the given faults ({@link Faults#awsFailures()}, {@link Faults#awsThrottles()}). */
+    public LocalCloud(Faults faults) {
+        this();
+        apply(faults);
+    }
+
+    /**
+     * Arms the AWS faults of {@code faults} in this cloud's {@link FaultPlan}: every call of an
+     * {@code awsFailures} operation fails, the next call of an {@code awsThrottles} one is throttled.
+     * Faults by state name are the Lambda layer's ({@link LocalLambdas}), not the cloud's.
+     */
+    public LocalCloud apply(Faults faults) {
+        faults.awsFailures().forEach(this.faults::fail);
+        faults.awsThrottles().forEach(this.faults::throttle);
+        return this;
+    }
+
     public Clients clients() {
         return new Clients() {
             @Override public Settings settings() { return SETTINGS; }
             @Override public Clock clock() { return clock; }
             @Override public DynamoDbClient dynamoDb() { return dynamoDb.client(); }
             @Override public EksClient eks() { return eks; }
+            @Override public EfsClient efs() { return efs; }
+            @Override public CloudControlClient cloudControl() { return cloudControl; }
             @Override public CloudWatchEventsClient events() { return bus; }
             @Override public ClusterAccess clusters() { return clusters; }
         };
@@ -63,9 +94,23 @@ public final class LocalCloud implements AutoCloseable {
         controller.reconcile(clock.instant());
     }
 
-    /** Everything that exists in the simulated cloud on behalf of a run. */
+    /**
+     * Everything that exists in the simulated cloud on behalf of a run: AWS resources tagged
+     * {@code trainplane:run-id} ({@code eks:cluster/…}, {@code efs:file-system/…},
+     * {@code ec2:launch-template/…}, …) and Kubernetes objects labeled with a run
+     * ({@code kubernetes:Kind/namespace/name}), sorted. Pre-existing clusters are not listed.
+     */
     public List<String> inventory() {
-        return kubernetes.labeledObjects();
+        return Stream.concat(
+                        Stream.of(eks, efs, cloudControl).flatMap(service -> service.runResources().stream()),
+                        kubernetes.labeledObjects().stream())
+                .sorted()
+                .toList();
+    }
+
+    /** Every AWS resource that exists in the account, a run's or not, with its tags. */
+    public List<CloudResource> awsResources() {
+        return Stream.of(eks, efs, cloudControl).flatMap(service -> service.resources().stream()).sorted().toList();
     }
 
     public SimulatedClock clock() { return clock; }
@@ -73,6 +118,9 @@ public final class LocalCloud implements AutoCloseable {
     public SimulatedEventBus bus() { return bus; }
     public SimulatedKubernetes kubernetes() { return kubernetes; }
     public SimulatedEks eks() { return eks; }
+    public SimulatedEfs efs() { return efs; }
+    public SimulatedCloudControl cloudControl() { return cloudControl; }
+    public FaultPlan faults() { return faults; }
 
     @Override
     public void close() {

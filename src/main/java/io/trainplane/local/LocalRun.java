@@ -42,6 +42,7 @@ public final class LocalRun {
 
     public RunReport execute(JsonNode spec, String executionName) {
         long wallStart = System.nanoTime();
+        cloud.apply(faults);
         var clock = cloud.clock();
         var started = clock.instant();
         LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud.clients(), faults, cloud::reconcile, clock);

@@ -1,52 +1,371 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.local.sim.EksRecords.AddonRecord;
+import io.trainplane.local.sim.EksRecords.ClusterRecord;
+import io.trainplane.local.sim.EksRecords.NodegroupRecord;
 import java.time.Clock;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import software.amazon.awssdk.services.eks.EksClient;
-import software.amazon.awssdk.services.eks.model.Cluster;
-import software.amazon.awssdk.services.eks.model.ClusterStatus;
+import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
+import software.amazon.awssdk.services.eks.model.CreateAddonResponse;
+import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
+import software.amazon.awssdk.services.eks.model.CreateClusterResponse;
+import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DeleteAddonRequest;
+import software.amazon.awssdk.services.eks.model.DeleteAddonResponse;
+import software.amazon.awssdk.services.eks.model.DeleteClusterRequest;
+import software.amazon.awssdk.services.eks.model.DeleteClusterResponse;
+import software.amazon.awssdk.services.eks.model.DeleteNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.DeleteNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DescribeAddonRequest;
+import software.amazon.awssdk.services.eks.model.DescribeAddonResponse;
 import software.amazon.awssdk.services.eks.model.DescribeClusterRequest;
 import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
-import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.ListAddonsRequest;
+import software.amazon.awssdk.services.eks.model.ListAddonsResponse;
+import software.amazon.awssdk.services.eks.model.ListClustersRequest;
+import software.amazon.awssdk.services.eks.model.ListClustersResponse;
+import software.amazon.awssdk.services.eks.model.ListNodegroupsRequest;
+import software.amazon.awssdk.services.eks.model.ListNodegroupsResponse;
+import software.amazon.awssdk.services.eks.model.ListPodIdentityAssociationsRequest;
+import software.amazon.awssdk.services.eks.model.ListPodIdentityAssociationsResponse;
+import software.amazon.awssdk.services.eks.model.ListTagsForResourceRequest;
+import software.amazon.awssdk.services.eks.model.ListTagsForResourceResponse;
+import software.amazon.awssdk.services.eks.model.PodIdentityAssociationSummary;
+import software.amazon.awssdk.services.eks.model.TagResourceRequest;
+import software.amazon.awssdk.services.eks.model.TagResourceResponse;
+import software.amazon.awssdk.services.eks.model.UntagResourceRequest;
+import software.amazon.awssdk.services.eks.model.UntagResourceResponse;
 
 /**
- * EKS as the SDK sees it, in process. It knows the account's pre-existing clusters (whose API
- * server is the simulated Kubernetes); every call is counted; unknown names fail as EKS fails.
+ * EKS as the SDK sees it, in process: clusters, managed node groups and add-ons with EKS's
+ * lifecycles in simulated time, its rules (client request tokens, nothing deleted from under a
+ * node group, node groups only on ACTIVE clusters, a cluster quota) and its errors. State is
+ * computed from timestamps on each call, so a Wait in the state machine is what makes a cluster
+ * ACTIVE. Every cluster's API server is the simulated Kubernetes endpoint given at construction.
  */
-public final class SimulatedEks implements EksClient {
-    private final Map<String, Cluster> clusters = new ConcurrentHashMap<>();
-    private final CallLog calls;
-    private final Clock clock;
+public final class SimulatedEks implements EksClient, Inventory {
+    public static final Duration CLUSTER_CREATING = Duration.ofMinutes(10);
+    public static final Duration CLUSTER_DELETING = Duration.ofMinutes(4);
+    public static final Duration NODEGROUP_CREATING = Duration.ofMinutes(4);
+    public static final Duration NODEGROUP_DELETING = Duration.ofMinutes(3);
+    public static final Duration ADDON_CREATING = Duration.ofMinutes(1);
+    public static final Duration ADDON_DELETING = Duration.ofMinutes(1);
+    public static final int DEFAULT_CLUSTER_LIMIT = 100;
+    static final String ADDON_NAMESPACE = "kube-system";
 
-    public SimulatedEks(CallLog calls, Clock clock) {
-        this.calls = calls;
+    private final Clock clock;
+    private final ServiceCalls calls;
+    private final EksAccount account;
+    private final EksErrors errors;
+    private final String endpoint;
+    private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
+
+    public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, String kubernetesEndpoint) {
         this.clock = clock;
+        this.calls = new ServiceCalls(AwsService.EKS, calls, faults);
+        this.errors = new EksErrors(this.calls);
+        this.account = new EksAccount(clock, errors);
+        this.endpoint = kubernetesEndpoint;
     }
 
-    /** A cluster that exists before any run: what {@code cluster.mode: existing} connects to. */
+    /** Without faults; created clusters have no API server (pre-existing ones bring their own). */
+    public SimulatedEks(CallLog calls, Clock clock) {
+        this(calls, clock, new FaultPlan(), null);
+    }
+
+    /** A cluster that exists before any run (what {@code cluster.mode: existing} connects to): ACTIVE, untagged. */
     public void addExistingCluster(String name, String endpoint, String kubernetesVersion) {
-        clusters.put(name, Cluster.builder()
-                .name(name)
-                .arn("arn:aws:eks:us-east-1:000000000000:cluster/" + name)
-                .status(ClusterStatus.ACTIVE)
-                .endpoint(endpoint)
-                .version(kubernetesVersion)
-                .createdAt(clock.instant())
-                .build());
+        var request = CreateClusterRequest.builder().name(name).version(kubernetesVersion)
+                .roleArn("arn:aws:iam::" + AwsService.ACCOUNT + ":role/eks-cluster").build();
+        synchronized (account) {
+            account.clusters.put(name, new ClusterRecord(request, true, endpoint, account.ids,
+                    Lifecycle.startingAt(clock.instant(), Duration.ZERO, CLUSTER_DELETING)));
+        }
+    }
+
+    /** The account's cluster quota (EKS's default is 100 per region). */
+    public void setClusterLimit(int limit) {
+        synchronized (account) {
+            this.clusterLimit = limit;
+        }
+    }
+
+    // ---- clusters
+
+    @Override
+    public CreateClusterResponse createCluster(CreateClusterRequest request) {
+        return calls.call("CreateCluster", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                String name = request.name();
+                account.requireName(name, 100, "name", name);
+                account.require(request.roleArn() != null, name, "roleArn is required");
+                var vpc = request.resourcesVpcConfig();
+                account.require(vpc != null && vpc.hasSubnetIds() && vpc.subnetIds().stream().distinct().count() >= 2, name,
+                        "Subnets specified must be in at least two different AZs");
+                ClusterRecord existing = account.clusters.get(name);
+                if (existing != null) {
+                    if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
+                        return CreateClusterResponse.builder().cluster(EksViews.cluster(existing, now)).build();
+                    }
+                    throw errors.clusterExists(name);
+                }
+                if (account.clusters.size() >= clusterLimit) {
+                    throw errors.clusterLimit(name, clusterLimit);
+                }
+                var created = new ClusterRecord(request, false, endpoint, account.ids,
+                        Lifecycle.startingAt(now, CLUSTER_CREATING, CLUSTER_DELETING));
+                account.clusters.put(name, created);
+                return CreateClusterResponse.builder().cluster(EksViews.cluster(created, now)).build();
+            }
+        });
     }
 
     @Override
     public DescribeClusterResponse describeCluster(DescribeClusterRequest request) {
-        calls.record("eks", "DescribeCluster");
-        Cluster cluster = clusters.get(request.name());
-        if (cluster == null) {
-            throw (ResourceNotFoundException) ResourceNotFoundException.builder()
-                    .message("No cluster found for name: " + request.name() + ".")
-                    .statusCode(404)
-                    .build();
+        return calls.call("DescribeCluster", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                return DescribeClusterResponse.builder().cluster(EksViews.cluster(account.cluster(request.name()), now)).build();
+            }
+        });
+    }
+
+    @Override
+    public DeleteClusterResponse deleteCluster(DeleteClusterRequest request) {
+        return calls.call("DeleteCluster", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                ClusterRecord c = account.cluster(request.name());
+                if (!c.nodegroups.isEmpty()) {
+                    throw errors.nodegroupsAttached(c.name(), c.nodegroups.firstKey());
+                }
+                c.life = c.life.delete(now);
+                return DeleteClusterResponse.builder().cluster(EksViews.cluster(c, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public ListClustersResponse listClusters(ListClustersRequest request) {
+        return calls.call("ListClusters", () -> {
+            synchronized (account) {
+                account.now();
+                var page = account.page(List.copyOf(account.clusters.keySet()), request.nextToken(), request.maxResults());
+                return ListClustersResponse.builder().clusters(page.items()).nextToken(page.nextToken()).build();
+            }
+        });
+    }
+
+    // ---- node groups
+
+    @Override
+    public CreateNodegroupResponse createNodegroup(CreateNodegroupRequest request) {
+        return calls.call("CreateNodegroup", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                ClusterRecord c = account.cluster(request.clusterName());
+                String name = request.nodegroupName();
+                account.requireName(name, 63, "nodegroupName", c.name());
+                account.require(request.nodeRole() != null, c.name(), "nodeRole is required");
+                account.require(request.hasSubnets() && !request.subnets().isEmpty(), c.name(), "subnets are required");
+                NodegroupRecord existing = c.nodegroups.get(name);
+                if (existing != null) {
+                    if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
+                        return CreateNodegroupResponse.builder().nodegroup(EksViews.nodegroup(existing, now)).build();
+                    }
+                    throw errors.nodegroupExists(c.name(), name);
+                }
+                account.requireActive(c, now);
+                String version = request.version() != null ? request.version() : EksViews.cluster(c, now).version();
+                var created = new NodegroupRecord(request, version, account.ids,
+                        Lifecycle.startingAt(now, NODEGROUP_CREATING, NODEGROUP_DELETING));
+                c.nodegroups.put(name, created);
+                return CreateNodegroupResponse.builder().nodegroup(EksViews.nodegroup(created, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public DescribeNodegroupResponse describeNodegroup(DescribeNodegroupRequest request) {
+        return calls.call("DescribeNodegroup", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                var n = account.nodegroup(request.clusterName(), request.nodegroupName());
+                return DescribeNodegroupResponse.builder().nodegroup(EksViews.nodegroup(n, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public DeleteNodegroupResponse deleteNodegroup(DeleteNodegroupRequest request) {
+        return calls.call("DeleteNodegroup", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                var n = account.nodegroup(request.clusterName(), request.nodegroupName());
+                n.life = n.life.delete(now);
+                return DeleteNodegroupResponse.builder().nodegroup(EksViews.nodegroup(n, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public ListNodegroupsResponse listNodegroups(ListNodegroupsRequest request) {
+        return calls.call("ListNodegroups", () -> {
+            synchronized (account) {
+                account.now();
+                var c = account.cluster(request.clusterName());
+                var page = account.page(List.copyOf(c.nodegroups.keySet()), request.nextToken(), request.maxResults());
+                return ListNodegroupsResponse.builder().nodegroups(page.items()).nextToken(page.nextToken()).build();
+            }
+        });
+    }
+
+    // ---- add-ons and their Pod Identity associations
+
+    @Override
+    public CreateAddonResponse createAddon(CreateAddonRequest request) {
+        return calls.call("CreateAddon", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                ClusterRecord c = account.cluster(request.clusterName());
+                String name = request.addonName();
+                account.require(name != null && !name.isBlank(), c.name(), "addonName is required");
+                AddonRecord existing = c.addons.get(name);
+                if (existing != null) {
+                    if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
+                        return CreateAddonResponse.builder().addon(EksViews.addon(existing, now)).build();
+                    }
+                    throw errors.addonExists(c.name(), name);
+                }
+                account.requireActive(c, now);
+                for (var association : request.podIdentityAssociations()) {
+                    account.require(association.serviceAccount() != null && association.roleArn() != null, c.name(),
+                            "podIdentityAssociations need a serviceAccount and a roleArn");
+                }
+                String version = request.addonVersion() != null ? request.addonVersion() : "v1.0.0-eksbuild.1";
+                var created = new AddonRecord(request, version, account.ids, Lifecycle.startingAt(now, ADDON_CREATING, ADDON_DELETING));
+                for (var association : request.podIdentityAssociations()) {
+                    String id = account.ids.next("a-", 17);
+                    created.podIdentities.add(new AddonPodIdentity(c.name(), ADDON_NAMESPACE, association.serviceAccount(),
+                            association.roleArn(), id, EksRecords.ARN_PREFIX + "podidentityassociation/" + c.name() + "/" + id,
+                            created.arn(), now));
+                }
+                c.addons.put(name, created);
+                return CreateAddonResponse.builder().addon(EksViews.addon(created, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public DescribeAddonResponse describeAddon(DescribeAddonRequest request) {
+        return calls.call("DescribeAddon", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                return DescribeAddonResponse.builder().addon(EksViews.addon(account.addon(request.clusterName(), request.addonName()), now)).build();
+            }
+        });
+    }
+
+    @Override
+    public DeleteAddonResponse deleteAddon(DeleteAddonRequest request) {
+        return calls.call("DeleteAddon", () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                AddonRecord a = account.addon(request.clusterName(), request.addonName());
+                a.life = a.life.delete(now);
+                return DeleteAddonResponse.builder().addon(EksViews.addon(a, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public ListAddonsResponse listAddons(ListAddonsRequest request) {
+        return calls.call("ListAddons", () -> {
+            synchronized (account) {
+                account.now();
+                var c = account.cluster(request.clusterName());
+                var page = account.page(List.copyOf(c.addons.keySet()), request.nextToken(), request.maxResults());
+                return ListAddonsResponse.builder().addons(page.items()).nextToken(page.nextToken()).build();
+            }
+        });
+    }
+
+    @Override
+    public ListPodIdentityAssociationsResponse listPodIdentityAssociations(ListPodIdentityAssociationsRequest request) {
+        return calls.call("ListPodIdentityAssociations", () -> {
+            synchronized (account) {
+                account.now();
+                var c = account.cluster(request.clusterName());
+                var matching = c.addons.values().stream().flatMap(a -> a.podIdentities.stream())
+                        .filter(p -> request.namespace() == null || request.namespace().equals(p.namespace()))
+                        .filter(p -> request.serviceAccount() == null || request.serviceAccount().equals(p.serviceAccount()))
+                        .map(p -> PodIdentityAssociationSummary.builder().clusterName(p.clusterName()).namespace(p.namespace())
+                                .serviceAccount(p.serviceAccount()).associationArn(p.associationArn())
+                                .associationId(p.associationId()).ownerArn(p.ownerArn()).build())
+                        .toList();
+                var page = account.page(matching, request.nextToken(), request.maxResults());
+                return ListPodIdentityAssociationsResponse.builder().associations(page.items()).nextToken(page.nextToken()).build();
+            }
+        });
+    }
+
+    /** Every Pod Identity association that exists, across clusters. */
+    public List<AddonPodIdentity> podIdentityAssociations() {
+        synchronized (account) {
+            account.now();
+            return account.podIdentityAssociations();
         }
-        return DescribeClusterResponse.builder().cluster(cluster).build();
+    }
+
+    // ---- tags
+
+    @Override
+    public TagResourceResponse tagResource(TagResourceRequest request) {
+        return calls.call("TagResource", () -> {
+            synchronized (account) {
+                account.now();
+                account.tagsOf(request.resourceArn()).putAll(request.tags());
+                return TagResourceResponse.builder().build();
+            }
+        });
+    }
+
+    @Override
+    public UntagResourceResponse untagResource(UntagResourceRequest request) {
+        return calls.call("UntagResource", () -> {
+            synchronized (account) {
+                account.now();
+                account.tagsOf(request.resourceArn()).keySet().removeAll(request.tagKeys());
+                return UntagResourceResponse.builder().build();
+            }
+        });
+    }
+
+    @Override
+    public ListTagsForResourceResponse listTagsForResource(ListTagsForResourceRequest request) {
+        return calls.call("ListTagsForResource", () -> {
+            synchronized (account) {
+                account.now();
+                return ListTagsForResourceResponse.builder().tags(account.tagsOf(request.resourceArn())).build();
+            }
+        });
+    }
+
+    // ---- inventory
+
+    @Override
+    public List<CloudResource> resources() {
+        synchronized (account) {
+            account.now();
+            return account.resources();
+        }
     }
 
     @Override

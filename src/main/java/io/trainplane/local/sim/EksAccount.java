@@ -1,0 +1,126 @@
+package io.trainplane.local.sim;
+
+import io.trainplane.local.sim.EksRecords.AddonRecord;
+import io.trainplane.local.sim.EksRecords.ClusterRecord;
+import io.trainplane.local.sim.EksRecords.NodegroupRecord;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * The EKS resources of the simulated account and the lookups and checks every operation shares.
+ * Callers hold its monitor; {@link #now()} reads the clock and forgets what has finished deleting.
+ */
+final class EksAccount {
+    private static final Pattern NAME = Pattern.compile("^[0-9A-Za-z][A-Za-z0-9\\-_]*$");
+
+    final TreeMap<String, ClusterRecord> clusters = new TreeMap<>();
+    final SimulatedIds ids = new SimulatedIds("eks");
+    final EksErrors errors;
+    private final Clock clock;
+
+    EksAccount(Clock clock, EksErrors errors) {
+        this.clock = clock;
+        this.errors = errors;
+    }
+
+    Instant now() {
+        Instant now = clock.instant();
+        clusters.values().removeIf(c -> c.life.phase(now) == Lifecycle.Phase.GONE);
+        for (ClusterRecord c : clusters.values()) {
+            c.nodegroups.values().removeIf(n -> n.life.phase(now) == Lifecycle.Phase.GONE);
+            c.addons.values().removeIf(a -> a.life.phase(now) == Lifecycle.Phase.GONE);
+        }
+        return now;
+    }
+
+    ClusterRecord cluster(String name) {
+        ClusterRecord c = name == null ? null : clusters.get(name);
+        if (c == null) {
+            throw errors.clusterNotFound(name);
+        }
+        return c;
+    }
+
+    NodegroupRecord nodegroup(String cluster, String name) {
+        NodegroupRecord n = cluster(cluster).nodegroups.get(name);
+        if (n == null) {
+            throw errors.nodegroupNotFound(cluster, name);
+        }
+        return n;
+    }
+
+    AddonRecord addon(String cluster, String name) {
+        AddonRecord a = cluster(cluster).addons.get(name);
+        if (a == null) {
+            throw errors.addonNotFound(cluster, name);
+        }
+        return a;
+    }
+
+    /** The tags of the cluster, node group or add-on with this ARN. */
+    Map<String, String> tagsOf(String arn) {
+        for (ClusterRecord c : clusters.values()) {
+            if (c.arn().equals(arn)) {
+                return c.tags;
+            }
+            for (NodegroupRecord n : c.nodegroups.values()) {
+                if (n.arn().equals(arn)) {
+                    return n.tags;
+                }
+            }
+            for (AddonRecord a : c.addons.values()) {
+                if (a.arn().equals(arn)) {
+                    return a.tags;
+                }
+            }
+        }
+        throw errors.resourceNotFound(arn);
+    }
+
+    void requireActive(ClusterRecord c, Instant now) {
+        if (c.life.phase(now) != Lifecycle.Phase.READY) {
+            throw errors.notActive(c.name());
+        }
+    }
+
+    void requireName(String name, int maxLength, String field, String cluster) {
+        require(name != null && name.length() <= maxLength && NAME.matcher(name).matches(), cluster,
+                "1 validation error detected: Value '" + name + "' at '" + field + "' failed to satisfy constraint: "
+                        + "Member must have length less than or equal to " + maxLength
+                        + " and match regular expression pattern: " + NAME.pattern());
+    }
+
+    void require(boolean condition, String cluster, String message) {
+        if (!condition) {
+            throw errors.invalidParameter(cluster, message);
+        }
+    }
+
+    /** A retry of the request that made the resource: same client request token, same request. */
+    static boolean sameRequest(String token, Object existing, Object request) {
+        return token != null && existing.equals(request);
+    }
+
+    <T> Paging<T> page(List<T> all, String token, Integer maxResults) {
+        return Paging.page(all, token, maxResults, 100, () -> errors.invalidParameter(null, "The nextToken is not valid"));
+    }
+
+    List<CloudResource> resources() {
+        List<CloudResource> all = new ArrayList<>();
+        for (ClusterRecord c : clusters.values()) {
+            all.add(new CloudResource("eks:cluster/" + c.name(), c.tags));
+            c.nodegroups.values().forEach(n -> all.add(new CloudResource("eks:nodegroup/" + c.name() + "/" + n.request.nodegroupName(), n.tags)));
+            c.addons.values().forEach(a -> all.add(new CloudResource("eks:addon/" + c.name() + "/" + a.request.addonName(), a.tags)));
+        }
+        return all.stream().sorted().toList();
+    }
+
+    List<AddonPodIdentity> podIdentityAssociations() {
+        return clusters.values().stream().flatMap(c -> c.addons.values().stream()).flatMap(a -> a.podIdentities.stream()).toList();
+    }
+}

@@ -1,0 +1,71 @@
+package io.trainplane.local.sim;
+
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.services.eks.model.InvalidParameterException;
+import software.amazon.awssdk.services.eks.model.InvalidRequestException;
+import software.amazon.awssdk.services.eks.model.NotFoundException;
+import software.amazon.awssdk.services.eks.model.ResourceInUseException;
+import software.amazon.awssdk.services.eks.model.ResourceLimitExceededException;
+import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
+
+/** EKS's errors, with the exception types, status codes and messages EKS answers with. */
+final class EksErrors {
+    private final ServiceCalls calls;
+
+    EksErrors(ServiceCalls calls) {
+        this.calls = calls;
+    }
+
+    AwsServiceException clusterNotFound(String cluster) {
+        return calls.error(ResourceNotFoundException.builder().clusterName(cluster), 404, "ResourceNotFoundException",
+                "No cluster found for name: " + cluster + ".");
+    }
+
+    AwsServiceException nodegroupNotFound(String cluster, String nodegroup) {
+        return calls.error(ResourceNotFoundException.builder().clusterName(cluster).nodegroupName(nodegroup), 404,
+                "ResourceNotFoundException", "No node group found for name: " + nodegroup + ".");
+    }
+
+    AwsServiceException addonNotFound(String cluster, String addon) {
+        return calls.error(ResourceNotFoundException.builder().clusterName(cluster).addonName(addon), 404,
+                "ResourceNotFoundException", "No addon: " + addon + " found in cluster: " + cluster);
+    }
+
+    AwsServiceException clusterExists(String cluster) {
+        return calls.error(ResourceInUseException.builder().clusterName(cluster), 409, "ResourceInUseException",
+                "Cluster already exists with name: " + cluster);
+    }
+
+    AwsServiceException nodegroupExists(String cluster, String nodegroup) {
+        return calls.error(ResourceInUseException.builder().clusterName(cluster).nodegroupName(nodegroup), 409,
+                "ResourceInUseException", "NodeGroup already exists with name " + nodegroup + " and cluster name " + cluster);
+    }
+
+    AwsServiceException addonExists(String cluster, String addon) {
+        return calls.error(ResourceInUseException.builder().clusterName(cluster).addonName(addon), 409,
+                "ResourceInUseException", "Addon already exists.");
+    }
+
+    AwsServiceException nodegroupsAttached(String cluster, String nodegroup) {
+        return calls.error(ResourceInUseException.builder().clusterName(cluster).nodegroupName(nodegroup), 409,
+                "ResourceInUseException", "Cluster has nodegroups attached");
+    }
+
+    AwsServiceException notActive(String cluster) {
+        return calls.error(InvalidRequestException.builder().clusterName(cluster), 400, "InvalidRequestException",
+                "Cluster '" + cluster + "' is not in ACTIVE status");
+    }
+
+    AwsServiceException clusterLimit(String cluster, int limit) {
+        return calls.error(ResourceLimitExceededException.builder().clusterName(cluster), 400, "ResourceLimitExceededException",
+                "Cluster limit exceeded: this account already has " + limit + " clusters in " + AwsService.REGION);
+    }
+
+    AwsServiceException invalidParameter(String cluster, String message) {
+        return calls.error(InvalidParameterException.builder().clusterName(cluster), 400, "InvalidParameterException", message);
+    }
+
+    AwsServiceException resourceNotFound(String arn) {
+        return calls.error(NotFoundException.builder(), 404, "NotFoundException", "Resource not found: " + arn);
+    }
+}

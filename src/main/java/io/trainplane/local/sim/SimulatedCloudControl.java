@@ -1,0 +1,275 @@
+package io.trainplane.local.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.local.sim.CloudControlTypes.Rejection;
+import io.trainplane.workflow.Json;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
+import software.amazon.awssdk.services.cloudcontrol.model.ClientTokenConflictException;
+import software.amazon.awssdk.services.cloudcontrol.model.ConcurrentOperationException;
+import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
+import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceResponse;
+import software.amazon.awssdk.services.cloudcontrol.model.DeleteResourceRequest;
+import software.amazon.awssdk.services.cloudcontrol.model.DeleteResourceResponse;
+import software.amazon.awssdk.services.cloudcontrol.model.GetResourceRequest;
+import software.amazon.awssdk.services.cloudcontrol.model.GetResourceRequestStatusRequest;
+import software.amazon.awssdk.services.cloudcontrol.model.GetResourceRequestStatusResponse;
+import software.amazon.awssdk.services.cloudcontrol.model.GetResourceResponse;
+import software.amazon.awssdk.services.cloudcontrol.model.HandlerErrorCode;
+import software.amazon.awssdk.services.cloudcontrol.model.InvalidRequestException;
+import software.amazon.awssdk.services.cloudcontrol.model.ListResourcesRequest;
+import software.amazon.awssdk.services.cloudcontrol.model.ListResourcesResponse;
+import software.amazon.awssdk.services.cloudcontrol.model.Operation;
+import software.amazon.awssdk.services.cloudcontrol.model.OperationStatus;
+import software.amazon.awssdk.services.cloudcontrol.model.ProgressEvent;
+import software.amazon.awssdk.services.cloudcontrol.model.RequestTokenNotFoundException;
+import software.amazon.awssdk.services.cloudcontrol.model.ResourceDescription;
+import software.amazon.awssdk.services.cloudcontrol.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.cloudcontrol.model.TypeNotFoundException;
+
+/**
+ * The Cloud Control API for {@code AWS::EC2::LaunchTemplate} and {@code AWS::EC2::PlacementGroup},
+ * in process. Requests are asynchronous as on AWS: CreateResource and DeleteResource answer
+ * IN_PROGRESS, GetResourceRequestStatus reports SUCCESS (with the identifier) or FAILED after
+ * {@link #OPERATION}. A client token makes a request idempotent; reused with another request it
+ * is a {@code ClientTokenConflictException}.
+ */
+public final class SimulatedCloudControl implements CloudControlClient, Inventory {
+    public static final Duration OPERATION = Duration.ofSeconds(10);
+
+    /** A resource: readable once its create request succeeded, gone once its delete request did. */
+    private record Resource(CloudControlTypes type, String identifier, ObjectNode properties, Map<String, String> tags,
+                            Lifecycle life) {
+        Resource deleted(Instant now) {
+            return new Resource(type, identifier, properties, tags, life.delete(now));
+        }
+    }
+
+    /** A request as GetResourceRequestStatus reports it; {@code rejection} is null when it succeeds. */
+    private record Request(String token, Object sdkRequest, String typeName, Operation operation, String identifier,
+                           Instant start, Rejection rejection, String resourceModel) {}
+
+    private final Map<String, Resource> resources = new LinkedHashMap<>();
+    private final Map<String, Request> requests = new LinkedHashMap<>();
+    private final Map<String, Request> byClientToken = new LinkedHashMap<>();
+    private final Clock clock;
+    private final ServiceCalls calls;
+    private final SimulatedIds ids = new SimulatedIds("cloudcontrol");
+
+    public SimulatedCloudControl(CallLog calls, Clock clock, FaultPlan faults) {
+        this.clock = clock;
+        this.calls = new ServiceCalls(AwsService.CLOUD_CONTROL, calls, faults);
+    }
+
+    @Override
+    public CreateResourceResponse createResource(CreateResourceRequest request) {
+        return calls.call("CreateResource", () -> {
+            synchronized (this) {
+                Instant now = now();
+                CloudControlTypes type = type(request.typeName());
+                Request replay = replay(request.clientToken(), request);
+                if (replay != null) {
+                    return CreateResourceResponse.builder().progressEvent(progress(replay, now)).build();
+                }
+                ObjectNode properties = desiredState(request.desiredState());
+                Rejection rejection = type.validate(properties);
+                if (rejection == null && nameTaken(type, properties)) {
+                    rejection = new Rejection(HandlerErrorCode.ALREADY_EXISTS,
+                            type.typeName() + " with " + type.nameProperty() + " '" + properties.get(type.nameProperty()).asText()
+                                    + "' already exists");
+                }
+                String identifier = null;
+                if (rejection == null) {
+                    identifier = type.identifier(properties, ids);
+                    resources.put(key(type, identifier), new Resource(type, identifier, properties, type.tags(properties),
+                            Lifecycle.startingAt(now, OPERATION, OPERATION)));
+                }
+                Request accepted = remember(new Request(UUID.randomUUID().toString(), request, type.typeName(), Operation.CREATE,
+                        identifier, now, rejection, rejection == null ? Json.write(properties) : null), request.clientToken());
+                return CreateResourceResponse.builder().progressEvent(progress(accepted, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public GetResourceRequestStatusResponse getResourceRequestStatus(GetResourceRequestStatusRequest request) {
+        return calls.call("GetResourceRequestStatus", () -> {
+            synchronized (this) {
+                Instant now = now();
+                Request r = requests.get(request.requestToken());
+                if (r == null) {
+                    throw calls.error(RequestTokenNotFoundException.builder(), 400, "RequestTokenNotFoundException",
+                            "Request with token " + request.requestToken() + " was not found");
+                }
+                return GetResourceRequestStatusResponse.builder().progressEvent(progress(r, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public GetResourceResponse getResource(GetResourceRequest request) {
+        return calls.call("GetResource", () -> {
+            synchronized (this) {
+                Instant now = now();
+                CloudControlTypes type = type(request.typeName());
+                Resource r = resources.get(key(type, request.identifier()));
+                if (r == null || r.life().phase(now) == Lifecycle.Phase.CREATING) {
+                    throw notFound(type, request.identifier());
+                }
+                return GetResourceResponse.builder().typeName(type.typeName()).resourceDescription(describe(r)).build();
+            }
+        });
+    }
+
+    @Override
+    public DeleteResourceResponse deleteResource(DeleteResourceRequest request) {
+        return calls.call("DeleteResource", () -> {
+            synchronized (this) {
+                Instant now = now();
+                CloudControlTypes type = type(request.typeName());
+                Request replay = replay(request.clientToken(), request);
+                if (replay != null) {
+                    return DeleteResourceResponse.builder().progressEvent(progress(replay, now)).build();
+                }
+                Resource r = resources.get(key(type, request.identifier()));
+                if (r == null) {
+                    throw notFound(type, request.identifier());
+                }
+                if (r.life().phase(now) != Lifecycle.Phase.READY) {
+                    throw calls.error(ConcurrentOperationException.builder(), 400, "ConcurrentOperationException",
+                            "Another operation on resource [" + request.identifier() + "] of type [" + type.typeName() + "] is in progress");
+                }
+                resources.put(key(type, r.identifier()), r.deleted(now));
+                Request accepted = remember(new Request(UUID.randomUUID().toString(), request, type.typeName(), Operation.DELETE,
+                        r.identifier(), now, null, null), request.clientToken());
+                return DeleteResourceResponse.builder().progressEvent(progress(accepted, now)).build();
+            }
+        });
+    }
+
+    @Override
+    public ListResourcesResponse listResources(ListResourcesRequest request) {
+        return calls.call("ListResources", () -> {
+            synchronized (this) {
+                Instant now = now();
+                CloudControlTypes type = type(request.typeName());
+                List<ResourceDescription> readable = resources.values().stream()
+                        .filter(r -> r.type() == type && r.life().phase(now) != Lifecycle.Phase.CREATING)
+                        .map(SimulatedCloudControl::describe)
+                        .toList();
+                var page = Paging.page(readable, request.nextToken(), request.maxResults(), 20, () -> calls.error(
+                        InvalidRequestException.builder(), 400, "InvalidRequestException", "The nextToken is not valid"));
+                return ListResourcesResponse.builder().typeName(type.typeName()).resourceDescriptions(page.items())
+                        .nextToken(page.nextToken()).build();
+            }
+        });
+    }
+
+    /** Launch templates and placement groups that exist (being created or deleted included), with their tags. */
+    @Override
+    public synchronized List<CloudResource> resources() {
+        now();
+        return resources.values().stream().map(r -> new CloudResource(r.type().ref(r.identifier()), r.tags())).sorted().toList();
+    }
+
+    private Instant now() {
+        Instant now = clock.instant();
+        resources.values().removeIf(r -> r.life().phase(now) == Lifecycle.Phase.GONE);
+        return now;
+    }
+
+    private CloudControlTypes type(String typeName) {
+        CloudControlTypes type = CloudControlTypes.byName(typeName);
+        if (type == null) {
+            throw calls.error(TypeNotFoundException.builder(), 400, "TypeNotFoundException",
+                    "The type '" + typeName + "' cannot be found in the simulated account (it provisions " + CloudControlTypes.names() + ")");
+        }
+        return type;
+    }
+
+    /** The request a client token was first used for, when this is a retry of it. */
+    private Request replay(String clientToken, Object request) {
+        Request earlier = clientToken == null ? null : byClientToken.get(clientToken);
+        if (earlier == null) {
+            return null;
+        }
+        if (!earlier.sdkRequest().equals(request)) {
+            throw calls.error(ClientTokenConflictException.builder(), 400, "ClientTokenConflictException",
+                    "The client token " + clientToken + " was already used for a different request");
+        }
+        return earlier;
+    }
+
+    private Request remember(Request request, String clientToken) {
+        requests.put(request.token(), request);
+        if (clientToken != null) {
+            byClientToken.put(clientToken, request);
+        }
+        return request;
+    }
+
+    private ObjectNode desiredState(String json) {
+        try {
+            JsonNode node = json == null ? null : Json.read(json);
+            if (node instanceof ObjectNode object) {
+                return object.deepCopy();
+            }
+        } catch (UncheckedIOException e) {
+            // reported below
+        }
+        throw calls.error(InvalidRequestException.builder(), 400, "InvalidRequestException", "DesiredState is not a JSON object");
+    }
+
+    private boolean nameTaken(CloudControlTypes type, ObjectNode properties) {
+        JsonNode name = properties.get(type.nameProperty());
+        return name != null && resources.values().stream()
+                .anyMatch(r -> r.type() == type && Objects.equals(r.properties().get(type.nameProperty()), name));
+    }
+
+    private AwsServiceException notFound(CloudControlTypes type, String identifier) {
+        return calls.error(ResourceNotFoundException.builder(), 400, "ResourceNotFoundException",
+                "Resource of type '" + type.typeName() + "' with identifier '" + identifier + "' was not found.");
+    }
+
+    /** The request as it stands at {@code now}: in progress for {@link #OPERATION}, then done. */
+    private static ProgressEvent progress(Request r, Instant now) {
+        Instant done = r.start().plus(OPERATION);
+        var event = ProgressEvent.builder().typeName(r.typeName()).requestToken(r.token()).operation(r.operation());
+        if (now.isBefore(done)) {
+            return event.operationStatus(OperationStatus.IN_PROGRESS).eventTime(r.start())
+                    .identifier(r.operation() == Operation.DELETE ? r.identifier() : null).build();
+        }
+        if (r.rejection() != null) {
+            return event.operationStatus(OperationStatus.FAILED).eventTime(done)
+                    .errorCode(r.rejection().code()).statusMessage(r.rejection().message()).build();
+        }
+        return event.operationStatus(OperationStatus.SUCCESS).eventTime(done).identifier(r.identifier())
+                .resourceModel(r.resourceModel()).build();
+    }
+
+    private static ResourceDescription describe(Resource r) {
+        return ResourceDescription.builder().identifier(r.identifier()).properties(Json.write(r.properties())).build();
+    }
+
+    private static String key(CloudControlTypes type, String identifier) {
+        return type.typeName() + "|" + identifier;
+    }
+
+    @Override
+    public String serviceName() {
+        return SERVICE_NAME;
+    }
+
+    @Override
+    public void close() {}
+}
