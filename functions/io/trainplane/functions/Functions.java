@@ -17,7 +17,15 @@ public final class Functions {
     public static Map<String, Function<Clients, StepHandler>> all() {
         Map<String, Function<Clients, StepHandler>> all = new LinkedHashMap<>();
         all.put("StartRun", StartRun::new);
+        all.put("CreateCluster", CreateCluster::new);
+        all.put("CheckCluster", CheckCluster::new);
+        all.put("CreateNodegroup", CreateNodegroup::new);
+        all.put("CheckNodegroup", CheckNodegroup::new);
+        all.put("ConfigureCluster", ConfigureCluster::new);
         all.put("ConnectCluster", ConnectCluster::new);
+        all.put("CreateVolume", CreateVolume::new);
+        all.put("CheckVolume", CheckVolume::new);
+        all.put("BindVolume", BindVolume::new);
         all.put("StartTraining", StartTraining::new);
         all.put("CheckTraining", CheckTraining::new);
         all.put("StartEvaluation", StartEvaluation::new);

@@ -1,12 +1,14 @@
 package io.trainplane.aws;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
  * What a function needs to know about the stack it belongs to. On AWS these come from the
  * environment variables template.yaml sets; local mode and tests build them directly.
  */
-public record Settings(String tableName, String eventBusName, String region) {
+public record Settings(String tableName, String eventBusName, String region, ClusterNetwork network, ClusterRoles roles) {
 
     public static Settings fromEnvironment() {
         return fromMap(System.getenv());
@@ -16,7 +18,15 @@ public record Settings(String tableName, String eventBusName, String region) {
         return new Settings(
                 require(env, "RUNS_TABLE"),
                 env.getOrDefault("EVENT_BUS_NAME", "trainplane"),
-                env.getOrDefault("AWS_REGION", "us-east-1"));
+                env.getOrDefault("AWS_REGION", "us-east-1"),
+                new ClusterNetwork(list(env, "CLUSTER_SUBNET_IDS"), list(env, "CLUSTER_SECURITY_GROUP_IDS")),
+                new ClusterRoles(env.getOrDefault("CLUSTER_ROLE_ARN", ""), env.getOrDefault("NODE_ROLE_ARN", ""),
+                        env.getOrDefault("EFS_CSI_ROLE_ARN", "")));
+    }
+
+    private static List<String> list(Map<String, String> env, String name) {
+        String value = env.getOrDefault(name, "");
+        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     private static String require(Map<String, String> env, String name) {

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.spec.VolumeType;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.workflow.Json;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,8 +36,12 @@ final class PlanCommand implements Callable<Integer> {
         JsonNode normalized = spec.normalized();
         String runId = SpecInput.runIdOf(normalized);
         RunSpec run = RunSpecs.parse(Json.write(normalized)).withRunId(runId);
-        List<HasMetadata> manifests = new WorkloadManifests(run).all();
-        List<String> aws = List.of("EKS cluster " + run.cluster().name() + " (existing: used, never modified)");
+        List<HasMetadata> manifests = new ArrayList<>(new WorkloadManifests(run).all());
+        if (run.volume().type() == VolumeType.EFS) {
+            String fileSystem = run.volume().fileSystemId() == null ? "fs-<created by the run>" : run.volume().fileSystemId();
+            manifests.addAll(1, new VolumeManifests(run.names(), fileSystem).all());
+        }
+        List<String> aws = AwsPlan.of(run);
         if (output == OutputFormat.json) {
             var plan = Json.object().put("runId", runId);
             ArrayNode awsNode = plan.putArray("aws");

@@ -6,6 +6,7 @@ import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.StateMachine;
+import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.workflow.Json;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,16 +37,24 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--flaky", paramLabel = "STATE", description = "make this Task's first attempt fail transiently (repeatable)")
     List<String> flaky = List.of();
 
+    @Option(names = "--fault", paramLabel = "SERVICE:OPERATION",
+            description = "the simulated AWS refuses every call of this operation, e.g. eks:CreateNodegroup (repeatable)")
+    List<String> awsFailures = List.of();
+
+    @Option(names = "--throttle", paramLabel = "SERVICE:OPERATION",
+            description = "the first call of this operation gets a ThrottlingException, e.g. efs:CreateMountTarget (repeatable)")
+    List<String> awsThrottles = List.of();
+
     @Override
     public Integer call() {
         JsonNode normalized = spec.normalized();
         checkStateNames();
         String runId = SpecInput.runIdOf(normalized);
+        Faults faults = faults();
         RunReport report;
         try (LocalCloud cloud = new LocalCloud()) {
             Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
-            report = new LocalRun(cloud, new Faults(Set.copyOf(failAt), Set.copyOf(flaky)), progress)
-                    .execute(normalized, runId);
+            report = new LocalRun(cloud, faults, progress).execute(normalized, runId);
             progress.finish(report);
         }
         if (output == OutputFormat.json) {
@@ -54,6 +63,18 @@ final class RunCommand implements Callable<Integer> {
             TextReport.print(out(), report);
         }
         return report.succeeded() ? Main.SUCCEEDED : Main.FAILED;
+    }
+
+    /** The faults asked for; a malformed or unknown AWS operation is invalid input. */
+    private Faults faults() {
+        try {
+            FaultPlan check = new FaultPlan();
+            awsFailures.forEach(check::fail);
+            awsThrottles.forEach(check::throttle);
+            return new Faults(Set.copyOf(failAt), Set.copyOf(flaky), Set.copyOf(awsFailures), Set.copyOf(awsThrottles));
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage());
+        }
     }
 
     private void checkStateNames() {

@@ -1,6 +1,8 @@
 package io.trainplane.local;
 
 import io.trainplane.aws.Clients;
+import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -38,7 +40,11 @@ import software.amazon.awssdk.services.eks.EksClient;
 public final class LocalCloud implements AutoCloseable {
     /** The cluster that exists in the simulated account before any run (examples/quickstart.json). */
     public static final String DEMO_CLUSTER = "trainplane-demo";
-    static final Settings SETTINGS = new Settings("trainplane-runs", "trainplane", "us-east-1");
+    static final Settings SETTINGS = new Settings("trainplane-runs", "trainplane", "us-east-1",
+            new ClusterNetwork(List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002"), List.of()),
+            new ClusterRoles("arn:aws:iam::000000000000:role/trainplane-EksClusterRole",
+                    "arn:aws:iam::000000000000:role/trainplane-EksNodeRole",
+                    "arn:aws:iam::000000000000:role/trainplane-EfsCsiDriverRole"));
 
     private final SimulatedClock clock = SimulatedClock.startingNow();
     private final CallLog calls = new CallLog();

@@ -19,6 +19,11 @@ public final class RunResources {
     /** The run's EFS file system: created by the run, or adopted ({@link #FILE_SYSTEM_ADOPTED}: never deleted). */
     public static final String FILE_SYSTEM = "efs/file-system";
     public static final String FILE_SYSTEM_ADOPTED = "efs/file-system-adopted";
+    /** The CreationToken of a file system being created, before EFS has answered with its id. */
+    public static final String FILE_SYSTEM_TOKEN = "efs/creation-token";
+
+    /** When cleanup started (ISO-8601): it gives up, FAILED, after a deadline. */
+    public static final String CLEANUP_STARTED = "cleanup/started";
 
     private RunResources() {}
 }

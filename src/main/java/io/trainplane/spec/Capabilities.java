@@ -15,10 +15,6 @@ public final class Capabilities {
     }
 
     private static final List<NotYet> NOT_YET = List.of(
-            new NotYet("/cluster/mode", "create", "creating a cluster (cluster.mode \"create\")",
-                    "use cluster.mode \"existing\" with the \"name\" of a cluster the stack can reach"),
-            new NotYet("/volume/type", "efs", "an EFS volume (volume.type \"efs\")",
-                    "use volume.type \"none\": each worker then keeps the data on its own disk"),
             new NotYet("/data/source", "url", "downloading the data from a URL (data.source \"url\")",
                     "use data.source \"synthetic\""),
             new NotYet("/data/source", "s3", "copying the data from S3 (data.source \"s3\")",

@@ -3,23 +3,30 @@ package io.trainplane.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.trainplane.aws.Clients;
-import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Deletes what the run created, from the resources its record lists, and reports what is left.
- * The same step serves as Teardown and CheckTeardown: asking again for a delete already under
- * way is harmless, and "already gone" counts as done.
+ * Deletes what the run created, from the resources its record lists, in dependency order
+ * ({@link TeardownPlan}), and reports what is left. The same step serves as Teardown,
+ * CheckTeardown and RetryTeardown: asking again for a delete already under way is harmless, and
+ * "already gone" counts as done. Cleanup ends FAILED ({@code CleanupFailed}) when a delete was
+ * refused and nothing else is still going, or when it has taken longer than {@link #DEADLINE}.
  */
 public final class TeardownStep implements Step {
+    static final Duration DEADLINE = Duration.ofMinutes(90);
+
     private final Services services;
+    private final Infrastructure infrastructure;
 
     public TeardownStep(Clients clients) {
         this.services = Services.of(clients);
+        this.infrastructure = Infrastructure.of(clients);
     }
 
     @Override
@@ -29,18 +36,21 @@ public final class TeardownStep implements Step {
         if (found.isEmpty()) {
             return result(List.of());
         }
-        services.store().update(runId, r -> r.status().isTerminal() ? r
-                : r.withStatus(RunStatus.CLEANING_UP).withPhase("cleanup"));
-        RunRecord run = found.get();
-        String cluster = run.resources().get(RunResources.KUBERNETES_CLUSTER);
-        if (cluster == null || !run.resources().containsKey(RunResources.NAMESPACE)) {
-            return result(List.of());
+        String now = services.clock().instant().toString();
+        RunRecord run = services.store().update(runId, r -> {
+            var started = r.resources().containsKey(RunResources.CLEANUP_STARTED) ? r : r.withResource(RunResources.CLEANUP_STARTED, now);
+            return r.status().isTerminal() ? started : started.withStatus(RunStatus.CLEANING_UP).withPhase("cleanup");
+        });
+        TeardownPlan plan = new TeardownPlan(run, services, infrastructure);
+        List<String> remaining = plan.advance();
+        if (!plan.failures().isEmpty() && !plan.progressing()) {
+            throw new TerminalException("CleanupFailed", String.join("; ", plan.failures())
+                    + " — still there: " + String.join(", ", remaining));
         }
-        RunObjects objects = new RunObjects(services.clusters().connect(cluster), runId);
-        objects.deleteAll();
-        List<String> remaining = objects.remaining();
-        if (remaining.isEmpty()) {
-            services.store().update(runId, r -> r.withoutResource(RunResources.NAMESPACE));
+        Instant started = Instant.parse(run.resources().get(RunResources.CLEANUP_STARTED));
+        if (!remaining.isEmpty() && Duration.between(started, services.clock().instant()).compareTo(DEADLINE) > 0) {
+            throw new TerminalException("CleanupTimedOut", "cleanup has run for more than " + DEADLINE.toMinutes()
+                    + " minutes; still there: " + String.join(", ", remaining));
         }
         return result(remaining);
     }

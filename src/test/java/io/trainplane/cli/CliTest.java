@@ -100,4 +100,40 @@ class CliTest {
         assertThat(json.path("status").asText()).isEqualTo("FAILED");
         assertThat(json.path("failedState").asText()).isEqualTo("StartTraining");
     }
+
+    @Test
+    void anExistingClusterRunSucceeds() {
+        Result r = cli("run", "examples/existing-cluster.json", "--output", "json");
+        assertThat(r.exit()).isZero();
+        var json = Json.read(r.out());
+        assertThat(json.path("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(json.at("/calls/eks:CreateCluster").isMissingNode()).isTrue();
+        assertThat(json.path("resources").path("remaining")).isEmpty();
+    }
+
+    @Test
+    void anAwsFaultFailsTheRunAndAThrottleDoesNot() {
+        Result fault = cli("run", "examples/quickstart.json", "--output", "json", "--fault", "eks:CreateNodegroup");
+        assertThat(fault.exit()).isEqualTo(1);
+        assertThat(Json.read(fault.out()).path("failedState").asText()).isEqualTo("CreateNodegroup");
+        assertThat(Json.read(fault.out()).path("resources").path("remaining")).isEmpty();
+
+        Result throttle = cli("run", "examples/quickstart.json", "--output", "json", "--throttle", "efs:CreateMountTarget");
+        assertThat(throttle.exit()).isZero();
+    }
+
+    @Test
+    void anUnknownAwsOperationIsInvalidInput() {
+        Result r = cli("run", "examples/quickstart.json", "--fault", "eks:CreateClustr");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("CreateClustr").doesNotContain("\tat ");
+    }
+
+    @Test
+    void planShowsTheClusterTheVolumeAndTheirKubernetesObjects() {
+        Result r = cli("plan", "examples/quickstart.json");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("EKS cluster tp-quickstart-eks", "EKS node group tp-quickstart-nodes: 2 × c5.2xlarge",
+                "EFS file system", "kind: \"PersistentVolume\"", "driver: \"efs.csi.aws.com\"", "claimName: \"shared\"");
+    }
 }

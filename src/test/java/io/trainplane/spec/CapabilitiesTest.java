@@ -13,18 +13,15 @@ class CapabilitiesTest {
     private static final String CREATE = "\"cluster\": {\"mode\": \"create\", \"nodeGroup\": "
             + "{\"instanceType\": \"g5.12xlarge\", \"nodes\": 2, \"gpusPerNode\": 4}}";
 
+
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', textBlock = """
-            CREATE                                                                     | /cluster/mode       | creating a cluster     | "existing"
-            "volume": {"type": "efs"}                                                  | /volume/type        | an EFS volume          | "none"
             "data": {"source": "url", "url": "https://example.com/d.tgz", "sha256": "%s"} | /data/source     | from a URL             | "synthetic"
             "data": {"source": "s3", "s3Uri": "s3://my-bucket/data"}                   | /data/source        | from S3                | "synthetic"
             "training": {"launcher": "pytorchjob"}                                     | /training/launcher  | the PyTorchJob launcher | "indexed-job"
             """)
     void featureNotBuiltYetIsRefusedWithWhatToUseInstead(String fragment, String pointer, String feature, String instead) {
-        String json = fragment.equals("CREATE")
-                ? "{" + CREATE + "}"
-                : "{" + EXISTING + ", " + fragment.formatted("ab".repeat(32)) + "}";
+        String json = "{" + EXISTING + ", " + fragment.formatted("ab".repeat(32)) + "}";
 
         List<SpecProblem> problems = RunSpecs.problems(json);
 
@@ -41,28 +38,31 @@ class CapabilitiesTest {
                 + " \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 100}}");
 
         assertThat(problems).extracting(SpecProblem::pointer)
-                .containsExactly("/cluster/mode", "/training/launcher", "/training/workers", "/volume/type");
+                .containsExactly("/training/launcher", "/training/workers");
     }
 
     @Test
     void refusalsAreReportedTogetherWithRuleViolations() {
-        List<SpecProblem> problems = RunSpecs.problems("{" + EXISTING + ", \"volume\": {\"type\": \"efs\"},"
+        List<SpecProblem> problems = RunSpecs.problems("{" + EXISTING + ", \"data\": {\"source\": \"s3\", \"s3Uri\": \"s3://my-bucket/data\"},"
                 + " \"training\": {\"gpusPerWorker\": 1, \"procsPerWorker\": 2}}");
 
-        assertThat(problems).extracting(SpecProblem::pointer).containsExactly("/training/procsPerWorker", "/volume/type");
+        assertThat(problems).extracting(SpecProblem::pointer).containsExactly("/data/source", "/training/procsPerWorker");
     }
 
     @Test
     void aSpecRecordIsCheckedToo() {
         RunSpec supported = RunSpecs.parse("{" + EXISTING + "}");
-        RunSpec unsupported = new RunSpec("r1",
+        RunSpec created = new RunSpec("r1",
                 new ClusterSpec(ClusterMode.CREATE, null, "1.31",
                         new NodeGroupSpec("m5.xlarge", 1, 0, CapacityType.ON_DEMAND, null, false)),
                 new VolumeSpec(VolumeType.EFS, null), supported.data(), supported.training(),
                 supported.evaluation(), supported.cleanup(), 12);
+        RunSpec unsupported = new RunSpec("r1", supported.cluster(), supported.volume(),
+                new DataSpec(DataSource.S3, null, "s3://my-bucket/data", null, 0), supported.training(),
+                supported.evaluation(), supported.cleanup(), 12);
 
         assertThat(Capabilities.unsupported(supported)).isEmpty();
-        assertThat(Capabilities.unsupported(unsupported)).extracting(SpecProblem::pointer)
-                .containsExactly("/cluster/mode", "/volume/type");
+        assertThat(Capabilities.unsupported(created)).isEmpty();
+        assertThat(Capabilities.unsupported(unsupported)).extracting(SpecProblem::pointer).containsExactly("/data/source");
     }
 }

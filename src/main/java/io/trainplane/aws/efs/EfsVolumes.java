@@ -69,6 +69,19 @@ public final class EfsVolumes {
         }
     }
 
+    /**
+     * The file system made with this CreationToken, if any: how cleanup finds a file system whose
+     * create was accepted but whose id never reached the run record.
+     */
+    public Optional<String> findByCreationToken(String creationToken) {
+        try {
+            return efs.describeFileSystems(EfsRequests.describeByCreationToken(creationToken)).fileSystems().stream()
+                    .map(FileSystemDescription::fileSystemId).findFirst();
+        } catch (EfsException e) {
+            throw EfsErrors.translate(e, "file system " + creationToken);
+        }
+    }
+
     /** Where the file system stands; a file system that does not exist is {@code Gone}. */
     public ResourceState fileSystemState(String fileSystemId) {
         return describe(fileSystemId).map(fs -> fileSystemState(fs.lifeCycleState(), fileSystemId))

@@ -1,8 +1,10 @@
 package io.trainplane.local.sim;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
@@ -16,6 +18,8 @@ import software.amazon.awssdk.core.exception.SdkClientException;
  *     {@value #THROTTLING_ERROR_CODE} ({@code isThrottlingException()} is true); later calls succeed.</li>
  * <li>{@link #timeoutAfter}: the next call that succeeds does its work, then throws
  *     {@link SdkClientException}, as when a Lambda times out after AWS accepted a create.</li>
+ * <li>{@link #failAfter}: the first calls succeed, every later one fails as with {@link #fail}:
+ *     a failure half-way through (some mount targets made, then none).</li>
  * </ul>
  * A failing operation fails before it changes anything; throttles and timeouts strike once each
  * time they are armed.
@@ -27,6 +31,7 @@ public final class FaultPlan {
     private final Set<String> failures = ConcurrentHashMap.newKeySet();
     private final Set<String> throttles = ConcurrentHashMap.newKeySet();
     private final Set<String> timeouts = ConcurrentHashMap.newKeySet();
+    private final Map<String, AtomicInteger> failAfter = new ConcurrentHashMap<>();
 
     public FaultPlan fail(String service, String operation) {
         failures.add(key(service, operation));
@@ -60,8 +65,15 @@ public final class FaultPlan {
         return this;
     }
 
+    /** {@code failAfter("efs:CreateMountTarget", 1)}: the first call succeeds, the later ones fail. */
+    public FaultPlan failAfter(String serviceOperation, int successfulCalls) {
+        failAfter.put(key(serviceOperation), new AtomicInteger(successfulCalls));
+        return this;
+    }
+
     /** Lifts every fault. */
     public void clear() {
+        failAfter.clear();
         failures.clear();
         throttles.clear();
         timeouts.clear();
@@ -71,6 +83,7 @@ public final class FaultPlan {
     public Set<String> armed() {
         Set<String> armed = new TreeSet<>();
         failures.forEach(k -> armed.add("fail " + k));
+        failAfter.forEach((k, n) -> armed.add("fail after " + n.get() + " " + k));
         throttles.forEach(k -> armed.add("throttle " + k));
         timeouts.forEach(k -> armed.add("timeout " + k));
         return armed;
@@ -79,7 +92,8 @@ public final class FaultPlan {
     /** Before the work of a call: an injected failure or throttle is thrown here. */
     void beforeCall(AwsService service, String operation) {
         String key = service.prefix() + ":" + operation;
-        if (failures.contains(key)) {
+        AtomicInteger allowed = failAfter.get(key);
+        if (failures.contains(key) || (allowed != null && allowed.getAndDecrement() <= 0)) {
             throw AwsErrors.of(service, service.errorBuilder(), 400, INJECTED_ERROR_CODE,
                     "Fault injected into " + key + ": the simulated account refuses this call");
         }

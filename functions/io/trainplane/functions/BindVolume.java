@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.BindVolumeStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Binds the file system into Kubernetes. */
+public final class BindVolume extends StepHandler {
+    public BindVolume() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public BindVolume(Clients clients) {
+        super("BindVolume", clients, BindVolumeStep::new);
+    }
+}

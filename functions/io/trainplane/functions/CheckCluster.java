@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CheckClusterStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Looks once at the run's EKS cluster. */
+public final class CheckCluster extends StepHandler {
+    public CheckCluster() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CheckCluster(Clients clients) {
+        super("CheckCluster", clients, CheckClusterStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CheckNodegroupStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Looks once at the run's node group. */
+public final class CheckNodegroup extends StepHandler {
+    public CheckNodegroup() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CheckNodegroup(Clients clients) {
+        super("CheckNodegroup", clients, CheckNodegroupStep::new);
+    }
+}

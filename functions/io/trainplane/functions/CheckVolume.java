@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CheckVolumeStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Looks once at the run's file system and its mount targets. */
+public final class CheckVolume extends StepHandler {
+    public CheckVolume() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CheckVolume(Clients clients) {
+        super("CheckVolume", clients, CheckVolumeStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.ConfigureClusterStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Installs the add-ons and device plugin the run needs. */
+public final class ConfigureCluster extends StepHandler {
+    public ConfigureCluster() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public ConfigureCluster(Clients clients) {
+        super("ConfigureCluster", clients, ConfigureClusterStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CreateClusterStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Creates the run's EKS cluster. */
+public final class CreateCluster extends StepHandler {
+    public CreateCluster() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CreateCluster(Clients clients) {
+        super("CreateCluster", clients, CreateClusterStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CreateNodegroupStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Creates the run's node group. */
+public final class CreateNodegroup extends StepHandler {
+    public CreateNodegroup() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CreateNodegroup(Clients clients) {
+        super("CreateNodegroup", clients, CreateNodegroupStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CreateVolumeStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Creates or adopts the run's EFS file system. */
+public final class CreateVolume extends StepHandler {
+    public CreateVolume() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CreateVolume(Clients clients) {
+        super("CreateVolume", clients, CreateVolumeStep::new);
+    }
+}

@@ -1,0 +1,57 @@
+package io.trainplane.cli;
+
+import io.trainplane.aws.ec2.Ec2DesiredState;
+import io.trainplane.aws.ec2.EfaInterfaces;
+import io.trainplane.aws.eks.EksAddons;
+import io.trainplane.aws.eks.EksRequests;
+import io.trainplane.spec.ClusterSpec;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
+import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.VolumeType;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The AWS resources a run would create or use, one line each, from the same builders the steps use. */
+final class AwsPlan {
+    private AwsPlan() {}
+
+    static List<String> of(RunSpec spec) {
+        Names names = spec.names();
+        List<String> lines = new ArrayList<>();
+        ClusterSpec cluster = spec.cluster();
+        if (cluster.created()) {
+            NodeGroupSpec nodes = cluster.nodeGroup();
+            lines.add("EKS cluster " + names.clusterName() + ": Kubernetes " + cluster.kubernetesVersion()
+                    + ", authentication API_AND_CONFIG_MAP, control-plane logs api/audit/authenticator"
+                    + (spec.cleanup().keepCluster() ? " (kept after the run)" : " (deleted after the run)"));
+            lines.add("EKS node group " + names.nodeGroupName() + ": " + nodes.nodes() + " × " + nodes.instanceType()
+                    + ", " + nodes.capacityType().json() + ", AMI " + EksRequests.amiType(nodes)
+                    + (nodes.gpusPerNode() > 0 ? ", " + nodes.gpusPerNode() + " GPUs per node, taint nvidia.com/gpu" : ""));
+            if (Ec2DesiredState.needsPlacementGroup(nodes)) {
+                lines.add("EC2 cluster placement group (through Cloud Control), for EFA");
+            }
+            if (Ec2DesiredState.needsLaunchTemplate(nodes)) {
+                lines.add("EC2 launch template " + Ec2DesiredState.launchTemplateName(names) + " (through Cloud Control)"
+                        + (nodes.capacityReservationId() != null ? ": capacity reservation " + nodes.capacityReservationId() : "")
+                        + (nodes.efa() ? ", " + EfaInterfaces.count(nodes.instanceType()) + " EFA interfaces" : ""));
+            }
+            lines.add("EKS add-on " + EksAddons.POD_IDENTITY_AGENT);
+            if (spec.volume().type() == VolumeType.EFS) {
+                lines.add("EKS add-on " + EksAddons.EFS_CSI_DRIVER + " with a Pod Identity association to the stack's EFS CSI role");
+            }
+            if (nodes.gpusPerNode() > 0) {
+                lines.add("NVIDIA device plugin DaemonSet in kube-system");
+            }
+        } else {
+            lines.add("EKS cluster " + cluster.name() + " (existing: used, never modified)");
+        }
+        if (spec.volume().type() == VolumeType.EFS) {
+            lines.add(spec.volume().fileSystemId() != null
+                    ? "EFS file system " + spec.volume().fileSystemId() + " (adopted: never deleted), mount targets in the cluster subnets where missing"
+                    : "EFS file system (encrypted, elastic throughput, CreationToken " + names.efsCreationToken() + ")"
+                            + " with a mount target in each cluster subnet" + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
+        }
+        return lines;
+    }
+}

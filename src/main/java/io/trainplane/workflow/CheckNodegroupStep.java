@@ -1,0 +1,60 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.ec2.Ec2DesiredState;
+import io.trainplane.aws.ec2.ResourceRequest;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
+import java.util.Optional;
+
+/**
+ * Looks once at the node group (~4 min to ACTIVE). Before it exists, it moves its prerequisites
+ * along: the placement group, then the launch template in it, then the node group itself.
+ */
+public final class CheckNodegroupStep implements Step {
+    static final int WAIT_SECONDS = 30;
+    static final int PREREQUISITE_WAIT_SECONDS = 15;
+
+    private final Services services;
+    private final Infrastructure infrastructure;
+
+    public CheckNodegroupStep(Clients clients) {
+        this.services = Services.of(clients);
+        this.infrastructure = Infrastructure.of(clients);
+    }
+
+    @Override
+    public JsonNode run(JsonNode input) {
+        RunContext run = RunContext.from(input);
+        String nodegroup = run.names().nodeGroupName();
+        RunRecord record = services.store().get(run.runId());
+        if (!record.resources().containsKey(RunResources.NODE_GROUP)) {
+            Optional<ResourceRequest> placementGroup = request(record, RunResources.PLACEMENT_GROUP);
+            if (placementGroup.isPresent() && !ready(placementGroup.get())) {
+                return ResourceWait.look(placementGroup.get().state(), "placement group of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
+            }
+            Optional<ResourceRequest> template = request(record, RunResources.LAUNCH_TEMPLATE);
+            if (template.isEmpty() && Ec2DesiredState.needsLaunchTemplate(run.spec().cluster().nodeGroup())) {
+                NodegroupPrerequisites.requestLaunchTemplate(run, services, infrastructure,
+                        placementGroup.flatMap(ResourceRequest::identifier));
+                return ResourceWait.look(new ResourceState.Creating("launch template requested"), nodegroup, PREREQUISITE_WAIT_SECONDS);
+            }
+            if (template.isPresent() && !ready(template.get())) {
+                return ResourceWait.look(template.get().state(), "launch template of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
+            }
+            NodegroupPrerequisites.createNodegroup(run, services, infrastructure, template.flatMap(ResourceRequest::identifier));
+        }
+        return ResourceWait.look(infrastructure.nodegroups().state(run.clusterName(), nodegroup),
+                "EKS node group " + nodegroup, WAIT_SECONDS);
+    }
+
+    private Optional<ResourceRequest> request(RunRecord record, String key) {
+        return Optional.ofNullable(record.resources().get(key)).map(infrastructure.ec2()::request);
+    }
+
+    private static boolean ready(ResourceRequest request) {
+        return request.state() instanceof ResourceState.Ready;
+    }
+}

@@ -1,0 +1,41 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.aws.ResourceState;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
+import java.util.List;
+
+/**
+ * Looks once at the run's EFS volume: first the file system, then a mount target in every cluster
+ * subnet, guarded by the cluster's security group (which admits all traffic, NFS included, from
+ * the cluster's nodes). Creates the missing mount targets on the way.
+ */
+public final class CheckVolumeStep implements Step {
+    static final int WAIT_SECONDS = 15;
+
+    private final Services services;
+    private final Infrastructure infrastructure;
+
+    public CheckVolumeStep(Clients clients) {
+        this.services = Services.of(clients);
+        this.infrastructure = Infrastructure.of(clients);
+    }
+
+    @Override
+    public JsonNode run(JsonNode input) {
+        RunContext run = RunContext.from(input);
+        RunRecord record = services.store().get(run.runId());
+        String fileSystem = record.resources().get(RunResources.FILE_SYSTEM);
+        String what = "EFS file system " + fileSystem;
+        ResourceState state = infrastructure.volumes().fileSystemState(fileSystem);
+        if (!(state instanceof ResourceState.Ready)) {
+            return ResourceWait.look(state, what, WAIT_SECONDS);
+        }
+        String securityGroup = infrastructure.clusters().describe(run.clusterName()).clusterSecurityGroupId();
+        infrastructure.volumes().ensureMountTargets(fileSystem, infrastructure.settings().network().subnetIds(),
+                securityGroup == null ? List.of() : List.of(securityGroup));
+        return ResourceWait.look(infrastructure.volumes().mountTargetsState(fileSystem), "the mount targets of " + what, WAIT_SECONDS);
+    }
+}

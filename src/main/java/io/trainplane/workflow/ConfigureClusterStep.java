@@ -1,0 +1,63 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.eks.EksAddons;
+import io.trainplane.aws.eks.PodIdentity;
+import io.trainplane.kubernetes.DevicePluginManifests;
+import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.spec.VolumeType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Readies a created cluster for the run: the EKS Pod Identity agent and, when the run has an EFS
+ * volume, the EFS CSI driver with a Pod Identity association to the stack's role; the NVIDIA
+ * device plugin when the nodes have GPUs. Installs what is missing, then reports whether all of
+ * it is ready; the state machine calls it again until it is.
+ */
+public final class ConfigureClusterStep implements Step {
+    static final int WAIT_SECONDS = 20;
+
+    private final Infrastructure infrastructure;
+    private final Services services;
+
+    public ConfigureClusterStep(Clients clients) {
+        this.infrastructure = Infrastructure.of(clients);
+        this.services = Services.of(clients);
+    }
+
+    @Override
+    public JsonNode run(JsonNode input) {
+        RunContext run = RunContext.from(input);
+        String cluster = run.names().clusterName();
+        ResourceState combined = new ResourceState.Ready();
+        for (var addon : addons(run).entrySet()) {
+            ResourceState state = infrastructure.addons().state(cluster, addon.getKey());
+            if (state instanceof ResourceState.Gone) {
+                infrastructure.addons().ensure(cluster, addon.getKey(), addon.getValue());
+                state = new ResourceState.Creating("installing " + addon.getKey());
+            }
+            if (!(state instanceof ResourceState.Ready) && combined instanceof ResourceState.Ready) {
+                combined = state;
+            }
+        }
+        if (run.spec().cluster().nodeGroup().gpusPerNode() > 0) {
+            new RunObjects(services.clusters().connect(cluster), run.runId())
+                    .createOrAdopt(DevicePluginManifests.daemonSet(run.names()));
+        }
+        return ResourceWait.look(combined, "the add-ons of EKS cluster " + cluster, WAIT_SECONDS);
+    }
+
+    private Map<String, Optional<PodIdentity>> addons(RunContext run) {
+        Map<String, Optional<PodIdentity>> addons = new LinkedHashMap<>();
+        addons.put(EksAddons.POD_IDENTITY_AGENT, Optional.empty());
+        if (run.spec().volume().type() == VolumeType.EFS) {
+            addons.put(EksAddons.EFS_CSI_DRIVER,
+                    Optional.of(PodIdentity.efsCsiController(infrastructure.settings().roles().efsCsiRoleArn())));
+        }
+        return addons;
+    }
+}

@@ -1,0 +1,30 @@
+package io.trainplane.workflow;
+
+import io.trainplane.runs.RunResources;
+import java.util.List;
+import java.util.Optional;
+
+/** The create calls of a node group and its launch template, shared by CreateNodegroup and CheckNodegroup. */
+final class NodegroupPrerequisites {
+    private NodegroupPrerequisites() {}
+
+    /** The launch template, in the placement group when there is one; its request token goes into the record. */
+    static void requestLaunchTemplate(RunContext run, Services services, Infrastructure infrastructure,
+                                      Optional<String> placementGroup) {
+        // EFA interfaces carry their own security groups: the cluster's, which admits the node-to-node traffic.
+        String clusterGroup = infrastructure.clusters().describe(run.clusterName()).clusterSecurityGroupId();
+        var request = infrastructure.ec2().createLaunchTemplate(run.names(), run.spec().cluster().nodeGroup(),
+                placementGroup, clusterGroup == null ? List.of() : List.of(clusterGroup));
+        services.store().update(run.runId(), r -> r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken()));
+    }
+
+    static String createNodegroup(RunContext run, Services services, Infrastructure infrastructure,
+                                  Optional<String> launchTemplateId) {
+        String nodegroup = run.names().nodeGroupName();
+        // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the node group.
+        services.store().update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
+        infrastructure.nodegroups().create(run.names(), run.spec().cluster().nodeGroup(),
+                infrastructure.settings().network(), infrastructure.settings().roles(), launchTemplateId);
+        return nodegroup;
+    }
+}

@@ -1,0 +1,119 @@
+package io.trainplane.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainplane.spec.RunSpecs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Faults in the simulated AWS, one operation at a time, for every operation a real quickstart run
+ * makes (read from that run's call log, not from a list written here).
+ */
+class InfrastructureFaultsTest {
+    static String quickstart;
+    static Map<String, Integer> calls;
+
+    @BeforeAll
+    static void realRun() throws IOException {
+        quickstart = Files.readString(Path.of("examples/quickstart.json"));
+        RunReport ok = run(Faults.none());
+        assertThat(ok.status()).isEqualTo("SUCCEEDED");
+        calls = ok.calls();
+    }
+
+    static RunReport run(Faults faults) {
+        try (LocalCloud cloud = new LocalCloud()) {
+            return new LocalRun(cloud, faults, e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+        }
+    }
+
+    static Faults failing(String operation) {
+        return new Faults(Set.of(), Set.of(), Set.of(operation), Set.of());
+    }
+
+    @Test
+    void theQuickstartUsesEveryKindOfResource() {
+        assertThat(calls).containsKeys("eks:CreateCluster", "eks:CreateNodegroup", "eks:CreateAddon",
+                "efs:CreateFileSystem", "efs:CreateMountTarget", "eks:DeleteNodegroup", "eks:DeleteCluster",
+                "efs:DeleteMountTarget", "efs:DeleteFileSystem");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aRefusedOperationFailsTheRunAndLeavesOnlyWhatItCouldNotDelete() {
+        return calls.keySet().stream()
+                .filter(op -> !op.startsWith("events:"))
+                .map(op -> DynamicTest.dynamicTest("--fault " + op, () -> {
+                    RunReport r = run(failing(op));
+                    assertThat(r.status()).isEqualTo("FAILED");
+                    assertThat(r.resources().remaining()).as("left behind").allSatisfy(left ->
+                            assertThat(undeletableWithout(op, left)).as(left + " left although only " + op + " failed").isTrue());
+                }));
+    }
+
+    /** Whether {@code resource} may stay when {@code operation} always fails: its own delete (or look) failed, or what must go first. */
+    static boolean undeletableWithout(String operation, String resource) {
+        String service = operation.substring(0, operation.indexOf(':'));
+        boolean deletePath = operation.contains("Delete") || operation.contains("Describe") || operation.contains("List")
+                || operation.contains("Get");
+        if (!deletePath) {
+            return false;
+        }
+        List<String> blocked = new ArrayList<>();
+        switch (service) {
+            case "eks" -> blocked.addAll(List.of("eks:", "ec2:", "kubernetes:"));
+            case "efs" -> blocked.add("efs:");
+            case "cloudcontrol" -> blocked.addAll(List.of("ec2:", "eks:cluster/"));
+            default -> { }
+        }
+        return blocked.stream().anyMatch(resource::startsWith);
+    }
+
+    @Test
+    void eventsThatCannotBePublishedNeverFailARun() {
+        RunReport r = run(failing("events:PutEvents"));
+        assertThat(r.status()).isEqualTo("SUCCEEDED");
+        assertThat(r.events()).isEmpty();
+        assertThat(r.resources().remaining()).isEmpty();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aThrottledOperationIsRetriedAndTheRunSucceeds() {
+        return calls.keySet().stream().map(op -> DynamicTest.dynamicTest("--throttle " + op, () -> {
+            RunReport r = run(new Faults(Set.of(), Set.of(), Set.of(), Set.of(op)));
+            assertThat(r.status()).isEqualTo("SUCCEEDED");
+            assertThat(r.resources().remaining()).isEmpty();
+        }));
+    }
+
+    @Test
+    void aFailureWhileTheNodegroupIsStillCreatingEndsWithNothingLeft() {
+        RunReport r = run(new Faults(Set.of("CheckNodegroup"), Set.of()));
+        assertThat(r.status()).isEqualTo("FAILED");
+        assertThat(r.resources().created()).anyMatch(c -> c.startsWith("eks:nodegroup/"));
+        assertThat(r.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void aFailureAfterSomeMountTargetsWereCreatedEndsWithNothingLeft() {
+        Faults second = new Faults(Set.of(), Set.of(), Set.of(), Set.of());
+        try (LocalCloud cloud = new LocalCloud()) {
+            cloud.faults().failAfter("efs:CreateMountTarget", 1);
+            RunReport r = new LocalRun(cloud, second, e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+            assertThat(r.status()).isEqualTo("FAILED");
+            assertThat(r.failedState()).isEqualTo("CheckVolume");
+            assertThat(r.resources().created()).filteredOn(c -> c.startsWith("efs:mount-target/")).hasSize(1);
+            assertThat(r.resources().remaining()).isEmpty();
+        }
+    }
+}
