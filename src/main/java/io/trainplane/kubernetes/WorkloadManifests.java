@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.trainplane.spec.DataSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainingSpec;
@@ -52,7 +53,7 @@ public final class WorkloadManifests {
 
     /** Everything the run creates, in creation order. */
     public List<HasMetadata> all() {
-        return List.of(namespace(), workloadScripts(), trainingService(), trainingJob(), evaluationJob());
+        return List.of(namespace(), workloadScripts(), dataJob(), trainingService(), trainingJob(), evaluationJob());
     }
 
     public Namespace namespace() {
@@ -118,6 +119,45 @@ public final class WorkloadManifests {
                 .endSpec().build();
     }
 
+    /**
+     * Prepares the data set on the shared volume ({@code prepare.py}): downloads and verifies it,
+     * or generates it. No retries: a checksum mismatch (exit 3) will not go away by itself.
+     */
+    public Job dataJob() {
+        DataSpec data = spec.data();
+        List<String> command = new ArrayList<>(List.of("python", WORKLOAD_DIR + "/prepare.py",
+                "--data-dir", SHARED_DIR + "/data", "--source", data.source().json()));
+        switch (data.source()) {
+            case URL -> command.addAll(List.of("--url", data.url(), "--sha256", data.sha256()));
+            case S3 -> {
+                command.addAll(List.of("--url", data.s3Uri()));
+                if (data.sha256() != null) {
+                    command.addAll(List.of("--sha256", data.sha256()));
+                }
+            }
+            case SYNTHETIC -> {
+                if (data.syntheticSamples() > 0) {
+                    command.addAll(List.of("--samples", Integer.toString(data.syntheticSamples())));
+                }
+            }
+        }
+        Container preparer = container("data", command, cpuAndMemory(), List.of(
+                env("TRAINPLANE_RUN_ID", spec.runId()),
+                env("TRAINPLANE_ROLE", "data")));
+        return new JobBuilder().withNewMetadata()
+                .withName(names.dataJob()).withNamespace(names.namespace())
+                .withLabels(labels("data"))
+                .endMetadata()
+                .withNewSpec()
+                .withCompletions(1).withParallelism(1).withBackoffLimit(0)
+                .withActiveDeadlineSeconds(3600L)
+                .withNewTemplate()
+                .withNewMetadata().withLabels(labels("data")).endMetadata()
+                .withSpec(podSpec(preparer, null))
+                .endTemplate()
+                .endSpec().build();
+    }
+
     public Job evaluationJob() {
         List<String> command = List.of("python", WORKLOAD_DIR + "/evaluate.py",
                 "--data-dir", SHARED_DIR + "/data", "--model-dir", SHARED_DIR + "/model",
@@ -167,6 +207,15 @@ public final class WorkloadManifests {
                 .withTerminationMessagePath("/dev/termination-log")
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .withVolumeMounts(mounts())
+                .build();
+    }
+
+    /** The data pod needs no accelerator. */
+    private ResourceRequirements cpuAndMemory() {
+        TrainingSpec t = spec.training();
+        return new ResourceRequirementsBuilder()
+                .withRequests(Map.of("cpu", new Quantity(t.cpu()), "memory", new Quantity(t.memory())))
+                .withLimits(Map.of("memory", new Quantity(t.memory())))
                 .build();
     }
 

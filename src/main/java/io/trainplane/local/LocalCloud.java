@@ -55,7 +55,8 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
     private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
-    private final JobController controller = new JobController(kubernetes.admin(), new SimulatedWorkload());
+    private final SimulatedWorkload workload = new SimulatedWorkload();
+    private final JobController controller = new JobController(kubernetes.admin(), workload);
     private final ClusterAccess clusters;
 
     public LocalCloud() {
@@ -74,11 +75,14 @@ public final class LocalCloud implements AutoCloseable {
     /**
      * Arms the AWS faults of {@code faults} in this cloud's {@link FaultPlan}: every call of an
      * {@code awsFailures} operation fails, the next call of an {@code awsThrottles} one is throttled.
-     * Faults by state name are the Lambda layer's ({@link LocalLambdas}), not the cloud's.
+     * A cluster fault goes to the simulated workload. Faults by state name are the Lambda layer's ({@link LocalLambdas}), not the cloud's.
      */
     public LocalCloud apply(Faults faults) {
         faults.awsFailures().forEach(this.faults::fail);
         faults.awsThrottles().forEach(this.faults::throttle);
+        if (faults.clusterFault() != null) {
+            workload.inject(faults.clusterFault());
+        }
         return this;
     }
 

@@ -16,8 +16,6 @@ class CapabilitiesTest {
 
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', textBlock = """
-            "data": {"source": "url", "url": "https://example.com/d.tgz", "sha256": "%s"} | /data/source     | from a URL             | "synthetic"
-            "data": {"source": "s3", "s3Uri": "s3://my-bucket/data"}                   | /data/source        | from S3                | "synthetic"
             "training": {"launcher": "pytorchjob"}                                     | /training/launcher  | the PyTorchJob launcher | "indexed-job"
             """)
     void featureNotBuiltYetIsRefusedWithWhatToUseInstead(String fragment, String pointer, String feature, String instead) {
@@ -43,10 +41,10 @@ class CapabilitiesTest {
 
     @Test
     void refusalsAreReportedTogetherWithRuleViolations() {
-        List<SpecProblem> problems = RunSpecs.problems("{" + EXISTING + ", \"data\": {\"source\": \"s3\", \"s3Uri\": \"s3://my-bucket/data\"},"
-                + " \"training\": {\"gpusPerWorker\": 1, \"procsPerWorker\": 2}}");
+        List<SpecProblem> problems = RunSpecs.problems("{" + EXISTING + ", \"training\": {\"launcher\": \"pytorchjob\","
+                + " \"gpusPerWorker\": 1, \"procsPerWorker\": 2}}");
 
-        assertThat(problems).extracting(SpecProblem::pointer).containsExactly("/data/source", "/training/procsPerWorker");
+        assertThat(problems).extracting(SpecProblem::pointer).containsExactly("/training/launcher", "/training/procsPerWorker");
     }
 
     @Test
@@ -58,11 +56,26 @@ class CapabilitiesTest {
                 new VolumeSpec(VolumeType.EFS, null), supported.data(), supported.training(),
                 supported.evaluation(), supported.cleanup(), 12);
         RunSpec unsupported = new RunSpec("r1", supported.cluster(), supported.volume(),
-                new DataSpec(DataSource.S3, null, "s3://my-bucket/data", null, 0), supported.training(),
+                supported.data(), pytorchjob(supported.training()),
                 supported.evaluation(), supported.cleanup(), 12);
 
         assertThat(Capabilities.unsupported(supported)).isEmpty();
         assertThat(Capabilities.unsupported(created)).isEmpty();
-        assertThat(Capabilities.unsupported(unsupported)).extracting(SpecProblem::pointer).containsExactly("/data/source");
+        assertThat(Capabilities.unsupported(unsupported)).extracting(SpecProblem::pointer).containsExactly("/training/launcher");
+    }
+
+    private static TrainingSpec pytorchjob(TrainingSpec t) {
+        return new TrainingSpec(Launcher.PYTORCHJOB, t.image(), t.workers(), t.procsPerWorker(), t.epochs(), t.batchSize(),
+                t.learningRate(), t.cpu(), t.memory(), t.gpusPerWorker(), t.maxRestarts(), t.timeoutMinutes());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            "data": {"source": "url", "url": "https://example.com/d.tgz", "sha256": "%s"}
+            "data": {"source": "s3", "s3Uri": "s3://my-bucket/data"}
+            "data": {"source": "s3", "s3Uri": "s3://my-bucket/data", "sha256": "%s"}
+            """)
+    void everyDataSourceIsAvailable(String fragment) {
+        assertThat(RunSpecs.problems("{" + EXISTING + ", " + fragment.formatted("ab".repeat(32)) + "}")).isEmpty();
     }
 }
