@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -23,6 +24,7 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.trainplane.spec.DataSpec;
+import io.trainplane.spec.Launcher;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainingSpec;
@@ -53,7 +55,15 @@ public final class WorkloadManifests {
 
     /** Everything the run creates, in creation order. */
     public List<HasMetadata> all() {
+        if (spec.training().launcher() == Launcher.PYTORCHJOB) {
+            return List.of(namespace(), workloadScripts(), dataJob(), pyTorchJob(), evaluationJob());
+        }
         return List.of(namespace(), workloadScripts(), dataJob(), trainingService(), trainingJob(), evaluationJob());
+    }
+
+    /** The training as a Kubeflow PyTorchJob (launcher pytorchjob). */
+    public GenericKubernetesResource pyTorchJob() {
+        return new PyTorchJobManifest(this, spec).build();
     }
 
     public Namespace namespace() {
@@ -179,7 +189,7 @@ public final class WorkloadManifests {
                 .endSpec().build();
     }
 
-    private List<String> trainingArguments() {
+    List<String> trainingArguments() {
         TrainingSpec t = spec.training();
         return List.of(
                 "--data-dir", SHARED_DIR + "/data",
@@ -189,7 +199,7 @@ public final class WorkloadManifests {
                 "--lr", Double.toString(t.learningRate()));
     }
 
-    private Map<String, String> labels(String component) {
+    Map<String, String> labels(String component) {
         Map<String, String> labels = new LinkedHashMap<>(names.labels());
         labels.put("app.kubernetes.io/name", "trainplane-" + component);
         labels.put("app.kubernetes.io/instance", spec.runId());
@@ -197,7 +207,7 @@ public final class WorkloadManifests {
         return labels;
     }
 
-    private Container container(String name, List<String> command, ResourceRequirements resources, List<EnvVar> env) {
+    Container container(String name, List<String> command, ResourceRequirements resources, List<EnvVar> env) {
         return new ContainerBuilder()
                 .withName(name)
                 .withImage(spec.training().image())
@@ -219,7 +229,7 @@ public final class WorkloadManifests {
                 .build();
     }
 
-    private ResourceRequirements resources() {
+    ResourceRequirements resources() {
         TrainingSpec t = spec.training();
         Map<String, Quantity> requests = new LinkedHashMap<>();
         requests.put("cpu", new Quantity(t.cpu()));
@@ -233,7 +243,7 @@ public final class WorkloadManifests {
         return new ResourceRequirementsBuilder().withRequests(requests).withLimits(limits).build();
     }
 
-    private PodSpec podSpec(Container container, String subdomain) {
+    PodSpec podSpec(Container container, String subdomain) {
         PodSpecBuilder pod = new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withSubdomain(subdomain)
@@ -268,7 +278,7 @@ public final class WorkloadManifests {
                 : shared.withNewEmptyDir().endEmptyDir().build();
     }
 
-    private static EnvVar env(String name, String value) {
+    static EnvVar env(String name, String value) {
         return new EnvVarBuilder().withName(name).withValue(value).build();
     }
 }

@@ -11,6 +11,7 @@ import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.JobController;
+import io.trainplane.local.sim.PyTorchJobController;
 import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
@@ -57,6 +58,7 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
     private final SimulatedWorkload workload = new SimulatedWorkload();
     private final JobController controller = new JobController(kubernetes.admin(), workload);
+    private final PyTorchJobController operator = new PyTorchJobController(kubernetes.admin(), workload, controller);
     private final ClusterAccess clusters;
 
     public LocalCloud() {
@@ -102,6 +104,7 @@ public final class LocalCloud implements AutoCloseable {
     /** Lets the cluster's controllers catch up with the simulated clock. */
     public void reconcile() {
         controller.reconcile(clock.instant());
+        operator.reconcile(clock.instant());
     }
 
     /**

@@ -14,9 +14,7 @@ public final class Capabilities {
     record NotYet(String pointer, String value, String feature, String instead) {
     }
 
-    private static final List<NotYet> NOT_YET = List.of(
-            new NotYet("/training/launcher", "pytorchjob", "the PyTorchJob launcher (training.launcher \"pytorchjob\")",
-                    "use training.launcher \"indexed-job\", which needs nothing installed on the cluster"));
+    private static final List<NotYet> NOT_YET = List.of();
 
     private Capabilities() {
     }

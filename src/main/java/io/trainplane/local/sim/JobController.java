@@ -70,7 +70,7 @@ public final class JobController {
         updateJobStatus(job, pods(ns, name), now);
     }
 
-    private void advance(Job job, Pod pod, Instant now) {
+    void advance(Job job, Pod pod, Instant now) {
         String phase = pod.getStatus().getPhase();
         Instant created = Instant.parse(pod.getMetadata().getAnnotations().get("trainplane.local/created"));
         var stuck = behaviour.stuck(job, pod, created);

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.WorkloadManifests;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,9 +82,14 @@ public final class SimulatedWorkload implements PodBehaviour {
     }
 
     private static int trainedEpochs(Job evaluation, KubernetesClient client) {
-        return client.batch().v1().jobs().inNamespace(evaluation.getMetadata().getNamespace())
+        String ns = evaluation.getMetadata().getNamespace();
+        return client.batch().v1().jobs().inNamespace(ns)
                 .withLabel(WorkloadManifests.COMPONENT, "training").list().getItems().stream()
-                .findFirst().map(SimulatedWorkload::epochs).orElse(0);
+                .findFirst()
+                .or(() -> client.genericKubernetesResources(PyTorchJobs.CONTEXT).inNamespace(ns)
+                        .withLabel(WorkloadManifests.COMPONENT, "training").list().getItems().stream()
+                        .findFirst().map(PyTorchJobController::asJob))
+                .map(SimulatedWorkload::epochs).orElse(0);
     }
 
     static int epochs(Job training) {
