@@ -49,7 +49,7 @@ class ClusterFaultsTest {
 
         assertThat(r.status()).isEqualTo("FAILED");
         assertThat(r.failedState()).isEqualTo(state);
-        assertThat(r.error() + " " + r.cause()).contains(reason).contains(named);
+        assertThat(r.error() + " " + r.cause()).contains(reason).contains(named).doesNotContain("\"apiVersion\"");
         assertThat(r.resources().created()).anyMatch(c -> c.startsWith("kubernetes:Job/"));
         assertThat(r.resources().remaining()).isEmpty();
     }
