@@ -1,6 +1,6 @@
 # SAM's makefile builder calls build-<LogicalId> once per function; every function ships the
 # same lean jar (target/trainplane-lambda.jar), built once.
-FUNCTIONS := StartRun ConnectCluster StartTraining CheckTraining StartEvaluation CheckJob \
+FUNCTIONS := StartRun ConnectCluster StartDataJob StartTraining CheckTraining StartEvaluation CheckJob \
              CollectResults RecordFailure Teardown FinishRun
 
 LAMBDA_JAR := target/trainplane-lambda.jar

@@ -26,6 +26,7 @@ public final class Functions {
         all.put("CreateVolume", CreateVolume::new);
         all.put("CheckVolume", CheckVolume::new);
         all.put("BindVolume", BindVolume::new);
+        all.put("StartDataJob", StartDataJob::new);
         all.put("StartTraining", StartTraining::new);
         all.put("CheckTraining", CheckTraining::new);
         all.put("StartEvaluation", StartEvaluation::new);

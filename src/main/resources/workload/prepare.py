@@ -1,6 +1,7 @@
 """Prepare the CIFAR-10 data set on the shared volume (workload contract: docs/workload-contract.md).
 
-Sources: a URL of the python-format archive (verified against its sha256), or a synthetic,
+Sources: a URL of the python-format archive (verified against its sha256), an s3:// address of
+it (boto3, credentials from Pod Identity; verified when a sha256 is given), or a synthetic,
 learnable CIFAR-format data set for offline runs. A marker file makes a rerun skip the work.
 Exit codes: 0 ready, 3 checksum mismatch, 1 anything else.
 """
@@ -39,14 +40,27 @@ def synthetic(data_dir, samples, seed=7):
     batch(max(100, samples // 5), "test_batch")
 
 
+def fetch_s3(url, archive):
+    try:
+        import boto3
+    except ImportError:
+        print(f"cannot copy {url}: boto3 is not installed in the training image", file=sys.stderr)
+        sys.exit(1)
+    bucket, _, key = url[len("s3://"):].partition("/")
+    boto3.client("s3").download_file(bucket, key, archive)
+
+
 def download(url, sha256, data_dir):
     archive = os.path.join(data_dir, "download.tar.gz")
-    urllib.request.urlretrieve(url, archive)
+    if url.startswith("s3://"):
+        fetch_s3(url, archive)
+    else:
+        urllib.request.urlretrieve(url, archive)
     digest = hashlib.sha256()
     with open(archive, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             digest.update(chunk)
-    if digest.hexdigest() != sha256.lower():
+    if sha256 and digest.hexdigest() != sha256.lower():
         print(f"CHECKSUM MISMATCH expected {sha256} got {digest.hexdigest()} for {url}", file=sys.stderr)
         os.remove(archive)
         sys.exit(3)
@@ -58,7 +72,7 @@ def download(url, sha256, data_dir):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--data-dir", required=True)
-    p.add_argument("--source", choices=["synthetic", "url"], default="synthetic")
+    p.add_argument("--source", choices=["synthetic", "url", "s3"], default="synthetic")
     p.add_argument("--url")
     p.add_argument("--sha256")
     p.add_argument("--samples", type=int, default=2000)
@@ -68,7 +82,10 @@ def main():
     if os.path.exists(marker):
         print(f"data already prepared ({open(marker).read().strip()}), skipping")
         return
-    if a.source == "url":
+    if a.source in ("url", "s3"):
+        if not a.url:
+            print(f"--source {a.source} needs --url", file=sys.stderr)
+            sys.exit(1)
         download(a.url, a.sha256, a.data_dir)
     else:
         synthetic(a.data_dir, a.samples)

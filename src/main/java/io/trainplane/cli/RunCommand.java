@@ -6,6 +6,7 @@ import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.StateMachine;
+import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.workflow.Json;
 import java.util.LinkedHashSet;
@@ -45,6 +46,11 @@ final class RunCommand implements Callable<Integer> {
             description = "the first call of this operation gets a ThrottlingException, e.g. efs:CreateMountTarget (repeatable)")
     List<String> awsThrottles = List.of();
 
+    @Option(names = "--cluster-fault", paramLabel = "FAULT",
+            description = "the simulated cluster shows this trouble: unschedulable, image-pull, crash-loop, bad-checksum, "
+                    + "low-accuracy or job-deleted")
+    String clusterFault;
+
     @Override
     public Integer call() {
         JsonNode normalized = spec.normalized();
@@ -71,7 +77,8 @@ final class RunCommand implements Callable<Integer> {
             FaultPlan check = new FaultPlan();
             awsFailures.forEach(check::fail);
             awsThrottles.forEach(check::throttle);
-            return new Faults(Set.copyOf(failAt), Set.copyOf(flaky), Set.copyOf(awsFailures), Set.copyOf(awsThrottles));
+            return new Faults(Set.copyOf(failAt), Set.copyOf(flaky), Set.copyOf(awsFailures), Set.copyOf(awsThrottles),
+                    clusterFault == null ? null : ClusterFault.of(clusterFault));
         } catch (IllegalArgumentException e) {
             throw new UserInputException(e.getMessage());
         }

@@ -2,6 +2,7 @@ package io.trainplane.kubernetes;
 
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -16,15 +17,54 @@ public final class JobPods {
     private final KubernetesClient client;
     private final String namespace;
     private final String jobName;
+    private final String jobLabel;
 
     public JobPods(KubernetesClient client, String namespace, String jobName) {
+        this(client, namespace, jobName, JOB_NAME_LABEL);
+    }
+
+    /** The pods that carry {@code jobLabel=jobName} (a PyTorchJob's pods have their own label). */
+    public JobPods(KubernetesClient client, String namespace, String jobName, String jobLabel) {
         this.client = client;
         this.namespace = namespace;
         this.jobName = jobName;
+        this.jobLabel = jobLabel;
     }
 
     public List<Pod> list() {
-        return client.pods().inNamespace(namespace).withLabel(JOB_NAME_LABEL, jobName).list().getItems();
+        return client.pods().inNamespace(namespace).withLabel(jobLabel, jobName).list().getItems();
+    }
+
+    /** The namespace's events about pods (the scheduler's FailedScheduling among them); empty when unreadable. */
+    public List<Event> events() {
+        try {
+            return client.v1().events().inNamespace(namespace).withField("involvedObject.kind", "Pod").list().getItems();
+        } catch (KubernetesClientException e) {
+            return List.of();
+        }
+    }
+
+    /** The exit code of the first failed pod's main container. */
+    public Optional<Integer> failedExitCode() {
+        return list().stream()
+                .filter(p -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+                .map(JobPods::terminated)
+                .flatMap(Optional::stream)
+                .map(ContainerStateTerminated::getExitCode)
+                .filter(java.util.Objects::nonNull)
+                .findFirst();
+    }
+
+    /** The log tail of a pod by name; of its previous container when it restarted. */
+    public Optional<String> logTail(String pod, boolean previous) {
+        try {
+            var resource = client.pods().inNamespace(namespace).withName(pod);
+            String log = previous ? resource.terminated().tailingLines(TAIL_LINES).getLog()
+                    : resource.tailingLines(TAIL_LINES).getLog();
+            return Optional.ofNullable(log).filter(l -> !l.isBlank()).filter(l -> !isApiObject(l));
+        } catch (KubernetesClientException e) {
+            return Optional.empty();
+        }
     }
 
     /** The termination message of the first pod whose main container ended with this phase. */
@@ -51,13 +91,15 @@ public final class JobPods {
     }
 
     public Optional<String> logTail(Pod pod) {
-        try {
-            String log = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName())
-                    .tailingLines(TAIL_LINES).getLog();
-            return Optional.ofNullable(log).filter(l -> !l.isBlank());
-        } catch (KubernetesClientException e) {
-            return Optional.empty();
-        }
+        return logTail(pod.getMetadata().getName(), false);
+    }
+
+    /**
+     * An API object where a log was expected: a server without a log endpoint (the mock API server
+     * of local mode answers with a list) is treated as having no log.
+     */
+    static boolean isApiObject(String text) {
+        return text.startsWith("{\"apiVersion\"") || text.startsWith("{\"kind\"");
     }
 
     private static Optional<ContainerStateTerminated> terminated(Pod pod) {

@@ -1,5 +1,6 @@
 package io.trainplane.kubernetes;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -37,13 +38,20 @@ public final class RunObjects {
      * (The mock API server has no server-side apply: create, then merge-patch labels on conflict.)
      */
     public void createOrAdopt(HasMetadata desired) {
+        boolean pyTorchJob = desired instanceof GenericKubernetesResource && PyTorchJobManifest.KIND.equals(desired.getKind());
         try {
-            client.resource(desired).create();
+            if (pyTorchJob) {
+                PyTorchJobs.create(client, (GenericKubernetesResource) desired);
+            } else {
+                client.resource(desired).create();
+            }
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                 throw e;
             }
-            HasMetadata existing = client.resource(desired).get();
+            HasMetadata existing = pyTorchJob
+                    ? PyTorchJobs.get(client, namespace, desired.getMetadata().getName())
+                    : client.resource(desired).get();
             String owner = existing == null ? null : existing.getMetadata().getLabels() == null
                     ? null : existing.getMetadata().getLabels().get(RUN_LABEL);
             if (existing != null && !runId.equals(owner)) {
@@ -61,6 +69,7 @@ public final class RunObjects {
         }
         client.batch().v1().jobs().inNamespace(namespace).withLabel(RUN_LABEL, runId)
                 .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+        PyTorchJobs.delete(client, namespace, RUN_LABEL, runId);
         client.services().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.pods().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
@@ -93,6 +102,7 @@ public final class RunObjects {
     private List<String> namespacedRemaining() {
         return Stream.of(
                         client.batch().v1().jobs().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
+                        PyTorchJobs.list(client, namespace, RUN_LABEL, runId),
                         client.pods().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
                         client.services().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
                         client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -22,6 +23,8 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.trainplane.spec.DataSpec;
+import io.trainplane.spec.Launcher;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainingSpec;
@@ -52,7 +55,15 @@ public final class WorkloadManifests {
 
     /** Everything the run creates, in creation order. */
     public List<HasMetadata> all() {
-        return List.of(namespace(), workloadScripts(), trainingService(), trainingJob(), evaluationJob());
+        if (spec.training().launcher() == Launcher.PYTORCHJOB) {
+            return List.of(namespace(), workloadScripts(), dataJob(), pyTorchJob(), evaluationJob());
+        }
+        return List.of(namespace(), workloadScripts(), dataJob(), trainingService(), trainingJob(), evaluationJob());
+    }
+
+    /** The training as a Kubeflow PyTorchJob (launcher pytorchjob). */
+    public GenericKubernetesResource pyTorchJob() {
+        return new PyTorchJobManifest(this, spec).build();
     }
 
     public Namespace namespace() {
@@ -118,6 +129,45 @@ public final class WorkloadManifests {
                 .endSpec().build();
     }
 
+    /**
+     * Prepares the data set on the shared volume ({@code prepare.py}): downloads and verifies it,
+     * or generates it. No retries: a checksum mismatch (exit 3) will not go away by itself.
+     */
+    public Job dataJob() {
+        DataSpec data = spec.data();
+        List<String> command = new ArrayList<>(List.of("python", WORKLOAD_DIR + "/prepare.py",
+                "--data-dir", SHARED_DIR + "/data", "--source", data.source().json()));
+        switch (data.source()) {
+            case URL -> command.addAll(List.of("--url", data.url(), "--sha256", data.sha256()));
+            case S3 -> {
+                command.addAll(List.of("--url", data.s3Uri()));
+                if (data.sha256() != null) {
+                    command.addAll(List.of("--sha256", data.sha256()));
+                }
+            }
+            case SYNTHETIC -> {
+                if (data.syntheticSamples() > 0) {
+                    command.addAll(List.of("--samples", Integer.toString(data.syntheticSamples())));
+                }
+            }
+        }
+        Container preparer = container("data", command, cpuAndMemory(), List.of(
+                env("TRAINPLANE_RUN_ID", spec.runId()),
+                env("TRAINPLANE_ROLE", "data")));
+        return new JobBuilder().withNewMetadata()
+                .withName(names.dataJob()).withNamespace(names.namespace())
+                .withLabels(labels("data"))
+                .endMetadata()
+                .withNewSpec()
+                .withCompletions(1).withParallelism(1).withBackoffLimit(0)
+                .withActiveDeadlineSeconds(3600L)
+                .withNewTemplate()
+                .withNewMetadata().withLabels(labels("data")).endMetadata()
+                .withSpec(podSpec(preparer, null))
+                .endTemplate()
+                .endSpec().build();
+    }
+
     public Job evaluationJob() {
         List<String> command = List.of("python", WORKLOAD_DIR + "/evaluate.py",
                 "--data-dir", SHARED_DIR + "/data", "--model-dir", SHARED_DIR + "/model",
@@ -139,7 +189,7 @@ public final class WorkloadManifests {
                 .endSpec().build();
     }
 
-    private List<String> trainingArguments() {
+    List<String> trainingArguments() {
         TrainingSpec t = spec.training();
         return List.of(
                 "--data-dir", SHARED_DIR + "/data",
@@ -149,7 +199,7 @@ public final class WorkloadManifests {
                 "--lr", Double.toString(t.learningRate()));
     }
 
-    private Map<String, String> labels(String component) {
+    Map<String, String> labels(String component) {
         Map<String, String> labels = new LinkedHashMap<>(names.labels());
         labels.put("app.kubernetes.io/name", "trainplane-" + component);
         labels.put("app.kubernetes.io/instance", spec.runId());
@@ -157,7 +207,7 @@ public final class WorkloadManifests {
         return labels;
     }
 
-    private Container container(String name, List<String> command, ResourceRequirements resources, List<EnvVar> env) {
+    Container container(String name, List<String> command, ResourceRequirements resources, List<EnvVar> env) {
         return new ContainerBuilder()
                 .withName(name)
                 .withImage(spec.training().image())
@@ -170,7 +220,16 @@ public final class WorkloadManifests {
                 .build();
     }
 
-    private ResourceRequirements resources() {
+    /** The data pod needs no accelerator. */
+    private ResourceRequirements cpuAndMemory() {
+        TrainingSpec t = spec.training();
+        return new ResourceRequirementsBuilder()
+                .withRequests(Map.of("cpu", new Quantity(t.cpu()), "memory", new Quantity(t.memory())))
+                .withLimits(Map.of("memory", new Quantity(t.memory())))
+                .build();
+    }
+
+    ResourceRequirements resources() {
         TrainingSpec t = spec.training();
         Map<String, Quantity> requests = new LinkedHashMap<>();
         requests.put("cpu", new Quantity(t.cpu()));
@@ -184,7 +243,7 @@ public final class WorkloadManifests {
         return new ResourceRequirementsBuilder().withRequests(requests).withLimits(limits).build();
     }
 
-    private PodSpec podSpec(Container container, String subdomain) {
+    PodSpec podSpec(Container container, String subdomain) {
         PodSpecBuilder pod = new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withSubdomain(subdomain)
@@ -219,7 +278,7 @@ public final class WorkloadManifests {
                 : shared.withNewEmptyDir().endEmptyDir().build();
     }
 
-    private static EnvVar env(String name, String value) {
+    static EnvVar env(String name, String value) {
         return new EnvVarBuilder().withName(name).withValue(value).build();
     }
 }

@@ -1,5 +1,6 @@
 package io.trainplane.local;
 
+import io.trainplane.local.sim.ClusterFault;
 import java.util.Set;
 
 /**
@@ -8,9 +9,11 @@ import java.util.Set;
  * transient one (the Retry must absorb it). By AWS operation ({@code "service:Operation"}, as the
  * call log names them, e.g. {@code "eks:CreateCluster"}): {@code awsFailures} make the simulated
  * service refuse every call with its own exception type; {@code awsThrottles} make its first call
- * fail with a {@code ThrottlingException}.
+ * fail with a {@code ThrottlingException}. A {@code clusterFault} (or null) makes the simulated
+ * cluster's pods fail the way a real cluster shows that trouble.
  */
-public record Faults(Set<String> failAt, Set<String> flaky, Set<String> awsFailures, Set<String> awsThrottles) {
+public record Faults(Set<String> failAt, Set<String> flaky, Set<String> awsFailures, Set<String> awsThrottles,
+                     ClusterFault clusterFault) {
     public static final String INJECTED_ERROR = "trainplane.InjectedFault";
 
     public static Faults none() {
@@ -20,6 +23,16 @@ public record Faults(Set<String> failAt, Set<String> flaky, Set<String> awsFailu
     /** Faults by state name only. */
     public Faults(Set<String> failAt, Set<String> flaky) {
         this(failAt, flaky, Set.of(), Set.of());
+    }
+
+    /** Faults in states and AWS operations, none on the cluster. */
+    public Faults(Set<String> failAt, Set<String> flaky, Set<String> awsFailures, Set<String> awsThrottles) {
+        this(failAt, flaky, awsFailures, awsThrottles, null);
+    }
+
+    /** Only this fault on the cluster. */
+    public static Faults onCluster(ClusterFault fault) {
+        return new Faults(Set.of(), Set.of(), Set.of(), Set.of(), fault);
     }
 
     public Faults {

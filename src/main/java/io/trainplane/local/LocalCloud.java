@@ -11,6 +11,7 @@ import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.JobController;
+import io.trainplane.local.sim.PyTorchJobController;
 import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
@@ -55,7 +56,9 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
     private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
-    private final JobController controller = new JobController(kubernetes.admin(), new SimulatedWorkload());
+    private final SimulatedWorkload workload = new SimulatedWorkload();
+    private final JobController controller = new JobController(kubernetes.admin(), workload);
+    private final PyTorchJobController operator = new PyTorchJobController(kubernetes.admin(), workload, controller);
     private final ClusterAccess clusters;
 
     public LocalCloud() {
@@ -74,11 +77,14 @@ public final class LocalCloud implements AutoCloseable {
     /**
      * Arms the AWS faults of {@code faults} in this cloud's {@link FaultPlan}: every call of an
      * {@code awsFailures} operation fails, the next call of an {@code awsThrottles} one is throttled.
-     * Faults by state name are the Lambda layer's ({@link LocalLambdas}), not the cloud's.
+     * A cluster fault goes to the simulated workload. Faults by state name are the Lambda layer's ({@link LocalLambdas}), not the cloud's.
      */
     public LocalCloud apply(Faults faults) {
         faults.awsFailures().forEach(this.faults::fail);
         faults.awsThrottles().forEach(this.faults::throttle);
+        if (faults.clusterFault() != null) {
+            workload.inject(faults.clusterFault());
+        }
         return this;
     }
 
@@ -98,6 +104,7 @@ public final class LocalCloud implements AutoCloseable {
     /** Lets the cluster's controllers catch up with the simulated clock. */
     public void reconcile() {
         controller.reconcile(clock.instant());
+        operator.reconcile(clock.instant());
     }
 
     /**

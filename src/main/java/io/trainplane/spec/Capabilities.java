@@ -14,13 +14,7 @@ public final class Capabilities {
     record NotYet(String pointer, String value, String feature, String instead) {
     }
 
-    private static final List<NotYet> NOT_YET = List.of(
-            new NotYet("/data/source", "url", "downloading the data from a URL (data.source \"url\")",
-                    "use data.source \"synthetic\""),
-            new NotYet("/data/source", "s3", "copying the data from S3 (data.source \"s3\")",
-                    "use data.source \"synthetic\""),
-            new NotYet("/training/launcher", "pytorchjob", "the PyTorchJob launcher (training.launcher \"pytorchjob\")",
-                    "use training.launcher \"indexed-job\", which needs nothing installed on the cluster"));
+    private static final List<NotYet> NOT_YET = List.of();
 
     private Capabilities() {
     }

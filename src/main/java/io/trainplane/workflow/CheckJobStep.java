@@ -3,9 +3,14 @@ package io.trainplane.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.Clients;
 import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.spec.DataSpec;
+import java.util.Optional;
 
 /** Looks once at one of the run's plain Jobs (evaluation, data), named by {@code jobName}. */
 public final class CheckJobStep implements Step {
+    /** prepare.py's exit code when the archive does not match data.sha256 (docs/workload-contract.md). */
+    static final int CHECKSUM_MISMATCH = 3;
+
     private final Services services;
 
     public CheckJobStep(Clients clients) {
@@ -18,6 +23,23 @@ public final class CheckJobStep implements Step {
         String jobName = Json.text(input, "jobName");
         String what = input.path("purpose").asText("job");
         RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
+        if (what.equals("data")) {
+            return JobWatch.look(objects, jobName, what, services.clock().instant(), code -> dataFailure(code, run.spec().data()));
+        }
         return JobWatch.look(objects, jobName, what, services.clock().instant());
+    }
+
+    private static Optional<TerminalException> dataFailure(int exitCode, DataSpec data) {
+        if (exitCode != CHECKSUM_MISMATCH) {
+            return Optional.empty();
+        }
+        String from = switch (data.source()) {
+            case URL -> data.url();
+            case S3 -> data.s3Uri();
+            case SYNTHETIC -> "the data source";
+        };
+        return Optional.of(new TerminalException("DataChecksumMismatch", "the archive downloaded from " + from
+                + " does not match data.sha256 " + (data.sha256() == null ? "" : data.sha256() + " ")
+                + "(prepare.py exited " + exitCode + "); check the address and the checksum"));
     }
 }

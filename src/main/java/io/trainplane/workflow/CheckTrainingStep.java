@@ -3,9 +3,14 @@ package io.trainplane.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.Clients;
+import io.trainplane.kubernetes.JobPods;
+import io.trainplane.kubernetes.PyTorchJobState;
+import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.spec.Launcher;
+import java.time.Instant;
 
-/** Looks once at the training job; on completion publishes {@code Training Job Completed}. */
+/** Looks once at the training (Job or PyTorchJob); on completion publishes {@code Training Job Completed}. */
 public final class CheckTrainingStep implements Step {
     private final Services services;
 
@@ -18,13 +23,43 @@ public final class CheckTrainingStep implements Step {
         RunContext run = RunContext.from(input);
         RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
         String jobName = run.names().trainingJob();
-        ObjectNode result = JobWatch.look(objects, jobName, "training", services.clock().instant());
+        Instant now = services.clock().instant();
+        if (run.spec().training().launcher() == Launcher.PYTORCHJOB) {
+            return lookAtPyTorchJob(run, objects, jobName, now);
+        }
+        ObjectNode result = JobWatch.look(objects, jobName, "training", now);
         if (result.path("done").asBoolean()) {
             var status = objects.job(jobName).getStatus();
-            services.events().publish("Training Job Completed", Json.object()
-                    .put("runId", run.runId()).put("jobName", jobName).put("status", "Succeeded")
-                    .put("startTime", status.getStartTime()).put("completionTime", status.getCompletionTime()));
+            completed(run, jobName, status.getStartTime(), status.getCompletionTime());
         }
         return result;
+    }
+
+    private ObjectNode lookAtPyTorchJob(RunContext run, RunObjects objects, String jobName, Instant now) {
+        PyTorchJobState state = PyTorchJobState.of(PyTorchJobs.get(objects.client(), objects.namespace(), jobName));
+        JobPods pods = new JobPods(objects.client(), objects.namespace(), jobName, PyTorchJobs.JOB_NAME_LABEL);
+        return switch (state) {
+            case PyTorchJobState.Missing m -> throw JobWatch.deleted(objects, "PyTorchJob", jobName, "training");
+            case PyTorchJobState.Succeeded s -> {
+                completed(run, jobName, s.startTime(), s.completionTime());
+                yield JobPolling.done();
+            }
+            case PyTorchJobState.Failed f -> {
+                JobWatch.diagnose(pods, "training", jobName, now, true);
+                String tail = pods.failureTail().map(t -> "\nlast lines of the failed pod:\n" + t).orElse("");
+                throw new TerminalException("TrainingFailed", "the training PyTorchJob " + jobName
+                        + " failed (" + f.reason() + ": " + f.message() + ")" + tail);
+            }
+            case PyTorchJobState.Active a -> {
+                JobWatch.diagnose(pods, "training", jobName, now, false);
+                yield JobPolling.notDone(a.startTime(), now);
+            }
+        };
+    }
+
+    private void completed(RunContext run, String jobName, String startTime, String completionTime) {
+        services.events().publish("Training Job Completed", Json.object()
+                .put("runId", run.runId()).put("jobName", jobName).put("status", "Succeeded")
+                .put("startTime", startTime).put("completionTime", completionTime));
     }
 }

@@ -16,7 +16,10 @@ final class JobPolling {
     private JobPolling() {}
 
     static int waitSeconds(Job job, Instant now) {
-        String start = job.getStatus() == null ? null : job.getStatus().getStartTime();
+        return waitSeconds(job.getStatus() == null ? null : job.getStatus().getStartTime(), now);
+    }
+
+    static int waitSeconds(String start, Instant now) {
         Duration running = start == null ? Duration.ZERO : Duration.between(Instant.parse(start), now);
         if (running.compareTo(Duration.ofMinutes(2)) < 0) {
             return 15;
@@ -29,6 +32,10 @@ final class JobPolling {
 
     static ObjectNode notDone(Job job, Instant now) {
         return Json.object().put("done", false).put("waitSeconds", waitSeconds(job, now));
+    }
+
+    static ObjectNode notDone(String startTime, Instant now) {
+        return Json.object().put("done", false).put("waitSeconds", waitSeconds(startTime, now));
     }
 
     static ObjectNode done() {

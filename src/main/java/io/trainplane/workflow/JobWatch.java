@@ -4,28 +4,81 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.JobState;
+import io.trainplane.kubernetes.PodDiagnosis;
 import io.trainplane.kubernetes.RunObjects;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
+import java.util.function.IntFunction;
 
-/** Looks once at a Job of the run: done, not yet (with how long to wait), or a terminal failure. */
+/**
+ * Looks once at a Job of the run: done, not yet (with how long to wait), or a terminal failure,
+ * named after what its pods show (Unschedulable, ImagePullFailed, CrashLoop) when they show it.
+ */
 final class JobWatch {
+    /** Environment variable: minutes a pod may stay unscheduled before the run fails (default 15). */
+    static final String PENDING_TIMEOUT = "PENDING_TIMEOUT_MINUTES";
+
     private JobWatch() {}
 
     static ObjectNode look(RunObjects objects, String jobName, String what, Instant now) {
+        return look(objects, jobName, what, now, code -> Optional.empty());
+    }
+
+    /** @param exitCodes what a failed pod's exit code means for this job, when it means something */
+    static ObjectNode look(RunObjects objects, String jobName, String what, Instant now,
+                           IntFunction<Optional<TerminalException>> exitCodes) {
         Job job = objects.job(jobName);
-        return switch (JobState.of(job)) {
-            case JobState.Succeeded s -> JobPolling.done();
-            case JobState.Running r -> JobPolling.notDone(job, now);
-            case JobState.Missing m -> throw new TerminalException("JobDeleted",
-                    "the " + what + " Job " + objects.namespace() + "/" + jobName
-                            + " was deleted while the run was waiting for it");
+        JobState state = JobState.of(job);
+        if (state instanceof JobState.Succeeded) {
+            return JobPolling.done();
+        }
+        if (state instanceof JobState.Missing) {
+            throw deleted(objects, "Job", jobName, what);
+        }
+        JobPods pods = new JobPods(objects.client(), objects.namespace(), jobName);
+        if (state instanceof JobState.Failed) {
+            pods.failedExitCode().flatMap(exitCodes::apply).ifPresent(e -> {
+                throw e;
+            });
+        }
+        diagnose(pods, what, jobName, now, state instanceof JobState.Failed);
+        return switch (state) {
             case JobState.Failed f -> {
-                String tail = new JobPods(objects.client(), objects.namespace(), jobName).failureTail()
-                        .map(t -> "\nlast lines of the failed pod:\n" + t).orElse("");
+                String tail = pods.failureTail().map(t -> "\nlast lines of the failed pod:\n" + t).orElse("");
                 throw new TerminalException(capitalize(what) + "Failed", "the " + what + " Job " + jobName
                         + " failed (" + f.reason() + ": " + f.message() + ")" + tail);
             }
+            default -> JobPolling.notDone(job, now);
         };
+    }
+
+    static TerminalException deleted(RunObjects objects, String kind, String jobName, String what) {
+        return new TerminalException("JobDeleted", "the " + what + " " + kind + " " + objects.namespace() + "/" + jobName
+                + " was deleted while the run was waiting for it");
+    }
+
+    /** Throws the diagnosis of the job's pods, if they show one; the crash's log tail included. */
+    static void diagnose(JobPods pods, String what, String jobName, Instant now, boolean failed) {
+        Optional<PodDiagnosis.Diagnosis> found = PodDiagnosis.of(pods.list(), pods.events(), now, pendingTimeout(), failed);
+        if (found.isEmpty()) {
+            return;
+        }
+        PodDiagnosis.Diagnosis d = found.get();
+        String tail = "";
+        if (d.reason().equals("CrashLoop")) {
+            tail = pods.logTail(d.pod(), d.restarted()).map(t -> "\nlast lines of its log:\n" + t).orElse("");
+        }
+        throw new TerminalException(d.reason(), "the " + what + " job " + jobName + ": " + d.message() + tail);
+    }
+
+    static Duration pendingTimeout() {
+        String minutes = System.getenv(PENDING_TIMEOUT);
+        try {
+            return Duration.ofMinutes(minutes == null || minutes.isBlank() ? 15 : Long.parseLong(minutes.trim()));
+        } catch (NumberFormatException e) {
+            return Duration.ofMinutes(15);
+        }
     }
 
     private static String capitalize(String s) {

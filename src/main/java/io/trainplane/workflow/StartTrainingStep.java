@@ -2,11 +2,16 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.Clients;
+import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.spec.Launcher;
 
-/** Creates (or adopts) the workload scripts, the rendezvous Service and the training Job. */
+/**
+ * Creates (or adopts) the workload scripts and the training: an Indexed Job with its rendezvous
+ * Service, or a PyTorchJob when the Kubeflow training operator is on the cluster.
+ */
 public final class StartTrainingStep implements Step {
     private final Services services;
 
@@ -17,12 +22,23 @@ public final class StartTrainingStep implements Step {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
+        RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
+        boolean pyTorchJob = run.spec().training().launcher() == Launcher.PYTORCHJOB;
+        if (pyTorchJob && !PyTorchJobs.operatorInstalled(objects.client())) {
+            throw new TerminalException("TrainingOperatorMissing", "training.launcher \"pytorchjob\" needs the Kubeflow "
+                    + "training operator, and cluster " + run.clusterName() + " has no CustomResourceDefinition "
+                    + PyTorchJobs.CRD_NAME + "; install it with: " + PyTorchJobs.INSTALL
+                    + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
+        }
         services.store().update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase("train"));
         WorkloadManifests manifests = new WorkloadManifests(run.spec());
-        RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
         objects.createOrAdopt(manifests.workloadScripts());
-        objects.createOrAdopt(manifests.trainingService());
-        objects.createOrAdopt(manifests.trainingJob());
-        return Json.object().put("jobName", run.names().trainingJob());
+        if (pyTorchJob) {
+            objects.createOrAdopt(manifests.pyTorchJob());
+        } else {
+            objects.createOrAdopt(manifests.trainingService());
+            objects.createOrAdopt(manifests.trainingJob());
+        }
+        return Json.object().put("jobName", run.names().trainingJob()).put("launcher", run.spec().training().launcher().json());
     }
 }

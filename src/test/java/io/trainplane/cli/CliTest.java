@@ -136,4 +136,27 @@ class CliTest {
         assertThat(r.out()).contains("EKS cluster tp-quickstart-eks", "EKS node group tp-quickstart-nodes: 2 × c5.2xlarge",
                 "EFS file system", "kind: \"PersistentVolume\"", "driver: \"efs.csi.aws.com\"", "claimName: \"shared\"");
     }
+
+    @Test
+    void planPrintsThePyTorchJobWhenThatIsTheLauncher() throws IOException {
+        Path spec = file("{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 2}}");
+        Result r = cli("plan", spec.toString());
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("kind: \"PyTorchJob\"", "apiVersion: \"kubeflow.org/v1\"", "Master:", "Worker:",
+                "rdzvBackend: \"c10d\"", "prepare.py");
+    }
+
+    @Test
+    void runWithAClusterFaultFailsNamingTheCause() {
+        Result r = cli("run", "examples/quickstart.json", "--output", "json", "--cluster-fault", "image-pull");
+        assertThat(r.exit()).isEqualTo(1);
+        var json = Json.read(r.out());
+        assertThat(json.path("failedState").asText()).isEqualTo("CheckTraining");
+        assertThat(json.path("error").asText() + json.path("cause").asText()).contains("ImagePullFailed");
+        assertThat(json.path("resources").path("remaining")).isEmpty();
+
+        Result unknown = cli("run", "examples/quickstart.json", "--cluster-fault", "meteor");
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.err()).contains("meteor", "crash-loop");
+    }
 }

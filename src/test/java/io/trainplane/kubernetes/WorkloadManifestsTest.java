@@ -84,4 +84,28 @@ class WorkloadManifestsTest {
         assertThat(new WorkloadManifests(spec("{}")).workloadScripts().getData())
                 .containsKeys("prepare.py", "model.py", "train.py", "evaluate.py");
     }
+
+    static RunSpec withData(String data) {
+        return RunSpecs.parse("""
+                {"runId": "nightly-7", "cluster": {"mode": "existing", "name": "warm"}, "data": %s}""".formatted(data));
+    }
+
+    @Test
+    void theDataJobRunsPrepareOnceWithTheSourcesArguments() {
+        String sha = "ab".repeat(32);
+        Job url = new WorkloadManifests(withData("{\"source\": \"url\", \"url\": \"https://x.example/d.tgz\", \"sha256\": \"" + sha + "\"}")).dataJob();
+        Job s3 = new WorkloadManifests(withData("{\"source\": \"s3\", \"s3Uri\": \"s3://bucket/d.tgz\"}")).dataJob();
+        Job synthetic = new WorkloadManifests(withData("{\"syntheticSamples\": 500}")).dataJob();
+
+        assertThat(url.getSpec().getBackoffLimit()).isZero();
+        assertThat(url.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand()).containsExactly(
+                "python", "/workload/prepare.py", "--data-dir", "/shared/data", "--source", "url",
+                "--url", "https://x.example/d.tgz", "--sha256", sha);
+        assertThat(s3.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand())
+                .endsWith("--source", "s3", "--url", "s3://bucket/d.tgz");
+        assertThat(synthetic.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand())
+                .endsWith("--source", "synthetic", "--samples", "500");
+        assertThat(synthetic.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits())
+                .doesNotContainKey("nvidia.com/gpu");
+    }
 }

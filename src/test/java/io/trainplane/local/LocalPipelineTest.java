@@ -64,7 +64,7 @@ class LocalPipelineTest {
         assertThat(r.resources().created()).contains(
                 "kubernetes:Namespace/tp-quickstart",
                 "kubernetes:Job/tp-quickstart/" + new io.trainplane.spec.Names("quickstart").trainingJob());
-        assertThat(r.resources().created()).filteredOn(c -> c.startsWith("kubernetes:Pod/")).hasSize(3);
+        assertThat(r.resources().created()).filteredOn(c -> c.startsWith("kubernetes:Pod/")).as("data, two workers, evaluation").hasSize(4);
         assertThat(r.calls()).containsKey("eks:DescribeCluster");
         assertThat(r.stateTransitions()).isGreaterThan(taskStates.size());
         assertThat(ok.record().status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -72,8 +72,8 @@ class LocalPipelineTest {
         // that found nothing new are left out.
         assertThat(ok.steps()).extracting(StepEntry::state).containsSubsequence("StartRun", "CreateCluster", "CheckCluster",
                 "CreateNodegroup", "CheckNodegroup", "ConfigureCluster", "ConnectCluster", "CreateVolume", "CheckVolume",
-                "BindVolume", "StartTraining", "CheckTraining", "StartEvaluation", "CheckJob", "CollectResults", "Teardown",
-                "FinishRun");
+                "BindVolume", "StartDataJob", "CheckJob", "StartTraining", "CheckTraining", "StartEvaluation", "CheckJob",
+                "CollectResults", "Teardown", "FinishRun");
         assertThat(r.resources().created()).anyMatch(c -> c.startsWith("eks:cluster/"))
                 .anyMatch(c -> c.startsWith("eks:nodegroup/"))
                 .anyMatch(c -> c.startsWith("efs:file-system/"))
@@ -85,8 +85,8 @@ class LocalPipelineTest {
     @Test
     void theHappyPathEntersEveryPhase() {
         assertThat(taskStates).contains("StartRun", "CreateCluster", "CheckCluster", "CreateNodegroup", "CheckNodegroup",
-                "ConfigureCluster", "ConnectCluster", "CreateVolume", "CheckVolume", "BindVolume", "StartTraining", "CheckTraining",
-                "StartEvaluation", "CheckEvaluation", "CollectResults", "Teardown", "FinishRun");
+                "ConfigureCluster", "ConnectCluster", "CreateVolume", "CheckVolume", "BindVolume", "StartDataJob", "CheckData",
+                "StartTraining", "CheckTraining", "StartEvaluation", "CheckEvaluation", "CollectResults", "Teardown", "FinishRun");
     }
 
     @TestFactory

@@ -49,6 +49,10 @@ public final class JobController {
         }
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
+        if (behaviour.deletedBySomeone(job, now)) {
+            client.batch().v1().jobs().inNamespace(ns).withName(name).delete();
+            return;
+        }
         List<Pod> pods = pods(ns, name);
         if (pods.isEmpty()) {
             int completions = job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
@@ -66,9 +70,17 @@ public final class JobController {
         updateJobStatus(job, pods(ns, name), now);
     }
 
-    private void advance(Job job, Pod pod, Instant now) {
+    void advance(Job job, Pod pod, Instant now) {
         String phase = pod.getStatus().getPhase();
         Instant created = Instant.parse(pod.getMetadata().getAnnotations().get("trainplane.local/created"));
+        var stuck = behaviour.stuck(job, pod, created);
+        if (stuck.isPresent()) {
+            if (!stuck.get().equals(pod.getStatus())) {
+                pod.setStatus(stuck.get());
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
+            }
+            return;
+        }
         if ("Pending".equals(phase) && !now.isBefore(created.plus(SCHEDULING))) {
             pod.getStatus().setPhase("Running");
             pod.getStatus().setStartTime(created.plus(SCHEDULING).toString());

@@ -1,13 +1,29 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 
 /** What a simulated pod does once it runs: for how long, how it ends, what it leaves behind. */
 public interface PodBehaviour {
     record Outcome(Duration runtime, int exitCode, String terminationMessage) {}
 
     Outcome outcome(Job job, Pod pod, KubernetesClient client);
+
+    /**
+     * The status a pod is stuck in instead of running to its outcome (unschedulable, image not
+     * pulled, crash-looping), as the scheduler or the kubelet would write it; empty for a pod that runs.
+     */
+    default Optional<PodStatus> stuck(Job job, Pod pod, Instant created) {
+        return Optional.empty();
+    }
+
+    /** Whether someone else deletes this (started) Job now. */
+    default boolean deletedBySomeone(Job job, Instant now) {
+        return false;
+    }
 }

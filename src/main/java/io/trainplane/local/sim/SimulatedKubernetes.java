@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -35,9 +36,11 @@ public final class SimulatedKubernetes implements AutoCloseable {
 
     public SimulatedKubernetes() {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(new ArrayList<>()), false);
+                new KubernetesCrudDispatcher(new ArrayList<>(List.of(KubeflowCrd.context()))), false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         admin = server.createClient();
+        // The Kubeflow training operator is "installed": its CRD exists, as StartTraining checks.
+        admin.apiextensions().v1().customResourceDefinitions().resource(KubeflowCrd.definition()).create();
     }
 
     /** The API server's URL, as DescribeCluster reports an endpoint. */
@@ -57,6 +60,7 @@ public final class SimulatedKubernetes implements AutoCloseable {
         return Stream.of(
                         admin.namespaces().withLabel(label).list().getItems(),
                         admin.batch().v1().jobs().inAnyNamespace().withLabel(label).list().getItems(),
+                        admin.genericKubernetesResources(PyTorchJobs.CONTEXT).inAnyNamespace().withLabel(label).list().getItems(),
                         admin.pods().inAnyNamespace().withLabel(label).list().getItems(),
                         admin.services().inAnyNamespace().withLabel(label).list().getItems(),
                         admin.configMaps().inAnyNamespace().withLabel(label).list().getItems(),

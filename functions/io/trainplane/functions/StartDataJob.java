@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.StartDataJobStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Starts the data Job. */
+public final class StartDataJob extends StepHandler {
+    public StartDataJob() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public StartDataJob(Clients clients) {
+        super("StartDataJob", clients, StartDataJobStep::new);
+    }
+}

@@ -1,0 +1,84 @@
+package io.trainplane.kubernetes;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.TrainingSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The training as a Kubeflow {@code kubeflow.org/v1} PyTorchJob: one Master and workers − 1
+ * Workers with the same pod template as the Indexed Job's. The training operator sets torchrun's
+ * {@code PET_*} variables (nodes, processes per node, rendezvous) from {@code nprocPerNode} and the
+ * {@code elasticPolicy}; the container must be called {@code pytorch}.
+ */
+final class PyTorchJobManifest {
+    static final String API_VERSION = "kubeflow.org/v1";
+    static final String KIND = "PyTorchJob";
+    static final String CONTAINER = "pytorch";
+
+    private final WorkloadManifests manifests;
+    private final RunSpec spec;
+
+    PyTorchJobManifest(WorkloadManifests manifests, RunSpec spec) {
+        this.manifests = manifests;
+        this.spec = spec;
+    }
+
+    GenericKubernetesResource build() {
+        TrainingSpec t = spec.training();
+        Map<String, Object> replicas = new LinkedHashMap<>();
+        replicas.put("Master", replica(1));
+        if (t.workers() > 1) {
+            replicas.put("Worker", replica(t.workers() - 1));
+        }
+        Map<String, Object> elastic = new LinkedHashMap<>();
+        elastic.put("rdzvBackend", "c10d");
+        elastic.put("minReplicas", t.workers());
+        elastic.put("maxReplicas", t.workers());
+        elastic.put("maxRestarts", t.maxRestarts());
+        Map<String, Object> runPolicy = new LinkedHashMap<>();
+        runPolicy.put("activeDeadlineSeconds", t.timeoutMinutes() * 60L);
+        // Pods stay after the end so their status and logs can be read; teardown deletes them.
+        runPolicy.put("cleanPodPolicy", "None");
+        runPolicy.put("backoffLimit", t.maxRestarts());
+        Map<String, Object> jobSpec = new LinkedHashMap<>();
+        jobSpec.put("nprocPerNode", Integer.toString(t.procsPerWorker()));
+        jobSpec.put("elasticPolicy", elastic);
+        jobSpec.put("runPolicy", runPolicy);
+        jobSpec.put("pytorchReplicaSpecs", replicas);
+        String name = spec.names().trainingJob();
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion(API_VERSION).withKind(KIND)
+                .withNewMetadata().withName(name).withNamespace(spec.names().namespace())
+                .withLabels(manifests.labels("training")).endMetadata()
+                .withAdditionalProperties(Map.of("spec", jobSpec))
+                .build();
+    }
+
+    private Map<String, Object> replica(int count) {
+        List<String> command = new ArrayList<>(List.of("torchrun", WorkloadManifests.WORKLOAD_DIR + "/train.py"));
+        command.addAll(manifests.trainingArguments());
+        Container trainer = manifests.container(CONTAINER, command, manifests.resources(), List.of(
+                WorkloadManifests.env("TRAINPLANE_RUN_ID", spec.runId()),
+                WorkloadManifests.env("TRAINPLANE_ROLE", "training")));
+        PodSpec pod = manifests.podSpec(trainer, null);
+        // The replica's restartPolicy is the one that counts; the template's would be overridden.
+        pod.setRestartPolicy(null);
+        var template = new PodTemplateSpecBuilder()
+                .withNewMetadata().withLabels(manifests.labels("training")).endMetadata()
+                .withSpec(pod).build();
+        Map<String, Object> replica = new LinkedHashMap<>();
+        replica.put("replicas", count);
+        replica.put("restartPolicy", "OnFailure");
+        replica.put("template", Serialization.jsonMapper().convertValue(template, Map.class));
+        return replica;
+    }
+}

@@ -1,0 +1,186 @@
+package io.trainplane.local.sim;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.trainplane.kubernetes.PyTorchJobState;
+import io.trainplane.kubernetes.PyTorchJobs;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The part of the Kubeflow training operator local mode needs: a PyTorchJob gets one pod per
+ * replica (Master, Workers), its pods run as the {@link JobController} runs a Job's, and its
+ * status gets the operator's conditions (Created, Running, Succeeded or Failed) through the
+ * status subresource. Pods of deleted PyTorchJobs are garbage-collected.
+ */
+public final class PyTorchJobController {
+    static final String REPLICA_INDEX = "training.kubeflow.org/replica-index";
+
+    private final KubernetesClient client;
+    private final PodBehaviour behaviour;
+    private final JobController pods;
+
+    public PyTorchJobController(KubernetesClient client, PodBehaviour behaviour, JobController pods) {
+        this.client = client;
+        this.behaviour = behaviour;
+        this.pods = pods;
+    }
+
+    public void reconcile(Instant now) {
+        List<GenericKubernetesResource> jobs = client.genericKubernetesResources(PyTorchJobs.CONTEXT).inAnyNamespace().list().getItems();
+        for (GenericKubernetesResource job : jobs) {
+            reconcile(job, now);
+        }
+        collectGarbage(jobs);
+    }
+
+    private void reconcile(GenericKubernetesResource job, Instant now) {
+        PyTorchJobState state = PyTorchJobState.of(job);
+        if (state instanceof PyTorchJobState.Succeeded || state instanceof PyTorchJobState.Failed) {
+            return;
+        }
+        String ns = job.getMetadata().getNamespace();
+        String name = job.getMetadata().getName();
+        Job asJob = asJob(job);
+        if (behaviour.deletedBySomeone(asJob, now)) {
+            client.genericKubernetesResources(PyTorchJobs.CONTEXT).inNamespace(ns).withName(name).delete();
+            return;
+        }
+        List<Pod> current = pods(ns, name);
+        if (current.isEmpty()) {
+            replicas(job).forEach((type, count) -> {
+                for (int i = 0; i < count; i++) {
+                    client.pods().inNamespace(ns).resource(newPod(job, type, i, now)).create();
+                }
+            });
+            setStatus(job, now.toString(), null, condition("Created", "PyTorchJobCreated", "PyTorchJob " + name + " is created.", now));
+            return;
+        }
+        for (Pod pod : current) {
+            pods.advance(asJob, pod, now);
+        }
+        current = pods(ns, name);
+        long failed = current.stream().filter(p -> "Failed".equals(p.getStatus().getPhase())).count();
+        long succeeded = current.stream().filter(p -> "Succeeded".equals(p.getStatus().getPhase())).count();
+        long running = current.stream().filter(p -> "Running".equals(p.getStatus().getPhase())).count();
+        String start = (String) PyTorchJobs.status(job, "startTime");
+        if (failed > 0) {
+            setStatus(job, start, now.toString(), condition("Failed", "PyTorchJobFailed",
+                    "PyTorchJob " + name + " has failed because " + failed + " replica(s) failed.", now));
+        } else if (succeeded == current.size()) {
+            setStatus(job, start, now.toString(), condition("Succeeded", "PyTorchJobSucceeded",
+                    "PyTorchJob " + name + " is successfully completed.", now));
+        } else if (running > 0 && !(state instanceof PyTorchJobState.Active a && a.condition().equals("Running"))) {
+            setStatus(job, start, null, condition("Running", "PyTorchJobRunning", "PyTorchJob " + name + " is running.", now));
+        }
+    }
+
+    /** The conditions so far (each earlier one now "False"), then {@code latest}. */
+    @SuppressWarnings("unchecked")
+    private void setStatus(GenericKubernetesResource job, String startTime, String completionTime, Map<String, Object> latest) {
+        List<Map<String, Object>> conditions = new ArrayList<>();
+        if (PyTorchJobs.status(job, "conditions") instanceof List<?> old) {
+            for (Object c : old) {
+                Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) c);
+                copy.put("status", "False");
+                conditions.add(copy);
+            }
+        }
+        conditions.add(latest);
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("startTime", startTime);
+        if (completionTime != null) {
+            status.put("completionTime", completionTime);
+        }
+        status.put("conditions", conditions);
+        job.getAdditionalProperties().put("status", status);
+        client.genericKubernetesResources(PyTorchJobs.CONTEXT).inNamespace(job.getMetadata().getNamespace())
+                .resource(job).updateStatus();
+    }
+
+    private static Map<String, Object> condition(String type, String reason, String message, Instant now) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("type", type);
+        c.put("status", "True");
+        c.put("reason", reason);
+        c.put("message", message);
+        c.put("lastTransitionTime", now.toString());
+        c.put("lastUpdateTime", now.toString());
+        return c;
+    }
+
+    private void collectGarbage(List<GenericKubernetesResource> jobs) {
+        Set<String> alive = jobs.stream().map(j -> j.getMetadata().getNamespace() + "/" + j.getMetadata().getName())
+                .collect(Collectors.toSet());
+        for (Pod pod : client.pods().inAnyNamespace().withLabel(PyTorchJobs.JOB_NAME_LABEL).list().getItems()) {
+            String owner = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(PyTorchJobs.JOB_NAME_LABEL);
+            if (!alive.contains(owner)) {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+            }
+        }
+    }
+
+    private List<Pod> pods(String namespace, String jobName) {
+        return client.pods().inNamespace(namespace).withLabel(PyTorchJobs.JOB_NAME_LABEL, jobName).list().getItems();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> replicaSpecs(GenericKubernetesResource job) {
+        Map<String, Object> spec = (Map<String, Object>) job.getAdditionalProperties().get("spec");
+        return (Map<String, Map<String, Object>>) spec.get("pytorchReplicaSpecs");
+    }
+
+    private static Map<String, Integer> replicas(GenericKubernetesResource job) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        replicaSpecs(job).forEach((type, spec) -> counts.put(type, ((Number) spec.getOrDefault("replicas", 1)).intValue()));
+        return counts;
+    }
+
+    private static PodTemplateSpec template(GenericKubernetesResource job, String type) {
+        return Serialization.jsonMapper().convertValue(replicaSpecs(job).get(type).get("template"), PodTemplateSpec.class);
+    }
+
+    /** The PyTorchJob seen as a Job with the Master's template: what a {@link PodBehaviour} reads. */
+    static Job asJob(GenericKubernetesResource job) {
+        return new JobBuilder().withMetadata(job.getMetadata())
+                .withNewSpec().withTemplate(template(job, "Master")).endSpec()
+                .withNewStatus().withStartTime((String) PyTorchJobs.status(job, "startTime")).endStatus()
+                .build();
+    }
+
+    private static Pod newPod(GenericKubernetesResource job, String type, int index, Instant now) {
+        String jobName = job.getMetadata().getName();
+        PodTemplateSpec template = template(job, type);
+        String replica = type.toLowerCase(Locale.ROOT);
+        Map<String, String> labels = new HashMap<>(template.getMetadata().getLabels());
+        labels.put(PyTorchJobs.JOB_NAME_LABEL, jobName);
+        labels.put(PyTorchJobs.REPLICA_TYPE_LABEL, replica);
+        labels.put(REPLICA_INDEX, Integer.toString(index));
+        var spec = template.getSpec();
+        spec.setRestartPolicy(String.valueOf(replicaSpecs(job).get(type).getOrDefault("restartPolicy", "Never")));
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(jobName + "-" + replica + "-" + index).withNamespace(job.getMetadata().getNamespace())
+                .withLabels(labels).withAnnotations(Map.of("trainplane.local/created", now.toString()))
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(job.getApiVersion()).withKind(job.getKind())
+                        .withName(jobName).withUid(job.getMetadata().getUid()).withController(true).build())
+                .endMetadata()
+                .withSpec(spec)
+                .withNewStatus().withPhase("Pending").endStatus()
+                .build();
+    }
+}

@@ -1,0 +1,30 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.runs.RunStatus;
+
+/**
+ * Creates (or adopts) the workload scripts and the data Job, which prepares the data set on the
+ * shared volume (a marker file there makes a rerun skip the work).
+ */
+public final class StartDataJobStep implements Step {
+    private final Services services;
+
+    public StartDataJobStep(Clients clients) {
+        this.services = Services.of(clients);
+    }
+
+    @Override
+    public JsonNode run(JsonNode input) {
+        RunContext run = RunContext.from(input);
+        services.store().update(run.runId(), r -> r.withStatus(RunStatus.PREPARING_DATA).withPhase("data"));
+        WorkloadManifests manifests = new WorkloadManifests(run.spec());
+        RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
+        objects.createOrAdopt(manifests.workloadScripts());
+        objects.createOrAdopt(manifests.dataJob());
+        return Json.object().put("jobName", run.names().dataJob());
+    }
+}

@@ -1,0 +1,109 @@
+package io.trainplane.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.workflow.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every PyTorchJob the launcher can generate, checked against the Kubeflow training operator's CRD. */
+class PyTorchJobManifestTest {
+    static final Path CRD = Path.of("../shared/kubeflow/v1.9.4/kubeflow.org_pytorchjobs.yaml");
+    static JsonSchema schema;
+
+    @BeforeAll
+    static void loadCrd() throws IOException {
+        if (!Files.exists(CRD)) {
+            return;
+        }
+        JsonNode crd = new ObjectMapper(new YAMLFactory()).readTree(CRD.toFile());
+        for (JsonNode version : crd.path("spec").path("versions")) {
+            if (version.path("name").asText().equals("v1")) {
+                schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4)
+                        .getSchema(version.path("schema").path("openAPIV3Schema"));
+            }
+        }
+    }
+
+    static RunSpec spec(int workers, int gpus, int procs) {
+        return RunSpecs.parse("""
+                {"runId": "nightly-7", "cluster": {"mode": "existing", "name": "warm"}, "volume": {"type": "efs"},
+                 "training": {"launcher": "pytorchjob", "workers": %d, "gpusPerWorker": %d, "procsPerWorker": %d}}"""
+                .formatted(workers, gpus, procs));
+    }
+
+    static Stream<Arguments> variants() {
+        return IntStream.rangeClosed(1, 4).boxed().flatMap(workers -> Stream.of(
+                Arguments.of(workers, 0, 1), Arguments.of(workers, 0, 2), Arguments.of(workers, 1, 1), Arguments.of(workers, 4, 4)));
+    }
+
+    @ParameterizedTest(name = "workers {0}, gpus {1}, procs {2}")
+    @MethodSource("variants")
+    void validatesAgainstTheCrdAndItsReplicasAddUpToTheWorkers(int workers, int gpus, int procs) {
+        GenericKubernetesResource job = new WorkloadManifests(spec(workers, gpus, procs)).pyTorchJob();
+        JsonNode json = Json.MAPPER.valueToTree(job);
+
+        JsonNode replicas = json.path("spec").path("pytorchReplicaSpecs");
+        int total = 0;
+        for (JsonNode replica : replicas) {
+            total += replica.path("replicas").asInt();
+        }
+        assertThat(total).isEqualTo(workers);
+        assertThat(replicas.path("Master").path("replicas").asInt()).isEqualTo(1);
+        assertThat(json.path("spec").path("nprocPerNode").asText()).isEqualTo(Integer.toString(procs));
+        assumeTrue(schema != null, "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize()
+                + " (shared reference data); schema validation skipped");
+        Set<ValidationMessage> errors = schema.validate(json);
+        assertThat(errors).as(json.toPrettyString()).isEmpty();
+    }
+
+    @Test
+    void thePodTemplateHasWhatTheIndexedJobsHas() {
+        JsonNode json = Json.MAPPER.valueToTree(new WorkloadManifests(spec(2, 4, 4)).pyTorchJob());
+        JsonNode spec = json.path("spec");
+        JsonNode pod = spec.path("pytorchReplicaSpecs").path("Worker").path("template");
+
+        assertThat(json.path("apiVersion").asText()).isEqualTo("kubeflow.org/v1");
+        assertThat(spec.path("elasticPolicy").path("rdzvBackend").asText()).isEqualTo("c10d");
+        assertThat(spec.path("elasticPolicy").path("minReplicas").asInt()).isEqualTo(2);
+        assertThat(spec.path("elasticPolicy").path("maxReplicas").asInt()).isEqualTo(2);
+        assertThat(spec.path("runPolicy").path("cleanPodPolicy").asText()).isEqualTo("None");
+        assertThat(spec.path("runPolicy").path("activeDeadlineSeconds").asLong()).isEqualTo(240 * 60L);
+        assertThat(pod.path("metadata").path("labels").path(RunObjects.RUN_LABEL).asText()).isEqualTo("nightly-7");
+        JsonNode container = pod.path("spec").path("containers").get(0);
+        assertThat(container.path("name").asText()).isEqualTo("pytorch");
+        assertThat(container.path("resources").path("limits").path("nvidia.com/gpu").asText()).isEqualTo("4");
+        assertThat(container.path("volumeMounts").findValuesAsText("mountPath")).contains("/dev/shm", "/shared", "/workload");
+        assertThat(pod.path("spec").path("volumes").findValuesAsText("claimName")).contains(VolumeManifests.CLAIM);
+        assertThat(pod.path("spec").path("tolerations").get(0).path("key").asText()).isEqualTo("nvidia.com/gpu");
+    }
+
+    @Test
+    void theSchemaCatchesAMalformedPyTorchJob() {
+        assumeTrue(schema != null, "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize() + "; skipped");
+        var json = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(new WorkloadManifests(spec(2, 0, 1)).pyTorchJob());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) json.path("spec").path("pytorchReplicaSpecs").path("Worker")).put("replicas", "two");
+
+        assertThat(schema.validate(json)).isNotEmpty();
+    }
+}

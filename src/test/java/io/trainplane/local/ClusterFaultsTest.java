@@ -1,0 +1,64 @@
+package io.trainplane.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.local.sim.ClusterFault;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.workflow.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Trouble on the cluster, simulated as a real cluster shows it: each run ends FAILED in the state
+ * that noticed, with the error naming the cause, and nothing left behind.
+ */
+class ClusterFaultsTest {
+    static final String URL = "https://data.example.com/cifar-10-python.tar.gz";
+
+    static RunReport run(ClusterFault fault) throws IOException {
+        ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
+        spec.putObject("data").put("source", "url").put("url", URL).put("sha256", "ab".repeat(32));
+        try (LocalCloud cloud = new LocalCloud()) {
+            return new LocalRun(cloud, fault == null ? Faults.none() : Faults.onCluster(fault), e -> { })
+                    .execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
+        }
+    }
+
+    static Stream<Arguments> faults() {
+        return Stream.of(
+                Arguments.of(ClusterFault.UNSCHEDULABLE, "CheckTraining", "Unschedulable", "Insufficient nvidia.com/gpu"),
+                Arguments.of(ClusterFault.IMAGE_PULL, "CheckTraining", "ImagePullFailed", "pytorch/pytorch"),
+                Arguments.of(ClusterFault.CRASH_LOOP, "CheckTraining", "CrashLoop", "simulated crash at start-up"),
+                Arguments.of(ClusterFault.BAD_CHECKSUM, "CheckData", "DataChecksumMismatch", URL),
+                Arguments.of(ClusterFault.LOW_ACCURACY, "CollectResults", "QualityGate", "accuracy"),
+                Arguments.of(ClusterFault.JOB_DELETED, "CheckTraining", "JobDeleted", "was deleted"));
+    }
+
+    @ParameterizedTest(name = "--cluster-fault {0}")
+    @MethodSource("faults")
+    void theRunFailsNamingTheCauseAndLeavesNothing(ClusterFault fault, String state, String reason, String named)
+            throws IOException {
+        RunReport r = run(fault);
+
+        assertThat(r.status()).isEqualTo("FAILED");
+        assertThat(r.failedState()).isEqualTo(state);
+        assertThat(r.error() + " " + r.cause()).contains(reason).contains(named).doesNotContain("\"apiVersion\"");
+        assertThat(r.resources().created()).anyMatch(c -> c.startsWith("kubernetes:Job/"));
+        assertThat(r.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void withoutAFaultTheSameSpecSucceeds() throws IOException {
+        RunReport r = run(null);
+
+        assertThat(r.status()).as(r.cause()).isEqualTo("SUCCEEDED");
+        assertThat(r.resources().remaining()).isEmpty();
+    }
+}
