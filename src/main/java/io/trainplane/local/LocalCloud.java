@@ -11,6 +11,7 @@ import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.JobController;
+import io.trainplane.local.sim.PodBehaviour;
 import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
@@ -55,10 +56,16 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
     private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
-    private final JobController controller = new JobController(kubernetes.admin(), new SimulatedWorkload());
+    private final JobController controller;
     private final ClusterAccess clusters;
 
     public LocalCloud() {
+        this(new SimulatedWorkload());
+    }
+
+    /** A cloud whose pods do what {@code workload} says: simulated, or real local processes. */
+    public LocalCloud(PodBehaviour workload) {
+        controller = new JobController(kubernetes.admin(), workload);
         RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(), "1.31");
         var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDLOCAL", "local-secret"));
