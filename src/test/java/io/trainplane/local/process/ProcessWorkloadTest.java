@@ -2,14 +2,20 @@ package io.trainplane.local.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.RunReport;
+import io.trainplane.local.sim.PodBehaviour;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.workload.TorchEnvironment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +53,26 @@ class ProcessWorkloadTest {
     void aFailedProcessWithoutMessageReportsTheTailOfItsLog() {
         String log = String.join("\n", java.util.stream.IntStream.range(0, 200).mapToObj(i -> "line " + i).toList());
         assertThat(ProcessWorkload.tail(log, 80, 2048)).startsWith("line 120").endsWith("line 199");
+    }
+
+    @Test
+    void aPodEndsWithItsProcessAndAFailureCarriesTheLogsTail() throws Exception {
+        Path python3 = PythonRuntime.onPath("python3", System.getenv()).orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(python3 != null, "no python3 on PATH");
+        Job job = new JobBuilder().withNewMetadata().withName("tp-x-eval").withNamespace("tp-x").withUid("u1")
+                .withLabels(java.util.Map.of("app.kubernetes.io/component", "evaluation")).endMetadata()
+                .withNewSpec().withCompletions(1).endSpec().build();
+        Pod pod = new PodBuilder().withNewMetadata().withName("tp-x-eval-abc").withNamespace("tp-x").endMetadata()
+                .withNewSpec().addNewContainer().withName("evaluator").withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withCommand("python3", "-c", "import sys, time; time.sleep(1); print('boom at ' + sys.argv[1]); sys.exit(4)", "/shared/x")
+                .endContainer().endSpec().build();
+        try (ProcessWorkload runtime = new ProcessWorkload(new PythonRuntime(python3), work.resolve("run"), false)) {
+            assertThat(runtime.poll(job, pod, null, Duration.ZERO)).as("still running").isEmpty();
+            PodBehaviour.Outcome outcome = runtime.poll(job, pod, null, Duration.ofMinutes(1)).orElseThrow();
+            assertThat(outcome.exitCode()).isEqualTo(4);
+            assertThat(outcome.runtime()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+            assertThat(outcome.terminationMessage()).contains("boom at " + work.resolve("run/shared/x"));
+        }
     }
 
     /** The real state machine, the simulated cloud, and the pods' commands run for real: the accuracy is measured. */
