@@ -21,16 +21,20 @@ BATCHES = "cifar-10-batches-py"
 
 
 def synthetic(data_dir, samples, seed=7):
-    """Ten classes, each a fixed colour pattern plus noise: learnable by a small CNN in an epoch."""
+    """Ten classes, each a fixed coarse colour pattern (4x4 blocks of 8x8 pixels), a fainter
+    pattern of a random class and pixel noise: learnable by a small CNN in a few epochs, not perfectly."""
     rng = np.random.default_rng(seed)
-    patterns = rng.integers(0, 256, size=(10, 3, 32, 32)).astype(np.float32)
+    coarse = rng.integers(0, 256, size=(10, 3, 4, 4)).astype(np.float32)
+    patterns = np.kron(coarse, np.ones((8, 8), dtype=np.float32))
     out = os.path.join(data_dir, BATCHES)
     os.makedirs(out, exist_ok=True)
 
     def batch(n, name):
         labels = rng.integers(0, 10, size=n)
+        distractors = rng.integers(0, 10, size=n)  # another class's pattern, fainter: not trivially separable
         noise = rng.normal(0, 60, size=(n, 3, 32, 32))
-        images = np.clip(patterns[labels] * 0.6 + noise + 50, 0, 255).astype(np.uint8)
+        images = patterns[labels] * 0.5 + patterns[distractors] * 0.4 + noise + 15
+        images = np.clip(images, 0, 255).astype(np.uint8)
         with open(os.path.join(out, name), "wb") as f:
             pickle.dump({b"data": images.reshape(n, 3072), b"labels": labels.tolist()}, f)
 
@@ -65,7 +69,16 @@ def download(url, sha256, data_dir):
         os.remove(archive)
         sys.exit(3)
     with tarfile.open(archive) as tar:
-        tar.extractall(data_dir, filter="data")
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(data_dir, filter="data")
+        else:  # Python before 3.11.4: refuse members that would land outside data_dir
+            root = os.path.realpath(data_dir)
+            for member in tar.getmembers():
+                if not os.path.realpath(os.path.join(root, member.name)).startswith(root + os.sep):
+                    raise ValueError(f"unsafe path in archive: {member.name}")
+            tar.extractall(data_dir)
+    if not os.path.isdir(os.path.join(data_dir, BATCHES)):
+        raise ValueError(f"the archive has no {BATCHES}/ directory")
     os.remove(archive)
 
 
@@ -77,18 +90,24 @@ def main():
     p.add_argument("--sha256")
     p.add_argument("--samples", type=int, default=2000)
     a = p.parse_args()
+    if a.source == "url" and not (a.url and a.sha256):
+        p.error("--source url needs --url and --sha256")
     os.makedirs(a.data_dir, exist_ok=True)
     marker = os.path.join(a.data_dir, MARKER)
     if os.path.exists(marker):
         print(f"data already prepared ({open(marker).read().strip()}), skipping")
         return
-    if a.source in ("url", "s3"):
-        if not a.url:
-            print(f"--source {a.source} needs --url", file=sys.stderr)
-            sys.exit(1)
-        download(a.url, a.sha256, a.data_dir)
-    else:
-        synthetic(a.data_dir, a.samples)
+    try:
+        if a.source in ("url", "s3"):
+            if not a.url:
+                print(f"--source {a.source} needs --url", file=sys.stderr)
+                sys.exit(1)
+            download(a.url, a.sha256, a.data_dir)
+        else:
+            synthetic(a.data_dir, a.samples)
+    except Exception as e:  # noqa: BLE001 - exit code 1 with the reason on stderr
+        print(f"data preparation failed: {e}", file=sys.stderr)
+        sys.exit(1)
     with open(marker, "w") as f:
         json.dump({"source": a.source, "url": a.url, "sha256": a.sha256}, f)
     print("data ready in", a.data_dir)

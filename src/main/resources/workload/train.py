@@ -35,6 +35,8 @@ def main():
     p.add_argument("--lr", type=float, default=0.01)
     a = p.parse_args()
 
+    if a.epochs < 1 or a.batch_size < 1:
+        p.error("--epochs and --batch-size must be at least 1")
     backend = "nccl" if torch.cuda.is_available() else "gloo"
     dist.init_process_group(backend)
     rank, world = dist.get_rank(), dist.get_world_size()
@@ -48,14 +50,16 @@ def main():
     model = Net().to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=a.lr, momentum=0.9)
     start_epoch = 0
+    loss_value = None
     checkpoint = newest_checkpoint(a.output_dir)
     if checkpoint:
         state = torch.load(checkpoint, map_location=device)
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         start_epoch = state["epoch"]
+        loss_value = state.get("loss")
         if rank == 0:
-            print(f"resuming from {checkpoint} at epoch {start_epoch + 1}", flush=True)
+            print(f"resuming from {os.path.basename(checkpoint)} at epoch {start_epoch + 1}", flush=True)
     ddp = DistributedDataParallel(model, device_ids=[local_rank] if backend == "nccl" else None)
 
     data = load(a.data_dir, train=True)
@@ -63,7 +67,6 @@ def main():
     loader = DataLoader(data, batch_size=a.batch_size, sampler=sampler)
     loss_fn = nn.CrossEntropyLoss()
     started = time.time()
-    loss_value = float("nan")
     for epoch in range(start_epoch, a.epochs):
         sampler.set_epoch(epoch)
         ddp.train()
@@ -82,12 +85,17 @@ def main():
         if rank == 0:
             print(f"epoch {epoch + 1}/{a.epochs} loss {loss_value:.4f}", flush=True)
             path = os.path.join(a.output_dir, f"checkpoint-epoch-{epoch + 1}.pt")
-            torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch + 1}, path + ".tmp")
+            torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                        "epoch": epoch + 1, "loss": loss_value}, path + ".tmp")
             os.replace(path + ".tmp", path)
         dist.barrier()
 
     if rank == 0:
-        torch.save(model.state_dict(), os.path.join(a.output_dir, "model.pt"))
+        if start_epoch >= a.epochs:
+            print(f"all {a.epochs} epochs already trained", flush=True)
+        model_path = os.path.join(a.output_dir, "model.pt")
+        torch.save(model.state_dict(), model_path + ".tmp")
+        os.replace(model_path + ".tmp", model_path)
         with open(os.path.join(a.output_dir, "train-metrics.json"), "w") as f:
             json.dump({"loss": loss_value, "epochs": a.epochs, "worldSize": world,
                        "seconds": round(time.time() - started, 1)}, f)

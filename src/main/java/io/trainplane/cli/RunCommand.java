@@ -3,6 +3,8 @@ package io.trainplane.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
+import io.trainplane.local.process.ProcessWorkload;
+import io.trainplane.local.process.PythonRuntime;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.StateMachine;
@@ -11,6 +13,7 @@ import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.workflow.Json;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -51,6 +54,15 @@ final class RunCommand implements Callable<Integer> {
                     + "low-accuracy or job-deleted")
     String clusterFault;
 
+    @Option(names = "--runtime", defaultValue = "auto", paramLabel = "RUNTIME",
+            description = {"what the pods do: simulated (a model of the workload), process (the real scripts as local",
+                    "processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH),",
+                    "auto (process when such a python exists, else simulated; default)"})
+    Runtime runtime;
+
+    /** {@code --runtime}. */
+    enum Runtime { auto, simulated, process }
+
     @Override
     public Integer call() {
         JsonNode normalized = spec.normalized();
@@ -58,7 +70,8 @@ final class RunCommand implements Callable<Integer> {
         String runId = SpecInput.runIdOf(normalized);
         Faults faults = faults();
         RunReport report;
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (ProcessWorkload processes = processRuntime();
+             LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
             Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
             report = new LocalRun(cloud, faults, progress).execute(normalized, runId);
             progress.finish(report);
@@ -69,6 +82,29 @@ final class RunCommand implements Callable<Integer> {
             TextReport.print(out(), report);
         }
         return report.succeeded() ? Main.SUCCEEDED : Main.FAILED;
+    }
+
+    /** The process runtime when asked for (or, with auto, when PyTorch is there); null for the simulated one. */
+    private ProcessWorkload processRuntime() {
+        if (clusterFault != null && runtime == Runtime.process) {
+            throw new UserInputException("--cluster-fault is simulated: use it with --runtime simulated or auto");
+        }
+        if (runtime == Runtime.simulated || clusterFault != null) {
+            return null;
+        }
+        Optional<PythonRuntime> python = PythonRuntime.detect(System.getenv());
+        if (python.isEmpty()) {
+            if (runtime == Runtime.process) {
+                throw new UserInputException("--runtime process needs a python that can import torch: set "
+                        + PythonRuntime.PYTHON_VARIABLE + " or put one on PATH as python3");
+            }
+            return null;
+        }
+        boolean keep = "1".equals(System.getenv("TRAINPLANE_KEEP_WORKDIR"));
+        ProcessWorkload processes = ProcessWorkload.inTemporaryDirectory(python.get(), keep);
+        command.commandLine().getErr().println("process runtime: " + python.get().python() + ", pods run in "
+                + processes.root() + (keep ? " (kept)" : " (removed at the end; TRAINPLANE_KEEP_WORKDIR=1 keeps it)"));
+        return processes;
     }
 
     /** The faults asked for; a malformed or unknown AWS operation is invalid input. */

@@ -11,6 +11,7 @@ import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.JobController;
+import io.trainplane.local.sim.PodBehaviour;
 import io.trainplane.local.sim.PyTorchJobController;
 import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedEfs;
@@ -56,12 +57,20 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
     private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
-    private final SimulatedWorkload workload = new SimulatedWorkload();
-    private final JobController controller = new JobController(kubernetes.admin(), workload);
-    private final PyTorchJobController operator = new PyTorchJobController(kubernetes.admin(), workload, controller);
+    private final PodBehaviour workload;
+    private final JobController controller;
+    private final PyTorchJobController operator;
     private final ClusterAccess clusters;
 
     public LocalCloud() {
+        this(new SimulatedWorkload());
+    }
+
+    /** A cloud whose pods do what {@code workload} says: simulated, or real local processes. */
+    public LocalCloud(PodBehaviour workload) {
+        this.workload = workload;
+        controller = new JobController(kubernetes.admin(), workload);
+        operator = new PyTorchJobController(kubernetes.admin(), workload, controller);
         RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(), "1.31");
         var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDLOCAL", "local-secret"));
@@ -83,7 +92,10 @@ public final class LocalCloud implements AutoCloseable {
         faults.awsFailures().forEach(this.faults::fail);
         faults.awsThrottles().forEach(this.faults::throttle);
         if (faults.clusterFault() != null) {
-            workload.inject(faults.clusterFault());
+            if (!(workload instanceof SimulatedWorkload simulated)) {
+                throw new IllegalArgumentException("cluster faults are simulated: run with --runtime simulated");
+            }
+            simulated.inject(faults.clusterFault());
         }
         return this;
     }

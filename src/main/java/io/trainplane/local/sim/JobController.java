@@ -87,8 +87,8 @@ public final class JobController {
             client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
         } else if ("Running".equals(phase)) {
             Instant started = Instant.parse(pod.getStatus().getStartTime());
-            PodBehaviour.Outcome outcome = behaviour.outcome(job, pod, client);
-            if (!now.isBefore(started.plus(outcome.runtime()))) {
+            PodBehaviour.Outcome outcome = behaviour.poll(job, pod, client, Duration.between(started, now)).orElse(null);
+            if (outcome != null && !now.isBefore(started.plus(outcome.runtime()))) {
                 pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
                 pod.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder()
                         .withName(pod.getSpec().getContainers().get(0).getName())

@@ -26,4 +26,13 @@ public interface PodBehaviour {
     default boolean deletedBySomeone(Job job, Instant now) {
         return false;
     }
+
+    /**
+     * How a running pod ends, or empty while it is still running (a real process). The controller
+     * asks at every reconciliation; {@code running} is how long the pod has run in simulated time.
+     * By default the outcome is known from the start.
+     */
+    default Optional<Outcome> poll(Job job, Pod pod, KubernetesClient client, Duration running) {
+        return Optional.of(outcome(job, pod, client));
+    }
 }

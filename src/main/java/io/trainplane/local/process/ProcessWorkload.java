@@ -1,0 +1,323 @@
+package io.trainplane.local.process;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.kubernetes.WorkloadScripts;
+import io.trainplane.local.sim.PodBehaviour;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The process runtime of local mode: the pods' commands run as local processes, for real.
+ *
+ * <ul>
+ *   <li>The run's volume ({@code /shared}) is a directory of this runtime's work directory,
+ *       {@code /workload} the default scripts extracted from the jar, {@code /dev/termination-log}
+ *       a file per pod whose content becomes the container's termination message (with the
+ *       log's tail instead when it is empty and the process failed, as {@code FallbackToLogsOnError}).</li>
+ *   <li>{@code python}/{@code python3} is the interpreter found by {@link PythonRuntime};
+ *       {@code torchrun} is {@code python -m torch.distributed.run}.</li>
+ *   <li>The Indexed training Job is an approximation: ONE {@code torchrun --standalone --nnodes=1
+ *       --nproc-per-node=<workers × procsPerWorker>} process stands in for all its pods, with the
+ *       same world size; the pod of index 0 carries its result (exit code, termination message)
+ *       and the other pods end with it. Multi-node rendezvous is not exercised.</li>
+ *   <li>Until the data phase exists, training starts with {@code prepare.py --source synthetic}
+ *       into {@code /shared/data} when that directory has no {@code .trainplane-ready} marker.</li>
+ * </ul>
+ *
+ * Time: the simulated clock only moves at Waits, so a pod stays Running until its process has
+ * exited. At each poll the runtime lets the process run for as long as simulated time has gone
+ * ahead of real time since the pod started, so simulated time follows real time while a process
+ * runs; the pod's runtime is the process's real duration.
+ */
+public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
+    static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+    static final String MARKER = ".trainplane-ready";
+    private static final int MESSAGE_LIMIT = 4096;
+    private static final Set<String> TORCHRUN_FLAGS = Set.of("--standalone", "--no-python", "--no_python", "--run-path", "--run_path", "-m", "--module");
+    private static final Set<String> TORCHRUN_TOPOLOGY = Set.of("--nnodes", "--nproc-per-node", "--nproc_per_node", "--node-rank", "--node_rank",
+            "--rdzv-backend", "--rdzv_backend", "--rdzv-endpoint", "--rdzv_endpoint", "--rdzv-id", "--rdzv_id", "--rdzv-conf", "--rdzv_conf",
+            "--master-addr", "--master_addr", "--master-port", "--master_port", "--standalone");
+
+    private final PythonRuntime python;
+    private final Path root;
+    private final Path shared;
+    private final Path scripts;
+    private final boolean keep;
+    private final Map<String, Running> processes = new HashMap<>();
+
+    private record Running(Process process, long startedNanos, Path log, Path termination, String policy) {}
+
+    public ProcessWorkload(PythonRuntime python, Path root, boolean keep) {
+        this.python = python;
+        this.root = root;
+        this.keep = keep;
+        try {
+            shared = Files.createDirectories(root.resolve("shared"));
+            scripts = Files.createDirectories(root.resolve("workload"));
+            Files.createDirectories(root.resolve("pods"));
+            for (Map.Entry<String, String> script : WorkloadScripts.all().entrySet()) {
+                Files.writeString(scripts.resolve(script.getKey()), script.getValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A runtime in a new temporary directory, kept after {@link #close()} when {@code keep}. */
+    public static ProcessWorkload inTemporaryDirectory(PythonRuntime python, boolean keep) {
+        try {
+            return new ProcessWorkload(python, Files.createTempDirectory("trainplane-run-"), keep);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Path root() { return root; }
+
+    @Override
+    public Outcome outcome(Job job, Pod pod, KubernetesClient client) {
+        return poll(job, pod, client, Duration.ofDays(365)).orElseThrow();
+    }
+
+    @Override
+    public synchronized Optional<Outcome> poll(Job job, Pod pod, KubernetesClient client, Duration running) {
+        Running process = processes.computeIfAbsent(key(job, pod), k -> start(job, pod, client));
+        long realNanos = System.nanoTime() - process.startedNanos;
+        long patience = Math.max(0, running.toNanos() - realNanos);
+        try {
+            if (!process.process.waitFor(patience, TimeUnit.NANOSECONDS)) {
+                return Optional.empty();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        Duration runtime = Duration.ofNanos(System.nanoTime() - process.startedNanos).withNanos(0).plusSeconds(1);
+        int exit = process.process.exitValue();
+        boolean carriesResult = !indexed(job) || "0".equals(index(pod));
+        return Optional.of(new Outcome(runtime, exit, carriesResult ? message(process, exit) : null));
+    }
+
+    private static String key(Job job, Pod pod) {
+        String jobKey = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + "/" + job.getMetadata().getUid();
+        return indexed(job) ? jobKey : jobKey + "/" + pod.getMetadata().getName();
+    }
+
+    private static boolean indexed(Job job) {
+        return "Indexed".equals(job.getSpec().getCompletionMode());
+    }
+
+    private static String index(Pod pod) {
+        return pod.getMetadata().getLabels().getOrDefault(COMPLETION_INDEX, "0");
+    }
+
+    private Running start(Job job, Pod pod, KubernetesClient client) {
+        Container container = pod.getSpec().getContainers().get(0);
+        String name = indexed(job) ? job.getMetadata().getName() : pod.getMetadata().getName();
+        Path dir = root.resolve("pods").resolve(name);
+        try {
+            Files.createDirectories(dir);
+            Path log = dir.resolve("log");
+            Path termination = dir.resolve("termination-log");
+            Files.deleteIfExists(termination);
+            Files.createFile(termination);
+            installScripts(pod, client);
+            int completions = job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
+            List<String> command = localCommand(container.getCommand(), container.getArgs(), completions, termination);
+            if ("training".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))) {
+                prepareDataIfMissing(log);
+            }
+            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            Map<String, String> env = builder.environment();
+            Stream.of("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "GROUP_RANK")
+                    .forEach(env::remove);
+            env.put("PYTHONUNBUFFERED", "1");
+            for (EnvVar var : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
+                if (var.getValue() != null) {
+                    env.put(var.getName(), var.getValue());
+                }
+            }
+            env.put("TRAINPLANE_LOCAL_ROOT", root.toString());
+            Files.writeString(log, "$ " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            return new Running(builder.start(), System.nanoTime(), log, termination, container.getTerminationMessagePolicy());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the process of pod " + pod.getMetadata().getName(), e);
+        }
+    }
+
+    /**
+     * The scripts of the ConfigMap the pod mounts at {@code /workload} (the run's own), written
+     * over the default ones; the jar's scripts stay when the pod mounts none.
+     */
+    private void installScripts(Pod pod, KubernetesClient client) throws IOException {
+        Container container = pod.getSpec().getContainers().get(0);
+        String volume = container.getVolumeMounts() == null ? null : container.getVolumeMounts().stream()
+                .filter(m -> WorkloadManifests.WORKLOAD_DIR.equals(m.getMountPath())).map(m -> m.getName()).findFirst().orElse(null);
+        String configMap = volume == null || pod.getSpec().getVolumes() == null ? null : pod.getSpec().getVolumes().stream()
+                .filter(v -> volume.equals(v.getName()) && v.getConfigMap() != null)
+                .map(v -> v.getConfigMap().getName()).findFirst().orElse(null);
+        if (configMap == null) {
+            return;
+        }
+        ConfigMap found = client.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(configMap).get();
+        if (found == null || found.getData() == null) {
+            return;
+        }
+        for (Map.Entry<String, String> file : found.getData().entrySet()) {
+            if (file.getKey().matches("[A-Za-z0-9._-]+")) {
+                Files.writeString(scripts.resolve(file.getKey()), file.getValue());
+            }
+        }
+    }
+
+    /** The data phase's work, done before training when nothing prepared the data set yet. */
+    private void prepareDataIfMissing(Path log) throws IOException {
+        Path data = shared.resolve("data");
+        if (Files.exists(data.resolve(MARKER))) {
+            return;
+        }
+        Process prepare = new ProcessBuilder(python.python().toString(), scripts.resolve("prepare.py").toString(),
+                "--data-dir", data.toString(), "--source", "synthetic")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        try {
+            if (!prepare.waitFor(10, TimeUnit.MINUTES)) {
+                prepare.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            prepare.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The pod's command for this machine: the interpreter and torchrun replaced, the container's
+     * paths mapped into the work directory, the training's topology folded into one standalone
+     * torchrun with the same number of processes.
+     */
+    List<String> localCommand(List<String> command, List<String> args, int completions, Path termination) {
+        List<String> all = new ArrayList<>(command == null ? List.of() : command);
+        if (args != null) {
+            all.addAll(args);
+        }
+        if (all.isEmpty()) {
+            throw new IllegalArgumentException("the container has no command: the process runtime cannot run an image's entry point");
+        }
+        List<String> local = new ArrayList<>();
+        String program = all.getFirst();
+        int at = 1;
+        if (program.equals("torchrun") || program.endsWith("/torchrun")) {
+            local.addAll(python.torchrun());
+            int procsPerNode = 1;
+            List<String> kept = new ArrayList<>();
+            while (at < all.size() && all.get(at).startsWith("-")) {
+                String option = all.get(at);
+                String optionName = option.contains("=") ? option.substring(0, option.indexOf('=')) : option;
+                String value = null;
+                if (option.contains("=")) {
+                    value = option.substring(option.indexOf('=') + 1);
+                } else if (!TORCHRUN_FLAGS.contains(option) && at + 1 < all.size()) {
+                    value = all.get(++at);
+                }
+                at++;
+                if (optionName.equals("--nproc-per-node") || optionName.equals("--nproc_per_node")) {
+                    procsPerNode = value == null || !value.matches("\\d+") ? 1 : Integer.parseInt(value);
+                }
+                if (!TORCHRUN_TOPOLOGY.contains(optionName)) {
+                    kept.add(value == null ? option : optionName + "=" + value);
+                }
+            }
+            local.addAll(List.of("--standalone", "--nnodes=1", "--nproc-per-node=" + completions * procsPerNode));
+            local.addAll(kept);
+        } else if (Set.of("python", "python3").contains(program) || program.matches(".*/python3?(\\.\\d+)?")) {
+            local.add(python.python().toString());
+        } else {
+            local.add(program);
+        }
+        for (; at < all.size(); at++) {
+            local.add(mapPaths(all.get(at), termination));
+        }
+        return local;
+    }
+
+    private String mapPaths(String argument, Path termination) {
+        int equals = argument.startsWith("-") ? argument.indexOf('=') : -1;
+        if (equals > 0) {
+            return argument.substring(0, equals + 1) + mapPaths(argument.substring(equals + 1), termination);
+        }
+        if (argument.equals("/dev/termination-log")) {
+            return termination.toString();
+        }
+        for (Map.Entry<String, Path> mount : Map.of("/workload", scripts, "/shared", shared).entrySet()) {
+            if (argument.equals(mount.getKey()) || argument.startsWith(mount.getKey() + "/")) {
+                return mount.getValue() + argument.substring(mount.getKey().length());
+            }
+        }
+        return argument;
+    }
+
+    private static String message(Running process, int exit) {
+        try {
+            String message = Files.readString(process.termination);
+            if (message.isBlank() && exit != 0 && "FallbackToLogsOnError".equals(process.policy)) {
+                message = tail(Files.readString(process.log), 80, 2048);
+            }
+            if (message.length() > MESSAGE_LIMIT) {
+                message = message.substring(message.length() - MESSAGE_LIMIT);
+            }
+            return message.isBlank() ? null : message;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    static String tail(String log, int lines, int chars) {
+        List<String> all = log.lines().toList();
+        String tail = String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        return tail.length() > chars ? tail.substring(tail.length() - chars) : tail;
+    }
+
+    /** Ends whatever still runs (with its child processes) and removes the work directory unless kept. */
+    @Override
+    public synchronized void close() {
+        for (Running running : processes.values()) {
+            running.process.descendants().forEach(ProcessHandle::destroyForcibly);
+            running.process.destroyForcibly();
+        }
+        for (Running running : processes.values()) {
+            try {
+                running.process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        processes.clear();
+        if (!keep) {
+            try (Stream<Path> files = Files.walk(root)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                // a leftover temporary directory is harmless
+            }
+        }
+    }
+}
