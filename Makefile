@@ -1,7 +1,8 @@
 # SAM's makefile builder calls build-<LogicalId> once per function; every function ships the
 # same lean jar (target/trainplane-lambda.jar), built once.
 FUNCTIONS := StartRun ConnectCluster StartTraining CheckTraining StartEvaluation CheckJob \
-             CollectResults RecordFailure Teardown FinishRun
+             CollectResults RecordFailure Teardown FinishRun \
+             CloseRun SafetyNet
 
 LAMBDA_JAR := target/trainplane-lambda.jar
 

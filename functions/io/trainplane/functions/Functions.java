@@ -34,6 +34,8 @@ public final class Functions {
         all.put("RecordFailure", RecordFailure::new);
         all.put("Teardown", Teardown::new);
         all.put("FinishRun", FinishRun::new);
+        all.put("CloseRun", CloseRun::new);
+        all.put("SafetyNet", SafetyNet::new);
         return all;
     }
 }
