@@ -2,7 +2,7 @@
 # same lean jar (target/trainplane-lambda.jar), built once.
 FUNCTIONS := StartRun ConnectCluster StartTraining CheckTraining StartEvaluation CheckJob \
              CollectResults RecordFailure Teardown FinishRun \
-             CloseRun SafetyNet
+             CloseRun SafetyNet Janitor
 
 LAMBDA_JAR := target/trainplane-lambda.jar
 

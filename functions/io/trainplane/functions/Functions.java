@@ -36,6 +36,7 @@ public final class Functions {
         all.put("FinishRun", FinishRun::new);
         all.put("CloseRun", CloseRun::new);
         all.put("SafetyNet", SafetyNet::new);
+        all.put("Janitor", Janitor::new);
         return all;
     }
 }

@@ -120,4 +120,20 @@ class EventSchemasTest {
             }
         }));
     }
+
+    @Test
+    void runCleanedUpSaysWhatWasDeletedAndWhatWasKept() {
+        var spec = (com.fasterxml.jackson.databind.node.ObjectNode) Json.read(quickstart);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("cleanup")).put("keepCluster", true);
+        try (LocalCloud cloud = new LocalCloud()) {
+            new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
+            JsonNode detail = cloud.bus().events().stream().filter(e -> e.detailType().equals("Run Cleaned Up"))
+                    .findFirst().orElseThrow().detail();
+            assertThat(Json.MAPPER.convertValue(detail.path("kept"), List.class))
+                    .contains("eks:cluster/tp-quickstart-eks", "eks:nodegroup/tp-quickstart-nodes");
+            assertThat(Json.MAPPER.convertValue(detail.path("deleted"), List.class))
+                    .contains("kubernetes:Namespace/tp-quickstart").anyMatch(d -> d.toString().startsWith("efs:file-system/"))
+                    .noneMatch(d -> d.toString().startsWith("eks:"));
+        }
+    }
 }

@@ -135,4 +135,20 @@ class SafetyNetTest {
                     .satisfies(e -> assertThat(e.detail().path("status").asText()).isEqualTo("FAILED"));
         }
     }
+
+    @Test
+    void aFailedRunWhoseCleanupFailedGetsASecondTryFromTheSafetyNet() {
+        Outcome o = run(new Faults(Set.of(), Set.of(), Set.of("eks:DeleteCluster"), Set.of()), null);
+        assertThat(o.report().executionStatus()).isEqualTo("FAILED");
+        assertThat(o.report().status()).isEqualTo("FAILED");
+        // The cluster cannot be deleted: the Cleanup execution tries, fails, and leaves the run FAILED as it was.
+        assertThat(o.cleanups()).singleElement().satisfies(c -> {
+            assertThat(c.input().path("reason").asText()).isEqualTo("FAILED");
+            assertThat(c.status()).isEqualTo("FAILED");
+        });
+        assertThat(o.record().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(CleanupRecord.leftovers(o.record())).singleElement().asString().startsWith("eks:cluster/");
+        assertThat(o.report().resources().remaining()).anyMatch(ref -> ref.startsWith("eks:cluster/"));
+        assertThat(o.report().events()).doesNotContain("Run Cleaned Up").containsOnlyOnce("Run Failed");
+    }
 }
