@@ -3,6 +3,7 @@ package io.trainplane.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.Clients;
 import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
@@ -40,6 +41,10 @@ public final class SafetyNetStep implements Step {
         if (run.isPresent() ? CleanupRecord.finished(run.get()) : status.equals("FAILED")) {
             // Without a record the run failed at StartRun, before creating anything, and FinishRun reported it.
             return result.put("action", "not-needed");
+        }
+        if (run.isPresent() && run.get().status().isTerminal()) {
+            // The pipeline's own cleanup gave up (CleanupFailed, CleanupTimedOut): this one gets its own deadline.
+            services.store().update(runId, r -> r.withoutResource(RunResources.CLEANUP_STARTED));
         }
         return result.put("action", startCleanup(clients, runId, status) ? "started" : "already-started");
     }

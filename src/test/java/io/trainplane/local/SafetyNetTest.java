@@ -151,4 +151,29 @@ class SafetyNetTest {
         assertThat(o.report().resources().remaining()).anyMatch(ref -> ref.startsWith("eks:cluster/"));
         assertThat(o.report().events()).doesNotContain("Run Cleaned Up").containsOnlyOnce("Run Failed");
     }
+
+    @Test
+    void aRunWhoseOwnCleanupTimedOutGetsAFreshDeadline() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud.clients(), Faults.none(),
+                    cloud::reconcile, cloud.clock());
+            LocalSafetyNet.install(cloud, lambdas);
+            new Handlers(cloud).start(quickstart, "quickstart");
+            String fs = cloud.efs().createFileSystem(r -> r.creationToken("quickstart-volume").encrypted(true)).fileSystemId();
+            String longAgo = cloud.clock().instant().toString();
+            cloud.clock().advance(java.time.Duration.ofHours(3));
+            var store = Services.of(cloud.clients()).store();
+            store.update("quickstart", r -> r.withResource(io.trainplane.runs.RunResources.FILE_SYSTEM, fs)
+                    .withResource(io.trainplane.runs.RunResources.CLEANUP_STARTED, longAgo).withStatus(RunStatus.FAILED));
+
+            cloud.bus().emit("default", "aws.states", LocalSafetyNet.STATUS_CHANGE, io.trainplane.workflow.Json.object()
+                    .put("stateMachineArn", LocalCloud.PIPELINE_ARN).put("name", "quickstart").put("status", "FAILED"));
+
+            assertThat(cloud.stepFunctions().executions()).singleElement()
+                    .satisfies(c -> assertThat(c.status()).isEqualTo("SUCCEEDED"));
+            cloud.reconcile();
+            assertThat(cloud.awsResources()).noneMatch(r -> r.ref().equals("efs:file-system/" + fs));
+            assertThat(CleanupRecord.finished(store.get("quickstart"))).isTrue();
+        }
+    }
 }
