@@ -1,7 +1,9 @@
 # SAM's makefile builder calls build-<LogicalId> once per function; every function ships the
 # same lean jar (target/trainplane-lambda.jar), built once.
-FUNCTIONS := StartRun ConnectCluster StartDataJob StartTraining CheckTraining StartEvaluation CheckJob \
-             CollectResults RecordFailure Teardown FinishRun
+FUNCTIONS := StartRun CreateCluster CheckCluster CreateNodegroup CheckNodegroup ConfigureCluster \
+             ConnectCluster CreateVolume CheckVolume BindVolume StartDataJob StartTraining CheckTraining \
+             StartEvaluation CheckJob CollectResults RecordFailure Teardown FinishRun \
+             CloseRun SafetyNet Janitor
 
 LAMBDA_JAR := target/trainplane-lambda.jar
 

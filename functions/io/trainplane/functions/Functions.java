@@ -35,6 +35,9 @@ public final class Functions {
         all.put("RecordFailure", RecordFailure::new);
         all.put("Teardown", Teardown::new);
         all.put("FinishRun", FinishRun::new);
+        all.put("CloseRun", CloseRun::new);
+        all.put("SafetyNet", SafetyNet::new);
+        all.put("Janitor", Janitor::new);
         return all;
     }
 }

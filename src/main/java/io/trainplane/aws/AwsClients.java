@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * The real clients: built once per Lambda container, lazily (a function that never talks to EKS
@@ -34,6 +35,7 @@ public final class AwsClients implements Clients {
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<CloudWatchEventsClient> events;
     private final Supplier<ClusterAccess> clusters;
+    private final Supplier<SfnClient> sfn;
 
     public AwsClients(Settings settings) {
         this.settings = settings;
@@ -52,6 +54,8 @@ public final class AwsClients implements Clients {
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
         this.events = memoize(() -> CloudWatchEventsClient.builder()
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
+        this.sfn = memoize(() -> SfnClient.builder()
+                .httpClient(http).region(region).credentialsProvider(credentials).build());
         this.clusters = memoize(() -> new EksClusterAccess(eks(), new EksTokens(credentials, region, clock())));
     }
 
@@ -68,6 +72,7 @@ public final class AwsClients implements Clients {
     @Override public CloudControlClient cloudControl() { return cloudControl.get(); }
     @Override public CloudWatchEventsClient events() { return events.get(); }
     @Override public ClusterAccess clusters() { return clusters.get(); }
+    @Override public SfnClient sfn() { return sfn.get(); }
 
     static <T> Supplier<T> memoize(Supplier<T> factory) {
         return new Supplier<>() {

@@ -7,6 +7,7 @@ import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * Every client a step uses, from one place. {@link AwsClients} builds the real ones; local mode
@@ -30,4 +31,16 @@ public interface Clients {
     CloudWatchEventsClient events();
 
     ClusterAccess clusters();
+
+    /** Step Functions: the safety net and the janitor start the Cleanup state machine. */
+    SfnClient sfn();
+
+    /** The Cleanup state machine's ARN: on AWS from {@code CLEANUP_STATE_MACHINE_ARN}, which template.yaml sets. */
+    default String cleanupStateMachineArn() {
+        String arn = System.getenv("CLEANUP_STATE_MACHINE_ARN");
+        if (arn == null || arn.isBlank()) {
+            throw new IllegalStateException("environment variable CLEANUP_STATE_MACHINE_ARN is not set; template.yaml sets it");
+        }
+        return arn;
+    }
 }

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "trainplane 0.1.0",
         description = "Distributed PyTorch training on Amazon EKS from one call.",
-        subcommands = {ValidateCommand.class, PlanCommand.class, RunCommand.class},
+        subcommands = {ValidateCommand.class, PlanCommand.class, RunCommand.class, JanitorCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:the run succeeded (validate/plan: the spec is valid)",
@@ -37,6 +37,6 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: validate, plan or run");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: validate, plan, run or janitor");
     }
 }

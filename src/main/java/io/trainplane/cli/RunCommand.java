@@ -63,6 +63,10 @@ final class RunCommand implements Callable<Integer> {
     /** {@code --runtime}. */
     enum Runtime { auto, simulated, process }
 
+    @Option(names = "--abort-at", paramLabel = "STATE",
+            description = "stop the execution when this state is entered, as in the console; the safety net cleans up")
+    String abortAt;
+
     @Override
     public Integer call() {
         JsonNode normalized = spec.normalized();
@@ -73,7 +77,7 @@ final class RunCommand implements Callable<Integer> {
         try (ProcessWorkload processes = processRuntime();
              LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
             Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
-            report = new LocalRun(cloud, faults, progress).execute(normalized, runId);
+            report = new LocalRun(cloud, faults, progress).abortingAt(abortAt).execute(normalized, runId);
             progress.finish(report);
         }
         if (output == OutputFormat.json) {
@@ -124,6 +128,9 @@ final class RunCommand implements Callable<Integer> {
         Set<String> names = StateMachine.parse(LocalRun.definition(LocalRun.PIPELINE), placeholders()).stateNames();
         Set<String> asked = new LinkedHashSet<>(failAt);
         asked.addAll(flaky);
+        if (abortAt != null) {
+            asked.add(abortAt);
+        }
         for (String state : asked) {
             if (!names.contains(state)) {
                 throw new UserInputException("the pipeline has no state named '" + state + "'; states: "

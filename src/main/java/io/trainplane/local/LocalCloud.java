@@ -18,6 +18,7 @@ import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.local.sim.SimulatedKubernetes;
+import io.trainplane.local.sim.SimulatedStepFunctions;
 import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
 import java.time.Clock;
@@ -31,6 +32,7 @@ import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * One simulated AWS account with one region, for local mode: DynamoDB Local holding the Runs
@@ -42,6 +44,9 @@ import software.amazon.awssdk.services.eks.EksClient;
 public final class LocalCloud implements AutoCloseable {
     /** The cluster that exists in the simulated account before any run (examples/quickstart.json). */
     public static final String DEMO_CLUSTER = "trainplane-demo";
+    /** The stack's state machines in the simulated account. */
+    public static final String PIPELINE_ARN = SimulatedStepFunctions.stateMachineArn("TrainingPipeline");
+    public static final String CLEANUP_ARN = SimulatedStepFunctions.stateMachineArn("Cleanup");
     static final Settings SETTINGS = new Settings("trainplane-runs", "trainplane", "us-east-1",
             new ClusterNetwork(List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002"), List.of()),
             new ClusterRoles("arn:aws:iam::000000000000:role/trainplane-EksClusterRole",
@@ -60,6 +65,7 @@ public final class LocalCloud implements AutoCloseable {
     private final PodBehaviour workload;
     private final JobController controller;
     private final PyTorchJobController operator;
+    private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults);
     private final ClusterAccess clusters;
 
     public LocalCloud() {
@@ -110,6 +116,8 @@ public final class LocalCloud implements AutoCloseable {
             @Override public CloudControlClient cloudControl() { return cloudControl; }
             @Override public CloudWatchEventsClient events() { return bus; }
             @Override public ClusterAccess clusters() { return clusters; }
+            @Override public SfnClient sfn() { return stepFunctions; }
+            @Override public String cleanupStateMachineArn() { return CLEANUP_ARN; }
         };
     }
 
@@ -141,6 +149,7 @@ public final class LocalCloud implements AutoCloseable {
     public SimulatedClock clock() { return clock; }
     public CallLog calls() { return calls; }
     public SimulatedEventBus bus() { return bus; }
+    public SimulatedStepFunctions stepFunctions() { return stepFunctions; }
     public SimulatedKubernetes kubernetes() { return kubernetes; }
     public SimulatedEks eks() { return eks; }
     public SimulatedEfs efs() { return efs; }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.functions.Functions;
 import io.trainplane.local.asl.ExecutionListener;
 import io.trainplane.local.asl.ExecutionResult;
+import io.trainplane.local.asl.ExecutionStatus;
+import io.trainplane.aws.RunEvents;
 import io.trainplane.local.asl.Executor;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.asl.StateMachine;
@@ -33,11 +35,21 @@ public final class LocalRun {
     private final LocalCloud cloud;
     private final Faults faults;
     private final Consumer<HistoryEvent> progress;
+    private String abortAt;
 
     public LocalRun(LocalCloud cloud, Faults faults, Consumer<HistoryEvent> progress) {
         this.cloud = cloud;
         this.faults = faults;
         this.progress = progress;
+    }
+
+    /**
+     * Stops the execution when {@code state} is entered, as a user would in the console (no Catch
+     * runs); the safety net then cleans up. Null for none.
+     */
+    public LocalRun abortingAt(String state) {
+        this.abortAt = state;
+        return this;
     }
 
     public RunReport execute(JsonNode spec, String executionName) {
@@ -47,6 +59,7 @@ public final class LocalRun {
         var started = clock.instant();
         LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud.clients(), faults, cloud::reconcile, clock);
         StateMachine machine = StateMachine.parse(definition(PIPELINE), lambdas.substitutions());
+        LocalSafetyNet.install(cloud, lambdas);
         Set<String> created = new TreeSet<>();
         ExecutionListener listener = new ExecutionListener() {
             @Override
@@ -56,8 +69,14 @@ public final class LocalRun {
                 }
                 progress.accept(event);
             }
+
+            @Override
+            public boolean abortOnEntering(String stateName) {
+                return stateName.equals(abortAt);
+            }
         };
         ExecutionResult result = new Executor(clock).execute(machine, executionName, spec, lambdas, listener);
+        LocalSafetyNet.statusChanged(cloud, result);
         cloud.reconcile();
         List<String> remaining = cloud.inventory();
         created.addAll(remaining);
@@ -65,7 +84,8 @@ public final class LocalRun {
         RunStore store = Services.of(cloud.clients()).store();
         Optional<RunRecord> record = store.find(executionName);
         RunError error = record.map(RunRecord::error).orElse(null);
-        String status = record.map(r -> r.status().name()).orElse("FAILED");
+        String status = record.map(r -> r.status().name())
+                .orElse(result.status() == ExecutionStatus.ABORTED ? "CANCELLED" : "FAILED");
         if (record.isEmpty()) {
             // The run never got a record (StartRun failed): FinishRun's outcome says what happened.
             error = finishOutcome(result)
@@ -80,7 +100,7 @@ public final class LocalRun {
                 error == null ? null : error.error(),
                 error == null ? null : error.cause(),
                 record.map(RunRecord::metrics).orElse(Map.of()),
-                cloud.bus().events().stream().map(e -> e.detailType()).toList(),
+                cloud.bus().events().stream().filter(e -> RunEvents.SOURCE.equals(e.source())).map(e -> e.detailType()).toList(),
                 result.stateTransitions(),
                 cloud.calls().counts(),
                 new RunReport.Resources(List.copyOf(created), remaining),

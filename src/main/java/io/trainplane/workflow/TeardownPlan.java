@@ -178,7 +178,7 @@ final class TeardownPlan {
         services.store().update(run.runId(), r -> {
             var updated = r;
             for (String key : keys) {
-                updated = updated.withoutResource(key);
+                updated = CleanupRecord.deleted(updated, key).withoutResource(key);
             }
             return updated;
         });

@@ -52,7 +52,23 @@ public final class TeardownStep implements Step {
             throw new TerminalException("CleanupTimedOut", "cleanup has run for more than " + DEADLINE.toMinutes()
                     + " minutes; still there: " + String.join(", ", remaining));
         }
+        if (remaining.isEmpty()) {
+            announce(runId);
+        }
         return result(remaining);
+    }
+
+    /** The first pass that finds nothing left notes it in the record and publishes {@code Run Cleaned Up}. */
+    private void announce(String runId) {
+        boolean[] first = {false};
+        String now = services.clock().instant().toString();
+        RunRecord run = services.store().update(runId, r -> {
+            first[0] = !r.resources().containsKey(CleanupRecord.FINISHED);
+            return first[0] ? r.withResource(CleanupRecord.FINISHED, now) : r;
+        });
+        if (first[0]) {
+            services.events().publish("Run Cleaned Up", CleanupRecord.event(run));
+        }
     }
 
     private static JsonNode result(List<String> remaining) {

@@ -59,7 +59,8 @@ class LocalPipelineTest {
         assertThat(r.executionStatus()).isEqualTo("SUCCEEDED");
         assertThat(r.failedState()).isNull();
         assertThat(r.metrics().get("accuracy")).isGreaterThan(0.6);
-        assertThat(r.events()).containsExactly("Run Started", "Training Job Completed", "Model Evaluated", "Run Succeeded");
+        assertThat(r.events()).containsExactly("Run Started", "Training Job Completed", "Model Evaluated", "Run Cleaned Up",
+                "Run Succeeded");
         assertThat(r.resources().remaining()).isEmpty();
         assertThat(r.resources().created()).contains(
                 "kubernetes:Namespace/tp-quickstart",

@@ -14,6 +14,8 @@ import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.efs.model.EfsException;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.EksException;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.SfnException;
 
 /**
  * The services the simulated account offers: the name calls are logged and faults are injected
@@ -24,7 +26,8 @@ enum AwsService {
     EKS("eks", "Eks", EksClient.class, EksException::builder),
     EFS("efs", "Efs", EfsClient.class, EfsException::builder),
     CLOUD_CONTROL("cloudcontrol", "CloudControl", CloudControlClient.class, CloudControlException::builder),
-    EVENTS("events", "CloudWatchEvents", CloudWatchEventsClient.class, CloudWatchEventsException::builder);
+    EVENTS("events", "CloudWatchEvents", CloudWatchEventsClient.class, CloudWatchEventsException::builder),
+    STATES("states", "SFN", SfnClient.class, SfnException::builder);
 
     static final String REGION = "us-east-1";
     static final String ACCOUNT = "000000000000";

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.CloseRunStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Ends a run whose pipeline stopped without ending it (the Cleanup state machine's last step). */
+public final class CloseRun extends StepHandler {
+    public CloseRun() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public CloseRun(Clients clients) {
+        super("CloseRun", clients, CloseRunStep::new);
+    }
+}

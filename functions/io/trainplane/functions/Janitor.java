@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.JanitorStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point (scheduled): cleans up what finished, unknown or expired runs left behind. */
+public final class Janitor extends StepHandler {
+    public Janitor() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public Janitor(Clients clients) {
+        super("Janitor", clients, JanitorStep::new);
+    }
+}

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.SafetyNetStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point: Starts the Cleanup state machine for a pipeline execution that was stopped, timed out or failed. */
+public final class SafetyNet extends StepHandler {
+    public SafetyNet() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public SafetyNet(Clients clients) {
+        super("SafetyNet", clients, SafetyNetStep::new);
+    }
+}

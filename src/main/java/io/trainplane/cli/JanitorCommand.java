@@ -1,0 +1,29 @@
+package io.trainplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.local.LocalCloud;
+import io.trainplane.local.LocalJanitor;
+import io.trainplane.workflow.Json;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "janitor", mixinStandardHelpOptions = true,
+        description = {"Run one janitor sweep locally, against a simulated AWS account: resources tagged",
+                "trainplane:run-id whose run is finished, unknown or past its maxRunHours are cleaned up.",
+                "Prints the sweep's report (what the Orphans Cleaned event carries) as JSON."})
+final class JanitorCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec command;
+
+    @Override
+    public Integer call() {
+        JsonNode report;
+        try (LocalCloud cloud = new LocalCloud()) {
+            report = LocalJanitor.sweep(cloud);
+        }
+        command.commandLine().getOut().println(Json.write(report));
+        return Main.SUCCEEDED;
+    }
+}

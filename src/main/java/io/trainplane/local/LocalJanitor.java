@@ -1,0 +1,34 @@
+package io.trainplane.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.functions.Functions;
+import io.trainplane.local.asl.TaskContext;
+import io.trainplane.local.asl.TaskFailure;
+import io.trainplane.workflow.Json;
+
+/**
+ * One janitor sweep on a {@link LocalCloud}, as the schedule in template.yaml runs it: the Janitor
+ * function invoked with a Scheduled Event, the Cleanup state machine deployed beside it.
+ */
+public final class LocalJanitor {
+    private LocalJanitor() {}
+
+    /** Runs one sweep; returns the Janitor function's result (what the {@code Orphans Cleaned} event reports). */
+    public static JsonNode sweep(LocalCloud cloud) {
+        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud.clients(), Faults.none(), cloud::reconcile, cloud.clock());
+        LocalSafetyNet.install(cloud, lambdas);
+        var event = Json.object().put("version", "0").put("id", java.util.UUID.randomUUID().toString())
+                .put("detail-type", "Scheduled Event").put("source", "aws.events").put("account", "000000000000")
+                .put("time", cloud.clock().instant().toString()).put("region", "us-east-1");
+        event.putArray("resources");
+        event.putObject("detail");
+        try {
+            JsonNode result = lambdas.invoke(LocalLambdas.ARN_PREFIX + "Janitor:" + LocalLambdas.ALIAS, event,
+                    new TaskContext("janitor", "Janitor", 0, cloud.clock().instant()));
+            cloud.reconcile();
+            return result;
+        } catch (TaskFailure e) {
+            throw new IllegalStateException("the janitor failed: " + e.getMessage(), e);
+        }
+    }
+}

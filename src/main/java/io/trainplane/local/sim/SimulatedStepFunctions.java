@@ -1,0 +1,105 @@
+package io.trainplane.local.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.workflow.Json;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionRequest;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
+import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.StartExecutionRequest;
+import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.StateMachineDoesNotExistException;
+
+/**
+ * Step Functions in process, for the state machines local mode registers (the Cleanup machine):
+ * StartExecution runs the execution to its end on the caller's thread (simulated time makes that
+ * quick) and refuses a second execution of the same name with {@code ExecutionAlreadyExists}, as
+ * AWS does for 90 days. Calls are logged as {@code states:StartExecution} and pass the
+ * {@link FaultPlan}.
+ */
+public final class SimulatedStepFunctions implements SfnClient {
+    /** Runs one execution: its name and input in, its final status (SUCCEEDED, FAILED, …) out. */
+    @FunctionalInterface
+    public interface Machine {
+        String execute(String executionName, JsonNode input);
+    }
+
+    /** One execution started here, with how it ended. */
+    public record ExecutionRecord(String executionArn, String stateMachineArn, String name, JsonNode input, String status) {}
+
+    private final ServiceCalls calls;
+    private final Map<String, Machine> machines = new ConcurrentHashMap<>();
+    private final Map<String, ExecutionRecord> executions = new LinkedHashMap<>();
+
+    public SimulatedStepFunctions(CallLog calls, FaultPlan faults) {
+        this.calls = new ServiceCalls(AwsService.STATES, calls, faults);
+    }
+
+    /** The ARN of a state machine of the simulated account. */
+    public static String stateMachineArn(String name) {
+        return "arn:aws:states:" + AwsService.REGION + ":" + AwsService.ACCOUNT + ":stateMachine:" + name;
+    }
+
+    public void register(String stateMachineArn, Machine machine) {
+        machines.put(stateMachineArn, machine);
+    }
+
+    @Override
+    public StartExecutionResponse startExecution(StartExecutionRequest request) {
+        return calls.call("StartExecution", () -> {
+            Machine machine = machines.get(request.stateMachineArn());
+            if (machine == null) {
+                throw (StateMachineDoesNotExistException) calls.error(StateMachineDoesNotExistException.builder(), 400,
+                        "StateMachineDoesNotExist", "State Machine Does Not Exist: '" + request.stateMachineArn() + "'");
+            }
+            String arn = request.stateMachineArn().replace(":stateMachine:", ":execution:") + ":" + request.name();
+            synchronized (executions) {
+                if (executions.containsKey(arn)) {
+                    throw (ExecutionAlreadyExistsException) calls.error(ExecutionAlreadyExistsException.builder(), 400,
+                            "ExecutionAlreadyExists", "Execution Already Exists: '" + arn + "'");
+                }
+                JsonNode input = Json.read(request.input() == null ? "{}" : request.input());
+                executions.put(arn, new ExecutionRecord(arn, request.stateMachineArn(), request.name(), input, "RUNNING"));
+                String status = machine.execute(request.name(), input);
+                executions.put(arn, new ExecutionRecord(arn, request.stateMachineArn(), request.name(), input, status));
+            }
+            return StartExecutionResponse.builder().executionArn(arn).startDate(java.time.Instant.now()).build();
+        });
+    }
+
+    @Override
+    public DescribeExecutionResponse describeExecution(DescribeExecutionRequest request) {
+        return calls.call("DescribeExecution", () -> {
+            ExecutionRecord e;
+            synchronized (executions) {
+                e = executions.get(request.executionArn());
+            }
+            if (e == null) {
+                throw (ExecutionDoesNotExistException) calls.error(ExecutionDoesNotExistException.builder(), 400,
+                        "ExecutionDoesNotExist", "Execution Does Not Exist: '" + request.executionArn() + "'");
+            }
+            return DescribeExecutionResponse.builder().executionArn(e.executionArn()).stateMachineArn(e.stateMachineArn())
+                    .name(e.name()).status(e.status()).input(Json.write(e.input())).build();
+        });
+    }
+
+    /** Every execution started, in order. */
+    public List<ExecutionRecord> executions() {
+        synchronized (executions) {
+            return List.copyOf(executions.values());
+        }
+    }
+
+    @Override
+    public String serviceName() {
+        return SERVICE_NAME;
+    }
+
+    @Override
+    public void close() {}
+}

@@ -1,0 +1,122 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
+import io.trainplane.spec.RunSpecs;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Logger;
+import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
+
+/**
+ * The third cleanup layer (DESIGN §2), run on a schedule: every EKS cluster and EFS file system
+ * tagged {@code trainplane:run-id} whose run is finished (SUCCEEDED, FAILED, CANCELLED), unknown
+ * (no record), or older than its {@code maxRunHours} gets cleaned up. The janitor writes what it
+ * found into the run record (a record for an unknown run, too) and starts the Cleanup state
+ * machine, whose Teardown deletes in dependency order and whose CloseRun ends the run (ORPHANED).
+ * Kept resources (the spec's keep flags, adopted file systems) and runs still within their time are
+ * left alone; untagged resources are never looked at. One {@code Orphans Cleaned} event per sweep
+ * that found something.
+ */
+public final class JanitorStep implements Step {
+    private static final Logger LOG = Logger.getLogger(JanitorStep.class.getName());
+    private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("yyyyMMddHH").withZone(ZoneOffset.UTC);
+
+    private final Clients clients;
+    private final Services services;
+
+    public JanitorStep(Clients clients) {
+        this.clients = clients;
+        this.services = Services.of(clients);
+    }
+
+    @Override
+    public JsonNode run(JsonNode scheduledEvent) {
+        Instant now = services.clock().instant();
+        ObjectNode detail = Json.object().put("runId", "*");
+        ArrayNode runs = detail.putArray("runs");
+        int skipped = 0;
+        for (Map.Entry<String, List<TaggedResources.Found>> entry : TaggedResources.byRun(clients).entrySet()) {
+            String runId = entry.getKey();
+            Optional<RunRecord> record = services.store().find(runId);
+            String why = record.isEmpty() ? "UNKNOWN"
+                    : record.get().status().isTerminal() ? "FINISHED"
+                    : expired(record.get(), now) ? "EXPIRED" : null;
+            List<String> kept = record.map(CleanupRecord::kept).orElse(List.of());
+            List<TaggedResources.Found> orphans = entry.getValue().stream().filter(f -> !kept.contains(f.ref())).toList();
+            skipped += entry.getValue().size() - orphans.size();
+            if (why == null || orphans.isEmpty()) {
+                skipped += why == null ? orphans.size() : 0;
+                continue;
+            }
+            adopt(runId, record, orphans);
+            boolean started = start(runId, now);
+            ObjectNode run = runs.addObject().put("runId", runId).put("why", why);
+            orphans.forEach(f -> run.withArray("resources").add(f.ref()));
+            run.put("cleanup", started ? "started" : "already-started");
+        }
+        detail.put("skipped", skipped);
+        if (!runs.isEmpty()) {
+            services.events().publish("Orphans Cleaned", detail);
+        }
+        return detail;
+    }
+
+    private static boolean expired(RunRecord run, Instant now) {
+        int hours;
+        try {
+            hours = RunSpecs.parse(run.specJson()).maxRunHours();
+        } catch (RuntimeException unreadable) {
+            return true;
+        }
+        return Duration.between(run.createdAt(), now).compareTo(Duration.ofHours(hours)) > 0;
+    }
+
+    /** Writes the orphans into the run's record (creating one for an unknown run), so Teardown finds them. */
+    private void adopt(String runId, Optional<RunRecord> record, List<TaggedResources.Found> orphans) {
+        if (record.isEmpty()) {
+            var spec = Json.object().put("runId", runId);
+            spec.putObject("cluster").put("mode", "existing").put("name", "unknown");
+            services.store().create(runId, Json.write(RunSpecs.normalize(Json.write(spec))), null);
+        }
+        services.store().update(runId, r -> {
+            // A new cleanup: its own deadline, and its own Run Cleaned Up.
+            var adopted = r.withoutResource(RunResources.CLEANUP_STARTED).withoutResource(CleanupRecord.FINISHED);
+            for (TaggedResources.Found f : orphans) {
+                String known = adopted.resources().get(f.key());
+                if (known == null) {
+                    adopted = adopted.withResource(f.key(), f.id());
+                } else if (!known.equals(f.id())) {
+                    LOG.warning(() -> "run " + runId + " has " + f.ref() + " besides " + known + "; the next sweep takes it");
+                }
+            }
+            return adopted;
+        });
+    }
+
+    private boolean start(String runId, Instant now) {
+        String name = executionName(runId, now);
+        var input = Json.object().put("runId", runId).put("reason", CloseRunStep.Reason.ORPHANED.name());
+        try {
+            clients.sfn().startExecution(r -> r.stateMachineArn(clients.cleanupStateMachineArn()).name(name).input(Json.write(input)));
+            return true;
+        } catch (ExecutionAlreadyExistsException e) {
+            return false;
+        }
+    }
+
+    /** {@code janitor-<runId>-<yyyyMMddHH>}: one cleanup per run per hour, within Step Functions' 80 characters. */
+    static String executionName(String runId, Instant now) {
+        String id = runId.length() > 60 ? runId.substring(0, 60) : runId;
+        return "janitor-" + id + "-" + HOUR.format(now);
+    }
+}

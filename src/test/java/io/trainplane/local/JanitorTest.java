@@ -1,0 +1,98 @@
+package io.trainplane.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.workflow.Json;
+import io.trainplane.workflow.Services;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The janitor cleans up what finished, unknown and expired runs left, and nothing else. */
+class JanitorTest {
+    static final List<String> SUBNETS = List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002");
+
+    static void cluster(LocalCloud cloud, String name, String runId) {
+        cloud.eks().createCluster(r -> r.name(name).version("1.31").roleArn("arn:aws:iam::000000000000:role/x")
+                .resourcesVpcConfig(v -> v.subnetIds(SUBNETS)).tags(runId == null ? Map.of() : Map.of(Names.RUN_ID_TAG, runId)));
+    }
+
+    static String fileSystem(LocalCloud cloud, String token, String runId) {
+        return cloud.efs().createFileSystem(r -> r.creationToken(token).encrypted(true)
+                .tags(runId == null ? List.of() : List.of(software.amazon.awssdk.services.efs.model.Tag.builder()
+                        .key(Names.RUN_ID_TAG).value(runId).build()))).fileSystemId();
+    }
+
+    static String spec(String runId, boolean keepCluster) throws IOException {
+        var spec = (com.fasterxml.jackson.databind.node.ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
+        spec.put("runId", runId);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("cleanup")).put("keepCluster", keepCluster);
+        return Json.write(RunSpecs.normalize(Json.write(spec)));
+    }
+
+    @Test
+    void aSweepCleansUpOrphansOfFinishedUnknownAndExpiredRunsOnly() throws IOException {
+        try (LocalCloud cloud = new LocalCloud()) {
+            RunStore store = Services.of(cloud.clients()).store();
+            // A run that started hours ago and is still "training": past its maxRunHours (4).
+            store.create("old-run", spec("old-run", false), null);
+            store.update("old-run", r -> r.withStatus(RunStatus.TRAINING));
+            cluster(cloud, "tp-old-run-eks", "old-run");
+            String oldVolume = fileSystem(cloud, "old-run-volume", "old-run");
+            cloud.clock().advance(Duration.ofHours(5));
+            // A finished run whose cluster outlived it.
+            store.create("done-run", spec("done-run", false), null);
+            store.update("done-run", r -> r.withStatus(RunStatus.SUCCEEDED));
+            cluster(cloud, "tp-done-run-eks", "done-run");
+            // A finished run that keeps its cluster.
+            store.create("kept-run", spec("kept-run", true), null);
+            store.update("kept-run", r -> r.withResource(RunResources.EKS_CLUSTER, "tp-kept-run-eks").withStatus(RunStatus.SUCCEEDED));
+            cluster(cloud, "tp-kept-run-eks", "kept-run");
+            // A run still within its time.
+            store.create("live-run", spec("live-run", false), null);
+            cluster(cloud, "tp-live-run-eks", "live-run");
+            // A tagged file system no record knows.
+            String ghost = fileSystem(cloud, "ghost-volume", "ghost-run");
+            // Someone else's: untagged.
+            cluster(cloud, "someone-elses", null);
+            String untagged = fileSystem(cloud, "someone-elses-volume", null);
+            cloud.clock().advance(Duration.ofMinutes(20));
+            cloud.reconcile();
+
+            JsonNode report = LocalJanitor.sweep(cloud);
+            cloud.reconcile();
+
+            assertThat(report.path("runs").findValuesAsText("runId")).containsExactlyInAnyOrder("old-run", "done-run", "ghost-run");
+            assertThat(report.path("skipped").asInt()).isEqualTo(2);   // kept-run's cluster, live-run's cluster
+            List<String> refs = cloud.awsResources().stream().map(r -> r.ref()).toList();
+            assertThat(refs).contains("eks:cluster/tp-kept-run-eks", "eks:cluster/tp-live-run-eks", "eks:cluster/someone-elses",
+                    "efs:file-system/" + untagged, "eks:cluster/" + LocalCloud.DEMO_CLUSTER);
+            assertThat(refs).doesNotContain("eks:cluster/tp-old-run-eks", "eks:cluster/tp-done-run-eks",
+                    "efs:file-system/" + oldVolume, "efs:file-system/" + ghost);
+            assertThat(cloud.stepFunctions().executions()).hasSize(3)
+                    .allSatisfy(e -> assertThat(e.status()).isEqualTo("SUCCEEDED"));
+            assertThat(store.get("old-run").status()).isEqualTo(RunStatus.FAILED);
+            assertThat(store.get("old-run").error().error()).isEqualTo("Orphaned");
+            assertThat(store.get("ghost-run").status()).isEqualTo(RunStatus.FAILED);
+            assertThat(store.get("done-run").status()).isEqualTo(RunStatus.SUCCEEDED);   // a finished run stays as it ended
+            assertThat(store.get("live-run").status()).isEqualTo(RunStatus.PENDING);
+            assertThat(cloud.bus().events()).filteredOn(e -> e.detailType().equals("Orphans Cleaned")).singleElement()
+                    .satisfies(e -> assertThat(EventSchemasTest.validate(e.envelope())).isEmpty());
+
+            // The next sweep within the hour finds nothing left to do.
+            JsonNode again = LocalJanitor.sweep(cloud);
+            assertThat(again.path("runs")).isEmpty();
+            assertThat(cloud.stepFunctions().executions()).hasSize(3);
+        }
+    }
+}
