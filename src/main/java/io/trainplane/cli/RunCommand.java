@@ -2,7 +2,9 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.Faults;
+import io.trainplane.functions.Functions;
 import io.trainplane.local.LocalCloud;
+import io.trainplane.local.LocalLambdas;
 import io.trainplane.local.process.ProcessWorkload;
 import io.trainplane.local.process.PythonRuntime;
 import io.trainplane.local.LocalRun;
@@ -11,6 +13,7 @@ import io.trainplane.local.asl.StateMachine;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.workflow.Json;
+import java.io.PrintWriter;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -125,7 +128,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private void checkStateNames() {
-        Set<String> names = StateMachine.parse(LocalRun.definition(LocalRun.PIPELINE), placeholders()).stateNames();
+        Set<String> names = StateMachine.parse(LocalRun.definition(LocalRun.PIPELINE),
+                LocalLambdas.substitutions(Functions.all().keySet())).stateNames();
         Set<String> asked = new LinkedHashSet<>(failAt);
         asked.addAll(flaky);
         if (abortAt != null) {
@@ -139,13 +143,7 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private static java.util.Map<String, String> placeholders() {
-        var map = new java.util.HashMap<String, String>();
-        io.trainplane.functions.Functions.all().keySet().forEach(n -> map.put(n + "FunctionArn", "arn:placeholder:" + n));
-        return map;
-    }
-
-    private java.io.PrintWriter out() {
+    private PrintWriter out() {
         return command.commandLine().getOut();
     }
 }

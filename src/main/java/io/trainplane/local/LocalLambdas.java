@@ -12,6 +12,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -43,8 +44,13 @@ public final class LocalLambdas implements TaskInvoker {
 
     /** DefinitionSubstitutions as template.yaml passes them: {@code <Name>FunctionArn} → the alias ARN. */
     public Map<String, String> substitutions() {
+        return substitutions(handlers.keySet());
+    }
+
+    /** The substitutions for these function names, without building their handlers. */
+    public static Map<String, String> substitutions(Collection<String> functionNames) {
         Map<String, String> substitutions = new LinkedHashMap<>();
-        handlers.keySet().forEach(name -> substitutions.put(name + "FunctionArn", ARN_PREFIX + name + ":" + ALIAS));
+        functionNames.forEach(name -> substitutions.put(name + "FunctionArn", ARN_PREFIX + name + ":" + ALIAS));
         return substitutions;
     }
 
