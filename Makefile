@@ -3,7 +3,7 @@
 FUNCTIONS := StartRun CreateCluster CheckCluster CreateNodegroup CheckNodegroup ConfigureCluster \
              ConnectCluster CreateVolume CheckVolume BindVolume StartDataJob StartTraining CheckTraining \
              StartEvaluation CheckJob CollectResults RecordFailure Teardown FinishRun \
-             CloseRun SafetyNet Janitor
+             CloseRun SafetyNet Janitor StartScheduledRun
 
 LAMBDA_JAR := target/trainplane-lambda.jar
 

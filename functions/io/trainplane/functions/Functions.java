@@ -38,6 +38,7 @@ public final class Functions {
         all.put("CloseRun", CloseRun::new);
         all.put("SafetyNet", SafetyNet::new);
         all.put("Janitor", Janitor::new);
+        all.put("StartScheduledRun", StartScheduledRun::new);
         return all;
     }
 }

@@ -32,7 +32,7 @@ public interface Clients {
 
     ClusterAccess clusters();
 
-    /** Step Functions: the safety net and the janitor start the Cleanup state machine. */
+    /** Step Functions: the safety net and the janitor start the Cleanup state machine, the schedule the TrainingPipeline. */
     SfnClient sfn();
 
     /** The Cleanup state machine's ARN: on AWS from {@code CLEANUP_STATE_MACHINE_ARN}, which template.yaml sets. */
@@ -40,6 +40,15 @@ public interface Clients {
         String arn = System.getenv("CLEANUP_STATE_MACHINE_ARN");
         if (arn == null || arn.isBlank()) {
             throw new IllegalStateException("environment variable CLEANUP_STATE_MACHINE_ARN is not set; template.yaml sets it");
+        }
+        return arn;
+    }
+
+    /** The TrainingPipeline's ARN: on AWS from {@code TRAINING_PIPELINE_ARN}, which template.yaml sets for StartScheduledRun. */
+    default String trainingPipelineArn() {
+        String arn = System.getenv("TRAINING_PIPELINE_ARN");
+        if (arn == null || arn.isBlank()) {
+            throw new IllegalStateException("environment variable TRAINING_PIPELINE_ARN is not set; template.yaml sets it");
         }
         return arn;
     }

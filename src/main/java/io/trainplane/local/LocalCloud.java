@@ -118,6 +118,7 @@ public final class LocalCloud implements AutoCloseable {
             @Override public ClusterAccess clusters() { return clusters; }
             @Override public SfnClient sfn() { return stepFunctions; }
             @Override public String cleanupStateMachineArn() { return CLEANUP_ARN; }
+            @Override public String trainingPipelineArn() { return PIPELINE_ARN; }
         };
     }
 

@@ -1,0 +1,17 @@
+package io.trainplane.functions;
+
+import io.trainplane.aws.AwsClients;
+import io.trainplane.aws.Clients;
+import io.trainplane.workflow.StartScheduledRunStep;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point (EventBridge Scheduler): starts the TrainingPipeline for one firing of the retraining schedule. */
+public final class StartScheduledRun extends StepHandler {
+    public StartScheduledRun() {
+        this(AwsClients.fromEnvironment());
+    }
+
+    public StartScheduledRun(Clients clients) {
+        super("StartScheduledRun", clients, StartScheduledRunStep::new);
+    }
+}
