@@ -12,6 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
+import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
 
 @Command(name = "start", mixinStandardHelpOptions = true,
@@ -43,12 +44,14 @@ final class StartCommand implements Callable<Integer>, NeedsClients {
         RunSpecs.parse(Json.write(normalized)).withRunId(runId);
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
+        if (exists(CancelCommand.executionArn(pipeline, runId))) {
+            throw alreadyExists(runId);
+        }
         StartExecutionResponse started;
         try {
             started = clients.sfn().startExecution(r -> r.stateMachineArn(pipeline).name(runId).input(Json.write(input)));
         } catch (ExecutionAlreadyExistsException e) {
-            throw new UserInputException("run " + runId + " already exists on stack " + stack
-                    + " (an execution name is never reused): give the spec another runId");
+            throw alreadyExists(runId);
         }
         String url = consoleUrl(started.executionArn());
         PrintWriter out = command.commandLine().getOut();
@@ -62,6 +65,20 @@ final class StartCommand implements Callable<Integer>, NeedsClients {
             out.println("follow it: trainplane status " + runId + " --stack " + stack);
         }
         return Main.SUCCEEDED;
+    }
+
+    private boolean exists(String executionArn) {
+        try {
+            clients.sfn().describeExecution(r -> r.executionArn(executionArn));
+            return true;
+        } catch (ExecutionDoesNotExistException e) {
+            return false;
+        }
+    }
+
+    private UserInputException alreadyExists(String runId) {
+        return new UserInputException("run " + runId + " already exists on stack " + stack
+                + " (an execution name is never reused): give the spec another runId");
     }
 
     /** The Step Functions console page of an execution, in the execution's own region. */
