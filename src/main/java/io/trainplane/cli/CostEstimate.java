@@ -168,7 +168,7 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
         out.println("#   " + title + ":");
         for (Line l : lines) {
             out.printf("#     %-34s %12.4f %-18s × %-12s = %s%n", l.item(), l.quantity(), l.unit(),
-                    l.unitPrice() == null ? "?" : "$" + l.unitPrice(), l.cost() == null ? "?" : String.format("$%.2f", l.cost()));
+                    l.unitPrice() == null ? "?" : "$" + java.math.BigDecimal.valueOf(l.unitPrice()).toPlainString(), l.cost() == null ? "?" : String.format("$%.2f", l.cost()));
         }
         out.printf("#     %-34s %47s $%.2f (estimate)%n", "total", "", total(lines));
     }
