@@ -22,6 +22,14 @@ final class ErrorHandler implements IExecutionExceptionHandler {
             err.println("error: " + input.getMessage());
             return Main.INVALID_INPUT;
         }
+        if (e instanceof NotFoundException notFound) {
+            err.println("error: " + notFound.getMessage());
+            return Main.NOT_FOUND;
+        }
+        if (e instanceof software.amazon.awssdk.core.exception.SdkException aws) {
+            err.println("error: AWS: " + aws.getMessage());
+            return Main.AWS_ERROR;
+        }
         err.println("internal error: " + e);
         if (System.getenv("TRAINPLANE_DEBUG") != null) {
             e.printStackTrace(err);

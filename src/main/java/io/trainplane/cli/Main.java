@@ -8,18 +8,23 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "trainplane 0.1.0",
         description = "Distributed PyTorch training on Amazon EKS from one call.",
-        subcommands = {ValidateCommand.class, PlanCommand.class, RunCommand.class, JanitorCommand.class},
+        subcommands = {ValidateCommand.class, PlanCommand.class, RunCommand.class, JanitorCommand.class,
+                StartCommand.class, StatusCommand.class, ListCommand.class, CancelCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-                "0:the run succeeded (validate/plan: the spec is valid)",
+                "0:the run succeeded (validate/plan: the spec is valid; start/cancel/status/list: done)",
                 "1:the run failed or was cancelled",
-                "2:invalid input: nothing was created",
-                "3:an internal error"})
+                "2:invalid input: nothing was created (also: a stack without Trainplane's outputs, a runId already used)",
+                "3:an internal error",
+                "4:not found: no such run or stack (status, cancel, start)",
+                "5:AWS refused or could not be reached (credentials, permissions, network)"})
 public final class Main implements Runnable {
     public static final int SUCCEEDED = 0;
     public static final int FAILED = 1;
     public static final int INVALID_INPUT = 2;
     public static final int INTERNAL_ERROR = 3;
+    public static final int NOT_FOUND = 4;
+    public static final int AWS_ERROR = 5;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -30,13 +35,30 @@ public final class Main implements Runnable {
 
     /** The command line with Trainplane's error handling: user mistakes get a message, never a stack trace. */
     public static CommandLine commandLine() {
-        return new CommandLine(new Main())
+        return commandLine(CliClients.standard());
+    }
+
+    /** The command line whose AWS commands (start, status, list, cancel) use {@code clients}. */
+    public static CommandLine commandLine(CliClients clients) {
+        CommandLine.IFactory defaults = CommandLine.defaultFactory();
+        CommandLine.IFactory factory = new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                K made = defaults.create(type);
+                if (made instanceof NeedsClients needs) {
+                    needs.clients(clients);
+                }
+                return made;
+            }
+        };
+        return new CommandLine(new Main(), factory)
+                .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(new ErrorHandler())
                 .setParameterExceptionHandler(ErrorHandler::onParameterError);
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: validate, plan, run or janitor");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: validate, plan, run, janitor, start, status, list or cancel");
     }
 }

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "plan", mixinStandardHelpOptions = true,
-        description = "Print the AWS resources and Kubernetes manifests a run would create. Creates nothing.")
+        description = "Print the AWS resources and Kubernetes manifests a run would create, and an estimate of its cost. Creates nothing.")
 final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -42,17 +42,20 @@ final class PlanCommand implements Callable<Integer> {
             manifests.addAll(1, new VolumeManifests(run.names(), fileSystem).all());
         }
         List<String> aws = AwsPlan.of(run);
+        CostEstimate cost = CostEstimate.of(run, PriceTable.load(PriceTable.DEFAULT_REGION));
         if (output == OutputFormat.json) {
             var plan = Json.object().put("runId", runId);
             ArrayNode awsNode = plan.putArray("aws");
             aws.forEach(awsNode::add);
             ArrayNode kubernetes = plan.putArray("kubernetes");
             manifests.forEach(m -> kubernetes.add(Json.MAPPER.valueToTree(m)));
+            plan.set("cost", cost.toJson());
             out().println(Json.write(plan));
         } else {
             out().println("# Run " + runId);
             out().println("# AWS:");
             aws.forEach(a -> out().println("#   " + a));
+            cost.print(out());
             out().println("# Kubernetes objects, in creation order (all deleted by cleanup):");
             manifests.forEach(m -> out().print(Serialization.asYaml(m)));
         }

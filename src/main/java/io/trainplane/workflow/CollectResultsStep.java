@@ -40,6 +40,9 @@ public final class CollectResultsStep implements Step {
         ObjectNode event = Json.object().put("runId", run.runId()).put("gatePassed", passed).put("minAccuracy", minimum);
         event.set("metrics", Json.MAPPER.valueToTree(metrics));
         services.events().publish("Model Evaluated", event);
+        if (Double.isFinite(accuracy)) {
+            EmbeddedMetrics.emit(Map.of("Accuracy", accuracy), Map.of(), Map.of("runId", run.runId()));
+        }
         if (!passed) {
             throw new TerminalException("QualityGate", "accuracy " + accuracy
                     + " is below evaluation.minAccuracy " + minimum + "; the model is kept out of use");

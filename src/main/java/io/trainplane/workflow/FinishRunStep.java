@@ -6,6 +6,9 @@ import io.trainplane.aws.Clients;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -58,6 +61,14 @@ public final class FinishRunStep implements Step {
             services.events().publish("Run Failed", detail.put("failedState", error.state())
                     .put("error", error.error()).put("cause", error.cause()));
         }
+        Map<String, Double> values = new LinkedHashMap<>();
+        values.put("RunsSucceeded", error == null ? 1.0 : 0.0);
+        values.put("RunsFailed", error == null ? 0.0 : 1.0);
+        if (finished != null) {
+            values.put("RunDurationSeconds", (double) Duration.between(finished.createdAt(), finished.updatedAt()).toSeconds());
+        }
+        EmbeddedMetrics.emit(values, Map.of("RunsSucceeded", "Count", "RunsFailed", "Count", "RunDurationSeconds", "Seconds"),
+                Map.of("runId", runId));
         return outcome;
     }
 }

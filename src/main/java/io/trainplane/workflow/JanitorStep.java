@@ -65,6 +65,12 @@ public final class JanitorStep implements Step {
             run.put("cleanup", started ? "started" : "already-started");
         }
         detail.put("skipped", skipped);
+        int cleaned = 0;
+        for (var run : runs) {
+            cleaned += run.path("resources").size();
+        }
+        EmbeddedMetrics.emit(java.util.Map.of("OrphansCleaned", (double) cleaned), java.util.Map.of("OrphansCleaned", "Count"),
+                java.util.Map.of());
         if (!runs.isEmpty()) {
             services.events().publish("Orphans Cleaned", detail);
         }

@@ -1,0 +1,73 @@
+package io.trainplane.cli;
+
+import io.trainplane.workflow.Json;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+@Command(name = "cancel", mixinStandardHelpOptions = true,
+        description = "Stop a run's execution; the safety net then tears down what the run created.")
+final class CancelCommand implements Callable<Integer>, NeedsClients {
+    static final String CAUSE = "cancelled with trainplane cancel";
+
+    @Spec
+    CommandSpec command;
+
+    @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
+    String runId;
+
+    @Option(names = "--stack", required = true, paramLabel = "NAME", description = "the deployed Trainplane stack")
+    String stack;
+
+    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    OutputFormat output;
+
+    private CliClients clients;
+
+    @Override
+    public void clients(CliClients clients) {
+        this.clients = clients;
+    }
+
+    @Override
+    public Integer call() {
+        String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
+        String executionArn = executionArn(pipeline, runId);
+        DescribeExecutionResponse execution;
+        try {
+            execution = clients.sfn().describeExecution(r -> r.executionArn(executionArn));
+        } catch (ExecutionDoesNotExistException e) {
+            throw new NotFoundException("no run " + runId + " on stack " + stack);
+        }
+        PrintWriter out = command.commandLine().getOut();
+        boolean stopped = false;
+        if (execution.status() == ExecutionStatus.RUNNING) {
+            clients.sfn().stopExecution(r -> r.executionArn(executionArn).error("Cancelled").cause(CAUSE));
+            stopped = true;
+        }
+        String status = stopped ? "ABORTED" : execution.statusAsString();
+        if (output == OutputFormat.json) {
+            out.println(Json.write(Json.object().put("runId", runId).put("executionArn", executionArn)
+                    .put("stopped", stopped).put("executionStatus", status)));
+        } else if (stopped) {
+            out.println("stopped run " + runId + " (" + executionArn + ")");
+            out.println("the safety net (the stack's Cleanup state machine) now deletes what the run created;");
+            out.println("follow it: trainplane status " + runId + " --stack " + stack);
+        } else {
+            out.println("run " + runId + " is not running (execution " + status + "): nothing to stop");
+        }
+        return Main.SUCCEEDED;
+    }
+
+    /** arn:aws:states:R:A:stateMachine:NAME → arn:aws:states:R:A:execution:NAME:RUN. */
+    static String executionArn(String stateMachineArn, String runId) {
+        return stateMachineArn.replaceFirst(":stateMachine:", ":execution:") + ":" + runId;
+    }
+}

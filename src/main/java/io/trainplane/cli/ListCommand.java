@@ -1,0 +1,66 @@
+package io.trainplane.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
+import io.trainplane.runs.RunSummary;
+import io.trainplane.workflow.Json;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "list", mixinStandardHelpOptions = true,
+        description = "List recent runs, newest first, from the run store's status index.")
+final class ListCommand implements Callable<Integer>, NeedsClients {
+    @Spec
+    CommandSpec command;
+
+    @Mixin
+    TableOptions table;
+
+    @Option(names = "--status", paramLabel = "STATUS", description = "only runs in this status: ${COMPLETION-CANDIDATES}")
+    RunStatus status;
+
+    @Option(names = "--limit", defaultValue = "20", description = "at most this many runs (default ${DEFAULT-VALUE})")
+    int limit;
+
+    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    OutputFormat output;
+
+    private CliClients clients;
+
+    @Override
+    public void clients(CliClients clients) {
+        this.clients = clients;
+    }
+
+    @Override
+    public Integer call() {
+        if (limit <= 0) {
+            throw new UserInputException("--limit must be positive");
+        }
+        RunStore store = new RunStore(clients.dynamoDb(), table.tableName(clients), Clock.systemUTC());
+        List<RunSummary> runs = status == null ? store.listRecent(limit) : store.listByStatus(status, limit);
+        PrintWriter out = command.commandLine().getOut();
+        if (output == OutputFormat.json) {
+            ArrayNode array = Json.MAPPER.createArrayNode();
+            for (RunSummary r : runs) {
+                array.addObject().put("runId", r.runId()).put("status", r.status().name()).put("phase", r.phase())
+                        .put("createdAt", String.valueOf(r.createdAt())).put("updatedAt", String.valueOf(r.updatedAt()));
+            }
+            out.println(Json.write(array));
+        } else if (runs.isEmpty()) {
+            out.println("no runs" + (status == null ? "" : " in status " + status));
+        } else {
+            out.printf("%-40s %-15s %-16s %s%n", "RUN", "STATUS", "PHASE", "CREATED");
+            runs.forEach(r -> out.printf("%-40s %-15s %-16s %s%n", r.runId(), r.status(), r.phase(), r.createdAt()));
+        }
+        return Main.SUCCEEDED;
+    }
+}

@@ -1,0 +1,44 @@
+package io.trainplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.workflow.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** On-demand prices shipped in {@code src/main/resources/prices/<region>.json}. */
+record PriceTable(String region, String date, Map<String, Double> instancesPerHour, double eksControlPlanePerHour,
+                  double efsStoragePerGbMonth, double efsElasticReadPerGb, double efsElasticWritePerGb,
+                  double stepFunctionsPer1000Transitions, double lambdaPerGbSecond) {
+
+    static final String DEFAULT_REGION = "us-east-1";
+
+    static PriceTable load(String region) {
+        try (InputStream in = PriceTable.class.getResourceAsStream("/prices/" + region + ".json")) {
+            if (in == null) {
+                throw new UserInputException("no price table for region " + region);
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static PriceTable parse(String json) {
+        JsonNode n = Json.read(json);
+        Map<String, Double> instances = new TreeMap<>();
+        n.path("instances").properties().forEach(e -> instances.put(e.getKey(), e.getValue().asDouble()));
+        return new PriceTable(n.path("region").asText(), n.path("date").asText(), Map.copyOf(instances),
+                n.path("eksControlPlanePerHour").asDouble(), n.path("efsStoragePerGbMonth").asDouble(),
+                n.path("efsElasticReadPerGb").asDouble(), n.path("efsElasticWritePerGb").asDouble(),
+                n.path("stepFunctionsPer1000Transitions").asDouble(), n.path("lambdaPerGbSecond").asDouble());
+    }
+
+    /** The on-demand price of an instance type, or null when the table does not list it. */
+    Double instancePerHour(String instanceType) {
+        return instancesPerHour.get(instanceType);
+    }
+}

@@ -1,0 +1,42 @@
+package io.trainplane.cli;
+
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.CloudFormationException;
+import software.amazon.awssdk.services.cloudformation.model.Output;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
+
+/** The outputs of a deployed Trainplane stack (template.yaml's Outputs). */
+final class StackOutputs {
+    static final String RUNS_TABLE = "RunsTableName";
+    static final String TRAINING_PIPELINE = "TrainingPipelineArn";
+
+    private StackOutputs() {}
+
+    static Map<String, String> of(CloudFormationClient cloudFormation, String stackName) {
+        Stack stack;
+        try {
+            stack = cloudFormation.describeStacks(r -> r.stackName(stackName)).stacks().stream().findFirst()
+                    .orElseThrow(() -> new NotFoundException("no stack " + stackName));
+        } catch (CloudFormationException e) {
+            if (e.getMessage() != null && e.getMessage().contains("does not exist")) {
+                throw new NotFoundException("no stack " + stackName + " in this account and region");
+            }
+            throw e;
+        }
+        Map<String, String> outputs = new TreeMap<>();
+        for (Output o : stack.outputs()) {
+            outputs.put(o.outputKey(), o.outputValue());
+        }
+        return outputs;
+    }
+
+    static String output(CloudFormationClient cloudFormation, String stackName, String key) {
+        String value = of(cloudFormation, stackName).get(key);
+        if (value == null) {
+            throw new UserInputException("stack " + stackName + " has no output " + key + ": is it a Trainplane stack?");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,121 @@
+package io.trainplane.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.runs.RunNotFoundException;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunStore;
+import io.trainplane.runs.StepEntry;
+import io.trainplane.workflow.Json;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Show a run from the run store: status, phase, step timeline, metrics, resources, error.")
+final class StatusCommand implements Callable<Integer>, NeedsClients {
+    @Spec
+    CommandSpec command;
+
+    @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
+    String runId;
+
+    @Mixin
+    TableOptions table;
+
+    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    OutputFormat output;
+
+    private CliClients clients;
+
+    @Override
+    public void clients(CliClients clients) {
+        this.clients = clients;
+    }
+
+    @Override
+    public Integer call() {
+        RunStore store = new RunStore(clients.dynamoDb(), table.tableName(clients), Clock.systemUTC());
+        RunRecord run;
+        try {
+            run = store.get(runId);
+        } catch (RunNotFoundException e) {
+            throw new NotFoundException("no run " + runId);
+        }
+        List<StepEntry> steps = store.steps(runId);
+        PrintWriter out = command.commandLine().getOut();
+        if (output == OutputFormat.json) {
+            out.println(Json.write(toJson(run, steps)));
+        } else {
+            print(out, run, steps);
+        }
+        return Main.SUCCEEDED;
+    }
+
+    static ObjectNode toJson(RunRecord run, List<StepEntry> steps) {
+        ObjectNode n = Json.object().put("runId", run.runId()).put("status", run.status().name()).put("phase", run.phase())
+                .put("executionArn", run.executionArn())
+                .put("createdAt", String.valueOf(run.createdAt())).put("updatedAt", String.valueOf(run.updatedAt()));
+        ArrayNode timeline = n.putArray("steps");
+        for (StepEntry s : steps) {
+            ObjectNode o = timeline.addObject().put("state", s.state()).put("started", String.valueOf(s.started()));
+            if (s.ended() != null) {
+                o.put("ended", s.ended().toString()).put("durationSeconds", Duration.between(s.started(), s.ended()).toMillis() / 1000.0);
+            }
+            o.put("outcome", s.outcome()).put("detail", s.detail());
+        }
+        ObjectNode metrics = n.putObject("metrics");
+        run.metrics().forEach(metrics::put);
+        ObjectNode resources = n.putObject("resources");
+        run.resources().forEach(resources::put);
+        if (run.error() != null) {
+            n.putObject("error").put("state", run.error().state()).put("error", run.error().error())
+                    .put("cause", run.error().cause()).put("logTail", run.error().logTail());
+        } else {
+            n.putNull("error");
+        }
+        return n;
+    }
+
+    static void print(PrintWriter out, RunRecord run, List<StepEntry> steps) {
+        out.println("run:        " + run.runId());
+        out.println("status:     " + run.status() + " (phase " + run.phase() + ")");
+        if (run.executionArn() != null) {
+            out.println("execution:  " + run.executionArn());
+        }
+        out.println("created:    " + run.createdAt());
+        out.println("updated:    " + run.updatedAt() + " (" + duration(Duration.between(run.createdAt(), run.updatedAt())) + " after creation)");
+        if (!steps.isEmpty()) {
+            out.println("steps:");
+            for (StepEntry s : steps) {
+                out.printf("  %-24s %-22s %10s  %s%s%n", s.state(), s.started(),
+                        s.ended() == null ? "running" : duration(Duration.between(s.started(), s.ended())),
+                        s.outcome() == null ? "" : s.outcome(), s.detail() == null ? "" : " (" + s.detail() + ")");
+            }
+        }
+        run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
+        run.resources().forEach((k, v) -> out.printf("resource:   %s = %s%n", k, v));
+        if (run.error() != null) {
+            out.println("failed in:  " + run.error().state());
+            out.println("error:      " + run.error().error() + (run.error().cause() == null ? "" : ": " + run.error().cause()));
+            if (run.error().logTail() != null && !run.error().logTail().isBlank()) {
+                out.println("log tail:");
+                run.error().logTail().lines().forEach(l -> out.println("  | " + l));
+            }
+        }
+    }
+
+    static String duration(Duration d) {
+        long s = d.toSeconds();
+        return s >= 3600 ? String.format("%dh%02dm%02ds", s / 3600, s % 3600 / 60, s % 60)
+                : s >= 60 ? String.format("%dm%02ds", s / 60, s % 60) : String.format("%ds", s);
+    }
+}

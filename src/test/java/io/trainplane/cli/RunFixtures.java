@@ -1,0 +1,48 @@
+package io.trainplane.cli;
+
+import io.trainplane.runs.RunError;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
+import io.trainplane.runs.StepEntry;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/** Two runs in a run store, written through RunStore as the workflow writes them, and clients for the CLI. */
+final class RunFixtures {
+    static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+    private RunFixtures() {}
+
+    static void populate(DynamoDbClient dynamo, String table) {
+        RunStore first = new RunStore(dynamo, table, Clock.fixed(T0, ZoneOffset.UTC));
+        first.create("run-ok", "{\"runId\":\"run-ok\"}", "arn:aws:states:us-east-1:123456789012:execution:p:run-ok");
+        first.addStep("run-ok", StepEntry.started("StartRun", T0).ended(T0.plusSeconds(2), "succeeded", null));
+        first.addStep("run-ok", StepEntry.started("CreateCluster", T0.plusSeconds(3)).ended(T0.plusSeconds(603), "succeeded", null));
+        first.update("run-ok", r -> r.withStatus(RunStatus.SUCCEEDED).withPhase("cleanup")
+                .withMetrics(Map.of("accuracy", 0.81)).withResource("cluster", "tp-run-ok"));
+        RunStore later = new RunStore(dynamo, table, Clock.fixed(T0.plusSeconds(3600), ZoneOffset.UTC));
+        later.create("run-bad", "{\"runId\":\"run-bad\"}", null);
+        later.update("run-bad", r -> r.withStatus(RunStatus.FAILED).withPhase("cleanup")
+                .withError(new RunError("CheckNodegroup", "InsufficientCapacity", "no g5.2xlarge in us-east-1a", "line 1\nline 2")));
+    }
+
+    static CliClients clients(DynamoDbClient dynamo, CloudFormationClient cloudFormation, SfnClient sfn) {
+        return new CliClients() {
+            @Override public DynamoDbClient dynamoDb() { return dynamo; }
+            @Override public CloudFormationClient cloudFormation() {
+                if (cloudFormation == null) throw new AssertionError("no CloudFormation in this test");
+                return cloudFormation;
+            }
+            @Override public SfnClient sfn() {
+                if (sfn == null) throw new AssertionError("no Step Functions in this test");
+                return sfn;
+            }
+            @Override public String region() { return "us-east-1"; }
+        };
+    }
+}

@@ -1,0 +1,125 @@
+package io.trainplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.MotoServer;
+import io.trainplane.runs.RunsTable;
+import io.trainplane.workflow.Json;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * start, status, list and cancel against moto: a stack with Trainplane's outputs (CloudFormation
+ * DescribeStacks), the runs table in moto's DynamoDB, a state machine in moto's Step Functions.
+ */
+class StackCommandsMotoTest {
+    @RegisterExtension
+    static final MotoServer MOTO = new MotoServer();
+
+    static final String STACK = "trainplane-test";
+    static final String TABLE = "trainplane-test-Runs";
+
+    @TempDir
+    Path dir;
+
+    DynamoDbClient dynamo;
+    CloudFormationClient cloudFormation;
+    SfnClient sfn;
+    String pipeline;
+
+    @BeforeEach
+    void stack() {
+        MOTO.reset();
+        dynamo = MOTO.client(DynamoDbClient.builder());
+        cloudFormation = MOTO.client(CloudFormationClient.builder());
+        sfn = MOTO.client(SfnClient.builder());
+        RunsTable.create(dynamo, TABLE);
+        RunFixtures.populate(dynamo, TABLE);
+        pipeline = sfn.createStateMachine(r -> r.name("TrainingPipeline-test").roleArn(MotoServer.roleArn("sfn"))
+                .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}")).stateMachineArn();
+        String template = """
+                {"Resources": {"Handle": {"Type": "AWS::CloudFormation::WaitConditionHandle"}},
+                 "Outputs": {"RunsTableName": {"Value": "%s"}, "TrainingPipelineArn": {"Value": "%s"}}}
+                """.formatted(TABLE, pipeline);
+        cloudFormation.createStack(r -> r.stackName(STACK).templateBody(template));
+    }
+
+    CliTest.Result cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.commandLine(RunFixtures.clients(dynamo, cloudFormation, sfn))
+                .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        return new CliTest.Result(exit, out.toString(), err.toString());
+    }
+
+    Path spec(String json) throws IOException {
+        Path f = dir.resolve("spec.json");
+        Files.writeString(f, json);
+        return f;
+    }
+
+    @Test
+    void statusAndListResolveTheTableFromTheStack() {
+        CliTest.Result status = cli("status", "run-bad", "--stack", STACK, "--output", "json");
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(Json.read(status.out()).path("error").path("error").asText()).isEqualTo("InsufficientCapacity");
+
+        CliTest.Result list = cli("list", "--stack", STACK);
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).contains("run-ok", "run-bad");
+    }
+
+    @Test
+    void anUnknownStackExitsFour() {
+        CliTest.Result r = cli("list", "--stack", "absent");
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(Main.NOT_FOUND);
+        assertThat(r.err()).contains("absent");
+    }
+
+    @Test
+    void startNamesTheExecutionAfterTheRunThenCancelStopsIt() throws IOException {
+        Path spec = spec("""
+                {"runId": "moto-run-1", "cluster": {"mode": "existing", "name": "warm"}}
+                """);
+        CliTest.Result started = cli("start", spec.toString(), "--stack", STACK, "--output", "json");
+        assertThat(started.exit()).as(started.err()).isZero();
+        JsonNode s = Json.read(started.out());
+        String arn = s.path("executionArn").asText();
+        assertThat(arn).endsWith(":moto-run-1");
+        assertThat(s.path("consoleUrl").asText()).isEqualTo(
+                "https://us-east-1.console.aws.amazon.com/states/home?region=us-east-1#/v2/executions/details/" + arn);
+        JsonNode input = Json.read(sfn.describeExecution(r -> r.executionArn(arn)).input());
+        assertThat(input.path("runId").asText()).isEqualTo("moto-run-1");
+        assertThat(input.path("training").path("epochs").isInt()).as("the normalized spec, defaults applied").isTrue();
+
+        CliTest.Result again = cli("start", spec.toString(), "--stack", STACK);
+        assertThat(again.exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(again.err()).contains("already exists");
+
+        CliTest.Result cancelled = cli("cancel", "moto-run-1", "--stack", STACK);
+        assertThat(cancelled.exit()).as(cancelled.err()).isZero();
+        assertThat(cancelled.out()).contains("stopped run moto-run-1", "safety net");
+        assertThat(sfn.describeExecution(r -> r.executionArn(arn)).status()).isEqualTo(ExecutionStatus.ABORTED);
+
+        assertThat(cli("cancel", "never-started", "--stack", STACK).exit()).isEqualTo(Main.NOT_FOUND);
+    }
+
+    @Test
+    void anInvalidSpecStartsNothing() throws IOException {
+        CliTest.Result r = cli("start", spec("{\"training\": {}}").toString(), "--stack", STACK);
+        assertThat(r.exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(sfn.listExecutions(q -> q.stateMachineArn(pipeline)).executions()).isEmpty();
+    }
+}
