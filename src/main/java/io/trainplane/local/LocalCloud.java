@@ -56,7 +56,8 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedClock clock = SimulatedClock.startingNow();
     private final CallLog calls = new CallLog();
     private final FaultPlan faults = new FaultPlan();
-    private final LocalDynamoDb dynamoDb = LocalDynamoDb.start();
+    private final LocalDynamoDb dynamoDb;
+    private final boolean ownsDynamoDb;
     private final SimulatedKubernetes kubernetes = new SimulatedKubernetes();
     private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, kubernetes.endpoint());
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
@@ -74,10 +75,28 @@ public final class LocalCloud implements AutoCloseable {
 
     /** A cloud whose pods do what {@code workload} says: simulated, or real local processes. */
     public LocalCloud(PodBehaviour workload) {
+        this(workload, LocalDynamoDb.start(), true);
+    }
+
+    /**
+     * A cloud of its own (clock, simulated services, Kubernetes) whose Runs table lives in a
+     * DynamoDB Local shared with other clouds, for many concurrent runs against one table: the
+     * table must exist ({@link RunsTable#create}); closing this cloud leaves the database running.
+     */
+    public LocalCloud(PodBehaviour workload, LocalDynamoDb shared) {
+        this(workload, shared, false);
+    }
+
+    private LocalCloud(PodBehaviour workload, LocalDynamoDb dynamoDb, boolean ownsDynamoDb) {
+        this.dynamoDb = dynamoDb;
+        this.ownsDynamoDb = ownsDynamoDb;
         this.workload = workload;
         controller = new JobController(kubernetes.admin(), workload);
         operator = new PyTorchJobController(kubernetes.admin(), workload, controller);
-        RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
+        if (ownsDynamoDb) {
+            RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
+        }
+        kubernetes.servingLogs((job, pod) -> workload.log(job, pod, clock.instant()));
         eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(), "1.31");
         var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDLOCAL", "local-secret"));
         clusters = new EksClusterAccess(eks, new EksTokens(credentials, Region.of(SETTINGS.region()), clock));
@@ -147,6 +166,9 @@ public final class LocalCloud implements AutoCloseable {
         return Stream.of(eks, efs, cloudControl).flatMap(service -> service.resources().stream()).sorted().toList();
     }
 
+    /** The Runs table's name in every local cloud. */
+    public static String tableName() { return SETTINGS.tableName(); }
+
     public SimulatedClock clock() { return clock; }
     public CallLog calls() { return calls; }
     public SimulatedEventBus bus() { return bus; }
@@ -160,6 +182,8 @@ public final class LocalCloud implements AutoCloseable {
     @Override
     public void close() {
         kubernetes.close();
-        dynamoDb.close();
+        if (ownsDynamoDb) {
+            dynamoDb.close();
+        }
     }
 }

@@ -15,8 +15,17 @@ public final class LocalDynamoDb implements AutoCloseable {
     private final DynamoDbClient client;
 
     private LocalDynamoDb(AmazonDynamoDBLocal local) {
+        this(local, local.dynamoDbClient());
+    }
+
+    private LocalDynamoDb(AmazonDynamoDBLocal local, DynamoDbClient client) {
         this.local = local;
-        this.client = local.dynamoDbClient();
+        this.client = client;
+    }
+
+    /** The same database seen through another client (one that counts or logs calls, say). */
+    public LocalDynamoDb through(java.util.function.UnaryOperator<DynamoDbClient> wrap) {
+        return new LocalDynamoDb(local, wrap.apply(client));
     }
 
     // sqlite4java warns about its own jar version on every start; nothing to act on.

@@ -31,6 +31,12 @@ public final class CheckTrainingStep implements Step {
         if (result.path("done").asBoolean()) {
             var status = objects.job(jobName).getStatus();
             completed(run, jobName, status.getStartTime(), status.getCompletionTime());
+        } else {
+            // The training's own progress tells how long it still has: wait for a part of that.
+            var status = objects.job(jobName).getStatus();
+            String start = status == null ? null : status.getStartTime();
+            var progress = JobPolling.progress(new JobPods(objects.client(), objects.namespace(), jobName));
+            result.put("waitSeconds", JobPolling.waitSeconds(start, now, progress));
         }
         return result;
     }

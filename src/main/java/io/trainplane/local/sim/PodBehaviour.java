@@ -35,4 +35,9 @@ public interface PodBehaviour {
     default Optional<Outcome> poll(Job job, Pod pod, KubernetesClient client, Duration running) {
         return Optional.of(outcome(job, pod, client));
     }
+
+    /** What the pod has written to its log by {@code now}, as the kubelet would serve it; empty for none. */
+    default Optional<String> log(Job job, Pod pod, Instant now) {
+        return Optional.empty();
+    }
 }

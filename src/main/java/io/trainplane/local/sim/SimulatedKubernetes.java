@@ -31,16 +31,52 @@ public final class SimulatedKubernetes implements AutoCloseable {
         System.setProperty("io.netty.noUnsafe", "true");
     }
 
+    private static final java.util.regex.Pattern POD_LOG =
+            java.util.regex.Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/?]+)/log(\\?.*)?$");
+
+    private volatile java.util.function.BiFunction<io.fabric8.kubernetes.api.model.batch.v1.Job, io.fabric8.kubernetes.api.model.Pod,
+            java.util.Optional<String>> logs = (job, pod) -> java.util.Optional.empty();
     private final KubernetesMockServer server;
     private final KubernetesClient admin;
 
     public SimulatedKubernetes() {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(new ArrayList<>(List.of(KubeflowCrd.context()))), false);
+                new KubernetesCrudDispatcher(new ArrayList<>(List.of(KubeflowCrd.context()))) {
+                    @Override
+                    public io.fabric8.mockwebserver.http.MockResponse handleGet(String path) {
+                        java.util.regex.Matcher m = POD_LOG.matcher(path);
+                        if (m.find()) {
+                            // Read from the store directly: a client call from here would wait for this very thread.
+                            String log = "";
+                            var podResponse = super.handleGet("/api/v1/namespaces/" + m.group(1) + "/pods/" + m.group(2));
+                            if (podResponse.code() == 200) {
+                                var pod = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                                        podResponse.getBody().readUtf8(), io.fabric8.kubernetes.api.model.Pod.class);
+                                String jobName = pod.getMetadata().getLabels() == null ? null
+                                        : pod.getMetadata().getLabels().get("job-name");
+                                var jobResponse = jobName == null ? null
+                                        : super.handleGet("/apis/batch/v1/namespaces/" + m.group(1) + "/jobs/" + jobName);
+                                if (jobResponse != null && jobResponse.code() == 200) {
+                                    var job = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                                            jobResponse.getBody().readUtf8(), io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+                                    log = logs.apply(job, pod).orElse("");
+                                }
+                            }
+                            return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(200).setBody(log);
+                        }
+                        return super.handleGet(path);
+                    }
+                }, false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         admin = server.createClient();
         // The Kubeflow training operator is "installed": its CRD exists, as StartTraining checks.
         admin.apiextensions().v1().customResourceDefinitions().resource(KubeflowCrd.definition()).create();
+    }
+
+    /** Where pod logs come from: (the pod's Job, the pod) → the log so far. */
+    public void servingLogs(java.util.function.BiFunction<io.fabric8.kubernetes.api.model.batch.v1.Job,
+            io.fabric8.kubernetes.api.model.Pod, java.util.Optional<String>> logs) {
+        this.logs = logs;
     }
 
     /** The API server's URL, as DescribeCluster reports an endpoint. */

@@ -47,6 +47,22 @@ public final class SimulatedWorkload implements PodBehaviour {
         };
     }
 
+    /** A training pod prints what train.py prints after each epoch: {@code epoch N/M loss L}, its last lines. */
+    @Override
+    public Optional<String> log(Job job, Pod pod, Instant now) {
+        if (!"training".equals(component(job)) || pod.getStatus() == null || pod.getStatus().getStartTime() == null) {
+            return Optional.empty();
+        }
+        int epochs = epochs(job);
+        Duration running = Duration.between(Instant.parse(pod.getStatus().getStartTime()), now);
+        long done = Math.min(epochs, Math.max(0, running.dividedBy(EPOCH)));
+        StringBuilder log = new StringBuilder();
+        for (long epoch = Math.max(1, done - 9); epoch <= done; epoch++) {
+            log.append(String.format(java.util.Locale.ROOT, "epoch %d/%d loss %.4f%n", epoch, epochs, 2.3 * Math.exp(-epoch / 5.0)));
+        }
+        return log.isEmpty() ? Optional.empty() : Optional.of(log.toString());
+    }
+
     @Override
     public Optional<PodStatus> stuck(Job job, Pod pod, Instant created) {
         if (fault == null || !"training".equals(component(job))) {

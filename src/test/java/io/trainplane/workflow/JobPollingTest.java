@@ -1,0 +1,44 @@
+package io.trainplane.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class JobPollingTest {
+    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static int waitAfter(Duration running, Optional<JobPolling.Progress> progress) {
+        return JobPolling.waitSeconds(START.toString(), START.plus(running), progress);
+    }
+
+    @Test
+    void pollsOftenWhileTheJobHasJustStarted() {
+        var progress = Optional.of(new JobPolling.Progress(2, 240, START));
+        assertThat(waitAfter(Duration.ofMinutes(1), progress)).isEqualTo(15);
+        assertThat(waitAfter(Duration.ofMinutes(5), progress)).isEqualTo(30);
+    }
+
+    @Test
+    void withoutProgressWaitsAMinute() {
+        assertThat(waitAfter(Duration.ofMinutes(30), Optional.empty())).isEqualTo(60);
+    }
+
+    @Test
+    void waitsAThirdOfTheEstimatedTimeLeftCappedAtHalfAnHour() {
+        // 20 of 240 epochs in 10 minutes: 110 minutes left.
+        assertThat(waitAfter(Duration.ofMinutes(10), Optional.of(new JobPolling.Progress(20, 240, START)))).isEqualTo(1800);
+        // 200 of 240 in 100 minutes: 20 minutes left.
+        assertThat(waitAfter(Duration.ofMinutes(100), Optional.of(new JobPolling.Progress(200, 240, START)))).isEqualTo(400);
+        // 238 of 240: one minute left, never under 60 s.
+        assertThat(waitAfter(Duration.ofMinutes(119), Optional.of(new JobPolling.Progress(238, 240, START)))).isEqualTo(60);
+    }
+
+    @Test
+    void allEpochsDoneOrNoneYetFallsBackToAMinute() {
+        assertThat(waitAfter(Duration.ofMinutes(120), Optional.of(new JobPolling.Progress(240, 240, START)))).isEqualTo(60);
+        assertThat(waitAfter(Duration.ofMinutes(20), Optional.of(new JobPolling.Progress(0, 240, START)))).isEqualTo(60);
+    }
+}
