@@ -22,7 +22,8 @@ public record PythonRuntime(Path python) {
     public static Optional<PythonRuntime> detect(Map<String, String> env) {
         String explicit = env.get(PYTHON_VARIABLE);
         List<Optional<Path>> candidates = explicit != null && !explicit.isBlank()
-                ? List.of(Optional.of(Path.of(explicit)).filter(Files::isExecutable).or(() -> onPath(explicit, env)))
+                // Absolute: the pods' processes run in their own working directories.
+                ? List.of(Optional.of(Path.of(explicit).toAbsolutePath()).filter(Files::isExecutable).or(() -> onPath(explicit, env)))
                 : List.of(onPath("python3", env), onPath("python", env));
         for (Optional<Path> candidate : candidates) {
             if (candidate.isPresent() && canImportTorch(candidate.get())) {
