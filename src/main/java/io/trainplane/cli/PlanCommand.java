@@ -35,7 +35,7 @@ final class PlanCommand implements Callable<Integer> {
     public Integer call() {
         JsonNode normalized = spec.normalized();
         String runId = SpecInput.runIdOf(normalized);
-        RunSpec run = RunSpecs.parse(Json.write(normalized)).withRunId(runId);
+        RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
         List<HasMetadata> manifests = new ArrayList<>(new WorkloadManifests(run).all());
         if (run.volume().type() == VolumeType.EFS) {
             String fileSystem = run.volume().fileSystemId() == null ? "fs-<created by the run>" : run.volume().fileSystemId();

@@ -41,7 +41,7 @@ final class StartCommand implements Callable<Integer>, NeedsClients {
     public Integer call() {
         JsonNode normalized = spec.normalized();
         String runId = SpecInput.runIdOf(normalized);
-        RunSpecs.parse(Json.write(normalized)).withRunId(runId);
+        RunSpecs.fromNormalized(normalized).withRunId(runId);
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
         if (exists(CancelCommand.executionArn(pipeline, runId))) {

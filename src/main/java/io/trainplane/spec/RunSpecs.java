@@ -50,6 +50,26 @@ public final class RunSpecs {
         return parse(json).toJson();
     }
 
+    /**
+     * A spec this class normalized earlier (StartRun's output, a run record's spec), read as it
+     * is: no schema validation, no defaults. The steps after StartRun read the spec on every
+     * invocation, polls included, and it cannot have changed since it was checked.
+     */
+    public static RunSpec fromNormalized(JsonNode normalized) {
+        if (normalized == null || !normalized.isObject()) {
+            throw new IllegalArgumentException("not a normalized run spec: " + normalized);
+        }
+        return toRecord((ObjectNode) normalized);
+    }
+
+    public static RunSpec fromNormalized(String normalizedJson) {
+        try {
+            return fromNormalized(SpecJson.MAPPER.readTree(normalizedJson));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a normalized run spec: " + e.getOriginalMessage(), e);
+        }
+    }
+
     /** Every problem of {@code json}; empty when it can run. Never throws for bad input. */
     public static List<SpecProblem> problems(String json) {
         return evaluate(json).problems();

@@ -10,7 +10,7 @@ public record RunContext(String runId, RunSpec spec, Names names) {
 
     public static RunContext from(JsonNode state) {
         String runId = Json.text(state, "runId");
-        RunSpec spec = RunSpecs.parse(state.path("spec")).withRunId(runId);
+        RunSpec spec = RunSpecs.fromNormalized(state.path("spec")).withRunId(runId);
         return new RunContext(runId, spec, spec.names());
     }
 

@@ -33,7 +33,7 @@ final class TeardownPlan {
         this.run = run;
         this.services = services;
         this.infrastructure = infrastructure;
-        this.keep = RunSpecs.parse(run.specJson()).cleanup();
+        this.keep = RunSpecs.fromNormalized(run.specJson()).cleanup();
     }
 
     /** Deletes what can go now; returns what is left. */

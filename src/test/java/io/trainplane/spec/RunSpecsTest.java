@@ -40,6 +40,19 @@ class RunSpecsTest {
     }
 
     @Test
+    void aNormalizedSpecIsReadBackWithoutValidationToTheSameRecord() {
+        String full = "{\"runId\": \"r-1\", \"cluster\": {\"mode\": \"create\", \"nodeGroup\": "
+                + "{\"instanceType\": \"g5.12xlarge\", \"nodes\": 2, \"gpusPerNode\": 4}},"
+                + " \"volume\": {\"type\": \"efs\"}, \"training\": {\"workers\": 2, \"gpusPerWorker\": 4, \"procsPerWorker\": 4},"
+                + " \"cleanup\": {\"keepVolume\": true}}";
+        RunSpec spec = RunSpecs.parse(full);
+        ObjectNode normalized = RunSpecs.normalize(full);
+
+        assertThat(RunSpecs.fromNormalized(normalized)).isEqualTo(spec);
+        assertThat(RunSpecs.fromNormalized(normalized.toString())).isEqualTo(spec);
+    }
+
+    @Test
     void normalizedJsonHasEveryFieldAndNoNulls() {
         ObjectNode normalized = RunSpecs.normalize(MINIMAL);
 
