@@ -3,16 +3,39 @@ package io.trainplane.functions;
 import io.trainplane.aws.Clients;
 import io.trainplane.workflow.StepHandler;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
  * Every Lambda function of the stack by its name in template.yaml (the key of the state machines'
  * DefinitionSubstitutions, without "FunctionArn"). Local mode builds them from this list with its
  * own clients and invokes them as Lambda would.
+ *
+ * <p>Also the one list of which function ships which jar: the Makefile, the pom's artifact checks,
+ * the benchmark and the tests read it from here (StackConsistencyTest holds the Makefile to it).
  */
 public final class Functions {
+    /** The functions whose steps connect to a cluster's Kubernetes API (they call {@code Services.clusters()}). */
+    public static final Set<String> KUBERNETES = Set.of("ConfigureCluster", "ConnectCluster", "BindVolume",
+            "StartDataJob", "StartTraining", "CheckTraining", "StartEvaluation", "CheckJob", "CollectResults",
+            "Teardown");
+
     private Functions() {}
+
+    /** The jar a function ships; unknown names are a bug in the caller. */
+    public static LambdaArtifact artifact(String function) {
+        if (!all().containsKey(function)) {
+            throw new IllegalArgumentException("no function " + function + "; known: " + all().keySet());
+        }
+        return KUBERNETES.contains(function) ? LambdaArtifact.KUBERNETES : LambdaArtifact.AWS;
+    }
+
+    /** The functions that ship the artifact, in the order of {@link #all()}. */
+    public static List<String> shipping(LambdaArtifact artifact) {
+        return all().keySet().stream().filter(name -> artifact(name) == artifact).toList();
+    }
 
     public static Map<String, Function<Clients, StepHandler>> all() {
         Map<String, Function<Clients, StepHandler>> all = new LinkedHashMap<>();

@@ -28,6 +28,11 @@ public final class EksClusterAccess implements ClusterAccess {
         this.tokens = tokens;
     }
 
+    /** As the {@link ClusterAccess} type, so that callers link against the interface only. */
+    public static ClusterAccess of(EksClient eks, EksTokens tokens) {
+        return new EksClusterAccess(eks, tokens);
+    }
+
     @Override
     public KubernetesClient connect(String clusterName) {
         return clients.computeIfAbsent(clusterName, this::open);

@@ -1,6 +1,5 @@
 package io.trainplane.workflow;
 
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.trainplane.runs.VersionConflictException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -25,8 +24,9 @@ public final class Failures {
         if (e instanceof AwsServiceException aws && (aws.isThrottlingException() || aws.statusCode() >= 500)) {
             return new TransientException("AWS asked to retry: " + aws.getMessage(), e);
         }
-        if (e instanceof KubernetesClientException k && (k.getCode() == 0 || k.getCode() == 429 || k.getCode() >= 500)) {
-            return new TransientException("the Kubernetes API asked to retry: " + k.getMessage(), e);
+        // Only fabric8 throws its exceptions; the functions that ship without it must not load the type.
+        if (e.getClass().getName().startsWith("io.fabric8.")) {
+            return KubernetesFailures.classify(e);
         }
         return e;
     }

@@ -12,7 +12,7 @@ final class ResourceWait {
 
     static ObjectNode look(ResourceState state, String what, int waitSeconds) {
         return switch (state) {
-            case ResourceState.Ready r -> JobPolling.done();
+            case ResourceState.Ready r -> Json.object().put("done", true).put("waitSeconds", 0);
             case ResourceState.Creating c -> Json.object().put("done", false).put("waitSeconds", waitSeconds)
                     .put("detail", c.detail());
             case ResourceState.Failed f -> throw new TerminalException("ResourceFailed", what + " failed: " + f.reason());

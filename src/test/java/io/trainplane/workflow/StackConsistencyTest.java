@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.trainplane.functions.Functions;
+import io.trainplane.functions.LambdaArtifact;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -18,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The four places that name the functions agree: the state machines' placeholders, template.yaml
  * (functions, handlers, DefinitionSubstitutions), the Makefile's SAM build targets, and the
- * in-process registry local mode uses.
+ * in-process registry local mode uses; so do the Makefile and the registry on the artifact each
+ * function ships.
  */
 class StackConsistencyTest {
     static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(\\w+)FunctionArn}");
@@ -64,5 +68,31 @@ class StackConsistencyTest {
             }
         });
         assertThat(functions).isEqualTo(new TreeSet<>(Functions.all().keySet()));
+    }
+
+    /** A Makefile variable's words, with its continuation lines. */
+    static List<String> makeVariable(String makefile, String name) {
+        Matcher m = Pattern.compile("(?m)^" + name + " := ((?:.*\\\\\n)*.*)$").matcher(makefile);
+        assertThat(m.find()).as("Makefile variable " + name).isTrue();
+        return Arrays.stream(m.group(1).replace("\\", " ").split("\\s+")).filter(w -> !w.isEmpty()).toList();
+    }
+
+    @Test
+    void theMakefileBuildsEveryFunctionFromTheArtifactTheRegistryGivesIt() throws IOException {
+        String makefile = Files.readString(Path.of("Makefile"));
+        assertThat(makeVariable(makefile, "AWS_FUNCTIONS")).containsExactlyInAnyOrderElementsOf(
+                Functions.shipping(LambdaArtifact.AWS));
+        assertThat(makeVariable(makefile, "KUBERNETES_FUNCTIONS")).containsExactlyInAnyOrderElementsOf(
+                Functions.shipping(LambdaArtifact.KUBERNETES));
+        assertThat(makeVariable(makefile, "AWS_JAR")).containsExactly("target/" + LambdaArtifact.AWS.jarName());
+        assertThat(makeVariable(makefile, "KUBERNETES_JAR")).containsExactly("target/" + LambdaArtifact.KUBERNETES.jarName());
+        assertThat(makefile).contains("$(addprefix build-,$(addsuffix Function,$(AWS_FUNCTIONS))): $(AWS_JAR)")
+                .contains("$(addprefix build-,$(addsuffix Function,$(KUBERNETES_FUNCTIONS))): $(KUBERNETES_JAR)");
+    }
+
+    @Test
+    void everyFunctionShipsOneArtifactAndTheKubernetesOnesAreFunctions() {
+        assertThat(Functions.all().keySet()).containsAll(Functions.KUBERNETES);
+        assertThat(Functions.shipping(LambdaArtifact.AWS)).hasSize(Functions.all().size() - Functions.KUBERNETES.size());
     }
 }

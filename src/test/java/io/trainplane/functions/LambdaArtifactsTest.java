@@ -1,0 +1,122 @@
+package io.trainplane.functions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.workflow.Json;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every function runs from its own artifact alone, as Lambda runs it: a class loader over only
+ * that jar (its parent the platform class loader, so nothing of the test classpath leaks in), the
+ * handler built with its no-argument constructor from the environment, and invoked with a real
+ * step state. The environment (set by the pom's {@code lambda-artifacts} execution, which runs
+ * after packaging) points the SDK at a closed local port, so each function gets as far as its first
+ * AWS call and fails there with the error the state machine retries on; a missing class anywhere on
+ * the way is a {@link LinkageError} instead, and fails the test.
+ */
+class LambdaArtifactsTest {
+    static final String RUN_ID = "quickstart";
+
+    static List<String> functions() {
+        return List.copyOf(Functions.all().keySet());
+    }
+
+    static Path jar(String function) {
+        return Path.of("target", Functions.artifact(function).jarName());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("functions")
+    void runsFromItsOwnArtifactAlone(String function) throws Exception {
+        assumeThat(System.getenv("TRAINPLANE_ARTIFACT_CHECK"))
+                .as("runs in the pom's lambda-artifacts execution, after the jars are built").isNotNull();
+        Path jar = jar(function);
+        assertThat(jar).as("built by the shade execution of " + Functions.artifact(function)).exists();
+
+        Throwable outcome;
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
+                ClassLoader.getPlatformClassLoader())) {
+            Class<?> handlerClass = Class.forName("io.trainplane.functions." + function, true, loader);
+            assertThat(handlerClass.getClassLoader()).isSameAs(loader);
+            outcome = invoke(handlerClass, loader, input(function));
+        }
+        for (Throwable t = outcome; t != null; t = t.getCause()) {
+            if (t instanceof Error error) {
+                throw new AssertionError(function + " does not run from " + jar + " alone", error);
+            }
+        }
+        // It got as far as AWS: refused, classified as retryable, by the workflow's own classes.
+        assertThat(outcome).as(function + " from " + jar).isNotNull();
+        assertThat(outcome.getClass().getName()).as(function + ": " + outcome)
+                .isEqualTo("io.trainplane.workflow.TransientException");
+        assertThat(outcome.getMessage()).contains("AWS could not be reached");
+    }
+
+    /** What the function threw (null when it returned), through the jar's own Lambda interfaces. */
+    static Throwable invoke(Class<?> handlerClass, ClassLoader loader, ObjectNode input) throws Exception {
+        Object handler = handlerClass.getConstructor().newInstance();
+        Class<?> context = Class.forName("com.amazonaws.services.lambda.runtime.Context", false, loader);
+        Method handle = handlerClass.getMethod("handleRequest", InputStream.class, OutputStream.class, context);
+        try {
+            handle.invoke(handler, new ByteArrayInputStream(Json.write(input).getBytes(StandardCharsets.UTF_8)),
+                    new ByteArrayOutputStream(), null);
+            return null;
+        } catch (InvocationTargetException e) {
+            return e.getCause();
+        }
+    }
+
+    /** The state the state machine hands each function (the quickstart run after StartRun). */
+    static ObjectNode input(String function) throws IOException {
+        String spec = Files.readString(Path.of("examples/quickstart.json"));
+        ObjectNode state = Json.object().put("runId", RUN_ID).put("executionName", RUN_ID)
+                .put("executionArn", "arn:aws:states:us-east-1:000000000000:execution:TrainingPipeline:" + RUN_ID);
+        return switch (function) {
+            case "StartRun" -> state.set("spec", Json.read(spec));
+            case "StartScheduledRun" -> Json.object().put("series", "nightly").put("scheduledTime", "2026-11-22T03:00:00Z")
+                    .set("spec", Json.read(spec));
+            case "SafetyNet" -> (ObjectNode) Json.read(Files.readString(
+                    Path.of("events/step-functions-execution-status-change.json")));
+            case "Janitor" -> Json.object();
+            default -> state.put("jobName", "quickstart-evaluation").set("spec", RunSpecs.normalize(spec));
+        };
+    }
+
+    @Test
+    void eachArtifactHoldsTheHandlersOfItsFunctionsAndTheAwsOneNoKubernetesClient() throws IOException {
+        assumeThat(System.getenv("TRAINPLANE_ARTIFACT_CHECK"))
+                .as("runs in the pom's lambda-artifacts execution, after the jars are built").isNotNull();
+        for (String function : functions()) {
+            try (ZipFile zip = new ZipFile(jar(function).toFile())) {
+                assertThat(zip.getEntry("io/trainplane/functions/" + function + ".class")).as(function).isNotNull();
+            }
+        }
+        List<String> kubernetes = new ArrayList<>();
+        try (ZipFile zip = new ZipFile(Path.of("target", LambdaArtifact.AWS.jarName()).toFile())) {
+            zip.stream().map(e -> e.getName())
+                    .filter(n -> n.startsWith("io/fabric8/") || n.startsWith("org/yaml/") || n.startsWith("io/trainplane/kubernetes/"))
+                    .forEach(kubernetes::add);
+        }
+        assertThat(kubernetes).isEmpty();
+    }
+}
