@@ -5,6 +5,8 @@ import io.trainplane.kubernetes.EksClusterAccess;
 import java.time.Clock;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
+import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
 import software.amazon.awssdk.http.SdkHttpClient;
@@ -21,6 +23,10 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * The real clients: built once per Lambda container, lazily (a function that never talks to EKS
  * never builds an EKS client), with the URL connection HTTP client and an explicit region and
  * credentials provider. {@code AWS_ENDPOINT_URL} is honoured by the SDK itself.
+ *
+ * <p>Credentials are resolved on the first request, never at construction, so a SnapStart
+ * snapshot holds none; the Kubernetes client is built only by the functions that connect to a
+ * cluster (those that ship without fabric8 never load it, see {@link #clusters()}).
  */
 public final class AwsClients implements Clients {
     private static final Supplier<AwsClients> FROM_ENVIRONMENT = memoize(() -> new AwsClients(Settings.fromEnvironment()));
@@ -34,16 +40,24 @@ public final class AwsClients implements Clients {
     private final Supplier<EfsClient> efs;
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<CloudWatchEventsClient> events;
-    private final Supplier<ClusterAccess> clusters;
     private final Supplier<SfnClient> sfn;
+    private final EksTokens tokens;
+    private ClusterAccess clusters;
 
     public AwsClients(Settings settings) {
+        // In Lambda the credentials are in the environment, or (SnapStart) behind the container
+        // credentials endpoint; the default chain, with its profile files, is for the CLI.
+        this(settings, System.getenv("AWS_LAMBDA_FUNCTION_NAME") != null
+                ? AwsCredentialsProviderChain.of(EnvironmentVariableCredentialsProvider.create(),
+                        ContainerCredentialsProvider.builder().build())
+                : DefaultCredentialsProvider.builder().build());
+    }
+
+    AwsClients(Settings settings, AwsCredentialsProvider credentials) {
         this.settings = settings;
         this.region = Region.of(settings.region());
-        // In Lambda the credentials are in the environment; the default chain is for the CLI.
-        this.credentials = System.getenv("AWS_LAMBDA_FUNCTION_NAME") != null
-                ? EnvironmentVariableCredentialsProvider.create()
-                : DefaultCredentialsProvider.builder().build();
+        this.credentials = credentials;
+        this.tokens = new EksTokens(credentials, region, Clock.systemUTC());
         this.dynamoDb = memoize(() -> DynamoDbClient.builder()
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
         this.eks = memoize(() -> EksClient.builder()
@@ -56,7 +70,6 @@ public final class AwsClients implements Clients {
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
         this.sfn = memoize(() -> SfnClient.builder()
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
-        this.clusters = memoize(() -> new EksClusterAccess(eks(), new EksTokens(credentials, region, clock())));
     }
 
     /** The clients of this Lambda container, shared by every invocation. */
@@ -71,8 +84,29 @@ public final class AwsClients implements Clients {
     @Override public EfsClient efs() { return efs.get(); }
     @Override public CloudControlClient cloudControl() { return cloudControl.get(); }
     @Override public CloudWatchEventsClient events() { return events.get(); }
-    @Override public ClusterAccess clusters() { return clusters.get(); }
     @Override public SfnClient sfn() { return sfn.get(); }
+
+    /**
+     * Built on first use. Not a memoized lambda like the others: linking a lambda that returns
+     * {@link ClusterAccess} would load that type when this object is built, in every function.
+     */
+    @Override
+    public synchronized ClusterAccess clusters() {
+        if (clusters == null) {
+            clusters = EksClusterAccess.of(eks(), tokens);
+        }
+        return clusters;
+    }
+
+    /** Signed EKS tokens expire: none may survive a SnapStart restore. */
+    @Override
+    public void afterRestore() {
+        tokens.clear();
+    }
+
+    EksTokens tokens() {
+        return tokens;
+    }
 
     static <T> Supplier<T> memoize(Supplier<T> factory) {
         return new Supplier<>() {

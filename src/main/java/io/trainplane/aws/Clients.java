@@ -35,6 +35,12 @@ public interface Clients {
     /** Step Functions: the safety net and the janitor start the Cleanup state machine, the schedule the TrainingPipeline. */
     SfnClient sfn();
 
+    /**
+     * After a SnapStart restore: drops whatever must not outlive the snapshot (signed tokens). The
+     * simulated cloud has nothing of the kind.
+     */
+    default void afterRestore() {}
+
     /** The Cleanup state machine's ARN: on AWS from {@code CLEANUP_STATE_MACHINE_ARN}, which template.yaml sets. */
     default String cleanupStateMachineArn() {
         String arn = System.getenv("CLEANUP_STATE_MACHINE_ARN");

@@ -56,6 +56,10 @@ public final class EksTokens {
         cache.clear();
     }
 
+    int cachedTokens() {
+        return cache.size();
+    }
+
     String sign(String clusterName, Instant at) {
         SdkHttpRequest request = SdkHttpRequest.builder()
                 .method(SdkHttpMethod.GET)

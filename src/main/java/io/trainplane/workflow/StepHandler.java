@@ -15,11 +15,16 @@ import java.time.Instant;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.crac.Core;
+import org.crac.Resource;
 
 /**
  * What every Lambda entry point is: JSON in, {@link Step}, JSON out. Errors leave as exceptions,
  * whose class names are what the state machine's Retry and Catch match; finished steps go into the
  * run's timeline (polls that found nothing new do not, so a long training adds no clutter).
+ *
+ * <p>Every handler registers its {@link SnapStartHooks} with CRaC's global context, which holds
+ * them weakly: the handler, kept by the Lambda runtime, keeps them alive.
  */
 public class StepHandler implements RequestStreamHandler {
     private static final Logger LOG = Logger.getLogger(StepHandler.class.getName());
@@ -28,12 +33,15 @@ public class StepHandler implements RequestStreamHandler {
     private final Step step;
     private final RunStore store;
     private final Clock clock;
+    private final SnapStartHooks snapStart;
 
     protected StepHandler(String name, Clients clients, Function<Clients, Step> step) {
         this.name = name;
         this.step = step.apply(clients);
         this.store = Services.of(clients).store();
         this.clock = clients.clock();
+        this.snapStart = new SnapStartHooks(name, clients);
+        Core.getGlobalContext().register(snapStart);
     }
 
     @Override
@@ -58,6 +66,11 @@ public class StepHandler implements RequestStreamHandler {
 
     public String name() {
         return name;
+    }
+
+    /** The hooks CRaC calls around the SnapStart snapshot of this function. */
+    public Resource snapStart() {
+        return snapStart;
     }
 
     private void record(JsonNode input, Instant started, String outcome, String detail) {

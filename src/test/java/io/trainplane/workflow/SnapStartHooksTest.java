@@ -1,0 +1,127 @@
+package io.trainplane.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.Clients;
+import io.trainplane.aws.Settings;
+import io.trainplane.functions.Functions;
+import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.local.LocalCloud;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
+import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.efs.EfsClient;
+import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The SnapStart hooks of every function: priming calls nothing of the function's clients (so
+ * nothing reaches AWS and no credential is resolved before the snapshot), and the function works
+ * after the hooks ran.
+ */
+class SnapStartHooksTest {
+    final LocalCloud cloud = new LocalCloud();
+    final CountingClients clients = new CountingClients(cloud.clients());
+
+    @AfterEach
+    void close() {
+        cloud.close();
+    }
+
+    @Test
+    void primingEveryFunctionCallsNoClientAndTheFunctionsWorkAfterTheRestore() throws Exception {
+        List<StepHandler> handlers = new ArrayList<>();
+        Functions.all().values().forEach(f -> handlers.add(f.apply(clients)));
+        clients.calls.clear();
+
+        for (StepHandler handler : handlers) {
+            ((SnapStartHooks) handler.snapStart()).prime();
+            handler.snapStart().beforeCheckpoint(null);
+            handler.snapStart().afterRestore(null);
+        }
+        assertThat(clients.calls).as("client calls during the hooks").isEmpty();
+
+        StepHandler startRun = handlers.get(0);
+        assertThat(startRun.name()).isEqualTo("StartRun");
+        var input = Json.object().put("executionName", "quickstart")
+                .put("executionArn", "arn:aws:states:us-east-1:000000000000:execution:TrainingPipeline:quickstart");
+        input.set("spec", Json.read(Files.readString(Path.of("examples/quickstart.json"))));
+        JsonNode state = invoke(startRun, input);
+        assertThat(state.path("runId").asText()).isEqualTo("quickstart");
+        assertThat(clients.calls).contains("dynamoDb.putItem");
+        assertThat(Services.of(cloud.clients()).store().get("quickstart").runId()).isEqualTo("quickstart");
+        // The priming run never reached the function's table.
+        assertThat(Services.of(cloud.clients()).store().find(SnapStartHooks.RUN_ID)).isEmpty();
+    }
+
+    static JsonNode invoke(StepHandler handler, JsonNode input) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        handler.handleRequest(new ByteArrayInputStream(Json.write(input).getBytes(StandardCharsets.UTF_8)), out, null);
+        return Json.read(out.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The local cloud's clients, every SDK call recorded as {@code client.operation}. */
+    static final class CountingClients implements Clients {
+        private static final Set<String> NOT_CALLS = Set.of("serviceName", "serviceClientConfiguration", "close",
+                "toString", "hashCode", "equals");
+        final List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final Clients delegate;
+
+        CountingClients(Clients delegate) {
+            this.delegate = delegate;
+        }
+
+        <T> T counting(String name, Class<T> type, T client) {
+            return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+                if (!NOT_CALLS.contains(method.getName())) {
+                    calls.add(name + "." + method.getName());
+                }
+                try {
+                    return method.invoke(client, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            }));
+        }
+
+        @Override public Settings settings() { return delegate.settings(); }
+        @Override public Clock clock() { return delegate.clock(); }
+        @Override public DynamoDbClient dynamoDb() { return counting("dynamoDb", DynamoDbClient.class, delegate.dynamoDb()); }
+        @Override public EksClient eks() { return counting("eks", EksClient.class, delegate.eks()); }
+        @Override public EfsClient efs() { return counting("efs", EfsClient.class, delegate.efs()); }
+        @Override public CloudControlClient cloudControl() {
+            return counting("cloudControl", CloudControlClient.class, delegate.cloudControl());
+        }
+        @Override public CloudWatchEventsClient events() {
+            return counting("events", CloudWatchEventsClient.class, delegate.events());
+        }
+        @Override public SfnClient sfn() { return counting("sfn", SfnClient.class, delegate.sfn()); }
+        @Override public String cleanupStateMachineArn() { return delegate.cleanupStateMachineArn(); }
+        @Override public String trainingPipelineArn() { return delegate.trainingPipelineArn(); }
+
+        @Override
+        public ClusterAccess clusters() {
+            calls.add("clusters");
+            return delegate.clusters();
+        }
+
+        @Override
+        public void afterRestore() {
+            delegate.afterRestore();
+        }
+    }
+}
