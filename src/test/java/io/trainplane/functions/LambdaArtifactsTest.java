@@ -119,4 +119,38 @@ class LambdaArtifactsTest {
         }
         assertThat(kubernetes).isEmpty();
     }
+
+    /**
+     * The Kubernetes artifact's deeper half, which a function meets only past its first AWS call:
+     * every project class links with every type its signatures name, and fabric8 finds its JDK
+     * HTTP client (a service the shade plugin must have merged) and builds a client.
+     */
+    @Test
+    void theKubernetesArtifactLinksEveryProjectClassAndBuildsAKubernetesClient() throws Exception {
+        assumeThat(System.getenv("TRAINPLANE_ARTIFACT_CHECK"))
+                .as("runs in the pom's lambda-artifacts execution, after the jars are built").isNotNull();
+        Path jar = Path.of("target", LambdaArtifact.KUBERNETES.jarName());
+        List<String> classes;
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            classes = zip.stream().map(e -> e.getName())
+                    .filter(n -> n.startsWith("io/trainplane/") && n.endsWith(".class") && !n.startsWith("io/trainplane/bench/"))
+                    .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
+                    .toList();
+        }
+        assertThat(classes).contains("io.trainplane.kubernetes.EksClusterAccess");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
+                ClassLoader.getPlatformClassLoader())) {
+            for (String name : classes) {
+                Class<?> type = Class.forName(name, false, loader);
+                type.getDeclaredMethods();
+                type.getDeclaredFields();
+                type.getDeclaredConstructors();
+            }
+            Class<?> builder = Class.forName("io.fabric8.kubernetes.client.KubernetesClientBuilder", true, loader);
+            Object client = builder.getMethod("build").invoke(builder.getConstructor().newInstance());
+            Object http = client.getClass().getMethod("getHttpClient").invoke(client);
+            assertThat(http.getClass().getName()).startsWith("io.fabric8.kubernetes.client.jdkhttp.");
+            ((AutoCloseable) client).close();
+        }
+    }
 }

@@ -91,8 +91,37 @@ class StackConsistencyTest {
     }
 
     @Test
-    void everyFunctionShipsOneArtifactAndTheKubernetesOnesAreFunctions() {
-        assertThat(Functions.all().keySet()).containsAll(Functions.KUBERNETES);
-        assertThat(Functions.shipping(LambdaArtifact.AWS)).hasSize(Functions.all().size() - Functions.KUBERNETES.size());
+    void everyFunctionShipsExactlyOneArtifact() {
+        assertThat(Functions.AWS).doesNotContainAnyElementsOf(Functions.KUBERNETES);
+        Set<String> both = new TreeSet<>(Functions.AWS);
+        both.addAll(Functions.KUBERNETES);
+        assertThat(both).isEqualTo(new TreeSet<>(Functions.all().keySet()));
+    }
+
+    /**
+     * The Kubernetes list matches the code: a function is a Kubernetes one exactly when its step,
+     * or a workflow class the step names, connects to a cluster or names a fabric8 or kubernetes type.
+     */
+    @Test
+    void theKubernetesFunctionsAreThoseWhoseStepsUseKubernetes() throws IOException {
+        Path workflow = Path.of("src/main/java/io/trainplane/workflow");
+        Pattern kubernetes = Pattern.compile("clusters\\(\\)\\.connect|import io\\.fabric8\\.|import io\\.trainplane\\.kubernetes\\.");
+        for (String function : Functions.all().keySet()) {
+            String handler = Files.readString(Path.of("functions/io/trainplane/functions", function + ".java"));
+            Matcher step = Pattern.compile("(\\w+Step)::new").matcher(handler);
+            assertThat(step.find()).as(function + " names its step").isTrue();
+            String source = Files.readString(workflow.resolve(step.group(1) + ".java"));
+            StringBuilder reached = new StringBuilder(source);
+            Matcher named = Pattern.compile("\\b([A-Z]\\w+)\\b").matcher(source);
+            while (named.find()) {
+                Path helper = workflow.resolve(named.group(1) + ".java");
+                if (!named.group(1).equals(step.group(1)) && Files.exists(helper)
+                        && !Set.of("Services", "Failures").contains(named.group(1))) {
+                    reached.append(Files.readString(helper));
+                }
+            }
+            assertThat(kubernetes.matcher(reached).find()).as(function + " uses Kubernetes")
+                    .isEqualTo(Functions.KUBERNETES.contains(function));
+        }
     }
 }
