@@ -56,9 +56,14 @@ class LambdaArtifactsTest {
         Throwable outcome;
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
                 ClassLoader.getPlatformClassLoader())) {
+            // As in Lambda, the function's loader is the context loader: service lookups (fabric8's
+            // HTTP client, the SDK's) must not reach the test classpath.
+            Thread.currentThread().setContextClassLoader(loader);
             Class<?> handlerClass = Class.forName("io.trainplane.functions." + function, true, loader);
             assertThat(handlerClass.getClassLoader()).isSameAs(loader);
             outcome = invoke(handlerClass, loader, input(function));
+        } finally {
+            Thread.currentThread().setContextClassLoader(LambdaArtifactsTest.class.getClassLoader());
         }
         for (Throwable t = outcome; t != null; t = t.getCause()) {
             if (t instanceof Error error) {
@@ -140,6 +145,7 @@ class LambdaArtifactsTest {
         assertThat(classes).contains("io.trainplane.kubernetes.EksClusterAccess");
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
                 ClassLoader.getPlatformClassLoader())) {
+            Thread.currentThread().setContextClassLoader(loader);
             for (String name : classes) {
                 Class<?> type = Class.forName(name, false, loader);
                 type.getDeclaredMethods();
@@ -151,6 +157,8 @@ class LambdaArtifactsTest {
             Object http = client.getClass().getMethod("getHttpClient").invoke(client);
             assertThat(http.getClass().getName()).startsWith("io.fabric8.kubernetes.client.jdkhttp.");
             ((AutoCloseable) client).close();
+        } finally {
+            Thread.currentThread().setContextClassLoader(LambdaArtifactsTest.class.getClassLoader());
         }
     }
 }

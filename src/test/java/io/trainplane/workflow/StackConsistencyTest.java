@@ -54,6 +54,18 @@ class StackConsistencyTest {
         assertThat(substitutions("Cleanup")).isEqualTo(placeholders("cleanup.asl.json"));
     }
 
+    /** SnapStart runs published versions only: the state machines must call the alias, not $LATEST. */
+    @Test
+    void theStateMachinesInvokeTheFunctionsAliases() {
+        for (String stateMachine : List.of("TrainingPipeline", "Cleanup")) {
+            template.at("/Resources/" + stateMachine + "/Properties/DefinitionSubstitutions").fields()
+                    .forEachRemaining(e -> assertThat(e.getValue().asText()).as(stateMachine + " " + e.getKey())
+                            .isEqualTo(e.getKey().replaceAll("Arn$", "") + ".Alias"));
+        }
+        assertThat(template.at("/Globals/Function/AutoPublishAlias").asText()).isEqualTo("live");
+        assertThat(template.at("/Globals/Function/SnapStart/ApplyOn").asText()).isEqualTo("PublishedVersions");
+    }
+
     @Test
     void everyFunctionOfTheTemplateHasItsHandlerItsBuildTargetAndALocalEntry() throws IOException {
         String makefile = Files.readString(Path.of("Makefile"));
