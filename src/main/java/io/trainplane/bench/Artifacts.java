@@ -26,7 +26,7 @@ public final class Artifacts {
         System.out.printf(Locale.ROOT, "Lambda artifacts (budget 25 MB = %,d bytes each):%n", BUDGET);
         for (LambdaArtifact artifact : LambdaArtifact.values()) {
             long size = sizes.get(artifact);
-            System.out.printf(Locale.ROOT, "%s  %-34s %,11d bytes %5.1f MB (%3.0f %% of the budget), %2d functions%n",
+            System.out.printf(Locale.ROOT, "%s  %-40s %,11d bytes %5.1f MB (%3.0f %% of the budget), %2d functions%n",
                     verdict(size), "target/" + artifact.jarName(), size, size / 1e6, 100.0 * size / BUDGET,
                     Functions.shipping(artifact).size());
         }
