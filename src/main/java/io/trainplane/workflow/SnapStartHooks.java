@@ -58,8 +58,8 @@ public final class SnapStartHooks implements Resource {
         clients.afterRestore();
     }
 
-    /** Everything priming does; throws what fails (tests call it directly). */
-    void prime() {
+    /** Everything priming does; throws what fails (tests call it directly). Returns the requests answered offline. */
+    int prime() {
         JsonNode state = Json.object().put("runId", RUN_ID).put("executionName", RUN_ID)
                 .set("spec", RunSpecs.normalize(SAMPLE_SPEC));
         JsonNode read = Json.read(Json.write(state));
@@ -79,5 +79,6 @@ public final class SnapStartHooks implements Resource {
             store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));
         }
         Failures.classify(new IllegalStateException("priming"));
+        return offline.requests();
     }
 }
