@@ -19,10 +19,23 @@ class CliTest {
 
     record Result(int exit, String out, String err) {}
 
+    /** The local store of this JVM's test runs: never the working directory's .trainplane/. */
+    static final Path STORE = tempStore();
+
+    static Path tempStore() {
+        try {
+            return Files.createTempDirectory("trainplane-store");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static Result cli(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = Main.commandLine().setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        CliClients clients = RunFixtures.withEnvironment(CliClients.standard(),
+                java.util.Map.of(io.trainplane.local.LocalStore.HOME_VARIABLE, STORE.toString()), () -> { });
+        int exit = Main.commandLine(clients).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
         return new Result(exit, out.toString(), err.toString());
     }
 
