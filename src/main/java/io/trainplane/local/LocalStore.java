@@ -80,10 +80,9 @@ public final class LocalStore implements AutoCloseable {
      * holds under the same partition keys, so a run id used again shows its latest run only.
      */
     public int save(DynamoDbClient from, String table) {
-        List<String> keys = from.describeTable(r -> r.tableName(table)).table().keySchema().stream()
-                .map(KeySchemaElement::attributeName).toList();
-        String partition = from.describeTable(r -> r.tableName(table)).table().keySchema().stream()
-                .filter(k -> k.keyType() == KeyType.HASH).findFirst().orElseThrow().attributeName();
+        List<KeySchemaElement> schema = from.describeTable(r -> r.tableName(table)).table().keySchema();
+        List<String> keys = schema.stream().map(KeySchemaElement::attributeName).toList();
+        String partition = schema.stream().filter(k -> k.keyType() == KeyType.HASH).findFirst().orElseThrow().attributeName();
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         from.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(items::add);
         Set<AttributeValue> partitions = new LinkedHashSet<>();

@@ -24,7 +24,15 @@ class CliTest {
 
     static Path tempStore() {
         try {
-            return Files.createTempDirectory("trainplane-store");
+            Path store = Files.createTempDirectory("trainplane-store");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try (var files = Files.walk(store)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (IOException e) {
+                    // a temporary directory: the system cleans it up eventually
+                }
+            }));
+            return store;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
