@@ -104,7 +104,7 @@ final class RunCommand implements Callable<Integer>, NeedsClients {
             PodLogs logs = new PodLogs(cloud.kubernetes().admin(), runId);
             java.util.function.Consumer<HistoryEvent> events = noStore ? progress : event -> {
                 progress.accept(event);
-                if (event.type().equals("TaskSucceeded") || event.type().equals("TaskFailed")) {
+                if (PodLogs.beforePodsGo(event.type(), event.stateName())) {
                     logs.capture();
                 }
             };
@@ -129,11 +129,12 @@ final class RunCommand implements Callable<Integer>, NeedsClients {
      */
     private void save(LocalCloud cloud, PodLogs logs, String runId) {
         Path dir = LocalStore.dir(store, clients.environment());
+        long start = System.nanoTime();
         try (LocalStore local = LocalStore.open(dir)) {
             local.save(cloud.clients().dynamoDb(), LocalCloud.tableName());
             logs.save(dir);
-            command.commandLine().getErr().println("stored in " + dir + ": trainplane status " + runId
-                    + (store == null ? " --local" : " --store " + dir));
+            command.commandLine().getErr().printf("stored in %s (%.1f s): trainplane status %s %s%n", dir,
+                    (System.nanoTime() - start) / 1e9, runId, store == null ? "--local" : "--store " + dir);
         } catch (RuntimeException e) {
             command.commandLine().getErr().println("warning: the run was not stored in " + dir + ": " + e.getMessage());
         }

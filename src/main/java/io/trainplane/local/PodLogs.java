@@ -15,11 +15,24 @@ import java.util.stream.Stream;
 /**
  * The logs of a local run's pods, kept after the run: the simulated cluster goes when the run
  * ends, and cleanup deletes the pods before that, so {@link #capture} reads every pod of the run
- * after each Task and keeps the longest log seen; {@link #save} writes them as
- * {@code logs/RUN/POD.log} in the local store for {@code trainplane logs --local}.
+ * just before they go ({@link #beforePodsGo}) and keeps the longest log seen; {@link #save}
+ * writes them as {@code logs/RUN/POD.log} in the local store for {@code trainplane logs --local}.
  */
 public final class PodLogs {
     static final String DIR = "logs";
+    /** The pipeline's state that deletes the run's Kubernetes objects (training-pipeline.asl.json). */
+    static final String TEARDOWN = "Teardown";
+
+    /**
+     * Whether the pods are about to go: the pipeline enters Teardown, or the execution ends (an
+     * aborted or failed one is cleaned up by the safety net after that). Reading logs only then,
+     * not after every Task, keeps a local run as fast as without the store.
+     */
+    public static boolean beforePodsGo(String eventType, String stateName) {
+        return ("TaskStateEntered".equals(eventType) && TEARDOWN.equals(stateName))
+                || "ExecutionAborted".equals(eventType) || "ExecutionFailed".equals(eventType)
+                || "ExecutionTimedOut".equals(eventType);
+    }
 
     private final KubernetesClient client;
     private final String runId;
