@@ -91,7 +91,7 @@ final class LogsCommand implements Callable<Integer>, NeedsClients {
         kept.forEach((pod, log) -> logs.add(new PodLog(pod, null, null, tail(log, tail), null)));
         return new Pods(null, null, logs, kept.isEmpty()
                 ? "this local run kept no pod logs (its simulated cluster ended with it; runs with --no-store keep nothing)"
-                : "kept by the local run when it ended (its simulated cluster is gone)");
+                : "kept by the local run when it ended; its simulated cluster is gone");
     }
 
     private Pods clusterPods(RunRecord run) {

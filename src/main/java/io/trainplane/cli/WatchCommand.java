@@ -139,7 +139,7 @@ final class WatchCommand implements Callable<Integer>, NeedsClients {
                     String mark = "ok".equals(s.outcome()) || "succeeded".equals(s.outcome()) ? "✓" : s.outcome() == null ? "·" : "✗";
                     line(run, s.ended(), String.format("%s %-24s %8s  %s%s", mark, s.state(),
                             StatusCommand.duration(Duration.between(s.started(), s.ended())),
-                            s.outcome() == null ? "" : s.outcome(), s.detail() == null ? "" : " (" + s.detail() + ")"));
+                            s.outcome() == null ? "" : s.outcome(), firstLine(s.detail())));
                 }
             }
             String now = run.status() + " (phase " + run.phase() + ")";
@@ -147,6 +147,15 @@ final class WatchCommand implements Callable<Integer>, NeedsClients {
                 line(run, run.updatedAt(), "status " + now);
                 status = now;
             }
+        }
+
+        /** A step's detail in one line: the whole of it is in the outcome (or in status). */
+        private static String firstLine(String detail) {
+            if (detail == null || detail.isBlank()) {
+                return "";
+            }
+            String first = detail.lines().findFirst().orElse("");
+            return " (" + (first.length() > 100 ? first.substring(0, 100) + "…" : first) + (detail.contains("\n") ? " …" : "") + ")";
         }
 
         void outcome(RunRecord run) {
