@@ -4,6 +4,8 @@ import io.trainplane.workflow.Json;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import io.trainplane.runs.RunRecord;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,8 +25,8 @@ final class CancelCommand implements Callable<Integer>, NeedsClients {
     @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
     String runId;
 
-    @Option(names = "--stack", required = true, paramLabel = "NAME", description = "the deployed Trainplane stack")
-    String stack;
+    @Mixin
+    TableOptions table;
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
@@ -38,6 +40,14 @@ final class CancelCommand implements Callable<Integer>, NeedsClients {
 
     @Override
     public Integer call() {
+        if (table.isLocal()) {
+            return cancelLocal();
+        }
+        String stack = table.stack();
+        if (stack == null) {
+            throw new UserInputException("cancel stops the run's execution: name its stack with --stack NAME (--table is not enough),"
+                    + " or use --local for a local run");
+        }
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
         String executionArn = executionArn(pipeline, runId);
         DescribeExecutionResponse execution;
@@ -62,6 +72,29 @@ final class CancelCommand implements Callable<Integer>, NeedsClients {
             out.println("follow it: trainplane status " + runId + " --stack " + stack);
         } else {
             out.println("run " + runId + " is not running (execution " + status + "): nothing to stop");
+        }
+        return Main.SUCCEEDED;
+    }
+
+    /**
+     * A local run executes inside {@code trainplane run} and ends with it, so the local store only
+     * holds runs that are over: there is nothing to stop, and this says so (exit 0, as for an
+     * execution that is no longer running).
+     */
+    private int cancelLocal() {
+        RunRecord run;
+        try (TableOptions.Source source = table.open(clients)) {
+            run = StatusCommand.find(source, runId);
+        }
+        PrintWriter out = command.commandLine().getOut();
+        if (output == OutputFormat.json) {
+            out.println(Json.write(Json.object().put("runId", runId).put("stopped", false)
+                    .put("status", run.status().name()).put("local", true)));
+        } else if (run.status().isTerminal()) {
+            out.println("run " + runId + " already finished (" + run.status() + "): nothing to stop");
+        } else {
+            out.println("run " + runId + " is not running (its record stopped at " + run.status()
+                    + "): a local run ends with the 'trainplane run' that runs it; nothing to stop");
         }
         return Main.SUCCEEDED;
     }

@@ -1,5 +1,11 @@
 package io.trainplane.cli;
 
+import io.trainplane.aws.EksTokens;
+import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.kubernetes.EksClusterAccess;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -7,12 +13,14 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * The AWS clients of the commands that talk to a deployed stack (status, list, start, cancel).
- * {@link #standard()} uses the SDK's standard region and credentials chains, and the SDK honours
- * {@code AWS_ENDPOINT_URL}; tests hand {@link Main#commandLine(CliClients)} clients of their own.
+ * What the commands that talk to a deployed stack or read a run store need from outside (AWS
+ * clients, the clusters' Kubernetes API, the environment, time). {@link #standard()} uses the
+ * SDK's standard region and credentials chains, and the SDK honours {@code AWS_ENDPOINT_URL};
+ * tests hand {@link Main#commandLine(CliClients)} their own (and a sleep that does not wait).
  */
 public interface CliClients {
     DynamoDbClient dynamoDb();
@@ -21,8 +29,30 @@ public interface CliClients {
 
     SfnClient sfn();
 
+    EksClient eks();
+
     /** The region of the clients (for console links). */
     String region();
+
+    /** The Kubernetes API of an EKS cluster: DescribeCluster's endpoint and CA, an EKS bearer token. */
+    default ClusterAccess clusters() {
+        return new EksClusterAccess(eks(), new EksTokens(DefaultCredentialsProvider.builder().build(),
+                Region.of(region()), Clock.systemUTC()));
+    }
+
+    /** The environment variables ({@code TRAINPLANE_HOME} names the local store). */
+    default Map<String, String> environment() {
+        return System.getenv();
+    }
+
+    default Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** Waits between two looks of {@code watch}. */
+    default void sleep(Duration duration) throws InterruptedException {
+        Thread.sleep(duration);
+    }
 
     /** Clients built on first use from the standard chains. */
     static CliClients standard() {
@@ -32,6 +62,7 @@ public interface CliClients {
             private DynamoDbClient dynamo;
             private CloudFormationClient cloudFormation;
             private SfnClient sfn;
+            private EksClient eks;
 
             private Region resolvedRegion() {
                 if (region == null) {
@@ -66,6 +97,14 @@ public interface CliClients {
                             .credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
                 }
                 return sfn;
+            }
+
+            @Override public synchronized EksClient eks() {
+                if (eks == null) {
+                    eks = EksClient.builder().httpClient(http).region(resolvedRegion())
+                            .credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+                }
+                return eks;
             }
 
             @Override public String region() {

@@ -6,7 +6,6 @@ import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunSummary;
 import io.trainplane.workflow.Json;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,8 +44,11 @@ final class ListCommand implements Callable<Integer>, NeedsClients {
         if (limit <= 0) {
             throw new UserInputException("--limit must be positive");
         }
-        RunStore store = new RunStore(clients.dynamoDb(), table.tableName(clients), Clock.systemUTC());
-        List<RunSummary> runs = status == null ? store.listRecent(limit) : store.listByStatus(status, limit);
+        List<RunSummary> runs;
+        try (TableOptions.Source source = table.open(clients)) {
+            RunStore store = source.store();
+            runs = status == null ? store.listRecent(limit) : store.listByStatus(status, limit);
+        }
         PrintWriter out = command.commandLine().getOut();
         if (output == OutputFormat.json) {
             ArrayNode array = Json.MAPPER.createArrayNode();

@@ -8,6 +8,10 @@ import io.trainplane.local.LocalLambdas;
 import io.trainplane.local.process.ProcessWorkload;
 import io.trainplane.local.process.PythonRuntime;
 import io.trainplane.local.LocalRun;
+import io.trainplane.local.LocalStore;
+import io.trainplane.local.PodLogs;
+import io.trainplane.local.asl.HistoryEvent;
+import java.nio.file.Path;
 import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.StateMachine;
 import io.trainplane.local.sim.ClusterFault;
@@ -28,7 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run the real TrainingPipeline state machine locally, with the real handlers,",
                 "against a simulated AWS account and Kubernetes cluster. No AWS account needed."})
-final class RunCommand implements Callable<Integer> {
+final class RunCommand implements Callable<Integer>, NeedsClients {
     @Spec
     CommandSpec command;
 
@@ -70,8 +74,25 @@ final class RunCommand implements Callable<Integer> {
             description = "stop the execution when this state is entered, as in the console; the safety net cleans up")
     String abortAt;
 
+    @Option(names = "--store", paramLabel = "DIR",
+            description = "keep the run's record in the local store in DIR (default: $TRAINPLANE_HOME, else .trainplane/)")
+    Path store;
+
+    @Option(names = "--no-store", description = "keep nothing after the run")
+    boolean noStore;
+
+    private CliClients clients = CliClients.standard();
+
+    @Override
+    public void clients(CliClients clients) {
+        this.clients = clients;
+    }
+
     @Override
     public Integer call() {
+        if (noStore && store != null) {
+            throw new UserInputException("--store and --no-store contradict each other: give one");
+        }
         JsonNode normalized = spec.normalized();
         checkStateNames();
         String runId = SpecInput.runIdOf(normalized);
@@ -80,8 +101,18 @@ final class RunCommand implements Callable<Integer> {
         try (ProcessWorkload processes = processRuntime();
              LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
             Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
-            report = new LocalRun(cloud, faults, progress).abortingAt(abortAt).execute(normalized, runId);
+            PodLogs logs = new PodLogs(cloud.kubernetes().admin(), runId);
+            java.util.function.Consumer<HistoryEvent> events = noStore ? progress : event -> {
+                progress.accept(event);
+                if (PodLogs.beforePodsGo(event.type(), event.stateName())) {
+                    logs.capture();
+                }
+            };
+            report = new LocalRun(cloud, faults, events).abortingAt(abortAt).execute(normalized, runId);
             progress.finish(report);
+            if (!noStore) {
+                save(cloud, logs, runId);
+            }
         }
         if (output == OutputFormat.json) {
             out().println(Json.write(report));
@@ -89,6 +120,24 @@ final class RunCommand implements Callable<Integer> {
             TextReport.print(out(), report);
         }
         return report.succeeded() ? Main.SUCCEEDED : Main.FAILED;
+    }
+
+    /**
+     * Copies the run's record and timeline into the local store, for status, list, watch, logs
+     * and cancel with --local. The run is over either way: a store that cannot be written is a
+     * warning, not a failed run.
+     */
+    private void save(LocalCloud cloud, PodLogs logs, String runId) {
+        Path dir = LocalStore.dir(store, clients.environment());
+        long start = System.nanoTime();
+        try (LocalStore local = LocalStore.open(dir)) {
+            local.save(cloud.clients().dynamoDb(), LocalCloud.tableName());
+            logs.save(dir);
+            command.commandLine().getErr().printf("stored in %s (%.1f s): trainplane status %s %s%n", dir,
+                    (System.nanoTime() - start) / 1e9, runId, store == null ? "--local" : "--store " + dir);
+        } catch (RuntimeException e) {
+            command.commandLine().getErr().println("warning: the run was not stored in " + dir + ": " + e.getMessage());
+        }
     }
 
     /** The process runtime when asked for (or, with auto, when PyTorch is there); null for the simulated one. */

@@ -4,11 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.runs.RunNotFoundException;
 import io.trainplane.runs.RunRecord;
-import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.workflow.Json;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -43,14 +41,12 @@ final class StatusCommand implements Callable<Integer>, NeedsClients {
 
     @Override
     public Integer call() {
-        RunStore store = new RunStore(clients.dynamoDb(), table.tableName(clients), Clock.systemUTC());
         RunRecord run;
-        try {
-            run = store.get(runId);
-        } catch (RunNotFoundException e) {
-            throw new NotFoundException("no run " + runId);
+        List<StepEntry> steps;
+        try (TableOptions.Source source = table.open(clients)) {
+            run = find(source, runId);
+            steps = source.store().steps(runId);
         }
-        List<StepEntry> steps = store.steps(runId);
         PrintWriter out = command.commandLine().getOut();
         if (output == OutputFormat.json) {
             out.println(Json.write(toJson(run, steps)));
@@ -58,6 +54,16 @@ final class StatusCommand implements Callable<Integer>, NeedsClients {
             print(out, run, steps);
         }
         return Main.SUCCEEDED;
+    }
+
+    /** The run's record; {@link NotFoundException} (exit 4) naming where it was looked for. */
+    static RunRecord find(TableOptions.Source source, String runId) {
+        try {
+            return source.store().get(runId);
+        } catch (RunNotFoundException e) {
+            throw new NotFoundException("no run " + runId + " in " + source.where()
+                    + (source.isLocal() ? " (a local run is stored there when 'trainplane run' ends)" : ""));
+        }
     }
 
     static ObjectNode toJson(RunRecord run, List<StepEntry> steps) {

@@ -7,7 +7,7 @@ import java.util.logging.Logger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * DynamoDB Local, embedded and in memory: the real engine behind the SDK v2 client interface.
+ * DynamoDB Local, embedded, in memory or in one file: the real engine behind the SDK v2 client interface.
  * Its native SQLite library ships in the jar. Telemetry is off: local mode never phones home.
  */
 public final class LocalDynamoDb implements AutoCloseable {
@@ -35,6 +35,18 @@ public final class LocalDynamoDb implements AutoCloseable {
         SQLITE_LOG.setLevel(Level.SEVERE);
         // The argument opts out of telemetry (and of the metadata file it writes into the working directory).
         return new LocalDynamoDb(DynamoDBEmbedded.create(Boolean.TRUE));
+    }
+
+    /**
+     * DynamoDB Local keeping its tables in the SQLite file {@code file}, created when missing.
+     * (Given a directory, DynamoDB Local retries opening it forever: callers pass a file.)
+     */
+    public static LocalDynamoDb startAt(java.nio.file.Path file) {
+        if (java.nio.file.Files.isDirectory(file)) {
+            throw new IllegalArgumentException("a DynamoDB Local database is a file, not a directory: " + file);
+        }
+        SQLITE_LOG.setLevel(Level.SEVERE);
+        return new LocalDynamoDb(DynamoDBEmbedded.create(file.toFile(), Boolean.TRUE));
     }
 
     public DynamoDbClient client() {

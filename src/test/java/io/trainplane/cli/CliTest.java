@@ -19,10 +19,31 @@ class CliTest {
 
     record Result(int exit, String out, String err) {}
 
+    /** The local store of this JVM's test runs: never the working directory's .trainplane/. */
+    static final Path STORE = tempStore();
+
+    static Path tempStore() {
+        try {
+            Path store = Files.createTempDirectory("trainplane-store");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try (var files = Files.walk(store)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (IOException e) {
+                    // a temporary directory: the system cleans it up eventually
+                }
+            }));
+            return store;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static Result cli(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = Main.commandLine().setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        CliClients clients = RunFixtures.withEnvironment(CliClients.standard(),
+                java.util.Map.of(io.trainplane.local.LocalStore.HOME_VARIABLE, STORE.toString()), () -> { });
+        int exit = Main.commandLine(clients).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
         return new Result(exit, out.toString(), err.toString());
     }
 

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /** Two runs in a run store, written through RunStore as the workflow writes them, and clients for the CLI. */
@@ -42,7 +43,22 @@ final class RunFixtures {
                 if (sfn == null) throw new AssertionError("no Step Functions in this test");
                 return sfn;
             }
+            @Override public EksClient eks() { throw new AssertionError("no EKS in this test"); }
             @Override public String region() { return "us-east-1"; }
+        };
+    }
+
+    /** {@code base} with its own environment (TRAINPLANE_HOME → a test's own store) and a sleep that only counts. */
+    static CliClients withEnvironment(CliClients base, Map<String, String> environment, Runnable onSleep) {
+        return new CliClients() {
+            @Override public DynamoDbClient dynamoDb() { return base.dynamoDb(); }
+            @Override public CloudFormationClient cloudFormation() { return base.cloudFormation(); }
+            @Override public SfnClient sfn() { return base.sfn(); }
+            @Override public EksClient eks() { return base.eks(); }
+            @Override public io.trainplane.kubernetes.ClusterAccess clusters() { return base.clusters(); }
+            @Override public String region() { return base.region(); }
+            @Override public Map<String, String> environment() { return environment; }
+            @Override public void sleep(java.time.Duration d) { onSleep.run(); }
         };
     }
 }

@@ -1,0 +1,185 @@
+package io.trainplane.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.local.PodLogs;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
+import io.trainplane.spec.Names;
+import io.trainplane.workflow.Json;
+import io.trainplane.workflow.TerminalException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
+
+/**
+ * A run's logs: the failure's log tail from the run record, then the logs of the run's pods,
+ * read through the cluster's Kubernetes API while the cluster and the pods exist (for a local
+ * run: the logs it kept in the local store). Whatever is gone is said, not an error.
+ */
+@Command(name = "logs", mixinStandardHelpOptions = true,
+        description = {"Show a run's logs: the failure's log tail from the run record, and the pods' logs",
+                "through the Kubernetes API while the run's cluster and pods exist."})
+final class LogsCommand implements Callable<Integer>, NeedsClients {
+    @Spec
+    CommandSpec command;
+
+    @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
+    String runId;
+
+    @Mixin
+    TableOptions table;
+
+    @Option(names = "--tail", defaultValue = "100", paramLabel = "N",
+            description = "the last N lines of each pod's log (default ${DEFAULT-VALUE})")
+    int tail;
+
+    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    OutputFormat output;
+
+    private CliClients clients;
+
+    @Override
+    public void clients(CliClients clients) {
+        this.clients = clients;
+    }
+
+    /** One pod's log; {@code log} null when it could not be read ({@code note} says why). */
+    record PodLog(String pod, String component, String phase, String log, String note) {}
+
+    /** The pods' logs found, and a note when there are none (the cluster or the pods are gone). */
+    record Pods(String cluster, String namespace, List<PodLog> logs, String note) {}
+
+    @Override
+    public Integer call() {
+        if (tail <= 0) {
+            throw new UserInputException("--tail must be a positive number of lines, e.g. --tail 100");
+        }
+        RunRecord run;
+        Pods pods;
+        try (TableOptions.Source source = table.open(clients)) {
+            run = StatusCommand.find(source, runId);
+            pods = source.isLocal() ? localPods(source) : clusterPods(run);
+        }
+        PrintWriter out = command.commandLine().getOut();
+        if (output == OutputFormat.json) {
+            out.println(Json.write(toJson(run, pods)));
+        } else {
+            print(out, run, pods);
+        }
+        return Main.SUCCEEDED;
+    }
+
+    private Pods localPods(TableOptions.Source source) {
+        Map<String, String> kept = PodLogs.read(source.local().dir(), runId);
+        List<PodLog> logs = new ArrayList<>();
+        kept.forEach((pod, log) -> logs.add(new PodLog(pod, null, null, tail(log, tail), null)));
+        return new Pods(null, null, logs, kept.isEmpty()
+                ? "this local run kept no pod logs (its simulated cluster ended with it; runs with --no-store keep nothing)"
+                : "kept by the local run when it ended; its simulated cluster is gone");
+    }
+
+    private Pods clusterPods(RunRecord run) {
+        String cluster = run.resources().get(RunResources.KUBERNETES_CLUSTER);
+        String namespace = run.resources().getOrDefault(RunResources.NAMESPACE, new Names(runId).namespace());
+        if (cluster == null) {
+            return new Pods(null, namespace, List.of(), "the run has no Kubernetes objects any more"
+                    + (run.status().isTerminal() ? " (cleanup removed them)" : " (none yet)") + ": no pod logs to read");
+        }
+        try {
+            clients.eks().describeCluster(r -> r.name(cluster));
+        } catch (ResourceNotFoundException e) {
+            return new Pods(cluster, namespace, List.of(), "cluster " + cluster + " no longer exists: the pods' logs went with it");
+        }
+        List<PodLog> logs = new ArrayList<>();
+        try {
+            KubernetesClient k8s = clients.clusters().connect(cluster);
+            List<Pod> found = k8s.pods().inNamespace(namespace).withLabel(RunObjects.RUN_LABEL, runId).list().getItems();
+            for (Pod pod : found.stream().sorted(Comparator.comparing(p -> p.getMetadata().getName())).toList()) {
+                logs.add(read(k8s, namespace, pod));
+            }
+        } catch (TerminalException | KubernetesClientException e) {
+            return new Pods(cluster, namespace, logs, "cannot read the cluster's Kubernetes API: " + e.getMessage());
+        }
+        return new Pods(cluster, namespace, logs, logs.isEmpty()
+                ? "no pods of the run in namespace " + namespace + " of cluster " + cluster + " (not started, or deleted by cleanup)"
+                : null);
+    }
+
+    private PodLog read(KubernetesClient k8s, String namespace, Pod pod) {
+        String name = pod.getMetadata().getName();
+        String component = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(WorkloadManifests.COMPONENT);
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        try {
+            String log = k8s.pods().inNamespace(namespace).withName(name).tailingLines(tail).getLog();
+            return new PodLog(name, component, phase, tail(log == null ? "" : log, tail), null);
+        } catch (KubernetesClientException e) {
+            return new PodLog(name, component, phase, null, "log unavailable: " + e.getMessage());
+        }
+    }
+
+    /** The last {@code n} lines (a server may ignore tailLines). */
+    static String tail(String log, int n) {
+        List<String> lines = log.lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+    }
+
+    static ObjectNode toJson(RunRecord run, Pods pods) {
+        ObjectNode n = Json.object().put("runId", run.runId()).put("status", run.status().name());
+        if (run.error() != null) {
+            n.putObject("failure").put("state", run.error().state()).put("error", run.error().error())
+                    .put("cause", run.error().cause()).put("logTail", run.error().logTail());
+        } else {
+            n.putNull("failure");
+        }
+        n.put("cluster", pods.cluster()).put("namespace", pods.namespace()).put("note", pods.note());
+        ArrayNode array = n.putArray("pods");
+        for (PodLog p : pods.logs()) {
+            array.addObject().put("pod", p.pod()).put("component", p.component()).put("phase", p.phase())
+                    .put("log", p.log()).put("note", p.note());
+        }
+        return n;
+    }
+
+    static void print(PrintWriter out, RunRecord run, Pods pods) {
+        out.println("run " + run.runId() + " " + run.status());
+        if (run.error() != null) {
+            out.println("failed in " + run.error().state() + ": " + run.error().error()
+                    + (run.error().cause() == null ? "" : ": " + run.error().cause()));
+            String logTail = run.error().logTail();
+            if (logTail != null && !logTail.isBlank()) {
+                out.println("== the failure's log tail (from the run record) ==");
+                logTail.lines().forEach(out::println);
+            }
+        }
+        for (PodLog p : pods.logs()) {
+            out.println("== pod " + p.pod() + (p.component() == null ? "" : " (" + p.component()
+                    + (p.phase() == null ? "" : ", " + p.phase()) + ")") + " ==");
+            if (p.log() != null && p.log().isBlank()) {
+                out.println("(no output)");
+            } else if (p.log() != null) {
+                p.log().lines().forEach(out::println);
+            } else {
+                out.println("(" + p.note() + ")");
+            }
+        }
+        if (pods.note() != null) {
+            out.println("(" + pods.note() + ")");
+        }
+    }
+}

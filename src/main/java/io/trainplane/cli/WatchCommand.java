@@ -1,0 +1,180 @@
+package io.trainplane.cli;
+
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.StepEntry;
+import io.trainplane.workflow.Json;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * Follows a run until it ends: one line per change (a step starts or ends, the status moves),
+ * each with the time since the run was created, then the outcome. Only changes are printed, so
+ * the output reads the same on a terminal, in a file or in CI. The exit code is the outcome.
+ */
+@Command(name = "watch", mixinStandardHelpOptions = true,
+        description = {"Follow a run until it ends: its steps with their elapsed time, then the outcome.",
+                "Exit code: 0 succeeded, 1 failed or cancelled, 4 no such run."})
+final class WatchCommand implements Callable<Integer>, NeedsClients {
+    @Spec
+    CommandSpec command;
+
+    @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
+    String runId;
+
+    @Mixin
+    TableOptions table;
+
+    @Option(names = "--interval", defaultValue = "5", paramLabel = "SECONDS",
+            description = "seconds between two looks at the run (default ${DEFAULT-VALUE})")
+    double interval;
+
+    @Option(names = "--output", defaultValue = "text",
+            description = "text, or json: one JSON object (as 'status --output json') per change, the last one final")
+    OutputFormat output;
+
+    private CliClients clients;
+
+    @Override
+    public void clients(CliClients clients) {
+        this.clients = clients;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (!(interval > 0) || interval > 3600) {
+            throw new UserInputException("--interval must be between 0 and 3600 seconds, e.g. --interval 5");
+        }
+        Duration pause = Duration.ofMillis(Math.max(1, Math.round(interval * 1000)));
+        PrintWriter out = command.commandLine().getOut();
+        View view = new View(out);
+        try (TableOptions.Source source = table.open(clients)) {
+            String lastSnapshot = null;
+            boolean executionEndNoted = false;
+            while (true) {
+                RunRecord run = StatusCommand.find(source, runId);
+                List<StepEntry> steps = source.store().steps(runId);
+                if (output == OutputFormat.json) {
+                    String snapshot = Json.write(StatusCommand.toJson(run, steps).without("updatedAt"));
+                    if (!snapshot.equals(lastSnapshot)) {
+                        out.println(Json.write(StatusCommand.toJson(run, steps)));
+                        lastSnapshot = snapshot;
+                    }
+                } else {
+                    view.show(run, steps);
+                }
+                if (run.status().isTerminal()) {
+                    if (output == OutputFormat.text) {
+                        view.outcome(run);
+                    }
+                    return outcome(run.status());
+                }
+                if (source.isLocal()) {
+                    // Local runs are stored when they end: this one's process ended before the run did.
+                    command.commandLine().getErr().println("run " + runId + " stopped at " + run.status()
+                            + ": the 'trainplane run' that ran it ended before the run did; it will not change");
+                    return Main.FAILED;
+                }
+                if (!executionEndNoted && source.stack() != null && run.executionArn() != null) {
+                    ExecutionStatus execution = executionStatus(run.executionArn());
+                    if (execution != null && execution != ExecutionStatus.RUNNING) {
+                        executionEndNoted = true;
+                        command.commandLine().getErr().println("the execution is " + execution
+                                + "; waiting for the safety net to finish the run's record");
+                    }
+                }
+                out.flush();
+                clients.sleep(pause);
+            }
+        }
+    }
+
+    /** The execution's status, or null when Step Functions does not know it (the record is what counts). */
+    private ExecutionStatus executionStatus(String executionArn) {
+        try {
+            return clients.sfn().describeExecution(r -> r.executionArn(executionArn)).status();
+        } catch (ExecutionDoesNotExistException e) {
+            return null;
+        }
+    }
+
+    static int outcome(RunStatus status) {
+        return status == RunStatus.SUCCEEDED ? Main.SUCCEEDED : Main.FAILED;
+    }
+
+    /** The text view: what changed since the last look. */
+    static final class View {
+        private final PrintWriter out;
+        private final Set<String> started = new HashSet<>();
+        private final Set<String> ended = new HashSet<>();
+        private String status;
+
+        View(PrintWriter out) {
+            this.out = out;
+        }
+
+        void show(RunRecord run, List<StepEntry> steps) {
+            if (status == null) {
+                out.println("run " + run.runId() + " created " + run.createdAt());
+            }
+            for (StepEntry s : steps) {
+                String key = s.state() + "@" + s.started();
+                if (started.add(key) && s.ended() == null) {
+                    line(run, s.started(), "▶ " + s.state());
+                }
+                if (s.ended() != null && ended.add(key)) {
+                    String mark = "ok".equals(s.outcome()) || "succeeded".equals(s.outcome()) ? "✓" : s.outcome() == null ? "·" : "✗";
+                    line(run, s.ended(), String.format("%s %-24s %8s  %s%s", mark, s.state(),
+                            StatusCommand.duration(Duration.between(s.started(), s.ended())),
+                            s.outcome() == null ? "" : s.outcome(), firstLine(s.detail())));
+                }
+            }
+            String now = run.status() + " (phase " + run.phase() + ")";
+            if (!now.equals(status)) {
+                line(run, run.updatedAt(), "status " + now);
+                status = now;
+            }
+        }
+
+        /** A step's detail in one line: the whole of it is in the outcome (or in status). */
+        private static String firstLine(String detail) {
+            if (detail == null || detail.isBlank()) {
+                return "";
+            }
+            String first = detail.lines().findFirst().orElse("");
+            return " (" + (first.length() > 100 ? first.substring(0, 100) + "…" : first) + (detail.contains("\n") ? " …" : "") + ")";
+        }
+
+        void outcome(RunRecord run) {
+            out.println("run " + run.runId() + " " + run.status() + " after "
+                    + StatusCommand.duration(Duration.between(run.createdAt(), run.updatedAt())));
+            run.metrics().forEach((k, v) -> out.printf("metric: %s = %s%n", k, v));
+            if (run.error() != null) {
+                out.println("failed in: " + run.error().state());
+                out.println("error:     " + run.error().error() + (run.error().cause() == null ? "" : ": " + run.error().cause()));
+                if (run.error().logTail() != null && !run.error().logTail().isBlank()) {
+                    out.println("log tail (all of it: trainplane logs " + run.runId() + "):");
+                    run.error().logTail().lines().forEach(l -> out.println("  | " + l));
+                }
+            }
+        }
+
+        private void line(RunRecord run, Instant at, String text) {
+            Duration d = Duration.between(run.createdAt(), at);
+            out.printf("[%d:%02d:%02d] %s%n", d.toHours(), d.toMinutesPart(), d.toSecondsPart(), text);
+        }
+    }
+}

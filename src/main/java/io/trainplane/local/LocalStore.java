@@ -1,0 +1,112 @@
+package io.trainplane.local;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import io.trainplane.runs.RunsTable;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+
+/**
+ * The local run store: the Runs table of finished local runs, in DynamoDB Local's file
+ * {@value #FILE} of a directory ({@code .trainplane/} of the working directory unless
+ * {@code $TRAINPLANE_HOME} or {@code --store} names another). A local run executes against its
+ * own in-memory database, as fast as before; {@link #save} copies the run's items here when it
+ * ends, so {@code status}, {@code list}, {@code watch}, {@code logs} and {@code cancel} with
+ * {@code --local} read it later, from another process.
+ */
+public final class LocalStore implements AutoCloseable {
+    public static final String HOME_VARIABLE = "TRAINPLANE_HOME";
+    public static final Path DEFAULT_DIR = Path.of(".trainplane");
+    static final String FILE = "runs.db";
+
+    private final Path dir;
+    private final LocalDynamoDb dynamoDb;
+
+    private LocalStore(Path dir, LocalDynamoDb dynamoDb) {
+        this.dir = dir;
+        this.dynamoDb = dynamoDb;
+    }
+
+    /** {@code --store} when given, else {@code $TRAINPLANE_HOME}, else {@code .trainplane/}. */
+    public static Path dir(Path option, Map<String, String> env) {
+        if (option != null) {
+            return option;
+        }
+        String home = env.get(HOME_VARIABLE);
+        return home == null || home.isBlank() ? DEFAULT_DIR : Path.of(home);
+    }
+
+    /** The store in {@code dir}, created (directory, database, table) when missing. */
+    public static LocalStore open(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create the local store " + dir, e);
+        }
+        LocalStore store = new LocalStore(dir, LocalDynamoDb.startAt(dir.resolve(FILE)));
+        RunsTable.create(store.client(), tableName());
+        return store;
+    }
+
+    /** The store in {@code dir} when a local run has written one there; never creates anything. */
+    public static Optional<LocalStore> openExisting(Path dir) {
+        return Files.isRegularFile(dir.resolve(FILE)) ? Optional.of(open(dir)) : Optional.empty();
+    }
+
+    public DynamoDbClient client() {
+        return dynamoDb.client();
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The table's name: the same as in every local cloud. */
+    public static String tableName() {
+        return LocalCloud.tableName();
+    }
+
+    /**
+     * Copies every item of the Runs table {@code table} of {@code from} (a local cloud's own
+     * database: its run's record and timeline) into this store, first deleting what the store
+     * holds under the same partition keys, so a run id used again shows its latest run only.
+     */
+    public int save(DynamoDbClient from, String table) {
+        List<KeySchemaElement> schema = from.describeTable(r -> r.tableName(table)).table().keySchema();
+        List<String> keys = schema.stream().map(KeySchemaElement::attributeName).toList();
+        String partition = schema.stream().filter(k -> k.keyType() == KeyType.HASH).findFirst().orElseThrow().attributeName();
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        from.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(items::add);
+        Set<AttributeValue> partitions = new LinkedHashSet<>();
+        items.forEach(item -> partitions.add(item.get(partition)));
+        for (AttributeValue pk : partitions) {
+            client().queryPaginator(r -> r.tableName(tableName()).consistentRead(true)
+                            .keyConditionExpression("#pk = :pk")
+                            .expressionAttributeNames(Map.of("#pk", partition))
+                            .expressionAttributeValues(Map.of(":pk", pk)))
+                    .items()
+                    .forEach(old -> client().deleteItem(r -> r.tableName(tableName()).key(keyOf(old, keys))));
+        }
+        items.forEach(item -> client().putItem(r -> r.tableName(tableName()).item(item)));
+        return items.size();
+    }
+
+    private static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item, List<String> keys) {
+        Map<String, AttributeValue> key = new java.util.HashMap<>();
+        keys.forEach(k -> key.put(k, item.get(k)));
+        return key;
+    }
+
+    @Override
+    public void close() {
+        dynamoDb.close();
+    }
+}

@@ -1,0 +1,142 @@
+package io.trainplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.local.LocalStore;
+import io.trainplane.workflow.Json;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * status, list, watch, logs and cancel against the local store that 'trainplane run' writes:
+ * one run that succeeds and one whose training crash-loops, each run once, in a store of this
+ * class's own (never the working directory's .trainplane/).
+ */
+class LocalStoreCommandsTest {
+    @TempDir
+    static Path store;
+    @TempDir
+    static Path specs;
+
+    static CliTest.Result cli(String... args) {
+        return cli(Map.of(), args);
+    }
+
+    static CliTest.Result cli(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CliClients clients = RunFixtures.withEnvironment(RunFixtures.clients(null, null, null), env,
+                () -> { throw new AssertionError("a local run is over: watch never waits for it"); });
+        int exit = Main.commandLine(clients).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        return new CliTest.Result(exit, out.toString(), err.toString());
+    }
+
+    @BeforeAll
+    static void twoLocalRuns() throws IOException {
+        CliTest.Result ok = cli("run", "examples/quickstart.json", "--runtime", "simulated", "--store", store.toString());
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.err()).contains("stored in " + store);
+        Path crashing = specs.resolve("crash.json");
+        Files.writeString(crashing, Files.readString(Path.of("examples/existing-cluster.json"))
+                .replace("\"warm-cluster\"", "\"crashing\""));
+        CliTest.Result bad = cli("run", crashing.toString(), "--cluster-fault", "crash-loop", "--store", store.toString());
+        assertThat(bad.exit()).as(bad.err()).isEqualTo(Main.FAILED);
+    }
+
+    @Test
+    void statusReadsARunAfterItsProcessEnded() {
+        CliTest.Result r = cli("status", "quickstart", "--store", store.toString(), "--output", "json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode n = Json.read(r.out());
+        assertThat(n.path("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(n.path("steps").findValuesAsText("state")).contains("StartRun", "CheckTraining", "FinishRun");
+        assertThat(n.path("metrics").has("accuracy")).isTrue();
+    }
+
+    @Test
+    void localFindsTheStoreThroughTrainplaneHome() {
+        CliTest.Result r = cli(Map.of(LocalStore.HOME_VARIABLE, store.toString()), "status", "crashing", "--local");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("FAILED", "CrashLoopBackOff");
+    }
+
+    @Test
+    void listShowsBothRuns() {
+        CliTest.Result r = cli("list", "--store", store.toString(), "--output", "json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(Json.read(r.out()).findValuesAsText("runId")).containsExactlyInAnyOrder("quickstart", "crashing");
+        assertThat(cli("list", "--store", store.toString(), "--status", "failed").out()).contains("crashing").doesNotContain("quickstart");
+    }
+
+    @Test
+    void watchPrintsTheTimelineOfAFinishedRunAndExitsWithItsOutcome() {
+        CliTest.Result ok = cli("watch", "quickstart", "--store", store.toString());
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("✓ StartRun", "✓ CheckTraining", "status SUCCEEDED", "run quickstart SUCCEEDED after 31m");
+        assertThat(ok.out()).containsPattern("\\[0:\\d\\d:\\d\\d\\] ✓ FinishRun");
+
+        CliTest.Result bad = cli("watch", "crashing", "--store", store.toString());
+        assertThat(bad.exit()).isEqualTo(Main.FAILED);
+        assertThat(bad.out()).contains("✗ CheckTraining", "run crashing FAILED", "failed in: CheckTraining", "CrashLoopBackOff");
+    }
+
+    @Test
+    void watchAsJsonLines() {
+        CliTest.Result r = cli("watch", "quickstart", "--store", store.toString(), "--output", "json");
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).hasSize(1);
+        assertThat(Json.read(lines.getLast()).path("status").asText()).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void logsPrintTheFailureTailAndThePodsLogsTheRunKept() {
+        CliTest.Result bad = cli("logs", "crashing", "--store", store.toString());
+        assertThat(bad.exit()).as(bad.err()).isZero();
+        assertThat(bad.out()).contains("failed in CheckTraining", "simulated crash at start-up", "== pod tp-crashing-train-0",
+                "kept by the local run");
+
+        CliTest.Result ok = cli("logs", "quickstart", "--store", store.toString(), "--tail", "1", "--output", "json");
+        JsonNode n = Json.read(ok.out());
+        assertThat(n.path("failure").isNull()).isTrue();
+        JsonNode training = n.path("pods").findParents("pod").stream()
+                .filter(p -> p.path("pod").asText().startsWith("tp-quickstart-train-0")).findFirst().orElseThrow();
+        assertThat(training.path("log").asText()).isEqualTo("epoch 10/10 loss 0.3113");
+    }
+
+    @Test
+    void cancelSaysAFinishedLocalRunHasNothingToStop() {
+        CliTest.Result r = cli("cancel", "quickstart", "--store", store.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("already finished (SUCCEEDED): nothing to stop");
+        assertThat(cli("cancel", "nope", "--store", store.toString()).exit()).isEqualTo(Main.NOT_FOUND);
+    }
+
+    @Test
+    void mistakesNameTheFixWithoutAStackTrace(@TempDir Path empty) {
+        Path none = empty.resolve("none");
+        CliTest.Result noStore = cli("status", "quickstart", "--store", none.toString());
+        assertThat(noStore.exit()).isEqualTo(Main.NOT_FOUND);
+        assertThat(noStore.err()).contains("no local store in " + none, "trainplane run SPEC");
+        assertThat(Files.exists(none)).as("reading creates nothing").isFalse();
+
+        CliTest.Result unknown = cli("watch", "nope", "--store", store.toString());
+        assertThat(unknown.exit()).isEqualTo(Main.NOT_FOUND);
+        assertThat(unknown.err()).contains("no run nope in the local store");
+
+        CliTest.Result interval = cli("watch", "quickstart", "--store", store.toString(), "--interval", "0");
+        assertThat(interval.exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(interval.err()).contains("--interval").doesNotContain("Exception");
+        assertThat(cli("logs", "quickstart", "--store", store.toString(), "--tail", "0").err()).contains("--tail");
+        assertThat(cli("status", "quickstart", "--local", "--table", "t").exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(cli("run", "examples/quickstart.json", "--store", "x", "--no-store").exit()).isEqualTo(Main.INVALID_INPUT);
+    }
+}
