@@ -17,17 +17,18 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The Lambda runtime's part in one cold start, for ./bench/run coldstart (io.trainplane.bench.ColdStart):
- * {@code java -cp <function jar>:<this compiled> ColdStartHarness <handler class | baseline> <input file>}
+ * {@code java -cp <function jar>:<this compiled> ColdStartHarness <handler class | baseline> <input file> <launch epoch ms>}
  * builds the handler with its no-argument constructor, as Lambda does, serves one invocation and exits.
  *
  * <p>Not part of any jar: ColdStart compiles this file against the function's artifact at benchmark
  * time, so the Lambda jars never carry it. It prints {@code result ok|error <class> <message>},
- * {@code output <json>}, {@code timing <ms to handler built> <ms to invocation done>} (from JVM start)
+ * {@code output <json>}, {@code timing <ms to handler built> <ms to invocation done>} (from the launch)
  * and {@code vmhwm <kB>}: the peak RSS from /proc/self/status, read last.
  */
 public final class ColdStartHarness {
     public static void main(String[] args) throws Exception {
-        long jvmStart = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+        // The launcher's clock just before it started this process (the argument after the input file).
+        long jvmStart = Long.parseLong(args[2]);
         byte[] input = Files.readAllBytes(Path.of(args[1]));
         RequestStreamHandler handler;
         try {

@@ -3,7 +3,6 @@ package io.trainplane.bench;
 import static io.trainplane.bench.ColdStartFigures.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.bench.ColdStartFigures.Sample;
 import io.trainplane.functions.Functions;
 import io.trainplane.workflow.Json;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
@@ -38,7 +38,7 @@ public final class ColdStart {
     static final String RUN_ID = "coldstart";
     private static final long TIMEOUT_SECONDS = 120;
 
-    record Row(String function, Path artifact, List<Sample> function_, List<Sample> baseline) {
+    record Row(String function, String artifact, List<Sample> function_, List<Sample> baseline) {
         double functionMedian() {
             return ColdStartFigures.median(function_.stream().map(Sample::wallMillis).toList());
         }
@@ -63,7 +63,7 @@ public final class ColdStart {
     private final Path root;
     private final Map<String, String> environment;
     private final Path work;
-    private final Map<Path, Path> harnesses = new HashMap<>();
+    private final Map<String, Path> harnesses = new HashMap<>();
     private final Map<String, JsonNode> outputs = new HashMap<>();
 
     ColdStart(Path root, Map<String, String> environment, Path work) {
@@ -72,7 +72,7 @@ public final class ColdStart {
         this.work = work;
     }
 
-    /** The artifact a function ships in: one method, so the split into two jars changes only this. */
+    /** The artifact a function ships in (its classpath for the measured process): one method, so the split into two jars changes only this. */
     static Path artifact(Path root, String function) {
         return root.resolve("target/trainplane-lambda.jar");
     }
@@ -89,15 +89,26 @@ public final class ColdStart {
                 default -> only.add(args[i]);
             }
         }
-        Optional<Path> moto = ColdStartEndpoints.moto();
-        if (moto.isEmpty()) {
-            System.out.println("coldstart: SKIPPED: moto_server is not on the PATH (pip install 'moto[server]'); "
-                    + "the functions' AWS calls need it");
-            return;
-        }
         List<String> functions = new ArrayList<>(Functions.all().keySet());
         if (!only.isEmpty()) {
             functions.retainAll(only);
+        }
+        Optional<List<Row>> rows = run(root, functions, runs, warmup, function -> artifact(root, function).toAbsolutePath().toString());
+        if (rows.isPresent() && !rows.get().stream().allMatch(Row::pass)) {
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Measures these functions, printing a line for each and the summary; empty when skipped
+     * (no moto_server). {@code classpath} gives each function's artifact (tests hand in their own).
+     */
+    static Optional<List<Row>> run(Path root, List<String> functions, int runs, int warmup,
+                                   Function<String, String> classpath) throws Exception {
+        Optional<Path> moto = ColdStartEndpoints.moto();
+        if (moto.isEmpty()) {
+            System.out.println("coldstart: SKIPPED: " + ColdStartEndpoints.NO_MOTO);
+            return Optional.empty();
         }
         Path work = Files.createTempDirectory("coldstart-");
         List<Row> rows = new ArrayList<>();
@@ -106,10 +117,10 @@ public final class ColdStart {
             System.out.println(format("coldstart: %d function(s), %d run(s) each after %d warm-up, alternated with the"
                     + " baseline (one PutItem); JVM options %s; %s", functions.size(), runs, warmup,
                     String.join(" ", JVM_OPTIONS), Runtime.version()));
-            System.out.println(format("%-18s %-22s %11s %9s %11s %6s %8s  %-6s %s", "function", "artifact",
-                    "function ms", "built ms", "baseline ms", "ratio", "peak MB", "target", "invocation"));
+            System.out.println(format("%-18s %-22s %11s %9s %9s %11s %6s %8s  %-6s %s", "function", "artifact",
+                    "function ms", "built ms", "served ms", "baseline ms", "ratio", "peak MB", "target", "invocation"));
             for (String function : functions) {
-                Row row = bench.measure(function, runs, warmup);
+                Row row = bench.measure(function, classpath.apply(function), runs, warmup);
                 rows.add(row);
                 System.out.println(line(row));
             }
@@ -117,13 +128,10 @@ public final class ColdStart {
             deleteTree(work);
         }
         System.out.println(summary(rows));
-        if (!rows.stream().allMatch(Row::pass)) {
-            System.exit(1);
-        }
+        return Optional.of(rows);
     }
 
-    Row measure(String function, int runs, int warmup) throws Exception {
-        Path artifact = artifact(root, function);
+    Row measure(String function, String artifact, int runs, int warmup) throws Exception {
         Path input = work.resolve(function + ".json");
         Files.writeString(input, Json.write(ColdStartInputs.input(function, RUN_ID, root, outputs)));
         String handler = "io.trainplane.functions." + function;
@@ -147,20 +155,27 @@ public final class ColdStart {
                 baseline.add(invoke(artifact, "baseline", input).sample());
             }
         }
-        return new Row(function, artifact, measured, baseline);
+        String label = artifact.contains(java.io.File.pathSeparator) ? "(classpath)" : Path.of(artifact).getFileName().toString();
+        return new Row(function, label, measured, baseline);
     }
 
     record Invocation(Sample sample, Optional<JsonNode> output) {}
 
-    private Invocation invoke(Path artifact, String handler, Path input) throws Exception {
+    private Invocation invoke(String artifact, String handler, Path input) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(JVM_OPTIONS);
+        // For looking into a function's start (-Xlog:class+load:file=..., say); never set for the figures.
+        String extra = System.getProperty("coldstart.childOptions", "");
+        if (!extra.isBlank()) {
+            command.addAll(List.of(extra.strip().split(" +")));
+        }
         command.add("-cp");
-        command.add(artifact.toAbsolutePath() + java.io.File.pathSeparator + harness(artifact));
+        command.add(artifact + java.io.File.pathSeparator + harness(artifact));
         command.add("ColdStartHarness");
         command.add(handler);
         command.add(input.toString());
+        command.add(Long.toString(System.currentTimeMillis()));
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = builder.environment();
         env.keySet().retainAll(List.of("PATH", "HOME", "LANG", "TMPDIR"));
@@ -179,7 +194,7 @@ public final class ColdStart {
         Sample sample = ColdStartFigures.parse(stdout, wall, exit);
         if (!sample.served()) {
             System.out.println("  " + handler + " did not serve its invocation (exit " + exit + "): " + sample.result()
-                    + "\n  " + Files.readString(err).lines().limit(12).reduce((a, b) -> a + "\n  " + b).orElse(""));
+                    + "\n  " + Files.readString(err).lines().limit(Integer.getInteger("coldstart.traceLines", 12)).reduce((a, b) -> a + "\n  " + b).orElse(""));
         }
         Optional<JsonNode> output = stdout.lines().filter(l -> l.startsWith("output {"))
                 .findFirst().map(l -> Json.read(l.substring("output ".length())));
@@ -187,7 +202,7 @@ public final class ColdStart {
     }
 
     /** The harness compiled against this artifact, once, into its own directory (never into a jar). */
-    private Path harness(Path artifact) throws IOException {
+    private Path harness(String artifact) throws IOException {
         Path dir = harnesses.get(artifact);
         if (dir != null) {
             return dir;
@@ -198,7 +213,7 @@ public final class ColdStart {
             throw new IllegalStateException("the cold-start harness is compiled at run time: run on a JDK, not a JRE");
         }
         int status = javac.run(null, null, null, "--release", "21", "-proc:none", "-nowarn",
-                "-cp", artifact.toAbsolutePath().toString(), "-d", dir.toString(),
+                "-cp", artifact, "-d", dir.toString(),
                 root.resolve("bench/ColdStartHarness.java").toString());
         if (status != 0) {
             throw new IllegalStateException("bench/ColdStartHarness.java did not compile against " + artifact);
@@ -210,10 +225,11 @@ public final class ColdStart {
     static String line(Row row) {
         Sample last = row.function_().getLast();
         double built = ColdStartFigures.median(row.function_().stream().map(Sample::builtMillis).toList());
+        double served = ColdStartFigures.median(row.function_().stream().map(Sample::doneMillis).toList());
         long rss = row.function_().stream().mapToLong(Sample::peakRssKb).max().orElse(-1);
         String target = !row.served() ? "FAIL" : row.pass() ? "PASS" : "FAIL";
-        return format("%-18s %-22s %11.0f %9.0f %11.0f %6.2f %8.1f  %-6s %s", row.function(),
-                row.artifact().getFileName(), row.functionMedian(), built, row.baselineMedian(), row.ratio(),
+        return format("%-18s %-22s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %s", row.function(),
+                row.artifact(), row.functionMedian(), built, served, row.baselineMedian(), row.ratio(),
                 rss / 1024.0, target, row.served() ? last.outcome() : "did not serve: " + last.outcome());
     }
 
@@ -236,9 +252,5 @@ public final class ColdStart {
         try (var paths = Files.walk(dir)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
-    }
-
-    static ObjectNode object() {
-        return Json.object();
     }
 }

@@ -49,6 +49,8 @@ final class ColdStartEndpoints implements AutoCloseable {
     static final String ACCOUNT = "123456789012";
     static final String TABLE = "trainplane-coldstart-runs";
     static final String BUS = "trainplane-coldstart";
+    static final String NO_MOTO = "moto_server is not on the PATH (pip install 'moto[server]'): the functions' EKS, EFS,"
+            + " Step Functions and EventBridge calls need it";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final DynamoDBProxyServer dynamo;
@@ -75,9 +77,16 @@ final class ColdStartEndpoints implements AutoCloseable {
     ColdStartEndpoints(Path motoServer) throws Exception {
         Logger.getLogger("com.almworks.sqlite4java").setLevel(Level.SEVERE);
         dynamoPort = freePort();
-        dynamo = ServerRunner.createServerFromCommandLineArgs(
-                new String[] {"-inMemory", "-disableTelemetry", "-port", Integer.toString(dynamoPort)});
-        dynamo.start();
+        // DynamoDB Local prints its configuration on stdout, which is the benchmark's report.
+        java.io.PrintStream stdout = System.out;
+        System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        try {
+            dynamo = ServerRunner.createServerFromCommandLineArgs(
+                    new String[] {"-inMemory", "-disableTelemetry", "-port", Integer.toString(dynamoPort)});
+            dynamo.start();
+        } finally {
+            System.setOut(stdout);
+        }
         kubernetes = new SimulatedKubernetes();
         int motoPort = freePort();
         motoLog = Files.createTempFile("coldstart-moto-", ".log");

@@ -13,7 +13,7 @@ final class ColdStartFigures {
 
     /**
      * One measured process: its wall time, exit code and what the harness printed ({@code result},
-     * {@code timing}, {@code vmhwm}); {@code builtMillis} is from JVM start to the handler built.
+     * {@code timing}, {@code vmhwm}); {@code builtMillis} and {@code doneMillis}: from the launch to the handler built, to the invocation served.
      */
     record Sample(long wallMillis, int exit, String result, long builtMillis, long doneMillis, long peakRssKb) {
         /** Served the invocation: returned, or threw what Lambda reports as a function error. */
