@@ -92,6 +92,11 @@ final class ColdStartEndpoints implements AutoCloseable {
         motoLog = Files.createTempFile("coldstart-moto-", ".log");
         moto = new ProcessBuilder(motoServer.toString(), "-H", "127.0.0.1", "-p", Integer.toString(motoPort))
                 .redirectErrorStream(true).redirectOutput(motoLog.toFile()).start();
+        // An interrupted benchmark (Ctrl-C) leaves no moto_server behind.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            moto.descendants().forEach(ProcessHandle::destroy);
+            moto.destroy();
+        }));
         motoEndpoint = URI.create("http://127.0.0.1:" + motoPort);
         awaitPort(motoPort);
         eks = new EksEndpointProxy(motoEndpoint, kubernetes.endpoint());
