@@ -21,13 +21,16 @@ final class ColdStartFigures {
             return (exit == 0 && result.equals("ok")) || (exit == 3 && result.startsWith("error "));
         }
 
-        /** What the invocation ended in, short: {@code ok} or the exception's simple name. */
+        /** What the invocation ended in, short: {@code ok}, or the exception's simple name and the start of its message. */
         String outcome() {
             if (!result.startsWith("error ")) {
                 return result.isEmpty() ? "no result (exit " + exit + ")" : result;
             }
-            String type = result.substring("error ".length()).split(" ", 2)[0];
-            return type.substring(type.lastIndexOf('.') + 1);
+            String[] parts = result.substring("error ".length()).split(" ", 2);
+            String type = parts[0].substring(parts[0].lastIndexOf('.') + 1);
+            String message = parts.length > 1 ? parts[1].strip() : "";
+            return message.isEmpty() ? type
+                    : type + ": " + (message.length() > 60 ? message.substring(0, 57) + "..." : message);
         }
     }
 

@@ -37,11 +37,11 @@ class ColdStartFiguresTest {
         Sample classified = ColdStartFigures.parse(
                 "result error io.trainplane.workflow.TransientException cluster is CREATING\ntiming 1 2\nvmhwm 3\n", 10, 3);
         assertThat(classified.served()).isTrue();
-        assertThat(classified.outcome()).isEqualTo("TransientException");
+        assertThat(classified.outcome()).isEqualTo("TransientException: cluster is CREATING");
 
         Sample broken = ColdStartFigures.parse("result error java.lang.NoClassDefFoundError io/fabric8/X\nvmhwm 3\n", 10, 4);
         assertThat(broken.served()).isFalse();
-        assertThat(broken.outcome()).isEqualTo("NoClassDefFoundError");
+        assertThat(broken.outcome()).isEqualTo("NoClassDefFoundError: io/fabric8/X");
 
         Sample crashed = ColdStartFigures.parse("", 10, 1);
         assertThat(crashed.served()).isFalse();
@@ -62,7 +62,7 @@ class ColdStartFiguresTest {
         Row broken = new Row("Teardown", "trainplane-lambda.jar",
                 List.of(sample(900), new Sample(950, 4, "error java.lang.NoClassDefFoundError x", 1, 2, 3)), baseline);
         assertThat(broken.pass()).isFalse();
-        assertThat(ColdStart.line(broken)).contains("FAIL", "did not serve: NoClassDefFoundError");
+        assertThat(ColdStart.line(broken)).contains("FAIL", "did not serve: NoClassDefFoundError: x");
 
         assertThat(ColdStart.summary(List.of(fast, slow, broken)))
                 .startsWith("coldstart: 1 of 3 PASS")
