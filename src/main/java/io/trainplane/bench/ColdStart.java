@@ -1,0 +1,271 @@
+package io.trainplane.bench;
+
+import static io.trainplane.bench.ColdStartFigures.format;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.bench.ColdStartFigures.Sample;
+import io.trainplane.functions.Functions;
+import io.trainplane.workflow.Json;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/**
+ * Cold-start benchmark (DESIGN.md §9): for every function, fresh JVMs that build the handler and
+ * serve one invocation against local endpoints ({@link ColdStartEndpoints}), timed as whole
+ * processes and alternated with a baseline handler that does one DynamoDB PutItem with the same SDK
+ * setup. Prints per function the median wall time, the baseline's, their ratio (target ≤ 1.25) and
+ * the peak RSS (VmHWM, which the harness reads from /proc/self/status as it ends).
+ *
+ * <p>{@code ./bench/run coldstart [--runs N] [--warmup W] [Function...]} (default 5 runs after 1
+ * warm-up, every function). Functions run in pipeline order on one run ("coldstart"): a function's
+ * warm-up invocation leaves the state the next one works on (the run record, the EKS cluster in
+ * moto, the Kubernetes objects); the measured repeats take the idempotent path of a Task that Step
+ * Functions retries. Skips, saying why, when moto_server is not on the PATH.
+ */
+public final class ColdStart {
+    /** The Lambda functions' JVM options (template.yaml, Globals: JAVA_TOOL_OPTIONS). */
+    static final List<String> JVM_OPTIONS = List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
+    static final String RUN_ID = "coldstart";
+    private static final long TIMEOUT_SECONDS = 120;
+
+    record Row(String function, String artifact, List<Sample> function_, List<Sample> baseline) {
+        double functionMedian() {
+            return ColdStartFigures.median(function_.stream().map(Sample::wallMillis).toList());
+        }
+
+        double baselineMedian() {
+            return ColdStartFigures.median(baseline.stream().map(Sample::wallMillis).toList());
+        }
+
+        double ratio() {
+            return ColdStartFigures.ratio(functionMedian(), baselineMedian());
+        }
+
+        boolean served() {
+            return function_.stream().allMatch(Sample::served) && baseline.stream().allMatch(Sample::served);
+        }
+
+        boolean pass() {
+            return served() && ColdStartFigures.withinTarget(ratio());
+        }
+    }
+
+    private final Path root;
+    private final Map<String, String> environment;
+    private final Path work;
+    private final Map<String, Path> harnesses = new HashMap<>();
+    private final Map<String, JsonNode> outputs = new HashMap<>();
+
+    ColdStart(Path root, Map<String, String> environment, Path work) {
+        this.root = root;
+        this.environment = environment;
+        this.work = work;
+    }
+
+    /** The artifact a function ships in: the measured process's whole classpath, as in Lambda. */
+    static Path artifact(Path root, String function) {
+        return root.resolve("target").resolve(Functions.artifact(function).jarName());
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args.length > 0 ? args[0] : ".");
+        int runs = 5;
+        int warmup = 1;
+        List<String> only = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            switch (args[i]) {
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                default -> only.add(args[i]);
+            }
+        }
+        List<String> functions = new ArrayList<>(Functions.all().keySet());
+        if (!only.isEmpty()) {
+            functions.retainAll(only);
+        }
+        Optional<List<Row>> rows = run(root, functions, runs, warmup, function -> artifact(root, function).toAbsolutePath().toString());
+        if (rows.isPresent() && !rows.get().stream().allMatch(Row::pass)) {
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Measures these functions, printing a line for each and the summary; empty when skipped
+     * (no moto_server). {@code classpath} gives each function's artifact (tests hand in their own).
+     */
+    static Optional<List<Row>> run(Path root, List<String> functions, int runs, int warmup,
+                                   Function<String, String> classpath) throws Exception {
+        Optional<Path> moto = ColdStartEndpoints.moto();
+        if (moto.isEmpty()) {
+            System.out.println("coldstart: SKIPPED: " + ColdStartEndpoints.NO_MOTO);
+            return Optional.empty();
+        }
+        Path work = Files.createTempDirectory("coldstart-");
+        List<Row> rows = new ArrayList<>();
+        try (ColdStartEndpoints endpoints = new ColdStartEndpoints(moto.get())) {
+            ColdStart bench = new ColdStart(root, endpoints.environment(), work);
+            System.out.println(format("coldstart: %d function(s), %d run(s) each after %d warm-up, alternated with the"
+                    + " baseline (one PutItem); JVM options %s; %s", functions.size(), runs, warmup,
+                    String.join(" ", JVM_OPTIONS), Runtime.version()));
+            System.out.println(format("%-18s %-22s %11s %9s %9s %11s %6s %8s  %-6s %s", "function", "artifact",
+                    "function ms", "built ms", "served ms", "baseline ms", "ratio", "peak MB", "target", "invocation"));
+            for (String function : functions) {
+                Row row = bench.measure(function, classpath.apply(function), runs, warmup);
+                rows.add(row);
+                System.out.println(line(row));
+            }
+        } finally {
+            deleteTree(work);
+        }
+        System.out.println(summary(rows));
+        return Optional.of(rows);
+    }
+
+    Row measure(String function, String artifact, int runs, int warmup) throws Exception {
+        Path input = work.resolve(function + ".json");
+        Files.writeString(input, Json.write(ColdStartInputs.input(function, RUN_ID, root, outputs)));
+        String handler = "io.trainplane.functions." + function;
+        for (int i = 0; i < warmup; i++) {
+            // The first warm-up invocation does the function's work for the steps after it.
+            Optional<JsonNode> output = invoke(artifact, handler, input).output();
+            if (i == 0) {
+                output.ifPresent(o -> outputs.put(function, o));
+            }
+            invoke(artifact, "baseline", input);
+        }
+        List<Sample> measured = new ArrayList<>();
+        List<Sample> baseline = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            // Alternated, baseline first on even runs: a slow phase of the shared machine hits both.
+            if (i % 2 == 0) {
+                baseline.add(invoke(artifact, "baseline", input).sample());
+                measured.add(invoke(artifact, handler, input).sample());
+            } else {
+                measured.add(invoke(artifact, handler, input).sample());
+                baseline.add(invoke(artifact, "baseline", input).sample());
+            }
+        }
+        String label = artifact.contains(java.io.File.pathSeparator) ? "(classpath)" : Path.of(artifact).getFileName().toString();
+        return new Row(function, label, measured, baseline);
+    }
+
+    record Invocation(Sample sample, Optional<JsonNode> output) {}
+
+    private Invocation invoke(String artifact, String handler, Path input) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(JVM_OPTIONS);
+        // For looking into a function's start (-Xlog:class+load:file=..., say); never set for the figures.
+        String extra = System.getProperty("coldstart.childOptions", "");
+        if (!extra.isBlank()) {
+            command.addAll(List.of(extra.strip().split(" +")));
+        }
+        command.add("-cp");
+        command.add(artifact + java.io.File.pathSeparator + harness(artifact));
+        command.add("ColdStartHarness");
+        command.add(handler);
+        command.add(input.toString());
+        command.add(Long.toString(System.currentTimeMillis()));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = builder.environment();
+        env.keySet().retainAll(List.of("PATH", "HOME", "LANG", "TMPDIR"));
+        env.putAll(environment);
+        Path err = work.resolve(handler.substring(handler.lastIndexOf('.') + 1) + ".stderr");
+        builder.redirectError(err.toFile());
+        long start = System.nanoTime();
+        Process process = builder.start();
+        // The clock stops when the harness has printed its last line, the response: Lambda never
+        // exits the JVM after an invocation, and a JVM's exit waits up to ~300 ms for threads
+        // blocked in native code (the selector thread of the JDK HTTP client fabric8 uses).
+        StringBuilder stdout = new StringBuilder();
+        long wall = -1;
+        try (BufferedReader lines = process.inputReader()) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                stdout.append(line).append('\n');
+                if (line.startsWith("vmhwm ")) {
+                    wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                    break;
+                }
+            }
+        }
+        if (wall < 0) {
+            wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        }
+        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+        int exit = process.exitValue();
+        Sample sample = ColdStartFigures.parse(stdout.toString(), wall, exit);
+        if (!sample.served()) {
+            System.out.println("  " + handler + " did not serve its invocation (exit " + exit + "): " + sample.result()
+                    + "\n  " + Files.readString(err).lines().limit(Integer.getInteger("coldstart.traceLines", 12)).reduce((a, b) -> a + "\n  " + b).orElse(""));
+        }
+        Optional<JsonNode> output = stdout.toString().lines().filter(l -> l.startsWith("output {"))
+                .findFirst().map(l -> Json.read(l.substring("output ".length())));
+        return new Invocation(sample, output);
+    }
+
+    /** The harness compiled against this artifact, once, into its own directory (never into a jar). */
+    private Path harness(String artifact) throws IOException {
+        Path dir = harnesses.get(artifact);
+        if (dir != null) {
+            return dir;
+        }
+        dir = Files.createDirectories(work.resolve("harness-" + harnesses.size()));
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            throw new IllegalStateException("the cold-start harness is compiled at run time: run on a JDK, not a JRE");
+        }
+        int status = javac.run(null, null, null, "--release", "21", "-proc:none", "-nowarn",
+                "-cp", artifact, "-d", dir.toString(),
+                root.resolve("bench/ColdStartHarness.java").toString());
+        if (status != 0) {
+            throw new IllegalStateException("bench/ColdStartHarness.java did not compile against " + artifact);
+        }
+        harnesses.put(artifact, dir);
+        return dir;
+    }
+
+    static String line(Row row) {
+        Sample last = row.function_().getLast();
+        double built = ColdStartFigures.median(row.function_().stream().map(Sample::builtMillis).toList());
+        double served = ColdStartFigures.median(row.function_().stream().map(Sample::doneMillis).toList());
+        long rss = row.function_().stream().mapToLong(Sample::peakRssKb).max().orElse(-1);
+        String target = !row.served() ? "FAIL" : row.pass() ? "PASS" : "FAIL";
+        return format("%-18s %-22s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %s", row.function(),
+                row.artifact(), row.functionMedian(), built, served, row.baselineMedian(), row.ratio(),
+                rss / 1024.0, target, row.served() ? last.outcome() : "did not serve: " + last.outcome());
+    }
+
+    static String summary(List<Row> rows) {
+        long pass = rows.stream().filter(Row::pass).count();
+        List<String> slow = rows.stream().filter(r -> r.served() && !r.pass()).map(Row::function).toList();
+        List<String> broken = rows.stream().filter(r -> !r.served()).map(Row::function).toList();
+        Optional<Row> worst = rows.stream().filter(Row::served).max((a, b) -> Double.compare(a.ratio(), b.ratio()));
+        long baselineRss = rows.stream().flatMap(r -> r.baseline().stream()).mapToLong(Sample::peakRssKb).max().orElse(-1);
+        long functionRss = rows.stream().flatMap(r -> r.function_().stream()).mapToLong(Sample::peakRssKb).max().orElse(-1);
+        return format("coldstart: %d of %d PASS (ratio ≤ %.2f)%s%s; worst ratio %s; peak RSS %.1f MB (baseline %.1f MB)",
+                pass, rows.size(), ColdStartFigures.TARGET_RATIO,
+                slow.isEmpty() ? "" : "; over the target: " + String.join(", ", slow),
+                broken.isEmpty() ? "" : "; FAILED to serve: " + String.join(", ", broken),
+                worst.map(r -> format("%.2f (%s)", r.ratio(), r.function())).orElse("-"),
+                functionRss / 1024.0, baselineRss / 1024.0);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package io.trainplane.bench;
+
+import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
+import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
+import io.trainplane.local.sim.SimulatedKubernetes;
+import io.trainplane.runs.RunsTable;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.client.builder.SdkSyncClientBuilder;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The local endpoints a measured function talks to, in the benchmark's own process: DynamoDB Local
+ * as an HTTP server (the runs table created as RunsTable creates it), the fabric8 mock API server
+ * in CRUD mode with the Kubeflow CRD (SimulatedKubernetes, as local mode uses it), moto_server as a
+ * child process for EKS, EFS, EC2, Step Functions and EventBridge, and {@link EksEndpointProxy} in
+ * front of moto's EKS. Seeds what the stack would have: a VPC subnet, the event bus and both state
+ * machines.
+ */
+final class ColdStartEndpoints implements AutoCloseable {
+    static final String REGION = "us-east-1";
+    static final String ACCOUNT = "123456789012";
+    static final String TABLE = "trainplane-coldstart-runs";
+    static final String BUS = "trainplane-coldstart";
+    static final String NO_MOTO = "moto_server is not on the PATH (pip install 'moto[server]'): the functions' EKS, EFS,"
+            + " Step Functions and EventBridge calls need it";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final DynamoDBProxyServer dynamo;
+    private final int dynamoPort;
+    private final SimulatedKubernetes kubernetes;
+    private final Process moto;
+    private final Path motoLog;
+    private final URI motoEndpoint;
+    private final EksEndpointProxy eks;
+    private final SdkHttpClient http = UrlConnectionHttpClient.create();
+    private final Map<String, String> environment = new LinkedHashMap<>();
+
+    /** moto_server on the PATH, if it is there. */
+    static Optional<Path> moto() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = dir.isEmpty() ? null : Path.of(dir, "moto_server");
+            if (candidate != null && Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    ColdStartEndpoints(Path motoServer) throws Exception {
+        Logger.getLogger("com.almworks.sqlite4java").setLevel(Level.SEVERE);
+        dynamoPort = freePort();
+        // DynamoDB Local prints its configuration on stdout, which is the benchmark's report.
+        java.io.PrintStream stdout = System.out;
+        System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        try {
+            dynamo = ServerRunner.createServerFromCommandLineArgs(
+                    new String[] {"-inMemory", "-disableTelemetry", "-port", Integer.toString(dynamoPort)});
+            dynamo.start();
+        } finally {
+            System.setOut(stdout);
+        }
+        kubernetes = new SimulatedKubernetes();
+        int motoPort = freePort();
+        motoLog = Files.createTempFile("coldstart-moto-", ".log");
+        moto = new ProcessBuilder(motoServer.toString(), "-H", "127.0.0.1", "-p", Integer.toString(motoPort))
+                .redirectErrorStream(true).redirectOutput(motoLog.toFile()).start();
+        // An interrupted benchmark (Ctrl-C) leaves no moto_server behind.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            moto.descendants().forEach(ProcessHandle::destroy);
+            moto.destroy();
+        }));
+        motoEndpoint = URI.create("http://127.0.0.1:" + motoPort);
+        awaitPort(motoPort);
+        eks = new EksEndpointProxy(motoEndpoint, kubernetes.endpoint());
+        seed();
+    }
+
+    private void seed() throws IOException, InterruptedException {
+        RunsTable.create(client(DynamoDbClient.builder(), dynamoEndpoint()), TABLE);
+        // The stack's network (EFS mount targets need real subnets in moto); the build has no EC2 SDK module.
+        String vpc = ec2("Action=CreateVpc&CidrBlock=10.0.0.0/16", "vpcId");
+        String subnetA = ec2("Action=CreateSubnet&VpcId=" + vpc + "&CidrBlock=10.0.1.0/24&AvailabilityZone=" + REGION + "a",
+                "subnetId");
+        String subnetB = ec2("Action=CreateSubnet&VpcId=" + vpc + "&CidrBlock=10.0.2.0/24&AvailabilityZone=" + REGION + "b",
+                "subnetId");
+        String group = ec2("Action=CreateSecurityGroup&VpcId=" + vpc + "&GroupName=coldstart&GroupDescription=coldstart",
+                "groupId");
+        client(CloudWatchEventsClient.builder(), motoEndpoint).createEventBus(r -> r.name(BUS));
+        SfnClient sfn = client(SfnClient.builder(), motoEndpoint);
+        String definition = "{\"StartAt\":\"Done\",\"States\":{\"Done\":{\"Type\":\"Succeed\"}}}";
+        String role = roleArn("states");
+        String cleanup = sfn.createStateMachine(r -> r.name("Cleanup").definition(definition).roleArn(role))
+                .stateMachineArn();
+        String pipeline = sfn.createStateMachine(r -> r.name("TrainingPipeline").definition(definition).roleArn(role))
+                .stateMachineArn();
+
+        // What template.yaml sets (Globals and the functions' own variables), pointed at the local endpoints.
+        environment.put("RUNS_TABLE", TABLE);
+        environment.put("EVENT_BUS_NAME", BUS);
+        environment.put("CLUSTER_SUBNET_IDS", subnetA + "," + subnetB);
+        environment.put("CLUSTER_SECURITY_GROUP_IDS", group);
+        environment.put("CLUSTER_ROLE_ARN", roleArn("trainplane-cluster"));
+        environment.put("NODE_ROLE_ARN", roleArn("trainplane-node"));
+        environment.put("EFS_CSI_ROLE_ARN", roleArn("trainplane-efs-csi"));
+        environment.put("PENDING_TIMEOUT_MINUTES", "15");
+        environment.put("CLEANUP_STATE_MACHINE_ARN", cleanup);
+        environment.put("TRAINING_PIPELINE_ARN", pipeline);
+        environment.put("RETRAINING_OVERLAP", "skip");
+        // What the Lambda runtime sets.
+        environment.put("AWS_REGION", REGION);
+        environment.put("AWS_DEFAULT_REGION", REGION);
+        environment.put("AWS_ACCESS_KEY_ID", "testing");
+        environment.put("AWS_SECRET_ACCESS_KEY", "testing");
+        environment.put("AWS_SESSION_TOKEN", "testing");
+        environment.put("AWS_LAMBDA_FUNCTION_NAME", "coldstart");
+        // The SDK's own endpoint settings: moto for every service, DynamoDB Local and the EKS proxy for theirs.
+        environment.put("AWS_ENDPOINT_URL", motoEndpoint.toString());
+        environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoEndpoint().toString());
+        environment.put("AWS_ENDPOINT_URL_EKS", eks.endpoint().toString());
+    }
+
+    /** One EC2 Query API call to moto (which reads the service from the credential scope); the id it returns. */
+    private String ec2(String query, String idElement) throws IOException, InterruptedException {
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            HttpRequest request = HttpRequest.newBuilder(motoEndpoint.resolve("/"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .header("Authorization", "AWS4-HMAC-SHA256 Credential=testing/20261122/" + REGION
+                            + "/ec2/aws4_request, SignedHeaders=host, Signature=0")
+                    .POST(HttpRequest.BodyPublishers.ofString(query + "&Version=2016-11-15"))
+                    .build();
+            String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+            Matcher id = Pattern.compile("<" + idElement + ">([^<]+)</" + idElement + ">").matcher(body);
+            if (!id.find()) {
+                throw new IllegalStateException("moto EC2 answered " + query + " with " + body);
+            }
+            return id.group(1);
+        }
+    }
+
+    /** The environment of every measured process (the baseline's too). */
+    Map<String, String> environment() {
+        return Map.copyOf(environment);
+    }
+
+    URI dynamoEndpoint() {
+        return URI.create("http://127.0.0.1:" + dynamoPort);
+    }
+
+    private <B extends AwsClientBuilder<B, C> & SdkSyncClientBuilder<B, C>, C> C client(B builder, URI endpoint) {
+        return builder.httpClient(http).endpointOverride(endpoint).region(Region.of(REGION))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))
+                .build();
+    }
+
+    static String roleArn(String name) {
+        return "arn:aws:iam::" + ACCOUNT + ":role/" + name;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    private void awaitPort(int port) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(START_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            if (!moto.isAlive()) {
+                throw new IllegalStateException("moto_server exited with " + moto.exitValue() + ":\n" + Files.readString(motoLog));
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("moto_server did not answer on port " + port + " within " + START_TIMEOUT);
+    }
+
+    @Override
+    public void close() throws Exception {
+        eks.close();
+        // The PATH entry may be a wrapper (a pyenv shim): stop what it started too.
+        List<ProcessHandle> children = moto.descendants().toList();
+        moto.destroy();
+        children.forEach(ProcessHandle::destroy);
+        moto.waitFor();
+        Files.deleteIfExists(motoLog);
+        kubernetes.close();
+        dynamo.stop();
+        http.close();
+    }
+}

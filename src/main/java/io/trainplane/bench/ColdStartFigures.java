@@ -1,0 +1,79 @@
+package io.trainplane.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The arithmetic and parsing of the cold-start benchmark, apart from processes so it can be tested. */
+final class ColdStartFigures {
+    /** The budget of DESIGN.md §9: a function's cold start over the baseline's. */
+    static final double TARGET_RATIO = 1.25;
+
+    private ColdStartFigures() {}
+
+    /**
+     * One measured process: its wall time, exit code and what the harness printed ({@code result},
+     * {@code timing}, {@code vmhwm}); {@code builtMillis} and {@code doneMillis}: from the launch to the handler built, to the invocation served.
+     */
+    record Sample(long wallMillis, int exit, String result, long builtMillis, long doneMillis, long peakRssKb) {
+        /** Served the invocation: returned, or threw what Lambda reports as a function error. */
+        boolean served() {
+            return (exit == 0 && result.equals("ok")) || (exit == 3 && result.startsWith("error "));
+        }
+
+        /** What the invocation ended in, short: {@code ok}, or the exception's simple name and the start of its message. */
+        String outcome() {
+            if (!result.startsWith("error ")) {
+                return result.isEmpty() ? "no result (exit " + exit + ")" : result;
+            }
+            String[] parts = result.substring("error ".length()).split(" ", 2);
+            String type = parts[0].substring(parts[0].lastIndexOf('.') + 1);
+            String message = parts.length > 1 ? parts[1].strip() : "";
+            return message.isEmpty() ? type
+                    : type + ": " + (message.length() > 60 ? message.substring(0, 57) + "..." : message);
+        }
+    }
+
+    /** Parses the harness's stdout; missing lines leave empty or -1 values (a crash before them). */
+    static Sample parse(String stdout, long wallMillis, int exit) {
+        String result = "";
+        long built = -1;
+        long done = -1;
+        long rss = -1;
+        for (String line : stdout.split("\n")) {
+            if (line.startsWith("result ")) {
+                result = line.substring("result ".length()).strip();
+            } else if (line.startsWith("timing ")) {
+                String[] parts = line.strip().split(" ");
+                built = Long.parseLong(parts[1]);
+                done = Long.parseLong(parts[2]);
+            } else if (line.startsWith("vmhwm ")) {
+                rss = Long.parseLong(line.substring("vmhwm ".length()).strip());
+            }
+        }
+        return new Sample(wallMillis, exit, result, built, done, rss);
+    }
+
+    /** The median; of an even count, the mean of the middle two. */
+    static double median(List<Long> values) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("no values");
+        }
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
+    }
+
+    static double ratio(double function, double baseline) {
+        return function / baseline;
+    }
+
+    static boolean withinTarget(double ratio) {
+        return ratio <= TARGET_RATIO;
+    }
+
+    static String format(String pattern, Object... args) {
+        return String.format(Locale.ROOT, pattern, args);
+    }
+}

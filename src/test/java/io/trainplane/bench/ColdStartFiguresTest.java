@@ -1,0 +1,75 @@
+package io.trainplane.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.trainplane.bench.ColdStart.Row;
+import io.trainplane.bench.ColdStartFigures.Sample;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ColdStartFiguresTest {
+    @Test
+    void medianOfAnOddCountIsTheMiddleValueOfAnEvenCountTheMeanOfTheMiddleTwo() {
+        assertThat(ColdStartFigures.median(List.of(900L, 700L, 1200L, 800L, 750L))).isEqualTo(800.0);
+        assertThat(ColdStartFigures.median(List.of(4L, 1L, 3L, 2L))).isEqualTo(2.5);
+        assertThat(ColdStartFigures.median(List.of(7L))).isEqualTo(7.0);
+        assertThatThrownBy(() -> ColdStartFigures.median(List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theTargetHoldsUpToAQuarterOverTheBaseline() {
+        assertThat(ColdStartFigures.ratio(1250, 1000)).isEqualTo(1.25);
+        assertThat(ColdStartFigures.withinTarget(1.25)).isTrue();
+        assertThat(ColdStartFigures.withinTarget(1.2501)).isFalse();
+    }
+
+    @Test
+    void parsesWhatTheHarnessPrints() {
+        Sample ok = ColdStartFigures.parse("result ok\noutput {\"done\":true}\ntiming 412 903\nvmhwm 143872\n", 951, 0);
+        assertThat(ok).isEqualTo(new Sample(951, 0, "ok", 412, 903, 143872));
+        assertThat(ok.served()).isTrue();
+        assertThat(ok.outcome()).isEqualTo("ok");
+    }
+
+    @Test
+    void aClassifiedFunctionErrorIsAServedInvocationALinkageErrorOrACrashIsNot() {
+        Sample classified = ColdStartFigures.parse(
+                "result error io.trainplane.workflow.TransientException cluster is CREATING\ntiming 1 2\nvmhwm 3\n", 10, 3);
+        assertThat(classified.served()).isTrue();
+        assertThat(classified.outcome()).isEqualTo("TransientException: cluster is CREATING");
+
+        Sample broken = ColdStartFigures.parse("result error java.lang.NoClassDefFoundError io/fabric8/X\nvmhwm 3\n", 10, 4);
+        assertThat(broken.served()).isFalse();
+        assertThat(broken.outcome()).isEqualTo("NoClassDefFoundError: io/fabric8/X");
+
+        Sample crashed = ColdStartFigures.parse("", 10, 1);
+        assertThat(crashed.served()).isFalse();
+        assertThat(crashed.builtMillis()).isEqualTo(-1);
+        assertThat(crashed.outcome()).isEqualTo("no result (exit 1)");
+    }
+
+    @Test
+    void aRowPassesWhenEveryRunWasServedAndTheMediansAreWithinTarget() {
+        List<Sample> baseline = List.of(sample(1000), sample(1100), sample(900));
+        Row fast = new Row("CloseRun", "trainplane-lambda.jar", List.of(sample(1200), sample(1100), sample(1300)), baseline);
+        assertThat(fast.ratio()).isEqualTo(1.2);
+        assertThat(fast.pass()).isTrue();
+
+        Row slow = new Row("StartRun", "trainplane-lambda.jar", List.of(sample(1600), sample(1500), sample(1400)), baseline);
+        assertThat(slow.pass()).isFalse();
+
+        Row broken = new Row("Teardown", "trainplane-lambda.jar",
+                List.of(sample(900), new Sample(950, 4, "error java.lang.NoClassDefFoundError x", 1, 2, 3)), baseline);
+        assertThat(broken.pass()).isFalse();
+        assertThat(ColdStart.line(broken)).contains("FAIL", "did not serve: NoClassDefFoundError: x");
+
+        assertThat(ColdStart.summary(List.of(fast, slow, broken)))
+                .startsWith("coldstart: 1 of 3 PASS")
+                .contains("over the target: StartRun", "FAILED to serve: Teardown", "worst ratio 1.50 (StartRun)");
+    }
+
+    private static Sample sample(long wallMillis) {
+        return new Sample(wallMillis, 0, "ok", wallMillis / 2, wallMillis - 10, 150_000);
+    }
+}

@@ -1,0 +1,35 @@
+package io.trainplane.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.trainplane.bench.ColdStart.Row;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ./bench/run coldstart end to end for one function and one run: the endpoints start, the harness
+ * compiles, both processes serve their invocation. The measured processes run on the test classpath
+ * (the Lambda jar is packaged after the tests); skipped without moto_server.
+ */
+class ColdStartSmokeTest {
+    @Test
+    void measuresAFunctionBesideTheBaseline() throws Exception {
+        assumeTrue(ColdStartEndpoints.moto().isPresent(), ColdStartEndpoints.NO_MOTO);
+        String classpath = System.getProperty("java.class.path");
+
+        List<Row> rows = ColdStart.run(Path.of("."), List.of("StartRun"), 1, 0, function -> classpath).orElseThrow();
+
+        assertThat(rows).singleElement().satisfies(row -> {
+            assertThat(row.served()).as("both processes served their invocation").isTrue();
+            assertThat(row.function_()).singleElement().satisfies(s -> {
+                assertThat(s.outcome()).isEqualTo("ok");
+                assertThat(s.peakRssKb()).isPositive();
+                assertThat(s.builtMillis()).isPositive().isLessThan(s.doneMillis());
+            });
+            assertThat(row.baseline()).hasSize(1);
+            assertThat(row.ratio()).isPositive();
+        });
+    }
+}
