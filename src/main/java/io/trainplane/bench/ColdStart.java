@@ -118,7 +118,7 @@ public final class ColdStart {
             System.out.println(format("coldstart: %d function(s), %d run(s) each after %d warm-up, alternated with the"
                     + " baseline (one PutItem); JVM options %s; %s", functions.size(), runs, warmup,
                     String.join(" ", JVM_OPTIONS), Runtime.version()));
-            System.out.println(format("%-18s %-22s %11s %9s %9s %11s %6s %8s  %-6s %s", "function", "artifact",
+            System.out.println(format("%-18s %-32s %11s %9s %9s %11s %6s %8s  %-6s %s", "function", "artifact",
                     "function ms", "built ms", "served ms", "baseline ms", "ratio", "peak MB", "target", "invocation"));
             for (String function : functions) {
                 Row row = bench.measure(function, classpath.apply(function), runs, warmup);
@@ -243,7 +243,7 @@ public final class ColdStart {
         double served = ColdStartFigures.median(row.function_().stream().map(Sample::doneMillis).toList());
         long rss = row.function_().stream().mapToLong(Sample::peakRssKb).max().orElse(-1);
         String target = !row.served() ? "FAIL" : row.pass() ? "PASS" : "FAIL";
-        return format("%-18s %-22s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %s", row.function(),
+        return format("%-18s %-32s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %s", row.function(),
                 row.artifact(), row.functionMedian(), built, served, row.baselineMedian(), row.ratio(),
                 rss / 1024.0, target, row.served() ? last.outcome() : "did not serve: " + last.outcome());
     }

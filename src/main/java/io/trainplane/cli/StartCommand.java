@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.workflow.Json;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,7 +20,9 @@ import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
 
 @Command(name = "start", mixinStandardHelpOptions = true,
-        description = "Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline, named after the runId).")
+        description = {"Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline,",
+                "named after the runId). With --local or --store, the run executes here as 'trainplane run' does",
+                "(to its end) and is kept in the local store."})
 final class StartCommand implements Callable<Integer>, NeedsClients {
     @Spec
     CommandSpec command;
@@ -24,8 +30,19 @@ final class StartCommand implements Callable<Integer>, NeedsClients {
     @Mixin
     SpecInput spec;
 
-    @Option(names = "--stack", required = true, paramLabel = "NAME", description = "the deployed Trainplane stack")
-    String stack;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Target target;
+
+    static final class Target {
+        @Option(names = "--stack", paramLabel = "NAME", description = "the deployed Trainplane stack")
+        String stack;
+
+        @Option(names = "--local", description = "run it locally into the local store ($TRAINPLANE_HOME, else .trainplane/)")
+        boolean local;
+
+        @Option(names = "--store", paramLabel = "DIR", description = "run it locally into the local store in DIR")
+        Path store;
+    }
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
@@ -39,6 +56,10 @@ final class StartCommand implements Callable<Integer>, NeedsClients {
 
     @Override
     public Integer call() {
+        if (target.stack == null) {
+            return startLocally();
+        }
+        String stack = target.stack;
         JsonNode normalized = spec.normalized();
         String runId = SpecInput.runIdOf(normalized);
         RunSpecs.fromNormalized(normalized).withRunId(runId);
@@ -62,9 +83,21 @@ final class StartCommand implements Callable<Integer>, NeedsClients {
             out.println("started run " + runId);
             out.println("execution: " + started.executionArn());
             out.println("console:   " + url);
-            out.println("follow it: trainplane status " + runId + " --stack " + stack);
+            out.println("follow it: trainplane watch " + runId + " --stack " + stack);
         }
         return Main.SUCCEEDED;
+    }
+
+    /**
+     * A local run has no service to hand the execution to: it runs in this process, to its end,
+     * exactly as {@code trainplane run} runs it (same validation, summary, store and exit code).
+     */
+    private int startLocally() {
+        List<String> args = new ArrayList<>(List.of(spec.path, "--output", output.name()));
+        if (target.store != null) {
+            args.addAll(List.of("--store", target.store.toString()));
+        }
+        return command.commandLine().getParent().getSubcommands().get("run").execute(args.toArray(String[]::new));
     }
 
     private boolean exists(String executionArn) {
@@ -77,7 +110,7 @@ final class StartCommand implements Callable<Integer>, NeedsClients {
     }
 
     private UserInputException alreadyExists(String runId) {
-        return new UserInputException("run " + runId + " already exists on stack " + stack
+        return new UserInputException("run " + runId + " already exists on stack " + target.stack
                 + " (an execution name is never reused): give the spec another runId");
     }
 

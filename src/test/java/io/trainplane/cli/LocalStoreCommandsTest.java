@@ -53,6 +53,23 @@ class LocalStoreCommandsTest {
     }
 
     @Test
+    void startLocallyRunsTheSpecIntoTheStore(@TempDir Path other) {
+        CliTest.Result started = cli("start", "examples/quickstart.json", "--store", other.toString(), "--output", "json");
+        assertThat(started.exit()).as(started.err()).isZero();
+        assertThat(Json.read(started.out()).path("status").asText()).isEqualTo("SUCCEEDED");
+        CliTest.Result status = cli("status", "quickstart", "--store", other.toString(), "--output", "json");
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(Json.read(status.out()).path("status").asText()).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void startWantsOneTarget() {
+        CliTest.Result r = cli("start", "examples/quickstart.json", "--local", "--stack", "prod");
+        assertThat(r.exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(r.err()).contains("--local", "--stack").doesNotContain("Exception");
+    }
+
+    @Test
     void statusReadsARunAfterItsProcessEnded() {
         CliTest.Result r = cli("status", "quickstart", "--store", store.toString(), "--output", "json");
         assertThat(r.exit()).as(r.err()).isZero();
