@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 @Command(name = "cancel", mixinStandardHelpOptions = true,
         description = "Stop a run's execution; the safety net then tears down what the run created.")
-final class CancelCommand implements Callable<Integer>, NeedsClients {
+final class CancelCommand extends ClientsCommand implements Callable<Integer> {
     static final String CAUSE = "cancelled with trainplane cancel";
 
     @Spec
@@ -30,13 +30,6 @@ final class CancelCommand implements Callable<Integer>, NeedsClients {
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
-
-    private CliClients clients;
-
-    @Override
-    public void clients(CliClients clients) {
-        this.clients = clients;
-    }
 
     @Override
     public Integer call() {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "List recent runs, newest first, from the run store's status index.")
-final class ListCommand implements Callable<Integer>, NeedsClients {
+final class ListCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
@@ -31,13 +31,6 @@ final class ListCommand implements Callable<Integer>, NeedsClients {
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
-
-    private CliClients clients;
-
-    @Override
-    public void clients(CliClients clients) {
-        this.clients = clients;
-    }
 
     @Override
     public Integer call() {

@@ -35,7 +35,7 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 @Command(name = "logs", mixinStandardHelpOptions = true,
         description = {"Show a run's logs: the failure's log tail from the run record, and the pods' logs",
                 "through the Kubernetes API while the run's cluster and pods exist."})
-final class LogsCommand implements Callable<Integer>, NeedsClients {
+final class LogsCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
@@ -51,13 +51,6 @@ final class LogsCommand implements Callable<Integer>, NeedsClients {
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
-
-    private CliClients clients;
-
-    @Override
-    public void clients(CliClients clients) {
-        this.clients = clients;
-    }
 
     /** One pod's log; {@code log} null when it could not be read ({@code note} says why). */
     record PodLog(String pod, String component, String phase, String log, String note) {}

@@ -46,7 +46,7 @@ public final class Main implements Runnable {
             @Override
             public <K> K create(Class<K> type) throws Exception {
                 K made = defaults.create(type);
-                if (made instanceof NeedsClients needs) {
+                if (made instanceof ClientsCommand needs) {
                     needs.clients(clients);
                 }
                 return made;

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run the real TrainingPipeline state machine locally, with the real handlers,",
                 "against a simulated AWS account and Kubernetes cluster. No AWS account needed."})
-final class RunCommand implements Callable<Integer>, NeedsClients {
+final class RunCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
@@ -80,13 +80,6 @@ final class RunCommand implements Callable<Integer>, NeedsClients {
 
     @Option(names = "--no-store", description = "keep nothing after the run")
     boolean noStore;
-
-    private CliClients clients = CliClients.standard();
-
-    @Override
-    public void clients(CliClients clients) {
-        this.clients = clients;
-    }
 
     @Override
     public Integer call() {

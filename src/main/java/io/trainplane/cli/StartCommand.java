@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
         description = {"Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline,",
                 "named after the runId). With --local or --store, the run executes here as 'trainplane run' does",
                 "(to its end) and is kept in the local store."})
-final class StartCommand implements Callable<Integer>, NeedsClients {
+final class StartCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
@@ -46,13 +46,6 @@ final class StartCommand implements Callable<Integer>, NeedsClients {
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
-
-    private CliClients clients;
-
-    @Override
-    public void clients(CliClients clients) {
-        this.clients = clients;
-    }
 
     @Override
     public Integer call() {

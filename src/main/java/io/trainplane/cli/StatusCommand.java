@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Show a run from the run store: status, phase, step timeline, metrics, resources, error.")
-final class StatusCommand implements Callable<Integer>, NeedsClients {
+final class StatusCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
@@ -31,13 +31,6 @@ final class StatusCommand implements Callable<Integer>, NeedsClients {
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
-
-    private CliClients clients;
-
-    @Override
-    public void clients(CliClients clients) {
-        this.clients = clients;
-    }
 
     @Override
     public Integer call() {

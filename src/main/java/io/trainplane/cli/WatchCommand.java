@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 @Command(name = "watch", mixinStandardHelpOptions = true,
         description = {"Follow a run until it ends: its steps with their elapsed time, then the outcome.",
                 "Exit code: 0 succeeded, 1 failed or cancelled, 4 no such run."})
-final class WatchCommand implements Callable<Integer>, NeedsClients {
+final class WatchCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
@@ -45,13 +45,6 @@ final class WatchCommand implements Callable<Integer>, NeedsClients {
     @Option(names = "--output", defaultValue = "text",
             description = "text, or json: one JSON object (as 'status --output json') per change, the last one final")
     OutputFormat output;
-
-    private CliClients clients;
-
-    @Override
-    public void clients(CliClients clients) {
-        this.clients = clients;
-    }
 
     @Override
     public Integer call() throws InterruptedException {
