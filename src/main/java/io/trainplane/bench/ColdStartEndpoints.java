@@ -4,21 +4,14 @@ import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
 import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 import io.trainplane.local.sim.SimulatedKubernetes;
 import io.trainplane.runs.RunsTable;
-import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Level;
@@ -51,13 +44,11 @@ final class ColdStartEndpoints implements AutoCloseable {
     static final String BUS = "trainplane-coldstart";
     static final String NO_MOTO = "moto_server is not on the PATH (pip install 'moto[server]'): the functions' EKS, EFS,"
             + " Step Functions and EventBridge calls need it";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final DynamoDBProxyServer dynamo;
     private final int dynamoPort;
     private final SimulatedKubernetes kubernetes;
-    private final Process moto;
-    private final Path motoLog;
+    private final MotoProcess moto;
     private final URI motoEndpoint;
     private final EksEndpointProxy eks;
     private final SdkHttpClient http = UrlConnectionHttpClient.create();
@@ -65,13 +56,7 @@ final class ColdStartEndpoints implements AutoCloseable {
 
     /** moto_server on the PATH, if it is there. */
     static Optional<Path> moto() {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path candidate = dir.isEmpty() ? null : Path.of(dir, "moto_server");
-            if (candidate != null && Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+        return MotoProcess.executable();
     }
 
     ColdStartEndpoints(Path motoServer) throws Exception {
@@ -88,17 +73,8 @@ final class ColdStartEndpoints implements AutoCloseable {
             System.setOut(stdout);
         }
         kubernetes = new SimulatedKubernetes();
-        int motoPort = freePort();
-        motoLog = Files.createTempFile("coldstart-moto-", ".log");
-        moto = new ProcessBuilder(motoServer.toString(), "-H", "127.0.0.1", "-p", Integer.toString(motoPort))
-                .redirectErrorStream(true).redirectOutput(motoLog.toFile()).start();
-        // An interrupted benchmark (Ctrl-C) leaves no moto_server behind.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            moto.descendants().forEach(ProcessHandle::destroy);
-            moto.destroy();
-        }));
-        motoEndpoint = URI.create("http://127.0.0.1:" + motoPort);
-        awaitPort(motoPort);
+        moto = MotoProcess.start(motoServer);
+        motoEndpoint = moto.endpoint();
         eks = new EksEndpointProxy(motoEndpoint, kubernetes.endpoint());
         seed();
     }
@@ -191,31 +167,10 @@ final class ColdStartEndpoints implements AutoCloseable {
         }
     }
 
-    private void awaitPort(int port) throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plus(START_TIMEOUT);
-        while (Instant.now().isBefore(deadline)) {
-            if (!moto.isAlive()) {
-                throw new IllegalStateException("moto_server exited with " + moto.exitValue() + ":\n" + Files.readString(motoLog));
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        throw new IllegalStateException("moto_server did not answer on port " + port + " within " + START_TIMEOUT);
-    }
-
     @Override
     public void close() throws Exception {
         eks.close();
-        // The PATH entry may be a wrapper (a pyenv shim): stop what it started too.
-        List<ProcessHandle> children = moto.descendants().toList();
-        moto.destroy();
-        children.forEach(ProcessHandle::destroy);
-        moto.waitFor();
-        Files.deleteIfExists(motoLog);
+        moto.close();
         kubernetes.close();
         dynamo.stop();
         http.close();

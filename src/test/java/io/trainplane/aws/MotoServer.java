@@ -1,20 +1,12 @@
 package io.trainplane.aws;
 
-import java.io.File;
+import io.trainplane.bench.MotoProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -47,14 +39,12 @@ import software.amazon.awssdk.services.eks.EksClient;
  * us-east-1, static credentials, account 123456789012 in moto) with {@code endpointOverride}.
  */
 public final class MotoServer implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
-    public static final String EXECUTABLE = "moto_server";
+    public static final String EXECUTABLE = MotoProcess.EXECUTABLE;
     public static final Region REGION = Region.US_EAST_1;
     /** The account moto puts every resource in. */
     public static final String ACCOUNT = "123456789012";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-    private Process process;
-    private Path log;
+    private MotoProcess moto;
     private URI endpoint;
     private SdkHttpClient http;
     /** Why moto_server is not running, when it could not be started. */
@@ -62,20 +52,7 @@ public final class MotoServer implements BeforeAllCallback, BeforeEachCallback, 
 
     /** {@code moto_server} on the PATH, if it is there. */
     public static Optional<Path> executable() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(dir, EXECUTABLE);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+        return MotoProcess.executable();
     }
 
     @Override
@@ -86,14 +63,8 @@ public final class MotoServer implements BeforeAllCallback, BeforeEachCallback, 
                     + context.getDisplayName() + " against an AWS-compatible peer";
             return;
         }
-        int port = freePort();
-        log = Files.createTempFile("moto-server-", ".log");
-        process = new ProcessBuilder(executable.get().toString(), "-H", "127.0.0.1", "-p", Integer.toString(port))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        endpoint = URI.create("http://127.0.0.1:" + port);
-        awaitPort(port);
+        moto = MotoProcess.start(executable.get());
+        endpoint = moto.endpoint();
         http = UrlConnectionHttpClient.create();
     }
 
@@ -107,19 +78,9 @@ public final class MotoServer implements BeforeAllCallback, BeforeEachCallback, 
         if (http != null) {
             http.close();
         }
-        if (process != null) {
-            // The PATH entry may be a wrapper (a pyenv shim): stop what it started too.
-            List<ProcessHandle> children = process.descendants().toList();
-            process.destroy();
-            children.forEach(ProcessHandle::destroy);
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                children.forEach(ProcessHandle::destroyForcibly);
-            }
-            process = null;
-        }
-        if (log != null) {
-            Files.deleteIfExists(log);
+        if (moto != null) {
+            moto.close();
+            moto = null;
         }
     }
 
@@ -164,31 +125,5 @@ public final class MotoServer implements BeforeAllCallback, BeforeEachCallback, 
     /** An IAM role ARN in moto's account (moto checks the format of role ARNs). */
     public static String roleArn(String name) {
         return "arn:aws:iam::" + ACCOUNT + ":role/" + name;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
-    }
-
-    private void awaitPort(int port) throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plus(START_TIMEOUT);
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("moto_server exited with " + process.exitValue()
-                        + " before answering on port " + port + ":\n" + Files.readString(log));
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        process.destroyForcibly();
-        throw new IllegalStateException("moto_server did not answer on port " + port + " within " + START_TIMEOUT
-                + ":\n" + Files.readString(log));
     }
 }

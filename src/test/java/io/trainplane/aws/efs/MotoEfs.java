@@ -1,17 +1,12 @@
 package io.trainplane.aws.efs;
 
-import java.io.File;
+import io.trainplane.bench.MotoProcess;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -40,34 +35,22 @@ final class MotoEfs implements AutoCloseable {
     static final Region REGION = Region.US_EAST_1;
     private static final StaticCredentialsProvider CREDENTIALS =
             StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing"));
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Process process;
+    private final MotoProcess moto;
     private final URI endpoint;
-    private final Path log;
     private final SdkHttpClient http = UrlConnectionHttpClient.create();
 
-    private MotoEfs(Process process, URI endpoint, Path log) {
-        this.process = process;
-        this.endpoint = endpoint;
-        this.log = log;
+    private MotoEfs(MotoProcess moto) {
+        this.moto = moto;
+        this.endpoint = moto.endpoint();
     }
 
     /** Starts moto_server, or skips the calling test when it is not installed. */
     static MotoEfs start() throws IOException, InterruptedException {
-        Path executable = onPath("moto_server");
-        Assumptions.assumeTrue(executable != null,
+        Optional<Path> executable = MotoProcess.executable();
+        Assumptions.assumeTrue(executable.isPresent(),
                 "moto_server not on PATH: install moto 5 with its server extra (pip install 'moto[server]')");
-        int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
-        }
-        Path log = Files.createTempFile("moto-efs-", ".log");
-        Process process = new ProcessBuilder(executable.toString(), "-H", "127.0.0.1", "-p", String.valueOf(port))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        MotoEfs moto = new MotoEfs(process, URI.create("http://127.0.0.1:" + port), log);
-        moto.awaitListening(port);
-        return moto;
+        return new MotoEfs(MotoProcess.start(executable.get()));
     }
 
     EfsClient efs() {
@@ -125,50 +108,11 @@ final class MotoEfs implements AutoCloseable {
         return m.group(1);
     }
 
-    private void awaitListening(int port) throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plus(START_TIMEOUT);
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("moto_server exited with " + process.exitValue() + ": "
-                        + Files.readString(log));
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        close();
-        throw new IllegalStateException("moto_server did not listen on port " + port + " within " + START_TIMEOUT
-                + "; its output: " + Files.readString(log));
-    }
-
-    private static Path onPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return null;
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, name);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
-    }
-
     @Override
     public void close() {
         http.close();
-        process.destroy();
         try {
-            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
-            Files.deleteIfExists(log);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            moto.close();
         } catch (IOException ignored) {
             // a temporary log file left behind
         }
