@@ -44,7 +44,7 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
         }
         PrintWriter out = command.commandLine().getOut();
         if (output == OutputFormat.json) {
-            ArrayNode array = Json.MAPPER.createArrayNode();
+            ArrayNode array = Json.array();
             for (RunSummary r : runs) {
                 array.addObject().put("runId", r.runId()).put("status", r.status().name()).put("phase", r.phase())
                         .put("createdAt", String.valueOf(r.createdAt())).put("updatedAt", String.valueOf(r.updatedAt()));

@@ -48,7 +48,7 @@ final class PlanCommand implements Callable<Integer> {
             ArrayNode awsNode = plan.putArray("aws");
             aws.forEach(awsNode::add);
             ArrayNode kubernetes = plan.putArray("kubernetes");
-            manifests.forEach(m -> kubernetes.add(Json.MAPPER.valueToTree(m)));
+            manifests.forEach(m -> kubernetes.add(Json.mapper().valueToTree(m)));
             plan.set("cost", cost.toJson());
             out().println(Json.write(plan));
         } else {

@@ -108,7 +108,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             }
         }
         if (output == OutputFormat.json) {
-            out().println(Json.write(report));
+            out().println(Json.write(Json.mapper().valueToTree(report)));
         } else {
             TextReport.print(out(), report);
         }

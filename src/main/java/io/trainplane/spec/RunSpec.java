@@ -53,6 +53,6 @@ public record RunSpec(
 
     /** The normalized spec: every field present, defaults applied, fields in schema order. */
     public ObjectNode toJson() {
-        return SpecJson.MAPPER.valueToTree(this);
+        return SpecRecords.toJson(this);
     }
 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.json.JsonTrees;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -59,14 +61,14 @@ public final class RunSpecs {
         if (normalized == null || !normalized.isObject()) {
             throw new IllegalArgumentException("not a normalized run spec: " + normalized);
         }
-        return toRecord((ObjectNode) normalized);
+        return SpecRecords.fromJson((ObjectNode) normalized);
     }
 
     public static RunSpec fromNormalized(String normalizedJson) {
         try {
-            return fromNormalized(SpecJson.MAPPER.readTree(normalizedJson));
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not a normalized run spec: " + e.getOriginalMessage(), e);
+            return fromNormalized(JsonTrees.read(normalizedJson));
+        } catch (UncheckedIOException e) {
+            throw new IllegalArgumentException("not a normalized run spec: " + e.getCause().getMessage(), e);
         }
     }
 
@@ -98,7 +100,7 @@ public final class RunSpecs {
         if (schemaProblems.isEmpty()) {
             ObjectNode withDefaults = document.deepCopy();
             SchemaDefaults.apply(schema, withDefaults);
-            spec = toRecord(withDefaults);
+            spec = SpecRecords.fromJson(withDefaults);
             problems.addAll(SpecRules.check(spec, document));
             problems.addAll(Capabilities.unsupported(spec));
         } else {
@@ -145,15 +147,6 @@ public final class RunSpecs {
         };
     }
 
-    private static RunSpec toRecord(ObjectNode document) {
-        try {
-            return SpecJson.MAPPER.treeToValue(document, RunSpec.class);
-        } catch (JsonProcessingException e) {
-            // The document passed the schema, so the schema and the records disagree: a bug here.
-            throw new IllegalStateException("run-spec.schema.json and the RunSpec records disagree: "
-                    + e.getOriginalMessage(), e);
-        }
-    }
 
     /** Without duplicates, in pointer order (so a field's problems are together), stable otherwise. */
     private static List<SpecProblem> ordered(List<SpecProblem> problems) {

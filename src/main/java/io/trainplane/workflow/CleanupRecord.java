@@ -98,7 +98,7 @@ public final class CleanupRecord {
     private static boolean isKept(RunRecord run, String key) {
         CleanupSpec keep;
         try {
-            keep = RunSpecs.parse(run.specJson()).cleanup();
+            keep = RunSpecs.fromNormalized(run.specJson()).cleanup();
         } catch (RuntimeException unreadable) {
             return false;
         }

@@ -38,7 +38,7 @@ public final class CollectResultsStep implements Step {
         boolean passed = accuracy >= minimum;
         services.store().update(run.runId(), r -> r.withMetrics(metrics));
         ObjectNode event = Json.object().put("runId", run.runId()).put("gatePassed", passed).put("minAccuracy", minimum);
-        event.set("metrics", Json.MAPPER.valueToTree(metrics));
+        event.set("metrics", Json.numbers(metrics));
         services.events().publish("Model Evaluated", event);
         if (Double.isFinite(accuracy)) {
             EmbeddedMetrics.emit(Map.of("Accuracy", accuracy), Map.of(), Map.of("runId", run.runId()));
@@ -48,7 +48,7 @@ public final class CollectResultsStep implements Step {
                     + " is below evaluation.minAccuracy " + minimum + "; the model is kept out of use");
         }
         ObjectNode result = Json.object().put("gatePassed", true);
-        result.set("metrics", Json.MAPPER.valueToTree(metrics));
+        result.set("metrics", Json.numbers(metrics));
         return result;
     }
 

@@ -51,7 +51,7 @@ public final class FinishRunStep implements Step {
         if (error == null) {
             outcome.put("status", RunStatus.SUCCEEDED.name());
             if (finished != null) {
-                detail.set("metrics", Json.MAPPER.valueToTree(finished.metrics()));
+                detail.set("metrics", Json.numbers(finished.metrics()));
             }
             services.events().publish("Run Succeeded", detail);
         } else {

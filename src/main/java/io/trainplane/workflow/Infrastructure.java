@@ -8,12 +8,43 @@ import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
 
-/** The lifecycles of the AWS resources a run creates, over the clients of this function. */
-public record Infrastructure(EksClusters clusters, EksNodegroups nodegroups, EksAddons addons, EfsVolumes volumes,
-                             Ec2Objects ec2, Settings settings) {
+/**
+ * The lifecycles of the AWS resources a run creates, over the clients of this function. Each is
+ * made when asked for: the SDK client behind it is built on first use, so a step that only checks
+ * a cluster never builds the EFS or Cloud Control client (each adds to the cold start).
+ */
+public final class Infrastructure {
+    private final Clients clients;
+
+    private Infrastructure(Clients clients) {
+        this.clients = clients;
+    }
+
     public static Infrastructure of(Clients clients) {
-        return new Infrastructure(new EksClusters(clients.eks()), new EksNodegroups(clients.eks()),
-                new EksAddons(clients.eks()), new EfsVolumes(clients.efs()), new Ec2Objects(clients.cloudControl()),
-                clients.settings());
+        return new Infrastructure(clients);
+    }
+
+    public EksClusters clusters() {
+        return new EksClusters(clients.eks());
+    }
+
+    public EksNodegroups nodegroups() {
+        return new EksNodegroups(clients.eks());
+    }
+
+    public EksAddons addons() {
+        return new EksAddons(clients.eks());
+    }
+
+    public EfsVolumes volumes() {
+        return new EfsVolumes(clients.efs());
+    }
+
+    public Ec2Objects ec2() {
+        return new Ec2Objects(clients.cloudControl());
+    }
+
+    public Settings settings() {
+        return clients.settings();
     }
 }

@@ -80,7 +80,7 @@ public final class JanitorStep implements Step {
     private static boolean expired(RunRecord run, Instant now) {
         int hours;
         try {
-            hours = RunSpecs.parse(run.specJson()).maxRunHours();
+            hours = RunSpecs.fromNormalized(run.specJson()).maxRunHours();
         } catch (RuntimeException unreadable) {
             return true;
         }

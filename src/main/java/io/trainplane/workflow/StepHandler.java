@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.Clients;
+import io.trainplane.json.JsonTrees;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.spec.InvalidSpecException;
@@ -46,7 +47,7 @@ public class StepHandler implements RequestStreamHandler {
 
     @Override
     public void handleRequest(InputStream in, OutputStream out, Context context) throws IOException {
-        JsonNode input = Json.MAPPER.readTree(in);
+        JsonNode input = JsonTrees.read(in);
         Instant started = clock.instant();
         JsonNode result;
         try {
@@ -61,7 +62,7 @@ public class StepHandler implements RequestStreamHandler {
         if (!result.path("done").isBoolean() || result.path("done").asBoolean()) {
             record(input, started, "ok", null);
         }
-        Json.MAPPER.writeValue(out, result);
+        JsonTrees.write(result, out);
     }
 
     public String name() {

@@ -61,7 +61,7 @@ class PyTorchJobManifestTest {
     @MethodSource("variants")
     void validatesAgainstTheCrdAndItsReplicasAddUpToTheWorkers(int workers, int gpus, int procs) {
         GenericKubernetesResource job = new WorkloadManifests(spec(workers, gpus, procs)).pyTorchJob();
-        JsonNode json = Json.MAPPER.valueToTree(job);
+        JsonNode json = Json.mapper().valueToTree(job);
 
         JsonNode replicas = json.path("spec").path("pytorchReplicaSpecs");
         int total = 0;
@@ -79,7 +79,7 @@ class PyTorchJobManifestTest {
 
     @Test
     void thePodTemplateHasWhatTheIndexedJobsHas() {
-        JsonNode json = Json.MAPPER.valueToTree(new WorkloadManifests(spec(2, 4, 4)).pyTorchJob());
+        JsonNode json = Json.mapper().valueToTree(new WorkloadManifests(spec(2, 4, 4)).pyTorchJob());
         JsonNode spec = json.path("spec");
         JsonNode pod = spec.path("pytorchReplicaSpecs").path("Worker").path("template");
 
@@ -101,7 +101,7 @@ class PyTorchJobManifestTest {
     @Test
     void theSchemaCatchesAMalformedPyTorchJob() {
         assumeTrue(schema != null, "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize() + "; skipped");
-        var json = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(new WorkloadManifests(spec(2, 0, 1)).pyTorchJob());
+        var json = (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().valueToTree(new WorkloadManifests(spec(2, 0, 1)).pyTorchJob());
         ((com.fasterxml.jackson.databind.node.ObjectNode) json.path("spec").path("pytorchReplicaSpecs").path("Worker")).put("replicas", "two");
 
         assertThat(schema.validate(json)).isNotEmpty();

@@ -129,9 +129,9 @@ class EventSchemasTest {
             new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
             JsonNode detail = cloud.bus().events().stream().filter(e -> e.detailType().equals("Run Cleaned Up"))
                     .findFirst().orElseThrow().detail();
-            assertThat(Json.MAPPER.convertValue(detail.path("kept"), List.class))
+            assertThat(Json.mapper().convertValue(detail.path("kept"), List.class))
                     .contains("eks:cluster/tp-quickstart-eks", "eks:nodegroup/tp-quickstart-nodes");
-            assertThat(Json.MAPPER.convertValue(detail.path("deleted"), List.class))
+            assertThat(Json.mapper().convertValue(detail.path("deleted"), List.class))
                     .contains("kubernetes:Namespace/tp-quickstart").anyMatch(d -> d.toString().startsWith("efs:file-system/"))
                     .noneMatch(d -> d.toString().startsWith("eks:"));
         }

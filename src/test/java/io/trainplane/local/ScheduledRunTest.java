@@ -192,7 +192,7 @@ class ScheduledRunTest {
     @Test
     void theSpecMayComeAsTextAndTheOverlapPolicyIsSkipByDefault() {
         JsonNode result = new StartScheduledRunStep(cloud.clients(), Overlap.parse(""))
-                .run(firing("retraining", Json.MAPPER.getNodeFactory().textNode(quickstart), "2026-03-01T04:00:00+01:00"));
+                .run(firing("retraining", Json.mapper().getNodeFactory().textNode(quickstart), "2026-03-01T04:00:00+01:00"));
         assertThat(result.path("runId").asText()).isEqualTo("retraining-20260301-0300");
         assertThat(Overlap.parse("START")).isEqualTo(Overlap.START);
         assertThatThrownBy(() -> Overlap.parse("queue")).hasMessageContaining("'skip' or 'start'");

@@ -1,9 +1,8 @@
 package io.trainplane.aws.ec2;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.json.JsonTrees;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
@@ -26,8 +25,6 @@ public final class Ec2DesiredState {
     public static final String LAUNCH_TEMPLATE_OPERATION = "launch-template";
     public static final String PLACEMENT_GROUP_OPERATION = "placement-group";
     public static final int MAX_LAUNCH_TEMPLATE_NAME = 128;
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Ec2DesiredState() {}
 
@@ -59,7 +56,7 @@ public final class Ec2DesiredState {
         if (nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK && nodeGroup.capacityReservationId() == null) {
             throw new IllegalArgumentException("a CAPACITY_BLOCK node group needs a capacityReservationId");
         }
-        ObjectNode data = MAPPER.createObjectNode();
+        ObjectNode data = JsonTrees.NODES.objectNode();
         if (nodeGroup.capacityReservationId() != null) {
             data.putObject("CapacityReservationSpecification").putObject("CapacityReservationTarget")
                     .put("CapacityReservationId", nodeGroup.capacityReservationId());
@@ -75,7 +72,7 @@ public final class Ec2DesiredState {
         instanceTags.add(tagSpecification("instance", names));
         instanceTags.add(tagSpecification("volume", names));
 
-        ObjectNode template = MAPPER.createObjectNode();
+        ObjectNode template = JsonTrees.NODES.objectNode();
         template.put("LaunchTemplateName", launchTemplateName(names));
         template.set("LaunchTemplateData", data);
         template.putArray("TagSpecifications").add(tagSpecification("launch-template", names));
@@ -87,7 +84,7 @@ public final class Ec2DesiredState {
      * others device 1, as AWS documents for multi-card instances.
      */
     static ArrayNode efaInterfaces(String instanceType, List<String> securityGroupIds) {
-        ArrayNode interfaces = MAPPER.createArrayNode();
+        ArrayNode interfaces = JsonTrees.NODES.arrayNode();
         int cards = EfaInterfaces.count(instanceType);
         for (int card = 0; card < cards; card++) {
             ObjectNode nic = interfaces.addObject();
@@ -105,7 +102,7 @@ public final class Ec2DesiredState {
 
     /** A cluster placement group (its name is chosen by EC2: the Cloud Control identifier). */
     public static ObjectNode placementGroup(Names names) {
-        ObjectNode group = MAPPER.createObjectNode();
+        ObjectNode group = JsonTrees.NODES.objectNode();
         group.put("Strategy", "cluster");
         group.set("Tags", tags(names));
         return group;
@@ -130,7 +127,7 @@ public final class Ec2DesiredState {
     }
 
     private static ObjectNode tagSpecification(String resourceType, Names names) {
-        ObjectNode spec = MAPPER.createObjectNode();
+        ObjectNode spec = JsonTrees.NODES.objectNode();
         spec.put("ResourceType", resourceType);
         spec.set("Tags", tags(names));
         return spec;
@@ -138,7 +135,7 @@ public final class Ec2DesiredState {
 
     /** The run's tags as [{Key, Value}], sorted by key. */
     static ArrayNode tags(Names names) {
-        ArrayNode tags = MAPPER.createArrayNode();
+        ArrayNode tags = JsonTrees.NODES.arrayNode();
         for (Map.Entry<String, String> tag : new TreeMap<>(names.tags()).entrySet()) {
             tags.addObject().put("Key", tag.getKey()).put("Value", tag.getValue());
         }
@@ -146,10 +143,6 @@ public final class Ec2DesiredState {
     }
 
     static String json(ObjectNode node) {
-        try {
-            return MAPPER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a tree of strings and numbers always serializes", e);
-        }
+        return JsonTrees.write(node);
     }
 }

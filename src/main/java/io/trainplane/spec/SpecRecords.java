@@ -1,0 +1,149 @@
+package io.trainplane.spec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.function.Function;
+
+/**
+ * The normalized spec document and the {@link RunSpec} records, field by field, in schema order.
+ * Written out rather than left to Jackson's data binding: every step reads the spec on every
+ * invocation, and introspecting the records costs a cold start about 100 ms. The document is
+ * schema-valid with its defaults applied; absent and null fields are null (0 or false for
+ * numbers and flags), and {@link #toJson} leaves nulls out, and {@code syntheticSamples} when 0.
+ */
+final class SpecRecords {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private SpecRecords() {
+    }
+
+    /** @throws IllegalArgumentException when the document lacks a required part or holds an unknown value */
+    static RunSpec fromJson(ObjectNode spec) {
+        try {
+            return new RunSpec(text(spec, "runId"), cluster(part(spec, "cluster")), volume(part(spec, "volume")),
+                    data(part(spec, "data")), training(part(spec, "training")),
+                    new EvaluationSpec(part(spec, "evaluation").path("minAccuracy").asDouble()),
+                    new CleanupSpec(part(spec, "cleanup").path("keepCluster").asBoolean(),
+                            part(spec, "cleanup").path("keepVolume").asBoolean()),
+                    spec.path("maxRunHours").asInt());
+        } catch (NullPointerException e) {
+            // A record's constructor found a required field missing.
+            throw missing(e.getMessage(), e);
+        }
+    }
+
+    static ObjectNode toJson(RunSpec spec) {
+        ObjectNode json = NODES.objectNode();
+        putText(json, "runId", spec.runId());
+        json.set("cluster", cluster(spec.cluster()));
+        ObjectNode volume = json.putObject("volume").put("type", spec.volume().type().json());
+        putText(volume, "fileSystemId", spec.volume().fileSystemId());
+        json.set("data", data(spec.data()));
+        json.set("training", training(spec.training()));
+        json.putObject("evaluation").put("minAccuracy", spec.evaluation().minAccuracy());
+        json.putObject("cleanup").put("keepCluster", spec.cleanup().keepCluster()).put("keepVolume", spec.cleanup().keepVolume());
+        return json.put("maxRunHours", spec.maxRunHours());
+    }
+
+    private static ClusterSpec cluster(JsonNode cluster) {
+        JsonNode nodeGroup = cluster.path("nodeGroup");
+        return new ClusterSpec(spelled(ClusterMode.class, ClusterMode::json, cluster.path("mode")), text(cluster, "name"),
+                text(cluster, "kubernetesVersion"), nodeGroup.isObject() ? new NodeGroupSpec(text(nodeGroup, "instanceType"),
+                nodeGroup.path("nodes").asInt(), nodeGroup.path("gpusPerNode").asInt(),
+                spelled(CapacityType.class, CapacityType::json, nodeGroup.path("capacityType")),
+                text(nodeGroup, "capacityReservationId"), nodeGroup.path("efa").asBoolean()) : null);
+    }
+
+    private static ObjectNode cluster(ClusterSpec cluster) {
+        ObjectNode json = NODES.objectNode().put("mode", cluster.mode().json());
+        putText(json, "name", cluster.name());
+        putText(json, "kubernetesVersion", cluster.kubernetesVersion());
+        NodeGroupSpec nodeGroup = cluster.nodeGroup();
+        if (nodeGroup != null) {
+            ObjectNode group = json.putObject("nodeGroup").put("instanceType", nodeGroup.instanceType())
+                    .put("nodes", nodeGroup.nodes()).put("gpusPerNode", nodeGroup.gpusPerNode())
+                    .put("capacityType", nodeGroup.capacityType().json());
+            putText(group, "capacityReservationId", nodeGroup.capacityReservationId());
+            group.put("efa", nodeGroup.efa());
+        }
+        return json;
+    }
+
+    private static VolumeSpec volume(JsonNode volume) {
+        return new VolumeSpec(spelled(VolumeType.class, VolumeType::json, volume.path("type")), text(volume, "fileSystemId"));
+    }
+
+    private static DataSpec data(JsonNode data) {
+        return new DataSpec(spelled(DataSource.class, DataSource::json, data.path("source")), text(data, "url"),
+                text(data, "s3Uri"), text(data, "sha256"), data.path("syntheticSamples").asInt());
+    }
+
+    private static ObjectNode data(DataSpec data) {
+        ObjectNode json = NODES.objectNode().put("source", data.source().json());
+        putText(json, "url", data.url());
+        putText(json, "s3Uri", data.s3Uri());
+        putText(json, "sha256", data.sha256());
+        if (data.syntheticSamples() != 0) {
+            json.put("syntheticSamples", data.syntheticSamples());
+        }
+        return json;
+    }
+
+    private static TrainingSpec training(JsonNode training) {
+        return new TrainingSpec(spelled(Launcher.class, Launcher::json, training.path("launcher")),
+                text(training, "image"), training.path("workers").asInt(), training.path("procsPerWorker").asInt(),
+                training.path("epochs").asInt(), training.path("batchSize").asInt(),
+                training.path("learningRate").asDouble(), text(training, "cpu"), text(training, "memory"),
+                training.path("gpusPerWorker").asInt(), training.path("maxRestarts").asInt(),
+                training.path("timeoutMinutes").asInt());
+    }
+
+    private static ObjectNode training(TrainingSpec training) {
+        ObjectNode json = NODES.objectNode().put("launcher", training.launcher().json());
+        putText(json, "image", training.image());
+        json.put("workers", training.workers()).put("procsPerWorker", training.procsPerWorker())
+                .put("epochs", training.epochs()).put("batchSize", training.batchSize())
+                .put("learningRate", training.learningRate());
+        putText(json, "cpu", training.cpu());
+        putText(json, "memory", training.memory());
+        return json.put("gpusPerWorker", training.gpusPerWorker()).put("maxRestarts", training.maxRestarts())
+                .put("timeoutMinutes", training.timeoutMinutes());
+    }
+
+    private static IllegalArgumentException missing(String field, Exception cause) {
+        return new IllegalArgumentException("not a normalized run spec: " + field + " is missing", cause);
+    }
+
+    private static JsonNode part(JsonNode spec, String name) {
+        JsonNode part = spec.path(name);
+        if (!part.isObject()) {
+            throw missing(name, null);
+        }
+        return part;
+    }
+
+    private static String text(JsonNode object, String field) {
+        JsonNode value = object.path(field);
+        return value.isTextual() ? value.textValue() : null;
+    }
+
+    private static void putText(ObjectNode object, String field, String value) {
+        if (value != null) {
+            object.put(field, value);
+        }
+    }
+
+    /** The constant of {@code type} spelled {@code value} in the spec; null when absent. */
+    private static <E extends Enum<E>> E spelled(Class<E> type, Function<E, String> spelling, JsonNode value) {
+        if (value.isMissingNode() || value.isNull()) {
+            return null;
+        }
+        for (E constant : type.getEnumConstants()) {
+            if (spelling.apply(constant).equals(value.asText())) {
+                return constant;
+            }
+        }
+        throw new IllegalArgumentException("not a normalized run spec: " + value + " is no " + type.getSimpleName());
+    }
+}
