@@ -17,12 +17,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The Lambda runtime's part in one cold start, for ./bench/run coldstart (io.trainplane.bench.ColdStart):
- * {@code java -cp <function jar>:<this compiled> ColdStartHarness <handler class | baseline> <input file> <launch epoch ms>}
+ * {@code java -cp <function jar>:<this compiled> ColdStartHarness <handler class | baseline> <input file> <launch epoch ms> [primed]}
  * builds the handler with its no-argument constructor, as Lambda does, serves one invocation and exits.
+ * With {@code primed}, the handler's SnapStart hook {@code beforeCheckpoint} runs between the two, as
+ * before a snapshot: the invocation after it stands for the first one after a SnapStart restore.
  *
  * <p>Not part of any jar: ColdStart compiles this file against the function's artifact at benchmark
  * time, so the Lambda jars never carry it. It prints {@code result ok|error <class> <message>},
- * {@code output <json>}, {@code timing <ms to handler built> <ms to invocation done>} (from the launch)
+ * {@code output <json>}, {@code timing <ms to handler built> <ms to invocation done> <ms to invocation start>} (from the launch)
  * and {@code vmhwm <kB>}: the peak RSS from /proc/self/status, read last.
  */
 public final class ColdStartHarness {
@@ -42,6 +44,10 @@ public final class ColdStartHarness {
             return;
         }
         long built = System.currentTimeMillis();
+        if (args.length > 3 && args[3].equals("primed")) {
+            ((io.trainplane.workflow.StepHandler) handler).snapStart().beforeCheckpoint(null);
+        }
+        long invoked = System.currentTimeMillis();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit = 0;
         try {
@@ -59,7 +65,7 @@ public final class ColdStartHarness {
         }
         long done = System.currentTimeMillis();
         System.out.println("output " + oneLine(out.toString(StandardCharsets.UTF_8)));
-        System.out.println("timing " + (built - jvmStart) + " " + (done - jvmStart));
+        System.out.println("timing " + (built - jvmStart) + " " + (done - jvmStart) + " " + (invoked - jvmStart));
         System.out.println("vmhwm " + vmHwm());
         System.out.flush();
         // Lambda freezes the container after the response; nothing waits for non-daemon threads.

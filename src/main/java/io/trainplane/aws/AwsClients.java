@@ -2,6 +2,7 @@ package io.trainplane.aws;
 
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
+import io.trainplane.spec.RunSpec;
 import java.time.Clock;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -96,6 +97,11 @@ public final class AwsClients implements Clients {
             clusters = EksClusterAccess.of(eks(), tokens);
         }
         return clusters;
+    }
+
+    @Override
+    public void primeClusters(RunSpec sample) {
+        EksClusterAccess.prime(region, sample);
     }
 
     /** Signed EKS tokens expire: none may survive a SnapStart restore. */

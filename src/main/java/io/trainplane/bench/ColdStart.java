@@ -25,7 +25,9 @@ import javax.tools.ToolProvider;
  * serve one invocation against local endpoints ({@link ColdStartEndpoints}), timed as whole
  * processes and alternated with a baseline handler that does one DynamoDB PutItem with the same SDK
  * setup. Prints per function the median wall time, the baseline's, their ratio (target ≤ 1.25) and
- * the peak RSS (VmHWM, which the harness reads from /proc/self/status as it ends).
+ * the peak RSS (VmHWM, which the harness reads from /proc/self/status as it ends); and, from a third
+ * process per round that runs the SnapStart priming before the invocation, how long the invocation
+ * itself takes unprimed and primed (what the first invocation after a SnapStart restore is spared).
  *
  * <p>{@code ./bench/run coldstart [--runs N] [--warmup W] [Function...]} (default 5 runs after 1
  * warm-up, every function). Functions run in pipeline order on one run ("coldstart"): a function's
@@ -39,7 +41,12 @@ public final class ColdStart {
     static final String RUN_ID = "coldstart";
     private static final long TIMEOUT_SECONDS = 120;
 
-    record Row(String function, String artifact, List<Sample> function_, List<Sample> baseline) {
+    /**
+     * One function's figures: its cold starts, the baseline's, and its cold starts with the
+     * SnapStart priming run between building the handler and the invocation ({@code primed}; empty
+     * when not measured), whose invocation stands for the first one after a snapshot restore.
+     */
+    record Row(String function, String artifact, List<Sample> function_, List<Sample> baseline, List<Sample> primed) {
         double functionMedian() {
             return ColdStartFigures.median(function_.stream().map(Sample::wallMillis).toList());
         }
@@ -53,7 +60,8 @@ public final class ColdStart {
         }
 
         boolean served() {
-            return function_.stream().allMatch(Sample::served) && baseline.stream().allMatch(Sample::served);
+            return function_.stream().allMatch(Sample::served) && baseline.stream().allMatch(Sample::served)
+                    && primed.stream().allMatch(Sample::served);
         }
 
         boolean pass() {
@@ -118,8 +126,9 @@ public final class ColdStart {
             System.out.println(format("coldstart: %d function(s), %d run(s) each after %d warm-up, alternated with the"
                     + " baseline (one PutItem); JVM options %s; %s", functions.size(), runs, warmup,
                     String.join(" ", JVM_OPTIONS), Runtime.version()));
-            System.out.println(format("%-18s %-32s %11s %9s %9s %11s %6s %8s  %-6s %s", "function", "artifact",
-                    "function ms", "built ms", "served ms", "baseline ms", "ratio", "peak MB", "target", "invocation"));
+            System.out.println(format("%-18s %-32s %11s %9s %9s %11s %6s %8s  %-6s %9s %9s  %s", "function", "artifact",
+                    "function ms", "built ms", "served ms", "baseline ms", "ratio", "peak MB", "target", "invoke ms",
+                    "primed ms", "invocation"));
             for (String function : functions) {
                 Row row = bench.measure(function, classpath.apply(function), runs, warmup);
                 rows.add(row);
@@ -138,31 +147,33 @@ public final class ColdStart {
         String handler = "io.trainplane.functions." + function;
         for (int i = 0; i < warmup; i++) {
             // The first warm-up invocation does the function's work for the steps after it.
-            Optional<JsonNode> output = invoke(artifact, handler, input).output();
+            Optional<JsonNode> output = invoke(artifact, handler, input, false).output();
             if (i == 0) {
                 output.ifPresent(o -> outputs.put(function, o));
             }
-            invoke(artifact, "baseline", input);
+            invoke(artifact, "baseline", input, false);
         }
         List<Sample> measured = new ArrayList<>();
         List<Sample> baseline = new ArrayList<>();
+        List<Sample> primed = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             // Alternated, baseline first on even runs: a slow phase of the shared machine hits both.
             if (i % 2 == 0) {
-                baseline.add(invoke(artifact, "baseline", input).sample());
-                measured.add(invoke(artifact, handler, input).sample());
+                baseline.add(invoke(artifact, "baseline", input, false).sample());
+                measured.add(invoke(artifact, handler, input, false).sample());
             } else {
-                measured.add(invoke(artifact, handler, input).sample());
-                baseline.add(invoke(artifact, "baseline", input).sample());
+                measured.add(invoke(artifact, handler, input, false).sample());
+                baseline.add(invoke(artifact, "baseline", input, false).sample());
             }
+            primed.add(invoke(artifact, handler, input, true).sample());
         }
         String label = artifact.contains(java.io.File.pathSeparator) ? "(classpath)" : Path.of(artifact).getFileName().toString();
-        return new Row(function, label, measured, baseline);
+        return new Row(function, label, measured, baseline, primed);
     }
 
     record Invocation(Sample sample, Optional<JsonNode> output) {}
 
-    private Invocation invoke(String artifact, String handler, Path input) throws Exception {
+    private Invocation invoke(String artifact, String handler, Path input, boolean primed) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(JVM_OPTIONS);
@@ -177,6 +188,9 @@ public final class ColdStart {
         command.add(handler);
         command.add(input.toString());
         command.add(Long.toString(System.currentTimeMillis()));
+        if (primed) {
+            command.add("primed");
+        }
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = builder.environment();
         env.keySet().retainAll(List.of("PATH", "HOME", "LANG", "TMPDIR"));
@@ -243,9 +257,12 @@ public final class ColdStart {
         double served = ColdStartFigures.median(row.function_().stream().map(Sample::doneMillis).toList());
         long rss = row.function_().stream().mapToLong(Sample::peakRssKb).max().orElse(-1);
         String target = !row.served() ? "FAIL" : row.pass() ? "PASS" : "FAIL";
-        return format("%-18s %-32s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %s", row.function(),
+        double invoke = ColdStartFigures.median(row.function_().stream().map(Sample::invocationMillis).toList());
+        String primed = row.primed().isEmpty() ? "-"
+                : format("%.0f", ColdStartFigures.median(row.primed().stream().map(Sample::invocationMillis).toList()));
+        return format("%-18s %-32s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %9.0f %9s  %s", row.function(),
                 row.artifact(), row.functionMedian(), built, served, row.baselineMedian(), row.ratio(),
-                rss / 1024.0, target, row.served() ? last.outcome() : "did not serve: " + last.outcome());
+                rss / 1024.0, target, invoke, primed, row.served() ? last.outcome() : "did not serve: " + last.outcome());
     }
 
     static String summary(List<Row> rows) {

@@ -13,9 +13,16 @@ final class ColdStartFigures {
 
     /**
      * One measured process: its wall time, exit code and what the harness printed ({@code result},
-     * {@code timing}, {@code vmhwm}); {@code builtMillis} and {@code doneMillis}: from the launch to the handler built, to the invocation served.
+     * {@code timing}, {@code vmhwm}); {@code builtMillis}, {@code invokedMillis} and {@code doneMillis}: from the
+     * launch to the handler built, to the invocation started (later than built when primed), to it served.
      */
-    record Sample(long wallMillis, int exit, String result, long builtMillis, long doneMillis, long peakRssKb) {
+    record Sample(long wallMillis, int exit, String result, long builtMillis, long invokedMillis, long doneMillis,
+                  long peakRssKb) {
+        /** The invocation alone: from its start to its response. */
+        long invocationMillis() {
+            return doneMillis - invokedMillis;
+        }
+
         /** Served the invocation: returned, or threw what Lambda reports as a function error. */
         boolean served() {
             return (exit == 0 && result.equals("ok")) || (exit == 3 && result.startsWith("error "));
@@ -38,6 +45,7 @@ final class ColdStartFigures {
     static Sample parse(String stdout, long wallMillis, int exit) {
         String result = "";
         long built = -1;
+        long invoked = -1;
         long done = -1;
         long rss = -1;
         for (String line : stdout.split("\n")) {
@@ -47,11 +55,12 @@ final class ColdStartFigures {
                 String[] parts = line.strip().split(" ");
                 built = Long.parseLong(parts[1]);
                 done = Long.parseLong(parts[2]);
+                invoked = parts.length > 3 ? Long.parseLong(parts[3]) : built;
             } else if (line.startsWith("vmhwm ")) {
                 rss = Long.parseLong(line.substring("vmhwm ".length()).strip());
             }
         }
-        return new Sample(wallMillis, exit, result, built, done, rss);
+        return new Sample(wallMillis, exit, result, built, invoked, done, rss);
     }
 
     /** The median; of an even count, the mean of the middle two. */

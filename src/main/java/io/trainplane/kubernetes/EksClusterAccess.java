@@ -5,10 +5,19 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.OAuthTokenProvider;
 import io.trainplane.aws.EksTokens;
+import io.trainplane.aws.OfflineHttpClient;
+import io.trainplane.spec.RunSpec;
+import java.time.Clock;
 import io.trainplane.workflow.TerminalException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.Cluster;
 import software.amazon.awssdk.services.eks.model.ClusterStatus;
@@ -44,19 +53,46 @@ public final class EksClusterAccess implements ClusterAccess {
             throw new TerminalException("ClusterNotActive",
                     "EKS cluster " + clusterName + " is " + cluster.status() + ", not ACTIVE");
         }
+        return client(cluster.endpoint(), cluster.certificateAuthority() == null ? null : cluster.certificateAuthority().data(),
+                () -> tokens.tokenFor(clusterName));
+    }
+
+    private static KubernetesClient client(String endpoint, String caData, OAuthTokenProvider token) {
         Config config = new ConfigBuilder(Config.empty())
-                .withMasterUrl(cluster.endpoint())
-                .withCaCertData(cluster.certificateAuthority() == null ? null : cluster.certificateAuthority().data())
+                .withMasterUrl(endpoint)
+                .withCaCertData(caData)
                 // The token is asked for on every request and renewed by EksTokens when it ages.
-                .withOauthTokenProvider(() -> tokens.tokenFor(clusterName))
+                .withOauthTokenProvider(token)
                 .withRequestTimeout(30_000)
                 .withConnectionTimeout(10_000)
                 .withRequestRetryBackoffLimit(2)
                 .build();
         return new KubernetesClientBuilder()
+                .withKubernetesSerialization(KubernetesJson.SERIALIZATION)
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .withConfig(config)
                 .build();
+    }
+
+    /**
+     * SnapStart priming of the way to a cluster, offline: DescribeCluster marshalled by an EKS client
+     * that never connects, a token signed with throwaway credentials, a Kubernetes client built (and
+     * closed, never connected) for a placeholder endpoint, and fabric8's mapping of the run's objects
+     * ({@link KubernetesJson#prime}). No request leaves, no credential or token is kept.
+     */
+    public static void prime(Region region, RunSpec sample) {
+        AwsCredentialsProvider throwaway = StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"));
+        try (EksClient eks = EksClient.builder().httpClient(new OfflineHttpClient()).region(region)
+                .credentialsProvider(throwaway)
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build()) {
+            eks.describeCluster(r -> r.name("priming"));
+        }
+        EksTokens tokens = new EksTokens(throwaway, region, Clock.systemUTC());
+        try (KubernetesClient client = client("https://127.0.0.1:1", null, () -> tokens.tokenFor("priming"))) {
+            tokens.tokenFor("priming");
+        }
+        KubernetesJson.prime(sample);
     }
 
     private Cluster describe(String clusterName) {

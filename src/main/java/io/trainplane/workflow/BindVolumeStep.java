@@ -8,7 +8,7 @@ import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.runs.RunResources;
 
 /** Makes the run's EFS file system mountable by its pods: StorageClass, PersistentVolume, claim. */
-public final class BindVolumeStep implements Step {
+public final class BindVolumeStep implements KubernetesStep {
     private final Services services;
 
     public BindVolumeStep(Clients clients) {

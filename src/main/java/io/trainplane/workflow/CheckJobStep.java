@@ -7,7 +7,7 @@ import io.trainplane.spec.DataSpec;
 import java.util.Optional;
 
 /** Looks once at one of the run's plain Jobs (evaluation, data), named by {@code jobName}. */
-public final class CheckJobStep implements Step {
+public final class CheckJobStep implements KubernetesStep {
     /** prepare.py's exit code when the archive does not match data.sha256 (docs/workload-contract.md). */
     static final int CHECKSUM_MISMATCH = 3;
 

@@ -11,7 +11,7 @@ import io.trainplane.spec.Launcher;
 import java.time.Instant;
 
 /** Looks once at the training (Job or PyTorchJob); on completion publishes {@code Training Job Completed}. */
-public final class CheckTrainingStep implements Step {
+public final class CheckTrainingStep implements KubernetesStep {
     private final Services services;
 
     public CheckTrainingStep(Clients clients) {

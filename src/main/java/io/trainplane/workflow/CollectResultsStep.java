@@ -14,7 +14,7 @@ import java.util.Optional;
  * Reads the evaluation's metrics from its pod's termination message (the last {@code METRICS}
  * log line as a fallback), stores them in the run record and applies the quality gate.
  */
-public final class CollectResultsStep implements Step {
+public final class CollectResultsStep implements KubernetesStep {
     static final String METRICS_PREFIX = "METRICS ";
 
     private final Services services;

@@ -18,7 +18,7 @@ import java.util.Optional;
  * device plugin when the nodes have GPUs. Installs what is missing, then reports whether all of
  * it is ready; the state machine calls it again until it is.
  */
-public final class ConfigureClusterStep implements Step {
+public final class ConfigureClusterStep implements KubernetesStep {
     static final int WAIT_SECONDS = 20;
 
     private final Infrastructure infrastructure;

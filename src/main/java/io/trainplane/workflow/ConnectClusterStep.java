@@ -12,7 +12,7 @@ import io.trainplane.runs.RunResources;
  * Connects to an existing cluster ({@code cluster.mode: existing}) and creates the run's
  * namespace there: proof that the functions' role can reach the API and write to it.
  */
-public final class ConnectClusterStep implements Step {
+public final class ConnectClusterStep implements KubernetesStep {
     private final Services services;
 
     public ConnectClusterStep(Clients clients) {

@@ -5,7 +5,6 @@ import io.trainplane.aws.Clients;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
-import io.trainplane.spec.RunSpecs;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.logging.Level;
@@ -20,7 +19,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * A function's SnapStart hooks. Before the snapshot, the code every invocation runs is loaded and
- * warmed without side effects: the spec's validation, Jackson on a step's state, and the run
+ * warmed without side effects: a step's state read and written, the step's own priming
+ * ({@link Step#prime}: the schema validation; for a {@link KubernetesStep}, the way to the cluster), and the run
  * store's DynamoDB requests, marshalled and signed with throwaway credentials and answered by an
  * {@link OfflineHttpClient} (no request reaches AWS; no credential, token or time is kept). After
  * the restore, the clients drop what must be fresh.
@@ -28,19 +28,27 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public final class SnapStartHooks implements Resource {
     private static final Logger LOG = Logger.getLogger(SnapStartHooks.class.getName());
     static final String RUN_ID = "snapstart-priming";
-    /** A step's state as the state machine passes it after StartRun (the quickstart example). */
+    /**
+     * The spec of a step's state as StartRun leaves it (normalized: the quickstart example with
+     * every default); SnapStartHooksTest holds it to what RunSpecs.normalize makes of it.
+     */
     static final String SAMPLE_SPEC = """
-            {"runId":"snapstart-priming","cluster":{"mode":"create","kubernetesVersion":"1.31",
-             "nodeGroup":{"instanceType":"c5.2xlarge","nodes":2}},"volume":{"type":"efs"},
-             "training":{"workers":2,"procsPerWorker":1,"epochs":10,"batchSize":128,"cpu":"6","memory":"12Gi"},
-             "evaluation":{"minAccuracy":0.6},"cleanup":{"keepCluster":false,"keepVolume":false},"maxRunHours":4}""";
+            {"runId":"snapstart-priming","cluster":{"mode":"create","kubernetesVersion":"1.31","nodeGroup":\
+            {"instanceType":"c5.2xlarge","nodes":2,"gpusPerNode":0,"capacityType":"ON_DEMAND","efa":false}},\
+            "volume":{"type":"efs"},"data":{"source":"synthetic","syntheticSamples":2000},"training":\
+            {"launcher":"indexed-job","image":"pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime","workers":2,\
+            "procsPerWorker":1,"epochs":10,"batchSize":128,"learningRate":0.01,"cpu":"6","memory":"12Gi",\
+            "gpusPerWorker":0,"maxRestarts":3,"timeoutMinutes":240},"evaluation":{"minAccuracy":0.6},\
+            "cleanup":{"keepCluster":false,"keepVolume":false},"maxRunHours":4}""";
 
     private final String function;
     private final Clients clients;
+    private final Step step;
 
-    SnapStartHooks(String function, Clients clients) {
+    SnapStartHooks(String function, Clients clients, Step step) {
         this.function = function;
         this.clients = clients;
+        this.step = step;
     }
 
     @Override
@@ -61,9 +69,13 @@ public final class SnapStartHooks implements Resource {
     /** Everything priming does; throws what fails (tests call it directly). Returns the requests answered offline. */
     int prime() {
         JsonNode state = Json.object().put("runId", RUN_ID).put("executionName", RUN_ID)
-                .set("spec", RunSpecs.normalize(SAMPLE_SPEC));
+                .set("spec", Json.read(SAMPLE_SPEC));
         JsonNode read = Json.read(Json.write(state));
-        RunContext.from(read);
+        RunContext sample = RunContext.from(read);
+        step.prime(sample);
+        if (step instanceof KubernetesStep) {
+            clients.primeClusters(sample.spec());
+        }
         Json.write(Json.object().put("done", false).put("waitSeconds", 15));
 
         OfflineHttpClient offline = new OfflineHttpClient();
@@ -74,7 +86,7 @@ public final class SnapStartHooks implements Resource {
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build()) {
             RunStore store = new RunStore(dynamoDb, clients.settings().tableName(), Clock.systemUTC());
-            store.create(RUN_ID, read.path("spec").toString(), "arn:aws:states:priming");
+            store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
             store.find(RUN_ID);
             store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));
         }

@@ -10,7 +10,7 @@ import io.trainplane.runs.RunStatus;
  * Creates (or adopts) the workload scripts and the data Job, which prepares the data set on the
  * shared volume (a marker file there makes a rerun skip the work).
  */
-public final class StartDataJobStep implements Step {
+public final class StartDataJobStep implements KubernetesStep {
     private final Services services;
 
     public StartDataJobStep(Clients clients) {

@@ -7,7 +7,7 @@ import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunStatus;
 
 /** Creates (or adopts) the evaluation Job, which reads the trained model from the shared volume. */
-public final class StartEvaluationStep implements Step {
+public final class StartEvaluationStep implements KubernetesStep {
     private final Services services;
 
     public StartEvaluationStep(Clients clients) {

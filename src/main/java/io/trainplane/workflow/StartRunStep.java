@@ -22,6 +22,12 @@ public final class StartRunStep implements Step {
         this.services = Services.of(clients);
     }
 
+    /** Validates a spec against the schema, as every invocation does. */
+    @Override
+    public void prime(RunContext sample) {
+        RunSpecs.normalize(Json.write(sample.spec().toJson()));
+    }
+
     @Override
     public JsonNode run(JsonNode input) {
         String executionName = Json.text(input, "executionName");

@@ -73,6 +73,12 @@ public final class StartScheduledRunStep implements Step {
         this.overlap = overlap;
     }
 
+    /** Validates a spec against the schema, as every invocation does. */
+    @Override
+    public void prime(RunContext sample) {
+        RunSpecs.normalize(Json.write(sample.spec().toJson()));
+    }
+
     @Override
     public JsonNode run(JsonNode input) {
         String series = input.path("series").asText("");

@@ -12,7 +12,7 @@ import io.trainplane.spec.Launcher;
  * Creates (or adopts) the workload scripts and the training: an Indexed Job with its rendezvous
  * Service, or a PyTorchJob when the Kubeflow training operator is on the cluster.
  */
-public final class StartTrainingStep implements Step {
+public final class StartTrainingStep implements KubernetesStep {
     private final Services services;
 
     public StartTrainingStep(Clients clients) {

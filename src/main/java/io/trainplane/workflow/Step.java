@@ -9,4 +9,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 @FunctionalInterface
 public interface Step {
     JsonNode run(JsonNode input);
+
+    /**
+     * SnapStart priming: runs this step's own code offline before the snapshot (the steps that
+     * check a spec validate one), so the first invocation after a restore finds it loaded. Never
+     * calls a client. {@code sample} is a run as the steps after StartRun receive it.
+     */
+    default void prime(RunContext sample) {
+    }
 }

@@ -41,7 +41,7 @@ public class StepHandler implements RequestStreamHandler {
         this.step = step.apply(clients);
         this.store = Services.of(clients).store();
         this.clock = clients.clock();
-        this.snapStart = new SnapStartHooks(name, clients);
+        this.snapStart = new SnapStartHooks(name, clients, this.step);
         Core.getGlobalContext().register(snapStart);
     }
 

@@ -18,7 +18,7 @@ import java.util.Optional;
  * "already gone" counts as done. Cleanup ends FAILED ({@code CleanupFailed}) when a delete was
  * refused and nothing else is still going, or when it has taken longer than {@link #DEADLINE}.
  */
-public final class TeardownStep implements Step {
+public final class TeardownStep implements KubernetesStep {
     static final Duration DEADLINE = Duration.ofMinutes(90);
 
     private final Services services;

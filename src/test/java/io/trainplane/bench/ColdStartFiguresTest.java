@@ -27,7 +27,11 @@ class ColdStartFiguresTest {
     @Test
     void parsesWhatTheHarnessPrints() {
         Sample ok = ColdStartFigures.parse("result ok\noutput {\"done\":true}\ntiming 412 903\nvmhwm 143872\n", 951, 0);
-        assertThat(ok).isEqualTo(new Sample(951, 0, "ok", 412, 903, 143872));
+        assertThat(ok).isEqualTo(new Sample(951, 0, "ok", 412, 412, 903, 143872));
+        assertThat(ok.invocationMillis()).isEqualTo(491);
+        Sample primed = ColdStartFigures.parse("result ok\ntiming 412 903 800\nvmhwm 143872\n", 951, 0);
+        assertThat(primed.invokedMillis()).isEqualTo(800);
+        assertThat(primed.invocationMillis()).isEqualTo(103);
         assertThat(ok.served()).isTrue();
         assertThat(ok.outcome()).isEqualTo("ok");
     }
@@ -52,15 +56,15 @@ class ColdStartFiguresTest {
     @Test
     void aRowPassesWhenEveryRunWasServedAndTheMediansAreWithinTarget() {
         List<Sample> baseline = List.of(sample(1000), sample(1100), sample(900));
-        Row fast = new Row("CloseRun", "trainplane-lambda.jar", List.of(sample(1200), sample(1100), sample(1300)), baseline);
+        Row fast = new Row("CloseRun", "trainplane-lambda.jar", List.of(sample(1200), sample(1100), sample(1300)), baseline, List.of());
         assertThat(fast.ratio()).isEqualTo(1.2);
         assertThat(fast.pass()).isTrue();
 
-        Row slow = new Row("StartRun", "trainplane-lambda.jar", List.of(sample(1600), sample(1500), sample(1400)), baseline);
+        Row slow = new Row("StartRun", "trainplane-lambda.jar", List.of(sample(1600), sample(1500), sample(1400)), baseline, List.of());
         assertThat(slow.pass()).isFalse();
 
         Row broken = new Row("Teardown", "trainplane-lambda.jar",
-                List.of(sample(900), new Sample(950, 4, "error java.lang.NoClassDefFoundError x", 1, 2, 3)), baseline);
+                List.of(sample(900), new Sample(950, 4, "error java.lang.NoClassDefFoundError x", 1, 1, 2, 3)), baseline, List.of());
         assertThat(broken.pass()).isFalse();
         assertThat(ColdStart.line(broken)).contains("FAIL", "did not serve: NoClassDefFoundError: x");
 
@@ -70,6 +74,6 @@ class ColdStartFiguresTest {
     }
 
     private static Sample sample(long wallMillis) {
-        return new Sample(wallMillis, 0, "ok", wallMillis / 2, wallMillis - 10, 150_000);
+        return new Sample(wallMillis, 0, "ok", wallMillis / 2, wallMillis / 2, wallMillis - 10, 150_000);
     }
 }

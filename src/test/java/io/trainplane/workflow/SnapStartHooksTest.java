@@ -8,6 +8,7 @@ import io.trainplane.aws.Settings;
 import io.trainplane.functions.Functions;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.local.LocalCloud;
+import io.trainplane.spec.RunSpecs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -67,6 +68,11 @@ class SnapStartHooksTest {
         assertThat(Services.of(cloud.clients()).store().get("quickstart").runId()).isEqualTo("quickstart");
         // The priming run never reached the function's table.
         assertThat(Services.of(cloud.clients()).store().find(SnapStartHooks.RUN_ID)).isEmpty();
+    }
+
+    @Test
+    void theSampleStateHoldsASpecAsStartRunLeavesIt() {
+        assertThat(RunSpecs.normalize(SnapStartHooks.SAMPLE_SPEC)).isEqualTo(Json.read(SnapStartHooks.SAMPLE_SPEC));
     }
 
     static JsonNode invoke(StepHandler handler, JsonNode input) throws Exception {
