@@ -34,6 +34,7 @@ public final class ColdStartHarness {
         byte[] input = Files.readAllBytes(Path.of(args[1]));
         RequestStreamHandler handler;
         try {
+            // A function's handler class, or a reference: "baseline", or ColdStartKubernetesFloor.
             handler = args[0].equals("baseline") ? new Baseline()
                     : (RequestStreamHandler) Class.forName(args[0]).getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException e) {

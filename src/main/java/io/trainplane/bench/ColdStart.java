@@ -5,6 +5,7 @@ import static io.trainplane.bench.ColdStartFigures.format;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.bench.ColdStartFigures.Sample;
 import io.trainplane.functions.Functions;
+import io.trainplane.functions.LambdaArtifact;
 import io.trainplane.workflow.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -39,6 +40,8 @@ public final class ColdStart {
     /** The Lambda functions' JVM options (template.yaml, Globals: JAVA_TOOL_OPTIONS). */
     static final List<String> JVM_OPTIONS = List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
     static final String RUN_ID = "coldstart";
+    /** The reference handler of bench/ColdStartKubernetesFloor.java. */
+    static final String FLOOR = "ColdStartKubernetesFloor";
     private static final long TIMEOUT_SECONDS = 120;
 
     /**
@@ -134,11 +137,38 @@ public final class ColdStart {
                 rows.add(row);
                 System.out.println(line(row));
             }
+            Optional<String> kubernetesFunction = functions.stream()
+                    .filter(f -> Functions.artifact(f) == LambdaArtifact.KUBERNETES).findFirst();
+            if (kubernetesFunction.isPresent()) {
+                System.out.println(bench.floor(classpath.apply(kubernetesFunction.get()), runs));
+            }
         } finally {
             deleteTree(work);
         }
         System.out.println(summary(rows));
         return Optional.of(rows);
+    }
+
+    /**
+     * The reference {@code bench/ColdStartKubernetesFloor.java} (the baseline's PutItem and one
+     * Kubernetes GET through fabric8) against the baseline, from the Kubernetes artifact: the least
+     * ratio a function that reaches Kubernetes through fabric8 can have. Not a target; printed.
+     */
+    String floor(String artifact, int runs) throws Exception {
+        Path input = work.resolve("floor.json");
+        Files.writeString(input, "{}");
+        List<Long> floor = new ArrayList<>();
+        List<Long> baseline = new ArrayList<>();
+        invoke(artifact, FLOOR, input, false);
+        for (int i = 0; i < runs; i++) {
+            baseline.add(invoke(artifact, "baseline", input, false).sample().wallMillis());
+            floor.add(invoke(artifact, FLOOR, input, false).sample().wallMillis());
+        }
+        double f = ColdStartFigures.median(floor);
+        double b = ColdStartFigures.median(baseline);
+        return format("reference: the baseline's PutItem plus one Kubernetes GET through fabric8 (JDK HTTP client), from"
+                + " the Kubernetes artifact: %.0f ms against %.0f ms, ratio %.2f, the floor of the Kubernetes functions'"
+                + " ratios while they use fabric8", f, b, ColdStartFigures.ratio(f, b));
     }
 
     Row measure(String function, String artifact, int runs, int warmup) throws Exception {
@@ -241,14 +271,35 @@ public final class ColdStart {
         if (javac == null) {
             throw new IllegalStateException("the cold-start harness is compiled at run time: run on a JDK, not a JRE");
         }
-        int status = javac.run(null, null, null, "--release", "21", "-proc:none", "-nowarn",
-                "-cp", artifact, "-d", dir.toString(),
-                root.resolve("bench/ColdStartHarness.java").toString());
+        List<String> options = new ArrayList<>(List.of("--release", "21", "-proc:none", "-nowarn",
+                "-cp", artifact, "-d", dir.toString(), root.resolve("bench/ColdStartHarness.java").toString()));
+        if (holdsFabric8(artifact)) {
+            options.add(root.resolve("bench/ColdStartKubernetesFloor.java").toString());
+        }
+        int status = javac.run(null, null, null, options.toArray(String[]::new));
         if (status != 0) {
             throw new IllegalStateException("bench/ColdStartHarness.java did not compile against " + artifact);
         }
         harnesses.put(artifact, dir);
         return dir;
+    }
+
+    /** Whether the classpath holds fabric8's client (the Kubernetes artifact, or a test's classpath). */
+    private static boolean holdsFabric8(String classpath) throws IOException {
+        for (String entry : classpath.split(java.io.File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (Files.isDirectory(path) ? Files.exists(path.resolve("io/fabric8/kubernetes/client/KubernetesClient.class"))
+                    : entry.endsWith(".jar") && jarHolds(path, "io/fabric8/kubernetes/client/KubernetesClient.class")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean jarHolds(Path jar, String entry) throws IOException {
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+            return zip.getEntry(entry) != null;
+        }
     }
 
     static String line(Row row) {

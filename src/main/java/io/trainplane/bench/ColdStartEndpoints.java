@@ -121,6 +121,8 @@ final class ColdStartEndpoints implements AutoCloseable {
         environment.put("AWS_ENDPOINT_URL", motoEndpoint.toString());
         environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoEndpoint().toString());
         environment.put("AWS_ENDPOINT_URL_EKS", eks.endpoint().toString());
+        // For the reference that reaches Kubernetes without DescribeCluster (bench/ColdStartKubernetesFloor.java).
+        environment.put("COLDSTART_KUBERNETES_URL", kubernetes.endpoint());
     }
 
     /** One EC2 Query API call to moto (which reads the service from the credential scope); the id it returns. */

@@ -2,6 +2,7 @@ package io.trainplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.spec.RunSpecs;
 import io.trainplane.workflow.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +21,9 @@ final class ColdStartInputs {
     static JsonNode input(String function, String runId, Path root, Map<String, JsonNode> outputs) {
         ObjectNode spec = (ObjectNode) read(root.resolve("examples/quickstart.json"));
         spec.put("runId", runId);
+        // StartRun's output when it ran first; otherwise the same, normalized here (a function measured alone).
         JsonNode normalized = outputs.containsKey("StartRun") && outputs.get("StartRun").has("spec")
-                ? outputs.get("StartRun").get("spec") : spec;
+                ? outputs.get("StartRun").get("spec") : RunSpecs.normalize(Json.write(spec));
         ObjectNode step = Json.object().put("runId", runId);
         step.set("spec", normalized);
         ObjectNode state = step.deepCopy();
