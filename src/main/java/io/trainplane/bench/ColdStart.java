@@ -157,15 +157,18 @@ public final class ColdStart {
     String floor(String artifact, int runs) throws Exception {
         Path input = work.resolve("floor.json");
         Files.writeString(input, "{}");
-        List<Long> floor = new ArrayList<>();
-        List<Long> baseline = new ArrayList<>();
+        List<Sample> floor = new ArrayList<>();
+        List<Sample> baseline = new ArrayList<>();
         invoke(artifact, FLOOR, input, false);
         for (int i = 0; i < runs; i++) {
-            baseline.add(invoke(artifact, "baseline", input, false).sample().wallMillis());
-            floor.add(invoke(artifact, FLOOR, input, false).sample().wallMillis());
+            baseline.add(invoke(artifact, "baseline", input, false).sample());
+            floor.add(invoke(artifact, FLOOR, input, false).sample());
         }
-        double f = ColdStartFigures.median(floor);
-        double b = ColdStartFigures.median(baseline);
+        if (!floor.stream().allMatch(Sample::served)) {
+            return "reference: the Kubernetes GET through fabric8 did not serve: " + floor.getLast().outcome();
+        }
+        double f = ColdStartFigures.median(floor.stream().map(Sample::wallMillis).toList());
+        double b = ColdStartFigures.median(baseline.stream().map(Sample::wallMillis).toList());
         return format("reference: the baseline's PutItem plus one Kubernetes GET through fabric8 (JDK HTTP client), from"
                 + " the Kubernetes artifact: %.0f ms against %.0f ms, ratio %.2f, the floor of the Kubernetes functions'"
                 + " ratios while they use fabric8", f, b, ColdStartFigures.ratio(f, b));

@@ -28,8 +28,9 @@ final class KubernetesJson {
 
     /**
      * Writes each object of the run and reads it back, as a create sends it and gets it back, and
-     * reads an empty list of every kind the steps list: about 400 ms of class loading and type
-     * introspection that happen on the first request otherwise. Offline: no client, no cluster.
+     * reads an empty list of every kind the steps list: Jackson's class loading and introspection
+     * of the typed model, a few hundred milliseconds of the first request otherwise. Offline: no
+     * client, no cluster.
      */
     static void prime(RunSpec spec) {
         List<HasMetadata> objects = new ArrayList<>(new WorkloadManifests(spec).all());
