@@ -5,11 +5,13 @@ import io.trainplane.kubernetes.EksClusterAccess;
 import io.trainplane.spec.RunSpec;
 import java.time.Clock;
 import java.util.function.Supplier;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
 import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -35,7 +37,7 @@ public final class AwsClients implements Clients {
     private final Settings settings;
     private final Region region;
     private final AwsCredentialsProvider credentials;
-    private final SdkHttpClient http = UrlConnectionHttpClient.create();
+    private final SdkHttpClient http;
     private final Supplier<DynamoDbClient> dynamoDb;
     private final Supplier<EksClient> eks;
     private final Supplier<EfsClient> efs;
@@ -55,6 +57,11 @@ public final class AwsClients implements Clients {
     }
 
     AwsClients(Settings settings, AwsCredentialsProvider credentials) {
+        this(settings, credentials, UrlConnectionHttpClient.create());
+    }
+
+    private AwsClients(Settings settings, AwsCredentialsProvider credentials, SdkHttpClient http) {
+        this.http = http;
         this.settings = settings;
         this.region = Region.of(settings.region());
         this.credentials = credentials;
@@ -71,6 +78,14 @@ public final class AwsClients implements Clients {
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
         this.sfn = memoize(() -> SfnClient.builder()
                 .httpClient(http).region(region).credentialsProvider(credentials).build());
+    }
+
+    /**
+     * Clients that never reach AWS, for SnapStart priming: every request is marshalled and signed
+     * (with throwaway credentials) as usual, then answered by {@code offline}.
+     */
+    public static AwsClients offline(Settings settings, OfflineHttpClient offline) {
+        return new AwsClients(settings, StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming")), offline);
     }
 
     /** The clients of this Lambda container, shared by every invocation. */
@@ -99,7 +114,10 @@ public final class AwsClients implements Clients {
         return clusters;
     }
 
-    @Override
+    /**
+     * SnapStart priming of the way to a cluster's Kubernetes API, for the steps that go there:
+     * offline, with its own throwaway clients (see {@link EksClusterAccess#prime}).
+     */
     public void primeClusters(RunSpec sample) {
         EksClusterAccess.prime(region, sample);
     }

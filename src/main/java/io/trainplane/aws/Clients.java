@@ -1,7 +1,6 @@
 package io.trainplane.aws;
 
 import io.trainplane.kubernetes.ClusterAccess;
-import io.trainplane.spec.RunSpec;
 import java.time.Clock;
 import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
 import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
@@ -41,13 +40,6 @@ public interface Clients {
      * simulated cloud has nothing of the kind.
      */
     default void afterRestore() {}
-
-    /**
-     * SnapStart priming of the way to a cluster's Kubernetes API, for the steps that go there:
-     * offline, no request, no credential (see EksClusterAccess#prime). The simulated cloud has
-     * nothing to warm.
-     */
-    default void primeClusters(RunSpec sample) {}
 
     /** The Cleanup state machine's ARN: on AWS from {@code CLEANUP_STATE_MACHINE_ARN}, which template.yaml sets. */
     default String cleanupStateMachineArn() {

@@ -6,7 +6,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.http.ExecutableHttpRequest;
 import software.amazon.awssdk.http.HttpExecuteRequest;
@@ -20,11 +24,17 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  * and response paths through it, so they are loaded and warm in the snapshot without any call.
  */
 public final class OfflineHttpClient implements SdkHttpClient {
+    /** The service in a SigV4 Authorization header's credential scope: {@code Credential=key/date/region/service/aws4_request}. */
+    private static final Pattern SIGNED_SERVICE = Pattern.compile("Credential=[^/]+/[^/]+/[^/]+/([^/]+)/aws4_request");
+
     private final AtomicInteger requests = new AtomicInteger();
+    private final Set<String> services = ConcurrentHashMap.newKeySet();
 
     @Override
     public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
         requests.incrementAndGet();
+        request.httpRequest().firstMatchingHeader("Authorization").map(SIGNED_SERVICE::matcher)
+                .filter(Matcher::find).ifPresent(m -> services.add(m.group(1)));
         return new ExecutableHttpRequest() {
             @Override
             public HttpExecuteResponse call() {
@@ -45,6 +55,11 @@ public final class OfflineHttpClient implements SdkHttpClient {
     /** How many requests were answered. */
     public int requests() {
         return requests.get();
+    }
+
+    /** The services the answered requests were signed for (their signing names: dynamodb, eks, ...). */
+    public Set<String> services() {
+        return Set.copyOf(services);
     }
 
     @Override

@@ -13,6 +13,12 @@ public final class CheckClusterStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
+    /** The EKS client, as every invocation uses it. */
+    @Override
+    public void prime(RunContext sample, Clients offline) {
+        offline.eks().describeCluster(r -> r.name(sample.clusterName()));
+    }
+
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);

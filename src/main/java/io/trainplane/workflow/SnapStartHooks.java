@@ -1,26 +1,22 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.AwsClients;
 import io.trainplane.aws.Clients;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.crac.Context;
 import org.crac.Resource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * A function's SnapStart hooks. Before the snapshot, the code every invocation runs is loaded and
  * warmed without side effects: a step's state read and written, the step's own priming
- * ({@link Step#prime}: the schema validation; for a {@link KubernetesStep}, the way to the cluster), and the run
+ * ({@link Step#prime}: the schema validation, a request of each service it calls; for a
+ * {@link KubernetesStep}, the way to the cluster), and the run
  * store's DynamoDB requests, marshalled and signed with throwaway credentials and answered by an
  * {@link OfflineHttpClient} (no request reaches AWS; no credential, token or time is kept). After
  * the restore, the clients drop what must be fresh.
@@ -28,6 +24,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public final class SnapStartHooks implements Resource {
     private static final Logger LOG = Logger.getLogger(SnapStartHooks.class.getName());
     static final String RUN_ID = "snapstart-priming";
+    /** The state machine the priming StartExecution names (it never leaves the function). */
+    static final String STATE_MACHINE = "arn:aws:states:us-east-1:000000000000:stateMachine:snapstart-priming";
     /**
      * The spec of a step's state as StartRun leaves it (normalized: the quickstart example with
      * every default); SnapStartHooksTest holds it to what RunSpecs.normalize makes of it.
@@ -66,31 +64,25 @@ public final class SnapStartHooks implements Resource {
         clients.afterRestore();
     }
 
-    /** Everything priming does; throws what fails (tests call it directly). Returns the requests answered offline. */
-    int prime() {
+    /** Everything priming does; throws what fails (tests call it directly). Returns what answered the requests. */
+    OfflineHttpClient prime() {
         JsonNode state = Json.object().put("runId", RUN_ID).put("executionName", RUN_ID)
                 .set("spec", Json.read(SAMPLE_SPEC));
         JsonNode read = Json.read(Json.write(state));
         RunContext sample = RunContext.from(read);
-        step.prime(sample);
-        if (step instanceof KubernetesStep) {
-            clients.primeClusters(sample.spec());
-        }
         Json.write(Json.object().put("done", false).put("waitSeconds", 15));
 
-        OfflineHttpClient offline = new OfflineHttpClient();
-        try (DynamoDbClient dynamoDb = DynamoDbClient.builder()
-                .httpClient(offline)
-                .region(Region.of(clients.settings().region()))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming")))
-                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
-                .build()) {
-            RunStore store = new RunStore(dynamoDb, clients.settings().tableName(), Clock.systemUTC());
-            store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
-            store.find(RUN_ID);
-            store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));
+        OfflineHttpClient answered = new OfflineHttpClient();
+        AwsClients offline = AwsClients.offline(clients.settings(), answered);
+        RunStore store = Services.of(offline).store();
+        store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
+        store.find(RUN_ID);
+        store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));
+        step.prime(sample, offline);
+        if (step instanceof KubernetesStep) {
+            offline.primeClusters(sample.spec());
         }
         Failures.classify(new IllegalStateException("priming"));
-        return offline.requests();
+        return answered;
     }
 }

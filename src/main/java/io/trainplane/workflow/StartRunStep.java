@@ -22,10 +22,11 @@ public final class StartRunStep implements Step {
         this.services = Services.of(clients);
     }
 
-    /** Validates a spec against the schema, as every invocation does. */
+    /** Validates a spec against the schema and publishes an event, as every invocation does. */
     @Override
-    public void prime(RunContext sample) {
+    public void prime(RunContext sample, Clients offline) {
         RunSpecs.normalize(Json.write(sample.spec().toJson()));
+        Services.of(offline).events().publish("Run Started", Json.object().put("runId", sample.runId()));
     }
 
     @Override

@@ -73,10 +73,12 @@ public final class StartScheduledRunStep implements Step {
         this.overlap = overlap;
     }
 
-    /** Validates a spec against the schema, as every invocation does. */
+    /** Validates a spec against the schema and starts an execution, as every invocation does. */
     @Override
-    public void prime(RunContext sample) {
+    public void prime(RunContext sample, Clients offline) {
         RunSpecs.normalize(Json.write(sample.spec().toJson()));
+        offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE).name(sample.runId()).input("{}"));
+        Services.of(offline).events().publish("Scheduled Run Started", Json.object().put("runId", sample.runId()));
     }
 
     @Override

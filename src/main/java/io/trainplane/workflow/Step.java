@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.Clients;
 
 /**
  * One task of the state machine: reads its input, starts work or looks once, and returns what
@@ -11,10 +12,13 @@ public interface Step {
     JsonNode run(JsonNode input);
 
     /**
-     * SnapStart priming: runs this step's own code offline before the snapshot (the steps that
-     * check a spec validate one), so the first invocation after a restore finds it loaded. Never
-     * calls a client. {@code sample} is a run as the steps after StartRun receive it.
+     * SnapStart priming: runs this step's own code before the snapshot, so the first invocation
+     * after a restore finds it loaded: the steps that check a spec validate one, and the steps
+     * make one request of each AWS service they call, through {@code offline} (clients whose
+     * requests are signed with throwaway credentials and never leave: see AwsClients#offline).
+     * Never uses the function's own clients. {@code sample} is a run as the steps after StartRun
+     * receive it.
      */
-    default void prime(RunContext sample) {
+    default void prime(RunContext sample, Clients offline) {
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.Clients;
+import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
 import io.trainplane.functions.Functions;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,8 +52,10 @@ class SnapStartHooksTest {
         clients.calls.clear();
 
         for (StepHandler handler : handlers) {
-            assertThat(((SnapStartHooks) handler.snapStart()).prime()).as("DynamoDB requests primed offline")
-                    .isGreaterThanOrEqualTo(3);
+            OfflineHttpClient answered = ((SnapStartHooks) handler.snapStart()).prime();
+            assertThat(answered.requests()).as(handler.name() + ": requests primed offline").isGreaterThanOrEqualTo(3);
+            assertThat(answered.services()).as(handler.name() + ": services primed")
+                    .containsExactlyInAnyOrderElementsOf(PRIMED_SERVICES.getOrDefault(handler.name(), Set.of("dynamodb")));
             handler.snapStart().beforeCheckpoint(null);
             handler.snapStart().afterRestore(null);
         }
@@ -69,6 +73,22 @@ class SnapStartHooksTest {
         // The priming run never reached the function's table.
         assertThat(Services.of(cloud.clients()).store().find(SnapStartHooks.RUN_ID)).isEmpty();
     }
+
+    /** The services whose requests each function primes (by signing name), where more than the run store's. */
+    static final Map<String, Set<String>> PRIMED_SERVICES = Map.ofEntries(
+            Map.entry("StartRun", Set.of("dynamodb", "events")),
+            Map.entry("CreateCluster", Set.of("dynamodb", "eks")),
+            Map.entry("CheckCluster", Set.of("dynamodb", "eks")),
+            Map.entry("CreateNodegroup", Set.of("dynamodb", "eks")),
+            Map.entry("CheckNodegroup", Set.of("dynamodb", "eks")),
+            Map.entry("CreateVolume", Set.of("dynamodb", "elasticfilesystem")),
+            Map.entry("CheckVolume", Set.of("dynamodb", "elasticfilesystem", "eks")),
+            Map.entry("RecordFailure", Set.of("dynamodb", "events")),
+            Map.entry("FinishRun", Set.of("dynamodb", "events")),
+            Map.entry("CloseRun", Set.of("dynamodb", "events")),
+            Map.entry("SafetyNet", Set.of("dynamodb", "states")),
+            Map.entry("Janitor", Set.of("dynamodb", "states", "events")),
+            Map.entry("StartScheduledRun", Set.of("dynamodb", "states", "events")));
 
     @Test
     void theSampleStateHoldsASpecAsStartRunLeavesIt() {
