@@ -5,28 +5,15 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import io.trainplane.runs.RunRecord;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 @Command(name = "cancel", mixinStandardHelpOptions = true,
         description = "Stop a run's execution; the safety net then tears down what the run created.")
-final class CancelCommand extends ClientsCommand implements Callable<Integer> {
+final class CancelCommand extends OneRunCommand implements Callable<Integer> {
     static final String CAUSE = "cancelled with trainplane cancel";
-
-    @Spec
-    CommandSpec command;
-
-    @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
-    String runId;
-
-    @Mixin
-    TableOptions table;
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
@@ -77,7 +64,7 @@ final class CancelCommand extends ClientsCommand implements Callable<Integer> {
     private int cancelLocal() {
         RunRecord run;
         try (TableOptions.Source source = table.open(clients)) {
-            run = StatusCommand.find(source, runId);
+            run = find(source);
         }
         PrintWriter out = command.commandLine().getOut();
         if (output == OutputFormat.json) {

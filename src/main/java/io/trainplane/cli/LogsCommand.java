@@ -20,11 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 
 /**
@@ -35,16 +31,7 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 @Command(name = "logs", mixinStandardHelpOptions = true,
         description = {"Show a run's logs: the failure's log tail from the run record, and the pods' logs",
                 "through the Kubernetes API while the run's cluster and pods exist."})
-final class LogsCommand extends ClientsCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec command;
-
-    @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
-    String runId;
-
-    @Mixin
-    TableOptions table;
-
+final class LogsCommand extends OneRunCommand implements Callable<Integer> {
     @Option(names = "--tail", defaultValue = "100", paramLabel = "N",
             description = "the last N lines of each pod's log (default ${DEFAULT-VALUE})")
     int tail;
@@ -66,7 +53,7 @@ final class LogsCommand extends ClientsCommand implements Callable<Integer> {
         RunRecord run;
         Pods pods;
         try (TableOptions.Source source = table.open(clients)) {
-            run = StatusCommand.find(source, runId);
+            run = find(source);
             pods = source.isLocal() ? localPods(source) : clusterPods(run);
         }
         PrintWriter out = command.commandLine().getOut();

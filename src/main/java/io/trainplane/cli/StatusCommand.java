@@ -2,7 +2,6 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.runs.RunNotFoundException;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.workflow.Json;
@@ -11,24 +10,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Show a run from the run store: status, phase, step timeline, metrics, resources, error.")
-final class StatusCommand extends ClientsCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec command;
-
-    @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
-    String runId;
-
-    @Mixin
-    TableOptions table;
-
+final class StatusCommand extends OneRunCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
 
@@ -37,7 +23,7 @@ final class StatusCommand extends ClientsCommand implements Callable<Integer> {
         RunRecord run;
         List<StepEntry> steps;
         try (TableOptions.Source source = table.open(clients)) {
-            run = find(source, runId);
+            run = find(source);
             steps = source.store().steps(runId);
         }
         PrintWriter out = command.commandLine().getOut();
@@ -47,16 +33,6 @@ final class StatusCommand extends ClientsCommand implements Callable<Integer> {
             print(out, run, steps);
         }
         return Main.SUCCEEDED;
-    }
-
-    /** The run's record; {@link NotFoundException} (exit 4) naming where it was looked for. */
-    static RunRecord find(TableOptions.Source source, String runId) {
-        try {
-            return source.store().get(runId);
-        } catch (RunNotFoundException e) {
-            throw new NotFoundException("no run " + runId + " in " + source.where()
-                    + (source.isLocal() ? " (a local run is stored there when 'trainplane run' ends)" : ""));
-        }
     }
 
     static ObjectNode toJson(RunRecord run, List<StepEntry> steps) {

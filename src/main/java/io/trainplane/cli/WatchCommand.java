@@ -12,11 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
@@ -28,16 +24,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 @Command(name = "watch", mixinStandardHelpOptions = true,
         description = {"Follow a run until it ends: its steps with their elapsed time, then the outcome.",
                 "Exit code: 0 succeeded, 1 failed or cancelled, 4 no such run."})
-final class WatchCommand extends ClientsCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec command;
-
-    @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
-    String runId;
-
-    @Mixin
-    TableOptions table;
-
+final class WatchCommand extends OneRunCommand implements Callable<Integer> {
     @Option(names = "--interval", defaultValue = "5", paramLabel = "SECONDS",
             description = "seconds between two looks at the run (default ${DEFAULT-VALUE})")
     double interval;
@@ -58,7 +45,7 @@ final class WatchCommand extends ClientsCommand implements Callable<Integer> {
             String lastSnapshot = null;
             boolean executionEndNoted = false;
             while (true) {
-                RunRecord run = StatusCommand.find(source, runId);
+                RunRecord run = find(source);
                 List<StepEntry> steps = source.store().steps(runId);
                 if (output == OutputFormat.json) {
                     String snapshot = Json.write(StatusCommand.toJson(run, steps).without("updatedAt"));
