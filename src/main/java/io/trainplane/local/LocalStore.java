@@ -1,14 +1,17 @@
 package io.trainplane.local;
 
+import io.trainplane.runs.RunsTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import io.trainplane.runs.RunsTable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
@@ -48,8 +51,8 @@ public final class LocalStore implements AutoCloseable {
     public static LocalStore open(Path dir) {
         try {
             Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot create the local store " + dir, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the local store " + dir, e);
         }
         LocalStore store = new LocalStore(dir, LocalDynamoDb.startAt(dir.resolve(FILE)));
         RunsTable.create(store.client(), tableName());
@@ -100,7 +103,7 @@ public final class LocalStore implements AutoCloseable {
     }
 
     private static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item, List<String> keys) {
-        Map<String, AttributeValue> key = new java.util.HashMap<>();
+        Map<String, AttributeValue> key = new HashMap<>();
         keys.forEach(k -> key.put(k, item.get(k)));
         return key;
     }

@@ -15,7 +15,6 @@ import java.time.Clock;
 public final class Services {
     private final Clients clients;
     private final RunStore store;
-    private volatile RunEvents events;
 
     private Services(Clients clients, RunStore store) {
         this.clients = clients;
@@ -30,14 +29,9 @@ public final class Services {
         return store;
     }
 
+    /** A wrapper made per call: the EventBridge client behind it is built once, on first use. */
     public RunEvents events() {
-        RunEvents e = events;
-        if (e == null) {
-            // A race builds two equal wrappers around the same client; either will do.
-            e = new RunEvents(clients.events(), clients.settings().eventBusName());
-            events = e;
-        }
-        return e;
+        return new RunEvents(clients.events(), clients.settings().eventBusName());
     }
 
     /**
