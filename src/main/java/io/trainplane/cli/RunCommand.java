@@ -81,6 +81,10 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
     @Option(names = "--no-store", description = "keep nothing after the run")
     boolean noStore;
 
+    @Option(names = "--audit-log", paramLabel = "FILE",
+            description = "write the IAM decision of every simulated AWS call to FILE, one JSON object a line")
+    Path auditLog;
+
     @Override
     public Integer call() {
         if (noStore && store != null) {
@@ -103,6 +107,9 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             };
             report = new LocalRun(cloud, faults, events).abortingAt(abortAt).execute(normalized, runId);
             progress.finish(report);
+            if (auditLog != null) {
+                cloud.iam().write(auditLog);
+            }
             if (!noStore) {
                 save(cloud, logs, runId);
             }

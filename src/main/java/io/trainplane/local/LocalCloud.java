@@ -7,6 +7,9 @@ import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
+import io.trainplane.local.iam.AuditLog;
+import io.trainplane.local.iam.Authorizer;
+import io.trainplane.local.sim.AuthorizedDynamoDb;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
 import io.trainplane.local.sim.FaultPlan;
@@ -56,17 +59,19 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedClock clock = SimulatedClock.startingNow();
     private final CallLog calls = new CallLog();
     private final FaultPlan faults = new FaultPlan();
+    private final AuditLog iam = new AuditLog(Authorizer.ALLOW_ALL);
     private final LocalDynamoDb dynamoDb;
+    private final AuthorizedDynamoDb runsTable;
     private final boolean ownsDynamoDb;
     private final SimulatedKubernetes kubernetes = new SimulatedKubernetes();
-    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, kubernetes.endpoint());
-    private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
-    private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
-    private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
+    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, iam, kubernetes.endpoint());
+    private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam);
+    private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, iam);
+    private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, iam);
     private final PodBehaviour workload;
     private final JobController controller;
     private final PyTorchJobController operator;
-    private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults);
+    private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults, iam);
     private final ClusterAccess clusters;
 
     public LocalCloud() {
@@ -89,6 +94,7 @@ public final class LocalCloud implements AutoCloseable {
 
     private LocalCloud(PodBehaviour workload, LocalDynamoDb dynamoDb, boolean ownsDynamoDb) {
         this.dynamoDb = dynamoDb;
+        this.runsTable = new AuthorizedDynamoDb(dynamoDb.client(), iam);
         this.ownsDynamoDb = ownsDynamoDb;
         this.workload = workload;
         controller = new JobController(kubernetes.admin(), workload);
@@ -129,7 +135,7 @@ public final class LocalCloud implements AutoCloseable {
         return new Clients() {
             @Override public Settings settings() { return SETTINGS; }
             @Override public Clock clock() { return clock; }
-            @Override public DynamoDbClient dynamoDb() { return dynamoDb.client(); }
+            @Override public DynamoDbClient dynamoDb() { return runsTable; }
             @Override public EksClient eks() { return eks; }
             @Override public EfsClient efs() { return efs; }
             @Override public CloudControlClient cloudControl() { return cloudControl; }
@@ -178,6 +184,8 @@ public final class LocalCloud implements AutoCloseable {
     public SimulatedEfs efs() { return efs; }
     public SimulatedCloudControl cloudControl() { return cloudControl; }
     public FaultPlan faults() { return faults; }
+    /** Every IAM decision made in this account so far. */
+    public AuditLog iam() { return iam; }
 
     @Override
     public void close() {

@@ -2,6 +2,7 @@ package io.trainplane.local.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.sim.CloudControlTypes.Rejection;
 import io.trainplane.workflow.Json;
 import java.io.UncheckedIOException;
@@ -66,14 +67,14 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
     private final ServiceCalls calls;
     private final SimulatedIds ids = new SimulatedIds("cloudcontrol");
 
-    public SimulatedCloudControl(CallLog calls, Clock clock, FaultPlan faults) {
+    public SimulatedCloudControl(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam) {
         this.clock = clock;
-        this.calls = new ServiceCalls(AwsService.CLOUD_CONTROL, calls, faults);
+        this.calls = new ServiceCalls(AwsService.CLOUD_CONTROL, calls, faults, iam, new CloudControlPermissions());
     }
 
     @Override
     public CreateResourceResponse createResource(CreateResourceRequest request) {
-        return calls.call("CreateResource", () -> {
+        return calls.call("CreateResource", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 CloudControlTypes type = type(request.typeName());
@@ -87,6 +88,9 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
                     rejection = new Rejection(HandlerErrorCode.ALREADY_EXISTS,
                             type.typeName() + " with " + type.nameProperty() + " '" + properties.get(type.nameProperty()).asText()
                                     + "' already exists");
+                }
+                if (rejection == null) {
+                    rejection = handlerDenied(type, Operation.CREATE, properties.path(type.nameProperty()).asText(null), type.tags(properties));
                 }
                 String identifier = null;
                 if (rejection == null) {
@@ -103,7 +107,7 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
 
     @Override
     public GetResourceRequestStatusResponse getResourceRequestStatus(GetResourceRequestStatusRequest request) {
-        return calls.call("GetResourceRequestStatus", () -> {
+        return calls.call("GetResourceRequestStatus", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 Request r = requests.get(request.requestToken());
@@ -118,7 +122,7 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
 
     @Override
     public GetResourceResponse getResource(GetResourceRequest request) {
-        return calls.call("GetResource", () -> {
+        return calls.call("GetResource", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 CloudControlTypes type = type(request.typeName());
@@ -133,7 +137,7 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
 
     @Override
     public DeleteResourceResponse deleteResource(DeleteResourceRequest request) {
-        return calls.call("DeleteResource", () -> {
+        return calls.call("DeleteResource", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 CloudControlTypes type = type(request.typeName());
@@ -149,9 +153,12 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
                     throw calls.error(ConcurrentOperationException.builder(), 400, "ConcurrentOperationException",
                             "Another operation on resource [" + request.identifier() + "] of type [" + type.typeName() + "] is in progress");
                 }
-                resources.put(key(type, r.identifier()), r.deleted(now));
+                Rejection rejection = handlerDenied(type, Operation.DELETE, r.identifier(), r.tags());
+                if (rejection == null) {
+                    resources.put(key(type, r.identifier()), r.deleted(now));
+                }
                 Request accepted = remember(new Request(UUID.randomUUID().toString(), request, type.typeName(), Operation.DELETE,
-                        r.identifier(), now, null, null), request.clientToken());
+                        r.identifier(), now, rejection, null), request.clientToken());
                 return DeleteResourceResponse.builder().progressEvent(progress(accepted, now)).build();
             }
         });
@@ -159,7 +166,7 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
 
     @Override
     public ListResourcesResponse listResources(ListResourcesRequest request) {
-        return calls.call("ListResources", () -> {
+        return calls.call("ListResources", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 CloudControlTypes type = type(request.typeName());
@@ -186,6 +193,12 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
         Instant now = clock.instant();
         resources.values().removeIf(r -> r.life().phase(now) == Lifecycle.Phase.GONE);
         return now;
+    }
+
+    /** The handler's own calls, made with the caller's permissions: a denial fails the request as AccessDenied. */
+    private Rejection handlerDenied(CloudControlTypes type, Operation operation, String identifier, Map<String, String> tags) {
+        var denied = calls.check(CloudControlPermissions.handler(type, operation, identifier, tags));
+        return denied == null ? null : new Rejection(HandlerErrorCode.ACCESS_DENIED, AwsErrors.deniedMessage(denied));
     }
 
     private CloudControlTypes type(String typeName) {

@@ -1,5 +1,6 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.sim.EfsRecords.FileSystemRecord;
 import io.trainplane.local.sim.EfsRecords.MountTargetRecord;
 import java.time.Clock;
@@ -50,15 +51,16 @@ public final class SimulatedEfs implements EfsClient, Inventory {
     private final EfsErrors errors;
     private final SimulatedIds ids = new SimulatedIds("efs");
 
-    public SimulatedEfs(CallLog calls, Clock clock, FaultPlan faults) {
+    public SimulatedEfs(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam) {
         this.clock = clock;
-        this.calls = new ServiceCalls(AwsService.EFS, calls, faults);
+        var permissions = new EfsPermissions(this);
+        this.calls = new ServiceCalls(AwsService.EFS, calls, faults, iam, permissions);
         this.errors = new EfsErrors(this.calls);
     }
 
     @Override
     public CreateFileSystemResponse createFileSystem(CreateFileSystemRequest request) {
-        return calls.call("CreateFileSystem", () -> {
+        return calls.call("CreateFileSystem", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 // The SDK fills in an idempotency token when the caller gives none.
@@ -86,7 +88,7 @@ public final class SimulatedEfs implements EfsClient, Inventory {
 
     @Override
     public DescribeFileSystemsResponse describeFileSystems(DescribeFileSystemsRequest request) {
-        return calls.call("DescribeFileSystems", () -> {
+        return calls.call("DescribeFileSystems", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 List<FileSystemRecord> matching;
@@ -110,7 +112,7 @@ public final class SimulatedEfs implements EfsClient, Inventory {
 
     @Override
     public DeleteFileSystemResponse deleteFileSystem(DeleteFileSystemRequest request) {
-        return calls.call("DeleteFileSystem", () -> {
+        return calls.call("DeleteFileSystem", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 FileSystemRecord fs = fileSystem(request.fileSystemId());
@@ -125,7 +127,7 @@ public final class SimulatedEfs implements EfsClient, Inventory {
 
     @Override
     public CreateMountTargetResponse createMountTarget(CreateMountTargetRequest request) {
-        return calls.call("CreateMountTarget", () -> {
+        return calls.call("CreateMountTarget", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 FileSystemRecord fs = fileSystem(request.fileSystemId());
@@ -152,7 +154,7 @@ public final class SimulatedEfs implements EfsClient, Inventory {
 
     @Override
     public DescribeMountTargetsResponse describeMountTargets(DescribeMountTargetsRequest request) {
-        return calls.call("DescribeMountTargets", () -> {
+        return calls.call("DescribeMountTargets", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 List<MountTargetRecord> matching;
@@ -176,7 +178,7 @@ public final class SimulatedEfs implements EfsClient, Inventory {
 
     @Override
     public DeleteMountTargetResponse deleteMountTarget(DeleteMountTargetRequest request) {
-        return calls.call("DeleteMountTarget", () -> {
+        return calls.call("DeleteMountTarget", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 MountTargetRecord mt = mountTarget(request.mountTargetId());
@@ -188,7 +190,7 @@ public final class SimulatedEfs implements EfsClient, Inventory {
 
     @Override
     public TagResourceResponse tagResource(TagResourceRequest request) {
-        return calls.call("TagResource", () -> {
+        return calls.call("TagResource", request, () -> {
             synchronized (this) {
                 now();
                 var tags = taggable(request.resourceId()).tags;
@@ -200,7 +202,7 @@ public final class SimulatedEfs implements EfsClient, Inventory {
 
     @Override
     public UntagResourceResponse untagResource(UntagResourceRequest request) {
-        return calls.call("UntagResource", () -> {
+        return calls.call("UntagResource", request, () -> {
             synchronized (this) {
                 now();
                 taggable(request.resourceId()).tags.keySet().removeAll(request.tagKeys());
@@ -211,7 +213,7 @@ public final class SimulatedEfs implements EfsClient, Inventory {
 
     @Override
     public ListTagsForResourceResponse listTagsForResource(ListTagsForResourceRequest request) {
-        return calls.call("ListTagsForResource", () -> {
+        return calls.call("ListTagsForResource", request, () -> {
             synchronized (this) {
                 now();
                 var tags = taggable(request.resourceId()).tags.entrySet().stream()
@@ -266,6 +268,15 @@ public final class SimulatedEfs implements EfsClient, Inventory {
             throw errors.badRequest("Resource '" + resourceId + "' cannot be tagged: only file systems and access points can");
         }
         return fileSystem(resourceId);
+    }
+
+    /** For IAM: the file system with this id, or null (a missing resource has no tags). */
+    synchronized FileSystemRecord fileSystemOrNull(String id) {
+        return fileSystems.get(id);
+    }
+
+    synchronized MountTargetRecord mountTargetOrNull(String id) {
+        return mountTargets.get(id);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.local.iam.Authorizer;
+import io.trainplane.local.iam.IamRequest;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
@@ -7,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
 import software.amazon.awssdk.services.eks.model.CreateAddonResponse;
@@ -63,20 +66,26 @@ public final class SimulatedEks implements EksClient, Inventory {
     private final ServiceCalls calls;
     private final EksAccount account;
     private final EksErrors errors;
+    private final EksPermissions permissions;
     private final String endpoint;
     private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
 
-    public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, String kubernetesEndpoint) {
+    public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam, String kubernetesEndpoint) {
         this.clock = clock;
-        this.calls = new ServiceCalls(AwsService.EKS, calls, faults);
+        this.calls = new ServiceCalls(AwsService.EKS, calls, faults, iam, this::permissions);
         this.errors = new EksErrors(this.calls);
         this.account = new EksAccount(clock, errors);
+        this.permissions = new EksPermissions(account);
         this.endpoint = kubernetesEndpoint;
     }
 
-    /** Without faults; created clusters have no API server (pre-existing ones bring their own). */
+    /** Without faults or IAM; created clusters have no API server (pre-existing ones bring their own). */
     public SimulatedEks(CallLog calls, Clock clock) {
-        this(calls, clock, new FaultPlan(), null);
+        this(calls, clock, new FaultPlan(), Authorizer.ALLOW_ALL, null);
+    }
+
+    private List<IamRequest> permissions(String operation, SdkRequest request) {
+        return permissions.of(operation, request);
     }
 
     /** A cluster that exists before any run (what {@code cluster.mode: existing} connects to): ACTIVE, untagged. */
@@ -100,7 +109,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public CreateClusterResponse createCluster(CreateClusterRequest request) {
-        return calls.call("CreateCluster", () -> {
+        return calls.call("CreateCluster", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 String name = request.name();
@@ -129,7 +138,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public DescribeClusterResponse describeCluster(DescribeClusterRequest request) {
-        return calls.call("DescribeCluster", () -> {
+        return calls.call("DescribeCluster", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 return DescribeClusterResponse.builder().cluster(EksViews.cluster(account.cluster(request.name()), now)).build();
@@ -139,7 +148,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public DeleteClusterResponse deleteCluster(DeleteClusterRequest request) {
-        return calls.call("DeleteCluster", () -> {
+        return calls.call("DeleteCluster", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 ClusterRecord c = account.cluster(request.name());
@@ -154,7 +163,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public ListClustersResponse listClusters(ListClustersRequest request) {
-        return calls.call("ListClusters", () -> {
+        return calls.call("ListClusters", request, () -> {
             synchronized (account) {
                 account.now();
                 var page = account.page(List.copyOf(account.clusters.keySet()), request.nextToken(), request.maxResults());
@@ -167,7 +176,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public CreateNodegroupResponse createNodegroup(CreateNodegroupRequest request) {
-        return calls.call("CreateNodegroup", () -> {
+        return calls.call("CreateNodegroup", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 ClusterRecord c = account.cluster(request.clusterName());
@@ -194,7 +203,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public DescribeNodegroupResponse describeNodegroup(DescribeNodegroupRequest request) {
-        return calls.call("DescribeNodegroup", () -> {
+        return calls.call("DescribeNodegroup", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 var n = account.nodegroup(request.clusterName(), request.nodegroupName());
@@ -205,7 +214,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public DeleteNodegroupResponse deleteNodegroup(DeleteNodegroupRequest request) {
-        return calls.call("DeleteNodegroup", () -> {
+        return calls.call("DeleteNodegroup", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 var n = account.nodegroup(request.clusterName(), request.nodegroupName());
@@ -217,7 +226,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public ListNodegroupsResponse listNodegroups(ListNodegroupsRequest request) {
-        return calls.call("ListNodegroups", () -> {
+        return calls.call("ListNodegroups", request, () -> {
             synchronized (account) {
                 account.now();
                 var c = account.cluster(request.clusterName());
@@ -231,7 +240,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public CreateAddonResponse createAddon(CreateAddonRequest request) {
-        return calls.call("CreateAddon", () -> {
+        return calls.call("CreateAddon", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 ClusterRecord c = account.cluster(request.clusterName());
@@ -265,7 +274,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public DescribeAddonResponse describeAddon(DescribeAddonRequest request) {
-        return calls.call("DescribeAddon", () -> {
+        return calls.call("DescribeAddon", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 return DescribeAddonResponse.builder().addon(EksViews.addon(account.addon(request.clusterName(), request.addonName()), now)).build();
@@ -275,7 +284,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public DeleteAddonResponse deleteAddon(DeleteAddonRequest request) {
-        return calls.call("DeleteAddon", () -> {
+        return calls.call("DeleteAddon", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
                 AddonRecord a = account.addon(request.clusterName(), request.addonName());
@@ -287,7 +296,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public ListAddonsResponse listAddons(ListAddonsRequest request) {
-        return calls.call("ListAddons", () -> {
+        return calls.call("ListAddons", request, () -> {
             synchronized (account) {
                 account.now();
                 var c = account.cluster(request.clusterName());
@@ -299,7 +308,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public ListPodIdentityAssociationsResponse listPodIdentityAssociations(ListPodIdentityAssociationsRequest request) {
-        return calls.call("ListPodIdentityAssociations", () -> {
+        return calls.call("ListPodIdentityAssociations", request, () -> {
             synchronized (account) {
                 account.now();
                 var c = account.cluster(request.clusterName());
@@ -328,7 +337,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public TagResourceResponse tagResource(TagResourceRequest request) {
-        return calls.call("TagResource", () -> {
+        return calls.call("TagResource", request, () -> {
             synchronized (account) {
                 account.now();
                 account.tagsOf(request.resourceArn()).putAll(request.tags());
@@ -339,7 +348,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public UntagResourceResponse untagResource(UntagResourceRequest request) {
-        return calls.call("UntagResource", () -> {
+        return calls.call("UntagResource", request, () -> {
             synchronized (account) {
                 account.now();
                 account.tagsOf(request.resourceArn()).keySet().removeAll(request.tagKeys());
@@ -350,7 +359,7 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     @Override
     public ListTagsForResourceResponse listTagsForResource(ListTagsForResourceRequest request) {
-        return calls.call("ListTagsForResource", () -> {
+        return calls.call("ListTagsForResource", request, () -> {
             synchronized (account) {
                 account.now();
                 return ListTagsForResourceResponse.builder().tags(account.tagsOf(request.resourceArn())).build();

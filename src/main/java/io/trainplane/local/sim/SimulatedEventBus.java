@@ -1,5 +1,9 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.local.iam.Authorizer;
+import io.trainplane.local.iam.IamRequest;
+import software.amazon.awssdk.core.SdkRequest;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.workflow.Json;
 import java.time.Clock;
@@ -50,18 +54,41 @@ public final class SimulatedEventBus implements CloudWatchEventsClient {
     private final ServiceCalls calls;
     private final Clock clock;
 
-    public SimulatedEventBus(CallLog calls, Clock clock, FaultPlan faults) {
-        this.calls = new ServiceCalls(AwsService.EVENTS, calls, faults);
+    public SimulatedEventBus(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam) {
+        this.calls = new ServiceCalls(AwsService.EVENTS, calls, faults, iam, SimulatedEventBus::permissions);
         this.clock = clock;
     }
 
     public SimulatedEventBus(CallLog calls, Clock clock) {
-        this(calls, clock, new FaultPlan());
+        this(calls, clock, new FaultPlan(), Authorizer.ALLOW_ALL);
+    }
+
+    /**
+     * events:PutEvents acts on each entry's bus (the default bus when it names none), with the
+     * entry's source and detail-type as condition keys
+     * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazoneventbridge.html).
+     */
+    private static List<IamRequest> permissions(String operation, SdkRequest request) {
+        if (!(request instanceof PutEventsRequest put)) {
+            return Permissions.unmapped(operation);
+        }
+        return put.entries().stream()
+                .map(entry -> IamRequest.of("events:PutEvents", busArn(entry.eventBusName()))
+                        .with("events:source", entry.source()).with("events:detail-type", entry.detailType()))
+                .distinct()
+                .toList();
+    }
+
+    private static String busArn(String bus) {
+        if (bus != null && bus.startsWith("arn:")) {
+            return bus;
+        }
+        return IamRequests.ARN + "events:" + IamRequests.REGIONAL + "event-bus/" + (bus == null || bus.isEmpty() ? "default" : bus);
     }
 
     @Override
     public PutEventsResponse putEvents(PutEventsRequest request) {
-        return calls.call("PutEvents", () -> {
+        return calls.call("PutEvents", request, () -> {
             var results = new java.util.ArrayList<PutEventsResultEntry>();
             var accepted = new java.util.ArrayList<Event>();
             for (PutEventsRequestEntry entry : request.entries()) {

@@ -1,5 +1,9 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.local.iam.Authorizer;
+import io.trainplane.local.iam.IamRequest;
+import software.amazon.awssdk.core.SdkRequest;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.workflow.Json;
 import java.util.LinkedHashMap;
@@ -36,8 +40,17 @@ public final class SimulatedStepFunctions implements SfnClient {
     private final Map<String, Machine> machines = new ConcurrentHashMap<>();
     private final Map<String, ExecutionRecord> executions = new LinkedHashMap<>();
 
-    public SimulatedStepFunctions(CallLog calls, FaultPlan faults) {
-        this.calls = new ServiceCalls(AwsService.STATES, calls, faults);
+    public SimulatedStepFunctions(CallLog calls, FaultPlan faults, Authorizer iam) {
+        this.calls = new ServiceCalls(AwsService.STATES, calls, faults, iam, SimulatedStepFunctions::permissions);
+    }
+
+    /** Step Functions acts on the state machine or the execution (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsstepfunctions.html). */
+    private static List<IamRequest> permissions(String operation, SdkRequest request) {
+        return switch (request) {
+            case StartExecutionRequest r -> List.of(IamRequest.of("states:StartExecution", r.stateMachineArn()));
+            case DescribeExecutionRequest r -> List.of(IamRequest.of("states:DescribeExecution", r.executionArn()));
+            default -> Permissions.unmapped(operation);
+        };
     }
 
     /** The ARN of a state machine of the simulated account. */
@@ -51,7 +64,7 @@ public final class SimulatedStepFunctions implements SfnClient {
 
     @Override
     public StartExecutionResponse startExecution(StartExecutionRequest request) {
-        return calls.call("StartExecution", () -> {
+        return calls.call("StartExecution", request, () -> {
             Machine machine = machines.get(request.stateMachineArn());
             if (machine == null) {
                 throw (StateMachineDoesNotExistException) calls.error(StateMachineDoesNotExistException.builder(), 400,
@@ -74,7 +87,7 @@ public final class SimulatedStepFunctions implements SfnClient {
 
     @Override
     public DescribeExecutionResponse describeExecution(DescribeExecutionRequest request) {
-        return calls.call("DescribeExecution", () -> {
+        return calls.call("DescribeExecution", request, () -> {
             ExecutionRecord e;
             synchronized (executions) {
                 e = executions.get(request.executionArn());

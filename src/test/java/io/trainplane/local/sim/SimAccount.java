@@ -1,6 +1,7 @@
 package io.trainplane.local.sim;
 
 import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.iam.Authorizer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,10 +19,10 @@ final class SimAccount {
     final SimulatedClock clock = new SimulatedClock(START);
     final CallLog calls = new CallLog();
     final FaultPlan faults = new FaultPlan();
-    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, ENDPOINT);
-    final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
-    final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
-    final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
+    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, Authorizer.ALLOW_ALL, ENDPOINT);
+    final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, Authorizer.ALLOW_ALL);
+    final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, Authorizer.ALLOW_ALL);
+    final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, Authorizer.ALLOW_ALL);
 
     void advance(Duration d) {
         clock.advance(d);
