@@ -115,6 +115,9 @@ public final class EksNodegroups {
      * EKS refuses for now (an update in progress).
      */
     public Deletion delete(String clusterName, String nodegroupName) {
+        if (!listed(clusterName, nodegroupName)) {
+            return new Deletion.Gone();
+        }
         try {
             eks.deleteNodegroup(r -> r.clusterName(clusterName).nodegroupName(nodegroupName));
             return new Deletion.Deleting();
@@ -133,6 +136,20 @@ public final class EksNodegroups {
             }
         } catch (InvalidParameterException e) {
             throw EksFailures.refusal(e, "DeleteNodegroup", "EKS node group " + nodegroupName, EksFailures.region(eks));
+        }
+    }
+
+    /**
+     * Whether the cluster lists the node group. Asked before deleting because the run records a
+     * node group before EKS accepts its create: one that was never made has no tags, so the
+     * role (which may delete tagged node groups only) is refused DeleteNodegroup for it, where
+     * ListNodegroups on the tagged cluster answers.
+     */
+    private boolean listed(String clusterName, String nodegroupName) {
+        try {
+            return eks.listNodegroupsPaginator(r -> r.clusterName(clusterName)).nodegroups().stream().anyMatch(nodegroupName::equals);
+        } catch (ResourceNotFoundException e) {
+            return false;
         }
     }
 

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.workflow.TerminalException;
 import java.util.Optional;
+import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,6 +21,8 @@ import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.ListNodegroupsRequest;
+import software.amazon.awssdk.services.eks.model.ListNodegroupsResponse;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.Issue;
@@ -33,6 +36,8 @@ class EksNodegroupsTest {
         Nodegroup nodegroup;
         Supplier<RuntimeException> onCreate = () -> null;
         Supplier<RuntimeException> onDelete = () -> null;
+        boolean listed = true;
+        int deletes;
 
         @Override
         public CreateNodegroupResponse createNodegroup(CreateNodegroupRequest request) {
@@ -52,7 +57,13 @@ class EksNodegroupsTest {
         }
 
         @Override
+        public ListNodegroupsResponse listNodegroups(ListNodegroupsRequest request) {
+            return ListNodegroupsResponse.builder().nodegroups(listed ? List.of(NAMES.nodeGroupName()) : List.of()).build();
+        }
+
+        @Override
         public DeleteNodegroupResponse deleteNodegroup(DeleteNodegroupRequest request) {
+            deletes++;
             RuntimeException e = onDelete.get();
             if (e != null) {
                 throw e;
@@ -121,6 +132,15 @@ class EksNodegroupsTest {
         eks.nodegroup = null;
         eks.onDelete = () -> StubEks.notFound("No node group found for name: " + name + ".");
         assertThat(nodegroups.delete(cluster, name)).isEqualTo(new Deletion.Gone());
+    }
+
+    @Test
+    void aNodeGroupTheClusterDoesNotListIsGoneWithoutADelete() {
+        // Recorded before a create that EKS refused: it has no tags, so DeleteNodegroup would be denied.
+        eks.listed = false;
+
+        assertThat(nodegroups.delete(cluster, name)).isEqualTo(new Deletion.Gone());
+        assertThat(eks.deletes).isZero();
     }
 
     @Test
