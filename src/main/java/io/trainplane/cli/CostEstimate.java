@@ -2,11 +2,13 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.VolumeType;
 import io.trainplane.workflow.Json;
 import java.io.PrintWriter;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +50,18 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
     static final double LAMBDA_GB = 1.0;
     static final double LAMBDA_SECONDS = 2.0;
 
-    static CostEstimate of(RunSpec spec, PriceTable prices) {
+    /** The EKS control plane's line: its name and hourly price, which depend on the version's support on the run's day. */
+    private record ControlPlane(String item, double perHour, boolean extended) {
+        static ControlPlane of(RunSpec spec, PriceTable prices, LocalDate runDay) {
+            if (KubernetesVersions.support(spec.cluster().kubernetesVersion(), runDay) == KubernetesVersions.Support.EXTENDED) {
+                return new ControlPlane("EKS control plane, extended support", prices.eksExtendedSupportControlPlanePerHour(), true);
+            }
+            return new ControlPlane("EKS control plane", prices.eksControlPlanePerHour(), false);
+        }
+    }
+
+    /** The estimate of a run of {@code spec} starting on {@code runDay} (which sets the control plane's price). */
+    static CostEstimate of(RunSpec spec, PriceTable prices, LocalDate runDay) {
         boolean create = spec.cluster().created();
         NodeGroupSpec nodes = create ? spec.cluster().nodeGroup() : null;
         double secondsPerEpoch = create ? secondsPerEpoch(nodes.instanceType()) : DEFAULT_SECONDS_PER_EPOCH;
@@ -61,6 +74,14 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
 
         List<String> assumptions = new ArrayList<>();
         assumptions.add("prices: on-demand, " + prices.region() + ", table of " + prices.date());
+        ControlPlane controlPlane = create ? ControlPlane.of(spec, prices, runDay) : null;
+        if (create && controlPlane.extended()) {
+            String version = spec.cluster().kubernetesVersion();
+            assumptions.add(String.format("Kubernetes %s is in EKS extended support on %s (it ends on %s): the control plane"
+                            + " costs $%.2f an hour instead of $%.2f; a version in standard support avoids it", version, runDay,
+                    KubernetesVersions.find(version).orElseThrow().endOfExtendedSupport(), controlPlane.perHour(),
+                    prices.eksControlPlanePerHour()));
+        }
         if (create) {
             assumptions.add(String.format("training: %d epochs × %.0f s per epoch on %s = %.2f h%s", spec.training().epochs(),
                     secondsPerEpoch, family(nodes.instanceType()), epochHours,
@@ -71,18 +92,18 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
         assumptions.add(String.format("expected duration: training + %.1f h (provisioning, data, evaluation, teardown), at most maxRunHours", overhead));
         assumptions.add("worst case: the run lasts maxRunHours (" + spec.maxRunHours() + " h) before the safety net cleans up");
         return new CostEstimate(prices, List.copyOf(assumptions), expectedHours,
-                lines(spec, prices, expectedHours, Math.max(0, expectedHours - overhead)),
-                worstHours, lines(spec, prices, worstHours, worstHours));
+                lines(spec, prices, controlPlane, expectedHours, Math.max(0, expectedHours - overhead)),
+                worstHours, lines(spec, prices, controlPlane, worstHours, worstHours));
     }
 
-    private static List<Line> lines(RunSpec spec, PriceTable prices, double hours, double trainingHours) {
+    private static List<Line> lines(RunSpec spec, PriceTable prices, ControlPlane controlPlane, double hours, double trainingHours) {
         boolean create = spec.cluster().created();
         List<Line> lines = new ArrayList<>();
         if (create) {
             NodeGroupSpec nodes = spec.cluster().nodeGroup();
             lines.add(new Line("EC2 " + nodes.nodes() + " × " + nodes.instanceType(), nodes.nodes() * hours, "node-hour",
                     prices.instancePerHour(nodes.instanceType())));
-            lines.add(new Line("EKS control plane", hours, "hour", prices.eksControlPlanePerHour()));
+            lines.add(new Line(controlPlane.item(), hours, "hour", controlPlane.perHour()));
         }
         if (spec.volume().type() == VolumeType.EFS) {
             lines.add(new Line("EFS storage", EFS_STORED_GB * hours / HOURS_PER_MONTH, "GB-month", prices.efsStoragePerGbMonth()));

@@ -10,6 +10,7 @@ import io.trainplane.spec.VolumeType;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.workflow.Json;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Print the AWS resources and Kubernetes manifests a run would create, and an estimate of its cost. Creates nothing.")
-final class PlanCommand implements Callable<Integer> {
+final class PlanCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
@@ -33,7 +34,8 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JsonNode normalized = spec.normalized();
+        LocalDate runDay = today();
+        JsonNode normalized = spec.normalized(runDay);
         String runId = SpecInput.runIdOf(normalized);
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
         List<HasMetadata> manifests = new ArrayList<>(new WorkloadManifests(run).all());
@@ -42,7 +44,7 @@ final class PlanCommand implements Callable<Integer> {
             manifests.addAll(1, new VolumeManifests(run.names(), fileSystem).all());
         }
         List<String> aws = AwsPlan.of(run);
-        CostEstimate cost = CostEstimate.of(run, PriceTable.load(PriceTable.DEFAULT_REGION));
+        CostEstimate cost = CostEstimate.of(run, PriceTable.load(PriceTable.DEFAULT_REGION), runDay);
         if (output == OutputFormat.json) {
             var plan = Json.object().put("runId", runId);
             ArrayNode awsNode = plan.putArray("aws");

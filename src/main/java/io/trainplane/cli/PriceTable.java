@@ -9,9 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** On-demand prices shipped in {@code src/main/resources/prices/<region>.json}. */
+/**
+ * On-demand prices shipped in {@code src/main/resources/prices/<region>.json}. An EKS control plane
+ * costs {@code eksControlPlanePerHour} while its Kubernetes version is in standard support and
+ * {@code eksExtendedSupportControlPlanePerHour} (in total, not on top) while it is in extended support.
+ */
 record PriceTable(String region, String date, Map<String, Double> instancesPerHour, double eksControlPlanePerHour,
-                  double efsStoragePerGbMonth, double efsElasticReadPerGb, double efsElasticWritePerGb,
+                  double eksExtendedSupportControlPlanePerHour, double efsStoragePerGbMonth, double efsElasticReadPerGb, double efsElasticWritePerGb,
                   double stepFunctionsPer1000Transitions, double lambdaPerGbSecond) {
 
     static final String DEFAULT_REGION = "us-east-1";
@@ -32,7 +36,8 @@ record PriceTable(String region, String date, Map<String, Double> instancesPerHo
         Map<String, Double> instances = new TreeMap<>();
         n.path("instances").properties().forEach(e -> instances.put(e.getKey(), e.getValue().asDouble()));
         return new PriceTable(n.path("region").asText(), n.path("date").asText(), Map.copyOf(instances),
-                n.path("eksControlPlanePerHour").asDouble(), n.path("efsStoragePerGbMonth").asDouble(),
+                n.path("eksControlPlanePerHour").asDouble(), n.path("eksExtendedSupportControlPlanePerHour").asDouble(),
+                n.path("efsStoragePerGbMonth").asDouble(),
                 n.path("efsElasticReadPerGb").asDouble(), n.path("efsElasticWritePerGb").asDouble(),
                 n.path("stepFunctionsPer1000Transitions").asDouble(), n.path("lambdaPerGbSecond").asDouble());
     }

@@ -90,7 +90,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         if (noStore && store != null) {
             throw new UserInputException("--store and --no-store contradict each other: give one");
         }
-        JsonNode normalized = spec.normalized();
+        JsonNode normalized = spec.normalized(today());
         checkStateNames();
         String runId = SpecInput.runIdOf(normalized);
         Faults faults = faults();

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import picocli.CommandLine.Parameters;
@@ -29,9 +30,12 @@ final class SpecInput {
         }
     }
 
-    /** The validated spec with its defaults; throws InvalidSpecException listing every problem. */
-    JsonNode normalized() {
-        return RunSpecs.normalize(read());
+    /**
+     * The validated spec with its defaults, for a run starting on {@code runDay} (its Kubernetes
+     * version still supported by EKS that day); throws InvalidSpecException listing every problem.
+     */
+    JsonNode normalized(LocalDate runDay) {
+        return RunSpecs.normalize(read(), runDay);
     }
 
     /** The spec's runId, or a fresh one from the time when the spec leaves it out. */

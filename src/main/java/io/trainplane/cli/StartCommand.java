@@ -53,7 +53,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
             return startLocally();
         }
         String stack = target.stack;
-        JsonNode normalized = spec.normalized();
+        JsonNode normalized = spec.normalized(today());
         String runId = SpecInput.runIdOf(normalized);
         RunSpecs.fromNormalized(normalized).withRunId(runId);
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);

@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = "Check a run spec against the schema; print it with its defaults. Creates nothing.")
-final class ValidateCommand implements Callable<Integer> {
+final class ValidateCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
@@ -23,7 +23,7 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JsonNode normalized = spec.normalized();
+        JsonNode normalized = spec.normalized(today());
         if (output == OutputFormat.json) {
             var result = Json.object().put("valid", true);
             result.set("spec", normalized);

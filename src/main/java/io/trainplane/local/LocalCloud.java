@@ -24,6 +24,7 @@ import io.trainplane.local.sim.SimulatedKubernetes;
 import io.trainplane.local.sim.SimulatedStepFunctions;
 import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
+import io.trainplane.spec.KubernetesVersions;
 import java.time.Clock;
 import java.util.List;
 import java.util.stream.Stream;
@@ -103,7 +104,11 @@ public final class LocalCloud implements AutoCloseable {
             RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         }
         kubernetes.servingLogs((job, pod) -> workload.log(job, pod, clock.instant()));
-        eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(), "1.31");
+        // The demo cluster runs what a cluster created today would: the newest version in standard support.
+        eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(),
+                KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant())).orElseThrow(
+                        () -> new IllegalStateException("no Kubernetes version in standard support today: update "
+                                + "src/main/resources/eks/kubernetes-versions.json")));
         var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDLOCAL", "local-secret"));
         clusters = new EksClusterAccess(eks, new EksTokens(credentials, Region.of(SETTINGS.region()), clock));
     }

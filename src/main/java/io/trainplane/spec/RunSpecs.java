@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.json.JsonTrees;
 import java.io.UncheckedIOException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -17,6 +18,11 @@ import java.util.Locale;
  * Reads run specs: parse, validate against {@code run-spec.schema.json}, apply the schema's
  * defaults, check the rules across fields and what this version can run. Every problem is
  * reported at once, each with its JSON pointer and a hint.
+ *
+ * <p>The forms with a {@code runDay} (the UTC day the run starts, from the caller's clock) also
+ * hold the Kubernetes version to EKS's support calendar ({@link KubernetesVersions}); what starts
+ * a run uses them. The forms without only refuse a version EKS never had: they are for specs
+ * checked on their day already, and for tests.
  */
 public final class RunSpecs {
     private static final String MINIMAL_SPEC = "{\"cluster\": {\"mode\": \"existing\", \"name\": \"my-cluster\"}}";
@@ -30,7 +36,16 @@ public final class RunSpecs {
      * @throws InvalidSpecException with every problem found
      */
     public static RunSpec parse(String json) {
-        Outcome outcome = evaluate(json);
+        return parse(json, null);
+    }
+
+    /**
+     * The run spec of {@code json}, defaults applied, for a run starting on {@code runDay}.
+     *
+     * @throws InvalidSpecException with every problem found
+     */
+    public static RunSpec parse(String json, LocalDate runDay) {
+        Outcome outcome = evaluate(json, runDay);
         if (!outcome.problems().isEmpty()) {
             throw new InvalidSpecException(outcome.problems());
         }
@@ -39,7 +54,11 @@ public final class RunSpecs {
 
     /** Same as {@link #parse(String)} for a document already read (an execution input, a stored spec). */
     public static RunSpec parse(JsonNode json) {
-        return parse(json == null ? null : json.toString());
+        return parse(json, null);
+    }
+
+    public static RunSpec parse(JsonNode json, LocalDate runDay) {
+        return parse(json == null ? null : json.toString(), runDay);
     }
 
     /**
@@ -50,6 +69,11 @@ public final class RunSpecs {
      */
     public static ObjectNode normalize(String json) {
         return parse(json).toJson();
+    }
+
+    /** {@link #normalize(String)} for a run starting on {@code runDay}. */
+    public static ObjectNode normalize(String json, LocalDate runDay) {
+        return parse(json, runDay).toJson();
     }
 
     /**
@@ -74,7 +98,12 @@ public final class RunSpecs {
 
     /** Every problem of {@code json}; empty when it can run. Never throws for bad input. */
     public static List<SpecProblem> problems(String json) {
-        return evaluate(json).problems();
+        return evaluate(json, null).problems();
+    }
+
+    /** Every problem of {@code json} for a run starting on {@code runDay}; empty when it can run. */
+    public static List<SpecProblem> problems(String json, LocalDate runDay) {
+        return evaluate(json, runDay).problems();
     }
 
     /** A copy of the run spec JSON Schema. */
@@ -85,7 +114,7 @@ public final class RunSpecs {
     private record Outcome(RunSpec spec, List<SpecProblem> problems) {
     }
 
-    private static Outcome evaluate(String json) {
+    private static Outcome evaluate(String json, LocalDate runDay) {
         ObjectNode document;
         try {
             document = read(json);
@@ -102,6 +131,7 @@ public final class RunSpecs {
             SchemaDefaults.apply(schema, withDefaults);
             spec = SpecRecords.fromJson(withDefaults);
             problems.addAll(SpecRules.check(spec, document));
+            problems.addAll(SpecRules.kubernetesVersion(spec, document, runDay));
             problems.addAll(Capabilities.unsupported(spec));
         } else {
             problems.addAll(Capabilities.unsupported(document));

@@ -2,9 +2,11 @@ package io.trainplane.spec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The rules of a run spec that a JSON Schema cannot say well. */
 final class SpecRules {
@@ -53,6 +55,50 @@ final class SpecRules {
                     "ask for some memory, for example \"4Gi\""));
         }
         return problems;
+    }
+
+    /**
+     * The created cluster's Kubernetes version: one EKS has, and, when {@code day} is given (the
+     * run's UTC day), one EKS still creates clusters with that day. Without a day only the first.
+     */
+    static List<SpecProblem> kubernetesVersion(RunSpec spec, JsonNode given, LocalDate day) {
+        String version = spec.cluster().kubernetesVersion();
+        if (!spec.cluster().created() || version == null) {
+            return List.of();
+        }
+        String pointer = "/cluster/kubernetesVersion";
+        String named = "\"" + version + "\"" + (given.at(pointer).isMissingNode() ? " (the default)" : "");
+        Optional<KubernetesVersions.Version> known = KubernetesVersions.find(version);
+        if (day == null) {
+            return known.isPresent() ? List.of() : List.of(new SpecProblem(pointer,
+                    named + " is not a Kubernetes version EKS runs (its calendar has " + calendar() + ")",
+                    "set cluster.kubernetesVersion to a version EKS supports, see " + KubernetesVersions.source()));
+        }
+        String why;
+        if (known.isEmpty()) {
+            why = named + " is not a Kubernetes version EKS runs";
+        } else if (day.isBefore(known.get().eksRelease())) {
+            why = named + " is not released on EKS before " + known.get().eksRelease();
+        } else if (!day.isBefore(known.get().endOfExtendedSupport())) {
+            why = named + " reached the end of EKS extended support on " + known.get().endOfExtendedSupport()
+                    + ": EKS creates no cluster with it from that day";
+        } else {
+            return List.of();
+        }
+        List<String> available = KubernetesVersions.available(day);
+        String newest = KubernetesVersions.newestInStandardSupport(day).orElse(null);
+        return List.of(new SpecProblem(pointer,
+                why + " (on " + day + " EKS supports " + (available.isEmpty() ? "none of the versions this build knows"
+                        : String.join(", ", available)) + ")",
+                newest == null ? "update this build: its calendar of EKS versions (" + KubernetesVersions.RESOURCE + ") is out of date"
+                        : "set cluster.kubernetesVersion to \"" + newest + "\", the newest version in standard support"
+                        + (available.size() > 1 ? ", or another one of " + String.join(", ", available)
+                        + " (one in extended support costs more per cluster-hour)" : "")));
+    }
+
+    private static String calendar() {
+        List<KubernetesVersions.Version> all = KubernetesVersions.all();
+        return all.getFirst().version() + " to " + all.getLast().version();
     }
 
     private static void checkGpusFit(TrainingSpec training, NodeGroupSpec nodes, List<SpecProblem> problems) {

@@ -31,7 +31,7 @@ public final class SnapStartHooks implements Resource {
      * every default); SnapStartHooksTest holds it to what RunSpecs.normalize makes of it.
      */
     static final String SAMPLE_SPEC = """
-            {"runId":"snapstart-priming","cluster":{"mode":"create","kubernetesVersion":"1.31","nodeGroup":\
+            {"runId":"snapstart-priming","cluster":{"mode":"create","kubernetesVersion":"1.35","nodeGroup":\
             {"instanceType":"c5.2xlarge","nodes":2,"gpusPerNode":0,"capacityType":"ON_DEMAND","efa":false}},\
             "volume":{"type":"efs"},"data":{"source":"synthetic","syntheticSamples":2000},"training":\
             {"launcher":"indexed-job","image":"pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime","workers":2,\

@@ -6,12 +6,13 @@ import io.trainplane.aws.Clients;
 import io.trainplane.runs.RunConflictException;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.spec.InvalidSpecException;
+import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.SpecProblem;
 import java.util.List;
 
 /**
- * Validates the spec, applies its defaults and creates the run record. The execution's name is
+ * Validates the spec (for today, on the clients' clock), applies its defaults and creates the run record. The execution's name is
  * the runId: Step Functions refuses a second execution of that name, the conditional create
  * refuses a second run, so a run starts once however often it is asked for.
  */
@@ -25,14 +26,15 @@ public final class StartRunStep implements Step {
     /** Validates a spec against the schema and publishes an event, as every invocation does. */
     @Override
     public void prime(RunContext sample, Clients offline) {
-        RunSpecs.normalize(Json.write(sample.spec().toJson()));
+        RunSpecs.normalize(Json.write(sample.spec().toJson()), KubernetesVersions.day(offline.clock().instant()));
         Services.of(offline).events().publish("Run Started", Json.object().put("runId", sample.runId()));
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         String executionName = Json.text(input, "executionName");
-        JsonNode normalized = RunSpecs.normalize(Json.write(input.path("spec")));
+        // Checked for the day the run starts, on the clients' clock: EKS refuses a Kubernetes version past its support.
+        JsonNode normalized = RunSpecs.normalize(Json.write(input.path("spec")), KubernetesVersions.day(services.clock().instant()));
         JsonNode runId = normalized.path("runId");
         if (runId.isTextual() && !runId.asText().equals(executionName)) {
             throw new InvalidSpecException(List.of(new SpecProblem("/runId",

@@ -7,10 +7,12 @@ import io.trainplane.aws.Clients;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunSummary;
 import io.trainplane.spec.InvalidSpecException;
+import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.SpecProblem;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -76,7 +78,7 @@ public final class StartScheduledRunStep implements Step {
     /** Validates a spec against the schema and starts an execution, as every invocation does. */
     @Override
     public void prime(RunContext sample, Clients offline) {
-        RunSpecs.normalize(Json.write(sample.spec().toJson()));
+        RunSpecs.normalize(Json.write(sample.spec().toJson()), KubernetesVersions.day(offline.clock().instant()));
         offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE).name(sample.runId()).input("{}"));
         Services.of(offline).events().publish("Scheduled Run Started", Json.object().put("runId", sample.runId()));
     }
@@ -86,7 +88,7 @@ public final class StartScheduledRunStep implements Step {
         String series = input.path("series").asText("");
         String scheduledTime = input.path("scheduledTime").asText("");
         String runId = runId(series, scheduledTime);
-        ObjectNode spec = spec(input.path("spec"), runId);
+        ObjectNode spec = spec(input.path("spec"), runId, KubernetesVersions.day(services.clock().instant()));
 
         ObjectNode result = Json.object().put("runId", runId).put("series", series).put("scheduledTime", scheduledTime);
         List<RunSummary> active = activeRuns(series);
@@ -143,8 +145,11 @@ public final class StartScheduledRunStep implements Step {
         return runId;
     }
 
-    /** The spec with the firing's runId, validated (every problem at once, each naming its field). */
-    static ObjectNode spec(JsonNode given, String runId) {
+    /**
+     * The spec with the firing's runId, validated for a run starting on {@code runDay} (every
+     * problem at once, each naming its field).
+     */
+    static ObjectNode spec(JsonNode given, String runId, LocalDate runDay) {
         JsonNode document = given;
         if (given.isTextual()) {
             document = readSpecText(given.asText());
@@ -156,7 +161,7 @@ public final class StartScheduledRunStep implements Step {
         }
         ObjectNode spec = ((ObjectNode) document).deepCopy();
         spec.put("runId", runId);
-        RunSpecs.parse(spec);
+        RunSpecs.parse(spec, runDay);
         return spec;
     }
 

@@ -39,10 +39,15 @@ class CliTest {
     }
 
     static Result cli(String... args) {
+        return cli(java.time.Clock.systemUTC(), args);
+    }
+
+    /** The command line on {@code clock}: the day specs are checked for. */
+    static Result cli(java.time.Clock clock, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CliClients clients = RunFixtures.withEnvironment(CliClients.standard(),
-                java.util.Map.of(io.trainplane.local.LocalStore.HOME_VARIABLE, STORE.toString()), () -> { });
+        CliClients clients = RunFixtures.withClock(RunFixtures.withEnvironment(CliClients.standard(),
+                java.util.Map.of(io.trainplane.local.LocalStore.HOME_VARIABLE, STORE.toString()), () -> { }), clock);
         int exit = Main.commandLine(clients).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
         return new Result(exit, out.toString(), err.toString());
     }
@@ -61,6 +66,7 @@ class CliTest {
             bad runId         | {"runId": "Bad_Id", "cluster": {"mode": "existing", "name": "c"}}               | /runId
             missing required  | {"training": {}}                                                                | cluster
             not JSON          | {"cluster": {                                                                   | JSON
+            unknown version   | {"cluster": {"mode": "create", "kubernetesVersion": "1.99", "nodeGroup": {"instanceType": "c5.xlarge", "nodes": 1}}} | /cluster/kubernetesVersion
             empty             | ''                                                                              | empty
             """)
     void malformedSpecsExitTwoNamingTheFieldWithoutAStackTrace(String what, String spec, String named) throws IOException {

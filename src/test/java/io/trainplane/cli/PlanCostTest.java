@@ -8,6 +8,9 @@ import io.trainplane.workflow.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,19 +21,43 @@ class PlanCostTest {
 
     static final String SPEC = """
             {"runId": "cost-check",
-             "cluster": {"mode": "create", "kubernetesVersion": "1.31",
+             "cluster": {"mode": "create", "kubernetesVersion": "1.35",
                          "nodeGroup": {"instanceType": "g5.2xlarge", "nodes": 2, "gpusPerNode": 1}},
              "volume": {"type": "efs"},
              "training": {"workers": 2, "procsPerWorker": 1, "gpusPerWorker": 1, "epochs": 20, "timeoutMinutes": 240},
              "maxRunHours": 6}
             """;
 
+    /** The day of these estimates: 1.35 in standard support, 1.31 in extended support. */
+    static final String DAY = "2026-11-23";
+
+    static Clock on(String day) {
+        return Clock.fixed(Instant.parse(day + "T12:00:00Z"), ZoneOffset.UTC);
+    }
+
     JsonNode cost(String spec) throws IOException {
-        Path f = dir.resolve("spec.json");
-        Files.writeString(f, spec);
-        CliTest.Result r = CliTest.cli("plan", "--output", "json", f.toString());
+        return cost(spec, DAY);
+    }
+
+    JsonNode cost(String spec, String day) throws IOException {
+        CliTest.Result r = plan(spec, day);
         assertThat(r.exit()).as(r.err()).isZero();
         return Json.read(r.out()).path("cost");
+    }
+
+    CliTest.Result plan(String spec, String day) throws IOException {
+        Path f = dir.resolve("spec.json");
+        Files.writeString(f, spec);
+        return CliTest.cli(on(day), "plan", "--output", "json", f.toString());
+    }
+
+    static String item(JsonNode lines, String prefix) {
+        for (JsonNode l : lines) {
+            if (l.path("item").asText().startsWith(prefix)) {
+                return l.path("item").asText();
+            }
+        }
+        throw new AssertionError("no line " + prefix + " in " + lines);
     }
 
     static double line(JsonNode lines, String prefix, String field) {
@@ -54,6 +81,7 @@ class PlanCostTest {
         JsonNode lines = cost.path("lines");
         assertThat(line(lines, "EC2", "quantity")).isCloseTo(2 * hours, within(1e-4));
         assertThat(line(lines, "EC2", "cost")).isCloseTo(2 * hours * 1.212, within(1e-4));
+        assertThat(item(lines, "EKS control plane")).isEqualTo("EKS control plane");
         assertThat(line(lines, "EKS control plane", "cost")).isCloseTo(hours * 0.10, within(1e-4));
         assertThat(line(lines, "EFS storage", "cost")).isCloseTo(2.0 * hours / 730 * 0.30, within(1e-4));
         assertThat(line(lines, "EFS elastic throughput, writes", "cost")).isCloseTo(0.12, within(1e-4));
@@ -74,9 +102,46 @@ class PlanCostTest {
     }
 
     @Test
+    void aVersionInExtendedSupportPricesTheControlPlaneAtTheExtendedRate() throws IOException {
+        String spec131 = SPEC.replace("\"1.35\"", "\"1.31\"");
+        JsonNode standard = cost(SPEC, "2026-11-25");
+        JsonNode extended = cost(spec131, "2026-11-25");
+
+        double hours = 500.0 / 3600 + 0.5;
+        assertThat(item(extended.path("lines"), "EKS control plane")).isEqualTo("EKS control plane, extended support");
+        assertThat(line(extended.path("lines"), "EKS control plane", "unitPrice")).isEqualTo(0.60);
+        assertThat(line(extended.path("lines"), "EKS control plane", "cost")).isCloseTo(hours * 0.60, within(1e-4));
+        assertThat(line(extended.path("worstCase").path("lines"), "EKS control plane", "cost")).isCloseTo(6 * 0.60, within(1e-6));
+        assertThat(extended.path("total").asDouble() - standard.path("total").asDouble()).isCloseTo(hours * 0.50, within(1e-4));
+        assertThat(extended.path("assumptions").toString())
+                .contains("Kubernetes 1.31 is in EKS extended support on 2026-11-25 (it ends on 2026-11-26): the control plane"
+                        + " costs $0.60 an hour instead of $0.10");
+        assertThat(standard.path("assumptions").toString()).doesNotContain("extended support");
+    }
+
+    @Test
+    void aVersionPastItsExtendedSupportIsRefusedWithoutAPlan() throws IOException {
+        CliTest.Result r = plan(SPEC.replace("\"1.35\"", "\"1.31\""), "2026-11-27");
+
+        assertThat(r.exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("/cluster/kubernetesVersion", "reached the end of EKS extended support on 2026-11-26",
+                "1.32, 1.33, 1.34, 1.35").doesNotContain("Exception");
+    }
+
+    @Test
+    void theTextPlanSaysExtendedSupport() throws IOException {
+        Path f = dir.resolve("spec.json");
+        Files.writeString(f, SPEC.replace("\"1.35\"", "\"1.31\""));
+        CliTest.Result r = CliTest.cli(on("2026-11-25"), "plan", f.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("EKS control plane, extended support", "$0.6 ");
+    }
+
+    @Test
     void trainingTimeIsCappedByTheTimeoutAndExistingClustersCostNoNodes() throws IOException {
         JsonNode capped = cost("""
-                {"runId": "cost-cap", "cluster": {"mode": "create", "kubernetesVersion": "1.31",
+                {"runId": "cost-cap", "cluster": {"mode": "create", "kubernetesVersion": "1.35",
                   "nodeGroup": {"instanceType": "c5.2xlarge", "nodes": 1}},
                  "training": {"workers": 1, "procsPerWorker": 1, "epochs": 100, "timeoutMinutes": 60}, "maxRunHours": 4}
                 """);
@@ -94,7 +159,7 @@ class PlanCostTest {
     void theTextPlanShowsTheEstimate() throws IOException {
         Path f = dir.resolve("spec.json");
         Files.writeString(f, SPEC);
-        CliTest.Result r = CliTest.cli("plan", f.toString());
+        CliTest.Result r = CliTest.cli(on(DAY), "plan", f.toString());
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Cost ESTIMATE", "worst case", "g5.2xlarge", "(estimate)");
     }

@@ -59,6 +59,22 @@ final class RunFixtures {
             @Override public String region() { return base.region(); }
             @Override public Map<String, String> environment() { return environment; }
             @Override public void sleep(java.time.Duration d) { onSleep.run(); }
+            @Override public java.time.Clock clock() { return base.clock(); }
+        };
+    }
+
+    /** {@code base} on another clock: the day a spec is checked for. */
+    static CliClients withClock(CliClients base, java.time.Clock clock) {
+        return new CliClients() {
+            @Override public DynamoDbClient dynamoDb() { return base.dynamoDb(); }
+            @Override public CloudFormationClient cloudFormation() { return base.cloudFormation(); }
+            @Override public SfnClient sfn() { return base.sfn(); }
+            @Override public EksClient eks() { return base.eks(); }
+            @Override public io.trainplane.kubernetes.ClusterAccess clusters() { return base.clusters(); }
+            @Override public String region() { return base.region(); }
+            @Override public Map<String, String> environment() { return base.environment(); }
+            @Override public void sleep(java.time.Duration d) throws InterruptedException { base.sleep(d); }
+            @Override public java.time.Clock clock() { return clock; }
         };
     }
 }

@@ -23,7 +23,7 @@ class JanitorTest {
     static final List<String> SUBNETS = List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002");
 
     static void cluster(LocalCloud cloud, String name, String runId) {
-        cloud.eks().createCluster(r -> r.name(name).version("1.31").roleArn("arn:aws:iam::000000000000:role/x")
+        cloud.eks().createCluster(r -> r.name(name).version("1.35").roleArn("arn:aws:iam::000000000000:role/x")
                 .resourcesVpcConfig(v -> v.subnetIds(SUBNETS)).tags(runId == null ? Map.of() : Map.of(Names.RUN_ID_TAG, runId)));
     }
 

@@ -17,7 +17,7 @@ class SchemaDefaultsTest {
         ObjectNode document = withDefaults("""
                 {"cluster": {"mode": "create", "nodeGroup": {"instanceType": "g5.12xlarge", "nodes": 2}}}""");
 
-        assertThat(document.at("/cluster/kubernetesVersion").asText()).isEqualTo("1.31");
+        assertThat(document.at("/cluster/kubernetesVersion").asText()).isEqualTo("1.35");
         assertThat(document.at("/cluster/nodeGroup").toString())
                 .isEqualTo("{\"instanceType\":\"g5.12xlarge\",\"nodes\":2,\"gpusPerNode\":0,"
                         + "\"capacityType\":\"ON_DEMAND\",\"efa\":false}");

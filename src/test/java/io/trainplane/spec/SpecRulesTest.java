@@ -73,7 +73,7 @@ class SpecRulesTest {
     }
 
     private static ClusterSpec createWith(int gpusPerNode) {
-        return new ClusterSpec(ClusterMode.CREATE, null, "1.31",
+        return new ClusterSpec(ClusterMode.CREATE, null, "1.35",
                 new NodeGroupSpec("g5.12xlarge", 1, gpusPerNode, CapacityType.ON_DEMAND, null, false));
     }
 

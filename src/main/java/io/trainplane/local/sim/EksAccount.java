@@ -3,6 +3,7 @@ package io.trainplane.local.sim;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
+import io.trainplane.spec.KubernetesVersions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,6 +94,21 @@ final class EksAccount {
                 "1 validation error detected: Value '" + name + "' at '" + field + "' failed to satisfy constraint: "
                         + "Member must have length less than or equal to " + maxLength
                         + " and match regular expression pattern: " + NAME.pattern());
+    }
+
+    /**
+     * EKS creates clusters and node groups only with a Kubernetes version in standard or extended
+     * support on the day: "On the end of extended support date, you can no longer create new Amazon
+     * EKS clusters with the unsupported version" (https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html),
+     * dates in UTC+0 as the release calendar there gives them ({@link KubernetesVersions}). EKS
+     * answers an unknown or unsupported version with InvalidParameterException (HTTP 400)
+     * "unsupported Kubernetes version 1.31" (as quoted in
+     * https://github.com/terraform-aws-modules/terraform-aws-eks/issues/3164; older answers had no
+     * version at the end). A null version is EKS's default, always supported.
+     */
+    void requireSupportedVersion(String version, String cluster, Instant now) {
+        require(version == null || KubernetesVersions.canCreate(version, KubernetesVersions.day(now)), cluster,
+                "unsupported Kubernetes version " + version);
     }
 
     void require(boolean condition, String cluster, String message) {

@@ -3,6 +3,7 @@ package io.trainplane.local.sim;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
+import io.trainplane.spec.KubernetesVersions;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -41,7 +42,15 @@ import software.amazon.awssdk.services.eks.model.VpcConfigResponse;
 final class EksViews {
     private EksViews() {}
 
-    static final String DEFAULT_VERSION = "1.31";
+    /**
+     * The version of a cluster created without one: EKS's default version (DescribeClusterVersions'
+     * {@code defaultVersion}), which the twin takes as the newest in standard support on the day
+     * the cluster was created. EKS's default is sometimes one release older.
+     */
+    static String defaultVersion(Instant createdAt) {
+        return KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(createdAt))
+                .orElse(KubernetesVersions.all().getLast().version());
+    }
 
     /** A self-signed certificate (CN=kubernetes): what an EKS cluster's CA looks like to a client. */
     private static final String CA_PEM = """
@@ -75,7 +84,7 @@ final class EksViews {
                 .arn(c.arn())
                 .id(c.id.toLowerCase(Locale.ROOT))
                 .createdAt(c.life.createdAt())
-                .version(r.version() == null ? DEFAULT_VERSION : r.version())
+                .version(r.version() == null ? defaultVersion(c.life.createdAt()) : r.version())
                 .platformVersion("eks.1")
                 .roleArn(r.roleArn())
                 .status(status)

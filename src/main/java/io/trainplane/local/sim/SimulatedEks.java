@@ -118,6 +118,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                 var vpc = request.resourcesVpcConfig();
                 account.require(vpc != null && vpc.hasSubnetIds() && vpc.subnetIds().stream().distinct().count() >= 2, name,
                         "Subnets specified must be in at least two different AZs");
+                account.requireSupportedVersion(request.version(), name, now); // EKS's calendar: see EksAccount
                 ClusterRecord existing = account.clusters.get(name);
                 if (existing != null) {
                     if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
@@ -184,6 +185,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                 account.requireName(name, 63, "nodegroupName", c.name());
                 account.require(request.nodeRole() != null, c.name(), "nodeRole is required");
                 account.require(request.hasSubnets() && !request.subnets().isEmpty(), c.name(), "subnets are required");
+                account.requireSupportedVersion(request.version(), c.name(), now); // EKS's calendar: see EksAccount
                 NodegroupRecord existing = c.nodegroups.get(name);
                 if (existing != null) {
                     if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {

@@ -1,0 +1,133 @@
+package io.trainplane.spec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The Kubernetes versions EKS runs and their support calendar, from
+ * {@code src/main/resources/eks/kubernetes-versions.json} (EKS's release calendar:
+ * https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html). Spec validation,
+ * {@code plan}'s prices and the simulated EKS all ask this one class, so they agree on the day a
+ * version stops being usable. Dates are UTC days; a run's day is the caller's to give.
+ */
+public final class KubernetesVersions {
+    static final String RESOURCE = "/eks/kubernetes-versions.json";
+
+    /** Where a version stands on a day. */
+    public enum Support {
+        /** Between EKS's release and the end of standard support: the control plane at the standard price. */
+        STANDARD,
+        /** The 12 months after standard support: still created, at the extended-support price. */
+        EXTENDED,
+        /** Not released on EKS yet, past extended support, or never known: EKS creates no cluster with it. */
+        UNSUPPORTED
+    }
+
+    /**
+     * One version's calendar. Each end date is the first day of the next phase, as EKS counts it:
+     * extended support is billed from the start of {@code endOfStandardSupport}, and no cluster is
+     * created from the start of {@code endOfExtendedSupport}.
+     */
+    public record Version(String version, LocalDate eksRelease, LocalDate endOfStandardSupport, LocalDate endOfExtendedSupport) {
+        public Version {
+            Objects.requireNonNull(version, "version");
+            if (!eksRelease.isBefore(endOfStandardSupport) || !endOfStandardSupport.isBefore(endOfExtendedSupport)) {
+                throw new IllegalArgumentException("Kubernetes " + version + ": release, end of standard support and"
+                        + " end of extended support must be in that order");
+            }
+        }
+
+        public Support on(LocalDate day) {
+            if (day.isBefore(eksRelease) || !day.isBefore(endOfExtendedSupport)) {
+                return Support.UNSUPPORTED;
+            }
+            return day.isBefore(endOfStandardSupport) ? Support.STANDARD : Support.EXTENDED;
+        }
+    }
+
+    private static final KubernetesVersions CALENDAR = load();
+
+    private final String source;
+    private final List<Version> versions;
+
+    private KubernetesVersions(String source, List<Version> versions) {
+        this.source = source;
+        this.versions = versions;
+    }
+
+    /** The UTC day of {@code instant}: EKS's calendar is in UTC+0. */
+    public static LocalDate day(Instant instant) {
+        return LocalDate.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    /** Every version of the calendar, oldest first. */
+    public static List<Version> all() {
+        return CALENDAR.versions;
+    }
+
+    /** The documentation page the calendar comes from. */
+    public static String source() {
+        return CALENDAR.source;
+    }
+
+    public static Optional<Version> find(String version) {
+        return CALENDAR.versions.stream().filter(v -> v.version().equals(version)).findFirst();
+    }
+
+    /** Whether EKS has (or had) {@code version}; says nothing of its support on a given day. */
+    public static boolean isKnown(String version) {
+        return find(version).isPresent();
+    }
+
+    public static Support support(String version, LocalDate day) {
+        return find(version).map(v -> v.on(day)).orElse(Support.UNSUPPORTED);
+    }
+
+    /** Whether EKS creates a cluster or node group with {@code version} on {@code day}: standard or extended support. */
+    public static boolean canCreate(String version, LocalDate day) {
+        return support(version, day) != Support.UNSUPPORTED;
+    }
+
+    /** The versions EKS creates clusters with on {@code day}, oldest first. */
+    public static List<String> available(LocalDate day) {
+        return CALENDAR.versions.stream().filter(v -> v.on(day) != Support.UNSUPPORTED).map(Version::version).toList();
+    }
+
+    /** The newest version in standard support on {@code day}. */
+    public static Optional<String> newestInStandardSupport(LocalDate day) {
+        return CALENDAR.versions.stream().filter(v -> v.on(day) == Support.STANDARD)
+                .reduce((older, newer) -> newer).map(Version::version);
+    }
+
+    private static KubernetesVersions load() {
+        try (InputStream in = KubernetesVersions.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + RESOURCE + " is missing from the build");
+            }
+            JsonNode root = SpecJson.MAPPER.readTree(in);
+            List<Version> versions = new ArrayList<>();
+            for (JsonNode v : root.path("versions")) {
+                versions.add(new Version(v.path("version").asText(), date(v, "eksRelease"),
+                        date(v, "endOfStandardSupport"), date(v, "endOfExtendedSupport")));
+            }
+            versions.sort(Comparator.comparing(Version::eksRelease));
+            return new KubernetesVersions(root.path("source").asText(), List.copyOf(versions));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + RESOURCE, e);
+        }
+    }
+
+    private static LocalDate date(JsonNode version, String field) {
+        return LocalDate.parse(version.path(field).asText());
+    }
+}
