@@ -1,0 +1,216 @@
+package io.trainplane.local.iam;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.json.JsonTrees;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * template.yaml as it deploys into the local account ({@link LocalAccount#LOCAL}): parameters,
+ * conditions, the SAM transform's roles and every intrinsic function resolved. Its roles,
+ * functions and state machines are read when it is loaded, so a problem shows at once.
+ */
+public final class StackTemplate {
+    /** The local account's value of the parameters without a Default. */
+    public static final Map<String, String> LOCAL_PARAMETERS = Map.of(
+            "SubnetIds", "subnet-0a1b2c3d4e5f60001,subnet-0a1b2c3d4e5f60002");
+    /** Where the build puts template.yaml on the classpath (the pom's shipped-resources). */
+    static final String RESOURCE = "template.yaml";
+    /** Resources that change a role's permissions in ways the simulation does not model. */
+    private static final Set<String> REFUSED_TYPES = Set.of("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy",
+            "AWS::IAM::RolePolicy", "AWS::Serverless::Connector");
+
+    private final LocalAccount account;
+    private final StackParameters parameters;
+    private final ObjectNode resources;
+    private final Intrinsics intrinsics;
+    private final Map<String, Role> roles = new LinkedHashMap<>();
+    private final Map<String, StackFunction> functions = new LinkedHashMap<>();
+    private final Map<String, StackStateMachine> stateMachines = new LinkedHashMap<>();
+
+    private StackTemplate(JsonNode template, LocalAccount account, Map<String, String> parameterValues) {
+        this.account = account;
+        checkIntrinsics(template, "");
+        this.parameters = StackParameters.of(template.path("Parameters"), parameterValues);
+        this.resources = transformed(template, account);
+        this.intrinsics = new Intrinsics(account, parameters, template.path("Conditions"), resources);
+        resources.fields().forEachRemaining(entry -> {
+            String type = entry.getValue().path("Type").asText();
+            if (REFUSED_TYPES.contains(type) || type.startsWith("AWS::Serverless::")
+                    && !Set.of("AWS::Serverless::Function", "AWS::Serverless::StateMachine").contains(type)) {
+                throw new TemplateException("Resources." + entry.getKey() + ": " + type + " is not simulated (it changes what roles may do)");
+            }
+            if (type.equals("AWS::IAM::Role") && intrinsics.exists(entry.getKey())) {
+                roles.put(entry.getKey(), StackRoles.role(entry.getKey(), entry.getValue(), intrinsics));
+            }
+        });
+        resources.fields().forEachRemaining(entry -> {
+            String id = entry.getKey();
+            switch (entry.getValue().path("Type").asText()) {
+                case "AWS::Serverless::Function" -> {
+                    if (intrinsics.exists(id)) {
+                        functions.put(id, function(id, entry.getValue()));
+                    }
+                }
+                case "AWS::Serverless::StateMachine" -> {
+                    if (intrinsics.exists(id)) {
+                        stateMachines.put(id, stateMachine(id, entry.getValue()));
+                    }
+                }
+                default -> { }
+            }
+        });
+    }
+
+    /** template.yaml from the classpath, with {@link #LOCAL_PARAMETERS}. */
+    public static StackTemplate local() {
+        return local(Map.of());
+    }
+
+    /** template.yaml from the classpath, with {@link #LOCAL_PARAMETERS} and then {@code overrides}. */
+    public static StackTemplate local(Map<String, String> overrides) {
+        Map<String, String> values = new LinkedHashMap<>(LOCAL_PARAMETERS);
+        values.putAll(overrides);
+        return parse(ShippedData.text(RESOURCE), RESOURCE, LocalAccount.LOCAL, values);
+    }
+
+    /** A template file (YAML or JSON) with exactly these parameter values over the Defaults. */
+    public static StackTemplate read(Path file, Map<String, String> parameterValues) {
+        try {
+            return parse(Files.readString(file), file.toString(), LocalAccount.LOCAL, parameterValues);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static StackTemplate parse(String text, String source, LocalAccount account, Map<String, String> parameterValues) {
+        JsonNode template = CfnYaml.read(text, source);
+        if (template == null || !template.isObject() || !template.path("Resources").isObject()) {
+            throw new TemplateException(source + " has no Resources section");
+        }
+        return new StackTemplate(template, account, parameterValues);
+    }
+
+    public LocalAccount account() {
+        return account;
+    }
+
+    /** Every parameter's value; a list parameter's items joined with commas. */
+    public Map<String, String> parameters() {
+        Map<String, String> out = new LinkedHashMap<>();
+        parameters.all().forEach((name, value) -> {
+            List<String> items = new ArrayList<>();
+            (value.isArray() ? value : List.of(value)).forEach(v -> items.add(v.asText()));
+            out.put(name, String.join(",", items));
+        });
+        return out;
+    }
+
+    /** The roles the stack creates (a false Condition creates none), by logical id, in template order. */
+    public Map<String, Role> roles() {
+        return java.util.Collections.unmodifiableMap(roles);
+    }
+
+    public StackPolicies policies() {
+        return new StackPolicies(roles);
+    }
+
+    public Map<String, StackFunction> functions() {
+        return java.util.Collections.unmodifiableMap(functions);
+    }
+
+    public Map<String, StackStateMachine> stateMachines() {
+        return java.util.Collections.unmodifiableMap(stateMachines);
+    }
+
+    /** Whether the stack creates the resource {@code logicalId} (it is in the template and its Condition holds). */
+    public boolean exists(String logicalId) {
+        return resources.has(logicalId) && intrinsics.exists(logicalId);
+    }
+
+    private StackFunction function(String id, JsonNode function) {
+        String where = "Resources." + id + ".Properties";
+        JsonNode properties = function.path("Properties");
+        String arn = intrinsics.text(getAtt(id, "Arn"), where);
+        String alias = properties.has("AutoPublishAlias") ? intrinsics.text(JsonTrees.NODES.objectNode().put("Ref", id + ".Alias"), where) : null;
+        Map<String, String> environment = new LinkedHashMap<>();
+        intrinsics.resolve(properties.path("Environment").path("Variables"), where + ".Environment.Variables").fields()
+                .forEachRemaining(v -> environment.put(v.getKey(), scalar(v.getValue(), where + ".Environment.Variables." + v.getKey())));
+        return new StackFunction(id, intrinsics.name(id), arn, alias, roleOf(id, properties), environment);
+    }
+
+    private StackStateMachine stateMachine(String id, JsonNode machine) {
+        String where = "Resources." + id + ".Properties";
+        JsonNode properties = machine.path("Properties");
+        Map<String, String> substitutions = new LinkedHashMap<>();
+        intrinsics.resolve(properties.path("DefinitionSubstitutions"), where + ".DefinitionSubstitutions").fields()
+                .forEachRemaining(s -> substitutions.put(s.getKey(), scalar(s.getValue(), where + ".DefinitionSubstitutions." + s.getKey())));
+        String definition = properties.has("DefinitionUri") ? intrinsics.text(properties.get("DefinitionUri"), where + ".DefinitionUri") : null;
+        return new StackStateMachine(id, intrinsics.name(id), intrinsics.text(getAtt(id, "Arn"), where), roleOf(id, properties),
+                definition, substitutions);
+    }
+
+    /** The role a function or state machine runs as: {@code Role: !GetAtt X.Arn}, or the one SAM generates. */
+    private String roleOf(String id, JsonNode properties) {
+        JsonNode role = properties.get("Role");
+        if (role == null) {
+            return id + "Role";
+        }
+        JsonNode getAtt = role.path("Fn::GetAtt");
+        if (getAtt.isArray() && getAtt.size() == 2 && getAtt.get(1).asText().equals("Arn") && roles.containsKey(getAtt.get(0).asText())) {
+            return getAtt.get(0).asText();
+        }
+        throw new TemplateException("Resources." + id + ".Properties.Role: give !GetAtt <Role>.Arn of a role this stack"
+                + " creates (got " + role + ")");
+    }
+
+    private static JsonNode getAtt(String id, String attribute) {
+        ObjectNode call = JsonTrees.NODES.objectNode();
+        call.putArray("Fn::GetAtt").add(id).add(attribute);
+        return call;
+    }
+
+    private static String scalar(JsonNode value, String where) {
+        if (!value.isValueNode() || value.isNull()) {
+            throw new TemplateException(where + ": expected a string, got " + value);
+        }
+        return value.asText();
+    }
+
+    private static ObjectNode transformed(JsonNode template, LocalAccount account) {
+        JsonNode transform = template.path("Transform");
+        if (transform.isMissingNode()) {
+            return template.get("Resources").deepCopy();
+        }
+        if (!transform.asText().equals(SamTransform.TRANSFORM)) {
+            throw new TemplateException("Transform " + transform + " is not simulated (only " + SamTransform.TRANSFORM + " is)");
+        }
+        return new SamTransform(account).resources(template);
+    }
+
+    /** Refuses any intrinsic function the resolver does not know, wherever it is. */
+    private static void checkIntrinsics(JsonNode node, String where) {
+        if (node.isObject()) {
+            node.fields().forEachRemaining(field -> {
+                if (field.getKey().startsWith("Fn::") && !CfnYaml.FUNCTIONS.contains(field.getKey())) {
+                    throw new TemplateException((where.isEmpty() ? "" : where + ": ") + field.getKey()
+                            + " is not an intrinsic function the simulation resolves (it knows "
+                            + CfnYaml.FUNCTIONS.stream().sorted().toList() + ")");
+                }
+                checkIntrinsics(field.getValue(), where.isEmpty() ? field.getKey() : where + "." + field.getKey());
+            });
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                checkIntrinsics(node.get(i), where + "[" + i + "]");
+            }
+        }
+    }
+}
