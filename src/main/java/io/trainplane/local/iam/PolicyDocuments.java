@@ -47,6 +47,7 @@ final class PolicyDocuments {
         }
         List<PolicyStatement> statements = new ArrayList<>();
         Set<String> sids = new HashSet<>();
+        Set<String> ids = new HashSet<>();
         int index = 0;
         for (JsonNode statement : body.isArray() ? body : List.of(body)) {
             String sid = statement.path("Sid").isTextual() ? statement.get("Sid").asText() : null;
@@ -57,6 +58,9 @@ final class PolicyDocuments {
             if (sid != null && !sids.add(sid)) {
                 // "the Sid value must be unique within a JSON policy" (reference_policies_elements_sid.html)
                 throw invalid(id, "Sid '" + sid + "' is used twice in the policy");
+            }
+            if (!ids.add(id)) {
+                throw invalid(id, "a numeric Sid names the same statement id as the statement at that index; use a Sid with a letter");
             }
             statements.add(statement(id, statement));
             index++;

@@ -42,6 +42,8 @@ public final class StackTemplate {
         this.parameters = StackParameters.of(template.path("Parameters"), parameterValues);
         this.resources = transformed(template, account);
         this.intrinsics = new Intrinsics(account, parameters, template.path("Conditions"), resources);
+        // Every condition decided now: a bad one is a load error, and later reads change nothing.
+        template.path("Conditions").fieldNames().forEachRemaining(name -> intrinsics.condition(name, "Conditions"));
         resources.fields().forEachRemaining(entry -> {
             String type = entry.getValue().path("Type").asText();
             if (REFUSED_TYPES.contains(type) || type.startsWith("AWS::Serverless::")
