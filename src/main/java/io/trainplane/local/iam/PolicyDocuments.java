@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.iam.ConditionTest.SetOperator;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -102,8 +101,7 @@ final class PolicyDocuments {
             throw invalid(id, "Condition must be a JSON object of operators");
         }
         List<ConditionTest> tests = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> ops = block.fields(); ops.hasNext(); ) {
-            var op = ops.next();
+        for (var op : block.properties()) {
             Matcher m = OPERATOR.matcher(op.getKey());
             ConditionOperator base = m.matches() ? operator(m.group(2)) : null;
             if (base == null) {
@@ -119,8 +117,7 @@ final class PolicyDocuments {
             if (!op.getValue().isObject() || op.getValue().isEmpty()) {
                 throw invalid(id, "'" + op.getKey() + "' must map condition keys to values");
             }
-            for (Iterator<Map.Entry<String, JsonNode>> keys = op.getValue().fields(); keys.hasNext(); ) {
-                var key = keys.next();
+            for (var key : op.getValue().properties()) {
                 List<String> values = strings(id, key.getValue(), op.getKey() + " " + key.getKey());
                 for (String value : values) {
                     String problem = base.problemWith(value);
