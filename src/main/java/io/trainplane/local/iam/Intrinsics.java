@@ -68,7 +68,7 @@ final class Intrinsics {
             return call(function, value.get(function), where + "." + function);
         }
         ObjectNode out = JsonTrees.NODES.objectNode();
-        value.fields().forEachRemaining(field -> {
+        value.properties().forEach(field -> {
             JsonNode resolved = resolve(field.getValue(), where + "." + field.getKey());
             if (!resolved.isMissingNode()) {
                 out.set(field.getKey(), resolved);

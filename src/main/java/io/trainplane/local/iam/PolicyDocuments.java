@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.iam.ConditionTest.SetOperator;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,6 +46,7 @@ final class PolicyDocuments {
         }
         List<PolicyStatement> statements = new ArrayList<>();
         Set<String> sids = new HashSet<>();
+        Set<String> ids = new HashSet<>();
         int index = 0;
         for (JsonNode statement : body.isArray() ? body : List.of(body)) {
             String sid = statement.path("Sid").isTextual() ? statement.get("Sid").asText() : null;
@@ -57,6 +57,9 @@ final class PolicyDocuments {
             if (sid != null && !sids.add(sid)) {
                 // "the Sid value must be unique within a JSON policy" (reference_policies_elements_sid.html)
                 throw invalid(id, "Sid '" + sid + "' is used twice in the policy");
+            }
+            if (!ids.add(id)) {
+                throw invalid(id, "a numeric Sid names the same statement id as the statement at that index; use a Sid with a letter");
             }
             statements.add(statement(id, statement));
             index++;
@@ -98,8 +101,7 @@ final class PolicyDocuments {
             throw invalid(id, "Condition must be a JSON object of operators");
         }
         List<ConditionTest> tests = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> ops = block.fields(); ops.hasNext(); ) {
-            var op = ops.next();
+        for (var op : block.properties()) {
             Matcher m = OPERATOR.matcher(op.getKey());
             ConditionOperator base = m.matches() ? operator(m.group(2)) : null;
             if (base == null) {
@@ -115,8 +117,7 @@ final class PolicyDocuments {
             if (!op.getValue().isObject() || op.getValue().isEmpty()) {
                 throw invalid(id, "'" + op.getKey() + "' must map condition keys to values");
             }
-            for (Iterator<Map.Entry<String, JsonNode>> keys = op.getValue().fields(); keys.hasNext(); ) {
-                var key = keys.next();
+            for (var key : op.getValue().properties()) {
                 List<String> values = strings(id, key.getValue(), op.getKey() + " " + key.getKey());
                 for (String value : values) {
                     String problem = base.problemWith(value);

@@ -39,7 +39,7 @@ final class SamTransform {
             }
         });
         ObjectNode out = JsonTrees.NODES.objectNode();
-        template.path("Resources").fields().forEachRemaining(entry -> {
+        template.path("Resources").properties().forEach(entry -> {
             String id = entry.getKey();
             ObjectNode resource = entry.getValue().deepCopy();
             out.set(id, resource);
@@ -76,7 +76,7 @@ final class SamTransform {
                 throw new TemplateException(id + ": what SAM adds to the generated role for " + unsupported + " is not simulated; give the function a Role");
             }
         }
-        properties.path("Events").fields().forEachRemaining(event -> {
+        properties.path("Events").properties().forEach(event -> {
             if (POLICY_EVENTS.contains(event.getValue().path("Type").asText())) {
                 throw new TemplateException(id + ".Events." + event.getKey() + ": the policies SAM adds for "
                         + event.getValue().path("Type").asText() + " event sources are not simulated; give the function a Role");
@@ -157,7 +157,7 @@ final class SamTransform {
         }
         if (node.isObject()) {
             ObjectNode out = JsonTrees.NODES.objectNode();
-            node.fields().forEachRemaining(f -> out.set(f.getKey(), substitute(f.getValue(), parameters, values)));
+            node.properties().forEach(f -> out.set(f.getKey(), substitute(f.getValue(), parameters, values)));
             return out;
         }
         if (node.isArray()) {
@@ -178,7 +178,7 @@ final class SamTransform {
         }
         if (global.isObject() && local.isObject() && !isIntrinsic(global) && !isIntrinsic(local)) {
             ObjectNode out = global.deepCopy();
-            local.fields().forEachRemaining(f -> out.set(f.getKey(), merge(global.path(f.getKey()), f.getValue())));
+            local.properties().forEach(f -> out.set(f.getKey(), merge(global.path(f.getKey()), f.getValue())));
             return out;
         }
         if (global.isArray() && local.isArray()) {

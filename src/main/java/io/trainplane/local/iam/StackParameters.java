@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.json.JsonTrees;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +43,7 @@ final class StackParameters {
             }
         }
         Map<String, JsonNode> values = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = section.fields(); it.hasNext(); ) {
-            var parameter = it.next();
+        for (var parameter : section.properties()) {
             String name = parameter.getKey();
             JsonNode spec = parameter.getValue();
             String value = overrides.containsKey(name) ? overrides.get(name)

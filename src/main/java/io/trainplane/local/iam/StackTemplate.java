@@ -42,7 +42,9 @@ public final class StackTemplate {
         this.parameters = StackParameters.of(template.path("Parameters"), parameterValues);
         this.resources = transformed(template, account);
         this.intrinsics = new Intrinsics(account, parameters, template.path("Conditions"), resources);
-        resources.fields().forEachRemaining(entry -> {
+        // Every condition decided now: a bad one is a load error, and later reads change nothing.
+        template.path("Conditions").fieldNames().forEachRemaining(name -> intrinsics.condition(name, "Conditions"));
+        resources.properties().forEach(entry -> {
             String type = entry.getValue().path("Type").asText();
             if (REFUSED_TYPES.contains(type) || type.startsWith("AWS::Serverless::")
                     && !Set.of("AWS::Serverless::Function", "AWS::Serverless::StateMachine").contains(type)) {
@@ -52,7 +54,7 @@ public final class StackTemplate {
                 roles.put(entry.getKey(), StackRoles.role(entry.getKey(), entry.getValue(), intrinsics));
             }
         });
-        resources.fields().forEachRemaining(entry -> {
+        resources.properties().forEach(entry -> {
             String id = entry.getKey();
             switch (entry.getValue().path("Type").asText()) {
                 case "AWS::Serverless::Function" -> {
@@ -142,8 +144,8 @@ public final class StackTemplate {
         String arn = intrinsics.text(getAtt(id, "Arn"), where);
         String alias = properties.has("AutoPublishAlias") ? intrinsics.text(JsonTrees.NODES.objectNode().put("Ref", id + ".Alias"), where) : null;
         Map<String, String> environment = new LinkedHashMap<>();
-        intrinsics.resolve(properties.path("Environment").path("Variables"), where + ".Environment.Variables").fields()
-                .forEachRemaining(v -> environment.put(v.getKey(), scalar(v.getValue(), where + ".Environment.Variables." + v.getKey())));
+        intrinsics.resolve(properties.path("Environment").path("Variables"), where + ".Environment.Variables").properties()
+                .forEach(v -> environment.put(v.getKey(), scalar(v.getValue(), where + ".Environment.Variables." + v.getKey())));
         return new StackFunction(id, intrinsics.name(id), arn, alias, roleOf(id, properties), environment);
     }
 
@@ -151,8 +153,8 @@ public final class StackTemplate {
         String where = "Resources." + id + ".Properties";
         JsonNode properties = machine.path("Properties");
         Map<String, String> substitutions = new LinkedHashMap<>();
-        intrinsics.resolve(properties.path("DefinitionSubstitutions"), where + ".DefinitionSubstitutions").fields()
-                .forEachRemaining(s -> substitutions.put(s.getKey(), scalar(s.getValue(), where + ".DefinitionSubstitutions." + s.getKey())));
+        intrinsics.resolve(properties.path("DefinitionSubstitutions"), where + ".DefinitionSubstitutions").properties()
+                .forEach(s -> substitutions.put(s.getKey(), scalar(s.getValue(), where + ".DefinitionSubstitutions." + s.getKey())));
         String definition = properties.has("DefinitionUri") ? intrinsics.text(properties.get("DefinitionUri"), where + ".DefinitionUri") : null;
         return new StackStateMachine(id, intrinsics.name(id), intrinsics.text(getAtt(id, "Arn"), where), roleOf(id, properties),
                 definition, substitutions);
@@ -199,7 +201,7 @@ public final class StackTemplate {
     /** Refuses any intrinsic function the resolver does not know, wherever it is. */
     private static void checkIntrinsics(JsonNode node, String where) {
         if (node.isObject()) {
-            node.fields().forEachRemaining(field -> {
+            node.properties().forEach(field -> {
                 if (field.getKey().startsWith("Fn::") && !CfnYaml.FUNCTIONS.contains(field.getKey())) {
                     throw new TemplateException((where.isEmpty() ? "" : where + ": ") + field.getKey()
                             + " is not an intrinsic function the simulation resolves (it knows "

@@ -187,6 +187,7 @@ class PolicyEvaluatorTest {
             {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condtion": {}}                                | 'Condtion' is not a field
             {"Sid": "A", "Effect": "Allow", "Action": "s3:*", "Resource": "*"}, {"Sid": "A", "Effect": "Deny", "Action": "s3:*", "Resource": "*"} | used twice
             {"Sid": "no-dashes", "Effect": "Allow", "Action": "s3:*", "Resource": "*"}                            | only letters and digits
+            {"Sid": "1", "Effect": "Allow", "Action": "s3:*", "Resource": "*"}, {"Effect": "Deny", "Action": "s3:*", "Resource": "*"} | same statement id
             """)
     void policiesIamOrTheSimulationCannotTakeAreRefusedWhenLoaded(String statements, String message) {
         assertThatThrownBy(() -> role(statements)).isInstanceOf(InvalidPolicyException.class)
