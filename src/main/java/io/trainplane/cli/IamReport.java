@@ -12,7 +12,7 @@ import java.io.PrintWriter;
 import java.util.stream.Collectors;
 
 /** What {@code trainplane iam} prints: every role the stack creates with its resolved policies. */
-final class IamReport {
+public final class IamReport {
     private IamReport() {
     }
 
@@ -21,7 +21,7 @@ final class IamReport {
      * "document"}]}]}; a managed policy also has "managedPolicyArn", and "known": false with a
      * null document when the simulation does not ship its document.
      */
-    static ObjectNode json(StackTemplate template) {
+    public static ObjectNode json(StackTemplate template) {
         ObjectNode report = Json.object()
                 .put("account", template.account().accountId())
                 .put("region", template.account().region())

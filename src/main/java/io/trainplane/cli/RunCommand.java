@@ -178,7 +178,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
 
     private void checkStateNames() {
         Set<String> names = StateMachine.parse(LocalRun.definition(LocalRun.PIPELINE),
-                LocalLambdas.substitutions(Functions.all().keySet())).stateNames();
+                LocalCloud.substitutions(LocalCloud.PIPELINE_MACHINE)).stateNames();
         Set<String> asked = new LinkedHashSet<>(failAt);
         asked.addAll(flaky);
         if (abortAt != null) {

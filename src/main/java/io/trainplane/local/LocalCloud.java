@@ -1,14 +1,13 @@
 package io.trainplane.local;
 
 import io.trainplane.aws.Clients;
-import io.trainplane.aws.ClusterNetwork;
-import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
 import io.trainplane.local.iam.AuditLog;
-import io.trainplane.local.iam.Authorizer;
+import io.trainplane.local.iam.StackPrincipals;
+import io.trainplane.local.iam.StackTemplate;
 import io.trainplane.local.sim.AuthorizedDynamoDb;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
@@ -26,7 +25,9 @@ import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
 import io.trainplane.spec.KubernetesVersions;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -46,21 +47,22 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * {@code AwsClients}.
  */
 public final class LocalCloud implements AutoCloseable {
-    /** The cluster that exists in the simulated account before any run (examples/quickstart.json). */
+    /** The cluster that exists in the simulated account before any run (examples/existing-cluster.json). */
     public static final String DEMO_CLUSTER = "trainplane-demo";
-    /** The stack's state machines in the simulated account. */
-    public static final String PIPELINE_ARN = SimulatedStepFunctions.stateMachineArn("TrainingPipeline");
-    public static final String CLEANUP_ARN = SimulatedStepFunctions.stateMachineArn("Cleanup");
-    static final Settings SETTINGS = new Settings("trainplane-runs", "trainplane", "us-east-1",
-            new ClusterNetwork(List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002"), List.of()),
-            new ClusterRoles("arn:aws:iam::000000000000:role/trainplane-EksClusterRole",
-                    "arn:aws:iam::000000000000:role/trainplane-EksNodeRole",
-                    "arn:aws:iam::000000000000:role/trainplane-EfsCsiDriverRole"));
+    /** template.yaml as it deploys into the simulated account: its roles, functions and state machines. */
+    static final StackTemplate STACK = StackTemplate.local();
+    /** The stack's state machines by their logical ids, and their ARNs in the simulated account. */
+    public static final String PIPELINE_MACHINE = "TrainingPipeline";
+    public static final String CLEANUP_MACHINE = "Cleanup";
+    public static final String PIPELINE_ARN = STACK.stateMachines().get(PIPELINE_MACHINE).arn();
+    public static final String CLEANUP_ARN = STACK.stateMachines().get(CLEANUP_MACHINE).arn();
+    /** What the functions know of their stack: template.yaml's environment variables, resolved. */
+    static final Settings SETTINGS = settings(STACK);
 
     private final SimulatedClock clock = SimulatedClock.startingNow();
     private final CallLog calls = new CallLog();
     private final FaultPlan faults = new FaultPlan();
-    private final AuditLog iam = new AuditLog(Authorizer.ALLOW_ALL);
+    private final AuditLog iam = new AuditLog(StackPrincipals.authorizer(STACK.policies()));
     private final LocalDynamoDb dynamoDb;
     private final AuthorizedDynamoDb runsTable;
     private final boolean ownsDynamoDb;
@@ -177,6 +179,22 @@ public final class LocalCloud implements AutoCloseable {
         return Stream.of(eks, efs, cloudControl).flatMap(service -> service.resources().stream()).sorted().toList();
     }
 
+    /** DefinitionSubstitutions of the state machine {@code machine} ({@link #PIPELINE_MACHINE}), as template.yaml resolves them. */
+    public static Map<String, String> substitutions(String machine) {
+        return STACK.stateMachines().get(machine).substitutions();
+    }
+
+    /** The stack this account runs. */
+    public StackTemplate stack() {
+        return STACK;
+    }
+
+    private static Settings settings(StackTemplate stack) {
+        Map<String, String> environment = new HashMap<>(stack.functions().get("CreateClusterFunction").environment());
+        environment.put("AWS_REGION", stack.account().region());
+        return Settings.fromMap(environment);
+    }
+
     /** The Runs table's name in every local cloud. */
     public static String tableName() { return SETTINGS.tableName(); }
 
@@ -194,6 +212,7 @@ public final class LocalCloud implements AutoCloseable {
 
     @Override
     public void close() {
+        iam.archive();
         kubernetes.close();
         if (ownsDynamoDb) {
             dynamoDb.close();

@@ -15,7 +15,7 @@ public final class LocalJanitor {
 
     /** Runs one sweep; returns the Janitor function's result (what the {@code Orphans Cleaned} event reports). */
     public static JsonNode sweep(LocalCloud cloud) {
-        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud.clients(), Faults.none(), cloud::reconcile, cloud.clock());
+        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud, Faults.none());
         LocalSafetyNet.install(cloud, lambdas);
         var event = Json.object().put("version", "0").put("id", java.util.UUID.randomUUID().toString())
                 .put("detail-type", "Scheduled Event").put("source", "aws.events").put("account", "000000000000")
@@ -23,7 +23,7 @@ public final class LocalJanitor {
         event.putArray("resources");
         event.putObject("detail");
         try {
-            JsonNode result = lambdas.invoke(LocalLambdas.ARN_PREFIX + "Janitor:" + LocalLambdas.ALIAS, event,
+            JsonNode result = lambdas.invoke(lambdas.arn("Janitor"), event,
                     new TaskContext("janitor", "Janitor", 0, cloud.clock().instant()));
             cloud.reconcile();
             return result;

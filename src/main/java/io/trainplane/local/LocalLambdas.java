@@ -5,14 +5,19 @@ import io.trainplane.aws.Clients;
 import io.trainplane.local.asl.TaskContext;
 import io.trainplane.local.asl.TaskFailure;
 import io.trainplane.local.asl.TaskInvoker;
+import io.trainplane.local.iam.AuditEntry;
+import io.trainplane.local.iam.Callers;
+import io.trainplane.local.iam.IamRequest;
+import io.trainplane.local.iam.StackFunction;
+import io.trainplane.local.iam.StackPrincipals;
 import io.trainplane.workflow.Json;
 import io.trainplane.workflow.StepHandler;
 import io.trainplane.workflow.TransientException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -20,43 +25,66 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Invokes the stack's Lambda handlers in process, as the Lambda service would: JSON bytes in and
- * out, an exception reported as its class name (the error) and {@code errorMessage}/{@code
- * errorType} JSON (the cause). Injected faults strike before the handler runs.
+ * Invokes the stack's Lambda handlers in process, as the Lambda service would: by the ARNs
+ * template.yaml gives them, JSON bytes in and out, each invocation running as the function's
+ * execution role, an exception reported as its class name (the error) and
+ * {@code errorMessage}/{@code errorType} JSON (the cause). Injected faults strike before the
+ * handler runs.
  */
 public final class LocalLambdas implements TaskInvoker {
-    public static final String ARN_PREFIX = "arn:aws:lambda:us-east-1:000000000000:function:";
-    public static final String ALIAS = "live";
-
     private final Map<String, StepHandler> handlers = new LinkedHashMap<>();
+    private final Map<String, String> names = new LinkedHashMap<>();
+    private final LocalCloud cloud;
+    private final StackPrincipals principals;
     private final Faults faults;
-    private final Runnable beforeEachInvoke;
-    private final SimulatedClock clock;
     private final Set<String> flaked = ConcurrentHashMap.newKeySet();
 
-    public LocalLambdas(Map<String, Function<Clients, StepHandler>> functions, Clients clients, Faults faults,
-                        Runnable beforeEachInvoke, SimulatedClock clock) {
-        functions.forEach((name, factory) -> handlers.put(name, factory.apply(clients)));
+    public LocalLambdas(Map<String, Function<Clients, StepHandler>> functions, LocalCloud cloud, Faults faults) {
+        this.cloud = cloud;
+        this.principals = new StackPrincipals(cloud.stack());
         this.faults = faults;
-        this.beforeEachInvoke = beforeEachInvoke;
-        this.clock = clock;
+        Clients clients = cloud.clients();
+        functions.forEach((name, factory) -> handlers.put(name, factory.apply(clients)));
+        for (String name : handlers.keySet()) {
+            StackFunction function = cloud.stack().functions().get(name + "Function");
+            if (function != null) {
+                names.put(function.arn(), name);
+                names.put(function.aliasArn(), name);
+            }
+        }
     }
 
-    /** DefinitionSubstitutions as template.yaml passes them: {@code <Name>FunctionArn} → the alias ARN. */
-    public Map<String, String> substitutions() {
-        return substitutions(handlers.keySet());
+    /** The ARN state machines and event rules invoke {@code function} by: its alias's. */
+    public String arn(String function) {
+        StackFunction stackFunction = cloud.stack().functions().get(function + "Function");
+        if (stackFunction == null) {
+            throw new IllegalArgumentException("template.yaml creates no " + function + "Function with these parameters");
+        }
+        return stackFunction.aliasArn();
     }
 
-    /** The substitutions for these function names, without building their handlers. */
-    public static Map<String, String> substitutions(Collection<String> functionNames) {
-        Map<String, String> substitutions = new LinkedHashMap<>();
-        functionNames.forEach(name -> substitutions.put(name + "FunctionArn", ARN_PREFIX + name + ":" + ALIAS));
-        return substitutions;
+    /**
+     * The functions as state machine {@code machine} invokes them: lambda:InvokeFunction is asked
+     * of its role first; a refusal is the Task's error as Step Functions reports it
+     * (https://docs.aws.amazon.com/step-functions/latest/dg/connect-lambda.html: {@code Lambda.AWSLambdaException}).
+     */
+    public TaskInvoker invokedBy(String machine) {
+        var caller = principals.stateMachine(machine);
+        return (resource, payload, context) -> {
+            AuditEntry entry = cloud.iam().authorize(caller, IamRequest.of("lambda:InvokeFunction", resource));
+            if (!entry.decision().allowed()) {
+                throw new TaskFailure("Lambda.AWSLambdaException", "User: " + entry.principal()
+                        + " is not authorized to perform: lambda:InvokeFunction on resource: " + resource
+                        + " because no identity-based policy allows the lambda:InvokeFunction action"
+                        + " (Service: Lambda, Status Code: 403, Error Code: AccessDeniedException)");
+            }
+            return invoke(resource, payload, context);
+        };
     }
 
     @Override
     public JsonNode invoke(String resource, JsonNode payload, TaskContext context) throws TaskFailure {
-        String function = functionName(resource);
+        String function = names.getOrDefault(resource, resource);
         StepHandler handler = handlers.get(function);
         if (handler == null) {
             throw new TaskFailure("Lambda.ResourceNotFoundException", "Function not found: " + resource);
@@ -67,27 +95,27 @@ public final class LocalLambdas implements TaskInvoker {
         if (faults.flaky().contains(context.stateName()) && flaked.add(context.stateName())) {
             throw failure(TransientException.class.getName(), "transient fault injected at " + context.stateName() + " (--flaky)");
         }
-        beforeEachInvoke.run();
+        cloud.reconcile();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long start = System.nanoTime();
         try {
-            handler.handleRequest(new ByteArrayInputStream(Json.write(payload).getBytes()), out, null);
-        } catch (IOException | RuntimeException e) {
+            Callers.as(principals.function(function), () -> {
+                try {
+                    handler.handleRequest(new ByteArrayInputStream(Json.write(payload).getBytes()), out, null);
+                    return null;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw failure(e.getCause().getClass().getName(), e.getCause().getMessage());
+        } catch (RuntimeException e) {
             throw failure(e.getClass().getName(), e.getMessage());
         } finally {
             // An invocation takes time on Lambda too: the simulated clock moves by what it really took.
-            clock.advance(Duration.ofNanos(Math.max(1_000_000, System.nanoTime() - start)));
+            cloud.clock().advance(Duration.ofNanos(Math.max(1_000_000, System.nanoTime() - start)));
         }
         return Json.read(out.toString());
-    }
-
-    private static String functionName(String resource) {
-        if (!resource.startsWith(ARN_PREFIX)) {
-            return resource;
-        }
-        String rest = resource.substring(ARN_PREFIX.length());
-        int alias = rest.indexOf(':');
-        return alias < 0 ? rest : rest.substring(0, alias);
     }
 
     private static TaskFailure failure(String errorType, String message) {

@@ -57,8 +57,8 @@ public final class LocalRun {
         cloud.apply(faults);
         var clock = cloud.clock();
         var started = clock.instant();
-        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud.clients(), faults, cloud::reconcile, clock);
-        StateMachine machine = StateMachine.parse(definition(PIPELINE), lambdas.substitutions());
+        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud, faults);
+        StateMachine machine = StateMachine.parse(definition(PIPELINE), LocalCloud.substitutions(LocalCloud.PIPELINE_MACHINE));
         LocalSafetyNet.install(cloud, lambdas);
         Set<String> created = new TreeSet<>();
         ExecutionListener listener = new ExecutionListener() {
@@ -75,7 +75,7 @@ public final class LocalRun {
                 return stateName.equals(abortAt);
             }
         };
-        ExecutionResult result = new Executor(clock).execute(machine, executionName, spec, lambdas, listener);
+        ExecutionResult result = new Executor(clock).execute(machine, executionName, spec, lambdas.invokedBy(LocalCloud.PIPELINE_MACHINE), listener);
         LocalSafetyNet.statusChanged(cloud, result);
         cloud.reconcile();
         List<String> remaining = cloud.inventory();

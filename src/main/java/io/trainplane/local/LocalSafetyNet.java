@@ -29,9 +29,10 @@ public final class LocalSafetyNet {
 
     /** Deploys the Cleanup machine and the safety-net rule into {@code cloud}, invoking functions through {@code lambdas}. */
     public static void install(LocalCloud cloud, LocalLambdas lambdas) {
-        StateMachine cleanup = StateMachine.parse(LocalRun.definition(CLEANUP), lambdas.substitutions());
+        StateMachine cleanup = StateMachine.parse(LocalRun.definition(CLEANUP), LocalCloud.substitutions(LocalCloud.CLEANUP_MACHINE));
+        var invoker = lambdas.invokedBy(LocalCloud.CLEANUP_MACHINE);
         cloud.stepFunctions().register(LocalCloud.CLEANUP_ARN, (name, input) ->
-                new Executor(cloud.clock()).execute(cleanup, name, input, lambdas, ExecutionListener.NONE).status().name());
+                new Executor(cloud.clock()).execute(cleanup, name, input, invoker, ExecutionListener.NONE).status().name());
         cloud.bus().addRule("SafetyNet", LocalSafetyNet::matches, event -> invoke(cloud, lambdas, event));
     }
 
@@ -54,7 +55,9 @@ public final class LocalSafetyNet {
 
     private static void invoke(LocalCloud cloud, LocalLambdas lambdas, SimulatedEventBus.Event event) {
         try {
-            JsonNode result = lambdas.invoke(LocalLambdas.ARN_PREFIX + "SafetyNet:" + LocalLambdas.ALIAS, event.envelope(),
+            // EventBridge invokes the function through its resource-based policy (SAM's permission for
+            // the rule), which the simulation does not evaluate.
+            JsonNode result = lambdas.invoke(lambdas.arn("SafetyNet"), event.envelope(),
                     new TaskContext(event.detail().path("name").asText(), "SafetyNet", 0, cloud.clock().instant()));
             LOG.fine(() -> "safety net: " + Json.write(result));
         } catch (TaskFailure e) {

@@ -114,8 +114,7 @@ class SafetyNetTest {
     @Test
     void aTimedOutExecutionEndsTheRunFailedAndOtherStatusesAreIgnored() {
         try (LocalCloud cloud = new LocalCloud()) {
-            var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud.clients(), Faults.none(),
-                    cloud::reconcile, cloud.clock());
+            var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud, Faults.none());
             LocalSafetyNet.install(cloud, lambdas);
             new Handlers(cloud).start(quickstart, "quickstart");
             var change = io.trainplane.workflow.Json.object().put("stateMachineArn", LocalCloud.PIPELINE_ARN).put("name", "quickstart");
@@ -155,8 +154,7 @@ class SafetyNetTest {
     @Test
     void aRunWhoseOwnCleanupTimedOutGetsAFreshDeadline() {
         try (LocalCloud cloud = new LocalCloud()) {
-            var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud.clients(), Faults.none(),
-                    cloud::reconcile, cloud.clock());
+            var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud, Faults.none());
             LocalSafetyNet.install(cloud, lambdas);
             new Handlers(cloud).start(quickstart, "quickstart");
             String fs = cloud.efs().createFileSystem(r -> r.creationToken("quickstart-volume").encrypted(true)).fileSystemId();

@@ -130,6 +130,14 @@ public final class EksClusters {
      * groups (or an operation in progress) still hold it: delete those, then call again.
      */
     public Deletion delete(String clusterName) {
+        // Described first: the run records its cluster before EKS accepts the create, and one that
+        // was never made has no tags, so the role (which may delete tagged clusters only) would be
+        // refused DeleteCluster where DescribeCluster answers that it does not exist.
+        try {
+            eks.describeCluster(r -> r.name(clusterName));
+        } catch (ResourceNotFoundException e) {
+            return new Deletion.Gone();
+        }
         try {
             eks.deleteCluster(r -> r.name(clusterName));
             return new Deletion.Deleting();

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Every request IAM was asked in the simulated account, with its decision: the user at the
@@ -16,11 +17,22 @@ import java.util.List;
  * {@code trainplane run --audit-log FILE} writes, one JSON object a line.
  */
 public final class AuditLog implements Authorizer {
-    private final Authorizer policies;
+    /** Set (by the build) to a directory: every log judged by the stack's own policies is kept there, for the iam-simulate replay. */
+    public static final String ARCHIVE_PROPERTY = "trainplane.iam.audit.dir";
+    private static final AtomicInteger ARCHIVED = new AtomicInteger();
+
+    private volatile Authorizer policies;
+    private volatile boolean stackPolicies = true;
     private final List<AuditEntry> entries = new ArrayList<>();
 
     public AuditLog(Authorizer policies) {
         this.policies = policies;
+    }
+
+    /** Judges from now on by other policies (a test that takes a statement away, say); such a log is not archived. */
+    public void judgeBy(Authorizer other) {
+        this.policies = other;
+        this.stackPolicies = false;
     }
 
     @Override
@@ -52,6 +64,20 @@ public final class AuditLog implements Authorizer {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the audit log " + file, e);
         }
+    }
+
+    /** Keeps this log in the archive directory when the build asks for it and the stack's policies judged it. */
+    public void archive() {
+        String dir = System.getProperty(ARCHIVE_PROPERTY);
+        if (dir == null || !stackPolicies || entries().isEmpty()) {
+            return;
+        }
+        try {
+            Files.createDirectories(Path.of(dir));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        write(Path.of(dir, "audit-" + ProcessHandle.current().pid() + "-" + ARCHIVED.incrementAndGet() + ".jsonl"));
     }
 
     static ObjectNode json(AuditEntry entry) {

@@ -36,8 +36,8 @@ class StackTemplateTest {
         assertThat(document(LOCAL.roles().get("ClusterWorkRole"), "run-record")).isEqualTo(runRecord);
 
         JsonNode infrastructure = document(LOCAL.roles().get("ClusterWorkRole"), "run-infrastructure");
-        assertThat(infrastructure.at("/Statement/0/Resource").asText()).isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/*");
-        assertThat(infrastructure.at("/Statement/3/Resource/1").asText()).isEqualTo("arn:aws:iam::000000000000:role/trainplane-EksNodeRole");
+        assertThat(statement(infrastructure, "DescribeExistingClusters").path("Resource").asText()).isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/*");
+        assertThat(statement(infrastructure, "PassRunRoles").at("/Resource/1").asText()).isEqualTo("arn:aws:iam::000000000000:role/trainplane-EksNodeRole");
         assertThat(document(LOCAL.roles().get("SafetyNetRole"), "start-cleanup").at("/Statement/1/Resource").asText())
                 .isEqualTo("arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-Cleanup");
     }
@@ -46,7 +46,7 @@ class StackTemplateTest {
     void statementsHaveStableIdsFromRolePolicyAndSidOrIndex() {
         assertThat(LOCAL.roles().get("ClusterWorkRole").statements()).extracting(PolicyStatement::id)
                 .contains("ClusterWorkRole/run-record/0", "ClusterWorkRole/run-record/1",
-                        "ClusterWorkRole/run-infrastructure/DescribeClusters", "ClusterWorkRole/AWSLambdaBasicExecutionRole/0");
+                        "ClusterWorkRole/run-infrastructure/DescribeExistingClusters", "ClusterWorkRole/AWSLambdaBasicExecutionRole/0");
         assertThat(LOCAL.policies().statementIds()).doesNotHaveDuplicates();
     }
 
@@ -97,7 +97,7 @@ class StackTemplateTest {
     void parametersChangeTheResolvedResourcesAndConditions() {
         StackTemplate prefixed = StackTemplate.local(Map.of("ExistingClusterNamePrefix", "team-a-",
                 "ClusterSecurityGroupIds", "sg-1,sg-2", "RetrainingSchedule", "rate(1 day)"));
-        assertThat(document(prefixed.roles().get("ClusterWorkRole"), "run-infrastructure").at("/Statement/0/Resource").asText())
+        assertThat(statement(document(prefixed.roles().get("ClusterWorkRole"), "run-infrastructure"), "DescribeExistingClusters").path("Resource").asText())
                 .isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/team-a-*");
         assertThat(prefixed.functions().get("CreateClusterFunction").environment()).containsEntry("CLUSTER_SECURITY_GROUP_IDS", "sg-1,sg-2");
         assertThat(prefixed.roles()).containsKeys("StartScheduledRunRole", "RetrainingSchedulerRole");
@@ -179,14 +179,24 @@ class StackTemplateTest {
     @Test
     void removingAStatementLeavesTheOthers() {
         StackPolicies policies = LOCAL.policies();
-        String id = "ClusterWorkRole/run-infrastructure/DescribeClusters";
-        IamRequest describe = IamRequest.of("eks:DescribeCluster", "arn:aws:eks:us-east-1:000000000000:cluster/tp-run");
+        String id = "ClusterWorkRole/run-infrastructure/DescribeExistingClusters";
+        IamRequest describe = IamRequest.of("eks:DescribeCluster", "arn:aws:eks:us-east-1:000000000000:cluster/team-cluster");
         assertThat(policies.evaluate("ClusterWorkRole", describe)).isEqualTo(new Evaluation(Decision.Allowed, id));
         StackPolicies without = policies.without(id);
         assertThat(without.evaluate("ClusterWorkRole", describe).decision()).isEqualTo(Decision.ImplicitlyDenied);
         assertThat(without.statementIds()).hasSize(policies.statementIds().size() - 1).doesNotContain(id);
-        assertThat(document(without.role("ClusterWorkRole"), "run-infrastructure").get("Statement").toString()).doesNotContain("DescribeClusters");
+        assertThat(document(without.role("ClusterWorkRole"), "run-infrastructure").get("Statement").toString()).doesNotContain("DescribeExistingClusters");
         assertThat(policies.evaluate("ClusterWorkRole", describe).decision()).as("the original is unchanged").isEqualTo(Decision.Allowed);
         assertThatThrownBy(() -> policies.without("ClusterWorkRole/nope/0")).hasMessageContaining("no statement");
+    }
+
+    /** The statement of {@code document} with this Sid. */
+    static JsonNode statement(JsonNode document, String sid) {
+        for (JsonNode statement : document.path("Statement")) {
+            if (sid.equals(statement.path("Sid").asText())) {
+                return statement;
+            }
+        }
+        throw new AssertionError("no statement " + sid + " in " + document);
     }
 }

@@ -1,0 +1,76 @@
+package io.trainplane.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainplane.local.iam.AuditEntry;
+import io.trainplane.local.iam.StackPolicies;
+import io.trainplane.local.iam.StackPrincipals;
+import io.trainplane.local.iam.StackTemplate;
+import io.trainplane.spec.RunSpecs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every statement of template.yaml that the quickstart relies on is needed: without it the run
+ * fails with the service's AccessDeniedException naming the action, and cleanup still runs.
+ */
+class StackPoliciesNeededTest {
+    static String quickstart;
+    static List<AuditEntry> baseline;
+
+    record Outcome(RunReport report, List<AuditEntry> audit) {}
+
+    @BeforeAll
+    static void baseline() throws IOException {
+        quickstart = Files.readString(Path.of("examples/quickstart.json"));
+        Outcome ok = run(StackTemplate.local().policies());
+        assertThat(ok.report().status()).as("the quickstart under template.yaml's policies").isEqualTo("SUCCEEDED");
+        assertThat(ok.audit()).filteredOn(e -> !e.decision().allowed()).as("denials of the quickstart").isEmpty();
+        baseline = ok.audit();
+    }
+
+    static Outcome run(StackPolicies policies) {
+        try (LocalCloud cloud = new LocalCloud()) {
+            cloud.iam().judgeBy(StackPrincipals.authorizer(policies));
+            RunReport report = new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
+            return new Outcome(report, cloud.iam().entries());
+        }
+    }
+
+    /** The statements that allowed a call of the quickstart, each once. */
+    static Stream<String> statementsTheQuickstartUses() throws IOException {
+        if (baseline == null) {
+            baseline();
+        }
+        Set<String> used = new TreeSet<>();
+        baseline.stream().map(AuditEntry::statement).filter(Objects::nonNull).forEach(used::add);
+        return used.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("statementsTheQuickstartUses")
+    void withoutTheStatementTheQuickstartFailsNamingTheDeniedAction(String statement) {
+        Set<String> actions = new TreeSet<>();
+        baseline.stream().filter(e -> statement.equals(e.statement())).forEach(e -> actions.add(e.action()));
+
+        Outcome without = run(StackTemplate.local().policies().without(statement));
+
+        List<AuditEntry> denied = without.audit().stream().filter(e -> !e.decision().allowed()).toList();
+        assertThat(denied).as("calls denied without %s", statement).isNotEmpty();
+        assertThat(denied).extracting(AuditEntry::action).containsAnyElementsOf(actions);
+        RunReport report = without.report();
+        assertThat(report.status()).isEqualTo("FAILED");
+        String error = report.error() + " " + report.cause();
+        assertThat(error).containsAnyOf("AccessDeniedException", "AccessDenied", "Lambda.AWSLambdaException")
+                .contains(denied.get(0).action());
+    }
+}
