@@ -18,6 +18,7 @@ import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.local.sim.SimulatedKubernetes;
+import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.local.sim.SimulatedStepFunctions;
 import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
@@ -38,8 +39,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * One simulated AWS account with one region, for local mode: DynamoDB Local holding the Runs
  * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups) and
  * EventBridge, a Kubernetes API server with its Job controller, all on one simulated clock, with
- * one call log and one {@link FaultPlan}. {@link #clients()} is what the handlers get instead of
- * {@code AwsClients}.
+ * one call log, one {@link FaultPlan} and one {@link SimulatedNetwork}. {@link #clients()} is
+ * what the handlers get instead of {@code AwsClients}.
  */
 public final class LocalCloud implements AutoCloseable {
     /** The cluster that exists in the simulated account before any run (examples/quickstart.json). */
@@ -48,7 +49,7 @@ public final class LocalCloud implements AutoCloseable {
     public static final String PIPELINE_ARN = SimulatedStepFunctions.stateMachineArn("TrainingPipeline");
     public static final String CLEANUP_ARN = SimulatedStepFunctions.stateMachineArn("Cleanup");
     static final Settings SETTINGS = new Settings("trainplane-runs", "trainplane", "us-east-1",
-            new ClusterNetwork(List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002"), List.of()),
+            new ClusterNetwork(List.of(SimulatedNetwork.SUBNET_1A, SimulatedNetwork.SUBNET_1B), List.of()),
             new ClusterRoles("arn:aws:iam::000000000000:role/trainplane-EksClusterRole",
                     "arn:aws:iam::000000000000:role/trainplane-EksNodeRole",
                     "arn:aws:iam::000000000000:role/trainplane-EfsCsiDriverRole"));
@@ -59,8 +60,10 @@ public final class LocalCloud implements AutoCloseable {
     private final LocalDynamoDb dynamoDb;
     private final boolean ownsDynamoDb;
     private final SimulatedKubernetes kubernetes = new SimulatedKubernetes();
-    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, kubernetes.endpoint());
-    private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
+    /** The stack's VPC: EKS adds each cluster's security group to it, EFS checks mount targets against it. */
+    private final SimulatedNetwork network = SimulatedNetwork.stack();
+    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, kubernetes.endpoint()).sharing(network);
+    private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, network);
     private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
     private final PodBehaviour workload;
@@ -176,6 +179,7 @@ public final class LocalCloud implements AutoCloseable {
     public SimulatedKubernetes kubernetes() { return kubernetes; }
     public SimulatedEks eks() { return eks; }
     public SimulatedEfs efs() { return efs; }
+    public SimulatedNetwork network() { return network; }
     public SimulatedCloudControl cloudControl() { return cloudControl; }
     public FaultPlan faults() { return faults; }
 

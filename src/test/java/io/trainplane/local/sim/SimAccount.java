@@ -18,8 +18,9 @@ final class SimAccount {
     final SimulatedClock clock = new SimulatedClock(START);
     final CallLog calls = new CallLog();
     final FaultPlan faults = new FaultPlan();
-    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, ENDPOINT);
-    final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults);
+    final SimulatedNetwork network = SimulatedNetwork.stack();
+    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, ENDPOINT).sharing(network);
+    final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, network);
     final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults);
     final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults);
 
