@@ -20,6 +20,7 @@ import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.local.sim.SimulatedKubernetes;
+import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.local.sim.SimulatedStepFunctions;
 import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
@@ -43,8 +44,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * One simulated AWS account with one region, for local mode: DynamoDB Local holding the Runs
  * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups) and
  * EventBridge, a Kubernetes API server with its Job controller, all on one simulated clock, with
- * one call log and one {@link FaultPlan}. {@link #clients()} is what the handlers get instead of
- * {@code AwsClients}.
+ * one call log, one {@link FaultPlan} and one {@link SimulatedNetwork}. {@link #clients()} is
+ * what the handlers get instead of {@code AwsClients}.
  */
 public final class LocalCloud implements AutoCloseable {
     /** The cluster that exists in the simulated account before any run (examples/existing-cluster.json). */
@@ -67,8 +68,10 @@ public final class LocalCloud implements AutoCloseable {
     private final AuthorizedDynamoDb runsTable;
     private final boolean ownsDynamoDb;
     private final SimulatedKubernetes kubernetes = new SimulatedKubernetes();
-    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, iam, kubernetes.endpoint());
-    private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam);
+    /** The stack's VPC: EKS adds each cluster's security group to it, EFS checks mount targets against it. */
+    private final SimulatedNetwork network = SimulatedNetwork.stack();
+    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, iam, kubernetes.endpoint()).sharing(network);
+    private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam, network);
     private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, iam);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, iam);
     private final PodBehaviour workload;
@@ -205,6 +208,7 @@ public final class LocalCloud implements AutoCloseable {
     public SimulatedKubernetes kubernetes() { return kubernetes; }
     public SimulatedEks eks() { return eks; }
     public SimulatedEfs efs() { return efs; }
+    public SimulatedNetwork network() { return network; }
     public SimulatedCloudControl cloudControl() { return cloudControl; }
     public FaultPlan faults() { return faults; }
     /** Every IAM decision made in this account so far. */

@@ -17,7 +17,9 @@ import software.amazon.awssdk.services.efs.model.CreateMountTargetRequest;
 import software.amazon.awssdk.services.efs.model.DeleteFileSystemRequest;
 import software.amazon.awssdk.services.efs.model.DeleteMountTargetRequest;
 import software.amazon.awssdk.services.efs.model.DescribeFileSystemsRequest;
+import software.amazon.awssdk.services.efs.model.DescribeMountTargetSecurityGroupsRequest;
 import software.amazon.awssdk.services.efs.model.DescribeMountTargetsRequest;
+import software.amazon.awssdk.services.efs.model.ModifyMountTargetSecurityGroupsRequest;
 import software.amazon.awssdk.services.efs.model.ListTagsForResourceRequest;
 import software.amazon.awssdk.services.efs.model.TagResourceRequest;
 import software.amazon.awssdk.services.efs.model.UntagResourceRequest;
@@ -77,6 +79,18 @@ final class EfsPermissions implements Permissions {
                     var asked = list(onFileSystem("elasticfilesystem:DeleteMountTarget", fileSystemOf(r.mountTargetId())));
                     if (mt != null) {
                         asked.add(IamRequest.of("ec2:DeleteNetworkInterface", EC2 + "network-interface/" + mt.networkInterfaceId));
+                    }
+                    yield asked;
+                }
+                case DescribeMountTargetSecurityGroupsRequest r -> list(onFileSystem(
+                        "elasticfilesystem:DescribeMountTargetSecurityGroups", fileSystemOf(r.mountTargetId())));
+                case ModifyMountTargetSecurityGroupsRequest r -> {
+                    // https://docs.aws.amazon.com/efs/latest/ug/API_ModifyMountTargetSecurityGroups.html: also
+                    // ec2:ModifyNetworkInterfaceAttribute on the mount target's network interface.
+                    MountTargetRecord mt = efs.mountTargetOrNull(r.mountTargetId());
+                    var asked = list(onFileSystem("elasticfilesystem:ModifyMountTargetSecurityGroups", fileSystemOf(r.mountTargetId())));
+                    if (mt != null) {
+                        asked.add(IamRequest.of("ec2:ModifyNetworkInterfaceAttribute", EC2 + "network-interface/" + mt.networkInterfaceId));
                     }
                     yield asked;
                 }

@@ -1,5 +1,6 @@
 package io.trainplane.local.sim;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awssdk.services.efs.model.CreateFileSystemRequest;
@@ -36,29 +37,24 @@ final class EfsRecords {
         final String id;
         final String networkInterfaceId;
         final String ipAddress;
-        final int zone;
+        final SimulatedNetwork.Subnet subnet;
+        /** The groups of its network interface: replaced by ModifyMountTargetSecurityGroups. */
+        List<String> securityGroups;
         Lifecycle life;
 
-        MountTargetRecord(CreateMountTargetRequest request, String id, String networkInterfaceId, String ipAddress, Lifecycle life) {
+        MountTargetRecord(CreateMountTargetRequest request, String id, String networkInterfaceId, MountTargetRules.Placement placement,
+                          Lifecycle life) {
             this.request = request;
             this.id = id;
             this.networkInterfaceId = networkInterfaceId;
-            this.ipAddress = ipAddress;
-            // The simulated account has no VPC model: a subnet's zone is derived from its id.
-            this.zone = Math.floorMod(request.subnetId().hashCode(), 6);
+            this.ipAddress = placement.ipAddress();
+            this.subnet = placement.subnet();
+            this.securityGroups = placement.securityGroups();
             this.life = life;
         }
 
         String fileSystemId() {
             return request.fileSystemId();
-        }
-
-        String availabilityZoneName() {
-            return AwsService.REGION + (char) ('a' + zone);
-        }
-
-        String availabilityZoneId() {
-            return "use1-az" + (zone + 1);
         }
     }
 }

@@ -19,8 +19,6 @@ import software.amazon.awssdk.services.efs.model.ThroughputMode;
 final class EfsViews {
     private EfsViews() {}
 
-    static final String VPC_ID = "vpc-0e5f1a2b3c4d5e6f7";
-
     static LifeCycleState state(Lifecycle life, Instant now) {
         return switch (life.phase(now)) {
             case CREATING -> LifeCycleState.CREATING;
@@ -70,13 +68,13 @@ final class EfsViews {
                 .ownerId(AwsService.ACCOUNT)
                 .mountTargetId(mt.id)
                 .fileSystemId(mt.fileSystemId())
-                .subnetId(mt.request.subnetId())
+                .subnetId(mt.subnet.id())
                 .lifeCycleState(state(mt.life, now))
                 .ipAddress(mt.ipAddress)
                 .networkInterfaceId(mt.networkInterfaceId)
-                .availabilityZoneName(mt.availabilityZoneName())
-                .availabilityZoneId(mt.availabilityZoneId())
-                .vpcId(VPC_ID)
+                .availabilityZoneName(mt.subnet.zoneName())
+                .availabilityZoneId(mt.subnet.zoneId())
+                .vpcId(mt.subnet.vpcId())
                 .build();
     }
 

@@ -22,10 +22,14 @@ import software.amazon.awssdk.services.efs.model.DeleteMountTargetRequest;
 import software.amazon.awssdk.services.efs.model.DeleteMountTargetResponse;
 import software.amazon.awssdk.services.efs.model.DescribeFileSystemsRequest;
 import software.amazon.awssdk.services.efs.model.DescribeFileSystemsResponse;
+import software.amazon.awssdk.services.efs.model.DescribeMountTargetSecurityGroupsRequest;
+import software.amazon.awssdk.services.efs.model.DescribeMountTargetSecurityGroupsResponse;
 import software.amazon.awssdk.services.efs.model.DescribeMountTargetsRequest;
 import software.amazon.awssdk.services.efs.model.DescribeMountTargetsResponse;
 import software.amazon.awssdk.services.efs.model.ListTagsForResourceRequest;
 import software.amazon.awssdk.services.efs.model.ListTagsForResourceResponse;
+import software.amazon.awssdk.services.efs.model.ModifyMountTargetSecurityGroupsRequest;
+import software.amazon.awssdk.services.efs.model.ModifyMountTargetSecurityGroupsResponse;
 import software.amazon.awssdk.services.efs.model.Tag;
 import software.amazon.awssdk.services.efs.model.TagResourceRequest;
 import software.amazon.awssdk.services.efs.model.TagResourceResponse;
@@ -35,9 +39,11 @@ import software.amazon.awssdk.services.efs.model.UntagResourceResponse;
 
 /**
  * Amazon EFS as the SDK sees it, in process: file systems (creating → available → deleting →
- * gone) and their mount targets, one per subnet, with EFS's rules and errors. A creation token
- * makes CreateFileSystem idempotent the way EFS does it: while the file system exists, the same
- * token answers {@code FileSystemAlreadyExists} carrying its id, never a second file system.
+ * gone) and their mount targets in the subnets of a {@link SimulatedNetwork} — one per
+ * Availability Zone, all in one VPC, guarded by security groups of that VPC
+ * ({@link MountTargetRules}) — with EFS's rules and errors. A creation token makes
+ * CreateFileSystem idempotent the way EFS does it: while the file system exists, the same token
+ * answers {@code FileSystemAlreadyExists} carrying its id, never a second file system.
  */
 public final class SimulatedEfs implements EfsClient, Inventory {
     public static final Duration FILE_SYSTEM_CREATING = Duration.ofSeconds(30);
@@ -49,13 +55,21 @@ public final class SimulatedEfs implements EfsClient, Inventory {
     private final Clock clock;
     private final ServiceCalls calls;
     private final EfsErrors errors;
+    private final MountTargetRules rules;
     private final SimulatedIds ids = new SimulatedIds("efs");
 
-    public SimulatedEfs(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam) {
+    /** EFS in an account whose network is {@code network} (shared with the account's other services). */
+    public SimulatedEfs(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam, SimulatedNetwork network) {
         this.clock = clock;
         var permissions = new EfsPermissions(this);
         this.calls = new ServiceCalls(AwsService.EFS, calls, faults, iam, permissions);
         this.errors = new EfsErrors(this.calls);
+        this.rules = new MountTargetRules(network, errors);
+    }
+
+    /** EFS without IAM in an account of its own with the stack's network ({@link SimulatedNetwork#stack()}). */
+    public SimulatedEfs(CallLog calls, Clock clock, FaultPlan faults) {
+        this(calls, clock, faults, Authorizer.ALLOW_ALL, SimulatedNetwork.stack());
     }
 
     @Override
@@ -137,14 +151,8 @@ public final class SimulatedEfs implements EfsClient, Inventory {
                 if (fs.life.phase(now) != Lifecycle.Phase.READY) {
                     throw errors.notAvailable(fs.id, EfsViews.state(fs.life, now).toString());
                 }
-                for (MountTargetRecord mt : mountTargetsOf(fs.id)) {
-                    if (mt.request.subnetId().equals(request.subnetId())) {
-                        throw errors.mountTargetConflict(fs.id, request.subnetId());
-                    }
-                }
-                int n = mountTargets.size() + 10;
-                String ip = request.ipAddress() != null ? request.ipAddress() : "10.0." + (n / 250) + "." + (n % 250 + 4);
-                var mt = new MountTargetRecord(request, ids.next("fsmt-", 17), ids.next("eni-", 17), ip,
+                var placement = rules.place(fs, request, mountTargetsOf(fs.id), mountTargets.values());
+                var mt = new MountTargetRecord(request, ids.next("fsmt-", 17), ids.next("eni-", 17), placement,
                         Lifecycle.startingAt(now, MOUNT_TARGET_CREATING, DELETING));
                 mountTargets.put(mt.id, mt);
                 return EfsViews.created(EfsViews.mountTarget(mt, now));
@@ -184,6 +192,51 @@ public final class SimulatedEfs implements EfsClient, Inventory {
                 MountTargetRecord mt = mountTarget(request.mountTargetId());
                 mt.life = mt.life.delete(now);
                 return DeleteMountTargetResponse.builder().build();
+            }
+        });
+    }
+
+    /**
+     * "This operation requires that the network interface of the mount target has been created and
+     * the lifecycle state of the mount target is not deleted"
+     * (https://docs.aws.amazon.com/efs/latest/ug/API_DescribeMountTargetSecurityGroups.html). A
+     * deleted mount target is not found here; the twin also refuses one being deleted (stricter).
+     */
+    @Override
+    public DescribeMountTargetSecurityGroupsResponse describeMountTargetSecurityGroups(DescribeMountTargetSecurityGroupsRequest request) {
+        return calls.call("DescribeMountTargetSecurityGroups", request, () -> {
+            synchronized (this) {
+                Instant now = now();
+                MountTargetRecord mt = mountTarget(request.mountTargetId());
+                if (mt.life.phase(now) == Lifecycle.Phase.DELETING) {
+                    throw errors.mountTargetState(mt.id, EfsViews.state(mt.life, now).toString());
+                }
+                return DescribeMountTargetSecurityGroupsResponse.builder().securityGroups(mt.securityGroups).build();
+            }
+        });
+    }
+
+    /**
+     * Replaces the groups of the mount target's network interface
+     * (https://docs.aws.amazon.com/efs/latest/ug/API_ModifyMountTargetSecurityGroups.html): up to
+     * five, of the mount target's VPC. The docs ask only that the interface exists and the mount
+     * target is not deleted; the twin is stricter and takes changes only while it is available. An
+     * empty list is refused: an interface always has a group, and EFS documents no meaning for none.
+     */
+    @Override
+    public ModifyMountTargetSecurityGroupsResponse modifyMountTargetSecurityGroups(ModifyMountTargetSecurityGroupsRequest request) {
+        return calls.call("ModifyMountTargetSecurityGroups", request, () -> {
+            synchronized (this) {
+                Instant now = now();
+                MountTargetRecord mt = mountTarget(request.mountTargetId());
+                if (mt.life.phase(now) != Lifecycle.Phase.READY) {
+                    throw errors.mountTargetState(mt.id, EfsViews.state(mt.life, now).toString());
+                }
+                if (!request.hasSecurityGroups() || request.securityGroups().isEmpty()) {
+                    throw errors.badRequest("SecurityGroups must name at least one security group");
+                }
+                mt.securityGroups = rules.securityGroups(request.securityGroups(), mt.subnet.vpcId());
+                return ModifyMountTargetSecurityGroupsResponse.builder().build();
             }
         });
     }

@@ -69,6 +69,8 @@ public final class SimulatedEks implements EksClient, Inventory {
     private final EksPermissions permissions;
     private final String endpoint;
     private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
+    /** The account's VPCs, shared with EFS ({@link #sharing}): each cluster's security group is added to them. */
+    private volatile SimulatedNetwork network = SimulatedNetwork.stack();
 
     public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam, String kubernetesEndpoint) {
         this.clock = clock;
@@ -95,7 +97,14 @@ public final class SimulatedEks implements EksClient, Inventory {
         synchronized (account) {
             account.clusters.put(name, new ClusterRecord(request, true, endpoint, account.ids,
                     Lifecycle.startingAt(clock.instant(), Duration.ZERO, CLUSTER_DELETING)));
+            network.addClusterSecurityGroup(account.clusters.get(name).securityGroupId, List.of());
         }
+    }
+
+    /** This account's services share {@code network}: the security groups of its clusters exist in it. */
+    public SimulatedEks sharing(SimulatedNetwork network) {
+        this.network = network;
+        return this;
     }
 
     /** The account's cluster quota (EKS's default is 100 per region). */
@@ -132,6 +141,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                 var created = new ClusterRecord(request, false, endpoint, account.ids,
                         Lifecycle.startingAt(now, CLUSTER_CREATING, CLUSTER_DELETING));
                 account.clusters.put(name, created);
+                network.addClusterSecurityGroup(created.securityGroupId, vpc.subnetIds());
                 return CreateClusterResponse.builder().cluster(EksViews.cluster(created, now)).build();
             }
         });

@@ -19,8 +19,9 @@ final class SimAccount {
     final SimulatedClock clock = new SimulatedClock(START);
     final CallLog calls = new CallLog();
     final FaultPlan faults = new FaultPlan();
-    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, Authorizer.ALLOW_ALL, ENDPOINT);
-    final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, Authorizer.ALLOW_ALL);
+    final SimulatedNetwork network = SimulatedNetwork.stack();
+    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, Authorizer.ALLOW_ALL, ENDPOINT).sharing(network);
+    final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, Authorizer.ALLOW_ALL, network);
     final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, Authorizer.ALLOW_ALL);
     final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, Authorizer.ALLOW_ALL);
 

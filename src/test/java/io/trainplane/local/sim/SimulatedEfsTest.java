@@ -1,5 +1,6 @@
 package io.trainplane.local.sim;
 
+import static io.trainplane.local.sim.SimulatedNetwork.SUBNET_1A;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +14,6 @@ import software.amazon.awssdk.services.efs.model.FileSystemInUseException;
 import software.amazon.awssdk.services.efs.model.FileSystemNotFoundException;
 import software.amazon.awssdk.services.efs.model.IncorrectFileSystemLifeCycleStateException;
 import software.amazon.awssdk.services.efs.model.LifeCycleState;
-import software.amazon.awssdk.services.efs.model.MountTargetConflictException;
 import software.amazon.awssdk.services.efs.model.MountTargetNotFoundException;
 import software.amazon.awssdk.services.efs.model.Tag;
 import software.amazon.awssdk.services.efs.model.ThroughputMode;
@@ -84,14 +84,15 @@ class SimulatedEfsTest {
     @Test
     void mountTargetNeedsAnAvailableFileSystemAndTakesNinetySeconds() {
         String id = sim.efs.createFileSystem(fileSystem("t", "run-1")).fileSystemId();
-        assertThatThrownBy(() -> sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId("subnet-0aaa")))
+        assertThatThrownBy(() -> sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A)))
                 .isInstanceOf(IncorrectFileSystemLifeCycleStateException.class)
                 .satisfies(e -> assertThat(((IncorrectFileSystemLifeCycleStateException) e).errorCode()).isEqualTo("IncorrectFileSystemLifeCycleState"));
-        assertThatThrownBy(() -> sim.efs.createMountTarget(r -> r.fileSystemId("fs-0000").subnetId("subnet-0aaa")))
+        assertThatThrownBy(() -> sim.efs.createMountTarget(r -> r.fileSystemId("fs-0000").subnetId(SUBNET_1A)))
                 .isInstanceOf(FileSystemNotFoundException.class);
 
         sim.advance(SimulatedEfs.FILE_SYSTEM_CREATING);
-        var mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId("subnet-0aaa").securityGroups("sg-0nfs"));
+        sim.network.addSecurityGroup("sg-0f5a1e2b3c4d5e6f7", SimulatedNetwork.STACK_VPC);
+        var mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A).securityGroups("sg-0f5a1e2b3c4d5e6f7"));
         assertThat(mt.lifeCycleState()).isEqualTo(LifeCycleState.CREATING);
         assertThat(mt.mountTargetId()).matches("fsmt-[0-9a-f]{17}");
         sim.advance(SimulatedEfs.MOUNT_TARGET_CREATING.minusSeconds(1));
@@ -104,20 +105,9 @@ class SimulatedEfsTest {
     }
 
     @Test
-    void oneMountTargetPerSubnet() {
-        String id = availableFileSystem("run-1");
-        sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId("subnet-0aaa"));
-        assertThatThrownBy(() -> sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId("subnet-0aaa")))
-                .isInstanceOf(MountTargetConflictException.class)
-                .satisfies(e -> assertThat(((MountTargetConflictException) e).statusCode()).isEqualTo(409));
-        sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId("subnet-0bbb"));
-        assertThat(sim.efs.describeMountTargets(r -> r.fileSystemId(id)).mountTargets()).hasSize(2);
-    }
-
-    @Test
     void fileSystemIsInUseUntilItsMountTargetsAreGone() {
         String id = availableFileSystem("run-1");
-        String mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId("subnet-0aaa")).mountTargetId();
+        String mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A)).mountTargetId();
         sim.advance(SimulatedEfs.MOUNT_TARGET_CREATING);
 
         assertThatThrownBy(() -> sim.efs.deleteFileSystem(r -> r.fileSystemId(id)))
@@ -152,7 +142,7 @@ class SimulatedEfsTest {
     @Test
     void tagsAreKeptAndMountTargetsInheritTheirFileSystemsForTheInventory() {
         String id = availableFileSystem("run-1");
-        String mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId("subnet-0aaa")).mountTargetId();
+        String mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A)).mountTargetId();
         sim.efs.tagResource(r -> r.resourceId(id).tags(Tag.builder().key("team").value("ml").build()));
         assertThat(sim.efs.listTagsForResource(r -> r.resourceId(id)).tags()).extracting(Tag::key)
                 .containsExactly("Name", "team", "trainplane:run-id");
