@@ -67,7 +67,8 @@ final class EfsPermissions implements Permissions {
                     var asked = list(onFileSystem("elasticfilesystem:CreateMountTarget", r.fileSystemId()),
                             IamRequest.of("ec2:DescribeSubnets", "*"),
                             IamRequest.of("ec2:DescribeNetworkInterfaces", "*"),
-                            IamRequest.of("ec2:CreateNetworkInterface", EC2 + "network-interface/eni-00000000000000000"),
+                            IamRequest.of("ec2:CreateNetworkInterface", EC2 + "network-interface/eni-00000000000000000")
+                                    .with("ec2:Subnet", EC2 + "subnet/" + r.subnetId()),
                             IamRequest.of("ec2:CreateNetworkInterface", EC2 + "subnet/" + r.subnetId()));
                     r.securityGroups().forEach(group -> asked.add(IamRequest.of("ec2:CreateNetworkInterface", EC2 + "security-group/" + group)));
                     yield asked;
@@ -78,7 +79,8 @@ final class EfsPermissions implements Permissions {
                     MountTargetRecord mt = efs.mountTargetOrNull(r.mountTargetId());
                     var asked = list(onFileSystem("elasticfilesystem:DeleteMountTarget", fileSystemOf(r.mountTargetId())));
                     if (mt != null) {
-                        asked.add(IamRequest.of("ec2:DeleteNetworkInterface", EC2 + "network-interface/" + mt.networkInterfaceId));
+                        asked.add(IamRequest.of("ec2:DeleteNetworkInterface", EC2 + "network-interface/" + mt.networkInterfaceId)
+                                .with("ec2:Subnet", EC2 + "subnet/" + mt.subnet.id()));
                     }
                     yield asked;
                 }
@@ -90,7 +92,8 @@ final class EfsPermissions implements Permissions {
                     MountTargetRecord mt = efs.mountTargetOrNull(r.mountTargetId());
                     var asked = list(onFileSystem("elasticfilesystem:ModifyMountTargetSecurityGroups", fileSystemOf(r.mountTargetId())));
                     if (mt != null) {
-                        asked.add(IamRequest.of("ec2:ModifyNetworkInterfaceAttribute", EC2 + "network-interface/" + mt.networkInterfaceId));
+                        asked.add(IamRequest.of("ec2:ModifyNetworkInterfaceAttribute", EC2 + "network-interface/" + mt.networkInterfaceId)
+                                .with("ec2:Subnet", EC2 + "subnet/" + mt.subnet.id()));
                     }
                     yield asked;
                 }
