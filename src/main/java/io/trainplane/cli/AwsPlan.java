@@ -48,9 +48,12 @@ final class AwsPlan {
         }
         if (spec.volume().type() == VolumeType.EFS) {
             lines.add(spec.volume().fileSystemId() != null
-                    ? "EFS file system " + spec.volume().fileSystemId() + " (adopted: never deleted), mount targets in the cluster subnets where missing"
+                    ? "EFS file system " + spec.volume().fileSystemId() + " (adopted: never deleted), a mount target in each"
+                            + " Availability Zone of the cluster subnets where missing, the cluster's security group added to"
+                            + " its mount targets for the run"
                     : "EFS file system (encrypted, elastic throughput, CreationToken " + names.efsCreationToken() + ")"
-                            + " with a mount target in each cluster subnet" + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
+                            + " with a mount target in each Availability Zone of the cluster subnets"
+                            + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
         }
         return lines;
     }

@@ -21,6 +21,13 @@ public final class RunResources {
     public static final String FILE_SYSTEM_ADOPTED = "efs/file-system-adopted";
     /** The CreationToken of a file system being created, before EFS has answered with its id. */
     public static final String FILE_SYSTEM_TOKEN = "efs/creation-token";
+    /**
+     * The cluster's security group that the run added to mount targets it did not make (an adopted
+     * or kept file system's), and those mount targets, space-separated: written before the change,
+     * so that cleanup takes the group back off exactly those.
+     */
+    public static final String MOUNT_TARGET_GROUP = "efs/mount-target-group";
+    public static final String MOUNT_TARGETS_OPENED = "efs/mount-targets-opened";
 
     /** When cleanup started (ISO-8601): it gives up, FAILED, after a deadline. */
     public static final String CLEANUP_STARTED = "cleanup/started";

@@ -4,6 +4,7 @@ import io.trainplane.aws.Clients;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.efs.EfsVolumes;
+import io.trainplane.aws.efs.MountTargetSecurityGroups;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
@@ -38,6 +39,10 @@ public final class Infrastructure {
 
     public EfsVolumes volumes() {
         return new EfsVolumes(clients.efs());
+    }
+
+    public MountTargetSecurityGroups mountTargetGroups() {
+        return new MountTargetSecurityGroups(clients.efs());
     }
 
     public Ec2Objects ec2() {

@@ -14,7 +14,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One pass of cleanup over a run's resources, in dependency order:
- * Kubernetes objects → mount targets → file system, and Kubernetes objects → node group →
+ * Kubernetes objects → mount targets → file system, Kubernetes objects → the cluster's security
+ * group off the mount targets of a file system that stays, and Kubernetes objects → node group →
  * launch template and placement group → cluster. Each pass deletes what can go now and forgets
  * (in the run record) what is gone. A chain whose delete is refused stops there and the others go
  * on, so one stuck resource never keeps the rest alive. Kept resources
@@ -40,6 +41,10 @@ final class TeardownPlan {
     List<String> advance() {
         // The volume and the cluster wait for the Kubernetes objects that use them.
         if (chain("Kubernetes objects", this::kubernetes)) {
+            // Before the cluster: EKS does not delete a cluster's security group that a network
+            // interface (a mount target's) still uses, and leaves it behind (reported in
+            // https://github.com/hashicorp/terraform-provider-aws/issues/20925).
+            chain("EFS mount target access", this::mountTargetAccess);
             chain("EFS volume", this::volume);
             chain("EKS cluster", this::cluster);
         }
@@ -102,8 +107,34 @@ final class TeardownPlan {
         return false;
     }
 
+    /** A file system that cleanup leaves: adopted ({@code volume.fileSystemId}) or kept ({@code cleanup.keepVolume}). */
+    private boolean fileSystemStays() {
+        return keep.keepVolume() || "true".equals(resource(RunResources.FILE_SYSTEM_ADOPTED));
+    }
+
+    /**
+     * The cluster's security group, taken back off the mount targets of a file system that stays,
+     * where the run added it (their other groups kept): the file system is left as the run found
+     * it. True when done; a file system that goes takes its mount targets with it.
+     */
+    private boolean mountTargetAccess() {
+        Optional<OpenedMountTargets> opened = OpenedMountTargets.of(run);
+        if (opened.isEmpty()) {
+            return true;
+        }
+        if (fileSystemStays()) {
+            remaining.add("efs:mount-target-security-group/" + opened.get().securityGroupId());
+            for (String mountTarget : opened.get().mountTargetIds()) {
+                infrastructure.mountTargetGroups().remove(mountTarget, opened.get().securityGroupId());
+            }
+            remaining.removeLast();
+        }
+        forget(RunResources.MOUNT_TARGET_GROUP, RunResources.MOUNT_TARGETS_OPENED);
+        return true;
+    }
+
     private boolean volume() {
-        if (keep.keepVolume() || "true".equals(resource(RunResources.FILE_SYSTEM_ADOPTED))) {
+        if (fileSystemStays()) {
             return true;
         }
         String token = resource(RunResources.FILE_SYSTEM_TOKEN);

@@ -10,7 +10,9 @@ import software.amazon.awssdk.services.efs.model.CreateMountTargetRequest;
 import software.amazon.awssdk.services.efs.model.DeleteFileSystemRequest;
 import software.amazon.awssdk.services.efs.model.DeleteMountTargetRequest;
 import software.amazon.awssdk.services.efs.model.DescribeFileSystemsRequest;
+import software.amazon.awssdk.services.efs.model.DescribeMountTargetSecurityGroupsRequest;
 import software.amazon.awssdk.services.efs.model.DescribeMountTargetsRequest;
+import software.amazon.awssdk.services.efs.model.ModifyMountTargetSecurityGroupsRequest;
 import software.amazon.awssdk.services.efs.model.PerformanceMode;
 import software.amazon.awssdk.services.efs.model.Tag;
 import software.amazon.awssdk.services.efs.model.ThroughputMode;
@@ -75,6 +77,17 @@ public final class EfsRequests {
     /** One page of the file system's mount targets; {@code marker} is null for the first. */
     public static DescribeMountTargetsRequest describeMountTargets(String fileSystemId, String marker) {
         return DescribeMountTargetsRequest.builder().fileSystemId(fileSystemId).marker(marker).build();
+    }
+
+    public static DescribeMountTargetSecurityGroupsRequest describeMountTargetSecurityGroups(String mountTargetId) {
+        return DescribeMountTargetSecurityGroupsRequest.builder().mountTargetId(mountTargetId).build();
+    }
+
+    /** Replaces all the mount target's groups with {@code securityGroupIds} (EFS has no "add one"). */
+    public static ModifyMountTargetSecurityGroupsRequest modifyMountTargetSecurityGroups(String mountTargetId,
+                                                                                         List<String> securityGroupIds) {
+        return ModifyMountTargetSecurityGroupsRequest.builder().mountTargetId(mountTargetId)
+                .securityGroups(List.copyOf(securityGroupIds)).build();
     }
 
     public static DeleteMountTargetRequest deleteMountTarget(String mountTargetId) {

@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.efs.EfsClient;
-import software.amazon.awssdk.services.efs.model.DescribeMountTargetsResponse;
 import software.amazon.awssdk.services.efs.model.EfsException;
 import software.amazon.awssdk.services.efs.model.FileSystemAlreadyExistsException;
 import software.amazon.awssdk.services.efs.model.FileSystemDescription;
@@ -28,7 +27,8 @@ import software.amazon.awssdk.services.efs.model.MountTargetDescription;
 import software.amazon.awssdk.services.efs.model.MountTargetNotFoundException;
 
 /**
- * The lifecycle of a run's EFS volume: the file system and one mount target per cluster subnet.
+ * The lifecycle of a run's EFS volume: the file system and one mount target in each Availability
+ * Zone of the cluster's subnets.
  * Every method looks once and returns (the state machine waits between calls), and every method
  * can be called again with the same result: create finds what exists and creates only what is
  * missing, delete treats "not found" as done.
@@ -37,7 +37,9 @@ import software.amazon.awssdk.services.efs.model.MountTargetNotFoundException;
  * {@link #checkAdoptable} and may get mount targets from {@link #ensureMountTargets}, but the caller
  * never passes them to {@link #deleteMountTargets} or {@link #deleteFileSystem}: those delete
  * whatever they are given, including mount targets that other users of the file system rely on.
- * Mount targets cost nothing, so the ones a run adds to an adopted file system stay.
+ * Mount targets cost nothing, so the ones a run adds to an adopted file system stay. The mount
+ * targets an adopted file system already has carry the groups someone else gave them: the cluster's
+ * group is added to them by {@link MountTargetSecurityGroups}.
  */
 public final class EfsVolumes {
     private final EfsClient efs;
@@ -124,9 +126,12 @@ public final class EfsVolumes {
     }
 
     /**
-     * Gives the file system a mount target in each subnet that has none. A subnet whose
-     * Availability Zone already has one (EFS allows one per zone) is served by it. Call it once the
-     * file system is available.
+     * Gives the file system a mount target in each Availability Zone of the subnets that has none:
+     * EFS allows one per zone, and two subnets in one zone share it. Without an EC2 client the zone
+     * of a subnet is known only from EFS's answer: a subnet whose zone already has a mount target is
+     * refused with MountTargetConflict ("mount target already exists in this AZ") and counts as
+     * served, so such a subnet costs one refused call per look. Call it once the file system is
+     * available.
      *
      * @return the ids of all the file system's mount targets
      * @throws TransientException when the file system is not available yet
@@ -263,18 +268,6 @@ public final class EfsVolumes {
 
     /** All mount targets of the file system, every page; empty when the file system does not exist. */
     private Optional<List<MountTargetDescription>> mountTargets(String fileSystemId) {
-        List<MountTargetDescription> all = new ArrayList<>();
-        String marker = null;
-        try {
-            do {
-                DescribeMountTargetsResponse page =
-                        efs.describeMountTargets(EfsRequests.describeMountTargets(fileSystemId, marker));
-                all.addAll(page.mountTargets());
-                marker = page.nextMarker();
-            } while (marker != null && !marker.isEmpty());
-        } catch (FileSystemNotFoundException e) {
-            return Optional.empty();
-        }
-        return Optional.of(all);
+        return MountTargetListing.all(efs, fileSystemId);
     }
 }

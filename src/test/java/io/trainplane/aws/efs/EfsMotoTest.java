@@ -24,6 +24,8 @@ class EfsMotoTest {
     static EfsClient efs;
     static EfsVolumes volumes;
     static ClusterNetwork network;
+    /** A second cluster's security group in the same VPC. */
+    static String otherClusterGroup;
 
     /**
      * Starts the server for the first test; every test is reported skipped, with the reason, when
@@ -41,6 +43,7 @@ class EfsMotoTest {
                     List.of(started.createSubnet(vpc, "10.20.1.0/24", "us-east-1a"),
                             started.createSubnet(vpc, "10.20.2.0/24", "us-east-1b")),
                     List.of(started.createSecurityGroup(vpc, "trainplane-efs")));
+            otherClusterGroup = started.createSecurityGroup(vpc, "trainplane-next-cluster");
         } catch (RuntimeException e) {
             started.close();
             throw e;
@@ -104,6 +107,26 @@ class EfsMotoTest {
         assertThat(efs.describeMountTargets(r -> r.fileSystemId(id)).mountTargets())
                 .extracting(mt -> mt.subnetId()).containsExactlyInAnyOrderElementsOf(network.subnetIds());
         assertThat(volumes.mountTargetsState(id)).isEqualTo(new ResourceState.Ready());
+    }
+
+    @Test
+    void anotherClustersGroupJoinsTheMountTargetsGroupsOnceAndLeavesAgain() {
+        String id = volumes.createFileSystem(new Names("efs-groups"));
+        volumes.ensureMountTargets(id, network);
+        var groups = new MountTargetSecurityGroups(efs);
+        String first = network.securityGroupIds().get(0);
+
+        List<String> lacking = groups.without(id, otherClusterGroup);
+        assertThat(lacking).hasSize(2);
+        lacking.forEach(mt -> assertThat(groups.add(id, mt, otherClusterGroup)).isTrue());
+        assertThat(groups.without(id, otherClusterGroup)).isEmpty();
+        lacking.forEach(mt -> assertThat(groups.add(id, mt, otherClusterGroup)).isFalse());
+        assertThat(efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(lacking.get(0))).securityGroups())
+                .containsExactlyInAnyOrder(first, otherClusterGroup);
+
+        lacking.forEach(mt -> assertThat(groups.remove(mt, otherClusterGroup)).isTrue());
+        assertThat(efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(lacking.get(1))).securityGroups())
+                .containsExactly(first);
     }
 
     @Test

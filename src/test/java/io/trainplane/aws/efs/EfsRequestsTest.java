@@ -60,5 +60,13 @@ class EfsRequestsTest {
         assertThat(EfsRequests.describeMountTargets("fs-1", "m2").marker()).isEqualTo("m2");
         assertThat(EfsRequests.deleteMountTarget("fsmt-1").mountTargetId()).isEqualTo("fsmt-1");
         assertThat(EfsRequests.deleteFileSystem("fs-1").fileSystemId()).isEqualTo("fs-1");
+        assertThat(EfsRequests.describeMountTargetSecurityGroups("fsmt-1").mountTargetId()).isEqualTo("fsmt-1");
+    }
+
+    @Test
+    void aModificationNamesTheWholeSetOfGroups() {
+        var request = EfsRequests.modifyMountTargetSecurityGroups("fsmt-1", List.of("sg-1", "sg-2"));
+        assertThat(request.mountTargetId()).isEqualTo("fsmt-1");
+        assertThat(request.securityGroups()).containsExactly("sg-1", "sg-2");
     }
 }
