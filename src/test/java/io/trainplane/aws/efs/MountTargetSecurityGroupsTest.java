@@ -31,7 +31,7 @@ class MountTargetSecurityGroupsTest {
     final SimulatedNetwork network = SimulatedNetwork.stack()
             .addSecurityGroup(FIRST_CLUSTER, STACK_VPC).addSecurityGroup(SECOND_CLUSTER, STACK_VPC)
             .addVpc("vpc-0e15e3e700000000a", "sg-0e15e3e7000000000").addSecurityGroup(ELSEWHERE, "vpc-0e15e3e700000000a");
-    final SimulatedEfs efs = new SimulatedEfs(calls, clock, new FaultPlan(), network);
+    final SimulatedEfs efs = new SimulatedEfs(calls, clock, new FaultPlan(), io.trainplane.local.iam.Authorizer.ALLOW_ALL, network);
     final EfsVolumes volumes = new EfsVolumes(efs);
     final MountTargetSecurityGroups groups = new MountTargetSecurityGroups(efs);
 
