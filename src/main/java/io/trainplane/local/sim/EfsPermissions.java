@@ -84,8 +84,11 @@ final class EfsPermissions implements Permissions {
                     }
                     yield asked;
                 }
+                // https://docs.aws.amazon.com/efs/latest/ug/API_DescribeMountTargetSecurityGroups.html: also
+                // ec2:DescribeNetworkInterfaceAttribute, which has no resource type.
                 case DescribeMountTargetSecurityGroupsRequest r -> list(onFileSystem(
-                        "elasticfilesystem:DescribeMountTargetSecurityGroups", fileSystemOf(r.mountTargetId())));
+                        "elasticfilesystem:DescribeMountTargetSecurityGroups", fileSystemOf(r.mountTargetId())),
+                        IamRequest.of("ec2:DescribeNetworkInterfaceAttribute", "*"));
                 case ModifyMountTargetSecurityGroupsRequest r -> {
                     // https://docs.aws.amazon.com/efs/latest/ug/API_ModifyMountTargetSecurityGroups.html: also
                     // ec2:ModifyNetworkInterfaceAttribute on the mount target's network interface.

@@ -1,0 +1,39 @@
+package io.trainplane.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainplane.local.iam.AuditEntry;
+import io.trainplane.spec.RunSpecs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every example runs under template.yaml's IAM policies without a single denial and leaves
+ * nothing behind (its audit log is archived for the iam-simulate replay).
+ */
+class ExamplesUnderIamTest {
+    static Stream<Path> examples() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("examples"))) {
+            return files.filter(f -> f.toString().endsWith(".json")).sorted().toList().stream();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("examples")
+    void runsWithoutADenialAndLeavesNothing(Path example) throws IOException {
+        var spec = RunSpecs.normalize(Files.readString(example));
+        String runId = spec.path("runId").asText();
+        try (LocalCloud cloud = new LocalCloud()) {
+            RunReport report = new LocalRun(cloud, Faults.none(), e -> {}).execute(spec, runId);
+
+            assertThat(cloud.iam().denials()).extracting(AuditEntry::action).as("denied calls of %s", example).isEmpty();
+            assertThat(cloud.iam().entries()).as("calls judged").isNotEmpty();
+            assertThat(report.resources().remaining()).isEmpty();
+            assertThat(report.status()).as("%s: %s %s", example, report.error(), report.cause()).isEqualTo("SUCCEEDED");
+        }
+    }
+}
