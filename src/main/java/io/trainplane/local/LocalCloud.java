@@ -7,11 +7,13 @@ import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
+import io.trainplane.local.iam.AccessKeys;
 import io.trainplane.local.iam.AuditLog;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.sim.AuthorizedDynamoDb;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
+import io.trainplane.local.sim.EksApiServerGate;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.JobController;
 import io.trainplane.local.sim.PodBehaviour;
@@ -27,7 +29,6 @@ import io.trainplane.runs.RunsTable;
 import java.time.Clock;
 import java.util.List;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
@@ -45,8 +46,14 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * {@code AwsClients}.
  */
 public final class LocalCloud implements AutoCloseable {
-    /** The cluster that exists in the simulated account before any run (examples/quickstart.json). */
+    /**
+     * The cluster that exists in the simulated account before any run (examples/existing-cluster.json):
+     * created by the user, with the access entry README's "Using an existing cluster" asks for.
+     */
     public static final String DEMO_CLUSTER = "trainplane-demo";
+    /** The role of the functions that use a cluster (template.yaml's ClusterWorkRole, stack output ClusterWorkRoleArn). */
+    public static final String CLUSTER_WORK_ROLE_ARN = "arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole";
+    public static final String CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy";
     /** The stack's state machines in the simulated account. */
     public static final String PIPELINE_ARN = SimulatedStepFunctions.stateMachineArn("TrainingPipeline");
     public static final String CLEANUP_ARN = SimulatedStepFunctions.stateMachineArn("Cleanup");
@@ -60,6 +67,8 @@ public final class LocalCloud implements AutoCloseable {
     private final CallLog calls = new CallLog();
     private final FaultPlan faults = new FaultPlan();
     private final AuditLog iam = new AuditLog(Authorizer.ALLOW_ALL);
+    /** Each caller's credentials: what signs its EKS tokens, and how the API server knows who signed. */
+    private final AccessKeys keys = new AccessKeys();
     private final LocalDynamoDb dynamoDb;
     private final AuthorizedDynamoDb runsTable;
     private final boolean ownsDynamoDb;
@@ -73,6 +82,7 @@ public final class LocalCloud implements AutoCloseable {
     private final PyTorchJobController operator;
     private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults, iam);
     private final ClusterAccess clusters;
+    private final EksApiServerGate apiServerGate;
 
     public LocalCloud() {
         this(new SimulatedWorkload());
@@ -103,9 +113,12 @@ public final class LocalCloud implements AutoCloseable {
             RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         }
         kubernetes.servingLogs((job, pod) -> workload.log(job, pod, clock.instant()));
+        apiServerGate = new EksApiServerGate(eks, keys, clock, kubernetes.endpoint());
+        kubernetes.guardedBy(apiServerGate);
         eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(), "1.31");
-        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDLOCAL", "local-secret"));
-        clusters = new EksClusterAccess(eks, new EksTokens(credentials, Region.of(SETTINGS.region()), clock));
+        eks.addExistingAccessEntry(DEMO_CLUSTER, CLUSTER_WORK_ROLE_ARN, CLUSTER_ADMIN_POLICY);
+        clusters = new CallerClusterAccess(caller -> new EksClusterAccess(eks, new EksTokens(
+                StaticCredentialsProvider.create(keys.keyOf(caller).credentials()), Region.of(SETTINGS.region()), clock)));
     }
 
     /** A cloud whose AWS services carry the given faults ({@link Faults#awsFailures()}, {@link Faults#awsThrottles()}). */
@@ -184,6 +197,8 @@ public final class LocalCloud implements AutoCloseable {
     public SimulatedEfs efs() { return efs; }
     public SimulatedCloudControl cloudControl() { return cloudControl; }
     public FaultPlan faults() { return faults; }
+    /** Who the clusters' API server refused, and why (EKS's authenticator log). */
+    public EksApiServerGate apiServerGate() { return apiServerGate; }
     /** Every IAM decision made in this account so far. */
     public AuditLog iam() { return iam; }
 
