@@ -5,12 +5,14 @@ import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
+import io.trainplane.local.iam.AccessKeys;
 import io.trainplane.local.iam.AuditLog;
 import io.trainplane.local.iam.StackPrincipals;
 import io.trainplane.local.iam.StackTemplate;
 import io.trainplane.local.sim.AuthorizedDynamoDb;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
+import io.trainplane.local.sim.EksApiServerGate;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.JobController;
 import io.trainplane.local.sim.PodBehaviour;
@@ -30,7 +32,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
@@ -48,10 +49,16 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * what the handlers get instead of {@code AwsClients}.
  */
 public final class LocalCloud implements AutoCloseable {
-    /** The cluster that exists in the simulated account before any run (examples/existing-cluster.json). */
+    /**
+     * The cluster that exists in the simulated account before any run (examples/existing-cluster.json):
+     * created by the user, with the access entry README's "Using an existing cluster" asks for.
+     */
     public static final String DEMO_CLUSTER = "trainplane-demo";
+    public static final String CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy";
     /** template.yaml as it deploys into the simulated account: its roles, functions and state machines. */
     static final StackTemplate STACK = StackTemplate.local();
+    /** The role of the functions that use a cluster (template.yaml's ClusterWorkRole, stack output ClusterWorkRoleArn). */
+    public static final String CLUSTER_WORK_ROLE_ARN = STACK.roles().get("ClusterWorkRole").arn();
     /** The stack's state machines by their logical ids, and their ARNs in the simulated account. */
     public static final String PIPELINE_MACHINE = "TrainingPipeline";
     public static final String CLEANUP_MACHINE = "Cleanup";
@@ -64,6 +71,8 @@ public final class LocalCloud implements AutoCloseable {
     private final CallLog calls = new CallLog();
     private final FaultPlan faults = new FaultPlan();
     private final AuditLog iam = new AuditLog(StackPrincipals.authorizer(STACK.policies()));
+    /** Each caller's credentials: what signs its EKS tokens, and how the API server knows who signed. */
+    private final AccessKeys keys = new AccessKeys();
     private final LocalDynamoDb dynamoDb;
     private final AuthorizedDynamoDb runsTable;
     private final boolean ownsDynamoDb;
@@ -79,6 +88,7 @@ public final class LocalCloud implements AutoCloseable {
     private final PyTorchJobController operator;
     private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults, iam);
     private final ClusterAccess clusters;
+    private final EksApiServerGate apiServerGate;
 
     public LocalCloud() {
         this(new SimulatedWorkload());
@@ -109,13 +119,16 @@ public final class LocalCloud implements AutoCloseable {
             RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         }
         kubernetes.servingLogs((job, pod) -> workload.log(job, pod, clock.instant()));
+        apiServerGate = new EksApiServerGate(eks, keys, clock, kubernetes.endpoint());
+        kubernetes.guardedBy(apiServerGate);
         // The demo cluster runs what a cluster created today would: the newest version in standard support.
         eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(),
                 KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant())).orElseThrow(
                         () -> new IllegalStateException("no Kubernetes version in standard support today: update "
                                 + "src/main/resources/eks/kubernetes-versions.json")));
-        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDLOCAL", "local-secret"));
-        clusters = new EksClusterAccess(eks, new EksTokens(credentials, Region.of(SETTINGS.region()), clock));
+        eks.addExistingAccessEntry(DEMO_CLUSTER, CLUSTER_WORK_ROLE_ARN, CLUSTER_ADMIN_POLICY);
+        clusters = new CallerClusterAccess(caller -> new EksClusterAccess(eks, new EksTokens(
+                StaticCredentialsProvider.create(keys.keyOf(caller).credentials()), Region.of(SETTINGS.region()), clock)));
     }
 
     /** A cloud whose AWS services carry the given faults ({@link Faults#awsFailures()}, {@link Faults#awsThrottles()}). */
@@ -211,6 +224,8 @@ public final class LocalCloud implements AutoCloseable {
     public SimulatedNetwork network() { return network; }
     public SimulatedCloudControl cloudControl() { return cloudControl; }
     public FaultPlan faults() { return faults; }
+    /** Who the clusters' API server refused, and why (EKS's authenticator log). */
+    public EksApiServerGate apiServerGate() { return apiServerGate; }
     /** Every IAM decision made in this account so far. */
     public AuditLog iam() { return iam; }
 

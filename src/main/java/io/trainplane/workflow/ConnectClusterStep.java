@@ -10,7 +10,9 @@ import io.trainplane.runs.RunResources;
 
 /**
  * Connects to an existing cluster ({@code cluster.mode: existing}) and creates the run's
- * namespace there: proof that the functions' role can reach the API and write to it.
+ * namespace there: proof that the functions' role can reach the API and write to it. A cluster
+ * that refuses the role (no access entry: 401; an entry without the rights: 403) fails the run
+ * as ClusterAccessDenied, with the commands that fix it.
  */
 public final class ConnectClusterStep implements KubernetesStep {
     private final Services services;
@@ -24,20 +26,31 @@ public final class ConnectClusterStep implements KubernetesStep {
         RunContext run = RunContext.from(input);
         String cluster = run.clusterName();
         KubernetesClient client = services.clusters().connect(cluster);
+        String namespace = run.names().namespace();
+        boolean existed;
+        try {
+            // A read first: a cluster that refuses the role fails the run before anything is recorded.
+            existed = client.namespaces().withName(namespace).get() != null;
+        } catch (KubernetesClientException e) {
+            throw KubernetesFailures.refused(e) ? KubernetesFailures.accessDenied(cluster, e) : e;
+        }
         // Written before the create, so cleanup finds the namespace even if this step dies midway.
         services.store().update(run.runId(), r -> r
                 .withResource(RunResources.KUBERNETES_CLUSTER, cluster)
-                .withResource(RunResources.NAMESPACE, run.names().namespace()));
+                .withResource(RunResources.NAMESPACE, namespace));
         try {
             new RunObjects(client, run.runId()).createOrAdopt(new WorkloadManifests(run.spec()).namespace());
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 401 || e.getCode() == 403) {
-                throw new TerminalException("ClusterAccessDenied", "the Kubernetes API of " + cluster
-                        + " refused the functions' role (" + e.getCode() + "); give the role an EKS access entry"
-                        + " with the AmazonEKSClusterAdminPolicy (README: Using an existing cluster)", e);
+            if (!KubernetesFailures.refused(e)) {
+                throw e;
             }
-            throw e;
+            if (!existed) {
+                // Refused, so not created: cleanup has nothing to delete there (and would be refused too).
+                services.store().update(run.runId(), r -> r.withoutResource(RunResources.NAMESPACE)
+                        .withoutResource(RunResources.KUBERNETES_CLUSTER));
+            }
+            throw KubernetesFailures.accessDenied(cluster, e);
         }
-        return Json.object().put("name", cluster).put("namespace", run.names().namespace());
+        return Json.object().put("name", cluster).put("namespace", namespace);
     }
 }

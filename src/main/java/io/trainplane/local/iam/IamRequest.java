@@ -15,7 +15,7 @@ import java.util.TreeMap;
  */
 public record IamRequest(String action, String resource, Map<String, List<String>> context) {
     /** Condition keys whose type is an array in AWS's reference. */
-    public static final Set<String> MULTI_VALUED = Set.of("aws:TagKeys");
+    public static final Set<String> MULTI_VALUED = Set.of("aws:TagKeys", "eks:kubernetesGroups", "eks:namespaces");
 
     public IamRequest {
         if (action == null || !action.matches("[a-z0-9-]+:[A-Za-z0-9]+")) {

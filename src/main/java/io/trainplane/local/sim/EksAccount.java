@@ -1,5 +1,6 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.local.sim.EksRecords.AccessEntryRecord;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
@@ -63,7 +64,7 @@ final class EksAccount {
         return a;
     }
 
-    /** The tags of the cluster, node group or add-on with this ARN. */
+    /** The tags of the cluster, node group, add-on or access entry with this ARN. */
     Map<String, String> tagsOf(String arn) {
         for (ClusterRecord c : clusters.values()) {
             if (c.arn().equals(arn)) {
@@ -77,6 +78,11 @@ final class EksAccount {
             for (AddonRecord a : c.addons.values()) {
                 if (a.arn().equals(arn)) {
                     return a.tags;
+                }
+            }
+            for (AccessEntryRecord e : c.accessEntries.values()) {
+                if (e.arn().equals(arn)) {
+                    return e.tags;
                 }
             }
         }

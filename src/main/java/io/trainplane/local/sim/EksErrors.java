@@ -68,4 +68,27 @@ final class EksErrors {
     AwsServiceException resourceNotFound(String arn) {
         return calls.error(NotFoundException.builder(), 404, "NotFoundException", "Resource not found: " + arn);
     }
+
+    // Access entries: messages as EKS answers them (409 and 400 quoted in terraform-provider-aws and
+    // crossplane issues; https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateAccessEntry.html).
+
+    AwsServiceException accessEntryExists(String cluster) {
+        return calls.error(ResourceInUseException.builder().clusterName(cluster), 409, "ResourceInUseException",
+                "The specified access entry resource is already in use on this cluster.");
+    }
+
+    AwsServiceException accessEntryNotFound(String cluster) {
+        return calls.error(ResourceNotFoundException.builder().clusterName(cluster), 404, "ResourceNotFoundException",
+                "The specified principalArn could not be found. You can view your available access entries with 'list-access-entries'.");
+    }
+
+    AwsServiceException policyNotAssociated(String cluster, String policyArn) {
+        return calls.error(ResourceNotFoundException.builder().clusterName(cluster), 404, "ResourceNotFoundException",
+                "The specified policyArn " + policyArn + " is not associated with the access entry.");
+    }
+
+    AwsServiceException accessEntriesNotEnabled(String cluster) {
+        return calls.error(InvalidRequestException.builder().clusterName(cluster), 400, "InvalidRequestException",
+                "The cluster's authentication mode must be set to one of [API, API_AND_CONFIG_MAP] to perform this operation.");
+    }
 }

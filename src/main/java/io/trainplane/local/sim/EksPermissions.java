@@ -7,22 +7,30 @@ import static io.trainplane.local.sim.IamRequests.tagging;
 import static io.trainplane.local.sim.IamRequests.untagging;
 
 import io.trainplane.local.iam.IamRequest;
+import io.trainplane.local.iam.PrincipalArn;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.services.eks.model.AssociateAccessPolicyRequest;
+import software.amazon.awssdk.services.eks.model.CreateAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
 import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.DeleteAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.DeleteAddonRequest;
 import software.amazon.awssdk.services.eks.model.DeleteClusterRequest;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.DescribeAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.DescribeAddonRequest;
 import software.amazon.awssdk.services.eks.model.DescribeClusterRequest;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.DisassociateAccessPolicyRequest;
+import software.amazon.awssdk.services.eks.model.ListAccessEntriesRequest;
 import software.amazon.awssdk.services.eks.model.ListAddonsRequest;
+import software.amazon.awssdk.services.eks.model.ListAssociatedAccessPoliciesRequest;
 import software.amazon.awssdk.services.eks.model.ListClustersRequest;
 import software.amazon.awssdk.services.eks.model.ListNodegroupsRequest;
 import software.amazon.awssdk.services.eks.model.ListPodIdentityAssociationsRequest;
@@ -37,7 +45,12 @@ import software.amazon.awssdk.services.eks.model.UntagResourceRequest;
  * Describe/Delete of a node group or an add-on act on that node group or add-on, whose own tags
  * (not its cluster's) are {@code aws:ResourceTag}. A create that sets tags also needs
  * eks:TagResource on the new resource (https://docs.aws.amazon.com/eks/latest/userguide/eks-using-tags.html),
- * a role handed to EKS needs iam:PassRole.
+ * a role handed to EKS needs iam:PassRole. CreateAccessEntry and ListAccessEntries act on the
+ * cluster, with {@code eks:principalArn}, {@code eks:accessEntryType}, {@code eks:username} and
+ * {@code eks:kubernetesGroups} from the request; the other access entry operations act on the
+ * entry ({@code access-entry/CLUSTER/role|user/ACCOUNT/NAME/UUID}) and its own tags, and
+ * Associate/DisassociateAccessPolicy add {@code eks:policyArn}, {@code eks:accessScope} and
+ * {@code eks:namespaces}.
  */
 final class EksPermissions implements Permissions {
     private static final String EKS = IamRequests.ARN + "eks:" + IamRequests.REGIONAL;
@@ -85,6 +98,31 @@ final class EksPermissions implements Permissions {
                 }
                 case DescribeAddonRequest r -> list(onAddon("eks:DescribeAddon", r.clusterName(), r.addonName()));
                 case DeleteAddonRequest r -> list(onAddon("eks:DeleteAddon", r.clusterName(), r.addonName()));
+                case CreateAccessEntryRequest r -> {
+                    var asked = list(createAccessEntry(r));
+                    if (r.hasTags() && !r.tags().isEmpty()) {
+                        asked.add(tagging("eks:TagResource", newAccessEntryArn(r.clusterName(), r.principalArn()), null, r.tags()));
+                    }
+                    yield asked;
+                }
+                case ListAccessEntriesRequest r -> list(onCluster("eks:ListAccessEntries", r.clusterName()));
+                case DescribeAccessEntryRequest r -> list(onAccessEntry("eks:DescribeAccessEntry", r.clusterName(), r.principalArn()));
+                case DeleteAccessEntryRequest r -> list(onAccessEntry("eks:DeleteAccessEntry", r.clusterName(), r.principalArn()));
+                case ListAssociatedAccessPoliciesRequest r ->
+                        list(onAccessEntry("eks:ListAssociatedAccessPolicies", r.clusterName(), r.principalArn()));
+                case AssociateAccessPolicyRequest r -> {
+                    IamRequest asked = onAccessEntry("eks:AssociateAccessPolicy", r.clusterName(), r.principalArn());
+                    asked = withValue(asked, "eks:policyArn", r.policyArn());
+                    if (r.accessScope() != null) {
+                        asked = withValue(asked, "eks:accessScope", r.accessScope().typeAsString());
+                        if (r.accessScope().hasNamespaces() && !r.accessScope().namespaces().isEmpty()) {
+                            asked = asked.with("eks:namespaces", r.accessScope().namespaces());
+                        }
+                    }
+                    yield list(asked);
+                }
+                case DisassociateAccessPolicyRequest r -> list(withValue(
+                        onAccessEntry("eks:DisassociateAccessPolicy", r.clusterName(), r.principalArn()), "eks:policyArn", r.policyArn()));
                 case TagResourceRequest r -> list(tagging("eks:TagResource", r.resourceArn(), tagsOf(r.resourceArn()), r.tags()));
                 case UntagResourceRequest r -> list(untagging("eks:UntagResource", r.resourceArn(), tagsOf(r.resourceArn()), r.tagKeys()));
                 case ListTagsForResourceRequest r -> list(on("eks:ListTagsForResource", r.resourceArn(), tagsOf(r.resourceArn())));
@@ -108,6 +146,38 @@ final class EksPermissions implements Permissions {
         ClusterRecord c = account.clusters.get(cluster);
         var a = c == null ? null : c.addons.get(name);
         return a != null ? on(action, a.arn(), a.tags) : on(action, newArn("addon", cluster, name), null);
+    }
+
+    /** On the cluster, with the entry's own condition keys beside the request's tags. */
+    private IamRequest createAccessEntry(CreateAccessEntryRequest r) {
+        IamRequest asked = tagging("eks:CreateAccessEntry", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags());
+        asked = withValue(asked, "eks:principalArn", r.principalArn());
+        asked = withValue(asked, "eks:accessEntryType", r.type());
+        asked = withValue(asked, "eks:username", r.username());
+        return r.hasKubernetesGroups() && !r.kubernetesGroups().isEmpty() ? asked.with("eks:kubernetesGroups", r.kubernetesGroups()) : asked;
+    }
+
+    private IamRequest onAccessEntry(String action, String cluster, String principalArn) {
+        ClusterRecord c = cluster == null ? null : account.clusters.get(cluster);
+        var e = c == null || principalArn == null ? null : c.accessEntries.get(principalArn);
+        return e != null ? on(action, e.arn(), e.tags) : on(action, newAccessEntryArn(cluster, principalArn), null);
+    }
+
+    /** A condition key the request sets only when it carries the value. */
+    private static IamRequest withValue(IamRequest request, String key, String value) {
+        return value == null ? request : request.with(key, value);
+    }
+
+    /**
+     * The ARN of an access entry that does not exist (yet), with a fixed UUID as {@link #newArn}; a
+     * principal that is no IAM role or user (EKS refuses it after IAM) is named as given.
+     */
+    private static String newAccessEntryArn(String cluster, String principalArn) {
+        PrincipalArn p = PrincipalArn.iam(principalArn);
+        if (p == null) {
+            p = new PrincipalArn(String.valueOf(principalArn), "user", AwsService.ACCOUNT, "invalid-principal");
+        }
+        return EksRecords.accessEntryArn(cluster, p, UUID.nameUUIDFromBytes((cluster + "/" + p.arn()).getBytes(StandardCharsets.UTF_8)).toString());
     }
 
     private static String cluster(String name) {

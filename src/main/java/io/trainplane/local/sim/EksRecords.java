@@ -1,10 +1,14 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.local.iam.PrincipalArn;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import software.amazon.awssdk.services.eks.model.AssociatedAccessPolicy;
+import software.amazon.awssdk.services.eks.model.CreateAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
 import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
@@ -26,6 +30,10 @@ final class EksRecords {
         final Map<String, String> tags = new TreeMap<>();
         final TreeMap<String, NodegroupRecord> nodegroups = new TreeMap<>();
         final TreeMap<String, AddonRecord> addons = new TreeMap<>();
+        /** By principal ARN: EKS allows one entry per principal and cluster. */
+        final TreeMap<String, AccessEntryRecord> accessEntries = new TreeMap<>();
+        /** The IAM principal that created the cluster (its bootstrap admin), or null when unknown. */
+        String creatorArn;
         Lifecycle life;
 
         ClusterRecord(CreateClusterRequest request, boolean preExisting, String endpoint, SimulatedIds ids, Lifecycle life) {
@@ -95,6 +103,47 @@ final class EksRecords {
         String arn() {
             return ARN_PREFIX + "addon/" + request.clusterName() + "/" + request.addonName() + "/" + uuid;
         }
+    }
+
+    /** An access entry: an IAM principal's way into the cluster's Kubernetes API, with the access policies associated to it. */
+    static final class AccessEntryRecord {
+        final String cluster;
+        final PrincipalArn principal;
+        final String type;
+        final String username;
+        final List<String> kubernetesGroups;
+        /** The request that made it, or null for the entry EKS made for the cluster's creator. */
+        final CreateAccessEntryRequest request;
+        final String uuid;
+        final Instant createdAt;
+        final Map<String, String> tags = new TreeMap<>();
+        /** By policy ARN. */
+        final Map<String, AssociatedAccessPolicy> policies = new TreeMap<>();
+
+        AccessEntryRecord(String cluster, PrincipalArn principal, String type, String username, List<String> kubernetesGroups,
+                          CreateAccessEntryRequest request, SimulatedIds ids, Instant createdAt) {
+            this.cluster = cluster;
+            this.principal = principal;
+            this.type = type;
+            this.username = username;
+            this.kubernetesGroups = List.copyOf(kubernetesGroups);
+            this.request = request;
+            if (request != null && request.hasTags()) {
+                tags.putAll(request.tags());
+            }
+            this.uuid = uuid(ids);
+            this.createdAt = createdAt;
+        }
+
+        String arn() {
+            return accessEntryArn(cluster, principal, uuid);
+        }
+    }
+
+    /** access-entry/CLUSTER/role|user/ACCOUNT/NAME/UUID, as the Service Authorization Reference gives it. */
+    static String accessEntryArn(String cluster, PrincipalArn principal, String uuid) {
+        return ARN_PREFIX + "access-entry/" + cluster + "/" + principal.type() + "/" + principal.account() + "/"
+                + principal.name() + "/" + uuid;
     }
 
     private static String uuid(SimulatedIds ids) {

@@ -1,5 +1,6 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.local.sim.EksRecords.AccessEntryRecord;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import software.amazon.awssdk.services.eks.model.AMITypes;
 import software.amazon.awssdk.services.eks.model.AccessConfigResponse;
+import software.amazon.awssdk.services.eks.model.AccessEntry;
 import software.amazon.awssdk.services.eks.model.Addon;
 import software.amazon.awssdk.services.eks.model.AddonHealth;
 import software.amazon.awssdk.services.eks.model.AddonStatus;
@@ -174,6 +176,20 @@ final class EksViews {
                 .configurationValues(a.request.configurationValues())
                 .podIdentityAssociations(a.podIdentities.stream().map(AddonPodIdentity::associationArn).toList())
                 .tags(a.tags)
+                .build();
+    }
+
+    static AccessEntry accessEntry(AccessEntryRecord e) {
+        return AccessEntry.builder()
+                .clusterName(e.cluster)
+                .principalArn(e.principal.arn())
+                .accessEntryArn(e.arn())
+                .type(e.type)
+                .username(e.username)
+                .kubernetesGroups(e.kubernetesGroups)
+                .createdAt(e.createdAt)
+                .modifiedAt(e.createdAt)
+                .tags(e.tags)
                 .build();
     }
 }

@@ -1,6 +1,7 @@
 package io.trainplane.local.sim;
 
 import io.trainplane.local.iam.Authorizer;
+import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
@@ -11,26 +12,42 @@ import java.time.Instant;
 import java.util.List;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.eks.model.AccessScopeType;
+import software.amazon.awssdk.services.eks.model.AssociateAccessPolicyRequest;
+import software.amazon.awssdk.services.eks.model.AssociateAccessPolicyResponse;
+import software.amazon.awssdk.services.eks.model.AuthenticationMode;
+import software.amazon.awssdk.services.eks.model.CreateAccessEntryRequest;
+import software.amazon.awssdk.services.eks.model.CreateAccessEntryResponse;
 import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
 import software.amazon.awssdk.services.eks.model.CreateAddonResponse;
 import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
 import software.amazon.awssdk.services.eks.model.CreateClusterResponse;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DeleteAccessEntryRequest;
+import software.amazon.awssdk.services.eks.model.DeleteAccessEntryResponse;
 import software.amazon.awssdk.services.eks.model.DeleteAddonRequest;
 import software.amazon.awssdk.services.eks.model.DeleteAddonResponse;
 import software.amazon.awssdk.services.eks.model.DeleteClusterRequest;
 import software.amazon.awssdk.services.eks.model.DeleteClusterResponse;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DescribeAccessEntryRequest;
+import software.amazon.awssdk.services.eks.model.DescribeAccessEntryResponse;
 import software.amazon.awssdk.services.eks.model.DescribeAddonRequest;
 import software.amazon.awssdk.services.eks.model.DescribeAddonResponse;
 import software.amazon.awssdk.services.eks.model.DescribeClusterRequest;
 import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DisassociateAccessPolicyRequest;
+import software.amazon.awssdk.services.eks.model.DisassociateAccessPolicyResponse;
+import software.amazon.awssdk.services.eks.model.ListAccessEntriesRequest;
+import software.amazon.awssdk.services.eks.model.ListAccessEntriesResponse;
 import software.amazon.awssdk.services.eks.model.ListAddonsRequest;
 import software.amazon.awssdk.services.eks.model.ListAddonsResponse;
+import software.amazon.awssdk.services.eks.model.ListAssociatedAccessPoliciesRequest;
+import software.amazon.awssdk.services.eks.model.ListAssociatedAccessPoliciesResponse;
 import software.amazon.awssdk.services.eks.model.ListClustersRequest;
 import software.amazon.awssdk.services.eks.model.ListClustersResponse;
 import software.amazon.awssdk.services.eks.model.ListNodegroupsRequest;
@@ -67,6 +84,7 @@ public final class SimulatedEks implements EksClient, Inventory {
     private final EksAccount account;
     private final EksErrors errors;
     private final EksPermissions permissions;
+    private final EksAccessEntries accessEntries;
     private final String endpoint;
     private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
     /** The account's VPCs, shared with EFS ({@link #sharing}): each cluster's security group is added to them. */
@@ -78,6 +96,7 @@ public final class SimulatedEks implements EksClient, Inventory {
         this.errors = new EksErrors(this.calls);
         this.account = new EksAccount(clock, errors);
         this.permissions = new EksPermissions(account);
+        this.accessEntries = new EksAccessEntries(account, errors);
         this.endpoint = kubernetesEndpoint;
     }
 
@@ -90,14 +109,20 @@ public final class SimulatedEks implements EksClient, Inventory {
         return permissions.of(operation, request);
     }
 
-    /** A cluster that exists before any run (what {@code cluster.mode: existing} connects to): ACTIVE, untagged. */
+    /**
+     * A cluster that exists before any run (what {@code cluster.mode: existing} connects to): ACTIVE,
+     * untagged, authentication mode API_AND_CONFIG_MAP, created by the caller bound to the thread.
+     */
     public void addExistingCluster(String name, String endpoint, String kubernetesVersion) {
         var request = CreateClusterRequest.builder().name(name).version(kubernetesVersion)
-                .roleArn("arn:aws:iam::" + AwsService.ACCOUNT + ":role/eks-cluster").build();
+                .roleArn("arn:aws:iam::" + AwsService.ACCOUNT + ":role/eks-cluster")
+                .accessConfig(a -> a.authenticationMode(AuthenticationMode.API_AND_CONFIG_MAP)).build();
         synchronized (account) {
-            account.clusters.put(name, new ClusterRecord(request, true, endpoint, account.ids,
-                    Lifecycle.startingAt(clock.instant(), Duration.ZERO, CLUSTER_DELETING)));
-            network.addClusterSecurityGroup(account.clusters.get(name).securityGroupId, List.of());
+            var cluster = new ClusterRecord(request, true, endpoint, account.ids,
+                    Lifecycle.startingAt(clock.instant(), Duration.ZERO, CLUSTER_DELETING));
+            account.clusters.put(name, cluster);
+            network.addClusterSecurityGroup(cluster.securityGroupId, List.of());
+            accessEntries.bootstrap(cluster, Callers.current(), clock.instant());
         }
     }
 
@@ -105,6 +130,13 @@ public final class SimulatedEks implements EksClient, Inventory {
     public SimulatedEks sharing(SimulatedNetwork network) {
         this.network = network;
         return this;
+    }
+
+    /** An access entry that was there before any run, with one access policy on the whole cluster. */
+    public void addExistingAccessEntry(String cluster, String principalArn, String policyArn) {
+        accessEntries.create(CreateAccessEntryRequest.builder().clusterName(cluster).principalArn(principalArn).build());
+        accessEntries.associate(AssociateAccessPolicyRequest.builder().clusterName(cluster).principalArn(principalArn)
+                .policyArn(policyArn).accessScope(s -> s.type(AccessScopeType.CLUSTER)).build());
     }
 
     /** The account's cluster quota (EKS's default is 100 per region). */
@@ -138,10 +170,12 @@ public final class SimulatedEks implements EksClient, Inventory {
                 if (account.clusters.size() >= clusterLimit) {
                     throw errors.clusterLimit(name, clusterLimit);
                 }
+                accessEntries.requireValidAccessConfig(request);
                 var created = new ClusterRecord(request, false, endpoint, account.ids,
                         Lifecycle.startingAt(now, CLUSTER_CREATING, CLUSTER_DELETING));
                 account.clusters.put(name, created);
                 network.addClusterSecurityGroup(created.securityGroupId, vpc.subnetIds());
+                accessEntries.bootstrap(created, Callers.current(), now);
                 return CreateClusterResponse.builder().cluster(EksViews.cluster(created, now)).build();
             }
         });
@@ -343,6 +377,48 @@ public final class SimulatedEks implements EksClient, Inventory {
             account.now();
             return account.podIdentityAssociations();
         }
+    }
+
+    // ---- access entries (EksAccessEntries)
+
+    @Override
+    public CreateAccessEntryResponse createAccessEntry(CreateAccessEntryRequest request) {
+        return calls.call("CreateAccessEntry", request, () -> accessEntries.create(request));
+    }
+
+    @Override
+    public DescribeAccessEntryResponse describeAccessEntry(DescribeAccessEntryRequest request) {
+        return calls.call("DescribeAccessEntry", request, () -> accessEntries.describe(request));
+    }
+
+    @Override
+    public ListAccessEntriesResponse listAccessEntries(ListAccessEntriesRequest request) {
+        return calls.call("ListAccessEntries", request, () -> accessEntries.list(request));
+    }
+
+    @Override
+    public DeleteAccessEntryResponse deleteAccessEntry(DeleteAccessEntryRequest request) {
+        return calls.call("DeleteAccessEntry", request, () -> accessEntries.delete(request));
+    }
+
+    @Override
+    public AssociateAccessPolicyResponse associateAccessPolicy(AssociateAccessPolicyRequest request) {
+        return calls.call("AssociateAccessPolicy", request, () -> accessEntries.associate(request));
+    }
+
+    @Override
+    public DisassociateAccessPolicyResponse disassociateAccessPolicy(DisassociateAccessPolicyRequest request) {
+        return calls.call("DisassociateAccessPolicy", request, () -> accessEntries.disassociate(request));
+    }
+
+    @Override
+    public ListAssociatedAccessPoliciesResponse listAssociatedAccessPolicies(ListAssociatedAccessPoliciesRequest request) {
+        return calls.call("ListAssociatedAccessPolicies", request, () -> accessEntries.listAssociated(request));
+    }
+
+    /** The access entries, for the API server's checks ({@link EksApiServerGate}). */
+    EksAccessEntries accessEntries() {
+        return accessEntries;
     }
 
     // ---- tags

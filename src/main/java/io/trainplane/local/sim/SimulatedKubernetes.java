@@ -1,17 +1,21 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -38,10 +42,27 @@ public final class SimulatedKubernetes implements AutoCloseable {
             java.util.Optional<String>> logs = (job, pod) -> java.util.Optional.empty();
     private final KubernetesMockServer server;
     private final KubernetesClient admin;
+    /** The control plane's own credential (its controllers'), which no gate questions. */
+    private final String controlPlaneToken = UUID.randomUUID().toString();
+    private volatile Gate gate;
+
+    /** Decides whether a request may reach the objects: null to let it through, or the refusal to answer with. */
+    public interface Gate {
+        Refusal check(String method, String path, String authorization);
+    }
+
+    /** An answer instead of the request's: 401 Unauthorized or 403 Forbidden, as a Kubernetes Status. */
+    public record Refusal(int code, String reason, String message) {}
 
     public SimulatedKubernetes() {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
                 new KubernetesCrudDispatcher(new ArrayList<>(List.of(KubeflowCrd.context()))) {
+                    @Override
+                    public MockResponse dispatch(RecordedRequest request) {
+                        MockResponse refused = refusal(request);
+                        return refused != null ? refused : super.dispatch(request);
+                    }
+
                     @Override
                     public io.fabric8.mockwebserver.http.MockResponse handleGet(String path) {
                         java.util.regex.Matcher m = POD_LOG.matcher(path);
@@ -68,9 +89,34 @@ public final class SimulatedKubernetes implements AutoCloseable {
                     }
                 }, false);
         server.init(InetAddress.getLoopbackAddress(), 0);
-        admin = server.createClient();
+        admin = server.createClient(b -> b.editOrNewConfig().withOauthToken(controlPlaneToken).endConfig());
         // The Kubeflow training operator is "installed": its CRD exists, as StartTraining checks.
         admin.apiextensions().v1().customResourceDefinitions().resource(KubeflowCrd.definition()).create();
+    }
+
+    /**
+     * Puts {@code gate} in front of every request but the control plane's; without one (tests
+     * that bring their own EKS, the cold-start benchmark) any bearer token is let in.
+     */
+    public void guardedBy(Gate gate) {
+        this.gate = gate;
+    }
+
+    private MockResponse refusal(RecordedRequest request) {
+        Gate current = gate;
+        String authorization = request.getHeader("Authorization");
+        if (current == null || ("Bearer " + controlPlaneToken).equals(authorization)) {
+            return null;
+        }
+        Refusal refused = current.check(request.getMethod(), request.getPath(), authorization);
+        if (refused == null) {
+            return null;
+        }
+        var status = new StatusBuilder().withStatus("Failure").withMessage(refused.message())
+                .withReason(refused.reason()).withCode(refused.code()).build();
+        return new MockResponse().setResponseCode(refused.code())
+                .setHeader("Content-Type", "application/json")
+                .setBody(io.fabric8.kubernetes.client.utils.Serialization.asJson(status));
     }
 
     /** Where pod logs come from: (the pod's Job, the pod) → the log so far. */
