@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * One simulated AWS account with one region, for local mode: DynamoDB Local holding the Runs
- * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups) and
+ * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups, log groups) and
  * EventBridge, a Kubernetes API server with its Job controller, all on one simulated clock, with
  * one call log and one {@link FaultPlan}. {@link #clients()} is what the handlers get instead of
  * {@code AwsClients}.
@@ -47,11 +47,13 @@ public final class LocalCloud implements AutoCloseable {
     /** The stack's state machines in the simulated account. */
     public static final String PIPELINE_ARN = SimulatedStepFunctions.stateMachineArn("TrainingPipeline");
     public static final String CLEANUP_ARN = SimulatedStepFunctions.stateMachineArn("Cleanup");
-    static final Settings SETTINGS = new Settings("trainplane-runs", "trainplane", "us-east-1",
+    /** The stack name of local mode: what its runs' resources carry in {@code trainplane:stack}. */
+    public static final String STACK = "trainplane";
+    static final Settings SETTINGS = new Settings(STACK, "trainplane-runs", "trainplane", "us-east-1",
             new ClusterNetwork(List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002"), List.of()),
             new ClusterRoles("arn:aws:iam::000000000000:role/trainplane-EksClusterRole",
                     "arn:aws:iam::000000000000:role/trainplane-EksNodeRole",
-                    "arn:aws:iam::000000000000:role/trainplane-EfsCsiDriverRole"));
+                    "arn:aws:iam::000000000000:role/trainplane-EfsCsiDriverRole"), 30);
 
     private final SimulatedClock clock = SimulatedClock.startingNow();
     private final CallLog calls = new CallLog();
@@ -98,6 +100,7 @@ public final class LocalCloud implements AutoCloseable {
         }
         kubernetes.servingLogs((job, pod) -> workload.log(job, pod, clock.instant()));
         eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(), "1.31");
+        eks.deliverControlPlaneLogsTo(cloudControl::controlPlaneLogsDelivered);
         var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDLOCAL", "local-secret"));
         clusters = new EksClusterAccess(eks, new EksTokens(credentials, Region.of(SETTINGS.region()), clock));
     }

@@ -1,5 +1,6 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
@@ -7,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
 import software.amazon.awssdk.services.eks.model.CreateAddonResponse;
@@ -65,6 +67,7 @@ public final class SimulatedEks implements EksClient, Inventory {
     private final EksErrors errors;
     private final String endpoint;
     private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
+    private Consumer<String> controlPlaneLogs = logGroup -> { };
 
     public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, String kubernetesEndpoint) {
         this.clock = clock;
@@ -89,6 +92,16 @@ public final class SimulatedEks implements EksClient, Inventory {
         }
     }
 
+    /**
+     * Where the clusters' control-plane logs go: {@code deliver} gets the log group's name when a
+     * cluster with control-plane logging is created ({@link SimulatedCloudControl#controlPlaneLogsDelivered}).
+     */
+    public void deliverControlPlaneLogsTo(Consumer<String> deliver) {
+        synchronized (account) {
+            this.controlPlaneLogs = deliver;
+        }
+    }
+
     /** The account's cluster quota (EKS's default is 100 per region). */
     public void setClusterLimit(int limit) {
         synchronized (account) {
@@ -109,6 +122,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                 var vpc = request.resourcesVpcConfig();
                 account.require(vpc != null && vpc.hasSubnetIds() && vpc.subnetIds().stream().distinct().count() >= 2, name,
                         "Subnets specified must be in at least two different AZs");
+                account.requireValidPublicAccessCidrs(name, vpc);
                 ClusterRecord existing = account.clusters.get(name);
                 if (existing != null) {
                     if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
@@ -122,6 +136,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                 var created = new ClusterRecord(request, false, endpoint, account.ids,
                         Lifecycle.startingAt(now, CLUSTER_CREATING, CLUSTER_DELETING));
                 account.clusters.put(name, created);
+                if (EksAccount.logsControlPlane(request)) {
+                    controlPlaneLogs.accept(ControlPlaneLogGroup.name(name));
+                }
                 return CreateClusterResponse.builder().cluster(EksViews.cluster(created, now)).build();
             }
         });
