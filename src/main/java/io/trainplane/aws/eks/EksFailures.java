@@ -113,6 +113,6 @@ final class EksFailures {
             return "it has neither a " + RunTags.STACK_TAG + " nor a " + RunTags.RUN_ID_TAG + " tag";
         }
         return "its " + RunTags.STACK_TAG + " tag is " + (stack == null ? "missing" : stack)
-                + ", its " + RunTags.RUN_ID_TAG + " tag " + (run == null ? "missing" : run);
+                + " and its " + RunTags.RUN_ID_TAG + " tag is " + (run == null ? "missing" : run);
     }
 }

@@ -134,7 +134,7 @@ class EksMotoTest {
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
-                .hasMessageContaining("it has no trainplane:run-id tag");
+                .hasMessageContaining("it has neither a trainplane:stack nor a trainplane:run-id tag");
     }
 
     @Test
