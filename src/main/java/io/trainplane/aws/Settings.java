@@ -1,27 +1,70 @@
 package io.trainplane.aws;
 
+import io.trainplane.aws.eks.PublicAccessCidrs;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a function needs to know about the stack it belongs to. On AWS these come from the
  * environment variables template.yaml sets; local mode and tests build them directly.
+ *
+ * @param stackName        the stack's name: every resource a run creates is tagged with it
+ *                         ({@link RunTags#STACK_TAG}), and the janitor touches only its own stack's
+ * @param logRetentionDays how long the control-plane log group of a run's cluster keeps its logs
  */
-public record Settings(String tableName, String eventBusName, String region, ClusterNetwork network, ClusterRoles roles) {
+public record Settings(String stackName, String tableName, String eventBusName, String region, ClusterNetwork network,
+                       ClusterRoles roles, int logRetentionDays) {
+    /**
+     * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
+     * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
+     */
+    public static final Set<Integer> RETENTION_DAYS = Set.of(1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545,
+            731, 1096, 1827, 2192, 2557, 2922, 3288, 3653);
+
+    public Settings {
+        if (!RETENTION_DAYS.contains(logRetentionDays)) {
+            throw new IllegalArgumentException("log retention of " + logRetentionDays + " days: CloudWatch Logs takes one of "
+                    + RETENTION_DAYS.stream().sorted().toList());
+        }
+    }
 
     public static Settings fromEnvironment() {
         return fromMap(System.getenv());
     }
 
     public static Settings fromMap(Map<String, String> env) {
+        List<String> publicCidrs = list(env, "CLUSTER_ENDPOINT_PUBLIC_CIDRS");
+        List<String> problems = PublicAccessCidrs.problems(publicCidrs);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("stack parameter ClusterEndpointPublicCidrs (environment variable"
+                    + " CLUSTER_ENDPOINT_PUBLIC_CIDRS) is refused: " + String.join("; ", problems)
+                    + ". Update the stack with at most " + PublicAccessCidrs.MAX + " public IPv4 blocks, or leave it"
+                    + " empty (EKS's default: every address)");
+        }
+        String retention = env.getOrDefault("CONTROL_PLANE_LOG_RETENTION_DAYS", "30");
+        int days;
+        try {
+            days = Integer.parseInt(retention.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("stack parameter LogRetentionDays (environment variable"
+                    + " CONTROL_PLANE_LOG_RETENTION_DAYS) is not a number of days: '" + retention + "'", e);
+        }
+        if (!RETENTION_DAYS.contains(days)) {
+            throw new IllegalStateException("stack parameter LogRetentionDays (environment variable"
+                    + " CONTROL_PLANE_LOG_RETENTION_DAYS) is " + days + ": CloudWatch Logs takes one of "
+                    + RETENTION_DAYS.stream().sorted().toList());
+        }
         return new Settings(
+                require(env, "STACK_NAME"),
                 require(env, "RUNS_TABLE"),
                 env.getOrDefault("EVENT_BUS_NAME", "trainplane"),
                 env.getOrDefault("AWS_REGION", "us-east-1"),
-                new ClusterNetwork(list(env, "CLUSTER_SUBNET_IDS"), list(env, "CLUSTER_SECURITY_GROUP_IDS")),
+                new ClusterNetwork(list(env, "CLUSTER_SUBNET_IDS"), list(env, "CLUSTER_SECURITY_GROUP_IDS"), publicCidrs),
                 new ClusterRoles(env.getOrDefault("CLUSTER_ROLE_ARN", ""), env.getOrDefault("NODE_ROLE_ARN", ""),
-                        env.getOrDefault("EFS_CSI_ROLE_ARN", "")));
+                        env.getOrDefault("EFS_CSI_ROLE_ARN", "")),
+                days);
     }
 
     private static List<String> list(Map<String, String> env, String name) {

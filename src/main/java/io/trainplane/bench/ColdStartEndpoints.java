@@ -99,6 +99,7 @@ final class ColdStartEndpoints implements AutoCloseable {
                 .stateMachineArn();
 
         // What template.yaml sets (Globals and the functions' own variables), pointed at the local endpoints.
+        environment.put("STACK_NAME", "coldstart");
         environment.put("RUNS_TABLE", TABLE);
         environment.put("EVENT_BUS_NAME", BUS);
         environment.put("CLUSTER_SUBNET_IDS", subnetA + "," + subnetB);

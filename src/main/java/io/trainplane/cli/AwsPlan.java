@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.EfaInterfaces;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.spec.ClusterSpec;
@@ -22,8 +23,12 @@ final class AwsPlan {
         ClusterSpec cluster = spec.cluster();
         if (cluster.created()) {
             NodeGroupSpec nodes = cluster.nodeGroup();
+            lines.add("CloudWatch log group " + ControlPlaneLogGroup.name(names.clusterName())
+                    + " (through Cloud Control, before the cluster): the stack's LogRetentionDays"
+                    + (spec.cleanup().keepCluster() ? " (kept with the cluster)" : " (deleted after the cluster)"));
             lines.add("EKS cluster " + names.clusterName() + ": Kubernetes " + cluster.kubernetesVersion()
-                    + ", authentication API_AND_CONFIG_MAP, control-plane logs api/audit/authenticator"
+                    + ", authentication API_AND_CONFIG_MAP, control-plane logs api/audit/authenticator,"
+                    + " private endpoint and a public one for the stack's ClusterEndpointPublicCidrs"
                     + (spec.cleanup().keepCluster() ? " (kept after the run)" : " (deleted after the run)"));
             lines.add("EKS node group " + names.nodeGroupName() + ": " + nodes.nodes() + " × " + nodes.instanceType()
                     + ", " + nodes.capacityType().json() + ", AMI " + EksRequests.amiType(nodes)
@@ -31,11 +36,10 @@ final class AwsPlan {
             if (Ec2DesiredState.needsPlacementGroup(nodes)) {
                 lines.add("EC2 cluster placement group (through Cloud Control), for EFA");
             }
-            if (Ec2DesiredState.needsLaunchTemplate(nodes)) {
-                lines.add("EC2 launch template " + Ec2DesiredState.launchTemplateName(names) + " (through Cloud Control)"
-                        + (nodes.capacityReservationId() != null ? ": capacity reservation " + nodes.capacityReservationId() : "")
-                        + (nodes.efa() ? ", " + EfaInterfaces.count(nodes.instanceType()) + " EFA interfaces" : ""));
-            }
+            lines.add("EC2 launch template " + Ec2DesiredState.launchTemplateName(names) + " (through Cloud Control):"
+                    + " IMDSv2 required, hop limit " + Ec2DesiredState.METADATA_HOP_LIMIT
+                    + (nodes.capacityReservationId() != null ? ", capacity reservation " + nodes.capacityReservationId() : "")
+                    + (nodes.efa() ? ", " + EfaInterfaces.count(nodes.instanceType()) + " EFA interfaces" : ""));
             lines.add("EKS add-on " + EksAddons.POD_IDENTITY_AGENT);
             if (spec.volume().type() == VolumeType.EFS) {
                 lines.add("EKS add-on " + EksAddons.EFS_CSI_DRIVER + " with a Pod Identity association to the stack's EFS CSI role");

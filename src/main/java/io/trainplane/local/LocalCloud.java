@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * One simulated AWS account with one region, for local mode: DynamoDB Local holding the Runs
- * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups) and
+ * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups, log groups) and
  * EventBridge, a Kubernetes API server with its Job controller, all on one simulated clock, with
  * one call log, one {@link FaultPlan} and one {@link SimulatedNetwork}. {@link #clients()} is
  * what the handlers get instead of {@code AwsClients}.
@@ -56,21 +56,23 @@ public final class LocalCloud implements AutoCloseable {
     public static final String DEMO_CLUSTER = "trainplane-demo";
     public static final String CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy";
     /** template.yaml as it deploys into the simulated account: its roles, functions and state machines. */
-    static final StackTemplate STACK = StackTemplate.local();
+    static final StackTemplate TEMPLATE = StackTemplate.local();
+    /** The stack name of local mode: what its runs' resources carry in {@code trainplane:stack}. */
+    public static final String STACK = TEMPLATE.account().stackName();
     /** The role of the functions that use a cluster (template.yaml's ClusterWorkRole, stack output ClusterWorkRoleArn). */
-    public static final String CLUSTER_WORK_ROLE_ARN = STACK.roles().get("ClusterWorkRole").arn();
+    public static final String CLUSTER_WORK_ROLE_ARN = TEMPLATE.roles().get("ClusterWorkRole").arn();
     /** The stack's state machines by their logical ids, and their ARNs in the simulated account. */
     public static final String PIPELINE_MACHINE = "TrainingPipeline";
     public static final String CLEANUP_MACHINE = "Cleanup";
-    public static final String PIPELINE_ARN = STACK.stateMachines().get(PIPELINE_MACHINE).arn();
-    public static final String CLEANUP_ARN = STACK.stateMachines().get(CLEANUP_MACHINE).arn();
+    public static final String PIPELINE_ARN = TEMPLATE.stateMachines().get(PIPELINE_MACHINE).arn();
+    public static final String CLEANUP_ARN = TEMPLATE.stateMachines().get(CLEANUP_MACHINE).arn();
     /** What the functions know of their stack: template.yaml's environment variables, resolved. */
-    static final Settings SETTINGS = settings(STACK);
+    static final Settings SETTINGS = settings(TEMPLATE);
 
     private final SimulatedClock clock = SimulatedClock.startingNow();
     private final CallLog calls = new CallLog();
     private final FaultPlan faults = new FaultPlan();
-    private final AuditLog iam = new AuditLog(StackPrincipals.authorizer(STACK.policies()));
+    private final AuditLog iam = new AuditLog(StackPrincipals.authorizer(TEMPLATE.policies()));
     /** Each caller's credentials: what signs its EKS tokens, and how the API server knows who signed. */
     private final AccessKeys keys = new AccessKeys();
     private final LocalDynamoDb dynamoDb;
@@ -129,6 +131,7 @@ public final class LocalCloud implements AutoCloseable {
         eks.addExistingAccessEntry(DEMO_CLUSTER, CLUSTER_WORK_ROLE_ARN, CLUSTER_ADMIN_POLICY);
         clusters = new CallerClusterAccess(caller -> new EksClusterAccess(eks, new EksTokens(
                 StaticCredentialsProvider.create(keys.keyOf(caller).credentials()), Region.of(SETTINGS.region()), clock)));
+        eks.deliverControlPlaneLogsTo(cloudControl::controlPlaneLogsDelivered);
     }
 
     /** A cloud whose AWS services carry the given faults ({@link Faults#awsFailures()}, {@link Faults#awsThrottles()}). */
@@ -197,12 +200,12 @@ public final class LocalCloud implements AutoCloseable {
 
     /** DefinitionSubstitutions of the state machine {@code machine} ({@link #PIPELINE_MACHINE}), as template.yaml resolves them. */
     public static Map<String, String> substitutions(String machine) {
-        return STACK.stateMachines().get(machine).substitutions();
+        return TEMPLATE.stateMachines().get(machine).substitutions();
     }
 
     /** The stack this account runs. */
     public StackTemplate stack() {
-        return STACK;
+        return TEMPLATE;
     }
 
     private static Settings settings(StackTemplate stack) {

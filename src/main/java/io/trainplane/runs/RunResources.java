@@ -16,6 +16,12 @@ public final class RunResources {
     /** Cloud Control identifiers of the node group's launch template and placement group, when it needs them. */
     public static final String LAUNCH_TEMPLATE = "ec2/launch-template";
     public static final String PLACEMENT_GROUP = "ec2/placement-group";
+    /**
+     * The log group of the created cluster's control-plane logs ({@code /aws/eks/<cluster>/cluster}),
+     * written before its create is sent; its Cloud Control request token, until the cluster is asked for.
+     */
+    public static final String LOG_GROUP = "logs/log-group";
+    public static final String LOG_GROUP_REQUEST = "logs/log-group-request";
     /** The run's EFS file system: created by the run, or adopted ({@link #FILE_SYSTEM_ADOPTED}: never deleted). */
     public static final String FILE_SYSTEM = "efs/file-system";
     public static final String FILE_SYSTEM_ADOPTED = "efs/file-system-adopted";

@@ -31,7 +31,10 @@ public final class Names {
     public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
     public static final String PART_OF_LABEL = "app.kubernetes.io/part-of";
     public static final String RUN_ID_LABEL = "trainplane/run-id";
-    /** The AWS tag on every resource of a run (the janitor finds resources by it). */
+    /**
+     * The AWS tag on every resource of a run (the janitor finds resources by it); beside it, the
+     * stack's ({@code io.trainplane.aws.RunTags}).
+     */
     public static final String RUN_ID_TAG = "trainplane:run-id";
 
     private static final Pattern RUN_ID = Pattern.compile(RUN_ID_PATTERN);
@@ -130,11 +133,6 @@ public final class Names {
         labels.put(PART_OF_LABEL, "trainplane");
         labels.put(RUN_ID_LABEL, runId);
         return java.util.Collections.unmodifiableMap(labels);
-    }
-
-    /** Tags of every AWS resource of the run. */
-    public Map<String, String> tags() {
-        return Map.of(RUN_ID_TAG, runId);
     }
 
     /**

@@ -3,7 +3,6 @@ package io.trainplane.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.Clients;
 import io.trainplane.aws.ResourceState;
-import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.ResourceRequest;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
@@ -11,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Looks once at the node group (~4 min to ACTIVE). Before it exists, it moves its prerequisites
- * along: the placement group, then the launch template in it, then the node group itself.
+ * along: the placement group (EFA), then the launch template (always), then the node group itself.
  */
 public final class CheckNodegroupStep implements Step {
     static final int WAIT_SECONDS = 30;
@@ -36,24 +35,29 @@ public final class CheckNodegroupStep implements Step {
         RunContext run = RunContext.from(input);
         String nodegroup = run.names().nodeGroupName();
         RunRecord record = services.store().get(run.runId());
-        if (!record.resources().containsKey(RunResources.NODE_GROUP)) {
+        ResourceState state = record.resources().containsKey(RunResources.NODE_GROUP)
+                ? infrastructure.nodegroups().state(run.clusterName(), nodegroup) : new ResourceState.Gone();
+        if (state instanceof ResourceState.Gone) {
+            // Not asked for yet, or asked for and the answer lost: asking again is the same request.
             Optional<ResourceRequest> placementGroup = request(record, RunResources.PLACEMENT_GROUP);
             if (placementGroup.isPresent() && !ready(placementGroup.get())) {
                 return ResourceWait.look(placementGroup.get().state(), "placement group of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
             Optional<ResourceRequest> template = request(record, RunResources.LAUNCH_TEMPLATE);
-            if (template.isEmpty() && Ec2DesiredState.needsLaunchTemplate(run.spec().cluster().nodeGroup())) {
+            if (template.isEmpty()) {
                 NodegroupPrerequisites.requestLaunchTemplate(run, services, infrastructure,
                         placementGroup.flatMap(ResourceRequest::identifier));
                 return ResourceWait.look(new ResourceState.Creating("launch template requested"), nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
-            if (template.isPresent() && !ready(template.get())) {
+            if (!ready(template.get())) {
                 return ResourceWait.look(template.get().state(), "launch template of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
-            NodegroupPrerequisites.createNodegroup(run, services, infrastructure, template.flatMap(ResourceRequest::identifier));
+            String templateId = template.get().identifier().orElseThrow(() -> new TerminalException("LaunchTemplateUnknown",
+                    "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
+            NodegroupPrerequisites.createNodegroup(run, services, infrastructure, templateId);
+            state = infrastructure.nodegroups().state(run.clusterName(), nodegroup);
         }
-        return ResourceWait.look(infrastructure.nodegroups().state(run.clusterName(), nodegroup),
-                "EKS node group " + nodegroup, WAIT_SECONDS);
+        return ResourceWait.look(state, "EKS node group " + nodegroup, WAIT_SECONDS);
     }
 
     private Optional<ResourceRequest> request(RunRecord record, String key) {

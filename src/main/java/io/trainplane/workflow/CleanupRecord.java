@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.CleanupSpec;
@@ -31,6 +32,7 @@ public final class CleanupRecord {
         DELETABLE.put(RunResources.LAUNCH_TEMPLATE, "cloudcontrol:AWS::EC2::LaunchTemplate/");
         DELETABLE.put(RunResources.PLACEMENT_GROUP, "cloudcontrol:AWS::EC2::PlacementGroup/");
         DELETABLE.put(RunResources.EKS_CLUSTER, "eks:cluster/");
+        DELETABLE.put(RunResources.LOG_GROUP, ControlPlaneLogGroup.REF_PREFIX);
         DELETABLE.put(RunResources.FILE_SYSTEM, "efs:file-system/");
         DELETABLE.put(RunResources.FILE_SYSTEM_TOKEN, "efs:creation-token/");
     }
@@ -104,7 +106,7 @@ public final class CleanupRecord {
         }
         return switch (key) {
             case RunResources.EKS_CLUSTER, RunResources.NODE_GROUP, RunResources.LAUNCH_TEMPLATE,
-                 RunResources.PLACEMENT_GROUP -> keep.keepCluster();
+                 RunResources.PLACEMENT_GROUP, RunResources.LOG_GROUP -> keep.keepCluster();
             case RunResources.FILE_SYSTEM, RunResources.FILE_SYSTEM_TOKEN ->
                     keep.keepVolume() || "true".equals(run.resources().get(RunResources.FILE_SYSTEM_ADOPTED));
             default -> false;

@@ -37,7 +37,7 @@ public final class ConfigureClusterStep implements KubernetesStep {
         for (var addon : addons(run).entrySet()) {
             ResourceState state = infrastructure.addons().state(cluster, addon.getKey());
             if (state instanceof ResourceState.Gone) {
-                infrastructure.addons().ensure(cluster, addon.getKey(), addon.getValue());
+                infrastructure.addons().ensure(cluster, addon.getKey(), addon.getValue(), infrastructure.tags(run.names()));
                 state = new ResourceState.Creating("installing " + addon.getKey());
             }
             if (!(state instanceof ResourceState.Ready) && combined instanceof ResourceState.Ready) {

@@ -2,9 +2,13 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.Clients;
-import io.trainplane.runs.RunResources;
 
-/** Asks EKS for the run's cluster ({@code cluster.mode: create}); CheckCluster waits for it. */
+/**
+ * Starts the run's cluster ({@code cluster.mode: create}): asks Cloud Control for the cluster's
+ * control-plane log group, which must exist before EKS gets the cluster
+ * ({@link io.trainplane.aws.eks.ControlPlaneLogGroup}); CheckCluster then asks EKS for the
+ * cluster and waits for it.
+ */
 public final class CreateClusterStep implements Step {
     private final Services services;
     private final Infrastructure infrastructure;
@@ -14,21 +18,16 @@ public final class CreateClusterStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
-    /** The EKS client, as every invocation uses it. */
+    /** The Cloud Control client, as every invocation uses it. */
     @Override
     public void prime(RunContext sample, Clients offline) {
-        offline.eks().describeCluster(r -> r.name(sample.clusterName()));
+        offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(SnapStartHooks.RUN_ID));
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        String cluster = run.names().clusterName();
-        // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the cluster.
-        services.store().update(run.runId(), r -> r.withResource(RunResources.EKS_CLUSTER, cluster)
-                .withResource(RunResources.KUBERNETES_CLUSTER, cluster).withPhase("cluster"));
-        var created = infrastructure.clusters().create(run.names(), run.spec().cluster(),
-                infrastructure.settings().network(), infrastructure.settings().roles());
-        return Json.object().put("name", cluster).put("creation", created.name());
+        ClusterCreation.requestLogGroup(run, services, infrastructure);
+        return Json.object().put("name", run.names().clusterName()).put("waitingFor", "log group");
     }
 }

@@ -8,9 +8,10 @@ import io.trainplane.spec.NodeGroupSpec;
 import java.util.Optional;
 
 /**
- * Starts the run's node group. A node group that needs a placement group (EFA) or a launch
- * template (a capacity reservation, EFA) gets those first, through Cloud Control; CheckNodegroup
- * then creates the node group once they exist.
+ * Starts the run's node group: its placement group first when it needs one (EFA), then its
+ * launch template (every node group has one: the nodes' metadata options, a capacity
+ * reservation, EFA), through Cloud Control; CheckNodegroup then creates the node group once they
+ * exist.
  */
 public final class CreateNodegroupStep implements Step {
     private final Services services;
@@ -21,10 +22,11 @@ public final class CreateNodegroupStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
-    /** The EKS client, as every invocation uses it. */
+    /** The EKS and Cloud Control clients, as every invocation uses them. */
     @Override
     public void prime(RunContext sample, Clients offline) {
-        offline.eks().describeNodegroup(r -> r.clusterName(sample.clusterName()).nodegroupName(sample.names().nodeGroupName()));
+        offline.eks().describeCluster(r -> r.name(sample.clusterName()));
+        offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(SnapStartHooks.RUN_ID));
     }
 
     @Override
@@ -32,14 +34,11 @@ public final class CreateNodegroupStep implements Step {
         RunContext run = RunContext.from(input);
         NodeGroupSpec nodeGroup = run.spec().cluster().nodeGroup();
         if (Ec2DesiredState.needsPlacementGroup(nodeGroup)) {
-            var request = infrastructure.ec2().createPlacementGroup(run.names());
+            var request = infrastructure.ec2().createPlacementGroup(run.names(), infrastructure.tags(run.names()));
             services.store().update(run.runId(), r -> r.withResource(RunResources.PLACEMENT_GROUP, request.requestToken()));
             return Json.object().put("waitingFor", "placement group");
         }
-        if (Ec2DesiredState.needsLaunchTemplate(nodeGroup)) {
-            NodegroupPrerequisites.requestLaunchTemplate(run, services, infrastructure, Optional.empty());
-            return Json.object().put("waitingFor", "launch template");
-        }
-        return Json.object().put("nodegroup", NodegroupPrerequisites.createNodegroup(run, services, infrastructure, Optional.empty()));
+        NodegroupPrerequisites.requestLaunchTemplate(run, services, infrastructure, Optional.empty());
+        return Json.object().put("waitingFor", "launch template");
     }
 }

@@ -35,7 +35,7 @@ public final class CreateVolumeStep implements Step {
         }
         // Until EFS answers, the token is what finds the file system (cleanup looks it up by it).
         services.store().update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM_TOKEN, run.names().efsCreationToken()));
-        String id = infrastructure.volumes().createFileSystem(run.names());
+        String id = infrastructure.volumes().createFileSystem(run.names(), infrastructure.tags(run.names()));
         services.store().update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, id));
         return Json.object().put("fileSystemId", id).put("adopted", false);
     }

@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import io.trainplane.aws.Clients;
+import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.efs.EfsVolumes;
@@ -8,6 +9,7 @@ import io.trainplane.aws.efs.MountTargetSecurityGroups;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.spec.Names;
 
 /**
  * The lifecycles of the AWS resources a run creates, over the clients of this function. Each is
@@ -51,5 +53,10 @@ public final class Infrastructure {
 
     public Settings settings() {
         return clients.settings();
+    }
+
+    /** The tags of everything run {@code names} creates: this stack's and the run's. */
+    public RunTags tags(Names names) {
+        return RunTags.of(clients.settings(), names);
     }
 }

@@ -18,11 +18,14 @@ import java.util.logging.Logger;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 
 /**
- * The third cleanup layer (DESIGN §2), run on a schedule: every EKS cluster and EFS file system
- * tagged {@code trainplane:run-id} whose run is finished (SUCCEEDED, FAILED, CANCELLED), unknown
- * (no record), or older than its {@code maxRunHours} gets cleaned up. The janitor writes what it
- * found into the run record (a record for an unknown run, too) and starts the Cleanup state
- * machine, whose Teardown deletes in dependency order and whose CloseRun ends the run (ORPHANED).
+ * The third cleanup layer (DESIGN §2), run on a schedule: every EKS cluster, EFS file system and
+ * control-plane log group tagged {@code trainplane:run-id} and {@code trainplane:stack} = this
+ * stack whose run is finished (SUCCEEDED, FAILED, CANCELLED), unknown (no record), or older than
+ * its {@code maxRunHours} gets cleaned up. Another stack's resources (its runs are in another
+ * table, so they would all look unknown here) are only counted ({@code otherStacks}), never
+ * touched. The janitor writes what it found into the run record (a record for an unknown run,
+ * too) and starts the Cleanup state machine, whose Teardown deletes in dependency order and whose
+ * CloseRun ends the run (ORPHANED).
  * Kept resources (the spec's keep flags, adopted file systems) and runs still within their time are
  * left alone; untagged resources are never looked at. One {@code Orphans Cleaned} event per sweep
  * that found something.
@@ -52,7 +55,8 @@ public final class JanitorStep implements Step {
         ObjectNode detail = Json.object().put("runId", "*");
         ArrayNode runs = detail.putArray("runs");
         int skipped = 0;
-        for (Map.Entry<String, List<TaggedResources.Found>> entry : TaggedResources.byRun(clients).entrySet()) {
+        TaggedResources.Sweep sweep = TaggedResources.of(clients, clients.settings().stackName());
+        for (Map.Entry<String, List<TaggedResources.Found>> entry : sweep.byRun().entrySet()) {
             String runId = entry.getKey();
             Optional<RunRecord> record = services.store().find(runId);
             String why = record.isEmpty() ? "UNKNOWN"
@@ -72,6 +76,7 @@ public final class JanitorStep implements Step {
             run.put("cleanup", started ? "started" : "already-started");
         }
         detail.put("skipped", skipped);
+        detail.put("otherStacks", sweep.otherStacks());
         int cleaned = 0;
         for (var run : runs) {
             cleaned += run.path("resources").size();

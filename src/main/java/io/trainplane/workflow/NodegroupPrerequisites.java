@@ -13,17 +13,16 @@ final class NodegroupPrerequisites {
                                       Optional<String> placementGroup) {
         // EFA interfaces carry their own security groups: the cluster's, which admits the node-to-node traffic.
         String clusterGroup = infrastructure.clusters().describe(run.clusterName()).clusterSecurityGroupId();
-        var request = infrastructure.ec2().createLaunchTemplate(run.names(), run.spec().cluster().nodeGroup(),
-                placementGroup, clusterGroup == null ? List.of() : List.of(clusterGroup));
+        var request = infrastructure.ec2().createLaunchTemplate(run.names(), infrastructure.tags(run.names()),
+                run.spec().cluster().nodeGroup(), placementGroup, clusterGroup == null ? List.of() : List.of(clusterGroup));
         services.store().update(run.runId(), r -> r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken()));
     }
 
-    static String createNodegroup(RunContext run, Services services, Infrastructure infrastructure,
-                                  Optional<String> launchTemplateId) {
+    static String createNodegroup(RunContext run, Services services, Infrastructure infrastructure, String launchTemplateId) {
         String nodegroup = run.names().nodeGroupName();
         // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the node group.
         services.store().update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
-        infrastructure.nodegroups().create(run.names(), run.spec().cluster().nodeGroup(),
+        infrastructure.nodegroups().create(run.names(), infrastructure.tags(run.names()), run.spec().cluster().nodeGroup(),
                 infrastructure.settings().network(), infrastructure.settings().roles(), launchTemplateId);
         return nodegroup;
     }

@@ -1,38 +1,49 @@
 package io.trainplane.workflow;
 
 import io.trainplane.aws.Clients;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.Names;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.services.efs.model.FileSystemDescription;
 import software.amazon.awssdk.services.efs.model.LifeCycleState;
 import software.amazon.awssdk.services.efs.model.Tag;
 import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 
 /**
- * What exists in the account on behalf of a run: EKS clusters (with their node groups) and EFS
- * file systems tagged {@value Names#RUN_ID_TAG}, grouped by run. Untagged resources are never
- * listed, so nothing the janitor does can reach them.
+ * What exists in the account on behalf of the runs of one stack: EKS clusters (with their node
+ * groups), EFS file systems and clusters' control-plane log groups tagged
+ * {@value Names#RUN_ID_TAG} and {@value RunTags#STACK_TAG} = the stack, grouped by run.
+ * Untagged resources are never listed, and those of another stack (or of none: made before the
+ * stack tag) only counted, so nothing the janitor does can reach them.
  */
 final class TaggedResources {
     /** One tagged resource: the run record's key for it, its id, and its reference as events name it. */
     record Found(String key, String id, String ref) {}
 
+    /** A stack's resources by run, and how many resources of runs the janitor left alone as not its stack's. */
+    record Sweep(Map<String, List<Found>> byRun, int otherStacks) {}
+
     private TaggedResources() {}
 
-    static Map<String, List<Found>> byRun(Clients clients) {
+    static Sweep of(Clients clients, String stack) {
         Map<String, List<Found>> byRun = new LinkedHashMap<>();
+        int[] others = {0};
         var eks = clients.eks();
         for (String cluster : eks.listClustersPaginator(r -> {}).clusters()) {
-            String runId;
+            Map<String, String> tags;
             try {
-                runId = eks.describeCluster(r -> r.name(cluster)).cluster().tags().get(Names.RUN_ID_TAG);
+                tags = eks.describeCluster(r -> r.name(cluster)).cluster().tags();
             } catch (ResourceNotFoundException gone) {
                 continue;
             }
+            String runId = ownRun(tags, stack, others);
             if (runId == null) {
                 continue;
             }
@@ -46,10 +57,40 @@ final class TaggedResources {
             if (fs.lifeCycleState() == LifeCycleState.DELETED) {
                 continue;
             }
-            fs.tags().stream().filter(t -> t.key().equals(Names.RUN_ID_TAG)).map(Tag::value).findFirst().ifPresent(runId ->
-                    byRun.computeIfAbsent(runId, k -> new ArrayList<>())
-                            .add(new Found(RunResources.FILE_SYSTEM, fs.fileSystemId(), "efs:file-system/" + fs.fileSystemId())));
+            Map<String, String> tags = new LinkedHashMap<>();
+            fs.tags().forEach((Tag t) -> tags.put(t.key(), t.value()));
+            String runId = ownRun(tags, stack, others);
+            if (runId != null) {
+                byRun.computeIfAbsent(runId, k -> new ArrayList<>())
+                        .add(new Found(RunResources.FILE_SYSTEM, fs.fileSystemId(), "efs:file-system/" + fs.fileSystemId()));
+            }
         }
-        return byRun;
+        Ec2Objects cloudControl = new Ec2Objects(clients.cloudControl());
+        for (String logGroup : cloudControl.identifiers(ControlPlaneLogGroup.TYPE)) {
+            // Only groups named like a run cluster's are read: an account has many log groups.
+            if (ControlPlaneLogGroup.runCluster(logGroup).isEmpty()) {
+                continue;
+            }
+            Optional<Map<String, String>> tags = cloudControl.tags(ControlPlaneLogGroup.TYPE, logGroup);
+            String runId = tags.map(t -> ownRun(t, stack, others)).orElse(null);
+            if (runId != null) {
+                byRun.computeIfAbsent(runId, k -> new ArrayList<>())
+                        .add(new Found(RunResources.LOG_GROUP, logGroup, ControlPlaneLogGroup.REF_PREFIX + logGroup));
+            }
+        }
+        return new Sweep(byRun, others[0]);
+    }
+
+    /** The run of a resource tagged for a run of {@code stack}; null otherwise (another stack's are counted). */
+    private static String ownRun(Map<String, String> tags, String stack, int[] others) {
+        String runId = tags == null ? null : tags.get(Names.RUN_ID_TAG);
+        if (runId == null) {
+            return null;
+        }
+        if (!stack.equals(tags.get(RunTags.STACK_TAG))) {
+            others[0]++;
+            return null;
+        }
+        return runId;
     }
 }

@@ -1,27 +1,36 @@
 package io.trainplane.workflow;
 
 import io.trainplane.aws.Deletion;
+import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.ec2.Ec2DesiredState;
+import io.trainplane.aws.ec2.ResourceRequest;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.CleanupSpec;
+import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpecs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.logging.Logger;
 
 /**
  * One pass of cleanup over a run's resources, in dependency order:
  * Kubernetes objects → mount targets → file system, Kubernetes objects → the cluster's security
  * group off the mount targets of a file system that stays, and Kubernetes objects → node group →
- * launch template and placement group → cluster. Each pass deletes what can go now and forgets
+ * launch template and placement group → cluster → control-plane log group (last: EKS writes into
+ * it until the cluster is gone). Each pass deletes what can go now and forgets
  * (in the run record) what is gone. A chain whose delete is refused stops there and the others go
  * on, so one stuck resource never keeps the rest alive. Kept resources
  * ({@code cleanup.keepCluster}, {@code keepVolume}, adopted file systems) are never touched.
  */
 final class TeardownPlan {
+    private static final Logger LOG = Logger.getLogger(TeardownPlan.class.getName());
+
     private final RunRecord run;
     private final Services services;
     private final Infrastructure infrastructure;
@@ -162,9 +171,12 @@ final class TeardownPlan {
     }
 
     private boolean cluster() {
-        String cluster = resource(RunResources.EKS_CLUSTER);
-        if (cluster == null || keep.keepCluster()) {
+        if (keep.keepCluster()) {
             return true;
+        }
+        String cluster = resource(RunResources.EKS_CLUSTER);
+        if (cluster == null) {
+            return logGroup();
         }
         remaining.add("eks:cluster/" + cluster);
         String nodegroup = resource(RunResources.NODE_GROUP);
@@ -181,18 +193,67 @@ final class TeardownPlan {
                 && infrastructure.clusters().delete(cluster) instanceof Deletion.Gone) {
             forget(RunResources.EKS_CLUSTER);
             remaining.remove("eks:cluster/" + cluster);
+            return logGroup();
+        }
+        return false;
+    }
+
+    /**
+     * The cluster's control-plane log group, once the cluster is gone; true when it is gone. A
+     * create still under way is waited for (deleting first would leave what it then creates); a
+     * log group that is not this run's (another stack's or run's, or one EKS made) is left alone.
+     */
+    private boolean logGroup() {
+        String name = resource(RunResources.LOG_GROUP);
+        if (name == null) {
+            return true;
+        }
+        String ref = ControlPlaneLogGroup.REF_PREFIX + name;
+        remaining.add(ref);
+        if (stillCreating(resource(RunResources.LOG_GROUP_REQUEST))) {
+            return false;
+        }
+        Optional<Map<String, String>> tags = infrastructure.ec2().tags(ControlPlaneLogGroup.TYPE, name);
+        boolean ours = tags.isPresent() && infrastructure.tags(new Names(run.runId())).on(tags.get());
+        if (tags.isPresent() && !ours) {
+            LOG.warning(() -> "run " + run.runId() + ": log group " + name + " is not the run's (tags " + tags.get()
+                    + "); left alone");
+        }
+        if (!ours || infrastructure.ec2().delete(ControlPlaneLogGroup.TYPE, name) instanceof Deletion.Gone) {
+            forget(RunResources.LOG_GROUP, RunResources.LOG_GROUP_REQUEST);
+            remaining.remove(ref);
             return true;
         }
         return false;
     }
 
-    /** A launch template or placement group, known by its Cloud Control request; true when gone. */
+    /** Whether the Cloud Control request behind {@code token} is still creating its resource. */
+    private boolean stillCreating(String token) {
+        if (token == null) {
+            return false;
+        }
+        try {
+            return infrastructure.ec2().request(token).state() instanceof ResourceState.Creating;
+        } catch (TerminalException expired) {
+            return false;   // Cloud Control forgot the request: it ended long ago
+        }
+    }
+
+    /**
+     * A launch template or placement group, known by its Cloud Control request; true when gone. A
+     * create still under way is waited for: forgotten now, what it then creates would be left.
+     */
     private boolean cloudControl(String key, String typeName) {
         String requestToken = resource(key);
         if (requestToken == null) {
             return true;
         }
-        Optional<String> identifier = infrastructure.ec2().request(requestToken).identifier();
+        ResourceRequest request = infrastructure.ec2().request(requestToken);
+        if (request.state() instanceof ResourceState.Creating) {
+            remaining.add(typeName + " (request " + requestToken + ")");
+            return false;
+        }
+        Optional<String> identifier = request.identifier();
         if (identifier.isEmpty() || infrastructure.ec2().delete(typeName, identifier.get()) instanceof Deletion.Gone) {
             forget(key);
             return true;

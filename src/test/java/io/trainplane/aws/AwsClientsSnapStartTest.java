@@ -11,8 +11,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /** The real clients across a SnapStart restore: no signed EKS token outlives the snapshot. */
 class AwsClientsSnapStartTest {
-    static final Settings SETTINGS = new Settings("trainplane-runs", "trainplane", "us-east-1",
-            new ClusterNetwork(List.of("subnet-0a"), List.of()), new ClusterRoles("", "", ""));
+    static final Settings SETTINGS = new Settings("trainplane", "trainplane-runs", "trainplane", "us-east-1",
+            new ClusterNetwork(List.of("subnet-0a"), List.of()), new ClusterRoles("", "", ""), 30);
 
     @Test
     void afterRestoreEmptiesTheTokenCache() throws Exception {

@@ -98,7 +98,8 @@ class LocalStoreCommandsTest {
     void watchPrintsTheTimelineOfAFinishedRunAndExitsWithItsOutcome() {
         CliTest.Result ok = cli("watch", "quickstart", "--store", store.toString());
         assertThat(ok.exit()).as(ok.err()).isZero();
-        assertThat(ok.out()).contains("✓ StartRun", "✓ CheckTraining", "status SUCCEEDED", "run quickstart SUCCEEDED after 31m");
+        assertThat(ok.out()).contains("✓ StartRun", "✓ CheckTraining", "status SUCCEEDED")
+                .containsPattern("run quickstart SUCCEEDED after 3\\dm");
         assertThat(ok.out()).containsPattern("\\[0:\\d\\d:\\d\\d\\] ✓ FinishRun");
 
         CliTest.Result bad = cli("watch", "crashing", "--store", store.toString());

@@ -55,23 +55,36 @@ class CreateStepsIdempotencyTest {
     }
 
     void clusterActive() {
-        threeTimes("CreateCluster", "eks:CreateCluster", false);
+        threeTimes("CreateCluster", "cloudcontrol:CreateResource", false);
+        cloud.clock().advance(Duration.ofSeconds(15));
+        threeTimes("CheckCluster", "eks:CreateCluster", false);
         cloud.clock().advance(Duration.ofMinutes(15));
     }
 
     @ParameterizedTest(name = "lost answer: {0}")
     @ValueSource(booleans = {false, true})
-    void createClusterMakesOneCluster(boolean timeout) {
-        threeTimes("CreateCluster", "eks:CreateCluster", timeout);
+    void createClusterMakesOneLogGroupThenCheckClusterOneCluster(boolean timeout) {
+        threeTimes("CreateCluster", "cloudcontrol:CreateResource", timeout);
+        assertThat(count("logs:log-group/")).isEqualTo(1);
+        assertThat(count("eks:cluster/")).isZero();   // not before its log group exists
+
+        cloud.clock().advance(Duration.ofSeconds(15));
+        threeTimes("CheckCluster", "eks:CreateCluster", timeout);
         assertThat(count("eks:cluster/")).isEqualTo(1);
+        assertThat(count("logs:log-group/")).isEqualTo(1);
     }
 
     @ParameterizedTest(name = "lost answer: {0}")
     @ValueSource(booleans = {false, true})
-    void createNodegroupMakesOneNodegroup(boolean timeout) {
+    void createNodegroupMakesOneLaunchTemplateThenCheckNodegroupOneNodegroup(boolean timeout) {
         clusterActive();
-        threeTimes("CreateNodegroup", "eks:CreateNodegroup", timeout);
+        threeTimes("CreateNodegroup", "cloudcontrol:CreateResource", timeout);
+        assertThat(count("ec2:launch-template/")).isEqualTo(1);
+
+        cloud.clock().advance(Duration.ofSeconds(15));
+        threeTimes("CheckNodegroup", "eks:CreateNodegroup", timeout);
         assertThat(count("eks:nodegroup/")).isEqualTo(1);
+        assertThat(count("ec2:launch-template/")).isEqualTo(1);
     }
 
     @ParameterizedTest(name = "lost answer: {0}")
@@ -96,8 +109,9 @@ class CreateStepsIdempotencyTest {
     void configureClusterInstallsEachAddOnOnce(boolean timeout) {
         clusterActive();
         threeTimes("ConfigureCluster", "eks:CreateAddon", timeout);
-        // Add-ons carry no tags, so the inventory of the run does not list them: ask EKS.
         assertThat(cloud.eks().listAddons(r -> r.clusterName("tp-quickstart-eks")).addons())
                 .containsExactlyInAnyOrder("eks-pod-identity-agent", "aws-efs-csi-driver");
+        // Tagged with the run (and so in its inventory), as the IAM policies' aws:ResourceTag conditions need.
+        assertThat(count("eks:addon/")).isEqualTo(2);
     }
 }

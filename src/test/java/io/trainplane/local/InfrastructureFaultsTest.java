@@ -46,7 +46,9 @@ class InfrastructureFaultsTest {
     void theQuickstartUsesEveryKindOfResource() {
         assertThat(calls).containsKeys("eks:CreateCluster", "eks:CreateNodegroup", "eks:CreateAddon",
                 "efs:CreateFileSystem", "efs:CreateMountTarget", "eks:DeleteNodegroup", "eks:DeleteCluster",
-                "efs:DeleteMountTarget", "efs:DeleteFileSystem");
+                "efs:DeleteMountTarget", "efs:DeleteFileSystem",
+                // The control-plane log group and the launch template, through Cloud Control.
+                "cloudcontrol:CreateResource", "cloudcontrol:GetResourceRequestStatus", "cloudcontrol:DeleteResource");
     }
 
     @TestFactory
@@ -70,10 +72,11 @@ class InfrastructureFaultsTest {
             return false;
         }
         List<String> blocked = new ArrayList<>();
+        // The log group goes after the cluster, the cluster after its launch template (and its add-ons with it).
         switch (service) {
-            case "eks" -> blocked.addAll(List.of("eks:", "ec2:", "kubernetes:"));
+            case "eks" -> blocked.addAll(List.of("eks:", "ec2:", "kubernetes:", "logs:"));
             case "efs" -> blocked.add("efs:");
-            case "cloudcontrol" -> blocked.addAll(List.of("ec2:", "eks:cluster/"));
+            case "cloudcontrol" -> blocked.addAll(List.of("ec2:", "eks:", "logs:"));
             default -> { }
         }
         return blocked.stream().anyMatch(resource::startsWith);
@@ -98,10 +101,16 @@ class InfrastructureFaultsTest {
 
     @Test
     void aFailureWhileTheNodegroupIsStillCreatingEndsWithNothingLeft() {
-        RunReport r = run(new Faults(Set.of("CheckNodegroup"), Set.of()));
-        assertThat(r.status()).isEqualTo("FAILED");
-        assertThat(r.resources().created()).anyMatch(c -> c.startsWith("eks:nodegroup/"));
-        assertThat(r.resources().remaining()).isEmpty();
+        try (LocalCloud cloud = new LocalCloud()) {
+            // CheckNodegroup creates the node group and sees it CREATING; its next look is refused.
+            cloud.faults().failAfter("eks:DescribeNodegroup", 1);
+            RunReport r = new LocalRun(cloud, Faults.none(), e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+            assertThat(r.status()).isEqualTo("FAILED");
+            assertThat(r.failedState()).isEqualTo("CheckNodegroup");
+            assertThat(r.resources().created()).anyMatch(c -> c.startsWith("eks:nodegroup/"))
+                    .anyMatch(c -> c.startsWith("ec2:launch-template/")).anyMatch(c -> c.startsWith("logs:log-group/"));
+            assertThat(r.resources().remaining()).isEmpty();
+        }
     }
 
     @Test

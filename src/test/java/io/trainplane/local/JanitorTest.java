@@ -3,6 +3,8 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
@@ -22,15 +24,35 @@ import org.junit.jupiter.api.Test;
 class JanitorTest {
     static final List<String> SUBNETS = List.of("subnet-0a1b2c3d4e5f60001", "subnet-0a1b2c3d4e5f60002");
 
-    static void cluster(LocalCloud cloud, String name, String runId) {
+    /** A run's tags in this (local) stack; none for a null run id. */
+    static Map<String, String> ours(String runId) {
+        return runId == null ? Map.of() : new RunTags(LocalCloud.STACK, runId).asMap();
+    }
+
+    static void cluster(LocalCloud cloud, String name, Map<String, String> tags) {
         cloud.eks().createCluster(r -> r.name(name).version("1.35").roleArn("arn:aws:iam::000000000000:role/x")
-                .resourcesVpcConfig(v -> v.subnetIds(SUBNETS)).tags(runId == null ? Map.of() : Map.of(Names.RUN_ID_TAG, runId)));
+                .resourcesVpcConfig(v -> v.subnetIds(SUBNETS)).tags(tags));
+    }
+
+    static void cluster(LocalCloud cloud, String name, String runId) {
+        cluster(cloud, name, ours(runId));
+    }
+
+    static String fileSystem(LocalCloud cloud, String token, Map<String, String> tags) {
+        return cloud.efs().createFileSystem(r -> r.creationToken(token).encrypted(true).tags(tags.entrySet().stream()
+                .map(t -> software.amazon.awssdk.services.efs.model.Tag.builder().key(t.getKey()).value(t.getValue()).build())
+                .toList())).fileSystemId();
     }
 
     static String fileSystem(LocalCloud cloud, String token, String runId) {
-        return cloud.efs().createFileSystem(r -> r.creationToken(token).encrypted(true)
-                .tags(runId == null ? List.of() : List.of(software.amazon.awssdk.services.efs.model.Tag.builder()
-                        .key(Names.RUN_ID_TAG).value(runId).build()))).fileSystemId();
+        return fileSystem(cloud, token, ours(runId));
+    }
+
+    /** The control-plane log group a run of {@code stack} made (through Cloud Control, as runs do). */
+    static String logGroup(LocalCloud cloud, String stack, String runId) {
+        Names names = new Names(runId);
+        cloud.cloudControl().createResource(ControlPlaneLogGroup.create(names, new RunTags(stack, runId), 30));
+        return ControlPlaneLogGroup.REF_PREFIX + ControlPlaneLogGroup.name(names.clusterName());
     }
 
     static String spec(String runId, boolean keepCluster) throws IOException {
@@ -63,23 +85,35 @@ class JanitorTest {
             cluster(cloud, "tp-live-run-eks", "live-run");
             // A tagged file system no record knows.
             String ghost = fileSystem(cloud, "ghost-volume", "ghost-run");
+            // A log group of an unknown run of this stack, whose cluster is gone.
+            String ghostLogs = logGroup(cloud, LocalCloud.STACK, "ghost-logs");
             // Someone else's: untagged.
-            cluster(cloud, "someone-elses", null);
-            String untagged = fileSystem(cloud, "someone-elses-volume", null);
+            cluster(cloud, "someone-elses", (String) null);
+            String untagged = fileSystem(cloud, "someone-elses-volume", (String) null);
+            // Another stack's runs, unknown to this stack's table: left alone, only counted.
+            cluster(cloud, "tp-their-run-eks", new RunTags("ml-dev", "their-run").asMap());
+            String theirVolume = fileSystem(cloud, "their-run-volume", new RunTags("ml-dev", "their-run").asMap());
+            String theirLogs = logGroup(cloud, "ml-dev", "their-run");
+            // Made before the stack tag existed: whose stack it was is unknown, so it is left alone too.
+            cluster(cloud, "tp-legacy-run-eks", Map.of(Names.RUN_ID_TAG, "legacy-run"));
             cloud.clock().advance(Duration.ofMinutes(20));
             cloud.reconcile();
 
             JsonNode report = LocalJanitor.sweep(cloud);
             cloud.reconcile();
 
-            assertThat(report.path("runs").findValuesAsText("runId")).containsExactlyInAnyOrder("old-run", "done-run", "ghost-run");
+            assertThat(report.path("runs").findValuesAsText("runId"))
+                    .containsExactlyInAnyOrder("old-run", "done-run", "ghost-run", "ghost-logs");
             assertThat(report.path("skipped").asInt()).isEqualTo(2);   // kept-run's cluster, live-run's cluster
+            assertThat(report.path("otherStacks").asInt()).isEqualTo(4);   // their cluster, volume, log group; the legacy cluster
             List<String> refs = cloud.awsResources().stream().map(r -> r.ref()).toList();
             assertThat(refs).contains("eks:cluster/tp-kept-run-eks", "eks:cluster/tp-live-run-eks", "eks:cluster/someone-elses",
-                    "efs:file-system/" + untagged, "eks:cluster/" + LocalCloud.DEMO_CLUSTER);
+                    "efs:file-system/" + untagged, "eks:cluster/" + LocalCloud.DEMO_CLUSTER,
+                    "eks:cluster/tp-their-run-eks", "efs:file-system/" + theirVolume, theirLogs, "eks:cluster/tp-legacy-run-eks");
             assertThat(refs).doesNotContain("eks:cluster/tp-old-run-eks", "eks:cluster/tp-done-run-eks",
-                    "efs:file-system/" + oldVolume, "efs:file-system/" + ghost);
-            assertThat(cloud.stepFunctions().executions()).hasSize(3)
+                    "efs:file-system/" + oldVolume, "efs:file-system/" + ghost, ghostLogs);
+            assertThat(store.find("their-run")).isEmpty();   // no record made for another stack's run
+            assertThat(cloud.stepFunctions().executions()).hasSize(4)
                     .allSatisfy(e -> assertThat(e.status()).isEqualTo("SUCCEEDED"));
             assertThat(store.get("old-run").status()).isEqualTo(RunStatus.FAILED);
             assertThat(store.get("old-run").error().error()).isEqualTo("Orphaned");
@@ -92,7 +126,8 @@ class JanitorTest {
             // The next sweep within the hour finds nothing left to do.
             JsonNode again = LocalJanitor.sweep(cloud);
             assertThat(again.path("runs")).isEmpty();
-            assertThat(cloud.stepFunctions().executions()).hasSize(3);
+            assertThat(again.path("otherStacks").asInt()).isEqualTo(4);
+            assertThat(cloud.stepFunctions().executions()).hasSize(4);
         }
     }
 }

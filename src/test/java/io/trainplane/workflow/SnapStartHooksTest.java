@@ -77,9 +77,9 @@ class SnapStartHooksTest {
     /** The services whose requests each function primes (by signing name), where more than the run store's. */
     static final Map<String, Set<String>> PRIMED_SERVICES = Map.ofEntries(
             Map.entry("StartRun", Set.of("dynamodb", "events")),
-            Map.entry("CreateCluster", Set.of("dynamodb", "eks")),
-            Map.entry("CheckCluster", Set.of("dynamodb", "eks")),
-            Map.entry("CreateNodegroup", Set.of("dynamodb", "eks")),
+            Map.entry("CreateCluster", Set.of("dynamodb", "cloudcontrolapi")),
+            Map.entry("CheckCluster", Set.of("dynamodb", "eks", "cloudcontrolapi")),
+            Map.entry("CreateNodegroup", Set.of("dynamodb", "eks", "cloudcontrolapi")),
             Map.entry("CheckNodegroup", Set.of("dynamodb", "eks")),
             Map.entry("CreateVolume", Set.of("dynamodb", "elasticfilesystem")),
             Map.entry("CheckVolume", Set.of("dynamodb", "elasticfilesystem", "eks")),

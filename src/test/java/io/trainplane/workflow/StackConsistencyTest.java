@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.trainplane.aws.Settings;
 import io.trainplane.functions.Functions;
 import io.trainplane.functions.LambdaArtifact;
 import java.io.IOException;
@@ -80,6 +81,27 @@ class StackConsistencyTest {
             }
         });
         assertThat(functions).isEqualTo(new TreeSet<>(Functions.all().keySet()));
+    }
+
+    /**
+     * What Settings reads, template.yaml's Globals set: the stack's name (every resource a run
+     * creates is tagged with it), the public endpoint's CIDRs and the control-plane logs' retention.
+     */
+    @Test
+    void theGlobalsGiveEveryFunctionTheStacksNameAndItsClusterSettings() {
+        JsonNode env = template.at("/Globals/Function/Environment/Variables");
+        assertThat(env.path("STACK_NAME").asText()).isEqualTo("AWS::StackName");
+        assertThat(env.path("CONTROL_PLANE_LOG_RETENTION_DAYS").asText()).isEqualTo("LogRetentionDays");
+        assertThat(env.path("CLUSTER_ENDPOINT_PUBLIC_CIDRS").toString()).contains("ClusterEndpointPublicCidrs");
+        JsonNode cidrs = template.at("/Parameters/ClusterEndpointPublicCidrs");
+        assertThat(cidrs.path("Type").asText()).isEqualTo("CommaDelimitedList");
+        assertThat(cidrs.path("Default").asText()).isEmpty();
+        Pattern allowed = Pattern.compile(cidrs.path("AllowedPattern").asText());
+        assertThat(allowed.matcher("").matches()).isTrue();
+        assertThat(allowed.matcher(" 203.0.113.0/24").matches()).isTrue();
+        assertThat(allowed.matcher("my-office").matches()).isFalse();
+        template.at("/Parameters/LogRetentionDays/AllowedValues").forEach(days ->
+                assertThat(Settings.RETENTION_DAYS).as("LogRetentionDays " + days).contains(days.asInt()));
     }
 
     /** A Makefile variable's words, with its continuation lines. */

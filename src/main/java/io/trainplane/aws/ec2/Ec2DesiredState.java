@@ -2,6 +2,7 @@ package io.trainplane.aws.ec2;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.RunTags;
 import io.trainplane.json.JsonTrees;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
@@ -9,7 +10,6 @@ import io.trainplane.spec.Names;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
 
 /**
@@ -28,11 +28,30 @@ public final class Ec2DesiredState {
 
     private Ec2DesiredState() {}
 
-    /** A node group needs a launch template for a capacity reservation or block, and for EFA. */
-    public static boolean needsLaunchTemplate(NodeGroupSpec nodeGroup) {
-        return nodeGroup.efa() || nodeGroup.capacityReservationId() != null
-                || nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK;
-    }
+    /**
+     * The nodes' instance metadata service: IMDSv2 only, and a PUT response hop limit of 1, so
+     * that a token cannot reach a pod's network namespace (one hop further) and pods cannot take
+     * the node role's credentials. Without a launch template of its own, a managed node group
+     * gets one EKS generates with the AMI's defaults, and AL2023 sets the hop limit to 2 "to
+     * allow for containerized workload support"
+     * (https://docs.aws.amazon.com/linux/al2023/ug/imdsv2.html): so every node group of a run
+     * gets the run's template. EKS recommends these settings in the launch template of managed
+     * nodes ("Restrict access to the instance profile assigned to the worker node",
+     * https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html);
+     * a managed node group accepts a launch template's metadata options, which are not among
+     * the settings EKS prohibits in one
+     * (https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html).
+     *
+     * <p>What still works with hop limit 1: pods on the host network (the VPC CNI, kube-proxy, the
+     * EKS Pod Identity agent, which serves pods at 169.254.170.23, not through IMDS:
+     * https://docs.aws.amazon.com/eks/latest/userguide/pod-id-agent-setup.html), hence every pod
+     * with a Pod Identity association (the EFS CSI controller); the EFS CSI driver reads its
+     * region and zone from the Node object when IMDS is out of reach
+     * (https://github.com/kubernetes-sigs/aws-efs-csi-driver/blob/master/pkg/cloud/k8s_metadata.go).
+     * What no longer works: a pod borrowing the node role (a {@code data.s3Uri} download needs a
+     * Pod Identity association for the workload's service account).
+     */
+    public static final int METADATA_HOP_LIMIT = 1;
 
     /** EFA nodes go into a cluster placement group (low latency between them). */
     public static boolean needsPlacementGroup(NodeGroupSpec nodeGroup) {
@@ -44,19 +63,24 @@ public final class Ec2DesiredState {
     }
 
     /**
-     * The node group's launch template. It sets only what the node group itself cannot: the
-     * capacity reservation (and the capacity-block market), the EFA interfaces, the placement
+     * The node group's launch template, which every node group of a run gets. It sets only what
+     * the node group itself cannot: the instance metadata options ({@link #METADATA_HOP_LIMIT}),
+     * the capacity reservation (and the capacity-block market), the EFA interfaces, the placement
      * group and the run's tags; EKS fills in the rest (image, instance profile, user data).
      *
      * @param securityGroupIds given to every EFA interface (EKS cannot add its cluster security
      *                         group to interfaces a launch template declares); unused without EFA
      */
-    public static ObjectNode launchTemplate(Names names, NodeGroupSpec nodeGroup, Optional<String> placementGroupName,
-                                            List<String> securityGroupIds) {
+    public static ObjectNode launchTemplate(Names names, RunTags tags, NodeGroupSpec nodeGroup,
+                                            Optional<String> placementGroupName, List<String> securityGroupIds) {
         if (nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK && nodeGroup.capacityReservationId() == null) {
             throw new IllegalArgumentException("a CAPACITY_BLOCK node group needs a capacityReservationId");
         }
         ObjectNode data = JsonTrees.NODES.objectNode();
+        data.putObject("MetadataOptions")
+                .put("HttpEndpoint", "enabled")
+                .put("HttpTokens", "required")
+                .put("HttpPutResponseHopLimit", METADATA_HOP_LIMIT);
         if (nodeGroup.capacityReservationId() != null) {
             data.putObject("CapacityReservationSpecification").putObject("CapacityReservationTarget")
                     .put("CapacityReservationId", nodeGroup.capacityReservationId());
@@ -69,13 +93,13 @@ public final class Ec2DesiredState {
         }
         placementGroupName.ifPresent(group -> data.putObject("Placement").put("GroupName", group));
         ArrayNode instanceTags = data.putArray("TagSpecifications");
-        instanceTags.add(tagSpecification("instance", names));
-        instanceTags.add(tagSpecification("volume", names));
+        instanceTags.add(tagSpecification("instance", tags));
+        instanceTags.add(tagSpecification("volume", tags));
 
         ObjectNode template = JsonTrees.NODES.objectNode();
         template.put("LaunchTemplateName", launchTemplateName(names));
         template.set("LaunchTemplateData", data);
-        template.putArray("TagSpecifications").add(tagSpecification("launch-template", names));
+        template.putArray("TagSpecifications").add(tagSpecification("launch-template", tags));
         return template;
     }
 
@@ -101,45 +125,45 @@ public final class Ec2DesiredState {
     }
 
     /** A cluster placement group (its name is chosen by EC2: the Cloud Control identifier). */
-    public static ObjectNode placementGroup(Names names) {
+    public static ObjectNode placementGroup(RunTags tags) {
         ObjectNode group = JsonTrees.NODES.objectNode();
         group.put("Strategy", "cluster");
-        group.set("Tags", tags(names));
+        group.set("Tags", tags(tags));
         return group;
     }
 
-    public static CreateResourceRequest createLaunchTemplate(Names names, NodeGroupSpec nodeGroup,
+    public static CreateResourceRequest createLaunchTemplate(Names names, RunTags tags, NodeGroupSpec nodeGroup,
                                                              Optional<String> placementGroupName,
                                                              List<String> securityGroupIds) {
         return CreateResourceRequest.builder()
                 .typeName(LAUNCH_TEMPLATE)
-                .desiredState(json(launchTemplate(names, nodeGroup, placementGroupName, securityGroupIds)))
+                .desiredState(json(launchTemplate(names, tags, nodeGroup, placementGroupName, securityGroupIds)))
                 .clientToken(names.clientRequestToken(LAUNCH_TEMPLATE_OPERATION))
                 .build();
     }
 
-    public static CreateResourceRequest createPlacementGroup(Names names) {
+    public static CreateResourceRequest createPlacementGroup(Names names, RunTags tags) {
         return CreateResourceRequest.builder()
                 .typeName(PLACEMENT_GROUP)
-                .desiredState(json(placementGroup(names)))
+                .desiredState(json(placementGroup(tags)))
                 .clientToken(names.clientRequestToken(PLACEMENT_GROUP_OPERATION))
                 .build();
     }
 
-    private static ObjectNode tagSpecification(String resourceType, Names names) {
+    private static ObjectNode tagSpecification(String resourceType, RunTags tags) {
         ObjectNode spec = JsonTrees.NODES.objectNode();
         spec.put("ResourceType", resourceType);
-        spec.set("Tags", tags(names));
+        spec.set("Tags", tags(tags));
         return spec;
     }
 
-    /** The run's tags as [{Key, Value}], sorted by key. */
-    static ArrayNode tags(Names names) {
-        ArrayNode tags = JsonTrees.NODES.arrayNode();
-        for (Map.Entry<String, String> tag : new TreeMap<>(names.tags()).entrySet()) {
-            tags.addObject().put("Key", tag.getKey()).put("Value", tag.getValue());
+    /** The run's tags as [{Key, Value}], sorted by key (the CloudFormation schemas' tag lists). */
+    public static ArrayNode tags(RunTags tags) {
+        ArrayNode list = JsonTrees.NODES.arrayNode();
+        for (Map.Entry<String, String> tag : tags.asMap().entrySet()) {
+            list.addObject().put("Key", tag.getKey()).put("Value", tag.getValue());
         }
-        return tags;
+        return list;
     }
 
     static String json(ObjectNode node) {

@@ -2,12 +2,17 @@ package io.trainplane.aws.ec2;
 
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.json.JsonTrees;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.workflow.TerminalException;
 import io.trainplane.workflow.TransientException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
 import software.amazon.awssdk.services.cloudcontrol.model.AlreadyExistsException;
 import software.amazon.awssdk.services.cloudcontrol.model.ClientTokenConflictException;
@@ -17,13 +22,15 @@ import software.amazon.awssdk.services.cloudcontrol.model.HandlerErrorCode;
 import software.amazon.awssdk.services.cloudcontrol.model.Operation;
 import software.amazon.awssdk.services.cloudcontrol.model.ProgressEvent;
 import software.amazon.awssdk.services.cloudcontrol.model.RequestTokenNotFoundException;
+import software.amazon.awssdk.services.cloudcontrol.model.ResourceDescription;
 import software.amazon.awssdk.services.cloudcontrol.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.cloudcontrol.model.ServiceLimitExceededException;
 
 /**
- * The few EC2 objects a run needs — a launch template (capacity reservations, capacity blocks,
- * EFA) and a cluster placement group (EFA) — made through the Cloud Control API, so the Lambda
- * artifact does without the 22 MB EC2 SDK module.
+ * The few objects a run makes through the Cloud Control API, so the Lambda artifact does without
+ * the EC2 and CloudWatch Logs SDK modules: a launch template (every node group: the metadata
+ * options; capacity reservations, capacity blocks, EFA), a cluster placement group (EFA), and the
+ * log group of the cluster's control-plane logs ({@link ControlPlaneLogGroup}).
  *
  * <p>Creates are asynchronous: they return the request as Cloud Control first reports it, and the
  * caller polls {@link #request} with its token. A create sent again with the run's client token
@@ -36,24 +43,47 @@ public final class Ec2Objects {
         this.cloudControl = cloudControl;
     }
 
-    /** The node group's launch template, without security groups on its EFA interfaces. */
-    public ResourceRequest createLaunchTemplate(Names names, NodeGroupSpec nodeGroup,
-                                                Optional<String> placementGroupName) {
-        return createLaunchTemplate(names, nodeGroup, placementGroupName, List.of());
-    }
-
     /**
      * The node group's launch template ({@link Ec2DesiredState#launchTemplate}); its identifier is
      * the launch template id, and EKS also takes its name ({@link Ec2DesiredState#launchTemplateName}).
      */
-    public ResourceRequest createLaunchTemplate(Names names, NodeGroupSpec nodeGroup,
+    public ResourceRequest createLaunchTemplate(Names names, RunTags tags, NodeGroupSpec nodeGroup,
                                                 Optional<String> placementGroupName, List<String> securityGroupIds) {
-        return create(Ec2DesiredState.createLaunchTemplate(names, nodeGroup, placementGroupName, securityGroupIds));
+        return create(Ec2DesiredState.createLaunchTemplate(names, tags, nodeGroup, placementGroupName, securityGroupIds));
     }
 
     /** A cluster placement group; its identifier is its name, chosen by EC2. */
-    public ResourceRequest createPlacementGroup(Names names) {
-        return create(Ec2DesiredState.createPlacementGroup(names));
+    public ResourceRequest createPlacementGroup(Names names, RunTags tags) {
+        return create(Ec2DesiredState.createPlacementGroup(names, tags));
+    }
+
+    /** The cluster's control-plane log group; its identifier is its name ({@link ControlPlaneLogGroup#name}). */
+    public ResourceRequest createControlPlaneLogGroup(Names names, RunTags tags, int retentionDays) {
+        return create(ControlPlaneLogGroup.create(names, tags, retentionDays));
+    }
+
+    /**
+     * The tags of a resource (its schema's {@code Tags} property, a [{Key, Value}] list), or empty
+     * when the resource does not exist (or is still being created).
+     */
+    public Optional<Map<String, String>> tags(String typeName, String identifier) {
+        String properties;
+        try {
+            properties = cloudControl.getResource(r -> r.typeName(typeName).identifier(identifier))
+                    .resourceDescription().properties();
+        } catch (ResourceNotFoundException e) {
+            return Optional.empty();
+        }
+        Map<String, String> tags = new TreeMap<>();
+        JsonTrees.read(properties).path("Tags").forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
+        return Optional.of(tags);
+    }
+
+    /** The identifiers of every resource of a type in the account and region (all pages). */
+    public List<String> identifiers(String typeName) {
+        return cloudControl.listResourcesPaginator(r -> r.typeName(typeName)).resourceDescriptions().stream()
+                .map(ResourceDescription::identifier)
+                .toList();
     }
 
     /** The request behind {@code requestToken}, as Cloud Control reports it now. */
@@ -100,8 +130,8 @@ public final class Ec2Objects {
             throw new TerminalException("AlreadyExists", request.typeName() + " already exists (left by an earlier"
                     + " run with this run id?): delete it, or start the run under another id", e);
         } catch (ServiceLimitExceededException e) {
-            throw new TerminalException("ServiceLimitExceeded", "an EC2 quota stops the creation of "
-                    + request.typeName() + ": free or raise it (Service Quotas, Amazon EC2)", e);
+            throw new TerminalException("ServiceLimitExceeded", "a quota stops the creation of "
+                    + request.typeName() + ": free or raise it (Service Quotas)", e);
         } catch (ConcurrentOperationException e) {
             throw new TransientException("Cloud Control is busy with another request on " + request.typeName(), e);
         }
@@ -141,9 +171,9 @@ public final class Ec2Objects {
     static String failure(ProgressEvent event) {
         String hint = event.errorCode() == null ? "" : switch (event.errorCode()) {
             case ALREADY_EXISTS -> "; it was left by an earlier run with this run id? Delete it or use another run id";
-            case SERVICE_LIMIT_EXCEEDED -> "; free or raise the EC2 quota (Service Quotas)";
+            case SERVICE_LIMIT_EXCEEDED -> "; free or raise the quota (Service Quotas)";
             case ACCESS_DENIED, UNAUTHORIZED_TAGGING_OPERATION ->
-                    "; the functions' role lacks an EC2 permission for this (see template.yaml)";
+                    "; the functions' role lacks a permission for this (see template.yaml)";
             default -> "";
         };
         return event.typeName() + " " + event.operationAsString() + " failed (" + event.errorCodeAsString() + "): "

@@ -1,10 +1,10 @@
 package io.trainplane.aws.efs;
 
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import software.amazon.awssdk.services.efs.model.CreateFileSystemRequest;
 import software.amazon.awssdk.services.efs.model.CreateMountTargetRequest;
 import software.amazon.awssdk.services.efs.model.DeleteFileSystemRequest;
@@ -32,21 +32,21 @@ public final class EfsRequests {
      * the training reads, no provisioning), tagged with the run. The creation token makes a second
      * create of the same run answer FileSystemAlreadyExists with the first one's id.
      */
-    public static CreateFileSystemRequest createFileSystem(Names names) {
+    public static CreateFileSystemRequest createFileSystem(Names names, RunTags runTags) {
         return CreateFileSystemRequest.builder()
                 .creationToken(names.efsCreationToken())
                 .encrypted(true)
                 .performanceMode(PerformanceMode.GENERAL_PURPOSE)
                 .throughputMode(ThroughputMode.ELASTIC)
-                .tags(tags(names))
+                .tags(tags(names, runTags))
                 .build();
     }
 
     /** Name first, then the run's tags in key order (the same list on every attempt). */
-    public static List<Tag> tags(Names names) {
+    public static List<Tag> tags(Names names, RunTags runTags) {
         List<Tag> tags = new ArrayList<>();
         tags.add(Tag.builder().key(NAME_TAG).value(fileSystemName(names)).build());
-        for (Map.Entry<String, String> tag : new TreeMap<>(names.tags()).entrySet()) {
+        for (Map.Entry<String, String> tag : runTags.asMap().entrySet()) {
             tags.add(Tag.builder().key(tag.getKey()).value(tag.getValue()).build());
         }
         return List.copyOf(tags);

@@ -3,6 +3,7 @@ package io.trainplane.aws.efs;
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
 import io.trainplane.workflow.TerminalException;
 import io.trainplane.workflow.TransientException;
@@ -54,9 +55,9 @@ public final class EfsVolumes {
      *
      * @return the file system id
      */
-    public String createFileSystem(Names names) {
+    public String createFileSystem(Names names, RunTags tags) {
         try {
-            return efs.createFileSystem(EfsRequests.createFileSystem(names)).fileSystemId();
+            return efs.createFileSystem(EfsRequests.createFileSystem(names, tags)).fileSystemId();
         } catch (FileSystemAlreadyExistsException e) {
             if (e.fileSystemId() != null && !e.fileSystemId().isBlank()) {
                 return e.fileSystemId();

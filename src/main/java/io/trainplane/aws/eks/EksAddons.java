@@ -1,6 +1,7 @@
 package io.trainplane.aws.eks;
 
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
 import io.trainplane.workflow.TerminalException;
 import java.util.List;
 import java.util.Optional;
@@ -30,14 +31,15 @@ public final class EksAddons {
     }
 
     /**
-     * Installs the add-on ({@link EksRequests#createAddon}) unless the cluster already has it.
+     * Installs the add-on ({@link EksRequests#createAddon}), tagged with the run's tags, unless the
+     * cluster already has it.
      *
      * @return {@link Creation#ADOPTED} when it was already there
      * @throws TerminalException when the cluster does not exist or EKS refuses the add-on (an
      *     unknown name, no version for the cluster's Kubernetes version, a bad role)
      */
-    public Creation ensure(String clusterName, String addonName, Optional<PodIdentity> podIdentity) {
-        CreateAddonRequest request = EksRequests.createAddon(clusterName, addonName, podIdentity);
+    public Creation ensure(String clusterName, String addonName, Optional<PodIdentity> podIdentity, RunTags tags) {
+        CreateAddonRequest request = EksRequests.createAddon(clusterName, addonName, podIdentity, tags);
         String what = "EKS add-on " + addonName + " of cluster " + clusterName;
         try {
             eks.createAddon(request);

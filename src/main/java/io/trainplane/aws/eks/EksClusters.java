@@ -1,12 +1,10 @@
 package io.trainplane.aws.eks;
 
-import io.trainplane.aws.Deletion;
-
-import io.trainplane.aws.ClusterRoles;
-
 import io.trainplane.aws.ClusterNetwork;
-
+import io.trainplane.aws.ClusterRoles;
+import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.workflow.TerminalException;
@@ -35,25 +33,25 @@ public final class EksClusters {
 
     /**
      * Creates the run's cluster ({@link EksRequests#createCluster}), or adopts it when it already
-     * exists with the run's {@code trainplane:run-id} tag (a retried step).
+     * exists with the run's tags, {@code trainplane:stack} and {@code trainplane:run-id} (a retried step).
      *
      * @throws TerminalException when a cluster of that name belongs to something else, or EKS
      *     refuses the request for good (quota, parameters, zone)
      */
-    public Creation create(Names names, ClusterSpec spec, ClusterNetwork network, ClusterRoles roles) {
-        CreateClusterRequest request = EksRequests.createCluster(names, spec, network, roles);
+    public Creation create(Names names, RunTags tags, ClusterSpec spec, ClusterNetwork network, ClusterRoles roles) {
+        CreateClusterRequest request = EksRequests.createCluster(names, tags, spec, network, roles);
         try {
             eks.createCluster(request);
             return Creation.CREATED;
         } catch (ResourceInUseException e) {
-            adopt(names, request.name(), e);
+            adopt(tags, request.name(), e);
             return Creation.ADOPTED;
         } catch (ResourceLimitExceededException | InvalidParameterException | UnsupportedAvailabilityZoneException e) {
             throw EksFailures.refusal(e, "CreateCluster", "EKS cluster " + request.name(), EksFailures.region(eks));
         }
     }
 
-    private void adopt(Names names, String name, ResourceInUseException inUse) {
+    private void adopt(RunTags tags, String name, ResourceInUseException inUse) {
         Cluster existing;
         try {
             existing = eks.describeCluster(r -> r.name(name)).cluster();
@@ -61,12 +59,11 @@ public final class EksClusters {
             throw new TransientException("EKS cluster " + name + " was in use and is now gone (deleted meanwhile); "
                     + "creating it again", inUse);
         }
-        String owner = existing.tags() == null ? null : existing.tags().get(Names.RUN_ID_TAG);
-        if (!names.runId().equals(owner)) {
+        if (!tags.on(existing.tags())) {
             throw new TerminalException("ClusterNameTaken", "an EKS cluster named " + name + " already exists in "
-                    + EksFailures.region(eks) + " and is not run " + names.runId() + "'s ("
-                    + (owner == null ? "it has no " + Names.RUN_ID_TAG + " tag" : "its " + Names.RUN_ID_TAG + " tag is " + owner)
-                    + "): delete that cluster, or start the run under another runId", inUse);
+                    + EksFailures.region(eks) + " and is not run " + tags.runId() + "'s of stack " + tags.stack()
+                    + " (" + EksFailures.owner(existing.tags()) + "): delete that cluster, or start the run under another runId",
+                    inUse);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.trainplane.aws.eks;
 
+import io.trainplane.aws.RunTags;
 import io.trainplane.workflow.TerminalException;
 import java.util.List;
 import java.util.Map;
@@ -102,5 +103,16 @@ final class EksFailures {
         } catch (RuntimeException e) {
             return "this region";
         }
+    }
+
+    /** Whose a resource is, by its tags, for the message when its name is taken. */
+    static String owner(Map<String, String> tags) {
+        String stack = tags == null ? null : tags.get(RunTags.STACK_TAG);
+        String run = tags == null ? null : tags.get(RunTags.RUN_ID_TAG);
+        if (stack == null && run == null) {
+            return "it has neither a " + RunTags.STACK_TAG + " nor a " + RunTags.RUN_ID_TAG + " tag";
+        }
+        return "its " + RunTags.STACK_TAG + " tag is " + (stack == null ? "missing" : stack)
+                + " and its " + RunTags.RUN_ID_TAG + " tag is " + (run == null ? "missing" : run);
     }
 }

@@ -7,12 +7,12 @@ import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.ClusterNetwork;
 
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.workflow.TerminalException;
 import io.trainplane.workflow.TransientException;
 import java.util.List;
-import java.util.Optional;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.InvalidParameterException;
@@ -33,20 +33,20 @@ public final class EksNodegroups {
 
     /**
      * Creates the run's node group ({@link EksRequests#createNodegroup}) in the run's cluster, or
-     * adopts it when it already exists with the run's {@code trainplane:run-id} tag.
+     * adopts it when it already exists with the run's tags.
      *
      * @throws TerminalException when the cluster does not exist, a node group of that name
      *     belongs to something else, or EKS refuses the request for good
      */
-    public Creation create(Names names, NodeGroupSpec spec, ClusterNetwork network, ClusterRoles roles,
-            Optional<String> launchTemplateId) {
-        CreateNodegroupRequest request = EksRequests.createNodegroup(names, spec, network, roles, launchTemplateId);
+    public Creation create(Names names, RunTags tags, NodeGroupSpec spec, ClusterNetwork network, ClusterRoles roles,
+                           String launchTemplateId) {
+        CreateNodegroupRequest request = EksRequests.createNodegroup(names, tags, spec, network, roles, launchTemplateId);
         String what = "EKS node group " + request.nodegroupName() + " of cluster " + request.clusterName();
         try {
             eks.createNodegroup(request);
             return Creation.CREATED;
         } catch (ResourceInUseException e) {
-            adopt(names, request, e);
+            adopt(tags, request, e);
             return Creation.ADOPTED;
         } catch (ResourceNotFoundException e) {
             throw new TerminalException("ClusterNotFound", "cannot create " + what + ": the cluster does not exist in "
@@ -56,7 +56,7 @@ public final class EksNodegroups {
         }
     }
 
-    private void adopt(Names names, CreateNodegroupRequest request, ResourceInUseException inUse) {
+    private void adopt(RunTags tags, CreateNodegroupRequest request, ResourceInUseException inUse) {
         Nodegroup existing;
         try {
             existing = describe(request.clusterName(), request.nodegroupName());
@@ -64,11 +64,10 @@ public final class EksNodegroups {
             throw new TransientException("EKS node group " + request.nodegroupName()
                     + " was in use and is now gone (deleted meanwhile); creating it again", inUse);
         }
-        String owner = existing.tags() == null ? null : existing.tags().get(Names.RUN_ID_TAG);
-        if (!names.runId().equals(owner)) {
+        if (!tags.on(existing.tags())) {
             throw new TerminalException("NodegroupNameTaken", "a node group named " + request.nodegroupName()
-                    + " already exists in EKS cluster " + request.clusterName() + " and is not run " + names.runId() + "'s ("
-                    + (owner == null ? "it has no " + Names.RUN_ID_TAG + " tag" : "its " + Names.RUN_ID_TAG + " tag is " + owner)
+                    + " already exists in EKS cluster " + request.clusterName() + " and is not run " + tags.runId()
+                    + "'s of stack " + tags.stack() + " (" + EksFailures.owner(existing.tags())
                     + "): delete that node group, or start the run under another runId", inUse);
         }
     }

@@ -1,9 +1,8 @@
 package io.trainplane.aws.eks;
 
-import io.trainplane.aws.ClusterRoles;
-
 import io.trainplane.aws.ClusterNetwork;
-
+import io.trainplane.aws.ClusterRoles;
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;
@@ -54,23 +53,33 @@ public final class EksRequests {
 
     /**
      * CreateCluster for a run: access mode {@code API_AND_CONFIG_MAP} with the creator (the
-     * function's role) as cluster admin, a public and a private API endpoint (the functions run
-     * outside the VPC), control-plane logs for the API server, audit and authenticator.
+     * function's role) as cluster admin, a public and a private API endpoint, control-plane logs
+     * for the API server, audit and authenticator (into the log group the run made first,
+     * {@link ControlPlaneLogGroup}).
+     *
+     * <p>The public endpoint is for the functions, which run outside the VPC; the stack's
+     * {@code ClusterEndpointPublicCidrs} narrows who may reach it (none given: EKS's default,
+     * 0.0.0.0/0). The private endpoint keeps the nodes' traffic to the API inside the VPC, so a
+     * narrowed public endpoint never cuts them off.
      */
-    public static CreateClusterRequest createCluster(Names names, ClusterSpec spec, ClusterNetwork network, ClusterRoles roles) {
+    public static CreateClusterRequest createCluster(Names names, RunTags tags, ClusterSpec spec, ClusterNetwork network,
+                                                     ClusterRoles roles) {
         if (!spec.created()) {
             throw new IllegalArgumentException("cluster.mode is " + spec.mode() + ": Trainplane creates no cluster for it");
+        }
+        VpcConfigRequest.Builder vpc = VpcConfigRequest.builder()
+                .subnetIds(network.subnetIds())
+                .securityGroupIds(network.securityGroupIds())
+                .endpointPublicAccess(true)
+                .endpointPrivateAccess(true);
+        if (!network.publicAccessCidrs().isEmpty()) {
+            vpc.publicAccessCidrs(network.publicAccessCidrs());
         }
         return CreateClusterRequest.builder()
                 .name(names.clusterName())
                 .version(spec.kubernetesVersion())
                 .roleArn(roles.clusterRoleArn())
-                .resourcesVpcConfig(VpcConfigRequest.builder()
-                        .subnetIds(network.subnetIds())
-                        .securityGroupIds(network.securityGroupIds())
-                        .endpointPublicAccess(true)
-                        .endpointPrivateAccess(true)
-                        .build())
+                .resourcesVpcConfig(vpc.build())
                 .accessConfig(CreateAccessConfigRequest.builder()
                         .authenticationMode(AuthenticationMode.API_AND_CONFIG_MAP)
                         .bootstrapClusterCreatorAdminPermissions(true)
@@ -81,28 +90,29 @@ public final class EksRequests {
                                 .enabled(true)
                                 .build())
                         .build())
-                .tags(names.tags())
+                .tags(tags.asMap())
                 .clientRequestToken(names.clientRequestToken(CREATE_CLUSTER))
                 .build();
     }
 
     /**
      * CreateNodegroup for a run: a fixed size (min = desired = max), the AMI family the instance
-     * type needs, GPU label and taint on GPU nodes.
+     * type needs, GPU label and taint on GPU nodes, and the run's launch template
+     * ({@link io.trainplane.aws.ec2.Ec2DesiredState#launchTemplate}), which every node group gets
+     * (IMDSv2 with a hop limit of 1; a capacity block's reservation; EFA).
      *
-     * <p>With a launch template (EFA interfaces, a capacity block's reservation), the instance
-     * type and AMI type stay on the node group: EKS accepts instance types on the node group when
-     * the template names none, and Trainplane's templates name neither (no {@code InstanceType},
-     * no {@code ImageId}). Disk size and remote access are never set, as EKS refuses them beside
-     * a template.
+     * <p>The instance type and AMI type stay on the node group: EKS accepts instance types on the
+     * node group when the template names none, and Trainplane's templates name neither (no
+     * {@code InstanceType}, no {@code ImageId}). Disk size and remote access are never set, as
+     * EKS refuses them beside a template.
      */
-    public static CreateNodegroupRequest createNodegroup(
-            Names names, NodeGroupSpec spec, ClusterNetwork network, ClusterRoles roles, Optional<String> launchTemplateId) {
-        if (spec.capacityType() == CapacityType.CAPACITY_BLOCK && launchTemplateId.isEmpty()) {
-            throw new TerminalException("LaunchTemplateRequired",
-                    "a CAPACITY_BLOCK node group needs a launch template that names the capacity reservation "
-                            + (spec.capacityReservationId() == null ? "" : spec.capacityReservationId() + " ")
-                            + "(EKS refuses it otherwise): create the template before the node group");
+    public static CreateNodegroupRequest createNodegroup(Names names, RunTags tags, NodeGroupSpec spec,
+                                                         ClusterNetwork network, ClusterRoles roles, String launchTemplateId) {
+        if (launchTemplateId == null || launchTemplateId.isBlank()) {
+            throw new TerminalException("LaunchTemplateRequired", "node group " + names.nodeGroupName()
+                    + " needs the run's launch template (IMDSv2 settings"
+                    + (spec.capacityType() == CapacityType.CAPACITY_BLOCK ? ", the capacity block's reservation" : "")
+                    + "): create the template before the node group");
         }
         boolean gpus = spec.gpusPerNode() > 0;
         CreateNodegroupRequest.Builder request = CreateNodegroupRequest.builder()
@@ -119,25 +129,35 @@ public final class EksRequests {
                 .capacityType(capacityType(spec.capacityType()))
                 .amiType(amiType(spec))
                 .labels(nodeLabels(names, gpus))
-                .tags(names.tags())
+                .tags(tags.asMap())
+                .launchTemplate(LaunchTemplateSpecification.builder().id(launchTemplateId).build())
                 .clientRequestToken(names.clientRequestToken(CREATE_NODEGROUP));
         if (gpus) {
             request.taints(gpuTaint());
         }
-        launchTemplateId.ifPresent(id -> request.launchTemplate(LaunchTemplateSpecification.builder().id(id).build()));
         return request.build();
     }
 
     /**
      * CreateAddon: the default version for the cluster's Kubernetes version, configuration
-     * conflicts resolved in the add-on's favour, a Pod Identity association when given. The token
-     * is derived from the cluster and add-on names, which are the run's own.
+     * conflicts resolved in the add-on's favour, a Pod Identity association when given, the run's
+     * tags (the IAM policies scope DescribeAddon and DeleteAddon by {@code aws:ResourceTag}). The
+     * token is derived from the cluster and add-on names, which are the run's own.
+     *
+     * <p>The Pod Identity association carries no tags: an entry of {@code podIdentityAssociations}
+     * has only {@code serviceAccount} and {@code roleArn}
+     * (https://docs.aws.amazon.com/eks/latest/APIReference/API_AddonPodIdentityAssociations.html),
+     * and the association is the add-on's own (its {@code ownerArn},
+     * https://docs.aws.amazon.com/eks/latest/APIReference/API_PodIdentityAssociation.html): it
+     * goes with the add-on and the cluster, and the run never describes or deletes it itself.
      */
-    public static CreateAddonRequest createAddon(String clusterName, String addonName, Optional<PodIdentity> podIdentity) {
+    public static CreateAddonRequest createAddon(String clusterName, String addonName, Optional<PodIdentity> podIdentity,
+                                                 RunTags tags) {
         CreateAddonRequest.Builder request = CreateAddonRequest.builder()
                 .clusterName(clusterName)
                 .addonName(addonName)
                 .resolveConflicts(ResolveConflicts.OVERWRITE)
+                .tags(tags.asMap())
                 .clientRequestToken(addonToken(clusterName, addonName));
         podIdentity.ifPresent(identity -> request.podIdentityAssociations(AddonPodIdentityAssociations.builder()
                 .serviceAccount(identity.serviceAccount())

@@ -24,6 +24,7 @@ import software.amazon.awssdk.services.cloudcontrol.model.Operation;
  */
 final class CloudControlPermissions implements Permissions {
     private static final String EC2 = IamRequests.ARN + "ec2:" + IamRequests.REGIONAL;
+    private static final String LOGS = IamRequests.ARN + "logs:" + IamRequests.REGIONAL + "log-group:";
 
     @Override
     public List<IamRequest> of(String operation, SdkRequest request) {
@@ -52,6 +53,18 @@ final class CloudControlPermissions implements Permissions {
                 asked.add(IamRequest.of("ec2:DescribeLaunchTemplates", "*"));
                 yield asked;
             }
+            case LOG_GROUP -> {
+                // The AWS::Logs::LogGroup schema's handlers (aws-cloudformation-resource-providers-logs).
+                String arn = LOGS + (identifier != null ? identifier : "LogGroup-000000000000");
+                var asked = create
+                        ? list(tagging("logs:CreateLogGroup", arn, null, tags), IamRequest.of("logs:PutRetentionPolicy", arn))
+                        : list(on("logs:DeleteLogGroup", arn, tags));
+                if (create && !tags.isEmpty()) {
+                    asked.add(tagging("logs:TagResource", arn, null, tags));
+                }
+                asked.add(IamRequest.of("logs:DescribeLogGroups", "*"));
+                yield asked;
+            }
             case PLACEMENT_GROUP -> {
                 String arn = EC2 + "placement-group/" + (identifier != null ? identifier : "pg-00000000000000000");
                 var asked = create
@@ -74,6 +87,7 @@ final class CloudControlPermissions implements Permissions {
             case LAUNCH_TEMPLATE -> List.of(IamRequest.of("ec2:DescribeLaunchTemplates", "*"),
                     IamRequest.of("ec2:DescribeLaunchTemplateVersions", "*"));
             case PLACEMENT_GROUP -> List.of(IamRequest.of("ec2:DescribePlacementGroups", "*"));
+            case LOG_GROUP -> List.of(IamRequest.of("logs:DescribeLogGroups", "*"));
         };
     }
 }

@@ -1,5 +1,6 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,6 +17,11 @@ public record CloudResource(String ref, Map<String, String> tags) implements Com
     /** The run that owns it, from the tag {@value Names#RUN_ID_TAG}; null when untagged. */
     public String runId() {
         return tags.get(Names.RUN_ID_TAG);
+    }
+
+    /** The stack whose run made it, from the tag {@value RunTags#STACK_TAG}; null when untagged. */
+    public String stack() {
+        return tags.get(RunTags.STACK_TAG);
     }
 
     public boolean ofAnyRun() {

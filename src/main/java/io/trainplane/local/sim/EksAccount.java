@@ -1,6 +1,7 @@
 package io.trainplane.local.sim;
 
 import io.trainplane.local.sim.EksRecords.AccessEntryRecord;
+import io.trainplane.aws.eks.PublicAccessCidrs;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
@@ -12,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
+import software.amazon.awssdk.services.eks.model.VpcConfigRequest;
 
 /**
  * The EKS resources of the simulated account and the lookups and checks every operation shares.
@@ -130,6 +133,27 @@ final class EksAccount {
 
     <T> Paging<T> page(List<T> all, String token, Integer maxResults) {
         return Paging.page(all, token, maxResults, 100, () -> errors.invalidParameter(null, "The nextToken is not valid"));
+    }
+
+    /**
+     * The rules of {@link PublicAccessCidrs}, with EKS's message for a refused block ("The following
+     * CIDRs are invalid in publicAccessCidrs: [...]", as EKS answers it:
+     * https://github.com/aws/aws-cdk/issues/33176).
+     */
+    void requireValidPublicAccessCidrs(String name, VpcConfigRequest vpc) {
+        if (!vpc.hasPublicAccessCidrs()) {
+            return;
+        }
+        List<String> invalid = PublicAccessCidrs.invalid(vpc.publicAccessCidrs());
+        require(invalid.isEmpty(), name, "The following CIDRs are invalid in publicAccessCidrs: ["
+                + String.join(",", invalid) + "]");
+        require(vpc.publicAccessCidrs().size() <= PublicAccessCidrs.MAX, name, "publicAccessCidrs has "
+                + vpc.publicAccessCidrs().size() + " CIDR blocks; a cluster takes at most " + PublicAccessCidrs.MAX);
+    }
+
+    static boolean logsControlPlane(CreateClusterRequest request) {
+        return request.logging() != null && request.logging().hasClusterLogging() && request.logging().clusterLogging()
+                .stream().anyMatch(setup -> Boolean.TRUE.equals(setup.enabled()) && setup.hasTypes() && !setup.types().isEmpty());
     }
 
     List<CloudResource> resources() {

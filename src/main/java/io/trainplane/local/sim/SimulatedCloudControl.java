@@ -39,8 +39,8 @@ import software.amazon.awssdk.services.cloudcontrol.model.ResourceNotFoundExcept
 import software.amazon.awssdk.services.cloudcontrol.model.TypeNotFoundException;
 
 /**
- * The Cloud Control API for {@code AWS::EC2::LaunchTemplate} and {@code AWS::EC2::PlacementGroup},
- * in process. Requests are asynchronous as on AWS: CreateResource and DeleteResource answer
+ * The Cloud Control API for {@code AWS::EC2::LaunchTemplate}, {@code AWS::EC2::PlacementGroup} and
+ * {@code AWS::Logs::LogGroup}, in process. Requests are asynchronous as on AWS: CreateResource and DeleteResource answer
  * IN_PROGRESS, GetResourceRequestStatus reports SUCCESS (with the identifier) or FAILED after
  * {@link #OPERATION}. A client token makes a request idempotent; reused with another request it
  * is a {@code ClientTokenConflictException}.
@@ -182,7 +182,25 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
         });
     }
 
-    /** Launch templates and placement groups that exist (being created or deleted included), with their tags. */
+    /**
+     * What EKS does when it delivers a cluster's control-plane logs to a log group that does not
+     * exist: it creates the group itself, untagged, with no retention (the logs of a cluster go to
+     * {@code /aws/eks/<cluster>/cluster}: https://docs.aws.amazon.com/eks/latest/userguide/control-plane-logs.html).
+     * A log group of that name that exists (or is being created) is used as it is. Not a Cloud
+     * Control operation: the simulated EKS calls it.
+     */
+    public synchronized void controlPlaneLogsDelivered(String logGroupName) {
+        Instant now = now();
+        ObjectNode properties = Json.object().put("LogGroupName", logGroupName);
+        if (nameTaken(CloudControlTypes.LOG_GROUP, properties)) {
+            return;
+        }
+        String identifier = CloudControlTypes.LOG_GROUP.identifier(properties, ids);
+        resources.put(key(CloudControlTypes.LOG_GROUP, identifier), new Resource(CloudControlTypes.LOG_GROUP, identifier,
+                properties, Map.of(), Lifecycle.startingAt(now, Duration.ZERO, OPERATION)));
+    }
+
+    /** Launch templates, placement groups and log groups that exist (being created or deleted included), with their tags. */
     @Override
     public synchronized List<CloudResource> resources() {
         now();

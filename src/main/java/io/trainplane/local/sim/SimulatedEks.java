@@ -3,6 +3,7 @@ package io.trainplane.local.sim;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import software.amazon.awssdk.core.SdkRequest;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.AccessScopeType;
 import software.amazon.awssdk.services.eks.model.AssociateAccessPolicyRequest;
@@ -89,6 +91,7 @@ public final class SimulatedEks implements EksClient, Inventory {
     private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
     /** The account's VPCs, shared with EFS ({@link #sharing}): each cluster's security group is added to them. */
     private volatile SimulatedNetwork network = SimulatedNetwork.stack();
+    private Consumer<String> controlPlaneLogs = logGroup -> { };
 
     public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam, String kubernetesEndpoint) {
         this.clock = clock;
@@ -139,6 +142,16 @@ public final class SimulatedEks implements EksClient, Inventory {
                 .policyArn(policyArn).accessScope(s -> s.type(AccessScopeType.CLUSTER)).build());
     }
 
+    /**
+     * Where the clusters' control-plane logs go: {@code deliver} gets the log group's name when a
+     * cluster with control-plane logging is created ({@link SimulatedCloudControl#controlPlaneLogsDelivered}).
+     */
+    public void deliverControlPlaneLogsTo(Consumer<String> deliver) {
+        synchronized (account) {
+            this.controlPlaneLogs = deliver;
+        }
+    }
+
     /** The account's cluster quota (EKS's default is 100 per region). */
     public void setClusterLimit(int limit) {
         synchronized (account) {
@@ -160,6 +173,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                 account.require(vpc != null && vpc.hasSubnetIds() && vpc.subnetIds().stream().distinct().count() >= 2, name,
                         "Subnets specified must be in at least two different AZs");
                 account.requireSupportedVersion(request.version(), name, now); // EKS's calendar: see EksAccount
+                account.requireValidPublicAccessCidrs(name, vpc);
                 ClusterRecord existing = account.clusters.get(name);
                 if (existing != null) {
                     if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
@@ -176,6 +190,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                 account.clusters.put(name, created);
                 network.addClusterSecurityGroup(created.securityGroupId, vpc.subnetIds());
                 accessEntries.bootstrap(created, Callers.current(), now);
+                if (EksAccount.logsControlPlane(request)) {
+                    controlPlaneLogs.accept(ControlPlaneLogGroup.name(name));
+                }
                 return CreateClusterResponse.builder().cluster(EksViews.cluster(created, now)).build();
             }
         });

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
@@ -15,41 +17,53 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
 
 class Ec2DesiredStateTest {
+    static final String RUN_TAGS = "[{\"Key\":\"trainplane:run-id\",\"Value\":\"llm-pretrain-7\"},"
+            + "{\"Key\":\"trainplane:stack\",\"Value\":\"ml-prod\"}]";
     final Names names = new Names("llm-pretrain-7");
+    final RunTags tags = new RunTags("ml-prod", "llm-pretrain-7");
 
     static NodeGroupSpec nodes(String type, CapacityType capacity, String reservation, boolean efa) {
         return new NodeGroupSpec(type, 2, 8, capacity, reservation, efa);
     }
 
     @Test
-    void plainOnDemandOrSpotNodesNeedNoLaunchTemplate() {
-        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("g5.12xlarge", CapacityType.ON_DEMAND, null, false))).isFalse();
-        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("g5.12xlarge", CapacityType.SPOT, null, false))).isFalse();
+    void onlyEfaNodesNeedAPlacementGroup() {
         assertThat(Ec2DesiredState.needsPlacementGroup(nodes("g5.12xlarge", CapacityType.ON_DEMAND, null, false))).isFalse();
-        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false)))
-                .isTrue();
-        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true))).isTrue();
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("g5.12xlarge", CapacityType.SPOT, "cr-0123456789abcdef0", false)))
+                .isFalse();
         assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true))).isTrue();
     }
 
     @Test
+    void everyTemplateRequiresImdsV2WithAHopLimitOfOne() {
+        for (NodeGroupSpec spec : List.of(nodes("m6i.large", CapacityType.ON_DEMAND, null, false),
+                nodes("g5.12xlarge", CapacityType.SPOT, null, false),
+                nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true))) {
+            JsonNode metadata = Ec2DesiredState.launchTemplate(names, tags, spec, Optional.empty(), List.of())
+                    .at("/LaunchTemplateData/MetadataOptions");
+            assertThat(metadata.toString()).as(spec.instanceType())
+                    .isEqualTo("{\"HttpEndpoint\":\"enabled\",\"HttpTokens\":\"required\",\"HttpPutResponseHopLimit\":1}");
+        }
+    }
+
+    @Test
     void aCapacityBlockIsTheCapacityBlockMarketTargetingItsReservation() {
-        ObjectNode template = Ec2DesiredState.launchTemplate(names,
+        ObjectNode template = Ec2DesiredState.launchTemplate(names, tags,
                 nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", false), Optional.empty(), List.of());
 
         assertThat(Ec2DesiredState.json(template)).isEqualTo("""
                 {"LaunchTemplateName":"tp-llm-pretrain-7-nodes","LaunchTemplateData":{\
+                "MetadataOptions":{"HttpEndpoint":"enabled","HttpTokens":"required","HttpPutResponseHopLimit":1},\
                 "CapacityReservationSpecification":{"CapacityReservationTarget":{"CapacityReservationId":"cr-0123456789abcdef0"}},\
                 "InstanceMarketOptions":{"MarketType":"capacity-block"},\
                 "TagSpecifications":[\
-                {"ResourceType":"instance","Tags":[{"Key":"trainplane:run-id","Value":"llm-pretrain-7"}]},\
-                {"ResourceType":"volume","Tags":[{"Key":"trainplane:run-id","Value":"llm-pretrain-7"}]}]},\
-                "TagSpecifications":[{"ResourceType":"launch-template","Tags":[{"Key":"trainplane:run-id","Value":"llm-pretrain-7"}]}]}""");
+                {"ResourceType":"instance","Tags":%1$s},{"ResourceType":"volume","Tags":%1$s}]},\
+                "TagSpecifications":[{"ResourceType":"launch-template","Tags":%1$s}]}""".formatted(RUN_TAGS));
     }
 
     @Test
     void anOnDemandReservationIsTargetedWithoutAMarketType() {
-        JsonNode data = Ec2DesiredState.launchTemplate(names,
+        JsonNode data = Ec2DesiredState.launchTemplate(names, tags,
                 nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false), Optional.empty(), List.of())
                 .get("LaunchTemplateData");
 
@@ -62,7 +76,7 @@ class Ec2DesiredStateTest {
 
     @Test
     void aCapacityBlockWithoutItsReservationIsRefused() {
-        assertThatThrownBy(() -> Ec2DesiredState.launchTemplate(names,
+        assertThatThrownBy(() -> Ec2DesiredState.launchTemplate(names, tags,
                 nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, null, false), Optional.empty(), List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("capacityReservationId");
     }
@@ -98,7 +112,7 @@ class Ec2DesiredStateTest {
 
     @Test
     void thePlacementGroupIsNamedInThePlacement() {
-        JsonNode data = Ec2DesiredState.launchTemplate(names, nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true),
+        JsonNode data = Ec2DesiredState.launchTemplate(names, tags, nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true),
                 Optional.of("tp-pg-1"), List.of()).get("LaunchTemplateData");
 
         assertThat(data.at("/Placement/GroupName").asText()).isEqualTo("tp-pg-1");
@@ -106,23 +120,23 @@ class Ec2DesiredStateTest {
     }
 
     @Test
-    void aPlacementGroupIsAClusterTaggedWithTheRun() {
-        assertThat(Ec2DesiredState.json(Ec2DesiredState.placementGroup(names)))
-                .isEqualTo("{\"Strategy\":\"cluster\",\"Tags\":[{\"Key\":\"trainplane:run-id\",\"Value\":\"llm-pretrain-7\"}]}");
+    void aPlacementGroupIsAClusterTaggedWithTheRunAndTheStack() {
+        assertThat(Ec2DesiredState.json(Ec2DesiredState.placementGroup(tags)))
+                .isEqualTo("{\"Strategy\":\"cluster\",\"Tags\":" + RUN_TAGS + "}");
     }
 
     @Test
     void requestsCarryTheTypeTheRunsClientTokenAndTheSameJsonEveryTime() {
         NodeGroupSpec efa = nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true);
-        CreateResourceRequest template = Ec2DesiredState.createLaunchTemplate(names, efa, Optional.of("pg"), List.of("sg-1"));
-        CreateResourceRequest group = Ec2DesiredState.createPlacementGroup(names);
+        CreateResourceRequest template = Ec2DesiredState.createLaunchTemplate(names, tags, efa, Optional.of("pg"), List.of("sg-1"));
+        CreateResourceRequest group = Ec2DesiredState.createPlacementGroup(names, tags);
 
         assertThat(template.typeName()).isEqualTo("AWS::EC2::LaunchTemplate");
         assertThat(template.clientToken()).isEqualTo(names.clientRequestToken("launch-template"));
         assertThat(group.typeName()).isEqualTo("AWS::EC2::PlacementGroup");
         assertThat(group.clientToken()).isEqualTo(names.clientRequestToken("placement-group"));
         assertThat(group.clientToken()).isNotEqualTo(template.clientToken()).matches("[-A-Za-z0-9+/=]{1,128}");
-        assertThat(Ec2DesiredState.createLaunchTemplate(new Names("llm-pretrain-7"), efa, Optional.of("pg"), List.of("sg-1")))
+        assertThat(Ec2DesiredState.createLaunchTemplate(new Names("llm-pretrain-7"), new RunTags("ml-prod", "llm-pretrain-7"), efa, Optional.of("pg"), List.of("sg-1")))
                 .isEqualTo(template);
     }
 
@@ -139,20 +153,25 @@ class Ec2DesiredStateTest {
         NodeGroupSpec everything = nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true);
 
         assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE,
-                Ec2DesiredState.launchTemplate(names, everything, Optional.of("pg-1"), List.of("sg-1")))).isEmpty();
-        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, Ec2DesiredState.launchTemplate(names,
+                Ec2DesiredState.launchTemplate(names, tags, everything, Optional.of("pg-1"), List.of("sg-1")))).isEmpty();
+        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, Ec2DesiredState.launchTemplate(names, tags,
                 nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false), Optional.empty(), List.of())))
                 .isEmpty();
-        assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, Ec2DesiredState.placementGroup(names))).isEmpty();
-        ObjectNode wrong = Ec2DesiredState.placementGroup(names).put("Strategy", "clustered");
+        assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, Ec2DesiredState.placementGroup(tags))).isEmpty();
+        ObjectNode wrong = Ec2DesiredState.placementGroup(tags).put("Strategy", "clustered");
         assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, wrong)).isNotEmpty(); // the check has teeth
-        ObjectNode misspelt = Ec2DesiredState.launchTemplate(names, everything, Optional.empty(), List.of());
+        ObjectNode misspelt = Ec2DesiredState.launchTemplate(names, tags, everything, Optional.empty(), List.of());
         ((ObjectNode) misspelt.get("LaunchTemplateData")).putObject("InstanceMarketOption").put("MarketType", "spot");
         assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, misspelt)).isNotEmpty();
+        assertThat(schemas.validate(ControlPlaneLogGroup.TYPE, ControlPlaneLogGroup.desiredState(names, tags, 30))).isEmpty();
+        assertThat(schemas.validate(ControlPlaneLogGroup.TYPE, ControlPlaneLogGroup.desiredState(names, tags, 31))).isNotEmpty();
+        ObjectNode badTokens = Ec2DesiredState.launchTemplate(names, tags, everything, Optional.empty(), List.of());
+        ((ObjectNode) badTokens.at("/LaunchTemplateData/MetadataOptions")).put("HttpTokens", "mandatory");
+        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, badTokens)).isNotEmpty();
     }
 
     private List<JsonNode> interfaces(String instanceType) {
-        JsonNode nics = Ec2DesiredState.launchTemplate(names, nodes(instanceType, CapacityType.ON_DEMAND, null, true),
+        JsonNode nics = Ec2DesiredState.launchTemplate(names, tags, nodes(instanceType, CapacityType.ON_DEMAND, null, true),
                 Optional.empty(), List.of("sg-cluster", "sg-efa")).at("/LaunchTemplateData/NetworkInterfaces");
         return IntStream.range(0, nics.size()).mapToObj(nics::get).toList();
     }

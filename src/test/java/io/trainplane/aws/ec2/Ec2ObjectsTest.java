@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
@@ -24,12 +26,13 @@ class Ec2ObjectsTest {
     final FakeCloudControl cloudControl = new FakeCloudControl();
     final Ec2Objects ec2 = new Ec2Objects(cloudControl);
     final Names names = new Names("efa-run");
+    final RunTags tags = new RunTags("ml-prod", "efa-run");
     final NodeGroupSpec efaNodes = new NodeGroupSpec("p4d.24xlarge", 2, 8, CapacityType.ON_DEMAND, null, true);
 
     @Test
     void aPlacementGroupIsRequestedOnceThenReadyWithItsName() {
-        ResourceRequest first = ec2.createPlacementGroup(names);
-        ResourceRequest again = ec2.createPlacementGroup(names);
+        ResourceRequest first = ec2.createPlacementGroup(names, tags);
+        ResourceRequest again = ec2.createPlacementGroup(names, tags);
 
         assertThat(first.state()).isInstanceOf(ResourceState.Creating.class);
         assertThat(first.identifier()).isEmpty();
@@ -47,11 +50,11 @@ class Ec2ObjectsTest {
 
     @Test
     void theLaunchTemplateGoesIntoThePlacementGroupAndReportsItsId() {
-        ResourceRequest group = ec2.createPlacementGroup(names);
+        ResourceRequest group = ec2.createPlacementGroup(names, tags);
         cloudControl.finish(group.requestToken());
         String groupName = ec2.request(group.requestToken()).identifier().orElseThrow();
 
-        ResourceRequest template = ec2.createLaunchTemplate(names, efaNodes, Optional.of(groupName), List.of("sg-1"));
+        ResourceRequest template = ec2.createLaunchTemplate(names, tags, efaNodes, Optional.of(groupName), List.of("sg-1"));
         cloudControl.finish(template.requestToken());
 
         assertThat(ec2.request(template.requestToken()).identifier()).hasValueSatisfying(id -> assertThat(id).startsWith("lt-"));
@@ -64,21 +67,41 @@ class Ec2ObjectsTest {
 
     @Test
     void changedSettingsUnderTheSameTokenAreTerminal() {
-        ec2.createLaunchTemplate(names, efaNodes, Optional.empty());
+        ec2.createLaunchTemplate(names, tags, efaNodes, Optional.empty(), List.of());
         NodeGroupSpec changed = new NodeGroupSpec("p5.48xlarge", 2, 8, CapacityType.ON_DEMAND, null, true);
 
-        assertThatThrownBy(() -> ec2.createLaunchTemplate(names, changed, Optional.empty()))
+        assertThatThrownBy(() -> ec2.createLaunchTemplate(names, tags, changed, Optional.empty(), List.of()))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClientTokenConflict"));
     }
 
     @Test
     void aFailedRequestSaysWhyAndWhatToDo() {
-        ResourceRequest group = ec2.createPlacementGroup(names);
+        ResourceRequest group = ec2.createPlacementGroup(names, tags);
         cloudControl.fail(group.requestToken(), HandlerErrorCode.SERVICE_LIMIT_EXCEEDED, "You have reached the limit");
 
         assertThat(ec2.requestState(group.requestToken())).isEqualTo(new ResourceState.Failed(
                 "AWS::EC2::PlacementGroup CREATE failed (ServiceLimitExceeded): You have reached the limit;"
-                        + " free or raise the EC2 quota (Service Quotas)"));
+                        + " free or raise the quota (Service Quotas)"));
+    }
+
+    @Test
+    void theControlPlaneLogGroupIsNamedForTheClusterAndItsTagsReadBack() {
+        ResourceRequest logGroup = ec2.createControlPlaneLogGroup(names, tags, 14);
+        String name = "/aws/eks/tp-efa-run-eks/cluster";
+        assertThat(ec2.tags(ControlPlaneLogGroup.TYPE, name)).isEmpty(); // not yet created
+
+        cloudControl.finish(logGroup.requestToken());
+
+        assertThat(ec2.request(logGroup.requestToken()).identifier()).contains(name);
+        assertThat(ec2.tags(ControlPlaneLogGroup.TYPE, name)).contains(tags.asMap());
+        CreateResourceRequest sent = (CreateResourceRequest) cloudControl.calls.getFirst();
+        assertThat(sent.typeName()).isEqualTo("AWS::Logs::LogGroup");
+        assertThat(sent.clientToken()).isEqualTo(names.clientRequestToken("log-group"));
+        assertThat(sent.desiredState()).isEqualTo("{\"LogGroupName\":\"" + name + "\",\"RetentionInDays\":14,\"Tags\":"
+                + "[{\"Key\":\"trainplane:run-id\",\"Value\":\"efa-run\"},{\"Key\":\"trainplane:stack\",\"Value\":\"ml-prod\"}]}");
+        assertThat(ControlPlaneLogGroup.runCluster(name)).contains("tp-efa-run-eks");
+        assertThat(ControlPlaneLogGroup.runCluster("/aws/eks/someone-elses/cluster")).isEmpty();
+        assertThat(ControlPlaneLogGroup.runCluster("/aws/lambda/tp-x")).isEmpty();
     }
 
     @Test
@@ -90,7 +113,7 @@ class Ec2ObjectsTest {
 
     @Test
     void deletingIsCalledAgainUntilGone() {
-        ResourceRequest template = ec2.createLaunchTemplate(names, efaNodes, Optional.empty());
+        ResourceRequest template = ec2.createLaunchTemplate(names, tags, efaNodes, Optional.empty(), List.of());
         cloudControl.finish(template.requestToken());
         String id = ec2.request(template.requestToken()).identifier().orElseThrow();
 
@@ -104,7 +127,7 @@ class Ec2ObjectsTest {
 
     @Test
     void deletesSendNoClientTokenSoAFailedDeleteCanBeRetried() {
-        ResourceRequest group = ec2.createPlacementGroup(names);
+        ResourceRequest group = ec2.createPlacementGroup(names, tags);
         cloudControl.finish(group.requestToken());
         String name = ec2.request(group.requestToken()).identifier().orElseThrow();
 

@@ -1,5 +1,8 @@
 package io.trainplane.aws.ec2;
 
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.workflow.Json;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,8 +55,11 @@ final class FakeCloudControl implements CloudControlClient {
             }
             return CreateResourceResponse.builder().progressEvent(events.get(earlier.token())).build();
         }
-        String identifier = request.typeName().equals(Ec2DesiredState.LAUNCH_TEMPLATE)
-                ? "lt-0" + (++next) : "pg-" + (++next);
+        String identifier = switch (request.typeName()) {
+            case Ec2DesiredState.LAUNCH_TEMPLATE -> "lt-0" + (++next);
+            case ControlPlaneLogGroup.TYPE -> Json.read(request.desiredState()).path("LogGroupName").asText();
+            default -> "pg-" + (++next);
+        };
         Request created = new Request("req-" + (++next), Operation.CREATE, request.typeName(), request.desiredState(),
                 identifier);
         byClientToken.put(request.clientToken(), created);

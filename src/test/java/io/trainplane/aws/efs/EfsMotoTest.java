@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
 import io.trainplane.workflow.TerminalException;
 import java.util.List;
@@ -67,9 +68,9 @@ class EfsMotoTest {
     void creatingThreeTimesWithTheSameTokenLeavesOneFileSystem() {
         Names names = new Names("efs-idempotent");
 
-        String first = volumes.createFileSystem(names);
-        String second = volumes.createFileSystem(names);
-        String third = volumes.createFileSystem(names);
+        String first = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
+        String second = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
+        String third = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
 
         assertThat(second).isEqualTo(first);
         assertThat(third).isEqualTo(first);
@@ -80,7 +81,7 @@ class EfsMotoTest {
     @Test
     void theFileSystemIsAvailableEncryptedElasticAndTaggedWithTheRun() {
         Names names = new Names("efs-tags");
-        String id = volumes.createFileSystem(names);
+        String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
 
         assertThat(volumes.fileSystemState(id)).isEqualTo(new ResourceState.Ready());
         FileSystemDescription fs = efs.describeFileSystems(r -> r.fileSystemId(id)).fileSystems().get(0);
@@ -91,13 +92,13 @@ class EfsMotoTest {
         Map<String, String> tags = efs.listTagsForResource(r -> r.resourceId(id)).tags().stream()
                 .collect(Collectors.toMap(Tag::key, Tag::value));
         assertThat(tags).containsEntry("Name", names.efsCreationToken())
-                .containsEntry(Names.RUN_ID_TAG, "efs-tags").hasSize(2);
+                .containsEntry(Names.RUN_ID_TAG, "efs-tags").containsEntry(RunTags.STACK_TAG, "ml").hasSize(3);
         volumes.checkAdoptable(id);
     }
 
     @Test
     void mountTargetsAreMadeOncePerSubnet() {
-        String id = volumes.createFileSystem(new Names("efs-mounts"));
+        String id = volumes.createFileSystem(new Names("efs-mounts"), new RunTags("ml", "efs-mounts"));
 
         List<String> first = volumes.ensureMountTargets(id, network);
         List<String> second = volumes.ensureMountTargets(id, network);
@@ -111,7 +112,7 @@ class EfsMotoTest {
 
     @Test
     void anotherClustersGroupJoinsTheMountTargetsGroupsOnceAndLeavesAgain() {
-        String id = volumes.createFileSystem(new Names("efs-groups"));
+        String id = volumes.createFileSystem(new Names("efs-groups"), new io.trainplane.aws.RunTags("trainplane", "efs-groups"));
         volumes.ensureMountTargets(id, network);
         var groups = new MountTargetSecurityGroups(efs);
         String first = network.securityGroupIds().get(0);
@@ -131,7 +132,7 @@ class EfsMotoTest {
 
     @Test
     void deletingWaitsForTheMountTargetsThenEndsGone() {
-        String id = volumes.createFileSystem(new Names("efs-delete"));
+        String id = volumes.createFileSystem(new Names("efs-delete"), new RunTags("ml", "efs-delete"));
         volumes.ensureMountTargets(id, network);
 
         assertThat(volumes.deleteFileSystem(id)).isInstanceOf(Deletion.Blocked.class);
@@ -146,7 +147,7 @@ class EfsMotoTest {
 
     @Test
     void aMissingSubnetOrSecurityGroupIsTerminalAndSaysWhatToCheck() {
-        String id = volumes.createFileSystem(new Names("efs-bad-network"));
+        String id = volumes.createFileSystem(new Names("efs-bad-network"), new RunTags("ml", "efs-bad-network"));
 
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, List.of("subnet-00000000"), network.securityGroupIds()))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {

@@ -2,6 +2,7 @@ package io.trainplane.aws.efs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,9 +15,13 @@ import software.amazon.awssdk.services.efs.model.ThroughputMode;
 class EfsRequestsTest {
     final Names names = new Names("cifar10-nightly-001");
 
+    static RunTags tags(Names names) {
+        return new RunTags("ml", names.runId());
+    }
+
     @Test
     void theFileSystemIsEncryptedElasticGeneralPurposeAndNamedByTheRun() {
-        CreateFileSystemRequest request = EfsRequests.createFileSystem(names);
+        CreateFileSystemRequest request = EfsRequests.createFileSystem(names, tags(names));
 
         assertThat(request.creationToken()).isEqualTo("tp-cifar10-nightly-001-efs").isEqualTo(names.efsCreationToken());
         assertThat(request.encrypted()).isTrue();
@@ -26,14 +31,15 @@ class EfsRequestsTest {
         assertThat(request.availabilityZoneName()).isNull(); // regional, not One Zone
         assertThat(request.tags()).containsExactly(
                 Tag.builder().key("Name").value("tp-cifar10-nightly-001-efs").build(),
-                Tag.builder().key(Names.RUN_ID_TAG).value("cifar10-nightly-001").build());
+                Tag.builder().key(Names.RUN_ID_TAG).value("cifar10-nightly-001").build(),
+                Tag.builder().key(RunTags.STACK_TAG).value("ml").build());
     }
 
     @Test
     void theSameRunGivesTheSameRequest() {
-        assertThat(EfsRequests.createFileSystem(new Names("cifar10-nightly-001")))
-                .isEqualTo(EfsRequests.createFileSystem(names));
-        assertThat(EfsRequests.createFileSystem(new Names("other")).creationToken())
+        assertThat(EfsRequests.createFileSystem(new Names("cifar10-nightly-001"), new RunTags("ml", "cifar10-nightly-001")))
+                .isEqualTo(EfsRequests.createFileSystem(names, tags(names)));
+        assertThat(EfsRequests.createFileSystem(new Names("other"), new RunTags("ml", "other")).creationToken())
                 .isNotEqualTo(names.efsCreationToken());
     }
 

@@ -31,15 +31,15 @@ class EfsVolumesTest {
 
     @Test
     void aSecondCreateAdoptsTheIdThatFileSystemAlreadyExistsCarries() {
-        String id = volumes.createFileSystem(names);
+        String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
 
-        assertThat(volumes.createFileSystem(names)).isEqualTo(id);
+        assertThat(volumes.createFileSystem(names, EfsRequestsTest.tags(names))).isEqualTo(id);
         assertThat(efs.calls).containsExactly("CreateFileSystem", "CreateFileSystem");
     }
 
     @Test
     void theFileSystemIsCreatingThenReady() {
-        String id = volumes.createFileSystem(names);
+        String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
         assertThat(volumes.fileSystemState(id)).isInstanceOf(ResourceState.Creating.class);
 
         efs.settle();
@@ -63,7 +63,7 @@ class EfsVolumesTest {
 
     @Test
     void mountTargetsWaitForAnAvailableFileSystem() {
-        String id = volumes.createFileSystem(names);
+        String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
 
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, SUBNETS, GROUPS))
                 .isInstanceOf(TransientException.class).hasMessageContaining("file system not available yet");
@@ -71,7 +71,7 @@ class EfsVolumesTest {
 
     @Test
     void mountTargetsAreCreatingThenReadyAndNotMadeTwice() {
-        String id = volumes.createFileSystem(names);
+        String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
         efs.settle();
 
         List<String> ids = volumes.ensureMountTargets(id, SUBNETS, GROUPS);
@@ -128,7 +128,7 @@ class EfsVolumesTest {
     @Test
     void quotasAndFullSubnetsAreTerminalWithWhatToDo() {
         efs.failNext("CreateFileSystem", FileSystemLimitExceededException.builder().message("limit").build());
-        assertThatThrownBy(() -> volumes.createFileSystem(names)).isInstanceOfSatisfying(TerminalException.class, e -> {
+        assertThatThrownBy(() -> volumes.createFileSystem(names, EfsRequestsTest.tags(names))).isInstanceOfSatisfying(TerminalException.class, e -> {
             assertThat(e.reason()).isEqualTo("FileSystemLimitExceeded");
             assertThat(e.getMessage()).contains("quota", "volume.fileSystemId");
             assertThat(e.getCause()).isInstanceOf(FileSystemLimitExceededException.class);
@@ -154,7 +154,7 @@ class EfsVolumesTest {
         ThrottlingException throttled = ThrottlingException.builder().statusCode(429).message("slow down")
                 .awsErrorDetails(AwsErrorDetails.builder().errorCode("ThrottlingException").build()).build();
         efs.failNext("CreateFileSystem", throttled);
-        assertThatThrownBy(() -> volumes.createFileSystem(names)).isSameAs(throttled);
+        assertThatThrownBy(() -> volumes.createFileSystem(names, EfsRequestsTest.tags(names))).isSameAs(throttled);
         assertThat(Failures.classify(throttled)).isInstanceOf(TransientException.class);
 
         InternalServerErrorException internal = InternalServerErrorException.builder().statusCode(500).message("oops").build();
@@ -165,7 +165,7 @@ class EfsVolumesTest {
 
     @Test
     void deletionWaitsForMountTargetsAndEndsGone() {
-        String id = volumes.createFileSystem(names);
+        String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
         assertThat(volumes.deleteFileSystem(id)).isInstanceOf(Deletion.Blocked.class); // still creating
         efs.settle();
         volumes.ensureMountTargets(id, SUBNETS, GROUPS);

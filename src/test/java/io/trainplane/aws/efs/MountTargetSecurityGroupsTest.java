@@ -37,7 +37,7 @@ class MountTargetSecurityGroupsTest {
 
     /** A file system with available mount targets guarded by {@code group}, as an earlier run leaves it. */
     String fileSystemOfAnEarlierRun(String group) {
-        String fs = volumes.createFileSystem(new Names("earlier"));
+        String fs = volumes.createFileSystem(new Names("earlier"), new io.trainplane.aws.RunTags("trainplane", "earlier"));
         clock.advance(SimulatedEfs.FILE_SYSTEM_CREATING);
         volumes.ensureMountTargets(fs, List.of(SUBNET_1A, SUBNET_1B), List.of(group));
         clock.advance(SimulatedEfs.MOUNT_TARGET_CREATING);
@@ -56,7 +56,7 @@ class MountTargetSecurityGroupsTest {
 
     @Test
     void twoSubnetsInOneZoneGetOneMountTargetAndASecondLookCreatesNothing() {
-        String fs = volumes.createFileSystem(new Names("zones"));
+        String fs = volumes.createFileSystem(new Names("zones"), new io.trainplane.aws.RunTags("trainplane", "zones"));
         clock.advance(SimulatedEfs.FILE_SYSTEM_CREATING);
         List<String> subnets = List.of(SUBNET_1A, SUBNET_1A_SECOND, SUBNET_1B);
 

@@ -2,6 +2,7 @@ package io.trainplane.aws.eks;
 
 import io.trainplane.aws.ClusterRoles;
 
+import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static io.trainplane.aws.eks.Fixtures.CLUSTER;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;
@@ -40,7 +41,7 @@ class EksAddonsMotoTest {
         MOTO.reset();
         eks = MOTO.eks();
         ClusterRoles roles = new ClusterRoles(MotoServer.roleArn("c"), MotoServer.roleArn("n"), MotoServer.roleArn("efs"));
-        new EksClusters(eks).create(NAMES, CLUSTER, NETWORK, roles);
+        new EksClusters(eks).create(NAMES, TAGS, CLUSTER, NETWORK, roles);
     }
 
     @AfterEach
@@ -58,7 +59,7 @@ class EksAddonsMotoTest {
 
         Creation first;
         try {
-            first = addons.ensure(cluster, EksAddons.POD_IDENTITY_AGENT, Optional.empty());
+            first = addons.ensure(cluster, EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS);
         } catch (EksException e) {
             if (e instanceof ResourceNotFoundException || e.statusCode() != 404) {
                 throw e;
@@ -71,9 +72,9 @@ class EksAddonsMotoTest {
             return;
         }
         assertThat(first).isEqualTo(Creation.CREATED);
-        assertThat(addons.ensure(cluster, EksAddons.POD_IDENTITY_AGENT, Optional.empty())).isEqualTo(Creation.ADOPTED);
-        assertThat(addons.ensure(cluster, EksAddons.EFS_CSI_DRIVER, efsRole)).isEqualTo(Creation.CREATED);
-        assertThat(addons.ensure(cluster, EksAddons.EFS_CSI_DRIVER, efsRole)).isEqualTo(Creation.ADOPTED);
+        assertThat(addons.ensure(cluster, EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS)).isEqualTo(Creation.ADOPTED);
+        assertThat(addons.ensure(cluster, EksAddons.EFS_CSI_DRIVER, efsRole, TAGS)).isEqualTo(Creation.CREATED);
+        assertThat(addons.ensure(cluster, EksAddons.EFS_CSI_DRIVER, efsRole, TAGS)).isEqualTo(Creation.ADOPTED);
         assertThat(eks.listAddons(r -> r.clusterName(cluster)).addons())
                 .containsExactlyInAnyOrder(EksAddons.POD_IDENTITY_AGENT, EksAddons.EFS_CSI_DRIVER);
         assertThat(addons.state(cluster, EksAddons.EFS_CSI_DRIVER)).isNotEqualTo(new ResourceState.Gone());

@@ -1,5 +1,6 @@
 package io.trainplane.aws.eks;
 
+import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -68,8 +69,8 @@ class EksAddonsTest {
     void ensureCreatesOnceThenFindsItThere() {
         PodIdentity identity = PodIdentity.efsCsiController(Fixtures.ROLES.efsCsiRoleArn());
 
-        assertThat(addons.ensure(CLUSTER, EksAddons.EFS_CSI_DRIVER, Optional.of(identity))).isEqualTo(Creation.CREATED);
-        assertThat(addons.ensure(CLUSTER, EksAddons.EFS_CSI_DRIVER, Optional.of(identity))).isEqualTo(Creation.ADOPTED);
+        assertThat(addons.ensure(CLUSTER, EksAddons.EFS_CSI_DRIVER, Optional.of(identity), TAGS)).isEqualTo(Creation.CREATED);
+        assertThat(addons.ensure(CLUSTER, EksAddons.EFS_CSI_DRIVER, Optional.of(identity), TAGS)).isEqualTo(Creation.ADOPTED);
 
         assertThat(eks.creates).hasSize(2).allSatisfy(request -> {
             assertThat(request.podIdentityAssociations()).singleElement().satisfies(a -> {
@@ -83,9 +84,9 @@ class EksAddonsTest {
 
     @Test
     void missingClusterAndUnknownAddonAreTerminal() {
-        assertThatThrownBy(() -> addons.ensure("other", EksAddons.POD_IDENTITY_AGENT, Optional.empty()))
+        assertThatThrownBy(() -> addons.ensure("other", EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
-        assertThatThrownBy(() -> addons.ensure(CLUSTER, "not-an-addon", Optional.empty()))
+        assertThatThrownBy(() -> addons.ensure(CLUSTER, "not-an-addon", Optional.empty(), TAGS))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
                 .hasMessageContaining("not supported in 1.31");
     }

@@ -6,6 +6,7 @@ import static io.trainplane.aws.eks.Fixtures.CLUSTER;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;
 import static io.trainplane.aws.eks.Fixtures.ROLES;
+import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -160,7 +161,7 @@ class EksClustersTest {
     void quotaRefusalIsTerminalAndSaysWhatToDo() {
         eks.onCreate = () -> StubEks.limit("Cluster limit exceeded for account.");
 
-        assertThatThrownBy(() -> clusters.create(NAMES, CLUSTER, NETWORK, ROLES))
+        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksQuotaReached"))
                 .hasMessageContaining("EKS cluster quota reached in us-east-1")
                 .hasMessageContaining("delete unused clusters or ask for a higher quota")
@@ -173,7 +174,7 @@ class EksClustersTest {
                 .message("Cannot create cluster because us-east-1e does not have sufficient capacity")
                 .validZones("us-east-1a", "us-east-1b").statusCode(400).build();
 
-        assertThatThrownBy(() -> clusters.create(NAMES, CLUSTER, NETWORK, ROLES))
+        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("UnsupportedAvailabilityZone"))
                 .hasMessageContaining("use subnets in us-east-1a, us-east-1b");
     }
@@ -182,7 +183,7 @@ class EksClustersTest {
     void invalidParameterIsTerminal() {
         eks.onCreate = () -> StubEks.invalid("unsupported Kubernetes version 1.12");
 
-        assertThatThrownBy(() -> clusters.create(NAMES, CLUSTER, NETWORK, ROLES))
+        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
                 .hasMessageContaining("unsupported Kubernetes version 1.12")
                 .hasMessageContaining("check the run spec");
@@ -196,7 +197,7 @@ class EksClustersTest {
         for (RuntimeException failure : List.of(throttled, server, network)) {
             eks.onCreate = () -> failure;
 
-            assertThatThrownBy(() -> clusters.create(NAMES, CLUSTER, NETWORK, ROLES)).isSameAs(failure);
+            assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES)).isSameAs(failure);
             assertThat(Failures.classify(failure)).isInstanceOf(TransientException.class).hasCause(failure);
         }
     }
@@ -205,7 +206,7 @@ class EksClustersTest {
     void inUseButGoneMeanwhileIsTransient() {
         eks.onCreate = () -> StubEks.inUse("Cluster already exists with name: " + NAMES.clusterName());
 
-        assertThatThrownBy(() -> clusters.create(NAMES, CLUSTER, NETWORK, ROLES)).isInstanceOf(TransientException.class);
+        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES)).isInstanceOf(TransientException.class);
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.trainplane.aws.Deletion;
 
 import io.trainplane.aws.ClusterRoles;
 
+import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static io.trainplane.aws.eks.Fixtures.CLUSTER;
 import static io.trainplane.aws.eks.Fixtures.CPU_NODES;
 import static io.trainplane.aws.eks.Fixtures.GPU_NODES;
@@ -77,9 +78,9 @@ class EksMotoTest {
 
     @Test
     void createThreeTimesMakesOneClusterThatIsReadyAndTagged() {
-        assertThat(clusters.create(NAMES, CLUSTER, NETWORK, ROLES)).isEqualTo(Creation.CREATED);
-        assertThat(clusters.create(NAMES, CLUSTER, NETWORK, ROLES)).isEqualTo(Creation.ADOPTED);
-        assertThat(clusters.create(NAMES, CLUSTER, NETWORK, ROLES)).isEqualTo(Creation.ADOPTED);
+        assertThat(clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES)).isEqualTo(Creation.CREATED);
+        assertThat(clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES)).isEqualTo(Creation.ADOPTED);
+        assertThat(clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES)).isEqualTo(Creation.ADOPTED);
 
         assertThat(eks.listClusters(r -> {}).clusters()).containsExactly(NAMES.clusterName());
         assertThat(clusters.state(NAMES.clusterName())).isEqualTo(new ResourceState.Ready());
@@ -97,13 +98,13 @@ class EksMotoTest {
         });
         assertThat(cluster.clientRequestToken()).isEqualTo(NAMES.clientRequestToken("CreateCluster"));
         // Tags round-trip, on the cluster and through the tagging API.
-        assertThat(cluster.tags()).containsExactlyEntriesOf(NAMES.tags());
-        assertThat(eks.listTagsForResource(r -> r.resourceArn(cluster.arn())).tags()).containsExactlyEntriesOf(NAMES.tags());
+        assertThat(cluster.tags()).containsExactlyEntriesOf(TAGS.asMap());
+        assertThat(eks.listTagsForResource(r -> r.resourceArn(cluster.arn())).tags()).containsExactlyEntriesOf(TAGS.asMap());
     }
 
     @Test
     void describeGivesEndpointAndCertificate() {
-        clusters.create(NAMES, CLUSTER, NETWORK, ROLES);
+        clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES);
 
         ClusterEndpoint endpoint = clusters.describe(NAMES.clusterName());
 
@@ -120,7 +121,7 @@ class EksMotoTest {
         eks.createCluster(r -> r.name(NAMES.clusterName()).roleArn(ROLES.clusterRoleArn())
                 .resourcesVpcConfig(v -> v.subnetIds("subnet-1")).tags(Map.of(Names.RUN_ID_TAG, "someone-else")));
 
-        assertThatThrownBy(() -> clusters.create(NAMES, CLUSTER, NETWORK, ROLES))
+        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
                 .hasMessageContaining(NAMES.clusterName())
                 .hasMessageContaining("its trainplane:run-id tag is someone-else");
@@ -131,27 +132,27 @@ class EksMotoTest {
         eks.createCluster(r -> r.name(NAMES.clusterName()).roleArn(ROLES.clusterRoleArn())
                 .resourcesVpcConfig(v -> v.subnetIds("subnet-1")));
 
-        assertThatThrownBy(() -> clusters.create(NAMES, CLUSTER, NETWORK, ROLES))
+        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
-                .hasMessageContaining("it has no trainplane:run-id tag");
+                .hasMessageContaining("it has neither a trainplane:stack nor a trainplane:run-id tag");
     }
 
     @Test
     void invalidRoleIsTerminal() {
         ClusterRoles bad = new ClusterRoles("not-a-role", ROLES.nodeRoleArn(), ROLES.efsCsiRoleArn());
 
-        assertThatThrownBy(() -> clusters.create(NAMES, CLUSTER, NETWORK, bad))
+        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, bad))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
                 .hasMessageContaining("Invalid Role Arn: 'not-a-role'");
     }
 
     @Test
     void createNodeGroupThreeTimesMakesOneThatIsReadyWithItsLabelsTaintsAndTags() {
-        clusters.create(NAMES, CLUSTER, NETWORK, ROLES);
+        clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES);
 
-        assertThat(nodegroups.create(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty())).isEqualTo(Creation.CREATED);
-        assertThat(nodegroups.create(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty())).isEqualTo(Creation.ADOPTED);
-        assertThat(nodegroups.create(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty())).isEqualTo(Creation.ADOPTED);
+        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123")).isEqualTo(Creation.CREATED);
+        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123")).isEqualTo(Creation.ADOPTED);
+        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123")).isEqualTo(Creation.ADOPTED);
 
         assertThat(eks.listNodegroups(r -> r.clusterName(NAMES.clusterName())).nodegroups()).containsExactly(NAMES.nodeGroupName());
         assertThat(nodegroups.state(NAMES.clusterName(), NAMES.nodeGroupName())).isEqualTo(new ResourceState.Ready());
@@ -171,13 +172,13 @@ class EksMotoTest {
             assertThat(taint.value()).isEqualTo("present");
             assertThat(taint.effect()).isEqualTo(TaintEffect.NO_SCHEDULE);
         });
-        assertThat(nodegroup.tags()).containsExactlyEntriesOf(NAMES.tags());
+        assertThat(nodegroup.tags()).containsExactlyEntriesOf(TAGS.asMap());
     }
 
     @Test
     void cpuNodeGroupRoundTripsWithoutTaints() {
-        clusters.create(NAMES, CLUSTER, NETWORK, ROLES);
-        nodegroups.create(NAMES, CPU_NODES, NETWORK, ROLES, Optional.empty());
+        clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES);
+        nodegroups.create(NAMES, TAGS, CPU_NODES, NETWORK, ROLES, "lt-0123");
 
         Nodegroup nodegroup = eks.describeNodegroup(r -> r.clusterName(NAMES.clusterName()).nodegroupName(NAMES.nodeGroupName())).nodegroup();
         assertThat(nodegroup.amiType()).isEqualTo(AMITypes.AL2023_X86_64_STANDARD);
@@ -188,15 +189,15 @@ class EksMotoTest {
 
     @Test
     void nodeGroupWithoutItsClusterIsTerminal() {
-        assertThatThrownBy(() -> nodegroups.create(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty()))
+        assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"))
                 .hasMessageContaining(NAMES.clusterName());
     }
 
     @Test
     void teardownInDependencyOrderAndTwice() {
-        clusters.create(NAMES, CLUSTER, NETWORK, ROLES);
-        nodegroups.create(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty());
+        clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES);
+        nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123");
 
         // moto, like EKS, refuses to delete a cluster that still has node groups.
         assertThat(clusters.delete(NAMES.clusterName())).isInstanceOfSatisfying(Deletion.Blocked.class,

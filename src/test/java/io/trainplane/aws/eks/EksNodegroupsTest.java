@@ -6,10 +6,13 @@ import static io.trainplane.aws.eks.Fixtures.GPU_NODES;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;
 import static io.trainplane.aws.eks.Fixtures.ROLES;
+import static io.trainplane.aws.eks.Fixtures.RUN_ID;
+import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
 import io.trainplane.workflow.TerminalException;
 import java.util.Optional;
 import java.util.List;
@@ -156,7 +159,7 @@ class EksNodegroupsTest {
     void nodeGroupQuotaIsTerminal() {
         eks.onCreate = () -> StubEks.limit("Nodegroups per cluster limit exceeded");
 
-        assertThatThrownBy(() -> nodegroups.create(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty()))
+        assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksQuotaReached"))
                 .hasMessageContaining("managed node group quota")
                 .hasMessageContaining("us-east-1")
@@ -164,14 +167,20 @@ class EksNodegroupsTest {
     }
 
     @Test
-    void adoptionNeedsTheRunsTag() {
+    void adoptionNeedsTheRunsAndTheStacksTags() {
         eks.onCreate = () -> StubEks.inUse("NodeGroup already exists");
-        eks.nodegroup = nodegroup("ACTIVE").toBuilder().tags(NAMES.tags()).build();
-        assertThat(nodegroups.create(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty())).isEqualTo(Creation.ADOPTED);
+        eks.nodegroup = nodegroup("ACTIVE").toBuilder().tags(TAGS.asMap()).build();
+        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123")).isEqualTo(Creation.ADOPTED);
 
         eks.nodegroup = nodegroup("ACTIVE");
-        assertThatThrownBy(() -> nodegroups.create(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty()))
+        assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NodegroupNameTaken"))
-                .hasMessageContaining("it has no trainplane:run-id tag");
+                .hasMessageContaining("neither a trainplane:stack nor a trainplane:run-id tag");
+
+        // The same run id in another stack of the account is someone else's node group.
+        eks.nodegroup = nodegroup("ACTIVE").toBuilder().tags(new RunTags("ml-dev", RUN_ID).asMap()).build();
+        assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NodegroupNameTaken"))
+                .hasMessageContaining("its trainplane:stack tag is ml-dev");
     }
 }

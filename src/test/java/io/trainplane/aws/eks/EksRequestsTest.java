@@ -6,15 +6,19 @@ import static io.trainplane.aws.eks.Fixtures.GPU_NODES;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;
 import static io.trainplane.aws.eks.Fixtures.ROLES;
+import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterMode;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.workflow.TerminalException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -33,10 +37,13 @@ import software.amazon.awssdk.services.eks.model.Taint;
 import software.amazon.awssdk.services.eks.model.TaintEffect;
 
 class EksRequestsTest {
+    static RunTags tagsOf(Names names) {
+        return new RunTags("ml-prod", names.runId());
+    }
 
     @Test
     void createClusterCarriesEveryFieldOfTheRun() {
-        CreateClusterRequest request = EksRequests.createCluster(NAMES, CLUSTER, NETWORK, ROLES);
+        CreateClusterRequest request = EksRequests.createCluster(NAMES, TAGS, CLUSTER, NETWORK, ROLES);
 
         assertThat(request.name()).isEqualTo(NAMES.clusterName()).isEqualTo("tp-cifar10-nightly-001-eks");
         assertThat(request.version()).isEqualTo("1.31");
@@ -45,28 +52,40 @@ class EksRequestsTest {
         assertThat(request.resourcesVpcConfig().securityGroupIds()).containsExactly("sg-0cc");
         assertThat(request.resourcesVpcConfig().endpointPublicAccess()).isTrue();
         assertThat(request.resourcesVpcConfig().endpointPrivateAccess()).isTrue();
+        assertThat(request.resourcesVpcConfig().hasPublicAccessCidrs()).isFalse(); // EKS's default: 0.0.0.0/0
         assertThat(request.accessConfig().authenticationMode()).isEqualTo(AuthenticationMode.API_AND_CONFIG_MAP);
         assertThat(request.accessConfig().bootstrapClusterCreatorAdminPermissions()).isTrue();
         assertThat(request.logging().clusterLogging()).singleElement().satisfies(setup -> {
             assertThat(setup.enabled()).isTrue();
             assertThat(setup.types()).containsExactly(LogType.API, LogType.AUDIT, LogType.AUTHENTICATOR);
         });
-        assertThat(request.tags()).containsExactlyEntriesOf(Map.of(Names.RUN_ID_TAG, "cifar10-nightly-001"));
+        assertThat(request.tags()).isEqualTo(Map.of(Names.RUN_ID_TAG, "cifar10-nightly-001", RunTags.STACK_TAG, "ml-prod"));
         assertThat(request.clientRequestToken()).isEqualTo(NAMES.clientRequestToken("CreateCluster"));
+    }
+
+    @Test
+    void theStacksPublicCidrsNarrowThePublicEndpoint() {
+        ClusterNetwork narrowed = new ClusterNetwork(NETWORK.subnetIds(), NETWORK.securityGroupIds(),
+                List.of("203.0.113.0/24", "198.51.100.7/32"));
+
+        CreateClusterRequest request = EksRequests.createCluster(NAMES, TAGS, CLUSTER, narrowed, ROLES);
+
+        assertThat(request.resourcesVpcConfig().publicAccessCidrs()).containsExactly("203.0.113.0/24", "198.51.100.7/32");
+        assertThat(request.resourcesVpcConfig().endpointPrivateAccess()).isTrue();
     }
 
     @Test
     void anExistingClusterIsNeverCreated() {
         ClusterSpec existing = new ClusterSpec(ClusterMode.EXISTING, "warm", null, null);
 
-        assertThatThrownBy(() -> EksRequests.createCluster(NAMES, existing, NETWORK, ROLES))
+        assertThatThrownBy(() -> EksRequests.createCluster(NAMES, TAGS, existing, NETWORK, ROLES))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("creates no cluster");
     }
 
     @Test
     void gpuNodeGroupGetsTheNvidiaImageTheGpuLabelAndTheGpuTaint() {
-        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty());
+        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123");
 
         assertThat(request.clusterName()).isEqualTo(NAMES.clusterName());
         assertThat(request.nodegroupName()).isEqualTo(NAMES.nodeGroupName()).isEqualTo("tp-cifar10-nightly-001-nodes");
@@ -82,16 +101,16 @@ class EksRequestsTest {
                 "trainplane/run-id", "cifar10-nightly-001", "trainplane/gpu", "true"));
         assertThat(request.taints()).containsExactly(Taint.builder()
                 .key("nvidia.com/gpu").value("present").effect(TaintEffect.NO_SCHEDULE).build());
-        assertThat(request.tags()).containsExactlyEntriesOf(Map.of(Names.RUN_ID_TAG, "cifar10-nightly-001"));
+        assertThat(request.tags()).isEqualTo(TAGS.asMap());
         assertThat(request.clientRequestToken()).isEqualTo(NAMES.clientRequestToken("CreateNodegroup"));
-        assertThat(request.launchTemplate()).isNull();
+        assertThat(request.launchTemplate().id()).isEqualTo("lt-0123");
         assertThat(request.diskSize()).isNull();
         assertThat(request.remoteAccess()).isNull();
     }
 
     @Test
     void cpuNodeGroupHasTheStandardImageNoGpuLabelAndNoTaint() {
-        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, CPU_NODES, NETWORK, ROLES, Optional.empty());
+        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, CPU_NODES, NETWORK, ROLES, "lt-0123");
 
         assertThat(request.amiType()).isEqualTo(AMITypes.AL2023_X86_64_STANDARD);
         assertThat(request.labels()).containsExactlyEntriesOf(Map.of("trainplane/run-id", "cifar10-nightly-001"));
@@ -136,7 +155,7 @@ class EksRequestsTest {
 
     @Test
     void aLaunchTemplateIsReferencedByIdAndTheInstanceTypeStays() {
-        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, GPU_NODES, NETWORK, ROLES, Optional.of("lt-0123"));
+        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123");
 
         assertThat(request.launchTemplate().id()).isEqualTo("lt-0123");
         assertThat(request.launchTemplate().name()).isNull();
@@ -146,48 +165,51 @@ class EksRequestsTest {
     }
 
     @Test
-    void aCapacityBlockNeedsALaunchTemplate() {
+    void everyNodeGroupNeedsALaunchTemplate() {
         NodeGroupSpec block = new NodeGroupSpec("p5.48xlarge", 2, 8, CapacityType.CAPACITY_BLOCK, "cr-0abc", true);
 
-        assertThatThrownBy(() -> EksRequests.createNodegroup(NAMES, block, NETWORK, ROLES, Optional.empty()))
+        assertThatThrownBy(() -> EksRequests.createNodegroup(NAMES, TAGS, block, NETWORK, ROLES, null))
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"))
-                .hasMessageContaining("cr-0abc");
-        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, block, NETWORK, ROLES, Optional.of("lt-0123"));
+                .hasMessageContaining("capacity block");
+        assertThatThrownBy(() -> EksRequests.createNodegroup(NAMES, TAGS, CPU_NODES, NETWORK, ROLES, ""))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"));
+        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, block, NETWORK, ROLES, "lt-0123");
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.CAPACITY_BLOCK);
     }
 
     @Test
     void tokensAreDeterministicPerRunDistinctPerOperationAndFitEks() {
         Names again = new Names(Fixtures.RUN_ID);
-        assertThat(EksRequests.createCluster(again, CLUSTER, NETWORK, ROLES))
-                .isEqualTo(EksRequests.createCluster(NAMES, CLUSTER, NETWORK, ROLES));
-        assertThat(EksRequests.createNodegroup(again, GPU_NODES, NETWORK, ROLES, Optional.empty()))
-                .isEqualTo(EksRequests.createNodegroup(NAMES, GPU_NODES, NETWORK, ROLES, Optional.empty()));
+        assertThat(EksRequests.createCluster(again, tagsOf(again), CLUSTER, NETWORK, ROLES))
+                .isEqualTo(EksRequests.createCluster(NAMES, TAGS, CLUSTER, NETWORK, ROLES));
+        assertThat(EksRequests.createNodegroup(again, tagsOf(again), GPU_NODES, NETWORK, ROLES, "lt-0123"))
+                .isEqualTo(EksRequests.createNodegroup(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"));
 
         String longest = "r".repeat(63);
         Names longNames = new Names(longest);
-        String cluster = EksRequests.createCluster(longNames, CLUSTER, NETWORK, ROLES).clientRequestToken();
-        String nodegroup = EksRequests.createNodegroup(longNames, GPU_NODES, NETWORK, ROLES, Optional.empty()).clientRequestToken();
-        String addon = EksRequests.createAddon(longNames.clusterName(), EksAddons.EFS_CSI_DRIVER, Optional.empty()).clientRequestToken();
+        String cluster = EksRequests.createCluster(longNames, tagsOf(longNames), CLUSTER, NETWORK, ROLES).clientRequestToken();
+        String nodegroup = EksRequests.createNodegroup(longNames, tagsOf(longNames), GPU_NODES, NETWORK, ROLES, "lt-0123").clientRequestToken();
+        String addon = EksRequests.createAddon(longNames.clusterName(), EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS).clientRequestToken();
         assertThat(cluster).hasSizeLessThanOrEqualTo(64).isNotEqualTo(nodegroup);
         assertThat(nodegroup).hasSizeLessThanOrEqualTo(64);
         assertThat(addon).hasSizeLessThanOrEqualTo(64);
-        assertThat(EksRequests.createCluster(new Names("other-run"), CLUSTER, NETWORK, ROLES).clientRequestToken())
-                .isNotEqualTo(EksRequests.createCluster(NAMES, CLUSTER, NETWORK, ROLES).clientRequestToken());
-        assertThat(EksRequests.createAddon("c", EksAddons.EFS_CSI_DRIVER, Optional.empty()).clientRequestToken())
-                .isEqualTo(EksRequests.createAddon("c", EksAddons.EFS_CSI_DRIVER, Optional.empty()).clientRequestToken())
-                .isNotEqualTo(EksRequests.createAddon("c", EksAddons.POD_IDENTITY_AGENT, Optional.empty()).clientRequestToken());
+        assertThat(EksRequests.createCluster(new Names("other-run"), tagsOf(new Names("other-run")), CLUSTER, NETWORK, ROLES).clientRequestToken())
+                .isNotEqualTo(EksRequests.createCluster(NAMES, TAGS, CLUSTER, NETWORK, ROLES).clientRequestToken());
+        assertThat(EksRequests.createAddon("c", EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS).clientRequestToken())
+                .isEqualTo(EksRequests.createAddon("c", EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS).clientRequestToken())
+                .isNotEqualTo(EksRequests.createAddon("c", EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS).clientRequestToken());
     }
 
     @Test
     void efsCsiAddonGetsItsControllerRoleThroughPodIdentity() {
         CreateAddonRequest request = EksRequests.createAddon(NAMES.clusterName(), EksAddons.EFS_CSI_DRIVER,
-                Optional.of(PodIdentity.efsCsiController(Fixtures.ROLES.efsCsiRoleArn())));
+                Optional.of(PodIdentity.efsCsiController(Fixtures.ROLES.efsCsiRoleArn())), TAGS);
 
         assertThat(request.clusterName()).isEqualTo(NAMES.clusterName());
         assertThat(request.addonName()).isEqualTo("aws-efs-csi-driver");
         assertThat(request.resolveConflicts()).isEqualTo(ResolveConflicts.OVERWRITE);
         assertThat(request.addonVersion()).isNull();
+        assertThat(request.tags()).isEqualTo(TAGS.asMap()); // IAM scopes Describe/DeleteAddon by aws:ResourceTag
         assertThat(request.podIdentityAssociations()).singleElement().satisfies(association -> {
             assertThat(association.serviceAccount()).isEqualTo("efs-csi-controller-sa");
             assertThat(association.roleArn()).isEqualTo(Fixtures.ROLES.efsCsiRoleArn());
@@ -196,9 +218,11 @@ class EksRequestsTest {
 
     @Test
     void podIdentityAgentHasNoAssociation() {
-        CreateAddonRequest request = EksRequests.createAddon(NAMES.clusterName(), EksAddons.POD_IDENTITY_AGENT, Optional.empty());
+        CreateAddonRequest request = EksRequests.createAddon(NAMES.clusterName(), EksAddons.POD_IDENTITY_AGENT, Optional.empty(),
+                TAGS);
 
         assertThat(request.addonName()).isEqualTo("eks-pod-identity-agent");
+        assertThat(request.tags()).isEqualTo(TAGS.asMap());
         assertThat(request.hasPodIdentityAssociations()).isFalse();
     }
 }

@@ -1,9 +1,8 @@
 package io.trainplane.aws.eks;
 
-import io.trainplane.aws.ClusterRoles;
-
 import io.trainplane.aws.ClusterNetwork;
-
+import io.trainplane.aws.ClusterRoles;
+import io.trainplane.aws.RunTags;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterMode;
 import io.trainplane.spec.ClusterSpec;
@@ -15,6 +14,7 @@ import java.util.List;
 final class Fixtures {
     static final String RUN_ID = "cifar10-nightly-001";
     static final Names NAMES = new Names(RUN_ID);
+    static final RunTags TAGS = new RunTags("ml-prod", RUN_ID);
     static final NodeGroupSpec GPU_NODES = new NodeGroupSpec("g5.12xlarge", 2, 4, CapacityType.ON_DEMAND, null, false);
     static final NodeGroupSpec CPU_NODES = new NodeGroupSpec("m6i.2xlarge", 3, 0, CapacityType.SPOT, null, false);
     static final ClusterSpec CLUSTER = new ClusterSpec(ClusterMode.CREATE, null, "1.31", GPU_NODES);

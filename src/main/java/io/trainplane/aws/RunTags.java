@@ -1,0 +1,50 @@
+package io.trainplane.aws;
+
+import io.trainplane.spec.Names;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The AWS tags of everything a run creates: the stack that runs it and the run's id. The janitor
+ * touches only what carries its own stack's tag, so two stacks in one account leave each other's
+ * resources alone; the IAM policies scope changes by the run tag.
+ */
+public record RunTags(String stack, String runId) {
+    /** The stack (CloudFormation stack name; {@code trainplane} in local mode) that made the resource. */
+    public static final String STACK_TAG = "trainplane:stack";
+    /** The run the resource belongs to ({@link Names#RUN_ID_TAG}). */
+    public static final String RUN_ID_TAG = Names.RUN_ID_TAG;
+    /** AWS tag values: at most 256 characters. */
+    static final int MAX_TAG_VALUE = 256;
+
+    public RunTags {
+        Objects.requireNonNull(stack, "stack");
+        Objects.requireNonNull(runId, "runId");
+        if (stack.isBlank() || stack.length() > MAX_TAG_VALUE) {
+            throw new IllegalArgumentException("a stack name is 1 to " + MAX_TAG_VALUE + " characters: '" + stack + "'");
+        }
+        if (!Names.isValidRunId(runId)) {
+            throw new IllegalArgumentException("not a valid run id: " + runId);
+        }
+    }
+
+    /** The tags of run {@code names} in the stack {@code settings} describe. */
+    public static RunTags of(Settings settings, Names names) {
+        return new RunTags(settings.stackName(), names.runId());
+    }
+
+    /** Both tags, sorted by key (the same map, in the same order, on every attempt). */
+    public Map<String, String> asMap() {
+        Map<String, String> tags = new TreeMap<>();
+        tags.put(STACK_TAG, stack);
+        tags.put(RUN_ID_TAG, runId);
+        return Collections.unmodifiableMap(tags);
+    }
+
+    /** Whether {@code tags} (a resource's) carry both of these. */
+    public boolean on(Map<String, String> tags) {
+        return tags != null && stack.equals(tags.get(STACK_TAG)) && runId.equals(tags.get(RUN_ID_TAG));
+    }
+}
