@@ -54,8 +54,24 @@ public final class EksAddons {
         }
     }
 
+    /**
+     * Whether the cluster lists the add-on. Asked before describing it: one that does not exist has
+     * no tags, and the role (which may describe tagged add-ons only) would be refused, where
+     * ListAddons on the tagged cluster answers.
+     */
+    private boolean listed(String clusterName, String addonName) {
+        try {
+            return eks.listAddonsPaginator(r -> r.clusterName(clusterName)).addons().stream().anyMatch(addonName::equals);
+        } catch (ResourceNotFoundException e) {
+            return false;
+        }
+    }
+
     /** Where the add-on stands; {@link ResourceState.Gone} when it (or its cluster) is gone. */
     public ResourceState state(String clusterName, String addonName) {
+        if (!listed(clusterName, addonName)) {
+            return new ResourceState.Gone();
+        }
         Addon addon;
         try {
             addon = eks.describeAddon(r -> r.clusterName(clusterName).addonName(addonName)).addon();

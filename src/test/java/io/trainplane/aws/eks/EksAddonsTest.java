@@ -22,6 +22,8 @@ import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
 import software.amazon.awssdk.services.eks.model.CreateAddonResponse;
 import software.amazon.awssdk.services.eks.model.DescribeAddonRequest;
 import software.amazon.awssdk.services.eks.model.DescribeAddonResponse;
+import software.amazon.awssdk.services.eks.model.ListAddonsRequest;
+import software.amazon.awssdk.services.eks.model.ListAddonsResponse;
 
 /**
  * The add-on lifecycle against a hand-written EKS: moto 5 has no add-on API at all (see
@@ -50,6 +52,14 @@ class EksAddonsTest {
             Addon addon = Addon.builder().addonName(request.addonName()).clusterName(CLUSTER).status(AddonStatus.CREATING).build();
             addons.put(request.addonName(), addon);
             return CreateAddonResponse.builder().addon(addon).build();
+        }
+
+        @Override
+        public ListAddonsResponse listAddons(ListAddonsRequest request) {
+            if (!request.clusterName().equals(CLUSTER)) {
+                throw notFound("No cluster found for name: " + request.clusterName() + ".");
+            }
+            return ListAddonsResponse.builder().addons(addons.keySet()).build();
         }
 
         @Override
