@@ -88,6 +88,13 @@ function loadPolicies(file) {
         if (typeof role?.logicalId !== 'string' || typeof role.arn !== 'string' || !Array.isArray(role.policies)) {
             throw new InputError(`policies file ${file}: roles[${i}] needs "logicalId", "arn" and "policies"`);
         }
+        // A managed policy whose document the simulation does not ship ("known": false) makes its
+        // role unjudgeable; such roles are passed to services and never call.
+        const unknown = role.policies.find(p => p?.known === false);
+        if (unknown) {
+            roles.set(role.logicalId, { arn: role.arn, unknown: unknown.name ?? unknown.managedPolicyArn, policies: [] });
+            return;
+        }
         roles.set(role.logicalId, {
             arn: role.arn,
             policies: role.policies.map((p, j) => {
@@ -231,6 +238,7 @@ async function judge(entry, policies) {
     if (entry.role !== null) {
         const role = policies.roles.get(entry.role);
         if (!role) return { kind: 'malformed', message: `role ${entry.role} is not in the policies file (roles: ${[...policies.roles.keys()].join(', ')})` };
+        if (role.unknown) return { kind: 'malformed', message: `role ${entry.role} has policy ${role.unknown}, whose document is not known` };
         if (!isRolePrincipal(entry.principal, role.arn, policies.account)) {
             return { kind: 'malformed', message: `principal ${entry.principal} is not role ${entry.role}'s ARN ${role.arn} nor a session of it` };
         }
