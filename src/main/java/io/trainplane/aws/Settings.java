@@ -7,8 +7,16 @@ import java.util.Map;
 /**
  * What a function needs to know about the stack it belongs to. On AWS these come from the
  * environment variables template.yaml sets; local mode and tests build them directly.
+ * {@code stackName} (null when unknown, as in local mode) goes into the commands the run's errors
+ * tell people to run.
  */
-public record Settings(String tableName, String eventBusName, String region, ClusterNetwork network, ClusterRoles roles) {
+public record Settings(String tableName, String eventBusName, String region, ClusterNetwork network, ClusterRoles roles,
+                       String stackName) {
+
+    /** Settings of no particular stack. */
+    public Settings(String tableName, String eventBusName, String region, ClusterNetwork network, ClusterRoles roles) {
+        this(tableName, eventBusName, region, network, roles, null);
+    }
 
     public static Settings fromEnvironment() {
         return fromMap(System.getenv());
@@ -21,7 +29,8 @@ public record Settings(String tableName, String eventBusName, String region, Clu
                 env.getOrDefault("AWS_REGION", "us-east-1"),
                 new ClusterNetwork(list(env, "CLUSTER_SUBNET_IDS"), list(env, "CLUSTER_SECURITY_GROUP_IDS")),
                 new ClusterRoles(env.getOrDefault("CLUSTER_ROLE_ARN", ""), env.getOrDefault("NODE_ROLE_ARN", ""),
-                        env.getOrDefault("EFS_CSI_ROLE_ARN", "")));
+                        env.getOrDefault("EFS_CSI_ROLE_ARN", "")),
+                env.get("STACK_NAME"));
     }
 
     private static List<String> list(Map<String, String> env, String name) {
