@@ -3,6 +3,7 @@ package io.trainplane.aws;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.workflow.Json;
 import java.util.List;
+import java.util.Optional;
 import java.util.logging.Logger;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
@@ -13,8 +14,9 @@ import software.amazon.awssdk.services.cloudwatchevents.model.PutEventsResultEnt
  * Publishes the run's events (DESIGN §4) on the stack's bus, source {@code trainplane}.
  *
  * <p>Policy: an event is retried once when EventBridge rejects it; if it still cannot be
- * published the step logs it and goes on. Events report a run, they never decide it: the run
- * record stays the source of truth, so a lost event never fails or hides a run.
+ * published the step logs it and goes on (the steps note it in the run record as a lost event).
+ * Events report a run, they never decide it: the run record stays the source of truth, so a lost
+ * event never fails or hides a run.
  */
 public final class RunEvents {
     public static final String SOURCE = "trainplane";
@@ -28,8 +30,11 @@ public final class RunEvents {
         this.busName = busName;
     }
 
-    /** Publishes one event; {@code detail} must carry {@code runId}. Returns whether it was accepted. */
-    public boolean publish(String detailType, ObjectNode detail) {
+    /**
+     * Publishes one event; {@code detail} must carry {@code runId}. Returns why it could not be
+     * published (the last attempt's error), empty when EventBridge accepted it.
+     */
+    public Optional<String> publish(String detailType, ObjectNode detail) {
         if (!detail.hasNonNull("runId")) {
             throw new IllegalArgumentException("event detail must carry runId: " + detailType);
         }
@@ -38,18 +43,21 @@ public final class RunEvents {
                 .detail(Json.write(detail))
                 .resources(List.of())
                 .build();
+        String why = null;
         for (int attempt = 1; attempt <= 2; attempt++) {
             try {
                 var response = events.putEvents(r -> r.entries(entry));
                 if (response.failedEntryCount() == null || response.failedEntryCount() == 0) {
-                    return true;
+                    return Optional.empty();
                 }
                 PutEventsResultEntry failed = response.entries().get(0);
-                LOG.warning(() -> "event " + detailType + " rejected: " + failed.errorCode() + " " + failed.errorMessage());
+                why = "rejected: " + failed.errorCode() + " " + failed.errorMessage();
             } catch (SdkException e) {
-                LOG.warning(() -> "event " + detailType + " not published: " + e.getMessage());
+                why = e.getMessage();
             }
+            String reason = why;
+            LOG.warning(() -> "event " + detailType + " not published: " + reason);
         }
-        return false;
+        return Optional.of(why);
     }
 }

@@ -10,14 +10,14 @@ import picocli.CommandLine.Command;
         description = "Distributed PyTorch training on Amazon EKS from one call.",
         subcommands = {ValidateCommand.class, PlanCommand.class, RunCommand.class, JanitorCommand.class,
                 StartCommand.class, StatusCommand.class, WatchCommand.class, ListCommand.class, LogsCommand.class,
-                CancelCommand.class, IamCommand.class},
+                CancelCommand.class, CleanupCommand.class, IamCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-                "0:the run succeeded (validate/plan: the spec is valid; start/cancel/status/list/logs/iam: done)",
+                "0:the run succeeded (validate/plan: the spec is valid; start/cancel/cleanup/status/list/logs/iam: done)",
                 "1:the run failed or was cancelled (run, watch)",
                 "2:invalid input: nothing was created (also: a stack without Trainplane's outputs, a runId already used, a template parameter iam refuses)",
                 "3:an internal error",
-                "4:not found: no such run, stack or local store (status, watch, logs, cancel, list, start)",
+                "4:not found: no such run, stack or local store (status, watch, logs, cancel, cleanup, list, start)",
                 "5:AWS refused or could not be reached (credentials, permissions, network)"})
 public final class Main implements Runnable {
     public static final int SUCCEEDED = 0;
@@ -60,6 +60,6 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: validate, plan, run, janitor, start, status, watch, list, logs, cancel or iam");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: validate, plan, run, janitor, start, status, watch, list, logs, cancel, cleanup or iam");
     }
 }

@@ -28,14 +28,15 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         }
         PrintWriter out = command.commandLine().getOut();
         if (output == OutputFormat.json) {
-            out.println(Json.write(toJson(run, steps)));
+            out.println(Json.write(toJson(run, steps, table.stack())));
         } else {
-            print(out, run, steps);
+            print(out, run, steps, table.stack());
         }
         return Main.SUCCEEDED;
     }
 
-    static ObjectNode toJson(RunRecord run, List<StepEntry> steps) {
+    /** The run as JSON; {@code stack} (null if not known) goes into the cleanup command. */
+    static ObjectNode toJson(RunRecord run, List<StepEntry> steps, String stack) {
         ObjectNode n = Json.object().put("runId", run.runId()).put("status", run.status().name()).put("phase", run.phase())
                 .put("executionArn", run.executionArn())
                 .put("createdAt", String.valueOf(run.createdAt())).put("updatedAt", String.valueOf(run.updatedAt()));
@@ -57,10 +58,11 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         } else {
             n.putNull("error");
         }
+        LeftBehind.addTo(n, run, stack);
         return n;
     }
 
-    static void print(PrintWriter out, RunRecord run, List<StepEntry> steps) {
+    static void print(PrintWriter out, RunRecord run, List<StepEntry> steps, String stack) {
         out.println("run:        " + run.runId());
         out.println("status:     " + run.status() + " (phase " + run.phase() + ")");
         if (run.executionArn() != null) {
@@ -85,7 +87,11 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
                 out.println("log tail:");
                 run.error().logTail().lines().forEach(l -> out.println("  | " + l));
             }
+            if (run.error().cleanup() != null) {
+                LeftBehind.print(out, run.error(), stack, 12);
+            }
         }
+        LeftBehind.printWarnings(out, run, 12);
     }
 
     static String duration(Duration d) {

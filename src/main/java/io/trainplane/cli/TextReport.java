@@ -1,6 +1,7 @@
 package io.trainplane.cli;
 
 import io.trainplane.local.RunReport;
+import io.trainplane.runs.RunError;
 import java.io.PrintWriter;
 
 /** The end-of-run summary for people (the JSON form is the record itself). */
@@ -14,8 +15,13 @@ final class TextReport {
             out.println("failed state: " + r.failedState());
             out.println("error:        " + r.error() + (r.cause() == null ? "" : ": " + r.cause()));
         }
+        if (r.cleanup() != null) {
+            LeftBehind.print(out, new RunError(r.failedState(), r.error(), r.cause(), null, r.cleanup()), null, 14);
+            out.println("              (a local run: this was the simulated account, which ended with this command)");
+        }
         r.metrics().forEach((k, v) -> out.printf("metric:       %s = %s%n", k, v));
-        out.println("events:       " + String.join(", ", r.events()));
+        out.println("events:       " + (r.events().isEmpty() ? "none" : String.join(", ", r.events())));
+        r.warnings().forEach(w -> out.println("warning:      " + w));
         out.println("transitions:  " + r.stateTransitions());
         out.println("created:      " + r.resources().created().size() + " resources");
         out.println("remaining:    " + (r.resources().remaining().isEmpty() ? "none" : String.join(", ", r.resources().remaining())));

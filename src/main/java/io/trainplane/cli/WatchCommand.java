@@ -40,7 +40,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
         }
         Duration pause = Duration.ofMillis(Math.max(1, Math.round(interval * 1000)));
         PrintWriter out = command.commandLine().getOut();
-        View view = new View(out);
+        View view = new View(out, table.stack());
         try (TableOptions.Source source = table.open(clients)) {
             String lastSnapshot = null;
             boolean executionEndNoted = false;
@@ -48,9 +48,9 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                 RunRecord run = find(source);
                 List<StepEntry> steps = source.store().steps(runId);
                 if (output == OutputFormat.json) {
-                    String snapshot = Json.write(StatusCommand.toJson(run, steps).without("updatedAt"));
+                    String snapshot = Json.write(StatusCommand.toJson(run, steps, table.stack()).without("updatedAt"));
                     if (!snapshot.equals(lastSnapshot)) {
-                        out.println(Json.write(StatusCommand.toJson(run, steps)));
+                        out.println(Json.write(StatusCommand.toJson(run, steps, table.stack())));
                         lastSnapshot = snapshot;
                     }
                 } else {
@@ -100,10 +100,12 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
         private final PrintWriter out;
         private final Set<String> started = new HashSet<>();
         private final Set<String> ended = new HashSet<>();
+        private final String stack;
         private String status;
 
-        View(PrintWriter out) {
+        View(PrintWriter out, String stack) {
             this.out = out;
+            this.stack = stack;
         }
 
         void show(RunRecord run, List<StepEntry> steps) {
@@ -149,7 +151,11 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                     out.println("log tail (all of it: trainplane logs " + run.runId() + "):");
                     run.error().logTail().lines().forEach(l -> out.println("  | " + l));
                 }
+                if (run.error().cleanup() != null) {
+                    LeftBehind.print(out, run.error(), stack, 11);
+                }
             }
+            LeftBehind.printWarnings(out, run, 11);
         }
 
         private void line(RunRecord run, Instant at, String text) {

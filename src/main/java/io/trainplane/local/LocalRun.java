@@ -9,6 +9,7 @@ import io.trainplane.aws.RunEvents;
 import io.trainplane.local.asl.Executor;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.asl.StateMachine;
+import io.trainplane.runs.LostEvent;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
@@ -99,8 +100,10 @@ public final class LocalRun {
                 error == null ? null : error.state(),
                 error == null ? null : error.error(),
                 error == null ? null : error.cause(),
+                error == null ? null : error.cleanup(),
                 record.map(RunRecord::metrics).orElse(Map.of()),
                 cloud.bus().events().stream().filter(e -> RunEvents.SOURCE.equals(e.source())).map(e -> e.detailType()).toList(),
+                record.map(r -> r.lostEvents().stream().map(LostEvent::warning).toList()).orElse(List.of()),
                 result.stateTransitions(),
                 cloud.calls().counts(),
                 new RunReport.Resources(List.copyOf(created), remaining),

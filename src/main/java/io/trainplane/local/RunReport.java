@@ -1,11 +1,15 @@
 package io.trainplane.local;
 
+import io.trainplane.runs.CleanupFailure;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What {@code trainplane run --output json} prints at the end of a local run. {@code status} is
  * the run's (SUCCEEDED, FAILED or CANCELLED); {@code executionStatus} the state machine's.
+ * {@code cleanup} is the run error's account of what a cleanup that gave up left behind (null when
+ * it did not give up): it names what {@code resources.remaining} lists. {@code warnings} are what
+ * went wrong without failing the run (events EventBridge did not take), one sentence each.
  */
 public record RunReport(
         String runId,
@@ -13,8 +17,10 @@ public record RunReport(
         String failedState,
         String error,
         String cause,
+        CleanupFailure cleanup,
         Map<String, Double> metrics,
         List<String> events,
+        List<String> warnings,
         int stateTransitions,
         Map<String, Integer> calls,
         Resources resources,

@@ -1,5 +1,6 @@
 package io.trainplane.runs;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,9 +10,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * How run records and timeline entries map to DynamoDB items, and back. Strings as S, the
- * resources as a map of S, the metrics as a map of N, the error as a map of S, instants as
- * fixed-width ISO strings ({@link IsoTime}), the version as N. A null field is an absent
- * attribute; an empty map is an empty M.
+ * resources as a map of S, the metrics as a map of N, the error as a map of S (with what a failed
+ * cleanup left as a map in it), the lost events as a list of maps of S, instants as fixed-width
+ * ISO strings ({@link IsoTime}), the version as N. A null field is an absent attribute; an empty
+ * map is an empty M; no lost events is an absent attribute (records written before they existed
+ * read the same way).
  */
 final class RunItems {
     static final String PK = "pk";
@@ -28,6 +31,7 @@ final class RunItems {
     static final String RESOURCES = "resources";
     static final String METRICS = "metrics";
     static final String ERROR = "error";
+    static final String LOST_EVENTS = "lostEvents";
     static final String CREATED_AT = "createdAt";
     static final String UPDATED_AT = "updatedAt";
     static final String VERSION = "version";
@@ -43,6 +47,15 @@ final class RunItems {
 
     private static final String CAUSE = "cause";
     private static final String LOG_TAIL = "logTail";
+    private static final String CLEANUP = "cleanup";
+    private static final String LEFT_BEHIND = "leftBehind";
+    private static final String COMMAND = "command";
+    private static final String KIND = "kind";
+    private static final String ID = "id";
+    private static final String REMOVED_BY = "removedBy";
+    private static final String DETAIL_TYPE = "detailType";
+    private static final String STEP = "step";
+    private static final String AT = "at";
     /** DynamoDB's number range: magnitudes from 1E-130 up to (not including) 1E+126. */
     private static final double MIN_MAGNITUDE = 1e-130;
     private static final double MAX_MAGNITUDE = 1e126;
@@ -79,6 +92,10 @@ final class RunItems {
         if (run.error() != null) {
             item.put(ERROR, AttributeValue.fromM(errorMap(run.error())));
         }
+        if (!run.lostEvents().isEmpty()) {
+            item.put(LOST_EVENTS, AttributeValue.fromL(run.lostEvents().stream().map(RunItems::lostEventMap)
+                    .map(AttributeValue::fromM).toList()));
+        }
         item.put(CREATED_AT, s(IsoTime.format(run.createdAt())));
         item.put(UPDATED_AT, s(IsoTime.format(run.updatedAt())));
         item.put(VERSION, AttributeValue.fromN(Long.toString(run.version())));
@@ -91,6 +108,7 @@ final class RunItems {
         Map<String, Double> metrics = new TreeMap<>();
         item.get(METRICS).m().forEach((name, value) -> metrics.put(name, Double.parseDouble(value.n())));
         AttributeValue error = item.get(ERROR);
+        AttributeValue lost = item.get(LOST_EVENTS);
         return new RunRecord(
                 string(item, RUN_ID),
                 string(item, SPEC),
@@ -101,6 +119,7 @@ final class RunItems {
                 resources,
                 metrics,
                 error == null ? null : error(error.m()),
+                lost == null ? List.of() : lost.l().stream().map(v -> lostEvent(v.m())).toList(),
                 IsoTime.parse(string(item, CREATED_AT)),
                 IsoTime.parse(string(item, UPDATED_AT)),
                 Long.parseLong(item.get(VERSION).n()));
@@ -159,11 +178,44 @@ final class RunItems {
         putIfPresent(map, ERROR, error.error());
         putIfPresent(map, CAUSE, error.cause());
         putIfPresent(map, LOG_TAIL, error.logTail());
+        if (error.cleanup() != null) {
+            map.put(CLEANUP, AttributeValue.fromM(cleanupMap(error.cleanup())));
+        }
         return map;
     }
 
     private static RunError error(Map<String, AttributeValue> map) {
-        return new RunError(string(map, STATE), string(map, ERROR), string(map, CAUSE), string(map, LOG_TAIL));
+        AttributeValue cleanup = map.get(CLEANUP);
+        return new RunError(string(map, STATE), string(map, ERROR), string(map, CAUSE), string(map, LOG_TAIL),
+                cleanup == null ? null : cleanup(cleanup.m()));
+    }
+
+    private static Map<String, AttributeValue> cleanupMap(CleanupFailure cleanup) {
+        Map<String, AttributeValue> map = new LinkedHashMap<>();
+        putIfPresent(map, ERROR, cleanup.error());
+        putIfPresent(map, CAUSE, cleanup.cause());
+        putIfPresent(map, COMMAND, cleanup.command());
+        List<AttributeValue> left = new ArrayList<>();
+        for (Leftover l : cleanup.leftBehind()) {
+            left.add(AttributeValue.fromM(Map.of(KIND, s(l.kind()), ID, s(l.id()), REMOVED_BY, s(l.removedBy()))));
+        }
+        map.put(LEFT_BEHIND, AttributeValue.fromL(left));
+        return map;
+    }
+
+    private static CleanupFailure cleanup(Map<String, AttributeValue> map) {
+        List<Leftover> left = map.get(LEFT_BEHIND).l().stream()
+                .map(v -> new Leftover(string(v.m(), KIND), string(v.m(), ID), string(v.m(), REMOVED_BY))).toList();
+        return new CleanupFailure(string(map, ERROR), string(map, CAUSE), left, string(map, COMMAND));
+    }
+
+    private static Map<String, AttributeValue> lostEventMap(LostEvent lost) {
+        return Map.of(DETAIL_TYPE, s(lost.detailType()), STEP, s(lost.step()), ERROR, s(lost.error()),
+                AT, s(IsoTime.format(lost.at())));
+    }
+
+    private static LostEvent lostEvent(Map<String, AttributeValue> map) {
+        return new LostEvent(string(map, DETAIL_TYPE), string(map, STEP), string(map, ERROR), IsoTime.parse(string(map, AT)));
     }
 
     private static void putIfPresent(Map<String, AttributeValue> item, String name, String value) {

@@ -1,7 +1,9 @@
 package io.trainplane.runs;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
@@ -17,11 +19,12 @@ import java.util.TreeMap;
  *
  * <p>{@code phase}, {@code executionArn} and {@code error} may be null. {@code resources} and
  * {@code metrics} are never null (null becomes an empty map); they are immutable and sorted by key.
- * Metric values must be finite.
+ * Metric values must be finite. {@code lostEvents} (never null) are the run's events EventBridge
+ * did not take, in the order they were lost, one per detail-type and step.
  */
 public record RunRecord(String runId, String specJson, String specHash, RunStatus status, String phase,
                         String executionArn, Map<String, String> resources, Map<String, Double> metrics,
-                        RunError error, Instant createdAt, Instant updatedAt, long version) {
+                        RunError error, List<LostEvent> lostEvents, Instant createdAt, Instant updatedAt, long version) {
 
     /** The phase of a run that has just been created (DESIGN §2: the {@code start} phase). */
     public static final String INITIAL_PHASE = "start";
@@ -40,10 +43,19 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
             throw new IllegalArgumentException("run " + runId + ": version must not be negative: " + version);
         }
         resources = sortedCopy(resources, "resources", runId);
+        lostEvents = lostEvents == null ? List.of() : List.copyOf(lostEvents);
         metrics = sortedCopy(metrics, "metrics", runId);
         if (metrics.values().stream().anyMatch(value -> !Double.isFinite(value) || value.equals(-0.0))) {
             metrics = finiteMetrics(metrics, runId);
         }
+    }
+
+    /** A record with no lost events. */
+    public RunRecord(String runId, String specJson, String specHash, RunStatus status, String phase, String executionArn,
+                     Map<String, String> resources, Map<String, Double> metrics, RunError error, Instant createdAt,
+                     Instant updatedAt, long version) {
+        this(runId, specJson, specHash, status, phase, executionArn, resources, metrics, error, List.of(), createdAt,
+                updatedAt, version);
     }
 
     /** A new run: PENDING, in the {@link #INITIAL_PHASE}, version 1, created and updated at {@code now}. */
@@ -58,12 +70,12 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
             throw new IllegalTransitionException(runId, status, next);
         }
         return new RunRecord(runId, specJson, specHash, next, phase, executionArn, resources, metrics,
-                error, createdAt, updatedAt, version);
+                error, lostEvents, createdAt, updatedAt, version);
     }
 
     public RunRecord withPhase(String phase) {
         return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, createdAt, updatedAt, version);
+                error, lostEvents, createdAt, updatedAt, version);
     }
 
     /** Records a resource the run created or adopted (e.g. "cluster" → its name), replacing any previous value. */
@@ -71,20 +83,20 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
         Map<String, String> next = new TreeMap<>(resources);
         next.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         return new RunRecord(runId, specJson, specHash, status, phase, executionArn, next, metrics,
-                error, createdAt, updatedAt, version);
+                error, lostEvents, createdAt, updatedAt, version);
     }
 
     public RunRecord withoutResource(String key) {
         Map<String, String> next = new TreeMap<>(resources);
         next.remove(key);
         return new RunRecord(runId, specJson, specHash, status, phase, executionArn, next, metrics,
-                error, createdAt, updatedAt, version);
+                error, lostEvents, createdAt, updatedAt, version);
     }
 
     /** Replaces all metrics with {@code metrics}. */
     public RunRecord withMetrics(Map<String, Double> metrics) {
         return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, createdAt, updatedAt, version);
+                error, lostEvents, createdAt, updatedAt, version);
     }
 
     /** Sets one metric, keeping the others. */
@@ -96,18 +108,32 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
 
     public RunRecord withError(RunError error) {
         return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, createdAt, updatedAt, version);
+                error, lostEvents, createdAt, updatedAt, version);
     }
 
     public RunRecord withExecutionArn(String executionArn) {
         return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, createdAt, updatedAt, version);
+                error, lostEvents, createdAt, updatedAt, version);
+    }
+
+    /**
+     * Notes an event that was not published; the same detail-type from the same step (a retried
+     * step losing it again) is noted once.
+     */
+    public RunRecord withLostEvent(LostEvent lost) {
+        if (lostEvents.stream().anyMatch(lost::sameAs)) {
+            return this;
+        }
+        List<LostEvent> next = new ArrayList<>(lostEvents);
+        next.add(lost);
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
+                error, next, createdAt, updatedAt, version);
     }
 
     /** What the store writes: this record at {@code version}, updated at {@code updatedAt}. */
     RunRecord stored(long version, Instant updatedAt) {
         return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, createdAt, updatedAt, version);
+                error, lostEvents, createdAt, updatedAt, version);
     }
 
     public RunSummary summary() {

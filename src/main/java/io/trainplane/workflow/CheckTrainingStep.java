@@ -64,7 +64,7 @@ public final class CheckTrainingStep implements KubernetesStep {
     }
 
     private void completed(RunContext run, String jobName, String startTime, String completionTime) {
-        services.events().publish("Training Job Completed", Json.object()
+        services.publish("CheckTraining", "Training Job Completed", Json.object()
                 .put("runId", run.runId()).put("jobName", jobName).put("status", "Succeeded")
                 .put("startTime", startTime).put("completionTime", completionTime));
     }

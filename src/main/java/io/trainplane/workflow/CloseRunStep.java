@@ -58,8 +58,7 @@ public final class CloseRunStep implements Step {
             }
             error = closed.error();
         }
-        services.events().publish("Run Failed", Json.object().put("runId", runId).put("status", status.name())
-                .put("failedState", error.state()).put("error", error.error()).put("cause", error.cause()));
+        services.publish("CloseRun", "Run Failed", RunFailedEvent.detail(runId, status, error));
         return outcome(status, error, true);
     }
 
@@ -92,7 +91,7 @@ public final class CloseRunStep implements Step {
     private static JsonNode outcome(RunStatus status, RunError error, boolean closed) {
         ObjectNode outcome = Json.object().put("status", status.name()).put("closed", closed);
         if (error != null) {
-            outcome.put("error", error.error()).put("cause", error.cause());
+            outcome.put("error", error.error()).put("cause", error.fullCause());
         }
         return outcome;
     }

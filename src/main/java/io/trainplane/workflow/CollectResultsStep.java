@@ -39,7 +39,7 @@ public final class CollectResultsStep implements KubernetesStep {
         services.store().update(run.runId(), r -> r.withMetrics(metrics));
         ObjectNode event = Json.object().put("runId", run.runId()).put("gatePassed", passed).put("minAccuracy", minimum);
         event.set("metrics", Json.numbers(metrics));
-        services.events().publish("Model Evaluated", event);
+        services.publish("CollectResults", "Model Evaluated", event);
         if (Double.isFinite(accuracy)) {
             EmbeddedMetrics.emit(Map.of("Accuracy", accuracy), Map.of(), Map.of("runId", run.runId()));
         }

@@ -8,12 +8,14 @@ import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Ends the run after cleanup: SUCCEEDED when nothing failed, FAILED otherwise (a failed cleanup
- * fails a run that had succeeded), and publishes {@code Run Succeeded} or {@code Run Failed}.
+ * fails a run that had succeeded), and publishes {@code Run Succeeded} or {@code Run Failed}; the
+ * failure's cause ends with what cleanup left behind and what removes it.
  * Returns the outcome the state machine's last Choice and Fail state read.
  */
 public final class FinishRunStep implements Step {
@@ -43,11 +45,12 @@ public final class FinishRunStep implements Step {
             // The run never started (its spec was refused): nothing to record, only to report.
             error = fromState;
         } else {
+            RunError cleanupFailed = state.has("cleanupFailed") ? FailureReport.from(state.get("cleanupFailed")) : null;
             finished = services.store().update(runId, r -> {
                 if (r.status().isTerminal()) {
                     return r;
                 }
-                RunError e = r.error() != null ? r.error() : fromState;
+                RunError e = withLeftovers(r, r.error() != null ? r.error() : fromState, cleanupFailed);
                 return (e == null ? r : r.withError(e)).withStatus(e == null ? RunStatus.SUCCEEDED : RunStatus.FAILED);
             });
             error = finished.error();
@@ -59,13 +62,12 @@ public final class FinishRunStep implements Step {
             if (finished != null) {
                 detail.set("metrics", Json.numbers(finished.metrics()));
             }
-            services.events().publish("Run Succeeded", detail);
+            services.publish("FinishRun", "Run Succeeded", detail);
         } else {
             outcome.put("status", RunStatus.FAILED.name()).put("failedState", error.state())
-                    .put("error", error.error()).put("cause", error.cause());
+                    .put("error", error.error()).put("cause", error.fullCause());
             // Also for a run refused at StartRun: whoever scheduled it must hear that it failed.
-            services.events().publish("Run Failed", detail.put("failedState", error.state())
-                    .put("error", error.error()).put("cause", error.cause()));
+            services.publish("FinishRun", "Run Failed", RunFailedEvent.detail(runId, null, error));
         }
         Map<String, Double> values = new LinkedHashMap<>();
         values.put("RunsSucceeded", error == null ? 1.0 : 0.0);
@@ -76,5 +78,18 @@ public final class FinishRunStep implements Step {
         EmbeddedMetrics.emit(values, Map.of("RunsSucceeded", "Count", "RunsFailed", "Count", "RunDurationSeconds", "Seconds"),
                 Map.of("runId", runId));
         return outcome;
+    }
+
+    /**
+     * The run's error with what cleanup left, when cleanup failed without writing it (the last
+     * pass failed otherwise: a timeout, a crash): then the record's resources say what is left.
+     */
+    private RunError withLeftovers(RunRecord run, RunError error, RunError cleanupFailed) {
+        if (error == null || error.cleanup() != null || cleanupFailed == null) {
+            return error;
+        }
+        List<String> left = Leftovers.recorded(run);
+        return left.isEmpty() ? error : error.withCleanup(Leftovers.failure(run, cleanupFailed.error(), cleanupFailed.cause(),
+                left, services.settings().stackName()));
     }
 }

@@ -32,11 +32,12 @@ public final class RecordFailureStep implements Step {
         Optional<RunRecord> existing = services.store().find(runId);
         if (existing.isPresent() && !existing.get().status().isTerminal()) {
             RunStatus next = ending ? RunStatus.FAILED : RunStatus.CLEANING_UP;
-            services.store().update(runId, r -> r.status().isTerminal() ? r
+            RunRecord recorded = services.store().update(runId, r -> r.status().isTerminal() ? r
                     : r.withError(r.error() == null ? error : r.error()).withStatus(next));
             if (ending) {
-                services.events().publish("Run Failed", Json.object().put("runId", runId)
-                        .put("failedState", error.state()).put("error", error.error()).put("cause", error.cause()));
+                // The run's first error, with what cleanup left if it gave up: not FinishRun's own failure.
+                RunError first = recorded.error() == null ? error : recorded.error();
+                services.publish("RecordFailure", "Run Failed", RunFailedEvent.detail(runId, null, first));
             }
         }
         return Json.object().put("state", error.state()).put("error", error.error()).put("cause", error.cause());

@@ -49,7 +49,7 @@ public final class StartRunStep implements Step {
             throw new TerminalException("RunConflict", e.getMessage(), e);
         }
         services.store().update(executionName, r -> r.status() == RunStatus.PENDING ? r.withStatus(RunStatus.PROVISIONING) : r);
-        services.events().publish("Run Started", Json.object().put("runId", executionName).set("spec", spec));
+        services.publish("StartRun", "Run Started", Json.object().put("runId", executionName).set("spec", spec));
         ObjectNode context = Json.object().put("runId", executionName);
         context.set("spec", spec);
         return context;

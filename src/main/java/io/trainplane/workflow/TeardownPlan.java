@@ -262,6 +262,25 @@ final class TeardownPlan {
         return false;
     }
 
+    /**
+     * The run's objects still in its cluster, as the inventory names them
+     * ({@code kubernetes:Kind/namespace/name}); the namespace alone when the cluster cannot be asked,
+     * none when the cluster is gone (they went with it).
+     */
+    static List<String> objectsLeft(RunRecord run, Services services) {
+        String cluster = run.resources().get(RunResources.KUBERNETES_CLUSTER);
+        String namespace = run.resources().get(RunResources.NAMESPACE);
+        List<String> fallback = List.of("kubernetes:Namespace/" + namespace);
+        try {
+            return new RunObjects(services.clusters().connect(cluster), run.runId()).remaining().stream()
+                    .map(ref -> "kubernetes:" + ref).toList();
+        } catch (TerminalException e) {
+            return "ClusterNotFound".equals(e.reason()) ? List.of() : fallback;
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+
     private String resource(String key) {
         return run.resources().get(key);
     }

@@ -3,6 +3,8 @@ package io.trainplane.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.trainplane.aws.Clients;
+import io.trainplane.runs.CleanupFailure;
+import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
@@ -17,9 +19,13 @@ import java.util.Optional;
  * CheckTeardown and RetryTeardown: asking again for a delete already under way is harmless, and
  * "already gone" counts as done. Cleanup ends FAILED ({@code CleanupFailed}) when a delete was
  * refused and nothing else is still going, or when it has taken longer than {@link #DEADLINE}.
+ * Giving up, it writes into the run's error what is left and what removes it ({@link Leftovers});
+ * a later pass that finds nothing left takes that back.
  */
 public final class TeardownStep implements KubernetesStep {
     static final Duration DEADLINE = Duration.ofMinutes(90);
+    /** The failed state a cleanup failure names when the run had not failed before (the function's name). */
+    static final String STATE = "Teardown";
 
     private final Services services;
     private final Infrastructure infrastructure;
@@ -44,30 +50,47 @@ public final class TeardownStep implements KubernetesStep {
         TeardownPlan plan = new TeardownPlan(run, services, infrastructure);
         List<String> remaining = plan.advance();
         if (!plan.failures().isEmpty() && !plan.progressing()) {
-            throw new TerminalException("CleanupFailed", String.join("; ", plan.failures())
-                    + " — still there: " + String.join(", ", remaining));
+            throw giveUp(runId, "CleanupFailed", String.join("; ", plan.failures()));
         }
         Instant started = Instant.parse(run.resources().get(RunResources.CLEANUP_STARTED));
         if (!remaining.isEmpty() && Duration.between(started, services.clock().instant()).compareTo(DEADLINE) > 0) {
-            throw new TerminalException("CleanupTimedOut", "cleanup has run for more than " + DEADLINE.toMinutes()
-                    + " minutes; still there: " + String.join(", ", remaining));
+            throw giveUp(runId, "CleanupTimedOut", "cleanup has run for more than " + DEADLINE.toMinutes() + " minutes");
         }
         if (remaining.isEmpty()) {
-            announce(runId);
+            finished(runId);
         }
         return result(remaining);
     }
 
-    /** The first pass that finds nothing left notes it in the record and publishes {@code Run Cleaned Up}. */
-    private void announce(String runId) {
+    /**
+     * Writes into the run's error what is left and what removes it, and returns the failure to
+     * throw. A run that ended well (SUCCEEDED, CANCELLED) keeps its record as it is: its resources
+     * still list what is left.
+     */
+    private TerminalException giveUp(String runId, String error, String cause) {
+        RunRecord current = services.store().get(runId);
+        List<String> left = Leftovers.lookedUp(current, infrastructure, r -> TeardownPlan.objectsLeft(r, services));
+        CleanupFailure failure = left.isEmpty() ? null : Leftovers.failure(current, error, cause, left, services.settings().stackName());
+        services.store().update(runId, r -> r.status() == RunStatus.SUCCEEDED || r.status() == RunStatus.CANCELLED ? r
+                : r.error() == null ? r.withError(new RunError(STATE, error, cause, null, failure))
+                : r.withError(r.error().withCleanup(failure)));
+        return new TerminalException(error, cause + " — still there: " + (left.isEmpty() ? "nothing" : String.join(", ", left)));
+    }
+
+    /**
+     * Nothing is left: the record says so, and no longer says what a cleanup that gave up earlier
+     * left. The first pass that finds nothing left notes it and publishes {@code Run Cleaned Up}.
+     */
+    private void finished(String runId) {
         boolean[] first = {false};
         String now = services.clock().instant().toString();
         RunRecord run = services.store().update(runId, r -> {
             first[0] = !r.resources().containsKey(CleanupRecord.FINISHED);
-            return first[0] ? r.withResource(CleanupRecord.FINISHED, now) : r;
+            RunRecord done = first[0] ? r.withResource(CleanupRecord.FINISHED, now) : r;
+            return done.error() != null && done.error().cleanup() != null ? done.withError(done.error().withCleanup(null)) : done;
         });
         if (first[0]) {
-            services.events().publish("Run Cleaned Up", CleanupRecord.event(run));
+            services.publish(STATE, "Run Cleaned Up", CleanupRecord.event(run));
         }
     }
 

@@ -8,6 +8,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -186,5 +188,48 @@ class CliTest {
         Result unknown = cli("run", "examples/quickstart.json", "--cluster-fault", "meteor");
         assertThat(unknown.exit()).isEqualTo(2);
         assertThat(unknown.err()).contains("meteor", "crash-loop");
+    }
+    @Test
+    void whenCleanupGivesUpTheSummaryAndStatusNameWhatIsLeftAndWhatRemovesIt(@TempDir Path store) {
+        Result r = cli("run", "examples/quickstart.json", "--runtime", "simulated", "--output", "json",
+                "--fault", "efs:DeleteMountTarget", "--store", store.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        var json = Json.read(r.out());
+        List<String> remaining = new ArrayList<>();
+        json.path("resources").path("remaining").forEach(n -> remaining.add(n.asText()));
+        List<String> named = new ArrayList<>();
+        json.path("cleanup").path("leftBehind").forEach(n -> named.add(n.path("kind").asText() + "/" + n.path("id").asText()));
+        assertThat(remaining).anyMatch(ref -> ref.startsWith("efs:mount-target/")).anyMatch(ref -> ref.startsWith("efs:file-system/"));
+        assertThat(named).containsExactlyInAnyOrderElementsOf(remaining);
+        assertThat(json.path("cleanup").path("command").asText()).isEqualTo("trainplane cleanup quickstart --stack <stack>");
+
+        Result status = cli("status", "quickstart", "--store", store.toString());
+        assertThat(status.exit()).isZero();
+        remaining.forEach(ref -> assertThat(status.out()).contains("left:       " + ref));
+        assertThat(status.out()).contains("removed by: the janitor", "delete now: trainplane cleanup quickstart");
+        Result statusJson = cli("status", "quickstart", "--store", store.toString(), "--output", "json");
+        assertThat(Json.read(statusJson.out()).path("error").path("cleanup").path("leftBehind").size()).isEqualTo(remaining.size());
+
+        Result cleanup = cli("cleanup", "quickstart", "--store", store.toString());
+        assertThat(cleanup.exit()).isZero();
+        assertThat(cleanup.out()).contains("simulated account", "nothing is left to delete");
+    }
+
+    @Test
+    void lostEventsAreWarningsInTheSummaryAndInStatus(@TempDir Path store) {
+        Result r = cli("run", "examples/quickstart.json", "--runtime", "simulated", "--output", "json",
+                "--fault", "events:PutEvents", "--store", store.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        var json = Json.read(r.out());
+        assertThat(json.path("events")).isEmpty();
+        List<String> warnings = new ArrayList<>();
+        json.path("warnings").forEach(w -> warnings.add(w.asText()));
+        assertThat(warnings).hasSize(5).anySatisfy(w -> assertThat(w).startsWith("event 'Run Succeeded' from FinishRun was not published"));
+
+        Result status = cli("status", "quickstart", "--store", store.toString());
+        assertThat(status.out().lines().filter(l -> l.startsWith("warning:"))).hasSize(5);
+        var statusJson = Json.read(cli("status", "quickstart", "--store", store.toString(), "--output", "json").out());
+        assertThat(statusJson.path("lostEvents").findValuesAsText("step"))
+                .containsExactly("StartRun", "CheckTraining", "CollectResults", "Teardown", "FinishRun");
     }
 }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.MotoServer;
+import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunsTable;
 import io.trainplane.workflow.Json;
 import java.io.IOException;
@@ -38,6 +41,7 @@ class StackCommandsMotoTest {
     CloudFormationClient cloudFormation;
     SfnClient sfn;
     String pipeline;
+    String cleanup;
 
     @BeforeEach
     void stack() {
@@ -49,10 +53,12 @@ class StackCommandsMotoTest {
         RunFixtures.populate(dynamo, TABLE);
         pipeline = sfn.createStateMachine(r -> r.name("TrainingPipeline-test").roleArn(MotoServer.roleArn("sfn"))
                 .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}")).stateMachineArn();
+        cleanup = sfn.createStateMachine(r -> r.name("Cleanup-test").roleArn(MotoServer.roleArn("sfn"))
+                .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}")).stateMachineArn();
         String template = """
                 {"Resources": {"Handle": {"Type": "AWS::CloudFormation::WaitConditionHandle"}},
-                 "Outputs": {"RunsTableName": {"Value": "%s"}, "TrainingPipelineArn": {"Value": "%s"}}}
-                """.formatted(TABLE, pipeline);
+                 "Outputs": {"RunsTableName": {"Value": "%s"}, "TrainingPipelineArn": {"Value": "%s"}, "CleanupArn": {"Value": "%s"}}}
+                """.formatted(TABLE, pipeline, cleanup);
         cloudFormation.createStack(r -> r.stackName(STACK).templateBody(template));
     }
 
@@ -121,5 +127,48 @@ class StackCommandsMotoTest {
         CliTest.Result r = cli("start", spec("{\"training\": {}}").toString(), "--stack", STACK);
         assertThat(r.exit()).isEqualTo(Main.INVALID_INPUT);
         assertThat(sfn.listExecutions(q -> q.stateMachineArn(pipeline)).executions()).isEmpty();
+    }
+    @Test
+    void cleanupStartsTheStacksCleanupForARunThatLeftResources() {
+        RunStore store = new RunStore(dynamo, TABLE, java.time.Clock.systemUTC());
+        store.create("left-run", "{\"runId\":\"left-run\"}", null);
+        store.update("left-run", r -> r.withResource(RunResources.FILE_SYSTEM, "fs-0a1b2c3d")
+                .withResource(RunResources.CLEANUP_STARTED, "2026-03-01T10:00:00Z").withStatus(RunStatus.FAILED));
+        store.create("live-run", "{\"runId\":\"live-run\"}", null);
+        store.update("live-run", r -> r.withResource(RunResources.FILE_SYSTEM, "fs-9").withStatus(RunStatus.TRAINING));
+
+        CliTest.Result started = cli("cleanup", "left-run", "--stack", STACK);
+        assertThat(started.exit()).as(started.err()).isZero();
+        assertThat(started.out()).contains("started the cleanup of run left-run", "efs:file-system/fs-0a1b2c3d",
+                "trainplane status left-run --stack " + STACK);
+        var executions = sfn.listExecutions(q -> q.stateMachineArn(cleanup)).executions();
+        assertThat(executions).singleElement().satisfies(e -> {
+            assertThat(e.name()).startsWith("cleanup-left-run-").hasSizeLessThanOrEqualTo(CleanupCommand.MAX_EXECUTION_NAME);
+            JsonNode input = Json.read(sfn.describeExecution(r -> r.executionArn(e.executionArn())).input());
+            assertThat(input.path("runId").asText()).isEqualTo("left-run");
+        });
+        assertThat(store.get("left-run").resources()).as("a fresh deadline for this cleanup")
+                .doesNotContainKey(RunResources.CLEANUP_STARTED).containsKey(RunResources.FILE_SYSTEM);
+
+        CliTest.Result nothing = cli("cleanup", "run-ok", "--stack", STACK, "--output", "json");
+        assertThat(nothing.exit()).isZero();
+        assertThat(Json.read(nothing.out()).path("started").asBoolean()).isFalse();
+
+        CliTest.Result live = cli("cleanup", "live-run", "--stack", STACK);
+        assertThat(live.exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(live.err()).contains("still TRAINING", "trainplane cancel live-run --stack " + STACK);
+
+        assertThat(cli("cleanup", "left-run", "--table", TABLE).exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(cli("cleanup", "never-started", "--stack", STACK).exit()).isEqualTo(Main.NOT_FOUND);
+        assertThat(sfn.listExecutions(q -> q.stateMachineArn(cleanup)).executions()).hasSize(1);
+    }
+
+    @Test
+    void aCleanupExecutionNameFitsStepFunctionsLimit() {
+        String longest = "r".repeat(63);
+        String name = CleanupCommand.executionName(longest, java.time.Instant.parse("2026-03-01T10:00:00Z"));
+        assertThat(name).hasSize(CleanupCommand.MAX_EXECUTION_NAME).startsWith("cleanup-rrr").endsWith("-20260301100000");
+        assertThat(CleanupCommand.executionName("quickstart", java.time.Instant.parse("2026-03-01T10:00:00Z")))
+                .isEqualTo("cleanup-quickstart-20260301100000");
     }
 }

@@ -89,6 +89,17 @@ class EventSchemasTest {
     }
 
     @Test
+    void theRunFailedSchemaRejectsALeftoverWithoutWhatRemovesIt() {
+        JsonNode sample = read(EVENTS.resolve("run-failed.json"));
+        var leftover = (com.fasterxml.jackson.databind.node.ObjectNode) sample.path("detail").path("cleanup").path("leftBehind").get(0);
+        assertThat(validate(sample)).isEmpty();
+        leftover.put("removedBy", "someone");
+        assertThat(validate(sample)).isNotEmpty();
+        leftover.remove("removedBy");
+        assertThat(validate(sample)).isNotEmpty();
+    }
+
+    @Test
     void aSchemaRejectsADetailWithoutRunId() {
         JsonNode sample = read(EVENTS.resolve("run-succeeded.json"));
         ((com.fasterxml.jackson.databind.node.ObjectNode) sample.get("detail")).remove("runId");
@@ -106,7 +117,10 @@ class EventSchemasTest {
                         List.of("Run Started", "Training Job Completed", "Run Cleaned Up", "Run Failed")),
                 new Case("--fail-at StartRun", new Faults(Set.of("StartRun"), Set.of()), null, List.of("Run Failed")),
                 new Case("--abort-at CheckTraining", Faults.none(), "CheckTraining",
-                        List.of("Run Started", "Run Cleaned Up", "Run Failed"))
+                        List.of("Run Started", "Run Cleaned Up", "Run Failed")),
+                // Cleanup gives up: Run Failed names what it left behind.
+                new Case("--fault efs:DeleteFileSystem", new Faults(Set.of(), Set.of(), Set.of("efs:DeleteFileSystem"), Set.of()), null,
+                        List.of("Run Started", "Training Job Completed", "Model Evaluated", "Run Failed"))
         ).map(c -> DynamicTest.dynamicTest(c.name(), () -> {
             List<SimulatedEventBus.Event> events;
             try (LocalCloud cloud = new LocalCloud()) {
@@ -117,6 +131,10 @@ class EventSchemasTest {
                     .containsExactlyElementsOf(c.expected());
             for (SimulatedEventBus.Event event : events) {
                 assertThat(validate(event.envelope())).as(event.detailType() + ": " + Json.write(event.detail())).isEmpty();
+            }
+            if (!c.faults().awsFailures().isEmpty()) {
+                assertThat(events).filteredOn(e -> e.detailType().equals("Run Failed")).singleElement()
+                        .satisfies(e -> assertThat(e.detail().path("cleanup").path("leftBehind").size()).isPositive());
             }
         }));
     }

@@ -2,7 +2,10 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.runs.LostEvent;
+import io.trainplane.runs.RunRecord;
 import io.trainplane.spec.RunSpecs;
+import io.trainplane.workflow.Services;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +26,7 @@ import org.junit.jupiter.api.TestFactory;
 class InfrastructureFaultsTest {
     static String quickstart;
     static Map<String, Integer> calls;
+    static List<String> events;
 
     @BeforeAll
     static void realRun() throws IOException {
@@ -30,6 +34,8 @@ class InfrastructureFaultsTest {
         RunReport ok = run(Faults.none());
         assertThat(ok.status()).isEqualTo("SUCCEEDED");
         calls = ok.calls();
+        events = ok.events();
+        assertThat(ok.warnings()).isEmpty();
     }
 
     static RunReport run(Faults faults) {
@@ -83,11 +89,31 @@ class InfrastructureFaultsTest {
     }
 
     @Test
-    void eventsThatCannotBePublishedNeverFailARun() {
-        RunReport r = run(failing("events:PutEvents"));
+    void eventsThatCannotBePublishedNeverFailARunAndTheRecordNamesEachOne() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            RunReport r = new LocalRun(cloud, failing("events:PutEvents"), e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+            assertThat(r.status()).isEqualTo("SUCCEEDED");
+            assertThat(r.events()).isEmpty();
+            assertThat(r.resources().remaining()).isEmpty();
+            // Every event the healthy run published is in the record, once, with the step and the error.
+            RunRecord record = Services.of(cloud.clients()).store().get("quickstart");
+            assertThat(record.lostEvents()).extracting(LostEvent::detailType).containsExactlyElementsOf(events);
+            assertThat(record.lostEvents()).extracting(LostEvent::step)
+                    .containsExactly("StartRun", "CheckTraining", "CollectResults", "Teardown", "FinishRun");
+            assertThat(record.lostEvents()).allSatisfy(lost -> assertThat(lost.error()).contains("events:PutEvents"));
+            assertThat(r.warnings()).hasSameSizeAs(events).allSatisfy(w -> assertThat(w).contains("was not published"));
+            for (int i = 0; i < events.size(); i++) {
+                assertThat(r.warnings().get(i)).contains("'" + events.get(i) + "'");
+            }
+        }
+    }
+
+    @Test
+    void aThrottledPutEventsIsRetriedAndNothingIsLost() {
+        RunReport r = run(new Faults(Set.of(), Set.of(), Set.of(), Set.of("events:PutEvents")));
         assertThat(r.status()).isEqualTo("SUCCEEDED");
-        assertThat(r.events()).isEmpty();
-        assertThat(r.resources().remaining()).isEmpty();
+        assertThat(r.events()).isEqualTo(events);
+        assertThat(r.warnings()).isEmpty();
     }
 
     @TestFactory

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -84,5 +85,43 @@ class RunRecordTest {
         assertThat(IsoTime.format(whole)).isEqualTo("2025-07-01T12:00:00.000000000Z");
         assertThat(IsoTime.format(whole)).isLessThan(IsoTime.format(half));
         assertThat(IsoTime.parse(IsoTime.format(T0))).isEqualTo(T0);
+    }
+    @Test
+    void aLostEventIsNotedOncePerDetailTypeAndStep() {
+        RunRecord run = RunRecord.newRun("r1", "{}", null, T0);
+        LostEvent started = new LostEvent("Run Started", "StartRun", "refused", T0);
+        RunRecord noted = run.withLostEvent(started).withLostEvent(new LostEvent("Run Started", "StartRun", "again", T0.plusSeconds(5)))
+                .withLostEvent(new LostEvent("Run Failed", "FinishRun", null, T0));
+        assertThat(noted.lostEvents()).extracting(LostEvent::detailType).containsExactly("Run Started", "Run Failed");
+        assertThat(noted.lostEvents().get(0).error()).isEqualTo("refused");
+        assertThat(noted.lostEvents().get(1).error()).isEqualTo("unknown");
+        assertThat(noted.withPhase("x").withStatus(RunStatus.FAILED).lostEvents()).isEqualTo(noted.lostEvents());
+        assertThat(run.lostEvents()).isEmpty();
+        assertThat(started.warning()).isEqualTo("event 'Run Started' from StartRun was not published: refused");
+    }
+
+    @Test
+    void theFullCauseNamesWhatCleanupLeftAndWhatRemovesIt() {
+        CleanupFailure byJanitor = new CleanupFailure("CleanupFailed", "EFS volume: refused",
+                List.of(Leftover.of("efs:file-system/fs-1", Leftover.JANITOR)), "trainplane cleanup r1 --stack s");
+        RunError error = new RunError("CheckVolume", "EfsException", "boom", null, byJanitor);
+        assertThat(error.fullCause()).startsWith("boom — Cleanup gave up (CleanupFailed); left behind: efs:file-system/fs-1.")
+                .contains("janitor").endsWith("trainplane cleanup r1 --stack s");
+        assertThat(error.withCleanup(null).fullCause()).isEqualTo("boom");
+        CleanupFailure byCommand = new CleanupFailure("CleanupTimedOut", null,
+                List.of(Leftover.of("kubernetes:Namespace/tp-r1", Leftover.COMMAND)), "trainplane cleanup r1 --stack s");
+        assertThat(byCommand.janitorRemovesAll()).isFalse();
+        assertThat(new RunError(null, null, null, null, byCommand).fullCause()).startsWith("Cleanup gave up (CleanupTimedOut)")
+                .contains("Nothing deletes it automatically");
+    }
+
+    @Test
+    void aLeftoverIsKindSlashId() {
+        Leftover nodegroup = Leftover.of("eks:nodegroup/tp-r1-eks/tp-r1-nodes", Leftover.JANITOR);
+        assertThat(nodegroup.kind()).isEqualTo("eks:nodegroup");
+        assertThat(nodegroup.id()).isEqualTo("tp-r1-eks/tp-r1-nodes");
+        assertThat(nodegroup.ref()).isEqualTo("eks:nodegroup/tp-r1-eks/tp-r1-nodes");
+        assertThatThrownBy(() -> Leftover.of("efs:file-system", Leftover.JANITOR)).hasMessageContaining("kind/id");
+        assertThatThrownBy(() -> Leftover.of("efs:file-system/fs-1", "someone")).hasMessageContaining("janitor");
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trainplane.local.SimulatedClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -224,5 +225,51 @@ class RunStoreWriteTest {
                 }
             }
         }
+    }
+    @Test
+    void aCleanupFailureAndLostEventsSurviveTheRoundTrip() {
+        store.create("r1", SPEC, null);
+        CleanupFailure cleanup = new CleanupFailure("CleanupFailed", "EFS volume: refused",
+                List.of(Leftover.of("efs:file-system/fs-1", Leftover.JANITOR), Leftover.of("efs:mount-target/fsmt-1", Leftover.JANITOR)),
+                "trainplane cleanup r1 --stack s");
+        LostEvent lost = new LostEvent("Run Started", "StartRun", "throttled", clock.instant());
+        RunRecord written = store.update("r1", r -> r.withError(new RunError("CheckVolume", "EfsException", "boom", null, cleanup))
+                .withLostEvent(lost).withStatus(RunStatus.FAILED));
+
+        RunRecord read = store.get("r1");
+        assertThat(read).isEqualTo(written);
+        assertThat(read.error().cleanup().refs()).containsExactly("efs:file-system/fs-1", "efs:mount-target/fsmt-1");
+        assertThat(read.lostEvents()).containsExactly(lost);
+        // A terminal record still takes a lost event (FinishRun publishes after ending the run).
+        LostEvent late = new LostEvent("Run Failed", "FinishRun", "refused", clock.instant());
+        assertThat(store.update("r1", r -> r.withLostEvent(late)).lostEvents()).containsExactly(lost, late);
+    }
+
+    @Test
+    void aLostEventNotedWhileAnotherStepWritesTheRecordIsNotLost() {
+        store.create("r1", SPEC, null);
+        LostEvent lost = new LostEvent("Training Job Completed", "CheckTraining", "refused", clock.instant());
+        AtomicInteger applications = new AtomicInteger();
+        store.update("r1", r -> {
+            if (applications.incrementAndGet() == 1) {
+                // Another step writes between this read and this write.
+                store.update("r1", other -> other.withMetric("accuracy", 0.9).withStatus(RunStatus.EVALUATING));
+            }
+            return r.withLostEvent(lost);
+        });
+        // And the other way round: a step's write that read the record before the lost event was noted.
+        AtomicInteger second = new AtomicInteger();
+        store.update("r1", r -> {
+            if (second.incrementAndGet() == 1) {
+                store.update("r1", other -> other.withLostEvent(new LostEvent("Model Evaluated", "CollectResults", "x", clock.instant())));
+            }
+            return r.withStatus(RunStatus.SUCCEEDED);
+        });
+
+        RunRecord run = store.get("r1");
+        assertThat(applications.get()).as("the change was applied again on the newer record").isEqualTo(2);
+        assertThat(run.lostEvents()).extracting(LostEvent::detailType).containsExactly("Training Job Completed", "Model Evaluated");
+        assertThat(run.metrics()).containsEntry("accuracy", 0.9);
+        assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
     }
 }

@@ -231,6 +231,14 @@ public final class EfsVolumes {
         return new Deletion.Deleting();
     }
 
+    /** The ids of the file system's mount targets that still exist (deleting ones too); none when it does not exist. */
+    public List<String> mountTargetIds(String fileSystemId) {
+        return mountTargets(fileSystemId).orElse(List.of()).stream()
+                .filter(mt -> mt.lifeCycleState() != LifeCycleState.DELETED)
+                .map(MountTargetDescription::mountTargetId)
+                .toList();
+    }
+
     /**
      * Starts deleting the file system (never call it for an adopted one).
      *
