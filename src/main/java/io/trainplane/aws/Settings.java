@@ -13,9 +13,11 @@ import java.util.Set;
  * @param stackName        the stack's name: every resource a run creates is tagged with it
  *                         ({@link RunTags#STACK_TAG}), and the janitor touches only its own stack's
  * @param logRetentionDays how long the control-plane log group of a run's cluster keeps its logs
+ * @param adoptableFileSystemIds the EFS file systems runs may adopt ({@code volume.fileSystemId}): the
+ *                         stack parameter AdoptableFileSystemIds, which its role's policy names too
  */
 public record Settings(String stackName, String tableName, String eventBusName, String region, ClusterNetwork network,
-                       ClusterRoles roles, int logRetentionDays) {
+                       ClusterRoles roles, int logRetentionDays, List<String> adoptableFileSystemIds) {
     /**
      * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
      * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
@@ -24,10 +26,17 @@ public record Settings(String stackName, String tableName, String eventBusName, 
             731, 1096, 1827, 2192, 2557, 2922, 3288, 3653);
 
     public Settings {
+        adoptableFileSystemIds = List.copyOf(adoptableFileSystemIds);
         if (!RETENTION_DAYS.contains(logRetentionDays)) {
             throw new IllegalArgumentException("log retention of " + logRetentionDays + " days: CloudWatch Logs takes one of "
                     + RETENTION_DAYS.stream().sorted().toList());
         }
+    }
+
+    /** Settings of a stack that lets runs adopt no file system. */
+    public Settings(String stackName, String tableName, String eventBusName, String region, ClusterNetwork network,
+                    ClusterRoles roles, int logRetentionDays) {
+        this(stackName, tableName, eventBusName, region, network, roles, logRetentionDays, List.of());
     }
 
     public static Settings fromEnvironment() {
@@ -64,7 +73,8 @@ public record Settings(String stackName, String tableName, String eventBusName, 
                 new ClusterNetwork(list(env, "CLUSTER_SUBNET_IDS"), list(env, "CLUSTER_SECURITY_GROUP_IDS"), publicCidrs),
                 new ClusterRoles(env.getOrDefault("CLUSTER_ROLE_ARN", ""), env.getOrDefault("NODE_ROLE_ARN", ""),
                         env.getOrDefault("EFS_CSI_ROLE_ARN", "")),
-                days);
+                days,
+                list(env, "ADOPTABLE_FILE_SYSTEM_IDS"));
     }
 
     private static List<String> list(Map<String, String> env, String name) {

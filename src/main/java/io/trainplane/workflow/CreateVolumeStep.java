@@ -28,7 +28,8 @@ public final class CreateVolumeStep implements Step {
         RunContext run = RunContext.from(input);
         String adopt = run.spec().volume().fileSystemId();
         if (adopt != null) {
-            infrastructure.volumes().checkAdoptable(adopt);
+            var settings = infrastructure.settings();
+            infrastructure.volumes().checkAdoptable(adopt, settings.stackName(), settings.adoptableFileSystemIds());
             services.store().update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, adopt)
                     .withResource(RunResources.FILE_SYSTEM_ADOPTED, "true"));
             return Json.object().put("fileSystemId", adopt).put("adopted", true);

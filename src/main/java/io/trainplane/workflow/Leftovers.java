@@ -127,6 +127,11 @@ final class Leftovers {
         if (cluster != null && !(looking()
                 && look(() -> infrastructure.clusters().state(cluster), null) instanceof ResourceState.Gone)) {
             left.add("eks:cluster/" + cluster);
+            // Its add-ons go with it, but are there until then.
+            if (looking()) {
+                look(() -> infrastructure.addons().installed(cluster), List.<String>of())
+                        .forEach(addon -> left.add("eks:addon/" + cluster + "/" + addon));
+            }
         }
         if (cluster != null && nodegroup != null && !(looking()
                 && look(() -> infrastructure.nodegroups().state(cluster, nodegroup), null) instanceof ResourceState.Gone)) {
@@ -134,6 +139,13 @@ final class Leftovers {
         }
         cloudControl(run, RunResources.LAUNCH_TEMPLATE, "ec2:launch-template/", left);
         cloudControl(run, RunResources.PLACEMENT_GROUP, "ec2:placement-group/", left);
+        // The control-plane log group: by its name once the cluster was asked for, else by its request.
+        String logGroup = run.resources().get(RunResources.LOG_GROUP);
+        if (logGroup != null) {
+            left.add("logs:log-group/" + logGroup);
+        } else {
+            cloudControl(run, RunResources.LOG_GROUP_REQUEST, "logs:log-group/", left);
+        }
     }
 
     /**

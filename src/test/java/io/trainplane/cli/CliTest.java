@@ -201,7 +201,7 @@ class CliTest {
         json.path("cleanup").path("leftBehind").forEach(n -> named.add(n.path("kind").asText() + "/" + n.path("id").asText()));
         assertThat(remaining).anyMatch(ref -> ref.startsWith("efs:mount-target/")).anyMatch(ref -> ref.startsWith("efs:file-system/"));
         assertThat(named).containsExactlyInAnyOrderElementsOf(remaining);
-        assertThat(json.path("cleanup").path("command").asText()).isEqualTo("trainplane cleanup quickstart --stack <stack>");
+        assertThat(json.path("cleanup").path("command").asText()).isEqualTo("trainplane cleanup quickstart --stack trainplane");
 
         Result status = cli("status", "quickstart", "--store", store.toString());
         assertThat(status.exit()).isZero();

@@ -65,7 +65,7 @@ class IamCommandTest {
         assertThat(r.out()).contains("ClusterWorkRole  arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole")
                 .contains("  run-infrastructure (inline)")
                 .contains("ClusterWorkRole/run-infrastructure/CreateTaggedClusters: Allow eks:CreateCluster")
-                .contains("if Null aws:RequestTag/trainplane:run-id false")
+                .contains("aws:RequestTag/trainplane:stack")
                 .contains("CleanupRole/CleanupRolePolicy1/0: Allow lambda:InvokeFunction")
                 .contains("not known to the simulation");
     }

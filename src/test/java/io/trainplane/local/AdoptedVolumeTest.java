@@ -48,6 +48,9 @@ class AdoptedVolumeTest {
         }
         JsonNode state = handlers.start(spec, runId);
         handlers.invoke("CreateCluster", state);
+        // CheckCluster asks EKS for the cluster once its control-plane log group exists.
+        cloud.clock().advance(Duration.ofMinutes(1));
+        handlers.invoke("CheckCluster", state);
         cloud.clock().advance(Duration.ofMinutes(15));
         handlers.invoke("CreateVolume", state);
         cloud.clock().advance(Duration.ofMinutes(1));

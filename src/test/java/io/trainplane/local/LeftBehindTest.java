@@ -71,7 +71,7 @@ class LeftBehindTest {
                 assertThat(cleanup.refs()).as("what the error names").containsExactlyInAnyOrderElementsOf(remaining);
                 assertThat(r.cleanup()).isEqualTo(cleanup);
                 assertThat(cleanup.leftBehind()).extracting(Leftover::removedBy).containsOnly(Leftover.JANITOR);
-                assertThat(cleanup.command()).isEqualTo("trainplane cleanup quickstart --stack <stack>");
+                assertThat(cleanup.command()).isEqualTo("trainplane cleanup quickstart --stack trainplane");
                 assertThat(record.error().fullCause()).contains(remaining).contains(cleanup.command());
 
                 JsonNode event = failed.get(0);

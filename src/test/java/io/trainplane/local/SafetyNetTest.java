@@ -159,7 +159,12 @@ class SafetyNetTest {
             var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud, Faults.none());
             LocalSafetyNet.install(cloud, lambdas);
             new Handlers(cloud).start(quickstart, "quickstart");
-            String fs = cloud.efs().createFileSystem(r -> r.creationToken("quickstart-volume").encrypted(true)).fileSystemId();
+            // As the run made it: tagged with the stack and the run, which is what lets cleanup delete it.
+            var tags = new io.trainplane.aws.RunTags(LocalCloud.STACK, "quickstart").asMap().entrySet().stream()
+                    .map(t -> software.amazon.awssdk.services.efs.model.Tag.builder().key(t.getKey()).value(t.getValue()).build())
+                    .toList();
+            String fs = cloud.efs().createFileSystem(r -> r.creationToken("quickstart-volume").encrypted(true).tags(tags))
+                    .fileSystemId();
             String longAgo = cloud.clock().instant().toString();
             cloud.clock().advance(java.time.Duration.ofHours(3));
             var store = Services.of(cloud.clients()).store();

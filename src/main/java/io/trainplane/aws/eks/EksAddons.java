@@ -60,10 +60,15 @@ public final class EksAddons {
      * ListAddons on the tagged cluster answers.
      */
     private boolean listed(String clusterName, String addonName) {
+        return installed(clusterName).contains(addonName);
+    }
+
+    /** The add-ons the cluster has; none when the cluster is gone. */
+    public List<String> installed(String clusterName) {
         try {
-            return eks.listAddonsPaginator(r -> r.clusterName(clusterName)).addons().stream().anyMatch(addonName::equals);
+            return eks.listAddonsPaginator(r -> r.clusterName(clusterName)).addons().stream().toList();
         } catch (ResourceNotFoundException e) {
-            return false;
+            return List.of();
         }
     }
 

@@ -146,6 +146,9 @@ public final class EksNodegroups {
      */
     private boolean listed(String clusterName, String nodegroupName) {
         try {
+            // The cluster first: EKS answers ListNodegroups of a missing cluster with ResourceNotFound,
+            // moto (the tests' peer) with a 500.
+            eks.describeCluster(r -> r.name(clusterName));
             return eks.listNodegroupsPaginator(r -> r.clusterName(clusterName)).nodegroups().stream().anyMatch(nodegroupName::equals);
         } catch (ResourceNotFoundException e) {
             return false;

@@ -73,8 +73,11 @@ public final class SimulatedEventBus implements CloudWatchEventsClient {
             return Permissions.unmapped(operation);
         }
         return put.entries().stream()
-                .map(entry -> IamRequest.of("events:PutEvents", busArn(entry.eventBusName()))
-                        .with("events:source", entry.source()).with("events:detail-type", entry.detailType()))
+                .map(entry -> {
+                    IamRequest put = IamRequest.of("events:PutEvents", busArn(entry.eventBusName()));
+                    put = entry.source() == null ? put : put.with("events:source", entry.source());
+                    return entry.detailType() == null ? put : put.with("events:detail-type", entry.detailType());
+                })
                 .distinct()
                 .toList();
     }

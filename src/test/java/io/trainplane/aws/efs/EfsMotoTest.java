@@ -93,7 +93,14 @@ class EfsMotoTest {
                 .collect(Collectors.toMap(Tag::key, Tag::value));
         assertThat(tags).containsEntry("Name", names.efsCreationToken())
                 .containsEntry(Names.RUN_ID_TAG, "efs-tags").containsEntry(RunTags.STACK_TAG, "ml").hasSize(3);
-        volumes.checkAdoptable(id);
+        // The stack's own file system (an earlier run kept it) may be adopted; another stack's may not.
+        volumes.checkAdoptable(id, "ml", List.of());
+        assertThatThrownBy(() -> volumes.checkAdoptable(id, "other-stack", List.of()))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("FileSystemNotAdoptable");
+                    assertThat(e.getMessage()).contains("AdoptableFileSystemIds=" + id);
+                });
+        volumes.checkAdoptable(id, "other-stack", List.of(id));
     }
 
     @Test
@@ -161,7 +168,7 @@ class EfsMotoTest {
 
     @Test
     void adoptingAFileSystemThatDoesNotExistIsTerminal() {
-        assertThatThrownBy(() -> volumes.checkAdoptable("fs-0123456789abcdef0"))
+        assertThatThrownBy(() -> volumes.checkAdoptable("fs-0123456789abcdef0", "ml", List.of("fs-0123456789abcdef0")))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
                     assertThat(e.reason()).isEqualTo("FileSystemNotFound");
                     assertThat(e.getMessage()).contains("volume.fileSystemId", "fs-0123456789abcdef0");

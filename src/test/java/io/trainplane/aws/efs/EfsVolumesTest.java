@@ -201,10 +201,11 @@ class EfsVolumesTest {
     @Test
     void onlyAnAvailableFileSystemCanBeAdopted() {
         String creating = efs.fileSystem("other", LifeCycleState.CREATING);
-        assertThatThrownBy(() -> volumes.checkAdoptable(creating)).isInstanceOfSatisfying(TerminalException.class, e -> {
+        assertThatThrownBy(() -> volumes.checkAdoptable(creating, "trainplane", List.of(creating))).isInstanceOfSatisfying(TerminalException.class, e -> {
             assertThat(e.reason()).isEqualTo("FileSystemNotAvailable");
             assertThat(e.getMessage()).contains(creating, "creating");
         });
-        volumes.checkAdoptable(efs.fileSystem("ready", LifeCycleState.AVAILABLE));
+        String ready = efs.fileSystem("ready", LifeCycleState.AVAILABLE);
+        volumes.checkAdoptable(ready, "trainplane", List.of(ready));
     }
 }

@@ -24,6 +24,8 @@ import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DescribeClusterRequest;
+import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
 import software.amazon.awssdk.services.eks.model.ListNodegroupsRequest;
 import software.amazon.awssdk.services.eks.model.ListNodegroupsResponse;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
@@ -57,6 +59,11 @@ class EksNodegroupsTest {
                 throw notFound("No node group found for name: " + request.nodegroupName() + ".");
             }
             return DescribeNodegroupResponse.builder().nodegroup(nodegroup).build();
+        }
+
+        @Override
+        public DescribeClusterResponse describeCluster(DescribeClusterRequest request) {
+            return DescribeClusterResponse.builder().cluster(c -> c.name(request.name())).build();
         }
 
         @Override
