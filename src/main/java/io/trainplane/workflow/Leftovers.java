@@ -29,7 +29,8 @@ final class Leftovers {
      * What the janitor finds by its {@code trainplane:run-id} tag ({@link TaggedResources}). When
      * one of a run's is left, the Cleanup it starts deletes everything the run record lists.
      */
-    private static final List<String> FOUND_BY_JANITOR = List.of("eks:cluster/", "efs:file-system/", "efs:creation-token/");
+    private static final List<String> FOUND_BY_JANITOR = List.of("eks:cluster/", "efs:file-system/", "efs:creation-token/",
+            "logs:log-group/");
 
     private final Infrastructure infrastructure;
     private final Function<RunRecord, List<String>> objects;

@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.cloudcontrol.model.ConcurrentOperationExc
 import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
 import software.amazon.awssdk.services.cloudcontrol.model.HandlerErrorCode;
 import software.amazon.awssdk.services.cloudcontrol.model.Operation;
+import software.amazon.awssdk.services.cloudcontrol.model.OperationStatus;
 import software.amazon.awssdk.services.cloudcontrol.model.ProgressEvent;
 import software.amazon.awssdk.services.cloudcontrol.model.RequestTokenNotFoundException;
 import software.amazon.awssdk.services.cloudcontrol.model.ResourceDescription;
@@ -160,6 +161,10 @@ public final class Ec2Objects {
     }
 
     static Deletion deletion(ProgressEvent event) {
+        if (event.operationStatus() == OperationStatus.FAILED && event.errorCode() == HandlerErrorCode.ACCESS_DENIED) {
+            // Not blocked for now: IAM refuses it every time, and cleanup must say so instead of waiting.
+            throw new TerminalException("AccessDeniedException", failure(event));
+        }
         return switch (state(event)) {
             case ResourceState.Gone gone -> new Deletion.Gone();
             case ResourceState.Failed failed -> new Deletion.Blocked(failed.reason());

@@ -74,9 +74,9 @@ public final class SimulatedEventBus implements CloudWatchEventsClient {
         }
         return put.entries().stream()
                 .map(entry -> {
-                    IamRequest put = IamRequest.of("events:PutEvents", busArn(entry.eventBusName()));
-                    put = entry.source() == null ? put : put.with("events:source", entry.source());
-                    return entry.detailType() == null ? put : put.with("events:detail-type", entry.detailType());
+                    IamRequest asked = IamRequest.of("events:PutEvents", busArn(entry.eventBusName()));
+                    asked = entry.source() == null ? asked : asked.with("events:source", entry.source());
+                    return entry.detailType() == null ? asked : asked.with("events:detail-type", entry.detailType());
                 })
                 .distinct()
                 .toList();
