@@ -50,7 +50,8 @@ public final class CheckNodegroupStep implements Step {
             if (template.isPresent() && !ready(template.get())) {
                 return ResourceWait.look(template.get().state(), "launch template of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
-            NodegroupPrerequisites.createNodegroup(run, services, infrastructure, template.flatMap(ResourceRequest::identifier));
+            NodegroupPrerequisites.createNodegroup(run, services, infrastructure, NodegroupPrerequisites.network(run, infrastructure),
+                    template.flatMap(ResourceRequest::identifier));
         }
         return ResourceWait.look(infrastructure.nodegroups().state(run.clusterName(), nodegroup),
                 "EKS node group " + nodegroup, WAIT_SECONDS);

@@ -33,14 +33,24 @@ class Ec2DesiredStateTest {
     }
 
     @Test
-    void aCapacityBlockIsTheCapacityBlockMarketTargetingItsReservation() {
+    void efaInACapacityBlockNeedsNoPlacementGroupButAnOnDemandReservationKeepsIt() {
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p4d.24xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true)))
+                .isFalse();
+        assertThat(Ec2DesiredState.needsLaunchTemplate(nodes("p4d.24xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true)))
+                .isTrue();
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p4d.24xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", true)))
+                .isTrue();
+    }
+
+    @Test
+    void aCapacityBlockIsTheCapacityBlockMarketTargetingItsReservationWithItsInstanceType() {
         ObjectNode template = Ec2DesiredState.launchTemplate(names,
                 nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", false), Optional.empty(), List.of());
 
         assertThat(Ec2DesiredState.json(template)).isEqualTo("""
                 {"LaunchTemplateName":"tp-llm-pretrain-7-nodes","LaunchTemplateData":{\
                 "CapacityReservationSpecification":{"CapacityReservationTarget":{"CapacityReservationId":"cr-0123456789abcdef0"}},\
-                "InstanceMarketOptions":{"MarketType":"capacity-block"},\
+                "InstanceMarketOptions":{"MarketType":"capacity-block"},"InstanceType":"p5.48xlarge",\
                 "TagSpecifications":[\
                 {"ResourceType":"instance","Tags":[{"Key":"trainplane:run-id","Value":"llm-pretrain-7"}]},\
                 {"ResourceType":"volume","Tags":[{"Key":"trainplane:run-id","Value":"llm-pretrain-7"}]}]},\
@@ -56,6 +66,7 @@ class Ec2DesiredStateTest {
         assertThat(data.at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId").asText())
                 .isEqualTo("cr-0123456789abcdef0");
         assertThat(data.has("InstanceMarketOptions")).isFalse();
+        assertThat(data.has("InstanceType")).as("the node group names it").isFalse();
         assertThat(data.has("NetworkInterfaces")).isFalse();
         assertThat(data.has("Placement")).isFalse();
     }

@@ -154,6 +154,9 @@ class EksRequestsTest {
                 .hasMessageContaining("cr-0abc");
         CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, block, NETWORK, ROLES, Optional.of("lt-0123"));
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.CAPACITY_BLOCK);
+        // The Capacity Block's launch template names the instance type; EKS refuses it twice.
+        assertThat(request.hasInstanceTypes()).isFalse();
+        assertThat(request.amiType()).isEqualTo(AMITypes.AL2023_X86_64_NVIDIA);
     }
 
     @Test
