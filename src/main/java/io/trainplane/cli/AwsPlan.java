@@ -32,7 +32,9 @@ final class AwsPlan {
                     + (spec.cleanup().keepCluster() ? " (kept after the run)" : " (deleted after the run)"));
             lines.add("EKS node group " + names.nodeGroupName() + ": " + nodes.nodes() + " × " + nodes.instanceType()
                     + ", " + nodes.capacityType().json() + ", AMI " + EksRequests.amiType(nodes)
-                    + (nodes.gpusPerNode() > 0 ? ", " + nodes.gpusPerNode() + " GPUs per node, taint nvidia.com/gpu" : ""));
+                    + (nodes.gpusPerNode() > 0 ? ", " + nodes.gpusPerNode() + " GPUs per node, taint nvidia.com/gpu" : "")
+                    + (nodes.capacityReservationId() != null
+                            ? ", in the stack's subnets of the reservation's Availability Zone (chosen when the run creates it)" : ""));
             if (Ec2DesiredState.needsPlacementGroup(nodes)) {
                 lines.add("EC2 cluster placement group (through Cloud Control), for EFA");
             }

@@ -17,6 +17,7 @@ import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.JobController;
 import io.trainplane.local.sim.PodBehaviour;
 import io.trainplane.local.sim.PyTorchJobController;
+import io.trainplane.local.sim.SimulatedCapacity;
 import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
@@ -81,9 +82,12 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedKubernetes kubernetes = new SimulatedKubernetes();
     /** The stack's VPC: EKS adds each cluster's security group to it, EFS checks mount targets against it. */
     private final SimulatedNetwork network = SimulatedNetwork.stack();
-    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, iam, kubernetes.endpoint()).sharing(network);
+    /** The account's capacity reservations: Cloud Control reads them, node groups launch into them. */
+    private final SimulatedCapacity capacity = SimulatedCapacity.stack(clock.instant());
+    private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, iam).reading(network, capacity);
+    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, iam, kubernetes.endpoint()).sharing(network)
+            .launchingInto(capacity, cloudControl);
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam, network);
-    private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, iam);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, iam);
     private final PodBehaviour workload;
     private final JobController controller;
@@ -225,6 +229,7 @@ public final class LocalCloud implements AutoCloseable {
     public SimulatedEks eks() { return eks; }
     public SimulatedEfs efs() { return efs; }
     public SimulatedNetwork network() { return network; }
+    public SimulatedCapacity capacity() { return capacity; }
     public SimulatedCloudControl cloudControl() { return cloudControl; }
     public FaultPlan faults() { return faults; }
     /** Who the clusters' API server refused, and why (EKS's authenticator log). */

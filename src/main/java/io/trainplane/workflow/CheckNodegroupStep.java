@@ -54,7 +54,8 @@ public final class CheckNodegroupStep implements Step {
             }
             String templateId = template.get().identifier().orElseThrow(() -> new TerminalException("LaunchTemplateUnknown",
                     "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
-            NodegroupPrerequisites.createNodegroup(run, services, infrastructure, templateId);
+            NodegroupPrerequisites.createNodegroup(run, services, infrastructure, NodegroupPrerequisites.network(run, infrastructure),
+                    templateId);
             state = infrastructure.nodegroups().state(run.clusterName(), nodegroup);
         }
         return ResourceWait.look(state, "EKS node group " + nodegroup, WAIT_SECONDS);

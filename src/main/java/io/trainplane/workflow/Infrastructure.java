@@ -4,6 +4,7 @@ import io.trainplane.aws.Clients;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.aws.ec2.ReservedCapacity;
 import io.trainplane.aws.efs.EfsVolumes;
 import io.trainplane.aws.efs.MountTargetSecurityGroups;
 import io.trainplane.aws.eks.EksAddons;
@@ -49,6 +50,11 @@ public final class Infrastructure {
 
     public Ec2Objects ec2() {
         return new Ec2Objects(clients.cloudControl());
+    }
+
+    /** Capacity reservations and subnets, read through Cloud Control. */
+    public ReservedCapacity reservedCapacity() {
+        return new ReservedCapacity(clients.cloudControl());
     }
 
     public Settings settings() {

@@ -1,5 +1,6 @@
 package io.trainplane.workflow;
 
+import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.runs.RunResources;
 import java.util.List;
 import java.util.Optional;
@@ -18,12 +19,25 @@ final class NodegroupPrerequisites {
         services.store().update(run.runId(), r -> r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken()));
     }
 
-    static String createNodegroup(RunContext run, Services services, Infrastructure infrastructure, String launchTemplateId) {
+    /**
+     * The subnets and security groups the node group gets: the stack's, or for a capacity
+     * reservation only its subnets in the reservation's zone.
+     *
+     * @throws TerminalException when the node group cannot launch into its reservation (before
+     *     anything is created: CreateNodegroup asks first)
+     */
+    static ClusterNetwork network(RunContext run, Infrastructure infrastructure) {
+        return infrastructure.reservedCapacity().networkFor(run.spec().cluster().nodeGroup(),
+                infrastructure.settings().network(), infrastructure.settings().region());
+    }
+
+    static String createNodegroup(RunContext run, Services services, Infrastructure infrastructure,
+                                  ClusterNetwork network, String launchTemplateId) {
         String nodegroup = run.names().nodeGroupName();
         // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the node group.
         services.store().update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
         infrastructure.nodegroups().create(run.names(), infrastructure.tags(run.names()), run.spec().cluster().nodeGroup(),
-                infrastructure.settings().network(), infrastructure.settings().roles(), launchTemplateId);
+                network, infrastructure.settings().roles(), launchTemplateId);
         return nodegroup;
     }
 }

@@ -168,6 +168,16 @@ class CliTest {
     }
 
     @Test
+    void planPutsACapacityBlockNodeGroupInItsReservationsZoneWithoutAPlacementGroup() {
+        Result r = cli("plan", "examples/multi-node-efa.json");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("2 × p4d.24xlarge, CAPACITY_BLOCK",
+                        "in the stack's subnets of the reservation's Availability Zone",
+                        "capacity reservation cr-0123456789abcdef0, 4 EFA interfaces")
+                .doesNotContain("placement group");
+    }
+
+    @Test
     void planPrintsThePyTorchJobWhenThatIsTheLauncher() throws IOException {
         Path spec = file("{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 2}}");
         Result r = cli("plan", spec.toString());

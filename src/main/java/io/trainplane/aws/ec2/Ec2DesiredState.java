@@ -53,9 +53,14 @@ public final class Ec2DesiredState {
      */
     public static final int METADATA_HOP_LIMIT = 1;
 
-    /** EFA nodes go into a cluster placement group (low latency between them). */
+    /**
+     * EFA nodes go into a cluster placement group (low latency between them), except in a
+     * Capacity Block: EC2 already places its instances close together, "so there is no need to use
+     * a cluster placement group with a Capacity Block"
+     * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html).
+     */
     public static boolean needsPlacementGroup(NodeGroupSpec nodeGroup) {
-        return nodeGroup.efa();
+        return nodeGroup.efa() && nodeGroup.capacityType() != CapacityType.CAPACITY_BLOCK;
     }
 
     public static String launchTemplateName(Names names) {
@@ -65,8 +70,9 @@ public final class Ec2DesiredState {
     /**
      * The node group's launch template, which every node group of a run gets. It sets only what
      * the node group itself cannot: the instance metadata options ({@link #METADATA_HOP_LIMIT}),
-     * the capacity reservation (and the capacity-block market), the EFA interfaces, the placement
-     * group and the run's tags; EKS fills in the rest (image, instance profile, user data).
+     * the capacity reservation (and, for a Capacity Block, its market and the instance type), the
+     * EFA interfaces, the placement group and the run's tags; EKS fills in the rest (image,
+     * instance profile, user data).
      *
      * @param securityGroupIds given to every EFA interface (EKS cannot add its cluster security
      *                         group to interfaces a launch template declares); unused without EFA
@@ -87,6 +93,9 @@ public final class Ec2DesiredState {
         }
         if (nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK) {
             data.putObject("InstanceMarketOptions").put("MarketType", "capacity-block");
+            // EKS requires it of a Capacity Block's template (the node group then names none):
+            // https://docs.aws.amazon.com/eks/latest/userguide/capacity-blocks-mng.html
+            data.put("InstanceType", nodeGroup.instanceType());
         }
         if (nodeGroup.efa()) {
             data.set("NetworkInterfaces", efaInterfaces(nodeGroup.instanceType(), securityGroupIds));

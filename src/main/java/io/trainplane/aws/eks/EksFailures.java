@@ -89,11 +89,28 @@ final class EksFailures {
         if (!issue.resourceIds().isEmpty()) {
             text.append(" (").append(String.join(", ", issue.resourceIds())).append(")");
         }
-        String hint = HINTS.get(issue.code());
+        String hint = hint(issue);
         if (hint != null) {
             text.append(" - ").append(hint);
         }
         return text.toString();
+    }
+
+    /**
+     * What to do: by the issue's code, and for a launch refused by a capacity reservation
+     * (EC2's ReservationCapacityExceeded, a reservation id not found, a Capacity Block's market or
+     * placement) what the reservation requires of the node group.
+     */
+    private static String hint(HealthIssue issue) {
+        String message = issue.message() == null ? "" : issue.message();
+        if ("AsgInstanceLaunchFailures".equals(issue.code()) && (message.contains("ReservationCapacityExceeded")
+                || message.contains("CapacityReservation") || message.contains("Capacity Block"))) {
+            return "the instances do not fit their capacity reservation: every subnet of the node group must be in the "
+                    + "reservation's Availability Zone, its instance type the reservation's, the reservation active "
+                    + "(a Capacity Block between its start and end) with room for every node, and a Capacity Block "
+                    + "launched with market type capacity-block and no placement group";
+        }
+        return HINTS.get(issue.code());
     }
 
     /** The client's region for messages; "this region" for clients that do not say. */

@@ -102,9 +102,12 @@ public final class EksRequests {
      * (IMDSv2 with a hop limit of 1; a capacity block's reservation; EFA).
      *
      * <p>The instance type and AMI type stay on the node group: EKS accepts instance types on the
-     * node group when the template names none, and Trainplane's templates name neither (no
-     * {@code InstanceType}, no {@code ImageId}). Disk size and remote access are never set, as
-     * EKS refuses them beside a template.
+     * node group when the template names none, and Trainplane's templates name no {@code ImageId}
+     * and, but for a Capacity Block's (where EKS requires it), no {@code InstanceType}; a node group
+     * whose template names it must not (CreateNodegroup API reference, {@code instanceTypes}). Disk
+     * size and remote access are never set, as EKS refuses them beside a template. {@code network}
+     * is the stack's, or for a capacity reservation its subnets in the reservation's zone
+     * ({@code io.trainplane.aws.ec2.ReservedCapacity}).
      */
     public static CreateNodegroupRequest createNodegroup(Names names, RunTags tags, NodeGroupSpec spec,
                                                          ClusterNetwork network, ClusterRoles roles, String launchTemplateId) {
@@ -125,7 +128,6 @@ public final class EksRequests {
                         .desiredSize(spec.nodes())
                         .maxSize(spec.nodes())
                         .build())
-                .instanceTypes(spec.instanceType())
                 .capacityType(capacityType(spec.capacityType()))
                 .amiType(amiType(spec))
                 .labels(nodeLabels(names, gpus))
@@ -134,6 +136,9 @@ public final class EksRequests {
                 .clientRequestToken(names.clientRequestToken(CREATE_NODEGROUP));
         if (gpus) {
             request.taints(gpuTaint());
+        }
+        if (spec.capacityType() != CapacityType.CAPACITY_BLOCK) {
+            request.instanceTypes(spec.instanceType()); // a Capacity Block's template names it: EKS refuses both
         }
         return request.build();
     }

@@ -30,8 +30,8 @@ final class CloudControlPermissions implements Permissions {
     public List<IamRequest> of(String operation, SdkRequest request) {
         var asked = list(IamRequest.of("cloudformation:" + operation, "*"));
         switch (request) {
-            case GetResourceRequest r -> asked.addAll(reads(CloudControlTypes.byName(r.typeName())));
-            case ListResourcesRequest r -> asked.addAll(reads(CloudControlTypes.byName(r.typeName())));
+            case GetResourceRequest r -> asked.addAll(reads(r.typeName()));
+            case ListResourcesRequest r -> asked.addAll(reads(r.typeName()));
             default -> { }
         }
         return asked;
@@ -77,6 +77,12 @@ final class CloudControlPermissions implements Permissions {
                 yield asked;
             }
         };
+    }
+
+    /** The read handler's permissions, for the types the twin provisions and those it only reads. */
+    private static List<IamRequest> reads(String typeName) {
+        CloudControlReadTypes existing = CloudControlReadTypes.byName(typeName);
+        return existing != null ? existing.readPermissions() : reads(CloudControlTypes.byName(typeName));
     }
 
     private static List<IamRequest> reads(CloudControlTypes type) {

@@ -65,6 +65,8 @@ final class EksRecords {
         final String autoScalingGroup;
         final Map<String, String> tags = new TreeMap<>();
         Lifecycle life;
+        /** EC2's error launching the instances ({@link NodegroupLaunches}): the node group ends CREATE_FAILED; null when they launch. */
+        String launchFailure;
 
         NodegroupRecord(CreateNodegroupRequest request, String version, SimulatedIds ids, Lifecycle life) {
             this.request = request;

@@ -27,12 +27,14 @@ import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.Identity;
 import software.amazon.awssdk.services.eks.model.IpFamily;
+import software.amazon.awssdk.services.eks.model.Issue;
 import software.amazon.awssdk.services.eks.model.KubernetesNetworkConfigResponse;
 import software.amazon.awssdk.services.eks.model.LogSetup;
 import software.amazon.awssdk.services.eks.model.LogType;
 import software.amazon.awssdk.services.eks.model.Logging;
 import software.amazon.awssdk.services.eks.model.Nodegroup;
 import software.amazon.awssdk.services.eks.model.NodegroupHealth;
+import software.amazon.awssdk.services.eks.model.NodegroupIssueCode;
 import software.amazon.awssdk.services.eks.model.NodegroupResources;
 import software.amazon.awssdk.services.eks.model.NodegroupScalingConfig;
 import software.amazon.awssdk.services.eks.model.NodegroupStatus;
@@ -123,9 +125,12 @@ final class EksViews {
         CreateNodegroupRequest r = n.request;
         NodegroupStatus status = switch (n.life.phase(now)) {
             case CREATING -> NodegroupStatus.CREATING;
-            case READY -> NodegroupStatus.ACTIVE;
+            case READY -> n.launchFailure == null ? NodegroupStatus.ACTIVE : NodegroupStatus.CREATE_FAILED;
             case DELETING, GONE -> NodegroupStatus.DELETING;
         };
+        List<Issue> issues = status != NodegroupStatus.CREATE_FAILED ? List.of() : List.of(Issue.builder()
+                .code(NodegroupIssueCode.ASG_INSTANCE_LAUNCH_FAILURES).message(n.launchFailure)
+                .resourceIds(n.autoScalingGroup).build());
         NodegroupScalingConfig scaling = r.scalingConfig() == null ? NodegroupScalingConfig.builder().build() : r.scalingConfig();
         return Nodegroup.builder()
                 .nodegroupName(r.nodegroupName())
@@ -152,7 +157,7 @@ final class EksViews {
                 .launchTemplate(r.launchTemplate())
                 .resources(status == NodegroupStatus.CREATING ? null : NodegroupResources.builder()
                         .autoScalingGroups(AutoScalingGroup.builder().name(n.autoScalingGroup).build()).build())
-                .health(NodegroupHealth.builder().issues(List.of()).build())
+                .health(NodegroupHealth.builder().issues(issues).build())
                 .tags(n.tags)
                 .build();
     }

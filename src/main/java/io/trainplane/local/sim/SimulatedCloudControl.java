@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
@@ -37,10 +38,12 @@ import software.amazon.awssdk.services.cloudcontrol.model.RequestTokenNotFoundEx
 import software.amazon.awssdk.services.cloudcontrol.model.ResourceDescription;
 import software.amazon.awssdk.services.cloudcontrol.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.cloudcontrol.model.TypeNotFoundException;
+import software.amazon.awssdk.services.cloudcontrol.model.UnsupportedActionException;
 
 /**
  * The Cloud Control API for {@code AWS::EC2::LaunchTemplate}, {@code AWS::EC2::PlacementGroup} and
- * {@code AWS::Logs::LogGroup}, in process. Requests are asynchronous as on AWS: CreateResource and DeleteResource answer
+ * {@code AWS::Logs::LogGroup}, in process; it also reads what the account has from the start
+ * ({@link CloudControlReadTypes}: subnets, capacity reservations). Requests are asynchronous as on AWS: CreateResource and DeleteResource answer
  * IN_PROGRESS, GetResourceRequestStatus reports SUCCESS (with the identifier) or FAILED after
  * {@link #OPERATION}. A client token makes a request idempotent; reused with another request it
  * is a {@code ClientTokenConflictException}.
@@ -66,10 +69,21 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
     private final Clock clock;
     private final ServiceCalls calls;
     private final SimulatedIds ids = new SimulatedIds("cloudcontrol");
+    /** What the account has from the start, read through {@link CloudControlReadTypes}. */
+    private volatile SimulatedNetwork network = SimulatedNetwork.stack();
+    private volatile SimulatedCapacity capacity;
 
     public SimulatedCloudControl(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam) {
         this.clock = clock;
         this.calls = new ServiceCalls(AwsService.CLOUD_CONTROL, calls, faults, iam, new CloudControlPermissions());
+        this.capacity = SimulatedCapacity.stack(clock.instant());
+    }
+
+    /** This account's subnets and capacity reservations are {@code network}'s and {@code capacity}'s. */
+    public SimulatedCloudControl reading(SimulatedNetwork network, SimulatedCapacity capacity) {
+        this.network = network;
+        this.capacity = capacity;
+        return this;
     }
 
     @Override
@@ -125,6 +139,12 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
         return calls.call("GetResource", request, () -> {
             synchronized (this) {
                 Instant now = now();
+                CloudControlReadTypes existing = CloudControlReadTypes.byName(request.typeName());
+                if (existing != null) {
+                    return GetResourceResponse.builder().typeName(existing.typeName()).resourceDescription(existing
+                            .describe(request.identifier(), network, capacity, now)
+                            .orElseThrow(() -> notFound(existing.typeName(), request.identifier()))).build();
+                }
                 CloudControlTypes type = type(request.typeName());
                 Resource r = resources.get(key(type, request.identifier()));
                 if (r == null || r.life().phase(now) == Lifecycle.Phase.CREATING) {
@@ -169,14 +189,15 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
         return calls.call("ListResources", request, () -> {
             synchronized (this) {
                 Instant now = now();
-                CloudControlTypes type = type(request.typeName());
-                List<ResourceDescription> readable = resources.values().stream()
+                CloudControlReadTypes existing = CloudControlReadTypes.byName(request.typeName());
+                CloudControlTypes type = existing == null ? type(request.typeName()) : null;
+                List<ResourceDescription> readable = existing != null ? existing.describeAll(network, capacity, now) : resources.values().stream()
                         .filter(r -> r.type() == type && r.life().phase(now) != Lifecycle.Phase.CREATING)
                         .map(SimulatedCloudControl::describe)
                         .toList();
                 var page = Paging.page(readable, request.nextToken(), request.maxResults(), 20, () -> calls.error(
                         InvalidRequestException.builder(), 400, "InvalidRequestException", "The nextToken is not valid"));
-                return ListResourcesResponse.builder().typeName(type.typeName()).resourceDescriptions(page.items())
+                return ListResourcesResponse.builder().typeName(request.typeName()).resourceDescriptions(page.items())
                         .nextToken(page.nextToken()).build();
             }
         });
@@ -219,7 +240,25 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
         return denied == null ? null : new Rejection(HandlerErrorCode.ACCESS_DENIED, AwsErrors.deniedMessage(denied));
     }
 
+    /**
+     * The launch template data of a launch template that exists (by id, or by name when no id is
+     * given), as EKS reads it when a node group names the template; empty when there is none.
+     */
+    public synchronized Optional<JsonNode> launchTemplateData(String id, String name) {
+        Instant now = now();
+        return resources.values().stream()
+                .filter(r -> r.type() == CloudControlTypes.LAUNCH_TEMPLATE && r.life().phase(now) == Lifecycle.Phase.READY)
+                .filter(r -> id != null ? id.equals(r.identifier())
+                        : name != null && name.equals(r.properties().path("LaunchTemplateName").asText(null)))
+                .findFirst()
+                .map(r -> (JsonNode) r.properties().path("LaunchTemplateData").deepCopy());
+    }
+
     private CloudControlTypes type(String typeName) {
+        if (CloudControlReadTypes.byName(typeName) != null) {
+            throw calls.error(UnsupportedActionException.builder(), 400, "UnsupportedActionException",
+                    "The simulated account reads " + typeName + " (it has them from the start) but does not create or delete them");
+        }
         CloudControlTypes type = CloudControlTypes.byName(typeName);
         if (type == null) {
             throw calls.error(TypeNotFoundException.builder(), 400, "TypeNotFoundException",
@@ -268,8 +307,12 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
     }
 
     private AwsServiceException notFound(CloudControlTypes type, String identifier) {
+        return notFound(type.typeName(), identifier);
+    }
+
+    private AwsServiceException notFound(String typeName, String identifier) {
         return calls.error(ResourceNotFoundException.builder(), 400, "ResourceNotFoundException",
-                "Resource of type '" + type.typeName() + "' with identifier '" + identifier + "' was not found.");
+                "Resource of type '" + typeName + "' with identifier '" + identifier + "' was not found.");
     }
 
     /** The request as it stands at {@code now}: in progress for {@link #OPERATION}, then done. */

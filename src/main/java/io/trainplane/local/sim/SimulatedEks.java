@@ -92,6 +92,8 @@ public final class SimulatedEks implements EksClient, Inventory {
     /** The account's VPCs, shared with EFS ({@link #sharing}): each cluster's security group is added to them. */
     private volatile SimulatedNetwork network = SimulatedNetwork.stack();
     private Consumer<String> controlPlaneLogs = logGroup -> { };
+    /** Node groups' launch templates and the capacity they launch into ({@link #launchingInto}). */
+    private volatile NodegroupLaunches launches = NodegroupLaunches.NONE;
 
     public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam, String kubernetesEndpoint) {
         this.clock = clock;
@@ -150,6 +152,12 @@ public final class SimulatedEks implements EksClient, Inventory {
         synchronized (account) {
             this.controlPlaneLogs = deliver;
         }
+    }
+
+    /** Node groups launch into this account's capacity, with the launch templates {@code cloudControl} made (call after {@link #sharing}). */
+    public SimulatedEks launchingInto(SimulatedCapacity capacity, SimulatedCloudControl cloudControl) {
+        this.launches = new NodegroupLaunches(network, capacity, cloudControl::launchTemplateData);
+        return this;
     }
 
     /** The account's cluster quota (EKS's default is 100 per region). */
@@ -254,10 +262,12 @@ public final class SimulatedEks implements EksClient, Inventory {
                     }
                     throw errors.nodegroupExists(c.name(), name);
                 }
+                launches.check(request, account, c.name());
                 account.requireActive(c, now);
                 String version = request.version() != null ? request.version() : EksViews.cluster(c, now).version();
                 var created = new NodegroupRecord(request, version, account.ids,
                         Lifecycle.startingAt(now, NODEGROUP_CREATING, NODEGROUP_DELETING));
+                created.launchFailure = launches.launch(request, created.arn(), now).orElse(null);
                 c.nodegroups.put(name, created);
                 return CreateNodegroupResponse.builder().nodegroup(EksViews.nodegroup(created, now)).build();
             }
@@ -282,6 +292,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                 Instant now = account.now();
                 var n = account.nodegroup(request.clusterName(), request.nodegroupName());
                 n.life = n.life.delete(now);
+                launches.release(n.arn());
                 return DeleteNodegroupResponse.builder().nodegroup(EksViews.nodegroup(n, now)).build();
             }
         });

@@ -61,10 +61,13 @@ public final class SimulatedNetwork {
         if (!defaultGroups.containsKey(vpcId)) {
             throw new IllegalArgumentException("add VPC " + vpcId + " before its subnet " + subnetId);
         }
-        // Zone ids map to names per account; in this account a → use1-az1, b → use1-az2, …
-        String zoneId = "use1-az" + (zoneName.charAt(zoneName.length() - 1) - 'a' + 1);
-        subnets.put(subnetId, new Subnet(subnetId, vpcId, zoneName, zoneId, Cidr.parse(cidr)));
+        subnets.put(subnetId, new Subnet(subnetId, vpcId, zoneName, zoneId(zoneName), Cidr.parse(cidr)));
         return this;
+    }
+
+    /** Zone ids map to names per account; in this account a → use1-az1, b → use1-az2, … */
+    static String zoneId(String zoneName) {
+        return "use1-az" + (zoneName.charAt(zoneName.length() - 1) - 'a' + 1);
     }
 
     public synchronized SimulatedNetwork addSecurityGroup(String groupId, String vpcId) {
@@ -89,6 +92,10 @@ public final class SimulatedNetwork {
 
     public synchronized Optional<Subnet> subnet(String subnetId) {
         return Optional.ofNullable(subnetId == null ? null : subnets.get(subnetId));
+    }
+
+    public synchronized List<Subnet> subnets() {
+        return List.copyOf(subnets.values());
     }
 
     /** The VPC a security group is in; empty when the group does not exist. */

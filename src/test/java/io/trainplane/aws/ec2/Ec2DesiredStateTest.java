@@ -47,7 +47,15 @@ class Ec2DesiredStateTest {
     }
 
     @Test
-    void aCapacityBlockIsTheCapacityBlockMarketTargetingItsReservation() {
+    void efaInACapacityBlockNeedsNoPlacementGroupButAnOnDemandReservationKeepsIt() {
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p4d.24xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true)))
+                .isFalse();
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p4d.24xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", true)))
+                .isTrue();
+    }
+
+    @Test
+    void aCapacityBlockIsTheCapacityBlockMarketTargetingItsReservationWithItsInstanceType() {
         ObjectNode template = Ec2DesiredState.launchTemplate(names, tags,
                 nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", false), Optional.empty(), List.of());
 
@@ -55,7 +63,7 @@ class Ec2DesiredStateTest {
                 {"LaunchTemplateName":"tp-llm-pretrain-7-nodes","LaunchTemplateData":{\
                 "MetadataOptions":{"HttpEndpoint":"enabled","HttpTokens":"required","HttpPutResponseHopLimit":1},\
                 "CapacityReservationSpecification":{"CapacityReservationTarget":{"CapacityReservationId":"cr-0123456789abcdef0"}},\
-                "InstanceMarketOptions":{"MarketType":"capacity-block"},\
+                "InstanceMarketOptions":{"MarketType":"capacity-block"},"InstanceType":"p5.48xlarge",\
                 "TagSpecifications":[\
                 {"ResourceType":"instance","Tags":%1$s},{"ResourceType":"volume","Tags":%1$s}]},\
                 "TagSpecifications":[{"ResourceType":"launch-template","Tags":%1$s}]}""".formatted(RUN_TAGS));
@@ -70,6 +78,7 @@ class Ec2DesiredStateTest {
         assertThat(data.at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId").asText())
                 .isEqualTo("cr-0123456789abcdef0");
         assertThat(data.has("InstanceMarketOptions")).isFalse();
+        assertThat(data.has("InstanceType")).as("the node group names it").isFalse();
         assertThat(data.has("NetworkInterfaces")).isFalse();
         assertThat(data.has("Placement")).isFalse();
     }

@@ -120,6 +120,19 @@ class EksNodegroupsTest {
     }
 
     @Test
+    void aLaunchRefusedByItsCapacityReservationSaysWhatTheReservationNeeds() {
+        eks.nodegroup = nodegroup("CREATE_FAILED", Issue.builder().code("AsgInstanceLaunchFailures")
+                .message("Could not launch On-Demand Instances. ReservationCapacityExceeded - The requested reservation does not "
+                        + "have sufficient compatible and available capacity for this request. Launching EC2 instance failed.")
+                .resourceIds("eks-tp-nodes-1234").build());
+
+        assertThat(nodegroups.state(cluster, name)).isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
+                .contains("ReservationCapacityExceeded", "(eks-tp-nodes-1234)")
+                .contains("every subnet of the node group must be in the reservation's Availability Zone")
+                .doesNotContain("check the instance type's availability"));
+    }
+
+    @Test
     void deleteFailedIsFailed() {
         eks.nodegroup = nodegroup("DELETE_FAILED",
                 Issue.builder().code("Ec2SecurityGroupDeletionFailure").message("DependencyViolation").build());

@@ -175,6 +175,9 @@ class EksRequestsTest {
                 .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"));
         CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, block, NETWORK, ROLES, "lt-0123");
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.CAPACITY_BLOCK);
+        // The Capacity Block's launch template names the instance type; EKS refuses it twice.
+        assertThat(request.hasInstanceTypes()).isFalse();
+        assertThat(request.amiType()).isEqualTo(AMITypes.AL2023_X86_64_NVIDIA);
     }
 
     @Test

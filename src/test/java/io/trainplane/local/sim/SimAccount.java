@@ -20,9 +20,12 @@ final class SimAccount {
     final CallLog calls = new CallLog();
     final FaultPlan faults = new FaultPlan();
     final SimulatedNetwork network = SimulatedNetwork.stack();
-    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, Authorizer.ALLOW_ALL, ENDPOINT).sharing(network);
+    final SimulatedCapacity capacity = SimulatedCapacity.stack(START);
+    final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, Authorizer.ALLOW_ALL)
+            .reading(network, capacity);
+    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, Authorizer.ALLOW_ALL, ENDPOINT).sharing(network)
+            .launchingInto(capacity, cloudControl);
     final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, Authorizer.ALLOW_ALL, network);
-    final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, Authorizer.ALLOW_ALL);
     final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, Authorizer.ALLOW_ALL);
 
     void advance(Duration d) {
