@@ -13,6 +13,8 @@ import io.trainplane.runs.LostEvent;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
+import io.trainplane.workflow.FailureReport;
+import io.trainplane.workflow.Json;
 import io.trainplane.workflow.Services;
 import java.io.IOException;
 import java.io.InputStream;
@@ -92,6 +94,7 @@ public final class LocalRun {
             error = finishOutcome(result)
                     .map(o -> new RunError(o.path("failedState").asText(null), o.path("error").asText(result.error()),
                             o.path("cause").asText(result.cause()), null))
+                    .or(() -> firstTaskFailure(result))
                     .orElse(new RunError(null, result.error(), result.cause(), null));
         }
         return new RunReport(
@@ -110,6 +113,20 @@ public final class LocalRun {
                 result.status().name(),
                 Duration.between(started, clock.instant()).toSeconds(),
                 Duration.ofNanos(System.nanoTime() - wallStart).toMillis());
+    }
+
+    /**
+     * Without a record and without FinishRun's outcome (it could not write either: the run's role
+     * may not reach the table), the first Task that failed says what happened, as the execution's
+     * history would on AWS.
+     */
+    private static Optional<RunError> firstTaskFailure(ExecutionResult result) {
+        return result.events("TaskFailed").stream().findFirst().map(e -> {
+            var caught = Json.object();
+            caught.putObject(e.stateName()).put("Error", e.details().path("error").asText("Unknown"))
+                    .put("Cause", e.details().path("cause").asText(""));
+            return FailureReport.from(caught);
+        });
     }
 
     private static Optional<JsonNode> finishOutcome(ExecutionResult result) {

@@ -11,12 +11,12 @@ import java.util.Map;
  * log tail. The state machine writes each Catch under its own state's name, so the failed state
  * is known without an extra state per task.
  */
-final class FailureReport {
+public final class FailureReport {
     static final String TAIL_MARKER = "\nlast lines of the failed pod:\n";
 
     private FailureReport() {}
 
-    static RunError from(JsonNode failed) {
+    public static RunError from(JsonNode failed) {
         Iterator<Map.Entry<String, JsonNode>> fields = failed.fields();
         if (!fields.hasNext()) {
             return new RunError("unknown", "Unknown", "the run failed without an error report", null);

@@ -83,7 +83,8 @@ final class TeardownPlan {
             if (classified instanceof TransientException) {
                 waiting++;
             } else {
-                failures.add(what + ": " + e.getMessage());
+                // The classified message: an IAM refusal reads "AccessDeniedException: …" with its fix.
+                failures.add(what + ": " + classified.getMessage());
             }
             return false;
         }

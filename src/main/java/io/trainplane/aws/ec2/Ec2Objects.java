@@ -9,10 +9,12 @@ import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.workflow.TerminalException;
 import io.trainplane.workflow.TransientException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
 import software.amazon.awssdk.services.cloudcontrol.model.AlreadyExistsException;
 import software.amazon.awssdk.services.cloudcontrol.model.ClientTokenConflictException;
@@ -111,8 +113,18 @@ public final class Ec2Objects {
     public Deletion delete(String typeName, String identifier) {
         try {
             cloudControl.getResource(r -> r.typeName(typeName).identifier(identifier));
-            return deletion(cloudControl.deleteResource(r -> r.typeName(typeName).identifier(identifier))
-                    .progressEvent());
+            // The same client token on every pass: Cloud Control answers a request it already
+            // has with that request's progress, so a delete its handler was refused (IAM) ends
+            // cleanup with the refusal instead of a new request each pass. Any other failure gets
+            // a new request.
+            String token = UUID.nameUUIDFromBytes(("delete " + typeName + " " + identifier).getBytes(StandardCharsets.UTF_8)).toString();
+            ProgressEvent event = cloudControl.deleteResource(r -> r.typeName(typeName).identifier(identifier).clientToken(token))
+                    .progressEvent();
+            if (event.operationStatus() == OperationStatus.FAILED && event.errorCode() != HandlerErrorCode.ACCESS_DENIED
+                    && event.errorCode() != HandlerErrorCode.NOT_FOUND) {
+                event = cloudControl.deleteResource(r -> r.typeName(typeName).identifier(identifier)).progressEvent();
+            }
+            return deletion(event);
         } catch (ResourceNotFoundException e) {
             return new Deletion.Gone();
         } catch (ConcurrentOperationException e) {
