@@ -74,6 +74,9 @@ public final class EksNodegroups {
 
     /** Where the node group stands; {@link ResourceState.Gone} when it (or its cluster) is gone. */
     public ResourceState state(String clusterName, String nodegroupName) {
+        if (!listed(clusterName, nodegroupName)) {
+            return new ResourceState.Gone();
+        }
         Nodegroup nodegroup;
         try {
             nodegroup = describe(clusterName, nodegroupName);
@@ -139,10 +142,10 @@ public final class EksNodegroups {
     }
 
     /**
-     * Whether the cluster lists the node group. Asked before deleting because the run records a
-     * node group before EKS accepts its create: one that was never made has no tags, so the
-     * role (which may delete tagged node groups only) is refused DeleteNodegroup for it, where
-     * ListNodegroups on the tagged cluster answers.
+     * Whether the cluster lists the node group. Asked before describing or deleting it because the
+     * run records a node group before EKS accepts its create: one that was never made has no tags,
+     * so the role (which may touch tagged node groups only) is refused DescribeNodegroup and
+     * DeleteNodegroup for it, where ListNodegroups on the tagged cluster answers.
      */
     private boolean listed(String clusterName, String nodegroupName) {
         try {
