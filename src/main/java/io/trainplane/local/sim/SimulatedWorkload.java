@@ -85,8 +85,13 @@ public final class SimulatedWorkload implements PodBehaviour {
         return !now.isBefore(Instant.parse(job.getStatus().getStartTime()).plus(DELETED_AFTER));
     }
 
+    /**
+     * Test accuracy of a ResNet on CIFAR-10 after {@code epochs}: chance (0.10) at the start, rising
+     * to the low 0.90s that such a model reaches in a few dozen epochs (about 0.73 after 10, 0.92
+     * after 30), so the GPU examples' gates (0.80, 0.85) are met as a real training would meet them.
+     */
     static double accuracyAfter(int epochs) {
-        return 0.10 + 0.66 * (1 - Math.exp(-epochs / 5.0));
+        return 0.10 + 0.83 * (1 - Math.exp(-epochs / 7.0));
     }
 
     private static String component(Job job) {

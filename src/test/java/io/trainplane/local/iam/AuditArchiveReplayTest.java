@@ -32,6 +32,8 @@ class AuditArchiveReplayTest {
         Files.writeString(policies, Json.write(IamReport.json(StackTemplate.local())));
 
         IamSimulate.Replay replay = IamSimulate.installed().replay(policies, logs);
+        System.out.printf("%d audit logs: iam-simulate: %d calls, %d agree, %d disagree, %d malformed%n",
+                logs.length, replay.calls(), replay.agree(), replay.disagree(), replay.malformed());
 
         assertThat(replay.disagreements()).as(replay.output()).isEmpty();
         assertThat(replay.malformedRequests()).as(replay.output()).isEmpty();
