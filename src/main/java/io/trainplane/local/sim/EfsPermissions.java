@@ -3,6 +3,7 @@ package io.trainplane.local.sim;
 import static io.trainplane.local.sim.IamRequests.list;
 import static io.trainplane.local.sim.IamRequests.on;
 import static io.trainplane.local.sim.IamRequests.tagging;
+import static io.trainplane.local.sim.IamRequests.taggingOnCreate;
 import static io.trainplane.local.sim.IamRequests.untagging;
 
 import io.trainplane.local.iam.IamRequest;
@@ -52,11 +53,9 @@ final class EfsPermissions implements Permissions {
                     r.tags().forEach(t -> tags.put(t.key(), t.value()));
                     var asked = list(tagging("elasticfilesystem:CreateFileSystem", "*", null, tags)
                             .with("elasticfilesystem:Encrypted", String.valueOf(Boolean.TRUE.equals(r.encrypted()))));
-                    if (!tags.isEmpty()) {
-                        // The id is EFS's to give: a stand-in names the new file system.
-                        asked.add(tagging("elasticfilesystem:TagResource", EFS + "fs-00000000000000000", null, tags)
-                                .with("elasticfilesystem:CreateAction", "CreateFileSystem"));
-                    }
+                    // The id is EFS's to give: a stand-in names the new file system.
+                    taggingOnCreate("elasticfilesystem:TagResource", EFS + "fs-00000000000000000", tags)
+                            .forEach(tag -> asked.add(tag.with("elasticfilesystem:CreateAction", "CreateFileSystem")));
                     yield asked;
                 }
                 case DescribeFileSystemsRequest r -> list(r.fileSystemId() == null

@@ -4,6 +4,7 @@ import static io.trainplane.local.sim.IamRequests.list;
 import static io.trainplane.local.sim.IamRequests.on;
 import static io.trainplane.local.sim.IamRequests.passRole;
 import static io.trainplane.local.sim.IamRequests.tagging;
+import static io.trainplane.local.sim.IamRequests.taggingOnCreate;
 import static io.trainplane.local.sim.IamRequests.untagging;
 
 import io.trainplane.local.iam.IamRequest;
@@ -66,9 +67,7 @@ final class EksPermissions implements Permissions {
             return switch (request) {
                 case CreateClusterRequest r -> {
                     var asked = list(tagging("eks:CreateCluster", "*", null, r.tags()), passRole(r.roleArn(), "eks.amazonaws.com"));
-                    if (r.hasTags() && !r.tags().isEmpty()) {
-                        asked.add(tagging("eks:TagResource", cluster(r.name()), null, r.tags()));
-                    }
+                    asked.addAll(taggingOnCreate("eks:TagResource", cluster(r.name()), r.tags()));
                     yield asked;
                 }
                 case DescribeClusterRequest r -> list(onCluster("eks:DescribeCluster", r.name()));
@@ -79,18 +78,14 @@ final class EksPermissions implements Permissions {
                 case CreateNodegroupRequest r -> {
                     var asked = list(tagging("eks:CreateNodegroup", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags()),
                             passRole(r.nodeRole(), "eks.amazonaws.com"));
-                    if (r.hasTags() && !r.tags().isEmpty()) {
-                        asked.add(tagging("eks:TagResource", newArn("nodegroup", r.clusterName(), r.nodegroupName()), null, r.tags()));
-                    }
+                    asked.addAll(taggingOnCreate("eks:TagResource", newArn("nodegroup", r.clusterName(), r.nodegroupName()), r.tags()));
                     yield asked;
                 }
                 case DescribeNodegroupRequest r -> list(onNodegroup("eks:DescribeNodegroup", r.clusterName(), r.nodegroupName()));
                 case DeleteNodegroupRequest r -> list(onNodegroup("eks:DeleteNodegroup", r.clusterName(), r.nodegroupName()));
                 case CreateAddonRequest r -> {
                     var asked = list(tagging("eks:CreateAddon", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags()));
-                    if (r.hasTags() && !r.tags().isEmpty()) {
-                        asked.add(tagging("eks:TagResource", newArn("addon", r.clusterName(), r.addonName()), null, r.tags()));
-                    }
+                    asked.addAll(taggingOnCreate("eks:TagResource", newArn("addon", r.clusterName(), r.addonName()), r.tags()));
                     // https://docs.aws.amazon.com/eks/latest/userguide/add-ons-iam.html: the add-on's
                     // Pod Identity roles are passed to pods.eks.amazonaws.com.
                     r.podIdentityAssociations().forEach(a -> asked.add(passRole(a.roleArn(), "pods.eks.amazonaws.com")));
@@ -100,9 +95,7 @@ final class EksPermissions implements Permissions {
                 case DeleteAddonRequest r -> list(onAddon("eks:DeleteAddon", r.clusterName(), r.addonName()));
                 case CreateAccessEntryRequest r -> {
                     var asked = list(createAccessEntry(r));
-                    if (r.hasTags() && !r.tags().isEmpty()) {
-                        asked.add(tagging("eks:TagResource", newAccessEntryArn(r.clusterName(), r.principalArn()), null, r.tags()));
-                    }
+                    asked.addAll(taggingOnCreate("eks:TagResource", newAccessEntryArn(r.clusterName(), r.principalArn()), r.tags()));
                     yield asked;
                 }
                 case ListAccessEntriesRequest r -> list(onCluster("eks:ListAccessEntries", r.clusterName()));

@@ -39,6 +39,14 @@ final class IamRequests {
         return new IamRequest(action, resource, context);
     }
 
+    /**
+     * What a create that sets tags also asks: the service's tag action on the new, still untagged
+     * resource (tag on create); nothing when it sets no tags.
+     */
+    static List<IamRequest> taggingOnCreate(String tagAction, String newResource, Map<String, String> tags) {
+        return tags == null || tags.isEmpty() ? List.of() : List.of(tagging(tagAction, newResource, null, tags));
+    }
+
     /** An action that removes tags: {@code aws:TagKeys}. */
     static IamRequest untagging(String action, String resource, Map<String, String> resourceTags, List<String> keys) {
         return on(action, resource, resourceTags).with("aws:TagKeys", List.copyOf(keys));
