@@ -1,7 +1,7 @@
 package io.trainplane.functions;
 
-import io.trainplane.aws.AwsClients;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.AwsClients;
+import io.trainplane.clients.Clients;
 import io.trainplane.workflow.CreateVolumeStep;
 import io.trainplane.workflow.StepHandler;
 

@@ -1,6 +1,6 @@
 package io.trainplane.functions;
 
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.workflow.StepHandler;
 import java.util.LinkedHashMap;
 import java.util.List;

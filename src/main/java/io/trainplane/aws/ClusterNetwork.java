@@ -1,6 +1,6 @@
 package io.trainplane.aws;
 
-import io.trainplane.aws.eks.PublicAccessCidrs;
+import io.trainplane.aws.PublicAccessCidrs;
 import java.util.List;
 import java.util.Objects;
 

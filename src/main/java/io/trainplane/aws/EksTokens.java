@@ -56,7 +56,7 @@ public final class EksTokens {
         cache.clear();
     }
 
-    int cachedTokens() {
+    public int cachedTokens() {
         return cache.size();
     }
 

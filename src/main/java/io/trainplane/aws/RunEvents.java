@@ -1,7 +1,7 @@
 package io.trainplane.aws;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.bench.ColdStartFigures.Sample;
 import io.trainplane.functions.Functions;
 import io.trainplane.functions.LambdaArtifact;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.trainplane.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,7 +39,7 @@ final class ColdStartInputs {
             case "RecordFailure" -> {
                 ObjectNode in = Json.object().put("runId", runId);
                 in.putObject("failed").putObject("CheckTraining")
-                        .put("Error", "io.trainplane.workflow.TransientException")
+                        .put("Error", "io.trainplane.core.TransientException")
                         .put("Cause", "{\"errorMessage\":\"training pods did not start\"}");
                 yield in;
             }

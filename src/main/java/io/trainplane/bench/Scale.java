@@ -11,7 +11,7 @@ import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunsTable;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;

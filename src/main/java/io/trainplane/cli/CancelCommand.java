@@ -1,6 +1,6 @@
 package io.trainplane.cli;
 
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -6,7 +6,7 @@ import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.VolumeType;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.time.LocalDate;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.trainplane.cli;
 import io.trainplane.local.iam.InvalidPolicyException;
 import io.trainplane.local.iam.StackTemplate;
 import io.trainplane.local.iam.TemplateException;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;

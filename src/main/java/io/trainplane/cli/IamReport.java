@@ -7,7 +7,7 @@ import io.trainplane.local.iam.PolicyStatement;
 import io.trainplane.local.iam.Role;
 import io.trainplane.local.iam.RolePolicy;
 import io.trainplane.local.iam.StackTemplate;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.util.stream.Collectors;
 

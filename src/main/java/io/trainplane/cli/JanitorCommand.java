@@ -3,7 +3,7 @@ package io.trainplane.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalJanitor;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

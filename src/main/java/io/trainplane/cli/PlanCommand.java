@@ -9,7 +9,7 @@ import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.spec.VolumeType;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

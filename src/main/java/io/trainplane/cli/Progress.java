@@ -1,7 +1,7 @@
 package io.trainplane.cli;
 
 import io.trainplane.local.RunReport;
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.asl.HistoryEvent;
 import java.io.PrintWriter;
 import java.time.Duration;

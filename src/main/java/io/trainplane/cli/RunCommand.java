@@ -16,7 +16,7 @@ import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.StateMachine;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.FaultPlan;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.trainplane.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

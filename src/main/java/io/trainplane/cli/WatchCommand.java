@@ -3,7 +3,7 @@ package io.trainplane.cli;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.StepEntry;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.spec.RunSpec;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

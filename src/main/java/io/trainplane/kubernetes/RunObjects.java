@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;

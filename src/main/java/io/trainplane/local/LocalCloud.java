@@ -1,6 +1,7 @@
 package io.trainplane.local;
 
-import io.trainplane.aws.Clients;
+import io.trainplane.local.asl.SimulatedClock;
+import io.trainplane.clients.Clients;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.functions.Functions;
 import io.trainplane.local.asl.TaskContext;
 import io.trainplane.local.asl.TaskFailure;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 
 /**
  * One janitor sweep on a {@link LocalCloud}, as the schedule in template.yaml runs it: the Janitor

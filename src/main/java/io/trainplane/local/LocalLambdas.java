@@ -1,7 +1,7 @@
 package io.trainplane.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.local.asl.TaskContext;
 import io.trainplane.local.asl.TaskFailure;
 import io.trainplane.local.asl.TaskInvoker;
@@ -10,9 +10,9 @@ import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
 import io.trainplane.local.iam.StackFunction;
 import io.trainplane.local.iam.StackPrincipals;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import io.trainplane.workflow.StepHandler;
-import io.trainplane.workflow.TransientException;
+import io.trainplane.core.TransientException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -14,7 +14,7 @@ import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
 import io.trainplane.workflow.FailureReport;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import io.trainplane.workflow.Services;
 import java.io.IOException;
 import java.io.InputStream;

@@ -8,7 +8,7 @@ import io.trainplane.local.asl.StateMachine;
 import io.trainplane.local.asl.TaskContext;
 import io.trainplane.local.asl.TaskFailure;
 import io.trainplane.local.sim.SimulatedEventBus;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.util.Set;
 import java.util.logging.Logger;
 

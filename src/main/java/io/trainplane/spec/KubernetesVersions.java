@@ -1,5 +1,6 @@
 package io.trainplane.spec;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -114,7 +115,7 @@ public final class KubernetesVersions {
             if (in == null) {
                 throw new IllegalStateException("resource " + RESOURCE + " is missing from the build");
             }
-            JsonNode root = SpecJson.MAPPER.readTree(in);
+            JsonNode root = Json.strictMapper().readTree(in);
             List<Version> versions = new ArrayList<>();
             for (JsonNode v : root.path("versions")) {
                 versions.add(new Version(v.path("version").asText(), date(v, "eksRelease"),

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -90,7 +90,7 @@ public final class RunSpecs {
 
     public static RunSpec fromNormalized(String normalizedJson) {
         try {
-            return fromNormalized(JsonTrees.read(normalizedJson));
+            return fromNormalized(Json.read(normalizedJson));
         } catch (UncheckedIOException e) {
             throw new IllegalArgumentException("not a normalized run spec: " + e.getCause().getMessage(), e);
         }
@@ -145,7 +145,7 @@ public final class RunSpecs {
         }
         JsonNode node;
         try {
-            node = SpecJson.MAPPER.readTree(json);
+            node = Json.strictMapper().readTree(json);
         } catch (JsonProcessingException e) {
             JsonLocation where = e.getLocation();
             String position = where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();

@@ -1,5 +1,6 @@
 package io.trainplane.spec;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
@@ -80,7 +81,7 @@ final class SpecSchema {
             if (in == null) {
                 throw new IllegalStateException(RESOURCE + " is missing from the classpath");
             }
-            return new SpecSchema(SpecJson.MAPPER.readTree(in));
+            return new SpecSchema(Json.strictMapper().readTree(in));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }

@@ -1,8 +1,9 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.runs.RunResources;

@@ -1,7 +1,8 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;

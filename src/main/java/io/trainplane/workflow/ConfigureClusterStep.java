@@ -1,7 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.PodIdentity;

@@ -1,7 +1,8 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 
 /**
  * Starts the run's cluster ({@code cluster.mode: create}): asks Cloud Control for the cluster's

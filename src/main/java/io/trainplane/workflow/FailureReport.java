@@ -1,5 +1,7 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.runs.RunError;
 import java.util.Iterator;

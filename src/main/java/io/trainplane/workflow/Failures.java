@@ -1,5 +1,7 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.TransientException;
+import io.trainplane.core.TerminalException;
 import io.trainplane.runs.VersionConflictException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;

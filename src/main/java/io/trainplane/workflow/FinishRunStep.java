@@ -1,8 +1,9 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;

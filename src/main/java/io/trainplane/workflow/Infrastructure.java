@@ -1,6 +1,6 @@
 package io.trainplane.workflow;
 
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;

@@ -1,5 +1,6 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.trainplane.kubernetes.JobPods;

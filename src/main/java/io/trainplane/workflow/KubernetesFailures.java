@@ -1,5 +1,7 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.TransientException;
+import io.trainplane.core.TerminalException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /** The Kubernetes half of {@link Failures}, apart so that functions without fabric8 never load it. */

@@ -1,5 +1,7 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.ResourceState;
 

@@ -1,5 +1,6 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpec;

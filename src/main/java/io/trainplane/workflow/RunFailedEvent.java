@@ -1,5 +1,6 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.runs.CleanupFailure;

@@ -1,7 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.aws.RunEvents;
 import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;

@@ -1,8 +1,9 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.AwsClients;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.AwsClients;
+import io.trainplane.clients.Clients;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;

@@ -1,8 +1,10 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunConflictException;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.spec.InvalidSpecException;

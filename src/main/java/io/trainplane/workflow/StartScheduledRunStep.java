@@ -1,9 +1,10 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunSummary;
 import io.trainplane.spec.InvalidSpecException;

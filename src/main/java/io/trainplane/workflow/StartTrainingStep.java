@@ -1,7 +1,9 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;

@@ -1,7 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 
 /**
  * One task of the state machine: reads its input, starts work or looks once, and returns what

@@ -3,8 +3,8 @@ package io.trainplane.workflow;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.Clients;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.clients.Clients;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.spec.InvalidSpecException;
@@ -47,7 +47,7 @@ public class StepHandler implements RequestStreamHandler {
 
     @Override
     public void handleRequest(InputStream in, OutputStream out, Context context) throws IOException {
-        JsonNode input = JsonTrees.read(in);
+        JsonNode input = Json.read(in);
         Instant started = clock.instant();
         JsonNode result;
         try {
@@ -62,7 +62,7 @@ public class StepHandler implements RequestStreamHandler {
         if (!result.path("done").isBoolean() || result.path("done").asBoolean()) {
             record(input, started, "ok", null);
         }
-        JsonTrees.write(result, out);
+        Json.write(result, out);
     }
 
     public String name() {

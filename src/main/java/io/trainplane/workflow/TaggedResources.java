@@ -1,6 +1,6 @@
 package io.trainplane.workflow;
 
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.eks.ControlPlaneLogGroup;

@@ -1,5 +1,7 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.TransientException;
+import io.trainplane.core.TerminalException;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.ec2.Ec2DesiredState;

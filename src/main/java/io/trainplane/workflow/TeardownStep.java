@@ -1,8 +1,10 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.runs.CleanupFailure;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;

@@ -39,7 +39,7 @@ class ColdStartFiguresTest {
     @Test
     void aClassifiedFunctionErrorIsAServedInvocationALinkageErrorOrACrashIsNot() {
         Sample classified = ColdStartFigures.parse(
-                "result error io.trainplane.workflow.TransientException cluster is CREATING\ntiming 1 2\nvmhwm 3\n", 10, 3);
+                "result error io.trainplane.core.TransientException cluster is CREATING\ntiming 1 2\nvmhwm 3\n", 10, 3);
         assertThat(classified.served()).isTrue();
         assertThat(classified.outcome()).isEqualTo("TransientException: cluster is CREATING");
 

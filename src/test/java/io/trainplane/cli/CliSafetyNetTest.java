@@ -3,7 +3,7 @@ package io.trainplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import org.junit.jupiter.api.Test;
 
 /** {@code run --abort-at} and {@code janitor} from the command line. */

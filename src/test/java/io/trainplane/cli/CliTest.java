@@ -2,7 +2,7 @@ package io.trainplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.LocalDynamoDb;
 import io.trainplane.runs.RunsTable;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.AfterAll;

@@ -17,7 +17,7 @@ import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunsTable;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;

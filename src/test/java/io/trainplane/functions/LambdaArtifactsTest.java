@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -74,7 +74,7 @@ class LambdaArtifactsTest {
         // It got as far as AWS: refused, classified as retryable, by the workflow's own classes.
         assertThat(outcome).as(function + " from " + jar).isNotNull();
         assertThat(outcome.getClass().getName()).as(function + ": " + outcome)
-                .isEqualTo("io.trainplane.workflow.TransientException");
+                .isEqualTo("io.trainplane.core.TransientException");
         assertThat(outcome.getMessage()).contains("AWS could not be reached");
         // Building an ObjectMapper costs a cold start about 100 ms: only the functions that check a
         // spec against its schema (the validator maps with one) may build one on the way to AWS.

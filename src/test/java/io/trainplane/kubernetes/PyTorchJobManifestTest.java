@@ -13,7 +13,7 @@ import com.networknt.schema.ValidationMessage;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import io.trainplane.workflow.Services;
 import java.io.IOException;
 import java.nio.file.Files;

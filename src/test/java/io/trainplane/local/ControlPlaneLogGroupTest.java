@@ -7,7 +7,7 @@ import io.trainplane.aws.RunTags;
 import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import io.trainplane.workflow.Services;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -11,7 +11,7 @@ import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

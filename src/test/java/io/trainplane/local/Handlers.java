@@ -2,7 +2,7 @@ package io.trainplane.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.functions.Functions;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import io.trainplane.workflow.StepHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

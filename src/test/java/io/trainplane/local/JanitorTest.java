@@ -10,7 +10,7 @@ import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import io.trainplane.workflow.Services;
 import java.io.IOException;
 import java.nio.file.Files;

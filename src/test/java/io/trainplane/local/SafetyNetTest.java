@@ -117,7 +117,7 @@ class SafetyNetTest {
             var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud, Faults.none());
             LocalSafetyNet.install(cloud, lambdas);
             new Handlers(cloud).start(quickstart, "quickstart");
-            var change = io.trainplane.workflow.Json.object().put("stateMachineArn", LocalCloud.PIPELINE_ARN).put("name", "quickstart");
+            var change = io.trainplane.core.Json.object().put("stateMachineArn", LocalCloud.PIPELINE_ARN).put("name", "quickstart");
 
             cloud.bus().emit("default", "aws.states", LocalSafetyNet.STATUS_CHANGE, change.deepCopy().put("status", "SUCCEEDED"));
             cloud.bus().emit("default", "aws.states", LocalSafetyNet.STATUS_CHANGE, change.deepCopy().put("status", "TIMED_OUT")
@@ -171,7 +171,7 @@ class SafetyNetTest {
             store.update("quickstart", r -> r.withResource(io.trainplane.runs.RunResources.FILE_SYSTEM, fs)
                     .withResource(io.trainplane.runs.RunResources.CLEANUP_STARTED, longAgo).withStatus(RunStatus.FAILED));
 
-            cloud.bus().emit("default", "aws.states", LocalSafetyNet.STATUS_CHANGE, io.trainplane.workflow.Json.object()
+            cloud.bus().emit("default", "aws.states", LocalSafetyNet.STATUS_CHANGE, io.trainplane.core.Json.object()
                     .put("stateMachineArn", LocalCloud.PIPELINE_ARN).put("name", "quickstart").put("status", "FAILED"));
 
             assertThat(cloud.stepFunctions().executions()).singleElement()

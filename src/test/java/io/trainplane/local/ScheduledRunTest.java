@@ -10,7 +10,7 @@ import io.trainplane.local.sim.SimulatedStepFunctions;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.InvalidSpecException;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import io.trainplane.workflow.Services;
 import io.trainplane.workflow.StartScheduledRunStep;
 import io.trainplane.workflow.StartScheduledRunStep.Overlap;

@@ -2,7 +2,7 @@ package io.trainplane.runs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

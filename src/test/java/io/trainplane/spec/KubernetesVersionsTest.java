@@ -1,5 +1,6 @@
 package io.trainplane.spec;
 
+import io.trainplane.core.Json;
 import static io.trainplane.spec.KubernetesVersions.Support.EXTENDED;
 import static io.trainplane.spec.KubernetesVersions.Support.STANDARD;
 import static io.trainplane.spec.KubernetesVersions.Support.UNSUPPORTED;
@@ -77,7 +78,7 @@ class KubernetesVersionsTest {
     void theDataFileNamesItsSourceAndHowToReadIt() throws IOException {
         JsonNode file;
         try (InputStream in = KubernetesVersions.class.getResourceAsStream(KubernetesVersions.RESOURCE)) {
-            file = SpecJson.MAPPER.readTree(in);
+            file = Json.strictMapper().readTree(in);
         }
         assertThat(file.path("source").asText()).startsWith("https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html");
         assertThat(KubernetesVersions.source()).isEqualTo(file.path("source").asText());

@@ -1,5 +1,6 @@
 package io.trainplane.spec;
 
+import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -51,15 +52,15 @@ class SchemaDefaultsTest {
                         + " \"fileSystemId\": \"fs-0123456789abcdef0\"}, \"data\": {\"source\": \"s3\","
                         + " \"s3Uri\": \"s3://bucket/key\"}}"}) {
             ObjectNode document = withDefaults(json);
-            RunSpec spec = SpecJson.MAPPER.treeToValue(document, RunSpec.class);
+            RunSpec spec = Json.strictMapper().treeToValue(document, RunSpec.class);
 
             assertThat(SCHEMA.validate(spec.toJson())).isEmpty();
-            assertThat(SpecJson.MAPPER.treeToValue(spec.toJson(), RunSpec.class)).isEqualTo(spec);
+            assertThat(Json.strictMapper().treeToValue(spec.toJson(), RunSpec.class)).isEqualTo(spec);
         }
     }
 
     private static ObjectNode withDefaults(String json) throws Exception {
-        ObjectNode document = (ObjectNode) SpecJson.MAPPER.readTree(json);
+        ObjectNode document = (ObjectNode) Json.strictMapper().readTree(json);
         assertThat(SCHEMA.validate(document)).as("test spec is valid").isEmpty();
         SchemaDefaults.apply(SCHEMA, document);
         return document;

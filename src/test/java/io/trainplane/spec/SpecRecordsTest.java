@@ -1,5 +1,6 @@
 package io.trainplane.spec;
 
+import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -48,11 +49,11 @@ class SpecRecordsTest {
     void writesAndReadsWhatJacksonDataBindingDoes(String json) throws Exception {
         assertThat(RunSpecs.problems(json)).isEmpty();
         RunSpec spec = RunSpecs.parse(json);
-        ObjectNode bound = SpecJson.MAPPER.valueToTree(spec);
+        ObjectNode bound = Json.strictMapper().valueToTree(spec);
 
         assertThat(SpecRecords.toJson(spec)).isEqualTo(bound);
         assertThat(SpecRecords.toJson(spec).toString()).isEqualTo(bound.toString());
-        assertThat(SpecRecords.fromJson(bound)).isEqualTo(SpecJson.MAPPER.treeToValue(bound, RunSpec.class)).isEqualTo(spec);
+        assertThat(SpecRecords.fromJson(bound)).isEqualTo(Json.strictMapper().treeToValue(bound, RunSpec.class)).isEqualTo(spec);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.TransientException;
+import io.trainplane.core.TerminalException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;

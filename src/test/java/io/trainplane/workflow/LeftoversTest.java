@@ -1,5 +1,6 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trainplane.runs.CleanupFailure;

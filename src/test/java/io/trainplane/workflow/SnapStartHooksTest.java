@@ -1,9 +1,10 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.aws.Clients;
+import io.trainplane.clients.Clients;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
 import io.trainplane.functions.Functions;

@@ -3,7 +3,7 @@ package io.trainplane.aws.ec2;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunTags;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
@@ -82,7 +82,7 @@ public final class Ec2DesiredState {
         if (nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK && nodeGroup.capacityReservationId() == null) {
             throw new IllegalArgumentException("a CAPACITY_BLOCK node group needs a capacityReservationId");
         }
-        ObjectNode data = JsonTrees.NODES.objectNode();
+        ObjectNode data = Json.NODES.objectNode();
         data.putObject("MetadataOptions")
                 .put("HttpEndpoint", "enabled")
                 .put("HttpTokens", "required")
@@ -105,7 +105,7 @@ public final class Ec2DesiredState {
         instanceTags.add(tagSpecification("instance", tags));
         instanceTags.add(tagSpecification("volume", tags));
 
-        ObjectNode template = JsonTrees.NODES.objectNode();
+        ObjectNode template = Json.NODES.objectNode();
         template.put("LaunchTemplateName", launchTemplateName(names));
         template.set("LaunchTemplateData", data);
         template.putArray("TagSpecifications").add(tagSpecification("launch-template", tags));
@@ -117,7 +117,7 @@ public final class Ec2DesiredState {
      * others device 1, as AWS documents for multi-card instances.
      */
     static ArrayNode efaInterfaces(String instanceType, List<String> securityGroupIds) {
-        ArrayNode interfaces = JsonTrees.NODES.arrayNode();
+        ArrayNode interfaces = Json.NODES.arrayNode();
         int cards = EfaInterfaces.count(instanceType);
         for (int card = 0; card < cards; card++) {
             ObjectNode nic = interfaces.addObject();
@@ -135,7 +135,7 @@ public final class Ec2DesiredState {
 
     /** A cluster placement group (its name is chosen by EC2: the Cloud Control identifier). */
     public static ObjectNode placementGroup(RunTags tags) {
-        ObjectNode group = JsonTrees.NODES.objectNode();
+        ObjectNode group = Json.NODES.objectNode();
         group.put("Strategy", "cluster");
         group.set("Tags", tags(tags));
         return group;
@@ -160,7 +160,7 @@ public final class Ec2DesiredState {
     }
 
     private static ObjectNode tagSpecification(String resourceType, RunTags tags) {
-        ObjectNode spec = JsonTrees.NODES.objectNode();
+        ObjectNode spec = Json.NODES.objectNode();
         spec.put("ResourceType", resourceType);
         spec.set("Tags", tags(tags));
         return spec;
@@ -168,7 +168,7 @@ public final class Ec2DesiredState {
 
     /** The run's tags as [{Key, Value}], sorted by key (the CloudFormation schemas' tag lists). */
     public static ArrayNode tags(RunTags tags) {
-        ArrayNode list = JsonTrees.NODES.arrayNode();
+        ArrayNode list = Json.NODES.arrayNode();
         for (Map.Entry<String, String> tag : tags.asMap().entrySet()) {
             list.addObject().put("Key", tag.getKey()).put("Value", tag.getValue());
         }
@@ -176,6 +176,6 @@ public final class Ec2DesiredState {
     }
 
     static String json(ObjectNode node) {
-        return JsonTrees.write(node);
+        return Json.write(node);
     }
 }

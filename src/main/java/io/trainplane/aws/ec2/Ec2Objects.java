@@ -4,11 +4,11 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.eks.ControlPlaneLogGroup;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.TerminalException;
-import io.trainplane.workflow.TransientException;
+import io.trainplane.core.TerminalException;
+import io.trainplane.core.TransientException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +78,7 @@ public final class Ec2Objects {
             return Optional.empty();
         }
         Map<String, String> tags = new TreeMap<>();
-        JsonTrees.read(properties).path("Tags").forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
+        Json.read(properties).path("Tags").forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
         return Optional.of(tags);
     }
 

@@ -1,10 +1,10 @@
 package io.trainplane.aws.ec2;
 
 import io.trainplane.aws.ClusterNetwork;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +99,7 @@ public final class ReservedCapacity {
         try {
             String properties = cloudControl.getResource(r -> r.typeName(CapacityReservation.TYPE).identifier(id))
                     .resourceDescription().properties();
-            return Optional.of(CapacityReservation.fromProperties(id, JsonTrees.read(properties)));
+            return Optional.of(CapacityReservation.fromProperties(id, Json.read(properties)));
         } catch (ResourceNotFoundException e) {
             return Optional.empty();
         }
@@ -109,7 +109,7 @@ public final class ReservedCapacity {
         try {
             String properties = cloudControl.getResource(r -> r.typeName(SUBNET).identifier(subnetId))
                     .resourceDescription().properties();
-            return JsonTrees.read(properties).path("AvailabilityZone").asText();
+            return Json.read(properties).path("AvailabilityZone").asText();
         } catch (ResourceNotFoundException e) {
             throw new TerminalException("SubnetNotFound", "the stack's subnet " + subnetId + " no longer exists: "
                     + "update the stack's SubnetIds parameter", e);

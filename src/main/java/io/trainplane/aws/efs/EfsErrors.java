@@ -1,7 +1,7 @@
 package io.trainplane.aws.efs;
 
-import io.trainplane.workflow.TerminalException;
-import io.trainplane.workflow.TransientException;
+import io.trainplane.core.TerminalException;
+import io.trainplane.core.TransientException;
 import software.amazon.awssdk.services.efs.model.AvailabilityZonesMismatchException;
 import software.amazon.awssdk.services.efs.model.EfsException;
 import software.amazon.awssdk.services.efs.model.FileSystemLimitExceededException;

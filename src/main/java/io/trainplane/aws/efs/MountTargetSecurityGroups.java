@@ -1,7 +1,7 @@
 package io.trainplane.aws.efs;
 
-import io.trainplane.workflow.TerminalException;
-import io.trainplane.workflow.TransientException;
+import io.trainplane.core.TerminalException;
+import io.trainplane.core.TransientException;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.services.efs.EfsClient;

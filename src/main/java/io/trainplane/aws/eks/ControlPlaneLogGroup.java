@@ -3,7 +3,7 @@ package io.trainplane.aws.eks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.ec2.Ec2DesiredState;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import io.trainplane.spec.Names;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -46,7 +46,7 @@ public final class ControlPlaneLogGroup {
 
     /** Its desired state (the AWS::Logs::LogGroup schema's properties). */
     public static ObjectNode desiredState(Names names, RunTags tags, int retentionDays) {
-        ObjectNode group = JsonTrees.NODES.objectNode();
+        ObjectNode group = Json.NODES.objectNode();
         group.put("LogGroupName", name(names.clusterName()));
         group.put("RetentionInDays", retentionDays);
         group.set("Tags", Ec2DesiredState.tags(tags));
@@ -56,7 +56,7 @@ public final class ControlPlaneLogGroup {
     public static CreateResourceRequest create(Names names, RunTags tags, int retentionDays) {
         return CreateResourceRequest.builder()
                 .typeName(TYPE)
-                .desiredState(JsonTrees.write(desiredState(names, tags, retentionDays)))
+                .desiredState(Json.write(desiredState(names, tags, retentionDays)))
                 .clientToken(names.clientRequestToken(OPERATION))
                 .build();
     }

@@ -2,7 +2,7 @@ package io.trainplane.aws.eks;
 
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.services.eks.EksClient;

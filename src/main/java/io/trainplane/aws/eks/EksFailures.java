@@ -1,7 +1,7 @@
 package io.trainplane.aws.eks;
 
 import io.trainplane.aws.RunTags;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

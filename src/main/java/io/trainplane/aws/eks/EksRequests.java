@@ -7,7 +7,7 @@ import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

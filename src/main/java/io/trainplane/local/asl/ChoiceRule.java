@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Optional;
@@ -32,7 +33,7 @@ sealed interface ChoiceRule {
 
         private static StatesError invalidPath(JsonPathExpr path, JsonNode input) {
             return StatesError.runtime("Invalid path '" + path.text()
-                    + "': The choice state's condition path references an invalid value. (input: " + Json.text(input) + ")");
+                    + "': The choice state's condition path references an invalid value. (input: " + Json.write(input) + ")");
         }
     }
 

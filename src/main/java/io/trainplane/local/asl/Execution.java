@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
@@ -102,7 +103,7 @@ final class Execution {
                 .map(ChoiceRule.Branch::next).findFirst().orElse(choice.defaultNext());
         if (next == null) {
             throw new StatesError(ErrorNames.NO_CHOICE_MATCHED, "No Choice Rule matched the input of state '"
-                    + choice.name() + "' and it has no Default: " + Json.text(effective));
+                    + choice.name() + "' and it has no Default: " + Json.write(effective));
         }
         return exit(env, choice, choice.outputPath().select(effective), next);
     }

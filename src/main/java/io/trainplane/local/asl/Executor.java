@@ -1,7 +1,8 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.regex.Pattern;

@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -26,6 +27,6 @@ record InputOutputPath(String field, JsonPathExpr path) {
         }
         return path.read(document).orElseThrow(() -> StatesError.runtime(
                 "Invalid path '" + path.text() + "' : No results for path: " + path.text()
-                        + " (" + field + ", input: " + Json.text(document) + ")"));
+                        + " (" + field + ", input: " + Json.write(document) + ")"));
     }
 }

@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -17,7 +18,7 @@ final class IntrinsicFunctions {
         return switch (call.name()) {
             case "States.Format" -> format(call, scope);
             case "States.StringToJson" -> stringToJson(call, string(call, 0, scope));
-            case "States.JsonToString" -> Json.NODES.textNode(Json.text(value(call.args().get(0), call, scope)));
+            case "States.JsonToString" -> Json.NODES.textNode(Json.write(value(call.args().get(0), call, scope)));
             case "States.Array" -> array(call, scope);
             case "States.MathAdd" -> mathAdd(call, scope);
             case "States.UUID" -> Json.NODES.textNode(scope.uuids().get());
@@ -33,7 +34,7 @@ final class IntrinsicFunctions {
             case Intrinsic.PathArg pathArg -> pathArg.path().read(scope.input(), scope.context())
                     .orElseThrow(() -> failure(call, "the JSONPath '" + pathArg.path().text()
                             + "' could not be found in the " + (pathArg.path().isContext() ? "context object" : "input")
-                            + " '" + Json.text(pathArg.path().isContext() ? scope.context() : scope.input()) + "'"));
+                            + " '" + Json.write(pathArg.path().isContext() ? scope.context() : scope.input()) + "'"));
             case Intrinsic.Call nested -> evaluate(nested, scope);
         };
     }
@@ -70,7 +71,7 @@ final class IntrinsicFunctions {
 
     private static JsonNode stringToJson(Intrinsic.Call call, String text) {
         try {
-            JsonNode parsed = Json.parse(text);
+            JsonNode parsed = Json.strictMapper().readTree(text);
             if (parsed == null || parsed.isMissingNode()) {
                 throw failure(call, "the argument is not JSON text: '" + text + "'");
             }

@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

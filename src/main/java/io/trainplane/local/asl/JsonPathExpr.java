@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.jayway.jsonpath.Configuration;
 import com.jayway.jsonpath.JsonPath;
@@ -20,8 +21,8 @@ import java.util.regex.Pattern;
  */
 final class JsonPathExpr {
     private static final Configuration JAYWAY = Configuration.builder()
-            .jsonProvider(new JacksonJsonNodeJsonProvider(Json.MAPPER))
-            .mappingProvider(new JacksonMappingProvider(Json.MAPPER))
+            .jsonProvider(new JacksonJsonNodeJsonProvider(Json.mapper()))
+            .mappingProvider(new JacksonMappingProvider(Json.mapper()))
             .build();
     private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{N}_\\-]+");
     static final String SUPPORTED = "supported forms: $, $.field, $['field'], $.field[0]";

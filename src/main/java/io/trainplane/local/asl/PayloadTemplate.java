@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -112,8 +113,8 @@ final class PayloadTemplate {
         JsonNode found = p.path().read(scope.input(), scope.context()).orElseThrow(() -> StatesError.runtime(
                 "The JSONPath '" + p.path().text() + "' specified for the field '" + p.field()
                         + "' could not be found in the " + (p.path().isContext()
-                                ? "context object '" + Json.text(scope.context())
-                                : "input '" + Json.text(scope.input())) + "'"));
+                                ? "context object '" + Json.write(scope.context())
+                                : "input '" + Json.write(scope.input())) + "'"));
         return found.deepCopy();
     }
 }

@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
@@ -32,10 +33,10 @@ final class Placeholders {
     private static AslException unresolved(String definition, String placeholder) {
         String message = "unresolved placeholder " + placeholder + " (no such definition substitution)";
         try {
-            JsonNode states = Json.parse(definition).path("States");
+            JsonNode states = Json.strictMapper().readTree(definition).path("States");
             for (var state : states.properties()) {
                 for (var field : state.getValue().properties()) {
-                    if (Json.text(field.getValue()).contains(placeholder)) {
+                    if (Json.write(field.getValue()).contains(placeholder)) {
                         return new AslException(state.getKey(), field.getKey(), message);
                     }
                 }

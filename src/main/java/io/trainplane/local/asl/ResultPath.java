@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -66,6 +67,6 @@ record ResultPath(String text, List<String> fields) {
 
     private StatesError mismatch(JsonNode rawInput) {
         return new StatesError(ErrorNames.RESULT_PATH_MATCH_FAILURE,
-                "Unable to apply ResultPath '" + text + "' to input '" + Json.text(rawInput) + "'");
+                "Unable to apply ResultPath '" + text + "' to input '" + Json.write(rawInput) + "'");
     }
 }

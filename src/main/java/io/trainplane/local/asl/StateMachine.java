@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayDeque;
@@ -53,7 +54,7 @@ public final class StateMachine {
         String text = Placeholders.substitute(definitionJson, substitutions);
         JsonNode root;
         try {
-            root = Json.parse(text);
+            root = Json.strictMapper().readTree(text);
         } catch (JsonProcessingException e) {
             throw new AslException(null, null, "not valid JSON: " + e.getOriginalMessage());
         }

@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
@@ -87,7 +88,7 @@ final class TaskRunner {
         } catch (TaskFailure f) {
             failure = f;
         } catch (RuntimeException e) {
-            failure = new TaskFailure(e.getClass().getName(), Json.text(Json.object()
+            failure = new TaskFailure(e.getClass().getName(), Json.write(Json.object()
                     .put("errorMessage", e.getMessage()).put("errorType", e.getClass().getName())));
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - realStart)

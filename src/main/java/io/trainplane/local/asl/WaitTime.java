@@ -1,5 +1,6 @@
 package io.trainplane.local.asl;
 
+import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -44,10 +45,10 @@ sealed interface WaitTime {
         @Override
         public Instant until(Instant now, JsonNode input) {
             JsonNode value = path.read(input).orElseThrow(() -> StatesError.runtime(
-                    "Invalid path '" + path.text() + "' : No results for path (SecondsPath, input: " + Json.text(input) + ")"));
+                    "Invalid path '" + path.text() + "' : No results for path (SecondsPath, input: " + Json.write(input) + ")"));
             if (!value.isIntegralNumber() || value.longValue() < 0 || value.longValue() > 99_999_999L) {
                 throw StatesError.runtime("The SecondsPath parameter does not reference a valid integer value: "
-                        + Json.text(value));
+                        + Json.write(value));
             }
             return now.plusSeconds(value.longValue());
         }
@@ -57,7 +58,7 @@ sealed interface WaitTime {
         @Override
         public Instant until(Instant now, JsonNode input) {
             JsonNode value = path.read(input).orElseThrow(() -> StatesError.runtime(
-                    "Invalid path '" + path.text() + "' : No results for path (TimestampPath, input: " + Json.text(input) + ")"));
+                    "Invalid path '" + path.text() + "' : No results for path (TimestampPath, input: " + Json.write(input) + ")"));
             try {
                 if (!value.isTextual()) {
                     throw new IllegalArgumentException("not a string");
@@ -65,7 +66,7 @@ sealed interface WaitTime {
                 return parseTimestamp(value.textValue());
             } catch (IllegalArgumentException e) {
                 throw StatesError.runtime("The TimestampPath parameter does not reference a valid ISO-8601 extended offset"
-                        + " date-time format string: " + Json.text(value));
+                        + " date-time format string: " + Json.write(value));
             }
         }
     }

@@ -1,7 +1,7 @@
 package io.trainplane.local.iam;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.trainplane.local.iam;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -50,7 +50,7 @@ final class Intrinsics {
     /** {@code value} with every intrinsic function resolved. */
     JsonNode resolve(JsonNode value, String where) {
         if (value.isArray()) {
-            ArrayNode out = JsonTrees.NODES.arrayNode();
+            ArrayNode out = Json.NODES.arrayNode();
             int i = 0;
             for (JsonNode item : value) {
                 JsonNode resolved = resolve(item, where + "[" + i++ + "]");
@@ -67,7 +67,7 @@ final class Intrinsics {
             String function = value.fieldNames().next();
             return call(function, value.get(function), where + "." + function);
         }
-        ObjectNode out = JsonTrees.NODES.objectNode();
+        ObjectNode out = Json.NODES.objectNode();
         value.properties().forEach(field -> {
             JsonNode resolved = resolve(field.getValue(), where + "." + field.getKey());
             if (!resolved.isMissingNode()) {
@@ -90,13 +90,13 @@ final class Intrinsics {
         return switch (function) {
             case "Ref" -> ref(args.asText(), where);
             case "Fn::GetAtt" -> {
-                JsonNode parts = args.isTextual() ? JsonTrees.NODES.arrayNode().add(args.asText().replaceFirst("\\..*", ""))
+                JsonNode parts = args.isTextual() ? Json.NODES.arrayNode().add(args.asText().replaceFirst("\\..*", ""))
                         .add(args.asText().replaceFirst("^[^.]*\\.", "")) : args;
                 String logicalId = text(arguments(parts, 2, where).get(0), where);
                 String attribute = text(parts.get(1), where);
                 yield addresses.getAtt(logicalId, attribute, existing(logicalId, where));
             }
-            case "Fn::Sub" -> JsonTrees.NODES.textNode(sub(args, where));
+            case "Fn::Sub" -> Json.NODES.textNode(sub(args, where));
             case "Fn::Join" -> {
                 String delimiter = text(arguments(args, 2, where).get(0), where);
                 JsonNode items = resolve(args.get(1), where);
@@ -105,7 +105,7 @@ final class Intrinsics {
                 }
                 java.util.List<String> texts = new java.util.ArrayList<>();
                 items.forEach(item -> texts.add(text(item, where)));
-                yield JsonTrees.NODES.textNode(String.join(delimiter, texts));
+                yield Json.NODES.textNode(String.join(delimiter, texts));
             }
             case "Fn::Select" -> {
                 int index = Integer.parseInt(text(arguments(args, 2, where).get(0), where));
@@ -117,7 +117,7 @@ final class Intrinsics {
             }
             case "Fn::Split" -> {
                 String delimiter = text(arguments(args, 2, where).get(0), where);
-                ArrayNode parts = JsonTrees.NODES.arrayNode();
+                ArrayNode parts = Json.NODES.arrayNode();
                 for (String part : text(args.get(1), where).split(Pattern.quote(delimiter), -1)) {
                     parts.add(part);
                 }
@@ -133,11 +133,11 @@ final class Intrinsics {
 
     private JsonNode ref(String name, String where) {
         switch (name) {
-            case "AWS::AccountId": return JsonTrees.NODES.textNode(account.accountId());
-            case "AWS::Region": return JsonTrees.NODES.textNode(account.region());
-            case "AWS::Partition": return JsonTrees.NODES.textNode(account.partition());
-            case "AWS::StackName": return JsonTrees.NODES.textNode(account.stackName());
-            case "AWS::URLSuffix": return JsonTrees.NODES.textNode("amazonaws.com");
+            case "AWS::AccountId": return Json.NODES.textNode(account.accountId());
+            case "AWS::Region": return Json.NODES.textNode(account.region());
+            case "AWS::Partition": return Json.NODES.textNode(account.partition());
+            case "AWS::StackName": return Json.NODES.textNode(account.stackName());
+            case "AWS::URLSuffix": return Json.NODES.textNode("amazonaws.com");
             case "AWS::NoValue": return MissingNode.getInstance();
             default:
         }
@@ -156,7 +156,7 @@ final class Intrinsics {
     /** Fn::Sub, string or [string, variables] form; {@code ${!Literal}} writes {@code ${Literal}}. */
     private String sub(JsonNode args, String where) {
         String template = args.isArray() ? text(arguments(args, 2, where).get(0), where) : args.asText();
-        JsonNode variables = args.isArray() ? args.get(1) : JsonTrees.NODES.objectNode();
+        JsonNode variables = args.isArray() ? args.get(1) : Json.NODES.objectNode();
         Matcher m = SUB_VARIABLE.matcher(template);
         StringBuilder out = new StringBuilder();
         while (m.find()) {

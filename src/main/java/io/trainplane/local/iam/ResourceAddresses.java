@@ -1,7 +1,7 @@
 package io.trainplane.local.iam;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.util.Map;
 
 /**
@@ -122,6 +122,6 @@ final class ResourceAddresses {
     }
 
     private static JsonNode text(String value) {
-        return JsonTrees.NODES.textNode(value);
+        return Json.NODES.textNode(value);
     }
 }

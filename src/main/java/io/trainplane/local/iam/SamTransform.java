@@ -3,7 +3,7 @@ package io.trainplane.local.iam;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.util.List;
 import java.util.Set;
 
@@ -38,7 +38,7 @@ final class SamTransform {
                 throw new TemplateException("Globals." + section + " is not simulated (only Globals.Function is)");
             }
         });
-        ObjectNode out = JsonTrees.NODES.objectNode();
+        ObjectNode out = Json.NODES.objectNode();
         template.path("Resources").properties().forEach(entry -> {
             String id = entry.getKey();
             ObjectNode resource = entry.getValue().deepCopy();
@@ -94,7 +94,7 @@ final class SamTransform {
 
     private ObjectNode role(String owner, JsonNode resource, String service, List<String> managed) {
         String roleId = owner + "Role";
-        ObjectNode role = JsonTrees.NODES.objectNode().put("Type", "AWS::IAM::Role");
+        ObjectNode role = Json.NODES.objectNode().put("Type", "AWS::IAM::Role");
         if (resource.has("Condition")) {
             role.set("Condition", resource.get("Condition"));
         }
@@ -106,14 +106,14 @@ final class SamTransform {
         assume.putObject("Principal").putArray("Service").add(service);
         ArrayNode managedArns = properties.putArray("ManagedPolicyArns");
         managed.forEach(managedArns::add);
-        ArrayNode inline = JsonTrees.NODES.arrayNode();
+        ArrayNode inline = Json.NODES.arrayNode();
         JsonNode policies = resource.path("Properties").path("Policies");
         int index = 0;
         for (JsonNode policy : policies.isArray() ? policies : policies.isMissingNode() ? List.<JsonNode>of() : List.of(policies)) {
             String where = owner + ".Policies[" + index + "]";
             String name = roleId + "Policy" + index++;
             if (policy.isTextual() || isIntrinsic(policy) && !policy.has("Fn::If")) {
-                JsonNode arn = policy.isTextual() ? JsonTrees.NODES.textNode(managedArn(policy.asText(), where)) : policy;
+                JsonNode arn = policy.isTextual() ? Json.NODES.textNode(managedArn(policy.asText(), where)) : policy;
                 if (!contains(managedArns, arn)) {
                     managedArns.add(arn);
                 }
@@ -156,12 +156,12 @@ final class SamTransform {
             return values.get(node.get("Ref").asText()).deepCopy();
         }
         if (node.isObject()) {
-            ObjectNode out = JsonTrees.NODES.objectNode();
+            ObjectNode out = Json.NODES.objectNode();
             node.properties().forEach(f -> out.set(f.getKey(), substitute(f.getValue(), parameters, values)));
             return out;
         }
         if (node.isArray()) {
-            ArrayNode out = JsonTrees.NODES.arrayNode();
+            ArrayNode out = Json.NODES.arrayNode();
             node.forEach(item -> out.add(substitute(item, parameters, values)));
             return out;
         }
@@ -171,7 +171,7 @@ final class SamTransform {
     /** Globals under a resource's own properties: maps merged, lists appended, the resource's scalars winning. */
     static JsonNode merge(JsonNode global, JsonNode local) {
         if (global.isMissingNode()) {
-            return local.isMissingNode() ? JsonTrees.NODES.objectNode() : local.deepCopy();
+            return local.isMissingNode() ? Json.NODES.objectNode() : local.deepCopy();
         }
         if (local.isMissingNode()) {
             return global.deepCopy();

@@ -1,7 +1,7 @@
 package io.trainplane.local.iam;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,7 +24,7 @@ final class ShippedData {
     }
 
     static JsonNode json(String name) {
-        return JsonTrees.read(text(name));
+        return Json.read(text(name));
     }
 
     /** AWS managed policy ARN → its document, for the managed policies the simulation knows. */

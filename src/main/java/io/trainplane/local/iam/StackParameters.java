@@ -1,7 +1,7 @@
 package io.trainplane.local.iam;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,9 +92,9 @@ final class StackParameters {
             throw problem(name, value, "is not between MinValue and MaxValue");
         }
         if (!list) {
-            return JsonTrees.NODES.textNode(value);
+            return Json.NODES.textNode(value);
         }
-        var array = JsonTrees.NODES.arrayNode();
+        var array = Json.NODES.arrayNode();
         items.forEach(array::add);
         return array;
     }

@@ -1,7 +1,7 @@
 package io.trainplane.local.iam;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +18,7 @@ final class StackRoles {
         if (properties.has("PermissionsBoundary")) {
             throw new TemplateException(where + ".PermissionsBoundary: permissions boundaries are not simulated");
         }
-        JsonNode arnCall = JsonTrees.NODES.objectNode().set("Fn::GetAtt", JsonTrees.NODES.arrayNode().add(id).add("Arn"));
+        JsonNode arnCall = Json.NODES.objectNode().set("Fn::GetAtt", Json.NODES.arrayNode().add(id).add("Arn"));
         String arn = intrinsics.text(arnCall, where);
         List<RolePolicy> policies = new ArrayList<>();
         Set<String> names = new HashSet<>();

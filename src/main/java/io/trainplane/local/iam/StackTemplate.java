@@ -2,7 +2,7 @@ package io.trainplane.local.iam;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -142,7 +142,7 @@ public final class StackTemplate {
         String where = "Resources." + id + ".Properties";
         JsonNode properties = function.path("Properties");
         String arn = intrinsics.text(getAtt(id, "Arn"), where);
-        String alias = properties.has("AutoPublishAlias") ? intrinsics.text(JsonTrees.NODES.objectNode().put("Ref", id + ".Alias"), where) : null;
+        String alias = properties.has("AutoPublishAlias") ? intrinsics.text(Json.NODES.objectNode().put("Ref", id + ".Alias"), where) : null;
         Map<String, String> environment = new LinkedHashMap<>();
         intrinsics.resolve(properties.path("Environment").path("Variables"), where + ".Environment.Variables").properties()
                 .forEach(v -> environment.put(v.getKey(), scalar(v.getValue(), where + ".Environment.Variables." + v.getKey())));
@@ -175,7 +175,7 @@ public final class StackTemplate {
     }
 
     private static JsonNode getAtt(String id, String attribute) {
-        ObjectNode call = JsonTrees.NODES.objectNode();
+        ObjectNode call = Json.NODES.objectNode();
         call.putArray("Fn::GetAtt").add(id).add(attribute);
         return call;
     }

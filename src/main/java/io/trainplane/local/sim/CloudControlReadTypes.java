@@ -2,7 +2,7 @@ package io.trainplane.local.sim;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.local.iam.IamRequest;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

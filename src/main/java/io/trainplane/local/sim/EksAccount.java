@@ -1,7 +1,7 @@
 package io.trainplane.local.sim;
 
 import io.trainplane.local.sim.EksRecords.AccessEntryRecord;
-import io.trainplane.aws.eks.PublicAccessCidrs;
+import io.trainplane.aws.PublicAccessCidrs;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.sim.CloudControlTypes.Rejection;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;

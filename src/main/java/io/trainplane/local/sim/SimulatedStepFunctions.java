@@ -5,7 +5,7 @@ import io.trainplane.local.iam.IamRequest;
 import software.amazon.awssdk.core.SdkRequest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

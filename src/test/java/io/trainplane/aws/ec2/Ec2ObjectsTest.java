@@ -10,7 +10,7 @@ import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

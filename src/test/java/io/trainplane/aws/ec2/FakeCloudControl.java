@@ -1,7 +1,7 @@
 package io.trainplane.aws.ec2;
 
 import io.trainplane.aws.eks.ControlPlaneLogGroup;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 
 import java.time.Instant;
 import java.util.ArrayList;

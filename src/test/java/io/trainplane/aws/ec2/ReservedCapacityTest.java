@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.trainplane.aws.ClusterNetwork;
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.FaultPlan;
@@ -14,7 +14,7 @@ import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

@@ -8,7 +8,7 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -8,13 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ResourceState;
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ResourceState;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

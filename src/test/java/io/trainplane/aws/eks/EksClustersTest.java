@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ResourceState;
 import io.trainplane.workflow.Failures;
-import io.trainplane.workflow.TerminalException;
-import io.trainplane.workflow.TransientException;
+import io.trainplane.core.TerminalException;
+import io.trainplane.core.TransientException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;

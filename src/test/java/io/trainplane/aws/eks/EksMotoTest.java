@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trainplane.aws.MotoServer;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.Optional;
 import java.util.List;
 import java.util.function.Supplier;

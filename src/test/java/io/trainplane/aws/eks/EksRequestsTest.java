@@ -17,7 +17,7 @@ import io.trainplane.spec.ClusterMode;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

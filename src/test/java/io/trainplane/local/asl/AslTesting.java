@@ -3,7 +3,7 @@ package io.trainplane.local.asl;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

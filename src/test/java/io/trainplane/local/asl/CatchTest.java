@@ -5,7 +5,7 @@ import static io.trainplane.local.asl.AslTesting.run;
 import static io.trainplane.local.asl.AslTesting.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

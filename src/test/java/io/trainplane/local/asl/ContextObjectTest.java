@@ -5,7 +5,7 @@ import static io.trainplane.local.asl.AslTesting.script;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -65,9 +65,9 @@ class HistoryTest {
 
     @Test
     void aFailedTaskRecordsItsErrorAndCause() {
-        var run = run(PIPELINE, "{}", script().fails("io.trainplane.workflow.TerminalException", "spec invalid"));
+        var run = run(PIPELINE, "{}", script().fails("io.trainplane.core.TerminalException", "spec invalid"));
         HistoryEvent failed = run.result().events("TaskFailed").get(0);
-        assertThat(failed.details().get("error").textValue()).isEqualTo("io.trainplane.workflow.TerminalException");
+        assertThat(failed.details().get("error").textValue()).isEqualTo("io.trainplane.core.TerminalException");
         assertThat(failed.details().get("cause").textValue()).isEqualTo("spec invalid");
         assertThat(run.types()).containsSubsequence("TaskFailed", "TaskStateExited", "PassStateEntered");
         assertThat(run.result().events("PassStateEntered")).extracting(HistoryEvent::stateName)

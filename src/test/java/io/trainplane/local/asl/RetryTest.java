@@ -98,7 +98,7 @@ class RetryTest {
     @Test
     void statesTaskFailedMatchesTaskErrorsButNotStatesTimeout() {
         String retry = "[{\"ErrorEquals\": [\"States.TaskFailed\"], \"MaxAttempts\": 1}]";
-        var custom = script().fails("io.trainplane.workflow.TransientException", null).returns("{}");
+        var custom = script().fails("io.trainplane.core.TransientException", null).returns("{}");
         assertThat(run(taskWithRetry(retry), "{}", custom).result().status()).isEqualTo(ExecutionStatus.SUCCEEDED);
         assertThat(custom.calls()).isEqualTo(2);
 

@@ -3,7 +3,7 @@ package io.trainplane.local.iam;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trainplane.cli.IamReport;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;

@@ -3,7 +3,7 @@ package io.trainplane.local.iam;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.trainplane.json.JsonTrees;
+import io.trainplane.core.Json;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +19,7 @@ class PolicyEvaluatorTest {
     static Role role(String... statements) {
         String document = "{\"Version\": \"2012-10-17\", \"Statement\": [" + String.join(",", statements) + "]}";
         return new Role("R", "trainplane-R", "arn:aws:iam::000000000000:role/trainplane-R",
-                List.of(RolePolicy.inline("R", "p", JsonTrees.read(document))));
+                List.of(RolePolicy.inline("R", "p", Json.read(document))));
     }
 
     static String allow(String action, String resource) {
@@ -196,12 +196,12 @@ class PolicyEvaluatorTest {
 
     @Test
     void aDocumentNeedsStatementsAndAKnownVersion() {
-        assertThatThrownBy(() -> RolePolicy.inline("R", "p", JsonTrees.read("{\"Version\": \"2012-10-17\"}")))
+        assertThatThrownBy(() -> RolePolicy.inline("R", "p", Json.read("{\"Version\": \"2012-10-17\"}")))
                 .hasMessageContaining("no Statement");
-        assertThatThrownBy(() -> RolePolicy.inline("R", "p", JsonTrees.read("{\"Version\": \"2020-01-01\", \"Statement\": []}")))
+        assertThatThrownBy(() -> RolePolicy.inline("R", "p", Json.read("{\"Version\": \"2020-01-01\", \"Statement\": []}")))
                 .hasMessageContaining("Version");
         Role single = new Role("R", "r", "arn", List.of(RolePolicy.inline("R", "p",
-                JsonTrees.read("{\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"s3:GetObject\", \"Resource\": \"*\"}}"))));
+                Json.read("{\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"s3:GetObject\", \"Resource\": \"*\"}}"))));
         assertThat(single.evaluate(IamRequest.of("s3:GetObject", BUCKET_OBJECT))).isEqualTo(new Evaluation(Decision.Allowed, "R/p/0"));
     }
 }

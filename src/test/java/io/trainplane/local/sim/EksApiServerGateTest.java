@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.kubernetes.EksClusterAccess;
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.iam.AccessKeys;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Caller;

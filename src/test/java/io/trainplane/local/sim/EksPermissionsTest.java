@@ -3,7 +3,7 @@ package io.trainplane.local.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.iam.AuditEntry;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Decision;

@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.spec.Names;
-import io.trainplane.workflow.TerminalException;
+import io.trainplane.core.TerminalException;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;

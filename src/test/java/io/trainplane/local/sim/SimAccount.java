@@ -1,6 +1,6 @@
 package io.trainplane.local.sim;
 
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.iam.Authorizer;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.local.SimulatedClock;
+import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.iam.AuditEntry;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Decision;
 import io.trainplane.local.iam.IamRequest;
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

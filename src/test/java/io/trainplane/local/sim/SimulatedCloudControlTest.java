@@ -3,7 +3,7 @@ package io.trainplane.local.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.trainplane.workflow.Json;
+import io.trainplane.core.Json;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.cloudcontrol.model.ClientTokenConflictException;

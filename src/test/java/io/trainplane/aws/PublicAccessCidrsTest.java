@@ -1,4 +1,4 @@
-package io.trainplane.aws.eks;
+package io.trainplane.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

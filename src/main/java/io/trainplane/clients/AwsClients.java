@@ -1,5 +1,8 @@
-package io.trainplane.aws;
+package io.trainplane.clients;
 
+import io.trainplane.aws.OfflineHttpClient;
+import io.trainplane.aws.EksTokens;
+import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
 import io.trainplane.spec.RunSpec;

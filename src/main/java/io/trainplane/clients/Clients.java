@@ -1,5 +1,6 @@
-package io.trainplane.aws;
+package io.trainplane.clients;
 
+import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
 import java.time.Clock;
 import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;

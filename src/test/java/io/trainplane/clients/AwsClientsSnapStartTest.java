@@ -1,5 +1,10 @@
-package io.trainplane.aws;
+package io.trainplane.clients;
 
+import io.trainplane.aws.ClusterRoles;
+import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.aws.EksTokens;
+import io.trainplane.aws.Settings;
+import io.trainplane.clients.AwsClients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trainplane.functions.Functions;

@@ -1,10 +1,15 @@
-package io.trainplane.json;
+package io.trainplane.core;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -14,21 +19,74 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * JSON text to Jackson trees and back with Jackson's streaming parser and generator, without an
- * ObjectMapper: the Lambda functions only ever need trees, and building an ObjectMapper (its
- * serializer and deserializer factories, type introspection) costs a cold start about 100 ms.
- * The trees are the ones {@code ObjectMapper.readTree} gives: ints as {@code IntNode} (or
- * {@code LongNode}, {@code BigIntegerNode}), fractions as {@code DoubleNode}, the last of
- * duplicate keys kept, empty input as {@code MissingNode}.
+ * The project's one JSON helper. Text to Jackson trees and back goes through Jackson's streaming
+ * parser and generator, without an ObjectMapper: the Lambda functions only ever need trees, and
+ * building an ObjectMapper (its serializer and deserializer factories, type introspection) costs
+ * a cold start about 100 ms. The trees are the ones {@code ObjectMapper.readTree} gives: ints as
+ * {@code IntNode} (or {@code LongNode}, {@code BigIntegerNode}), fractions as {@code DoubleNode},
+ * the last of duplicate keys kept, empty input as {@code MissingNode}. The mappers, for the code
+ * that maps objects (specs, the CLI, local mode), are built on first use.
  */
-public final class JsonTrees {
+public final class Json {
     public static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final JsonFactory FACTORY = new JsonFactory();
 
-    private JsonTrees() {
+    private Json() {
+    }
+
+    public static ObjectNode object() {
+        return NODES.objectNode();
+    }
+
+    public static ArrayNode array() {
+        return NODES.arrayNode();
+    }
+
+    /** The metrics {@code values} as an object of numbers. */
+    public static ObjectNode numbers(Map<String, Double> values) {
+        ObjectNode node = object();
+        values.forEach(node::put);
+        return node;
+    }
+
+    /** A required text field of a step's input; a missing one is a bug in the state machine. */
+    public static String text(JsonNode input, String field) {
+        JsonNode value = input.path(field);
+        if (!value.isTextual() || value.asText().isEmpty()) {
+            throw new IllegalArgumentException("step input has no '" + field + "': " + input);
+        }
+        return value.asText();
+    }
+
+    /** The JSON type names AWS uses in messages. */
+    public static String typeName(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case OBJECT -> "object";
+            case ARRAY -> "array";
+            case STRING -> "string";
+            case NUMBER -> "number";
+            case BOOLEAN -> "boolean";
+            case NULL -> "null";
+            default -> node.getNodeType().name().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    /** A plain ObjectMapper, for the code that maps objects; the Lambda functions never ask for it. */
+    public static ObjectMapper mapper() {
+        return Mappers.PLAIN;
+    }
+
+    /**
+     * The strict mapper (specs, state machine definitions): a duplicate key or text after the
+     * document is an error, not silently ignored; null fields are left out when writing, so a
+     * normalized spec has no nulls.
+     */
+    public static JsonMapper strictMapper() {
+        return Mappers.STRICT;
     }
 
     public static JsonNode read(String json) {
@@ -61,6 +119,16 @@ public final class JsonTrees {
         try (JsonGenerator generator = FACTORY.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
             write(node, generator);
         }
+    }
+
+    private static final class Mappers {
+        static final ObjectMapper PLAIN = new ObjectMapper();
+        static final JsonMapper STRICT = JsonMapper.builder()
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .defaultPropertyInclusion(
+                        JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
+                .build();
     }
 
     private static JsonNode read(JsonParser parser) throws IOException {

@@ -1,4 +1,4 @@
-package io.trainplane.workflow;
+package io.trainplane.core;
 
 /**
  * A failure that retrying cannot fix: the run goes to cleanup and ends FAILED. {@code reason}

@@ -1,4 +1,4 @@
-package io.trainplane.aws.eks;
+package io.trainplane.aws;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.trainplane.local;
+package io.trainplane.local.asl;
 
 import java.time.Clock;
 import java.time.Duration;

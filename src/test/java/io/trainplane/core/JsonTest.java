@@ -1,4 +1,4 @@
-package io.trainplane.json;
+package io.trainplane.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /** The trees and the text are what an ObjectMapper makes of the same JSON, node type for node type. */
-class JsonTreesTest {
+class JsonTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @ParameterizedTest
@@ -30,13 +30,13 @@ class JsonTreesTest {
     void readsAndWritesAsAnObjectMapperDoes(String json) throws IOException {
         JsonNode expected = MAPPER.readTree(json);
 
-        JsonNode tree = JsonTrees.read(json);
+        JsonNode tree = Json.read(json);
         assertThat(tree).isEqualTo(expected);
-        assertThat(JsonTrees.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)))).isEqualTo(expected);
-        assertThat(JsonTrees.write(tree)).isEqualTo(MAPPER.writeValueAsString(expected));
+        assertThat(Json.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)))).isEqualTo(expected);
+        assertThat(Json.write(tree)).isEqualTo(MAPPER.writeValueAsString(expected));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         boolean[] closed = {false};
-        JsonTrees.write(tree, new java.io.FilterOutputStream(out) {
+        Json.write(tree, new java.io.FilterOutputStream(out) {
             @Override
             public void close() {
                 closed[0] = true;
@@ -50,13 +50,13 @@ class JsonTreesTest {
 
     @Test
     void emptyInputIsTheMissingNode() throws IOException {
-        assertThat(JsonTrees.read(new ByteArrayInputStream(new byte[0])).isMissingNode()).isTrue();
-        assertThat(JsonTrees.read("  ").isMissingNode()).isTrue();
+        assertThat(Json.read(new ByteArrayInputStream(new byte[0])).isMissingNode()).isTrue();
+        assertThat(Json.read("  ").isMissingNode()).isTrue();
     }
 
     @Test
     void textThatIsNotJsonFails() {
-        assertThatThrownBy(() -> JsonTrees.read("{\"a\": }")).isInstanceOf(UncheckedIOException.class)
+        assertThatThrownBy(() -> Json.read("{\"a\": }")).isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("Unexpected character");
     }
 }

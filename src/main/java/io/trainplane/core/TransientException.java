@@ -1,4 +1,4 @@
-package io.trainplane.workflow;
+package io.trainplane.core;
 
 /**
  * A failure worth retrying: throttling, a connection reset, an optimistic-lock conflict. The
