@@ -1,5 +1,7 @@
 package io.trainplane.aws;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.trainplane.core.Json;
 import io.trainplane.spec.Names;
 import java.util.Collections;
 import java.util.Map;
@@ -41,6 +43,17 @@ public record RunTags(String stack, String runId) {
         tags.put(STACK_TAG, stack);
         tags.put(RUN_ID_TAG, runId);
         return Collections.unmodifiableMap(tags);
+    }
+
+    /**
+     * Both tags as [{Key, Value}], sorted by key: the tag list of the CloudFormation resource
+     * schemas, which Cloud Control's desired states follow (launch templates, placement groups,
+     * log groups).
+     */
+    public ArrayNode asTagList() {
+        ArrayNode list = Json.NODES.arrayNode();
+        asMap().forEach((key, value) -> list.addObject().put("Key", key).put("Value", value));
+        return list;
     }
 
     /** Whether {@code tags} (a resource's) carry both of these. */

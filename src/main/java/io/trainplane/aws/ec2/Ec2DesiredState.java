@@ -8,7 +8,6 @@ import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
 
@@ -137,7 +136,7 @@ public final class Ec2DesiredState {
     public static ObjectNode placementGroup(RunTags tags) {
         ObjectNode group = Json.NODES.objectNode();
         group.put("Strategy", "cluster");
-        group.set("Tags", tags(tags));
+        group.set("Tags", tags.asTagList());
         return group;
     }
 
@@ -162,17 +161,8 @@ public final class Ec2DesiredState {
     private static ObjectNode tagSpecification(String resourceType, RunTags tags) {
         ObjectNode spec = Json.NODES.objectNode();
         spec.put("ResourceType", resourceType);
-        spec.set("Tags", tags(tags));
+        spec.set("Tags", tags.asTagList());
         return spec;
-    }
-
-    /** The run's tags as [{Key, Value}], sorted by key (the CloudFormation schemas' tag lists). */
-    public static ArrayNode tags(RunTags tags) {
-        ArrayNode list = Json.NODES.arrayNode();
-        for (Map.Entry<String, String> tag : tags.asMap().entrySet()) {
-            list.addObject().put("Key", tag.getKey()).put("Value", tag.getValue());
-        }
-        return list;
     }
 
     static String json(ObjectNode node) {

@@ -2,7 +2,6 @@ package io.trainplane.aws.eks;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunTags;
-import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.core.Json;
 import io.trainplane.spec.Names;
 import java.util.Optional;
@@ -49,7 +48,7 @@ public final class ControlPlaneLogGroup {
         ObjectNode group = Json.NODES.objectNode();
         group.put("LogGroupName", name(names.clusterName()));
         group.put("RetentionInDays", retentionDays);
-        group.set("Tags", Ec2DesiredState.tags(tags));
+        group.set("Tags", tags.asTagList());
         return group;
     }
 
