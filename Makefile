@@ -1,14 +1,9 @@
 # SAM's makefile builder calls build-<LogicalId> once per function; each function unzips its own
-# artifact (io.trainplane.functions.Functions.artifact: StackConsistencyTest holds these lists to
-# it): the Kubernetes functions the jar with fabric8, the others the AWS-only jar. Built once.
-AWS_FUNCTIONS := StartRun CreateCluster CheckCluster CreateNodegroup CheckNodegroup CreateVolume CheckVolume \
-                 RecordFailure FinishRun CloseRun SafetyNet Janitor StartScheduledRun
-KUBERNETES_FUNCTIONS := ConfigureCluster ConnectCluster BindVolume StartDataJob StartTraining CheckTraining \
-                        StartEvaluation CheckJob CollectResults Teardown
+# artifact. Which function ships which jar is declared in io.trainplane.workflow.Pipeline and made
+# into functions.mk (AWS_FUNCTIONS, KUBERNETES_FUNCTIONS and their jars) by `make statemachines`.
+# The Kubernetes functions get the jar with fabric8, the others the AWS-only jar. Built once.
+include $(dir $(lastword $(MAKEFILE_LIST)))functions.mk
 FUNCTIONS := $(AWS_FUNCTIONS) $(KUBERNETES_FUNCTIONS)
-
-AWS_JAR := target/trainplane-lambda-aws.jar
-KUBERNETES_JAR := target/trainplane-lambda-kubernetes.jar
 
 # One Maven build writes both jars.
 $(AWS_JAR):
@@ -22,4 +17,10 @@ $(addprefix build-,$(addsuffix Function,$(AWS_FUNCTIONS))): $(AWS_JAR)
 $(addprefix build-,$(addsuffix Function,$(KUBERNETES_FUNCTIONS))): $(KUBERNETES_JAR)
 	cd "$(ARTIFACTS_DIR)" && unzip -q -o "$(CURDIR)/$(KUBERNETES_JAR)"
 
-.PHONY: $(addprefix build-,$(addsuffix Function,$(FUNCTIONS)))
+# The state machine definitions (statemachines/*.asl.json) and functions.mk, made from
+# io.trainplane.workflow.Pipeline: StateMachinesTest writes them instead of comparing. Needs only
+# Maven's local repository (add MVNFLAGS=-o to stay offline).
+statemachines:
+	. scripts/java-home.sh && ./mvnw -q -B $(MVNFLAGS) test -Dtest=StateMachinesTest -Dtrainplane.regenerate=true
+
+.PHONY: statemachines $(addprefix build-,$(addsuffix Function,$(FUNCTIONS)))

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.BindVolumeStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Binds the file system into Kubernetes. */
+/** Lambda entry point of {@link Pipeline#BIND_VOLUME}. Binds the file system into Kubernetes. */
 public final class BindVolume extends StepHandler {
     public BindVolume() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public BindVolume(Clients clients) {
-        super("BindVolume", clients, BindVolumeStep::new);
+        super(Pipeline.BIND_VOLUME, AwsClients.fromEnvironment());
     }
 }

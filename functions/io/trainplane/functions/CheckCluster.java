@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckClusterStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Looks once at the run's EKS cluster. */
+/** Lambda entry point of {@link Pipeline#CHECK_CLUSTER}. Looks once at the run's EKS cluster. */
 public final class CheckCluster extends StepHandler {
     public CheckCluster() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CheckCluster(Clients clients) {
-        super("CheckCluster", clients, CheckClusterStep::new);
+        super(Pipeline.CHECK_CLUSTER, AwsClients.fromEnvironment());
     }
 }

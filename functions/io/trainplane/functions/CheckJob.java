@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckJobStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Looks once at a Job of the run. */
+/** Lambda entry point of {@link Pipeline#CHECK_JOB}. Looks once at a Job of the run. */
 public final class CheckJob extends StepHandler {
     public CheckJob() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CheckJob(Clients clients) {
-        super("CheckJob", clients, CheckJobStep::new);
+        super(Pipeline.CHECK_JOB, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckNodegroupStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Looks once at the run's node group. */
+/** Lambda entry point of {@link Pipeline#CHECK_NODEGROUP}. Looks once at the run's node group. */
 public final class CheckNodegroup extends StepHandler {
     public CheckNodegroup() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CheckNodegroup(Clients clients) {
-        super("CheckNodegroup", clients, CheckNodegroupStep::new);
+        super(Pipeline.CHECK_NODEGROUP, AwsClients.fromEnvironment());
     }
 }

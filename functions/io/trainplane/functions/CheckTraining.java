@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckTrainingStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Looks once at the training Job. */
+/** Lambda entry point of {@link Pipeline#CHECK_TRAINING}. Looks once at the training Job. */
 public final class CheckTraining extends StepHandler {
     public CheckTraining() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CheckTraining(Clients clients) {
-        super("CheckTraining", clients, CheckTrainingStep::new);
+        super(Pipeline.CHECK_TRAINING, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CloseRunStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Ends a run whose pipeline stopped without ending it (the Cleanup state machine's last step). */
+/** Lambda entry point of {@link Pipeline#CLOSE_RUN}. Ends a run whose pipeline stopped without ending it (the Cleanup state machine's last step). */
 public final class CloseRun extends StepHandler {
     public CloseRun() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CloseRun(Clients clients) {
-        super("CloseRun", clients, CloseRunStep::new);
+        super(Pipeline.CLOSE_RUN, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CollectResultsStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Stores the evaluation's metrics and applies the quality gate. */
+/** Lambda entry point of {@link Pipeline#COLLECT_RESULTS}. Stores the evaluation's metrics and applies the quality gate. */
 public final class CollectResults extends StepHandler {
     public CollectResults() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CollectResults(Clients clients) {
-        super("CollectResults", clients, CollectResultsStep::new);
+        super(Pipeline.COLLECT_RESULTS, AwsClients.fromEnvironment());
     }
 }

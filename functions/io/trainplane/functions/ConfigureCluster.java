@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.ConfigureClusterStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Installs the add-ons and device plugin the run needs. */
+/** Lambda entry point of {@link Pipeline#CONFIGURE_CLUSTER}. Installs the add-ons and device plugin the run needs. */
 public final class ConfigureCluster extends StepHandler {
     public ConfigureCluster() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public ConfigureCluster(Clients clients) {
-        super("ConfigureCluster", clients, ConfigureClusterStep::new);
+        super(Pipeline.CONFIGURE_CLUSTER, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.ConnectClusterStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Connects to an existing cluster and creates the run's namespace. */
+/** Lambda entry point of {@link Pipeline#CONNECT_CLUSTER}. Connects to an existing cluster and creates the run's namespace. */
 public final class ConnectCluster extends StepHandler {
     public ConnectCluster() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public ConnectCluster(Clients clients) {
-        super("ConnectCluster", clients, ConnectClusterStep::new);
+        super(Pipeline.CONNECT_CLUSTER, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CreateClusterStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Creates the run's EKS cluster. */
+/** Lambda entry point of {@link Pipeline#CREATE_CLUSTER}. Creates the run's EKS cluster. */
 public final class CreateCluster extends StepHandler {
     public CreateCluster() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CreateCluster(Clients clients) {
-        super("CreateCluster", clients, CreateClusterStep::new);
+        super(Pipeline.CREATE_CLUSTER, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CreateNodegroupStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Creates the run's node group. */
+/** Lambda entry point of {@link Pipeline#CREATE_NODEGROUP}. Creates the run's node group. */
 public final class CreateNodegroup extends StepHandler {
     public CreateNodegroup() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CreateNodegroup(Clients clients) {
-        super("CreateNodegroup", clients, CreateNodegroupStep::new);
+        super(Pipeline.CREATE_NODEGROUP, AwsClients.fromEnvironment());
     }
 }

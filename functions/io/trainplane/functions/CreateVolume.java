@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CreateVolumeStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Creates or adopts the run's EFS file system. */
+/** Lambda entry point of {@link Pipeline#CREATE_VOLUME}. Creates or adopts the run's EFS file system. */
 public final class CreateVolume extends StepHandler {
     public CreateVolume() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public CreateVolume(Clients clients) {
-        super("CreateVolume", clients, CreateVolumeStep::new);
+        super(Pipeline.CREATE_VOLUME, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.FinishRunStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Ends the run and publishes its outcome. */
+/** Lambda entry point of {@link Pipeline#FINISH_RUN}. Ends the run and publishes its outcome. */
 public final class FinishRun extends StepHandler {
     public FinishRun() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public FinishRun(Clients clients) {
-        super("FinishRun", clients, FinishRunStep::new);
+        super(Pipeline.FINISH_RUN, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.JanitorStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point (scheduled): cleans up what finished, unknown or expired runs left behind. */
+/** Lambda entry point (scheduled) of {@link Pipeline#JANITOR}. Cleans up what finished, unknown or expired runs left behind. */
 public final class Janitor extends StepHandler {
     public Janitor() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public Janitor(Clients clients) {
-        super("Janitor", clients, JanitorStep::new);
+        super(Pipeline.JANITOR, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.RecordFailureStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Writes a failure into the run record. */
+/** Lambda entry point of {@link Pipeline#RECORD_FAILURE}. Writes a failure into the run record. */
 public final class RecordFailure extends StepHandler {
     public RecordFailure() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public RecordFailure(Clients clients) {
-        super("RecordFailure", clients, RecordFailureStep::new);
+        super(Pipeline.RECORD_FAILURE, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartDataJobStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Starts the data Job. */
+/** Lambda entry point of {@link Pipeline#START_DATA_JOB}. Starts the data Job. */
 public final class StartDataJob extends StepHandler {
     public StartDataJob() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public StartDataJob(Clients clients) {
-        super("StartDataJob", clients, StartDataJobStep::new);
+        super(Pipeline.START_DATA_JOB, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartEvaluationStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Starts the evaluation Job. */
+/** Lambda entry point of {@link Pipeline#START_EVALUATION}. Starts the evaluation Job. */
 public final class StartEvaluation extends StepHandler {
     public StartEvaluation() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public StartEvaluation(Clients clients) {
-        super("StartEvaluation", clients, StartEvaluationStep::new);
+        super(Pipeline.START_EVALUATION, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartRunStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Validates the spec and creates the run record. */
+/** Lambda entry point of {@link Pipeline#START_RUN}. Validates the spec and creates the run record. */
 public final class StartRun extends StepHandler {
     public StartRun() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public StartRun(Clients clients) {
-        super("StartRun", clients, StartRunStep::new);
+        super(Pipeline.START_RUN, AwsClients.fromEnvironment());
     }
 }

@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartScheduledRunStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point (EventBridge Scheduler): starts the TrainingPipeline for one firing of the retraining schedule. */
+/** Lambda entry point (EventBridge Scheduler) of {@link Pipeline#START_SCHEDULED_RUN}. Starts the TrainingPipeline for one firing of the retraining schedule. */
 public final class StartScheduledRun extends StepHandler {
     public StartScheduledRun() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public StartScheduledRun(Clients clients) {
-        super("StartScheduledRun", clients, StartScheduledRunStep::new);
+        super(Pipeline.START_SCHEDULED_RUN, AwsClients.fromEnvironment());
     }
 }

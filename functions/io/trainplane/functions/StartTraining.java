@@ -1,17 +1,12 @@
 package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
-import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartTrainingStep;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point: Starts the training Job. */
+/** Lambda entry point of {@link Pipeline#START_TRAINING}. Starts the training Job. */
 public final class StartTraining extends StepHandler {
     public StartTraining() {
-        this(AwsClients.fromEnvironment());
-    }
-
-    public StartTraining(Clients clients) {
-        super("StartTraining", clients, StartTrainingStep::new);
+        super(Pipeline.START_TRAINING, AwsClients.fromEnvironment());
     }
 }

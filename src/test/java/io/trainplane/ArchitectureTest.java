@@ -24,7 +24,6 @@ import java.util.regex.Pattern;
 import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -119,7 +118,6 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("until local builds its handlers from the pipeline declaration")
     void localUsesOnlyTheWorkflowAndTheLibrary() {
         assertThat(violations(edges, Layer.LOCAL)).as("local classes using functions, cli or bench").isEmpty();
     }

@@ -2,7 +2,6 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.Faults;
-import io.trainplane.functions.Functions;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalLambdas;
 import io.trainplane.local.process.ProcessWorkload;

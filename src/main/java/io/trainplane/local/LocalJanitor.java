@@ -1,7 +1,6 @@
 package io.trainplane.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.functions.Functions;
 import io.trainplane.local.asl.TaskContext;
 import io.trainplane.local.asl.TaskFailure;
 import io.trainplane.core.Json;
@@ -15,7 +14,7 @@ public final class LocalJanitor {
 
     /** Runs one sweep; returns the Janitor function's result (what the {@code Orphans Cleaned} event reports). */
     public static JsonNode sweep(LocalCloud cloud) {
-        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud, Faults.none());
+        LocalLambdas lambdas = new LocalLambdas(cloud, Faults.none());
         LocalSafetyNet.install(cloud, lambdas);
         var event = Json.object().put("version", "0").put("id", java.util.UUID.randomUUID().toString())
                 .put("detail-type", "Scheduled Event").put("source", "aws.events").put("account", "000000000000")

@@ -11,6 +11,8 @@ import io.trainplane.local.iam.IamRequest;
 import io.trainplane.local.iam.StackFunction;
 import io.trainplane.local.iam.StackPrincipals;
 import io.trainplane.core.Json;
+import io.trainplane.workflow.LambdaFunction;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 import io.trainplane.core.TransientException;
 import java.io.ByteArrayInputStream;
@@ -22,14 +24,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 
 /**
  * Invokes the stack's Lambda handlers in process, as the Lambda service would: by the ARNs
  * template.yaml gives them, JSON bytes in and out, each invocation running as the function's
  * execution role, an exception reported as its class name (the error) and
  * {@code errorMessage}/{@code errorType} JSON (the cause). Injected faults strike before the
- * handler runs.
+ * handler runs. The handlers are the functions {@link Pipeline} declares, on the local cloud's clients.
  */
 public final class LocalLambdas implements TaskInvoker {
     private final Map<String, StepHandler> handlers = new LinkedHashMap<>();
@@ -39,12 +40,14 @@ public final class LocalLambdas implements TaskInvoker {
     private final Faults faults;
     private final Set<String> flaked = ConcurrentHashMap.newKeySet();
 
-    public LocalLambdas(Map<String, Function<Clients, StepHandler>> functions, LocalCloud cloud, Faults faults) {
+    public LocalLambdas(LocalCloud cloud, Faults faults) {
         this.cloud = cloud;
         this.principals = new StackPrincipals(cloud.stack());
         this.faults = faults;
         Clients clients = cloud.clients();
-        functions.forEach((name, factory) -> handlers.put(name, factory.apply(clients)));
+        for (LambdaFunction function : Pipeline.FUNCTIONS) {
+            handlers.put(function.name(), function.handler(clients));
+        }
         for (String name : handlers.keySet()) {
             StackFunction function = cloud.stack().functions().get(name + "Function");
             if (function != null) {

@@ -1,7 +1,6 @@
 package io.trainplane.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.functions.Functions;
 import io.trainplane.local.asl.ExecutionListener;
 import io.trainplane.local.asl.ExecutionResult;
 import io.trainplane.local.asl.ExecutionStatus;
@@ -60,7 +59,7 @@ public final class LocalRun {
         cloud.apply(faults);
         var clock = cloud.clock();
         var started = clock.instant();
-        LocalLambdas lambdas = new LocalLambdas(Functions.all(), cloud, faults);
+        LocalLambdas lambdas = new LocalLambdas(cloud, faults);
         StateMachine machine = StateMachine.parse(definition(PIPELINE), LocalCloud.substitutions(LocalCloud.PIPELINE_MACHINE));
         LocalSafetyNet.install(cloud, lambdas);
         Set<String> created = new TreeSet<>();

@@ -24,13 +24,6 @@ public final class CheckClusterStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
-    /** The EKS and Cloud Control clients, as invocations use them. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        offline.eks().describeCluster(r -> r.name(sample.clusterName()));
-        offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(SnapStartHooks.RUN_ID));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);

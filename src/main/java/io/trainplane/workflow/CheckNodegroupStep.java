@@ -25,12 +25,6 @@ public final class CheckNodegroupStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
-    /** The EKS client, as every invocation uses it. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        offline.eks().describeNodegroup(r -> r.clusterName(sample.clusterName()).nodegroupName(sample.names().nodeGroupName()));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);

@@ -26,13 +26,6 @@ public final class CheckVolumeStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
-    /** The EFS and EKS clients, as every invocation uses them. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        offline.efs().describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));
-        offline.eks().describeCluster(r -> r.name(sample.clusterName()));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);

@@ -19,12 +19,6 @@ public final class CreateClusterStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
-    /** The Cloud Control client, as every invocation uses it. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(SnapStartHooks.RUN_ID));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);

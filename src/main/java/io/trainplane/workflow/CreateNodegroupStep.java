@@ -25,13 +25,6 @@ public final class CreateNodegroupStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
-    /** The EKS and Cloud Control clients, as every invocation uses them. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        offline.eks().describeCluster(r -> r.name(sample.clusterName()));
-        offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(SnapStartHooks.RUN_ID));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);

@@ -18,12 +18,6 @@ public final class CreateVolumeStep implements Step {
         this.infrastructure = Infrastructure.of(clients);
     }
 
-    /** The EFS client, as every invocation uses it. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        offline.efs().describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);

@@ -26,12 +26,6 @@ public final class FinishRunStep implements Step {
         this.services = Services.of(clients);
     }
 
-    /** The events, as every invocation publishes one. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        Services.of(offline).events().publish("Run Succeeded", Json.object().put("runId", sample.runId()));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         String runId = Json.text(input, "runId");

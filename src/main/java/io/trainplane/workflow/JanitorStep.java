@@ -43,13 +43,6 @@ public final class JanitorStep implements Step {
         this.services = Services.of(clients);
     }
 
-    /** Step Functions and the events, as the janitor uses them. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE).name(sample.runId()).input("{}"));
-        Services.of(offline).events().publish("Orphans Cleaned", Json.object().put("runId", sample.runId()));
-    }
-
     @Override
     public JsonNode run(JsonNode scheduledEvent) {
         Instant now = services.clock().instant();

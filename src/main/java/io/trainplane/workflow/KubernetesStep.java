@@ -1,10 +1,9 @@
 package io.trainplane.workflow;
 
 /**
- * A step that works in a cluster's Kubernetes API (the functions of the Kubernetes artifact). Its
- * SnapStart priming also warms the way there ({@link io.trainplane.clients.Clients#primeClusters}):
- * the EKS call, the token, the Kubernetes client and the mapping of the run's objects, the costly
- * part of its first request.
+ * A step that works in a cluster's Kubernetes API. Its function is declared with
+ * {@code Pipeline.kubernetes(...)}: it ships the Kubernetes artifact and primes
+ * {@link Priming#KUBERNETES_ACCESS} (StackConsistencyTest holds the declaration to this marker).
  */
 public interface KubernetesStep extends Step {
 }

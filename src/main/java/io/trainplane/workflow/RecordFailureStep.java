@@ -19,12 +19,6 @@ public final class RecordFailureStep implements Step {
         this.services = Services.of(clients);
     }
 
-    /** The events, as every invocation publishes one. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        Services.of(offline).events().publish("Run Failed", Json.object().put("runId", sample.runId()));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         String runId = Json.text(input, "runId");

@@ -29,12 +29,6 @@ public final class SafetyNetStep implements Step {
         this.clients = clients;
     }
 
-    /** Step Functions, as the safety net starts the Cleanup state machine with it. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE).name(sample.runId()).input("{}"));
-    }
-
     @Override
     public JsonNode run(JsonNode event) {
         JsonNode detail = event.path("detail");

@@ -8,6 +8,7 @@ import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import java.time.Instant;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.crac.Context;
@@ -15,9 +16,9 @@ import org.crac.Resource;
 
 /**
  * A function's SnapStart hooks. Before the snapshot, the code every invocation runs is loaded and
- * warmed without side effects: a step's state read and written, the step's own priming
- * ({@link Step#prime}: the schema validation, a request of each service it calls; for a
- * {@link KubernetesStep}, the way to the cluster), and the run
+ * warmed without side effects: a step's state read and written, what the function's declaration
+ * says to prime ({@link Priming}: the schema validation, a request of each service it calls, the
+ * way to the cluster), and the run
  * store's DynamoDB requests, marshalled and signed with throwaway credentials and answered by an
  * {@link OfflineHttpClient} (no request reaches AWS; no credential, token or time is kept). After
  * the restore, the clients drop what must be fresh.
@@ -42,12 +43,12 @@ public final class SnapStartHooks implements Resource {
 
     private final String function;
     private final Clients clients;
-    private final Step step;
+    private final Set<Priming> priming;
 
-    SnapStartHooks(String function, Clients clients, Step step) {
+    SnapStartHooks(String function, Clients clients, Set<Priming> priming) {
         this.function = function;
         this.clients = clients;
-        this.step = step;
+        this.priming = priming;
     }
 
     @Override
@@ -79,9 +80,8 @@ public final class SnapStartHooks implements Resource {
         store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
         store.find(RUN_ID);
         store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));
-        step.prime(sample, offline);
-        if (step instanceof KubernetesStep) {
-            offline.primeClusters(sample.spec());
+        for (Priming request : priming) {
+            request.prime(sample, offline);
         }
         Failures.classify(new IllegalStateException("priming"));
         return answered;

@@ -25,13 +25,6 @@ public final class StartRunStep implements Step {
         this.services = Services.of(clients);
     }
 
-    /** Validates a spec against the schema and publishes an event, as every invocation does. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        RunSpecs.normalize(Json.write(sample.spec().toJson()), KubernetesVersions.day(offline.clock().instant()));
-        Services.of(offline).events().publish("Run Started", Json.object().put("runId", sample.runId()));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         String executionName = Json.text(input, "executionName");

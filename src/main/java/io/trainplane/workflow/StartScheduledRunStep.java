@@ -76,14 +76,6 @@ public final class StartScheduledRunStep implements Step {
         this.overlap = overlap;
     }
 
-    /** Validates a spec against the schema and starts an execution, as every invocation does. */
-    @Override
-    public void prime(RunContext sample, Clients offline) {
-        RunSpecs.normalize(Json.write(sample.spec().toJson()), KubernetesVersions.day(offline.clock().instant()));
-        offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE).name(sample.runId()).input("{}"));
-        Services.of(offline).events().publish("Scheduled Run Started", Json.object().put("runId", sample.runId()));
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         String series = input.path("series").asText("");

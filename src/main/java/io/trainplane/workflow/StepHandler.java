@@ -13,7 +13,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.crac.Core;
@@ -36,12 +35,16 @@ public class StepHandler implements RequestStreamHandler {
     private final Clock clock;
     private final SnapStartHooks snapStart;
 
-    protected StepHandler(String name, Clients clients, Function<Clients, Step> step) {
-        this.name = name;
-        this.step = step.apply(clients);
+    /**
+     * The declared function on these clients: what its entry point in functions/ builds from the
+     * environment, and what local mode and tests build with their own clients.
+     */
+    public StepHandler(LambdaFunction function, Clients clients) {
+        this.name = function.name();
+        this.step = function.step().apply(clients);
         this.store = Services.of(clients).store();
         this.clock = clients.clock();
-        this.snapStart = new SnapStartHooks(name, clients, this.step);
+        this.snapStart = new SnapStartHooks(name, clients, function.priming());
         Core.getGlobalContext().register(snapStart);
     }
 

@@ -1,7 +1,8 @@
 package io.trainplane.bench;
 
-import io.trainplane.functions.Functions;
-import io.trainplane.functions.LambdaArtifact;
+import io.trainplane.workflow.LambdaArtifact;
+import io.trainplane.workflow.LambdaFunction;
+import io.trainplane.workflow.Pipeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +12,7 @@ import java.util.Map;
 
 /**
  * Size of the Lambda artifacts against the budget (DESIGN §9: 25 MB each), per artifact and per
- * function: each function ships the jar {@link Functions#artifact(String)} names, as the Makefile
+ * function: each function ships the jar {@link LambdaFunction#artifact()} names, as the Makefile
  * builds it. Run with {@code ./bench/run artifacts}; exits 1 when one is over.
  */
 public final class Artifacts {
@@ -28,13 +29,13 @@ public final class Artifacts {
             long size = sizes.get(artifact);
             System.out.printf(Locale.ROOT, "%s  %-40s %,11d bytes %5.1f MB (%3.0f %% of the budget), %2d functions%n",
                     verdict(size), "target/" + artifact.jarName(), size, size / 1e6, 100.0 * size / BUDGET,
-                    Functions.shipping(artifact).size());
+                    Pipeline.shipping(artifact).size());
         }
         System.out.println("Per function:");
-        for (String function : Functions.all().keySet()) {
-            LambdaArtifact artifact = Functions.artifact(function);
+        for (LambdaFunction function : Pipeline.FUNCTIONS) {
+            LambdaArtifact artifact = function.artifact();
             long size = sizes.get(artifact);
-            System.out.printf(Locale.ROOT, "%s  %-18s %-33s %5.1f MB%n", verdict(size), function, artifact.jarName(),
+            System.out.printf(Locale.ROOT, "%s  %-18s %-33s %5.1f MB%n", verdict(size), function.name(), artifact.jarName(),
                     size / 1e6);
         }
         if (sizes.values().stream().anyMatch(size -> size > BUDGET)) {

@@ -4,9 +4,10 @@ import static io.trainplane.bench.ColdStartFigures.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.bench.ColdStartFigures.Sample;
-import io.trainplane.functions.Functions;
-import io.trainplane.functions.LambdaArtifact;
 import io.trainplane.core.Json;
+import io.trainplane.workflow.LambdaArtifact;
+import io.trainplane.workflow.LambdaFunction;
+import io.trainplane.workflow.Pipeline;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -86,7 +87,7 @@ public final class ColdStart {
 
     /** The artifact a function ships in: the measured process's whole classpath, as in Lambda. */
     static Path artifact(Path root, String function) {
-        return root.resolve("target").resolve(Functions.artifact(function).jarName());
+        return root.resolve("target").resolve(Pipeline.function(function).artifact().jarName());
     }
 
     public static void main(String[] args) throws Exception {
@@ -101,7 +102,7 @@ public final class ColdStart {
                 default -> only.add(args[i]);
             }
         }
-        List<String> functions = new ArrayList<>(Functions.all().keySet());
+        List<String> functions = new ArrayList<>(Pipeline.FUNCTIONS.stream().map(LambdaFunction::name).toList());
         if (!only.isEmpty()) {
             functions.retainAll(only);
         }
@@ -138,7 +139,7 @@ public final class ColdStart {
                 System.out.println(line(row));
             }
             Optional<String> kubernetesFunction = functions.stream()
-                    .filter(f -> Functions.artifact(f) == LambdaArtifact.KUBERNETES).findFirst();
+                    .filter(f -> Pipeline.function(f).artifact() == LambdaArtifact.KUBERNETES).findFirst();
             if (kubernetesFunction.isPresent()) {
                 System.out.println(bench.floor(classpath.apply(kubernetesFunction.get()), runs));
             }
@@ -177,7 +178,7 @@ public final class ColdStart {
     Row measure(String function, String artifact, int runs, int warmup) throws Exception {
         Path input = work.resolve(function + ".json");
         Files.writeString(input, Json.write(ColdStartInputs.input(function, RUN_ID, root, outputs)));
-        String handler = "io.trainplane.functions." + function;
+        String handler = Pipeline.function(function).handlerClass();
         for (int i = 0; i < warmup; i++) {
             // The first warm-up invocation does the function's work for the steps after it.
             Optional<JsonNode> output = invoke(artifact, handler, input, false).output();

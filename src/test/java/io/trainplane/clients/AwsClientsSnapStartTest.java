@@ -7,7 +7,7 @@ import io.trainplane.aws.Settings;
 import io.trainplane.clients.AwsClients;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trainplane.functions.Functions;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,7 @@ class AwsClientsSnapStartTest {
     void afterRestoreEmptiesTheTokenCache() throws Exception {
         AwsClients clients = new AwsClients(SETTINGS,
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")));
-        StepHandler handler = Functions.all().get("ConnectCluster").apply(clients);
+        StepHandler handler = Pipeline.CONNECT_CLUSTER.handler(clients);
         clients.tokens().tokenFor("tp-run-1");
         assertThat(clients.tokens().cachedTokens()).isEqualTo(1);
 

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.core.Json;
+import io.trainplane.workflow.LambdaArtifact;
+import io.trainplane.workflow.LambdaFunction;
+import io.trainplane.workflow.Pipeline;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -38,11 +41,11 @@ class LambdaArtifactsTest {
     static final String RUN_ID = "quickstart";
 
     static List<String> functions() {
-        return List.copyOf(Functions.all().keySet());
+        return Pipeline.FUNCTIONS.stream().map(LambdaFunction::name).toList();
     }
 
     static Path jar(String function) {
-        return Path.of("target", Functions.artifact(function).jarName());
+        return Path.of("target", Pipeline.function(function).artifact().jarName());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -51,7 +54,7 @@ class LambdaArtifactsTest {
         assumeThat(System.getenv("TRAINPLANE_ARTIFACT_CHECK"))
                 .as("runs in the pom's lambda-artifacts execution, after the jars are built").isNotNull();
         Path jar = jar(function);
-        assertThat(jar).as("built by the shade execution of " + Functions.artifact(function)).exists();
+        assertThat(jar).as("built by the shade execution of " + Pipeline.function(function).artifact()).exists();
 
         Throwable outcome;
         boolean mapperLoaded;

@@ -1,8 +1,8 @@
 package io.trainplane.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.functions.Functions;
 import io.trainplane.core.Json;
+import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -19,7 +19,7 @@ final class Handlers {
     }
 
     JsonNode invoke(String function, JsonNode input) {
-        StepHandler handler = Functions.all().get(function).apply(cloud.clients());
+        StepHandler handler = Pipeline.function(function).handler(cloud.clients());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             handler.handleRequest(new ByteArrayInputStream(Json.write(input).getBytes(StandardCharsets.UTF_8)), out, null);

@@ -114,7 +114,7 @@ class SafetyNetTest {
     @Test
     void aTimedOutExecutionEndsTheRunFailedAndOtherStatusesAreIgnored() {
         try (LocalCloud cloud = new LocalCloud()) {
-            var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud, Faults.none());
+            var lambdas = new LocalLambdas(cloud, Faults.none());
             LocalSafetyNet.install(cloud, lambdas);
             new Handlers(cloud).start(quickstart, "quickstart");
             var change = io.trainplane.core.Json.object().put("stateMachineArn", LocalCloud.PIPELINE_ARN).put("name", "quickstart");
@@ -156,7 +156,7 @@ class SafetyNetTest {
     @Test
     void aRunWhoseOwnCleanupTimedOutGetsAFreshDeadline() {
         try (LocalCloud cloud = new LocalCloud()) {
-            var lambdas = new LocalLambdas(io.trainplane.functions.Functions.all(), cloud, Faults.none());
+            var lambdas = new LocalLambdas(cloud, Faults.none());
             LocalSafetyNet.install(cloud, lambdas);
             new Handlers(cloud).start(quickstart, "quickstart");
             // As the run made it: tagged with the stack and the run, which is what lets cleanup delete it.

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
-import io.trainplane.functions.Functions;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.spec.RunSpecs;
@@ -49,7 +48,7 @@ class SnapStartHooksTest {
     @Test
     void primingEveryFunctionCallsNoClientAndTheFunctionsWorkAfterTheRestore() throws Exception {
         List<StepHandler> handlers = new ArrayList<>();
-        Functions.all().values().forEach(f -> handlers.add(f.apply(clients)));
+        Pipeline.FUNCTIONS.forEach(f -> handlers.add(f.handler(clients)));
         clients.calls.clear();
 
         for (StepHandler handler : handlers) {

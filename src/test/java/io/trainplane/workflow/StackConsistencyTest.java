@@ -5,82 +5,211 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.aws.ClusterRoles;
+import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
-import io.trainplane.functions.Functions;
-import io.trainplane.functions.LambdaArtifact;
+import io.trainplane.clients.AwsClients;
+import io.trainplane.workflow.StateMachineDefinition.Task;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The four places that name the functions agree: the state machines' placeholders, template.yaml
- * (functions, handlers, DefinitionSubstitutions), the Makefile's SAM build targets, and the
- * in-process registry local mode uses; so do the Makefile and the registry on the artifact each
- * function ships.
+ * What is still written by hand agrees with {@link Pipeline}: template.yaml (its functions, their
+ * handlers and roles, the state machines' definitions and substitutions), the entry points in
+ * functions/, the Makefile's rules, and the steps' own code on which jar they need. (The state
+ * machines and functions.mk are made from Pipeline: StateMachinesTest.)
  */
 class StackConsistencyTest {
-    static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(\\w+)FunctionArn}");
-
     final JsonNode template = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(Path.of("template.yaml")));
 
     StackConsistencyTest() throws IOException {
     }
 
-    Set<String> placeholders(String machine) throws IOException {
-        Set<String> names = new TreeSet<>();
-        Matcher m = PLACEHOLDER.matcher(Files.readString(Path.of("statemachines", machine)));
-        while (m.find()) {
-            names.add(m.group(1));
-        }
-        return names;
-    }
-
-    Set<String> substitutions(String stateMachine) {
-        Set<String> names = new TreeSet<>();
-        template.at("/Resources/" + stateMachine + "/Properties/DefinitionSubstitutions").fieldNames()
-                .forEachRemaining(key -> names.add(key.replaceAll("FunctionArn$", "")));
-        return names;
+    Map<String, JsonNode> resources(String type) {
+        Map<String, JsonNode> found = new TreeMap<>();
+        template.path("Resources").properties().forEach(r -> {
+            if (r.getValue().path("Type").asText().equals(type)) {
+                found.put(r.getKey(), r.getValue().path("Properties"));
+            }
+        });
+        return found;
     }
 
     @Test
-    void everyPlaceholderOfTheStateMachinesIsSubstitutedByTheTemplate() throws IOException {
-        assertThat(substitutions("TrainingPipeline")).isEqualTo(placeholders("training-pipeline.asl.json"));
-        assertThat(substitutions("Cleanup")).isEqualTo(placeholders("cleanup.asl.json"));
+    void theTemplateDeploysEveryDeclaredFunctionWithItsHandlerAndRole() {
+        Map<String, JsonNode> functions = resources("AWS::Serverless::Function");
+        assertThat(functions.keySet()).isEqualTo(Pipeline.FUNCTIONS.stream().map(LambdaFunction::logicalId)
+                .collect(Collectors.toCollection(TreeSet::new)));
+        for (LambdaFunction function : Pipeline.FUNCTIONS) {
+            JsonNode properties = functions.get(function.logicalId());
+            assertThat(properties.path("Handler").asText()).as(function.name())
+                    .isEqualTo(function.handlerClass() + "::handleRequest");
+            // !GetAtt <Role>.Arn (the YAML reader drops the tag).
+            assertThat(properties.path("Role").asText()).as(function.name() + " Role")
+                    .isEqualTo(function.role().logicalId() + ".Arn");
+        }
+        for (LambdaFunction.Role role : LambdaFunction.Role.values()) {
+            assertThat(template.at("/Resources/" + role.logicalId() + "/Type").asText()).as(role.logicalId())
+                    .isEqualTo("AWS::IAM::Role");
+        }
     }
 
     /** SnapStart runs published versions only: the state machines must call the alias, not $LATEST. */
     @Test
-    void theStateMachinesInvokeTheFunctionsAliases() {
-        for (String stateMachine : List.of("TrainingPipeline", "Cleanup")) {
-            template.at("/Resources/" + stateMachine + "/Properties/DefinitionSubstitutions").fields()
-                    .forEachRemaining(e -> assertThat(e.getValue().asText()).as(stateMachine + " " + e.getKey())
-                            .isEqualTo(e.getKey().replaceAll("Arn$", "") + ".Alias"));
+    void theTemplateGivesEachStateMachineItsFileAndTheAliasesOfItsFunctions() {
+        Map<String, JsonNode> machines = resources("AWS::Serverless::StateMachine");
+        assertThat(machines.keySet()).containsExactlyInAnyOrderElementsOf(
+                Pipeline.stateMachines().stream().map(StateMachineDefinition::name).toList());
+        for (StateMachineDefinition machine : Pipeline.stateMachines()) {
+            JsonNode properties = machines.get(machine.name());
+            assertThat(properties.path("DefinitionUri").asText()).isEqualTo("statemachines/" + machine.file());
+            Map<String, String> substitutions = new TreeMap<>();
+            properties.path("DefinitionSubstitutions").properties()
+                    .forEach(e -> substitutions.put(e.getKey(), e.getValue().asText()));
+            assertThat(substitutions).as(machine.name() + " DefinitionSubstitutions").isEqualTo(machine.functions().stream()
+                    .collect(Collectors.toMap(f -> f.name() + "FunctionArn", f -> f.logicalId() + ".Alias")));
         }
         assertThat(template.at("/Globals/Function/AutoPublishAlias").asText()).isEqualTo("live");
         assertThat(template.at("/Globals/Function/SnapStart/ApplyOn").asText()).isEqualTo("PublishedVersions");
     }
 
+    /** A Task that timed out would leave its function running: the function's own Timeout must come first. */
     @Test
-    void everyFunctionOfTheTemplateHasItsHandlerItsBuildTargetAndALocalEntry() throws IOException {
+    void everyTaskOutlivesItsFunction() {
+        int functionTimeout = template.at("/Globals/Function/Timeout").asInt();
+        assertThat(functionTimeout).isPositive();
+        Pipeline.stateMachines().stream().flatMap(m -> m.states().stream())
+                .flatMap(s -> s instanceof Task task ? Stream.of(task) : Stream.empty())
+                .forEach(task -> assertThat(task.timeout().toSeconds()).as(task.name()).isGreaterThan(functionTimeout));
+    }
+
+    /** Each entry point is one line: its declared function, built from the environment. */
+    @Test
+    void everyFunctionHasItsEntryPointAndEveryEntryPointAFunction() throws Exception {
+        Path entryPoints = Path.of("functions/io/trainplane/functions");
+        try (Stream<Path> files = Files.list(entryPoints)) {
+            assertThat(files.map(p -> p.getFileName().toString().replaceAll("\\.java$", "")))
+                    .containsExactlyInAnyOrderElementsOf(Pipeline.FUNCTIONS.stream().map(LambdaFunction::name).toList());
+        }
+        Pattern declared = Pattern.compile("super\\(Pipeline\\.(\\w+), AwsClients\\.fromEnvironment\\(\\)\\);");
+        for (LambdaFunction function : Pipeline.FUNCTIONS) {
+            String source = Files.readString(entryPoints.resolve(function.name() + ".java"));
+            assertThat(source).as(function.name()).contains("public final class " + function.name() + " extends StepHandler");
+            Matcher m = declared.matcher(source);
+            assertThat(m.find()).as(function.name() + " builds a declared function").isTrue();
+            assertThat(Pipeline.class.getField(m.group(1)).get(null)).as(function.name()).isSameAs(function);
+        }
+    }
+
+    @Test
+    void theMakefileIncludesTheDeclaredListsAndBuildsEachArtifactsFunctionsFromItsJar() throws IOException {
         String makefile = Files.readString(Path.of("Makefile"));
-        Set<String> functions = new TreeSet<>();
-        template.path("Resources").fields().forEachRemaining(resource -> {
-            if (resource.getValue().path("Type").asText().equals("AWS::Serverless::Function")) {
-                String name = resource.getKey().replaceAll("Function$", "");
-                functions.add(name);
-                assertThat(resource.getValue().at("/Properties/Handler").asText())
-                        .isEqualTo("io.trainplane.functions." + name + "::handleRequest");
-                assertThat(makefile).as("Makefile FUNCTIONS").containsPattern("\\b" + name + "\\b");
+        assertThat(makefile).contains("include $(dir $(lastword $(MAKEFILE_LIST)))functions.mk");
+        for (LambdaArtifact artifact : LambdaArtifact.values()) {
+            assertThat(makefile).contains("$(addprefix build-,$(addsuffix Function,$(" + artifact.name() + "_FUNCTIONS))): $("
+                    + artifact.name() + "_JAR)");
+        }
+    }
+
+    /**
+     * The artifact matches the code: a function ships the Kubernetes jar exactly when its step is
+     * a {@link KubernetesStep} and when the step, or a workflow class it names, connects to a
+     * cluster or names a fabric8 or kubernetes type.
+     */
+    @Test
+    void theKubernetesFunctionsAreThoseWhoseStepsUseKubernetes() throws IOException {
+        AwsClients clients = AwsClients.offline(settings(), new OfflineHttpClient());
+        Path workflow = Path.of("src/main/java/io/trainplane/workflow");
+        Pattern kubernetes = Pattern.compile("clusters\\(\\)\\.connect|import io\\.fabric8\\.|import io\\.trainplane\\.kubernetes\\.");
+        for (LambdaFunction function : Pipeline.FUNCTIONS) {
+            Step step = function.step().apply(clients);
+            boolean declared = function.artifact() == LambdaArtifact.KUBERNETES;
+            assertThat(step instanceof KubernetesStep).as(function.name() + " is a KubernetesStep").isEqualTo(declared);
+            String stepClass = step.getClass().getSimpleName();
+            String source = Files.readString(workflow.resolve(stepClass + ".java"));
+            StringBuilder reached = new StringBuilder(source);
+            Matcher named = Pattern.compile("\\b([A-Z]\\w+)\\b").matcher(source);
+            Set<String> seen = new TreeSet<>();
+            while (named.find()) {
+                Path helper = workflow.resolve(named.group(1) + ".java");
+                if (seen.add(named.group(1)) && !named.group(1).equals(stepClass) && Files.exists(helper)
+                        && !Set.of("Services", "Failures").contains(named.group(1))) {
+                    reached.append(Files.readString(helper));
+                }
             }
-        });
-        assertThat(functions).isEqualTo(new TreeSet<>(Functions.all().keySet()));
+            assertThat(kubernetes.matcher(reached).find()).as(function.name() + " uses Kubernetes").isEqualTo(declared);
+        }
+    }
+
+    /**
+     * An AWS-only function loads the declaration with every other function in it, from the jar
+     * without the Kubernetes client: declaring the functions must load no step (a constructor
+     * reference would: it is linked with the class), and building an AWS function's handler must
+     * reach neither fabric8 nor the project's kubernetes package. (LambdaArtifactsTest proves it on
+     * the real jar after packaging; this says so at unit-test time.)
+     */
+    @Test
+    void theDeclarationAndAnAwsFunctionLoadWithoutTheKubernetesClient() throws Exception {
+        ClassLoader withoutKubernetes = new ClassLoader(StackConsistencyTest.class.getClassLoader()) {
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                if (name.startsWith("io.fabric8.") || name.startsWith("io.trainplane.kubernetes.")) {
+                    throw new ClassNotFoundException(name + " is not in the AWS artifact");
+                }
+                if (!name.startsWith("io.trainplane.")) {
+                    return super.loadClass(name, resolve);
+                }
+                synchronized (getClassLoadingLock(name)) {
+                    Class<?> loaded = findLoadedClass(name);
+                    if (loaded == null) {
+                        try (var in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+                            if (in == null) {
+                                throw new ClassNotFoundException(name);
+                            }
+                            byte[] bytes = in.readAllBytes();
+                            loaded = defineClass(name, bytes, 0, bytes.length);
+                        } catch (IOException e) {
+                            throw new ClassNotFoundException(name, e);
+                        }
+                    }
+                    return loaded;
+                }
+            }
+        };
+        var construct = Class.forName(AwsFunctionProbe.class.getName(), true, withoutKubernetes).getDeclaredConstructor();
+        construct.setAccessible(true);
+        @SuppressWarnings("unchecked")
+        Supplier<Object> probe = (Supplier<Object>) construct.newInstance();
+        Object handler = probe.get();
+        assertThat(handler.getClass().getName()).isEqualTo(StepHandler.class.getName());
+        assertThat(handler.getClass().getClassLoader()).isSameAs(withoutKubernetes);
+    }
+
+    /** Run in the loader without Kubernetes: the declaration, and an AWS function's handler built from it. */
+    static final class AwsFunctionProbe implements Supplier<Object> {
+        @Override
+        public Object get() {
+            assertThat(Pipeline.FUNCTIONS).hasSize(23);
+            return Pipeline.CHECK_CLUSTER.handler(AwsClients.offline(settings(), new OfflineHttpClient()));
+        }
+    }
+
+    static Settings settings() {
+        return new Settings("trainplane", "trainplane-runs", "trainplane", "us-east-1",
+                new ClusterNetwork(List.of("subnet-0a"), List.of()), new ClusterRoles("", "", ""), 30);
     }
 
     /**
@@ -102,60 +231,5 @@ class StackConsistencyTest {
         assertThat(allowed.matcher("my-office").matches()).isFalse();
         template.at("/Parameters/LogRetentionDays/AllowedValues").forEach(days ->
                 assertThat(Settings.RETENTION_DAYS).as("LogRetentionDays " + days).contains(days.asInt()));
-    }
-
-    /** A Makefile variable's words, with its continuation lines. */
-    static List<String> makeVariable(String makefile, String name) {
-        Matcher m = Pattern.compile("(?m)^" + name + " := ((?:.*\\\\\n)*.*)$").matcher(makefile);
-        assertThat(m.find()).as("Makefile variable " + name).isTrue();
-        return Arrays.stream(m.group(1).replace("\\", " ").split("\\s+")).filter(w -> !w.isEmpty()).toList();
-    }
-
-    @Test
-    void theMakefileBuildsEveryFunctionFromTheArtifactTheRegistryGivesIt() throws IOException {
-        String makefile = Files.readString(Path.of("Makefile"));
-        assertThat(makeVariable(makefile, "AWS_FUNCTIONS")).containsExactlyInAnyOrderElementsOf(
-                Functions.shipping(LambdaArtifact.AWS));
-        assertThat(makeVariable(makefile, "KUBERNETES_FUNCTIONS")).containsExactlyInAnyOrderElementsOf(
-                Functions.shipping(LambdaArtifact.KUBERNETES));
-        assertThat(makeVariable(makefile, "AWS_JAR")).containsExactly("target/" + LambdaArtifact.AWS.jarName());
-        assertThat(makeVariable(makefile, "KUBERNETES_JAR")).containsExactly("target/" + LambdaArtifact.KUBERNETES.jarName());
-        assertThat(makefile).contains("$(addprefix build-,$(addsuffix Function,$(AWS_FUNCTIONS))): $(AWS_JAR)")
-                .contains("$(addprefix build-,$(addsuffix Function,$(KUBERNETES_FUNCTIONS))): $(KUBERNETES_JAR)");
-    }
-
-    @Test
-    void everyFunctionShipsExactlyOneArtifact() {
-        assertThat(Functions.AWS).doesNotContainAnyElementsOf(Functions.KUBERNETES);
-        Set<String> both = new TreeSet<>(Functions.AWS);
-        both.addAll(Functions.KUBERNETES);
-        assertThat(both).isEqualTo(new TreeSet<>(Functions.all().keySet()));
-    }
-
-    /**
-     * The Kubernetes list matches the code: a function is a Kubernetes one exactly when its step,
-     * or a workflow class the step names, connects to a cluster or names a fabric8 or kubernetes type.
-     */
-    @Test
-    void theKubernetesFunctionsAreThoseWhoseStepsUseKubernetes() throws IOException {
-        Path workflow = Path.of("src/main/java/io/trainplane/workflow");
-        Pattern kubernetes = Pattern.compile("clusters\\(\\)\\.connect|import io\\.fabric8\\.|import io\\.trainplane\\.kubernetes\\.");
-        for (String function : Functions.all().keySet()) {
-            String handler = Files.readString(Path.of("functions/io/trainplane/functions", function + ".java"));
-            Matcher step = Pattern.compile("(\\w+Step)::new").matcher(handler);
-            assertThat(step.find()).as(function + " names its step").isTrue();
-            String source = Files.readString(workflow.resolve(step.group(1) + ".java"));
-            StringBuilder reached = new StringBuilder(source);
-            Matcher named = Pattern.compile("\\b([A-Z]\\w+)\\b").matcher(source);
-            while (named.find()) {
-                Path helper = workflow.resolve(named.group(1) + ".java");
-                if (!named.group(1).equals(step.group(1)) && Files.exists(helper)
-                        && !Set.of("Services", "Failures").contains(named.group(1))) {
-                    reached.append(Files.readString(helper));
-                }
-            }
-            assertThat(kubernetes.matcher(reached).find()).as(function + " uses Kubernetes")
-                    .isEqualTo(Functions.KUBERNETES.contains(function));
-        }
     }
 }

@@ -1,8 +1,8 @@
-package io.trainplane.functions;
+package io.trainplane.workflow;
 
 /**
  * The jars SAM deploys, built by the pom's shade executions into {@code target/}; every function
- * ships exactly one of them ({@link Functions#artifact(String)}).
+ * ships exactly one of them ({@link LambdaFunction#artifact()}).
  */
 public enum LambdaArtifact {
     /** AWS APIs only: no Kubernetes client (fabric8, snakeyaml, zjsonpatch), nearly half the size. */

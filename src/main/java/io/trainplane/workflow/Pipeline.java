@@ -1,0 +1,251 @@
+package io.trainplane.workflow;
+
+import static io.trainplane.workflow.LambdaFunction.Role.CLUSTER_WORK;
+import static io.trainplane.workflow.LambdaFunction.Role.RUN_RECORD;
+import static io.trainplane.workflow.Priming.CLOUD_CONTROL;
+import static io.trainplane.workflow.Priming.EFS_FILE_SYSTEM;
+import static io.trainplane.workflow.Priming.EKS_CLUSTER;
+import static io.trainplane.workflow.Priming.EKS_NODEGROUP;
+import static io.trainplane.workflow.Priming.EXECUTION_START;
+import static io.trainplane.workflow.Priming.KUBERNETES_ACCESS;
+import static io.trainplane.workflow.Priming.RUN_EVENT;
+import static io.trainplane.workflow.Priming.SPEC_VALIDATION;
+
+import io.trainplane.clients.Clients;
+import io.trainplane.core.TransientException;
+import io.trainplane.workflow.LambdaFunction.Role;
+import io.trainplane.workflow.StateMachineDefinition.Catch;
+import io.trainplane.workflow.StateMachineDefinition.Retrier;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Trainplane's Lambda functions and its two state machines, declared once. What names a function
+ * or a state is made from here: statemachines/*.asl.json and functions.mk (written by
+ * {@code make statemachines}, see {@link GeneratedFiles}), the entry points in functions/, the
+ * handlers local mode and the benchmark run, the jar each function ships and what it primes for
+ * SnapStart. StateMachinesTest fails while a committed file is stale; StackConsistencyTest holds
+ * template.yaml to these functions.
+ *
+ * <p>From a state's name to its code: the state's Task below names its function, whose case in
+ * {@code step()} names its step class.
+ */
+public final class Pipeline {
+    private Pipeline() {}
+
+    // The functions: name (template.yaml <Name>Function, entry point io.trainplane.functions.<Name>),
+    // execution role, and what SnapStart primes; the step each runs is in step() below. kubernetes(...)
+    // ones reach a cluster's Kubernetes API: they ship the jar with the Kubernetes client, run as the
+    // cluster work role and prime the way to the cluster.
+    public static final LambdaFunction START_RUN = aws("StartRun", RUN_RECORD, SPEC_VALIDATION, RUN_EVENT);
+    public static final LambdaFunction CREATE_CLUSTER = aws("CreateCluster", CLUSTER_WORK, CLOUD_CONTROL);
+    public static final LambdaFunction CHECK_CLUSTER = aws("CheckCluster", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
+    public static final LambdaFunction CREATE_NODEGROUP = aws("CreateNodegroup", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
+    public static final LambdaFunction CHECK_NODEGROUP = aws("CheckNodegroup", CLUSTER_WORK, EKS_NODEGROUP);
+    public static final LambdaFunction CONFIGURE_CLUSTER = kubernetes("ConfigureCluster");
+    public static final LambdaFunction CONNECT_CLUSTER = kubernetes("ConnectCluster");
+    public static final LambdaFunction CREATE_VOLUME = aws("CreateVolume", CLUSTER_WORK, EFS_FILE_SYSTEM);
+    public static final LambdaFunction CHECK_VOLUME = aws("CheckVolume", CLUSTER_WORK, EFS_FILE_SYSTEM, EKS_CLUSTER);
+    public static final LambdaFunction BIND_VOLUME = kubernetes("BindVolume");
+    public static final LambdaFunction START_DATA_JOB = kubernetes("StartDataJob");
+    public static final LambdaFunction START_TRAINING = kubernetes("StartTraining");
+    public static final LambdaFunction CHECK_TRAINING = kubernetes("CheckTraining");
+    public static final LambdaFunction START_EVALUATION = kubernetes("StartEvaluation");
+    public static final LambdaFunction CHECK_JOB = kubernetes("CheckJob");
+    public static final LambdaFunction COLLECT_RESULTS = kubernetes("CollectResults");
+    public static final LambdaFunction RECORD_FAILURE = aws("RecordFailure", RUN_RECORD, RUN_EVENT);
+    public static final LambdaFunction TEARDOWN = kubernetes("Teardown");
+    public static final LambdaFunction FINISH_RUN = aws("FinishRun", RUN_RECORD, RUN_EVENT);
+    public static final LambdaFunction CLOSE_RUN = aws("CloseRun", RUN_RECORD, RUN_EVENT);
+    // In no state machine: EventBridge invokes these (the safety-net rule, the janitor's and the retraining schedules).
+    public static final LambdaFunction SAFETY_NET = aws("SafetyNet", Role.SAFETY_NET, EXECUTION_START);
+    public static final LambdaFunction JANITOR = aws("Janitor", Role.JANITOR, EXECUTION_START, RUN_EVENT);
+    public static final LambdaFunction START_SCHEDULED_RUN = aws("StartScheduledRun", Role.START_SCHEDULED_RUN,
+            SPEC_VALIDATION, EXECUTION_START, RUN_EVENT);
+
+    /** Every function, in pipeline order. */
+    public static final List<LambdaFunction> FUNCTIONS = List.of(START_RUN, CREATE_CLUSTER, CHECK_CLUSTER,
+            CREATE_NODEGROUP, CHECK_NODEGROUP, CONFIGURE_CLUSTER, CONNECT_CLUSTER, CREATE_VOLUME, CHECK_VOLUME,
+            BIND_VOLUME, START_DATA_JOB, START_TRAINING, CHECK_TRAINING, START_EVALUATION, CHECK_JOB, COLLECT_RESULTS,
+            RECORD_FAILURE, TEARDOWN, FINISH_RUN, CLOSE_RUN, SAFETY_NET, JANITOR, START_SCHEDULED_RUN);
+
+    /**
+     * The step each function runs, on its clients. One switch, not a constructor reference per
+     * function: those are linked as this class loads, which would load every step into every
+     * function (the Kubernetes ones need the client the AWS-only jar leaves out) and cost each cold
+     * start half a millisecond per function.
+     */
+    private static Step step(String function, Clients clients) {
+        return switch (function) {
+            case "StartRun" -> new StartRunStep(clients);
+            case "CreateCluster" -> new CreateClusterStep(clients);
+            case "CheckCluster" -> new CheckClusterStep(clients);
+            case "CreateNodegroup" -> new CreateNodegroupStep(clients);
+            case "CheckNodegroup" -> new CheckNodegroupStep(clients);
+            case "ConfigureCluster" -> new ConfigureClusterStep(clients);
+            case "ConnectCluster" -> new ConnectClusterStep(clients);
+            case "CreateVolume" -> new CreateVolumeStep(clients);
+            case "CheckVolume" -> new CheckVolumeStep(clients);
+            case "BindVolume" -> new BindVolumeStep(clients);
+            case "StartDataJob" -> new StartDataJobStep(clients);
+            case "StartTraining" -> new StartTrainingStep(clients);
+            case "CheckTraining" -> new CheckTrainingStep(clients);
+            case "StartEvaluation" -> new StartEvaluationStep(clients);
+            case "CheckJob" -> new CheckJobStep(clients);
+            case "CollectResults" -> new CollectResultsStep(clients);
+            case "RecordFailure" -> new RecordFailureStep(clients);
+            case "Teardown" -> new TeardownStep(clients);
+            case "FinishRun" -> new FinishRunStep(clients);
+            case "CloseRun" -> new CloseRunStep(clients);
+            case "SafetyNet" -> new SafetyNetStep(clients);
+            case "Janitor" -> new JanitorStep(clients);
+            case "StartScheduledRun" -> new StartScheduledRunStep(clients);
+            default -> throw new IllegalArgumentException("no step for " + function);
+        };
+    }
+
+    /** The function of this name; unknown names are a bug in the caller. */
+    public static LambdaFunction function(String name) {
+        return FUNCTIONS.stream().filter(f -> f.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no function " + name));
+    }
+
+    /** The functions that ship the artifact, in pipeline order. */
+    public static List<LambdaFunction> shipping(LambdaArtifact artifact) {
+        return FUNCTIONS.stream().filter(f -> f.artifact() == artifact).toList();
+    }
+
+    /**
+     * Lambda's own transient errors, retried soon and often as AWS advises
+     * (https://docs.aws.amazon.com/step-functions/latest/dg/bp-lambda-serviceexception.html).
+     */
+    static final Retrier LAMBDA_ERRORS = new Retrier(List.of("Lambda.ServiceException", "Lambda.AWSLambdaException",
+            "Lambda.SdkClientException", "Lambda.TooManyRequestsException", "Lambda.ClientExecutionTimeoutException"),
+            2, 6, 2, 60);
+    /** A step's "not now" from the cloud, and a function that died (Lambda.Unknown: out of memory, timed out). */
+    static final Retrier TRANSIENT_ERRORS = new Retrier(List.of(TransientException.class.getName(), "Lambda.Unknown"),
+            5, 5, 2, 120);
+    /** Every Task's retriers; what they let through goes to its Catch. */
+    static final List<Retrier> RETRIES = List.of(LAMBDA_ERRORS, TRANSIENT_ERRORS);
+    /** Longer than the functions' own Timeout (template.yaml, Globals): the function stops first. */
+    static final Duration TASK_TIMEOUT = Duration.ofMinutes(5);
+
+    public static List<StateMachineDefinition> stateMachines() {
+        return List.of(trainingPipeline(), cleanup());
+    }
+
+    public static StateMachineDefinition trainingPipeline() {
+        var m = new StateMachineBuilder("TrainingPipeline", "training-pipeline.asl.json", Duration.ofDays(8),
+                "Trainplane: one distributed PyTorch training run on EKS. Every Task retries transient errors and, on"
+                        + " failure, goes through RecordFailure to cleanup; only then does the execution succeed or fail.")
+                .taskDefaults(StateMachineBuilder.parameters("runId.$", "$.runId", "spec.$", "$.spec"), RETRIES,
+                        TASK_TIMEOUT, Catch.keyed("$.failed", "RecordFailure"));
+        m.task("StartRun", START_RUN)
+                .comment("Validate the spec, apply defaults, create the run record. The execution name is the runId.")
+                .parameters("spec.$", "$", "executionName.$", "$$.Execution.Name", "executionArn.$", "$$.Execution.Id")
+                .resultPath("$").next("ClusterMode");
+        m.choice("ClusterMode").whenEquals("$.spec.cluster.mode", "create", "CreateCluster").otherwise("ConnectCluster");
+        m.task("CreateCluster", CREATE_CLUSTER)
+                .comment("cluster.mode create: an EKS cluster for this run only (about 10 minutes).")
+                .resultPath("$.clusterCreation").next("CheckCluster");
+        m.task("CheckCluster", CHECK_CLUSTER).resultPath("$.clusterStatus")
+                .poll("ClusterReady", "WaitForCluster").then("CreateNodegroup");
+        m.task("CreateNodegroup", CREATE_NODEGROUP).resultPath("$.nodegroupCreation").next("CheckNodegroup");
+        m.task("CheckNodegroup", CHECK_NODEGROUP).resultPath("$.nodegroupStatus")
+                .poll("NodegroupReady", "WaitForNodegroup").then("ConfigureCluster");
+        m.task("ConfigureCluster", CONFIGURE_CLUSTER).comment("Add-ons (Pod Identity agent, EFS CSI driver) and the NVIDIA"
+                        + " device plugin; called again until all are ready.")
+                .resultPath("$.configuration").poll("ClusterConfigured", "WaitForConfiguration").then("ConnectCluster");
+        m.task("ConnectCluster", CONNECT_CLUSTER)
+                .comment("Reach the cluster's API (an EKS token, no kubeconfig) and create the run's namespace.")
+                .resultPath("$.cluster").next("VolumeMode");
+        m.choice("VolumeMode").whenEquals("$.spec.volume.type", "efs", "CreateVolume").otherwise("StartDataJob");
+        m.task("CreateVolume", CREATE_VOLUME)
+                .comment("An encrypted EFS file system for the run, or the one volume.fileSystemId adopts.")
+                .resultPath("$.volume").next("CheckVolume");
+        m.task("CheckVolume", CHECK_VOLUME).resultPath("$.volumeStatus").poll("VolumeReady", "WaitForVolume").then("BindVolume");
+        m.task("BindVolume", BIND_VOLUME)
+                .comment("StorageClass, PersistentVolume and claim: the pods mount the file system at /shared.")
+                .resultPath("$.volumeBinding").next("StartDataJob");
+        m.task("StartDataJob", START_DATA_JOB).comment("Prepare the data set on the shared volume (download and verify, or"
+                        + " generate); skipped when the marker file says it is there.")
+                .resultPath("$.dataJob").next("CheckData");
+        m.task("CheckData", CHECK_JOB).moreParameters("jobName.$", "$.dataJob.jobName", "purpose", "data")
+                .resultPath("$.dataStatus").poll("DataReady", "WaitForData").then("StartTraining");
+        m.task("StartTraining", START_TRAINING).resultPath("$.training").next("CheckTraining");
+        m.task("CheckTraining", CHECK_TRAINING).resultPath("$.trainingStatus")
+                .poll("TrainingDone", "WaitForTraining").then("StartEvaluation");
+        m.task("StartEvaluation", START_EVALUATION).resultPath("$.evaluation").next("CheckEvaluation");
+        m.task("CheckEvaluation", CHECK_JOB).moreParameters("jobName.$", "$.evaluation.jobName", "purpose", "evaluation")
+                .resultPath("$.evaluationStatus").poll("EvaluationDone", "WaitForEvaluation").then("CollectResults");
+        m.task("CollectResults", COLLECT_RESULTS)
+                .comment("Metrics into the run record; below evaluation.minAccuracy the run fails (after cleanup).")
+                .resultPath("$.results").next("Teardown");
+
+        // Failure and cleanup: the states from here on know the run by the execution's name.
+        m.task("RecordFailure", RECORD_FAILURE).comment("Every Catch lands here with the failed state's name as the key"
+                        + " under $.failed; cleanup follows.")
+                .parameters("runId.$", "$$.Execution.Name", "failed.$", "$.failed").resultPath("$.failure")
+                .catching(Catch.at("$.recordFailureFailed", "Teardown")).next("Teardown");
+        m.task("Teardown", TEARDOWN).comment("Delete what the run created, in dependency order, honouring the spec's keep"
+                        + " flags. If it fails, CheckTeardown deletes again; the failure still fails the run.")
+                .parameters("runId.$", "$$.Execution.Name").resultPath("$.teardown")
+                .catching(Catch.keyed("$.cleanupFailed", "WaitForTeardown")).next("TeardownDone");
+        m.choice("TeardownDone").whenTrue("$.teardown.done", "FinishRun").otherwise("WaitForTeardown");
+        m.waitSeconds("WaitForTeardown", 30, "CheckTeardown");
+        m.task("CheckTeardown", TEARDOWN).comment("Deletes again what is left and reports it. If it fails, RetryTeardown"
+                        + " makes one more pass; cleanup itself gives up after 90 minutes.")
+                .parameters("runId.$", "$$.Execution.Name").resultPath("$.teardown")
+                .catching(Catch.keyed("$.cleanupFailed", "WaitToRetryTeardown")).next("TeardownDone");
+        m.waitSeconds("WaitToRetryTeardown", 60, "RetryTeardown");
+        m.task("RetryTeardown", TEARDOWN).parameters("runId.$", "$$.Execution.Name").resultPath("$.teardown")
+                .catching(Catch.keyed("$.cleanupFailed", "FinishRun")).next("TeardownDone");
+        m.task("FinishRun", FINISH_RUN).comment("Final status and the Run Succeeded / Run Failed event.")
+                .parameters("runId.$", "$$.Execution.Name", "state.$", "$").resultPath("$.outcome")
+                .catching(Catch.keyed("$.finishFailed", "RecordFinishFailure")).next("RunOutcome");
+        m.choice("RunOutcome").whenEquals("$.outcome.status", "SUCCEEDED", "RunSucceeded").otherwise("RunFailed");
+        m.succeed("RunSucceeded");
+        m.failWith("RunFailed", "$.outcome.error", "$.outcome.cause");
+        m.task("RecordFinishFailure", RECORD_FAILURE)
+                .comment("FinishRun failed after its retries: mark the run FAILED so it does not look alive.")
+                .parameters("runId.$", "$$.Execution.Name", "failed.$", "$.finishFailed", "final", true)
+                .resultPath("$.outcome")
+                .catching(Catch.at("$.recordFinishFailed", "FinishFailed")).next("FinishFailed");
+        m.fail("FinishFailed", "FinishRunFailed", "the run's final status could not be written by FinishRun; see the run"
+                + " record and this execution's history");
+        return m.build();
+    }
+
+    /** The safety net's machine: SafetyNet starts it for a pipeline execution that ended without its cleanup. */
+    public static StateMachineDefinition cleanup() {
+        var m = new StateMachineBuilder("Cleanup", "cleanup.asl.json", Duration.ofHours(2),
+                "Trainplane safety net: cleans up after a TrainingPipeline execution that ended without its own cleanup"
+                        + " (stopped, timed out, or failed before cleanup finished). Input {runId, reason}; execution name"
+                        + " cleanup-<runId>. Teardown until nothing is left, then CloseRun ends the run record.")
+                .taskDefaults(StateMachineBuilder.parameters("runId.$", "$.runId"), RETRIES, TASK_TIMEOUT, null);
+        m.task("Teardown", TEARDOWN).comment("Delete what the run created, in dependency order, honouring the spec's keep"
+                        + " flags; the same function as the pipeline's cleanup. It gives up (CleanupFailed, CleanupTimedOut)"
+                        + " by itself.")
+                .resultPath("$.teardown").catching(Catch.keyed("$.cleanupFailed", "CloseRun"))
+                .poll("TeardownDone", "WaitForTeardown", 30).then("CloseRun");
+        m.task("CloseRun", CLOSE_RUN).comment("End the run record: CANCELLED when the pipeline was stopped and cleanup"
+                        + " finished, FAILED otherwise; event Run Failed.")
+                .moreParameters("reason.$", "$.reason", "state.$", "$").resultPath("$.outcome").next("Closed");
+        m.choice("Closed").whenPresent("$.cleanupFailed", "CleanupFailed").otherwise("CleanedUp");
+        m.succeed("CleanedUp");
+        m.fail("CleanupFailed", "CleanupFailed", "cleanup could not delete everything the run created; the run record"
+                + " lists what is left");
+        return m.build();
+    }
+
+    private static LambdaFunction aws(String name, Role role, Priming... priming) {
+        return new LambdaFunction(name, clients -> step(name, clients), role, LambdaArtifact.AWS, Set.of(priming));
+    }
+
+    /** A function whose step works in a cluster's Kubernetes API. */
+    private static LambdaFunction kubernetes(String name) {
+        return new LambdaFunction(name, clients -> step(name, clients), CLUSTER_WORK, LambdaArtifact.KUBERNETES,
+                Set.of(KUBERNETES_ACCESS));
+    }
+}

@@ -1,0 +1,53 @@
+package io.trainplane.workflow;
+
+import io.trainplane.clients.AwsClients;
+import io.trainplane.core.Json;
+import io.trainplane.spec.KubernetesVersions;
+import io.trainplane.spec.RunSpecs;
+
+/**
+ * What a function's SnapStart hooks run before the snapshot, beyond the run store's requests
+ * ({@link SnapStartHooks}): the code its invocations run first, loaded and warmed without side
+ * effects. Declared per function in {@link Pipeline}. Every request goes through {@code offline}
+ * (clients whose requests are signed with throwaway credentials and never leave: see
+ * AwsClients#offline); {@code sample} is a run as the steps after StartRun receive it.
+ */
+public enum Priming {
+    /** The spec's schema validation and normalization (the validator and the mapper it uses). */
+    SPEC_VALIDATION,
+    /** EKS DescribeCluster. */
+    EKS_CLUSTER,
+    /** EKS DescribeNodegroup. */
+    EKS_NODEGROUP,
+    /** EFS DescribeFileSystems. */
+    EFS_FILE_SYSTEM,
+    /** Cloud Control GetResourceRequestStatus (the cluster's log group, the node group's placement group). */
+    CLOUD_CONTROL,
+    /** An event on the stack's bus (EventBridge PutEvents). */
+    RUN_EVENT,
+    /** A Step Functions StartExecution. */
+    EXECUTION_START,
+    /**
+     * The way to a cluster's Kubernetes API (AwsClients#primeClusters): the EKS call, the token,
+     * the Kubernetes client and the mapping of the run's objects, the costly part of a first
+     * request. Only the functions of the Kubernetes artifact, which holds the client.
+     */
+    KUBERNETES_ACCESS;
+
+    void prime(RunContext sample, AwsClients offline) {
+        switch (this) {
+            case SPEC_VALIDATION -> RunSpecs.normalize(Json.write(sample.spec().toJson()),
+                    KubernetesVersions.day(offline.clock().instant()));
+            case EKS_CLUSTER -> offline.eks().describeCluster(r -> r.name(sample.clusterName()));
+            case EKS_NODEGROUP -> offline.eks().describeNodegroup(r -> r.clusterName(sample.clusterName())
+                    .nodegroupName(sample.names().nodeGroupName()));
+            case EFS_FILE_SYSTEM -> offline.efs().describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));
+            case CLOUD_CONTROL -> offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(sample.runId()));
+            case RUN_EVENT -> Services.of(offline).events().publish("SnapStart Priming",
+                    Json.object().put("runId", sample.runId()));
+            case EXECUTION_START -> offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE)
+                    .name(sample.runId()).input("{}"));
+            case KUBERNETES_ACCESS -> offline.primeClusters(sample.spec());
+        }
+    }
+}
