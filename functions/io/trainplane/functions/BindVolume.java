@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.BindVolumeStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Binds the file system into Kubernetes. */
@@ -12,6 +12,6 @@ public final class BindVolume extends StepHandler {
     }
 
     public BindVolume(Clients clients) {
-        super("BindVolume", clients, BindVolumeStep::new);
+        super("BindVolume", clients, StepWiring::bindVolume);
     }
 }

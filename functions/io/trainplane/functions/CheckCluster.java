@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckClusterStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Looks once at the run's EKS cluster. */
@@ -12,6 +12,6 @@ public final class CheckCluster extends StepHandler {
     }
 
     public CheckCluster(Clients clients) {
-        super("CheckCluster", clients, CheckClusterStep::new);
+        super("CheckCluster", clients, StepWiring::checkCluster);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckJobStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Looks once at a Job of the run. */
@@ -12,6 +12,6 @@ public final class CheckJob extends StepHandler {
     }
 
     public CheckJob(Clients clients) {
-        super("CheckJob", clients, CheckJobStep::new);
+        super("CheckJob", clients, StepWiring::checkJob);
     }
 }

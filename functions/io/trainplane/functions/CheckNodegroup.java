@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckNodegroupStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Looks once at the run's node group. */
@@ -12,6 +12,6 @@ public final class CheckNodegroup extends StepHandler {
     }
 
     public CheckNodegroup(Clients clients) {
-        super("CheckNodegroup", clients, CheckNodegroupStep::new);
+        super("CheckNodegroup", clients, StepWiring::checkNodegroup);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckTrainingStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Looks once at the training Job. */
@@ -12,6 +12,6 @@ public final class CheckTraining extends StepHandler {
     }
 
     public CheckTraining(Clients clients) {
-        super("CheckTraining", clients, CheckTrainingStep::new);
+        super("CheckTraining", clients, StepWiring::checkTraining);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CheckVolumeStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Looks once at the run's file system and its mount targets. */
@@ -12,6 +12,6 @@ public final class CheckVolume extends StepHandler {
     }
 
     public CheckVolume(Clients clients) {
-        super("CheckVolume", clients, CheckVolumeStep::new);
+        super("CheckVolume", clients, StepWiring::checkVolume);
     }
 }

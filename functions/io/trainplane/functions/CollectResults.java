@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CollectResultsStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Stores the evaluation's metrics and applies the quality gate. */
@@ -12,6 +12,6 @@ public final class CollectResults extends StepHandler {
     }
 
     public CollectResults(Clients clients) {
-        super("CollectResults", clients, CollectResultsStep::new);
+        super("CollectResults", clients, StepWiring::collectResults);
     }
 }

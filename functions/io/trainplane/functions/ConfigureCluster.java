@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.ConfigureClusterStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Installs the add-ons and device plugin the run needs. */
@@ -12,6 +12,6 @@ public final class ConfigureCluster extends StepHandler {
     }
 
     public ConfigureCluster(Clients clients) {
-        super("ConfigureCluster", clients, ConfigureClusterStep::new);
+        super("ConfigureCluster", clients, StepWiring::configureCluster);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.ConnectClusterStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Connects to an existing cluster and creates the run's namespace. */
@@ -12,6 +12,6 @@ public final class ConnectCluster extends StepHandler {
     }
 
     public ConnectCluster(Clients clients) {
-        super("ConnectCluster", clients, ConnectClusterStep::new);
+        super("ConnectCluster", clients, StepWiring::connectCluster);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CreateClusterStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Creates the run's EKS cluster. */
@@ -12,6 +12,6 @@ public final class CreateCluster extends StepHandler {
     }
 
     public CreateCluster(Clients clients) {
-        super("CreateCluster", clients, CreateClusterStep::new);
+        super("CreateCluster", clients, StepWiring::createCluster);
     }
 }

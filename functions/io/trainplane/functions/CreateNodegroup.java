@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CreateNodegroupStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Creates the run's node group. */
@@ -12,6 +12,6 @@ public final class CreateNodegroup extends StepHandler {
     }
 
     public CreateNodegroup(Clients clients) {
-        super("CreateNodegroup", clients, CreateNodegroupStep::new);
+        super("CreateNodegroup", clients, StepWiring::createNodegroup);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CreateVolumeStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Creates or adopts the run's EFS file system. */
@@ -12,6 +12,6 @@ public final class CreateVolume extends StepHandler {
     }
 
     public CreateVolume(Clients clients) {
-        super("CreateVolume", clients, CreateVolumeStep::new);
+        super("CreateVolume", clients, StepWiring::createVolume);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.FinishRunStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Ends the run and publishes its outcome. */
@@ -12,6 +12,6 @@ public final class FinishRun extends StepHandler {
     }
 
     public FinishRun(Clients clients) {
-        super("FinishRun", clients, FinishRunStep::new);
+        super("FinishRun", clients, StepWiring::finishRun);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.RecordFailureStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Writes a failure into the run record. */
@@ -12,6 +12,6 @@ public final class RecordFailure extends StepHandler {
     }
 
     public RecordFailure(Clients clients) {
-        super("RecordFailure", clients, RecordFailureStep::new);
+        super("RecordFailure", clients, StepWiring::recordFailure);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartDataJobStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Starts the data Job. */
@@ -12,6 +12,6 @@ public final class StartDataJob extends StepHandler {
     }
 
     public StartDataJob(Clients clients) {
-        super("StartDataJob", clients, StartDataJobStep::new);
+        super("StartDataJob", clients, StepWiring::startDataJob);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartEvaluationStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Starts the evaluation Job. */
@@ -12,6 +12,6 @@ public final class StartEvaluation extends StepHandler {
     }
 
     public StartEvaluation(Clients clients) {
-        super("StartEvaluation", clients, StartEvaluationStep::new);
+        super("StartEvaluation", clients, StepWiring::startEvaluation);
     }
 }

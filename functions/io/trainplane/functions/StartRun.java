@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartRunStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Validates the spec and creates the run record. */
@@ -12,6 +12,6 @@ public final class StartRun extends StepHandler {
     }
 
     public StartRun(Clients clients) {
-        super("StartRun", clients, StartRunStep::new);
+        super("StartRun", clients, StepWiring::startRun);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartScheduledRunStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point (EventBridge Scheduler): starts the TrainingPipeline for one firing of the retraining schedule. */
@@ -12,6 +12,6 @@ public final class StartScheduledRun extends StepHandler {
     }
 
     public StartScheduledRun(Clients clients) {
-        super("StartScheduledRun", clients, StartScheduledRunStep::new);
+        super("StartScheduledRun", clients, StepWiring::startScheduledRun);
     }
 }

@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.StartTrainingStep;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Starts the training Job. */
@@ -12,6 +12,6 @@ public final class StartTraining extends StepHandler {
     }
 
     public StartTraining(Clients clients) {
-        super("StartTraining", clients, StartTrainingStep::new);
+        super("StartTraining", clients, StepWiring::startTraining);
     }
 }

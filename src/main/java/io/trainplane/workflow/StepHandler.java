@@ -39,7 +39,7 @@ public class StepHandler implements RequestStreamHandler {
     protected StepHandler(String name, Clients clients, Function<Clients, Step> step) {
         this.name = name;
         this.step = step.apply(clients);
-        this.store = Services.of(clients).store();
+        this.store = StepWiring.runStore(clients);
         this.clock = clients.clock();
         this.snapStart = new SnapStartHooks(name, clients, this.step);
         Core.getGlobalContext().register(snapStart);

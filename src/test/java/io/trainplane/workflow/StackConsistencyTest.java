@@ -140,17 +140,21 @@ class StackConsistencyTest {
     void theKubernetesFunctionsAreThoseWhoseStepsUseKubernetes() throws IOException {
         Path workflow = Path.of("src/main/java/io/trainplane/workflow");
         Pattern kubernetes = Pattern.compile("clusters\\(\\)\\.connect|import io\\.fabric8\\.|import io\\.trainplane\\.kubernetes\\.");
+        String wiring = Files.readString(workflow.resolve("StepWiring.java"));
         for (String function : Functions.all().keySet()) {
             String handler = Files.readString(Path.of("functions/io/trainplane/functions", function + ".java"));
-            Matcher step = Pattern.compile("(\\w+Step)::new").matcher(handler);
-            assertThat(step.find()).as(function + " names its step").isTrue();
+            Matcher factory = Pattern.compile("StepWiring::(\\w+)").matcher(handler);
+            assertThat(factory.find()).as(function + " names its step's factory").isTrue();
+            Matcher step = Pattern.compile("public static Step " + factory.group(1) + "\\([^)]*\\) \\{[^}]*?new (\\w+Step)\\(")
+                    .matcher(wiring);
+            assertThat(step.find()).as(function + "'s factory builds its step").isTrue();
             String source = Files.readString(workflow.resolve(step.group(1) + ".java"));
             StringBuilder reached = new StringBuilder(source);
             Matcher named = Pattern.compile("\\b([A-Z]\\w+)\\b").matcher(source);
             while (named.find()) {
                 Path helper = workflow.resolve(named.group(1) + ".java");
                 if (!named.group(1).equals(step.group(1)) && Files.exists(helper)
-                        && !Set.of("Services", "Failures").contains(named.group(1))) {
+                        && !Set.of("Services", "Failures", "StepWiring").contains(named.group(1))) {
                     reached.append(Files.readString(helper));
                 }
             }
