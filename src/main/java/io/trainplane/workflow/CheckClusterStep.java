@@ -60,7 +60,7 @@ public final class CheckClusterStep implements Step {
             if (!(logGroup instanceof ResourceState.Ready)) {
                 return ResourceWait.look(logGroup, "control-plane log group of " + cluster, LOG_GROUP_WAIT_SECONDS);
             }
-            ClusterCreation.createCluster(run, store, clusters.get(), settings);
+            ClusterCreation.createCluster(run, store, clusters, settings);
             state = clusters.get().state(cluster);
         }
         return ResourceWait.look(state, "EKS cluster " + cluster, WAIT_SECONDS);

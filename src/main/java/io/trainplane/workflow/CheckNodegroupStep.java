@@ -63,7 +63,7 @@ public final class CheckNodegroupStep implements Step {
             }
             Optional<ResourceRequest> template = request(record, RunResources.LAUNCH_TEMPLATE);
             if (template.isEmpty()) {
-                NodegroupPrerequisites.requestLaunchTemplate(run, store, clusters.get(), ec2.get(), settings,
+                NodegroupPrerequisites.requestLaunchTemplate(run, store, clusters, ec2, settings,
                         placementGroup.flatMap(ResourceRequest::identifier));
                 return ResourceWait.look(new ResourceState.Creating("launch template requested"), nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
@@ -72,7 +72,7 @@ public final class CheckNodegroupStep implements Step {
             }
             String templateId = template.get().identifier().orElseThrow(() -> new TerminalException("LaunchTemplateUnknown",
                     "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
-            NodegroupPrerequisites.createNodegroup(run, store, nodegroups.get(), settings,
+            NodegroupPrerequisites.createNodegroup(run, store, nodegroups, settings,
                     NodegroupPrerequisites.network(run, reservedCapacity.get(), settings), templateId);
             state = nodegroups.get().state(run.clusterName(), nodegroup);
         }
@@ -80,7 +80,7 @@ public final class CheckNodegroupStep implements Step {
     }
 
     private Optional<ResourceRequest> request(RunRecord record, String key) {
-        return Optional.ofNullable(record.resources().get(key)).map(ec2.get()::request);
+        return Optional.ofNullable(record.resources().get(key)).map(token -> ec2.get().request(token));
     }
 
     private static boolean ready(ResourceRequest request) {

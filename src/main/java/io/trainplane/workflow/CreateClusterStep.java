@@ -35,7 +35,7 @@ public final class CreateClusterStep implements Step {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        ClusterCreation.requestLogGroup(run, store, ec2.get(), settings);
+        ClusterCreation.requestLogGroup(run, store, ec2, settings);
         return Json.object().put("name", run.names().clusterName()).put("waitingFor", "log group");
     }
 }

@@ -58,7 +58,7 @@ public final class CreateNodegroupStep implements Step {
             store.update(run.runId(), r -> r.withResource(RunResources.PLACEMENT_GROUP, request.requestToken()));
             return Json.object().put("waitingFor", "placement group");
         }
-        NodegroupPrerequisites.requestLaunchTemplate(run, store, clusters.get(), ec2.get(), settings, Optional.empty());
+        NodegroupPrerequisites.requestLaunchTemplate(run, store, clusters, ec2, settings, Optional.empty());
         return Json.object().put("waitingFor", "launch template");
     }
 }

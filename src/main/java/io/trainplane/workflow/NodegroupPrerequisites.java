@@ -11,17 +11,21 @@ import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
-/** The create calls of a node group and its launch template, shared by CreateNodegroup and CheckNodegroup. */
+/**
+ * The create calls of a node group and its launch template, shared by CreateNodegroup and
+ * CheckNodegroup. The AWS parts come as suppliers, each asked for where it is first used.
+ */
 final class NodegroupPrerequisites {
     private NodegroupPrerequisites() {}
 
     /** The launch template, in the placement group when there is one; its request token goes into the record. */
-    static void requestLaunchTemplate(RunContext run, RunStore store, EksClusters clusters, Ec2Objects ec2,
+    static void requestLaunchTemplate(RunContext run, RunStore store, Supplier<EksClusters> clusters, Supplier<Ec2Objects> ec2,
                                       Settings settings, Optional<String> placementGroup) {
         // EFA interfaces carry their own security groups: the cluster's, which admits the node-to-node traffic.
-        String clusterGroup = clusters.describe(run.clusterName()).clusterSecurityGroupId();
-        var request = ec2.createLaunchTemplate(run.names(), RunTags.of(settings, run.names()),
+        String clusterGroup = clusters.get().describe(run.clusterName()).clusterSecurityGroupId();
+        var request = ec2.get().createLaunchTemplate(run.names(), RunTags.of(settings, run.names()),
                 run.spec().cluster().nodeGroup(), placementGroup, clusterGroup == null ? List.of() : List.of(clusterGroup));
         store.update(run.runId(), r -> r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken()));
     }
@@ -37,12 +41,12 @@ final class NodegroupPrerequisites {
         return reservedCapacity.networkFor(run.spec().cluster().nodeGroup(), settings.network(), settings.region());
     }
 
-    static String createNodegroup(RunContext run, RunStore store, EksNodegroups nodegroups, Settings settings,
+    static String createNodegroup(RunContext run, RunStore store, Supplier<EksNodegroups> nodegroups, Settings settings,
                                   ClusterNetwork network, String launchTemplateId) {
         String nodegroup = run.names().nodeGroupName();
         // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the node group.
         store.update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
-        nodegroups.create(run.names(), RunTags.of(settings, run.names()), run.spec().cluster().nodeGroup(),
+        nodegroups.get().create(run.names(), RunTags.of(settings, run.names()), run.spec().cluster().nodeGroup(),
                 network, settings.roles(), launchTemplateId);
         return nodegroup;
     }
