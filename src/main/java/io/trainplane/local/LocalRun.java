@@ -14,7 +14,7 @@ import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
 import io.trainplane.workflow.FailureReport;
 import io.trainplane.core.Json;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -83,7 +83,7 @@ public final class LocalRun {
         List<String> remaining = cloud.inventory();
         created.addAll(remaining);
 
-        RunStore store = Services.of(cloud.clients()).store();
+        RunStore store = StepWiring.runStore(cloud.clients());
         Optional<RunRecord> record = store.find(executionName);
         RunError error = record.map(RunRecord::error).orElse(null);
         String status = record.map(r -> r.status().name())

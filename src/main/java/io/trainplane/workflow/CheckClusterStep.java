@@ -4,8 +4,13 @@ import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.Settings;
+import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
+import java.util.function.Supplier;
 
 /**
  * Looks once at the run's EKS cluster: ACTIVE, still creating (~10 min), or failed with EKS's
@@ -16,21 +21,26 @@ public final class CheckClusterStep implements Step {
     static final int WAIT_SECONDS = 60;
     static final int LOG_GROUP_WAIT_SECONDS = 10;
 
-    private final Services services;
-    private final Infrastructure infrastructure;
+    private final RunStore store;
+    private final Supplier<EksClusters> clusters;
+    private final Supplier<Ec2Objects> ec2;
+    private final Settings settings;
 
-    public CheckClusterStep(Clients clients) {
-        this.services = Services.of(clients);
-        this.infrastructure = Infrastructure.of(clients);
+    /** EKS and Cloud Control as suppliers: a look that finds the log group not ready yet never builds the EKS client. */
+    public CheckClusterStep(RunStore store, Supplier<EksClusters> clusters, Supplier<Ec2Objects> ec2, Settings settings) {
+        this.store = store;
+        this.clusters = clusters;
+        this.ec2 = ec2;
+        this.settings = settings;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         String cluster = run.names().clusterName();
-        RunRecord record = services.store().get(run.runId());
+        RunRecord record = store.get(run.runId());
         ResourceState state = record.resources().containsKey(RunResources.EKS_CLUSTER)
-                ? infrastructure.clusters().state(cluster) : new ResourceState.Gone();
+                ? clusters.get().state(cluster) : new ResourceState.Gone();
         if (state instanceof ResourceState.Gone) {
             // Not asked for yet, or asked for and the answer lost (throttled, timed out): asking
             // again is the same request (EKS's client token) or adopts what it made.
@@ -39,12 +49,12 @@ public final class CheckClusterStep implements Step {
                 throw new TerminalException("LogGroupNotRequested", "the run record of " + run.runId()
                         + " names no request for the log group of cluster " + cluster + " (CreateCluster did not finish)");
             }
-            ResourceState logGroup = infrastructure.ec2().requestState(token);
+            ResourceState logGroup = ec2.get().requestState(token);
             if (!(logGroup instanceof ResourceState.Ready)) {
                 return ResourceWait.look(logGroup, "control-plane log group of " + cluster, LOG_GROUP_WAIT_SECONDS);
             }
-            ClusterCreation.createCluster(run, services, infrastructure);
-            state = infrastructure.clusters().state(cluster);
+            ClusterCreation.createCluster(run, store, clusters, settings);
+            state = clusters.get().state(cluster);
         }
         return ResourceWait.look(state, "EKS cluster " + cluster, WAIT_SECONDS);
     }

@@ -3,9 +3,10 @@ package io.trainplane.workflow;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
+import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.spec.DataSpec;
+import java.time.Clock;
 import java.util.Optional;
 
 /** Looks once at one of the run's plain Jobs (evaluation, data), named by {@code jobName}. */
@@ -13,10 +14,12 @@ public final class CheckJobStep implements KubernetesStep {
     /** prepare.py's exit code when the archive does not match data.sha256 (docs/workload-contract.md). */
     static final int CHECKSUM_MISMATCH = 3;
 
-    private final Services services;
+    private final ClusterAccess clusters;
+    private final Clock clock;
 
-    public CheckJobStep(Clients clients) {
-        this.services = Services.of(clients);
+    public CheckJobStep(ClusterAccess clusters, Clock clock) {
+        this.clusters = clusters;
+        this.clock = clock;
     }
 
     @Override
@@ -24,11 +27,11 @@ public final class CheckJobStep implements KubernetesStep {
         RunContext run = RunContext.from(input);
         String jobName = Json.text(input, "jobName");
         String what = input.path("purpose").asText("job");
-        RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
+        RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         if (what.equals("data")) {
-            return JobWatch.look(objects, jobName, what, services.clock().instant(), code -> dataFailure(code, run.spec().data()));
+            return JobWatch.look(objects, jobName, what, clock.instant(), code -> dataFailure(code, run.spec().data()));
         }
-        return JobWatch.look(objects, jobName, what, services.clock().instant());
+        return JobWatch.look(objects, jobName, what, clock.instant());
     }
 
     private static Optional<TerminalException> dataFailure(int exitCode, DataSpec data) {

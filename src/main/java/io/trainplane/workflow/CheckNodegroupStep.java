@@ -5,9 +5,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.ec2.ResourceRequest;
+import io.trainplane.aws.Settings;
+import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.aws.ec2.ReservedCapacity;
+import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.aws.eks.EksNodegroups;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Looks once at the node group (~4 min to ACTIVE). Before it exists, it moves its prerequisites
@@ -17,21 +24,31 @@ public final class CheckNodegroupStep implements Step {
     static final int WAIT_SECONDS = 30;
     static final int PREREQUISITE_WAIT_SECONDS = 15;
 
-    private final Services services;
-    private final Infrastructure infrastructure;
+    private final RunStore store;
+    private final Supplier<EksNodegroups> nodegroups;
+    private final Supplier<Ec2Objects> ec2;
+    private final Supplier<EksClusters> clusters;
+    private final Supplier<ReservedCapacity> reservedCapacity;
+    private final Settings settings;
 
-    public CheckNodegroupStep(Clients clients) {
-        this.services = Services.of(clients);
-        this.infrastructure = Infrastructure.of(clients);
+    /** The AWS parts as suppliers: each look uses some of them, and their SDK clients are built on first use. */
+    public CheckNodegroupStep(RunStore store, Supplier<EksNodegroups> nodegroups, Supplier<Ec2Objects> ec2,
+                              Supplier<EksClusters> clusters, Supplier<ReservedCapacity> reservedCapacity, Settings settings) {
+        this.store = store;
+        this.nodegroups = nodegroups;
+        this.ec2 = ec2;
+        this.clusters = clusters;
+        this.reservedCapacity = reservedCapacity;
+        this.settings = settings;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         String nodegroup = run.names().nodeGroupName();
-        RunRecord record = services.store().get(run.runId());
+        RunRecord record = store.get(run.runId());
         ResourceState state = record.resources().containsKey(RunResources.NODE_GROUP)
-                ? infrastructure.nodegroups().state(run.clusterName(), nodegroup) : new ResourceState.Gone();
+                ? nodegroups.get().state(run.clusterName(), nodegroup) : new ResourceState.Gone();
         if (state instanceof ResourceState.Gone) {
             // Not asked for yet, or asked for and the answer lost: asking again is the same request.
             Optional<ResourceRequest> placementGroup = request(record, RunResources.PLACEMENT_GROUP);
@@ -40,7 +57,7 @@ public final class CheckNodegroupStep implements Step {
             }
             Optional<ResourceRequest> template = request(record, RunResources.LAUNCH_TEMPLATE);
             if (template.isEmpty()) {
-                NodegroupPrerequisites.requestLaunchTemplate(run, services, infrastructure,
+                NodegroupPrerequisites.requestLaunchTemplate(run, store, clusters, ec2, settings,
                         placementGroup.flatMap(ResourceRequest::identifier));
                 return ResourceWait.look(new ResourceState.Creating("launch template requested"), nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
@@ -49,15 +66,15 @@ public final class CheckNodegroupStep implements Step {
             }
             String templateId = template.get().identifier().orElseThrow(() -> new TerminalException("LaunchTemplateUnknown",
                     "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
-            NodegroupPrerequisites.createNodegroup(run, services, infrastructure, NodegroupPrerequisites.network(run, infrastructure),
-                    templateId);
-            state = infrastructure.nodegroups().state(run.clusterName(), nodegroup);
+            NodegroupPrerequisites.createNodegroup(run, store, nodegroups, settings,
+                    NodegroupPrerequisites.network(run, reservedCapacity.get(), settings), templateId);
+            state = nodegroups.get().state(run.clusterName(), nodegroup);
         }
         return ResourceWait.look(state, "EKS node group " + nodegroup, WAIT_SECONDS);
     }
 
     private Optional<ResourceRequest> request(RunRecord record, String key) {
-        return Optional.ofNullable(record.resources().get(key)).map(infrastructure.ec2()::request);
+        return Optional.ofNullable(record.resources().get(key)).map(token -> ec2.get().request(token));
     }
 
     private static boolean ready(ResourceRequest request) {

@@ -4,28 +4,33 @@ import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.clients.Clients;
+import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.PyTorchJobState;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.spec.Launcher;
+import java.time.Clock;
 import java.time.Instant;
 
 /** Looks once at the training (Job or PyTorchJob); on completion publishes {@code Training Job Completed}. */
 public final class CheckTrainingStep implements KubernetesStep {
-    private final Services services;
+    private final ClusterAccess clusters;
+    private final Clock clock;
+    private final RunEventPublisher events;
 
-    public CheckTrainingStep(Clients clients) {
-        this.services = Services.of(clients);
+    public CheckTrainingStep(ClusterAccess clusters, Clock clock, RunEventPublisher events) {
+        this.clusters = clusters;
+        this.clock = clock;
+        this.events = events;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
+        RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         String jobName = run.names().trainingJob();
-        Instant now = services.clock().instant();
+        Instant now = clock.instant();
         if (run.spec().training().launcher() == Launcher.PYTORCHJOB) {
             return lookAtPyTorchJob(run, objects, jobName, now);
         }
@@ -66,7 +71,7 @@ public final class CheckTrainingStep implements KubernetesStep {
     }
 
     private void completed(RunContext run, String jobName, String startTime, String completionTime) {
-        services.publish("CheckTraining", "Training Job Completed", Json.object()
+        events.publish("Training Job Completed", Json.object()
                 .put("runId", run.runId()).put("jobName", jobName).put("status", "Succeeded")
                 .put("startTime", startTime).put("completionTime", completionTime));
     }

@@ -2,11 +2,16 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
+import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.efs.EfsVolumes;
 import io.trainplane.aws.efs.MountTargetSecurityGroups;
+import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Looks once at the run's EFS volume: first the file system, then a mount target in every
@@ -18,28 +23,39 @@ import java.util.List;
 public final class CheckVolumeStep implements Step {
     static final int WAIT_SECONDS = 15;
 
-    private final Services services;
-    private final Infrastructure infrastructure;
+    private final RunStore store;
+    private final Supplier<EfsVolumes> volumes;
+    private final Supplier<MountTargetSecurityGroups> mountTargetGroups;
+    private final Supplier<EksClusters> clusters;
+    private final ClusterNetwork network;
 
-    public CheckVolumeStep(Clients clients) {
-        this.services = Services.of(clients);
-        this.infrastructure = Infrastructure.of(clients);
+    /**
+     * EFS and EKS as suppliers: their SDK clients are built on first use (a file system still
+     * creating needs no EKS). {@code network} holds the subnets that get mount targets.
+     */
+    public CheckVolumeStep(RunStore store, Supplier<EfsVolumes> volumes, Supplier<MountTargetSecurityGroups> mountTargetGroups,
+                           Supplier<EksClusters> clusters, ClusterNetwork network) {
+        this.store = store;
+        this.volumes = volumes;
+        this.mountTargetGroups = mountTargetGroups;
+        this.clusters = clusters;
+        this.network = network;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        RunRecord record = services.store().get(run.runId());
+        RunRecord record = store.get(run.runId());
         String fileSystem = record.resources().get(RunResources.FILE_SYSTEM);
         String what = "EFS file system " + fileSystem;
-        ResourceState state = infrastructure.volumes().fileSystemState(fileSystem);
+        ResourceState state = volumes.get().fileSystemState(fileSystem);
         if (!(state instanceof ResourceState.Ready)) {
             return ResourceWait.look(state, what, WAIT_SECONDS);
         }
-        String securityGroup = infrastructure.clusters().describe(run.clusterName()).clusterSecurityGroupId();
-        infrastructure.volumes().ensureMountTargets(fileSystem, infrastructure.settings().network().subnetIds(),
+        String securityGroup = clusters.get().describe(run.clusterName()).clusterSecurityGroupId();
+        volumes.get().ensureMountTargets(fileSystem, network.subnetIds(),
                 securityGroup == null ? List.of() : List.of(securityGroup));
-        ResourceState mountTargets = infrastructure.volumes().mountTargetsState(fileSystem);
+        ResourceState mountTargets = volumes.get().mountTargetsState(fileSystem);
         if (mountTargets instanceof ResourceState.Ready && securityGroup != null) {
             admit(run.runId(), fileSystem, securityGroup); // every mount target is available: each can take the group
         }
@@ -52,12 +68,12 @@ public final class CheckVolumeStep implements Step {
      * off exactly those even when this invocation dies halfway; a second look finds nothing to do.
      */
     private void admit(String runId, String fileSystem, String securityGroup) {
-        MountTargetSecurityGroups groups = infrastructure.mountTargetGroups();
+        MountTargetSecurityGroups groups = mountTargetGroups.get();
         List<String> lacking = groups.without(fileSystem, securityGroup);
         if (lacking.isEmpty()) {
             return;
         }
-        services.store().update(runId, r -> OpenedMountTargets.add(r, securityGroup, lacking));
+        store.update(runId, r -> OpenedMountTargets.add(r, securityGroup, lacking));
         for (String mountTarget : lacking) {
             groups.add(fileSystem, mountTarget, securityGroup);
         }

@@ -5,9 +5,10 @@ import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.trainplane.clients.Clients;
+import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.runs.RunStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -19,16 +20,20 @@ import java.util.Optional;
 public final class CollectResultsStep implements KubernetesStep {
     static final String METRICS_PREFIX = "METRICS ";
 
-    private final Services services;
+    private final RunStore store;
+    private final ClusterAccess clusters;
+    private final RunEventPublisher events;
 
-    public CollectResultsStep(Clients clients) {
-        this.services = Services.of(clients);
+    public CollectResultsStep(RunStore store, ClusterAccess clusters, RunEventPublisher events) {
+        this.store = store;
+        this.clusters = clusters;
+        this.events = events;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
+        RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         JobPods pods = new JobPods(objects.client(), objects.namespace(), run.names().evaluationJob());
         String json = pods.terminationMessage("Succeeded")
                 .or(() -> metricsFromLogs(pods))
@@ -38,10 +43,10 @@ public final class CollectResultsStep implements KubernetesStep {
         double accuracy = metrics.getOrDefault("accuracy", Double.NaN);
         double minimum = run.spec().evaluation().minAccuracy();
         boolean passed = accuracy >= minimum;
-        services.store().update(run.runId(), r -> r.withMetrics(metrics));
+        store.update(run.runId(), r -> r.withMetrics(metrics));
         ObjectNode event = Json.object().put("runId", run.runId()).put("gatePassed", passed).put("minAccuracy", minimum);
         event.set("metrics", Json.numbers(metrics));
-        services.publish("CollectResults", "Model Evaluated", event);
+        events.publish("Model Evaluated", event);
         if (Double.isFinite(accuracy)) {
             EmbeddedMetrics.emit(Map.of("Accuracy", accuracy), Map.of(), Map.of("runId", run.runId()));
         }

@@ -1,16 +1,19 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.Settings;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.PodIdentity;
+import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.DevicePluginManifests;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.spec.VolumeType;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Readies a created cluster for the run: the EKS Pod Identity agent and, when the run has an EFS
@@ -21,12 +24,15 @@ import java.util.Optional;
 public final class ConfigureClusterStep implements KubernetesStep {
     static final int WAIT_SECONDS = 20;
 
-    private final Infrastructure infrastructure;
-    private final Services services;
+    private final Supplier<EksAddons> eksAddons;
+    private final ClusterAccess clusters;
+    private final Settings settings;
 
-    public ConfigureClusterStep(Clients clients) {
-        this.infrastructure = Infrastructure.of(clients);
-        this.services = Services.of(clients);
+    /** {@code settings}: the stack's name for the add-ons' tags, its EFS CSI role for the driver's Pod Identity. */
+    public ConfigureClusterStep(Supplier<EksAddons> eksAddons, ClusterAccess clusters, Settings settings) {
+        this.eksAddons = eksAddons;
+        this.clusters = clusters;
+        this.settings = settings;
     }
 
     @Override
@@ -35,9 +41,9 @@ public final class ConfigureClusterStep implements KubernetesStep {
         String cluster = run.names().clusterName();
         ResourceState combined = new ResourceState.Ready();
         for (var addon : addons(run).entrySet()) {
-            ResourceState state = infrastructure.addons().state(cluster, addon.getKey());
+            ResourceState state = eksAddons.get().state(cluster, addon.getKey());
             if (state instanceof ResourceState.Gone) {
-                infrastructure.addons().ensure(cluster, addon.getKey(), addon.getValue(), infrastructure.tags(run.names()));
+                eksAddons.get().ensure(cluster, addon.getKey(), addon.getValue(), RunTags.of(settings, run.names()));
                 state = new ResourceState.Creating("installing " + addon.getKey());
             }
             if (!(state instanceof ResourceState.Ready) && combined instanceof ResourceState.Ready) {
@@ -45,7 +51,7 @@ public final class ConfigureClusterStep implements KubernetesStep {
             }
         }
         if (run.spec().cluster().nodeGroup().gpusPerNode() > 0) {
-            new RunObjects(services.clusters().connect(cluster), run.runId())
+            new RunObjects(clusters.connect(cluster), run.runId())
                     .createOrAdopt(DevicePluginManifests.daemonSet(run.names()));
         }
         return ResourceWait.look(combined, "the add-ons of EKS cluster " + cluster, WAIT_SECONDS);
@@ -56,7 +62,7 @@ public final class ConfigureClusterStep implements KubernetesStep {
         addons.put(EksAddons.POD_IDENTITY_AGENT, Optional.empty());
         if (run.spec().volume().type() == VolumeType.EFS) {
             addons.put(EksAddons.EFS_CSI_DRIVER,
-                    Optional.of(PodIdentity.efsCsiController(infrastructure.settings().roles().efsCsiRoleArn())));
+                    Optional.of(PodIdentity.efsCsiController(settings.roles().efsCsiRoleArn())));
         }
         return addons;
     }

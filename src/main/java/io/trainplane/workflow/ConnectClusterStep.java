@@ -4,10 +4,11 @@ import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.trainplane.clients.Clients;
+import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 
 /**
  * Connects to an existing cluster ({@code cluster.mode: existing}) and creates the run's
@@ -16,17 +17,19 @@ import io.trainplane.runs.RunResources;
  * as ClusterAccessDenied, with the commands that fix it.
  */
 public final class ConnectClusterStep implements KubernetesStep {
-    private final Services services;
+    private final RunStore store;
+    private final ClusterAccess clusters;
 
-    public ConnectClusterStep(Clients clients) {
-        this.services = Services.of(clients);
+    public ConnectClusterStep(RunStore store, ClusterAccess clusters) {
+        this.store = store;
+        this.clusters = clusters;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         String cluster = run.clusterName();
-        KubernetesClient client = services.clusters().connect(cluster);
+        KubernetesClient client = clusters.connect(cluster);
         String namespace = run.names().namespace();
         boolean existed;
         try {
@@ -36,7 +39,7 @@ public final class ConnectClusterStep implements KubernetesStep {
             throw KubernetesFailures.refused(e) ? KubernetesFailures.accessDenied(cluster, e) : e;
         }
         // Written before the create, so cleanup finds the namespace even if this step dies midway.
-        services.store().update(run.runId(), r -> r
+        store.update(run.runId(), r -> r
                 .withResource(RunResources.KUBERNETES_CLUSTER, cluster)
                 .withResource(RunResources.NAMESPACE, namespace));
         try {
@@ -47,7 +50,7 @@ public final class ConnectClusterStep implements KubernetesStep {
             }
             if (!existed) {
                 // Refused, so not created: cleanup has nothing to delete there (and would be refused too).
-                services.store().update(run.runId(), r -> r.withoutResource(RunResources.NAMESPACE)
+                store.update(run.runId(), r -> r.withoutResource(RunResources.NAMESPACE)
                         .withoutResource(RunResources.KUBERNETES_CLUSTER));
             }
             throw KubernetesFailures.accessDenied(cluster, e);

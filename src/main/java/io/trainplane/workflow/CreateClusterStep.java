@@ -3,6 +3,10 @@ package io.trainplane.workflow;
 import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
+import io.trainplane.aws.Settings;
+import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.runs.RunStore;
+import java.util.function.Supplier;
 
 /**
  * Starts the run's cluster ({@code cluster.mode: create}): asks Cloud Control for the cluster's
@@ -11,18 +15,21 @@ import io.trainplane.clients.Clients;
  * cluster and waits for it.
  */
 public final class CreateClusterStep implements Step {
-    private final Services services;
-    private final Infrastructure infrastructure;
+    private final RunStore store;
+    private final Supplier<Ec2Objects> ec2;
+    private final Settings settings;
 
-    public CreateClusterStep(Clients clients) {
-        this.services = Services.of(clients);
-        this.infrastructure = Infrastructure.of(clients);
+    /** Cloud Control as a supplier: its SDK client is built on first use, as every client is. */
+    public CreateClusterStep(RunStore store, Supplier<Ec2Objects> ec2, Settings settings) {
+        this.store = store;
+        this.ec2 = ec2;
+        this.settings = settings;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        ClusterCreation.requestLogGroup(run, services, infrastructure);
+        ClusterCreation.requestLogGroup(run, store, ec2, settings);
         return Json.object().put("name", run.names().clusterName()).put("waitingFor", "log group");
     }
 }

@@ -4,10 +4,17 @@ import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
 import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2DesiredState;
+import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.aws.ec2.ReservedCapacity;
+import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 import io.trainplane.spec.NodeGroupSpec;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Starts the run's node group. A node group that launches into a capacity reservation is checked
@@ -17,12 +24,20 @@ import java.util.Optional;
  * through Cloud Control; CheckNodegroup then creates the node group once they exist.
  */
 public final class CreateNodegroupStep implements Step {
-    private final Services services;
-    private final Infrastructure infrastructure;
+    private final RunStore store;
+    private final Supplier<ReservedCapacity> reservedCapacity;
+    private final Supplier<Ec2Objects> ec2;
+    private final Supplier<EksClusters> clusters;
+    private final Settings settings;
 
-    public CreateNodegroupStep(Clients clients) {
-        this.services = Services.of(clients);
-        this.infrastructure = Infrastructure.of(clients);
+    /** The AWS parts as suppliers: their SDK clients are built on first use (a placement group needs no EKS). */
+    public CreateNodegroupStep(RunStore store, Supplier<ReservedCapacity> reservedCapacity, Supplier<Ec2Objects> ec2,
+                               Supplier<EksClusters> clusters, Settings settings) {
+        this.store = store;
+        this.reservedCapacity = reservedCapacity;
+        this.ec2 = ec2;
+        this.clusters = clusters;
+        this.settings = settings;
     }
 
     @Override
@@ -30,13 +45,13 @@ public final class CreateNodegroupStep implements Step {
         RunContext run = RunContext.from(input);
         NodeGroupSpec nodeGroup = run.spec().cluster().nodeGroup();
         // A reservation the node group cannot launch into is refused before anything is created.
-        ClusterNetwork network = NodegroupPrerequisites.network(run, infrastructure);
+        ClusterNetwork network = NodegroupPrerequisites.network(run, reservedCapacity.get(), settings);
         if (Ec2DesiredState.needsPlacementGroup(nodeGroup)) {
-            var request = infrastructure.ec2().createPlacementGroup(run.names(), infrastructure.tags(run.names()));
-            services.store().update(run.runId(), r -> r.withResource(RunResources.PLACEMENT_GROUP, request.requestToken()));
+            var request = ec2.get().createPlacementGroup(run.names(), RunTags.of(settings, run.names()));
+            store.update(run.runId(), r -> r.withResource(RunResources.PLACEMENT_GROUP, request.requestToken()));
             return Json.object().put("waitingFor", "placement group");
         }
-        NodegroupPrerequisites.requestLaunchTemplate(run, services, infrastructure, Optional.empty());
+        NodegroupPrerequisites.requestLaunchTemplate(run, store, clusters, ec2, settings, Optional.empty());
         return Json.object().put("waitingFor", "launch template");
     }
 }

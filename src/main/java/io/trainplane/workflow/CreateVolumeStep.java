@@ -3,19 +3,27 @@ package io.trainplane.workflow;
 import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.Settings;
+import io.trainplane.aws.efs.EfsVolumes;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
+import java.util.function.Supplier;
 
 /**
  * Creates the run's encrypted EFS file system (its CreationToken comes from the runId, so a retry
  * gets the same one), or adopts {@code volume.fileSystemId}, which is then never deleted.
  */
 public final class CreateVolumeStep implements Step {
-    private final Services services;
-    private final Infrastructure infrastructure;
+    private final RunStore store;
+    private final Supplier<EfsVolumes> volumes;
+    private final Settings settings;
 
-    public CreateVolumeStep(Clients clients) {
-        this.services = Services.of(clients);
-        this.infrastructure = Infrastructure.of(clients);
+    /** EFS as a supplier: its SDK client is built on first use, as every client is. */
+    public CreateVolumeStep(RunStore store, Supplier<EfsVolumes> volumes, Settings settings) {
+        this.store = store;
+        this.volumes = volumes;
+        this.settings = settings;
     }
 
     @Override
@@ -23,16 +31,15 @@ public final class CreateVolumeStep implements Step {
         RunContext run = RunContext.from(input);
         String adopt = run.spec().volume().fileSystemId();
         if (adopt != null) {
-            var settings = infrastructure.settings();
-            infrastructure.volumes().checkAdoptable(adopt, settings.stackName(), settings.adoptableFileSystemIds());
-            services.store().update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, adopt)
+            volumes.get().checkAdoptable(adopt, settings.stackName(), settings.adoptableFileSystemIds());
+            store.update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, adopt)
                     .withResource(RunResources.FILE_SYSTEM_ADOPTED, "true"));
             return Json.object().put("fileSystemId", adopt).put("adopted", true);
         }
         // Until EFS answers, the token is what finds the file system (cleanup looks it up by it).
-        services.store().update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM_TOKEN, run.names().efsCreationToken()));
-        String id = infrastructure.volumes().createFileSystem(run.names(), infrastructure.tags(run.names()));
-        services.store().update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, id));
+        store.update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM_TOKEN, run.names().efsCreationToken()));
+        String id = volumes.get().createFileSystem(run.names(), RunTags.of(settings, run.names()));
+        store.update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, id));
         return Json.object().put("fileSystemId", id).put("adopted", false);
     }
 }

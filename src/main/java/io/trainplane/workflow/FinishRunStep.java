@@ -7,6 +7,7 @@ import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,10 +21,15 @@ import java.util.Optional;
  * Returns the outcome the state machine's last Choice and Fail state read.
  */
 public final class FinishRunStep implements Step {
-    private final Services services;
+    private final RunStore store;
+    private final RunEventPublisher events;
+    private final String stackName;
 
-    public FinishRunStep(Clients clients) {
-        this.services = Services.of(clients);
+    /** {@code stackName}: the stack the cleanup commands of a failure's cause name. */
+    public FinishRunStep(RunStore store, RunEventPublisher events, String stackName) {
+        this.store = store;
+        this.events = events;
+        this.stackName = stackName;
     }
 
     @Override
@@ -33,7 +39,7 @@ public final class FinishRunStep implements Step {
         // What the execution state says went wrong: the record has it too, unless writing it failed.
         RunError fromState = state.has("failed") ? FailureReport.from(state.get("failed"))
                 : state.has("cleanupFailed") ? FailureReport.from(state.get("cleanupFailed")) : null;
-        Optional<RunRecord> found = services.store().find(runId);
+        Optional<RunRecord> found = store.find(runId);
         RunError error;
         RunRecord finished = null;
         if (found.isEmpty()) {
@@ -41,7 +47,7 @@ public final class FinishRunStep implements Step {
             error = fromState;
         } else {
             RunError cleanupFailed = state.has("cleanupFailed") ? FailureReport.from(state.get("cleanupFailed")) : null;
-            finished = services.store().update(runId, r -> {
+            finished = store.update(runId, r -> {
                 if (r.status().isTerminal()) {
                     return r;
                 }
@@ -57,12 +63,12 @@ public final class FinishRunStep implements Step {
             if (finished != null) {
                 detail.set("metrics", Json.numbers(finished.metrics()));
             }
-            services.publish("FinishRun", "Run Succeeded", detail);
+            events.publish("Run Succeeded", detail);
         } else {
             outcome.put("status", RunStatus.FAILED.name()).put("failedState", error.state())
                     .put("error", error.error()).put("cause", error.fullCause());
             // Also for a run refused at StartRun: whoever scheduled it must hear that it failed.
-            services.publish("FinishRun", "Run Failed", RunFailedEvent.detail(runId, null, error));
+            events.publish("Run Failed", RunFailedEvent.detail(runId, null, error));
         }
         Map<String, Double> values = new LinkedHashMap<>();
         values.put("RunsSucceeded", error == null ? 1.0 : 0.0);
@@ -85,6 +91,6 @@ public final class FinishRunStep implements Step {
         }
         List<String> left = Leftovers.recorded(run);
         return left.isEmpty() ? error : error.withCleanup(Leftovers.failure(run, cleanupFailed.error(), cleanupFailed.cause(),
-                left, services.settings().stackName()));
+                left, stackName));
     }
 }

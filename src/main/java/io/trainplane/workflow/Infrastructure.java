@@ -13,7 +13,8 @@ import io.trainplane.aws.eks.EksNodegroups;
 import io.trainplane.spec.Names;
 
 /**
- * The lifecycles of the AWS resources a run creates, over the clients of this function. Each is
+ * The lifecycles of the AWS resources a run creates, over the clients of this function, for the
+ * teardown side's steps (the others take theirs in their constructors, {@link StepWiring}). Each is
  * made when asked for: the SDK client behind it is built on first use, so a step that only checks
  * a cluster never builds the EFS or Cloud Control client (each adds to the cold start).
  */

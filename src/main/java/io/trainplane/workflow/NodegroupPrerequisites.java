@@ -1,22 +1,33 @@
 package io.trainplane.workflow;
 
 import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.Settings;
+import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.aws.ec2.ReservedCapacity;
+import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.aws.eks.EksNodegroups;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
-/** The create calls of a node group and its launch template, shared by CreateNodegroup and CheckNodegroup. */
+/**
+ * The create calls of a node group and its launch template, shared by CreateNodegroup and
+ * CheckNodegroup. The AWS parts come as suppliers, each asked for where it is first used.
+ */
 final class NodegroupPrerequisites {
     private NodegroupPrerequisites() {}
 
     /** The launch template, in the placement group when there is one; its request token goes into the record. */
-    static void requestLaunchTemplate(RunContext run, Services services, Infrastructure infrastructure,
-                                      Optional<String> placementGroup) {
+    static void requestLaunchTemplate(RunContext run, RunStore store, Supplier<EksClusters> clusters, Supplier<Ec2Objects> ec2,
+                                      Settings settings, Optional<String> placementGroup) {
         // EFA interfaces carry their own security groups: the cluster's, which admits the node-to-node traffic.
-        String clusterGroup = infrastructure.clusters().describe(run.clusterName()).clusterSecurityGroupId();
-        var request = infrastructure.ec2().createLaunchTemplate(run.names(), infrastructure.tags(run.names()),
+        String clusterGroup = clusters.get().describe(run.clusterName()).clusterSecurityGroupId();
+        var request = ec2.get().createLaunchTemplate(run.names(), RunTags.of(settings, run.names()),
                 run.spec().cluster().nodeGroup(), placementGroup, clusterGroup == null ? List.of() : List.of(clusterGroup));
-        services.store().update(run.runId(), r -> r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken()));
+        store.update(run.runId(), r -> r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken()));
     }
 
     /**
@@ -26,18 +37,17 @@ final class NodegroupPrerequisites {
      * @throws TerminalException when the node group cannot launch into its reservation (before
      *     anything is created: CreateNodegroup asks first)
      */
-    static ClusterNetwork network(RunContext run, Infrastructure infrastructure) {
-        return infrastructure.reservedCapacity().networkFor(run.spec().cluster().nodeGroup(),
-                infrastructure.settings().network(), infrastructure.settings().region());
+    static ClusterNetwork network(RunContext run, ReservedCapacity reservedCapacity, Settings settings) {
+        return reservedCapacity.networkFor(run.spec().cluster().nodeGroup(), settings.network(), settings.region());
     }
 
-    static String createNodegroup(RunContext run, Services services, Infrastructure infrastructure,
+    static String createNodegroup(RunContext run, RunStore store, Supplier<EksNodegroups> nodegroups, Settings settings,
                                   ClusterNetwork network, String launchTemplateId) {
         String nodegroup = run.names().nodeGroupName();
         // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the node group.
-        services.store().update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
-        infrastructure.nodegroups().create(run.names(), infrastructure.tags(run.names()), run.spec().cluster().nodeGroup(),
-                network, infrastructure.settings().roles(), launchTemplateId);
+        store.update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
+        nodegroups.get().create(run.names(), RunTags.of(settings, run.names()), run.spec().cluster().nodeGroup(),
+                network, settings.roles(), launchTemplateId);
         return nodegroup;
     }
 }

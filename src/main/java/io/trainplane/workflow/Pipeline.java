@@ -78,29 +78,29 @@ public final class Pipeline {
      */
     private static Step step(String function, Clients clients) {
         return switch (function) {
-            case "StartRun" -> new StartRunStep(clients);
-            case "CreateCluster" -> new CreateClusterStep(clients);
-            case "CheckCluster" -> new CheckClusterStep(clients);
-            case "CreateNodegroup" -> new CreateNodegroupStep(clients);
-            case "CheckNodegroup" -> new CheckNodegroupStep(clients);
-            case "ConfigureCluster" -> new ConfigureClusterStep(clients);
-            case "ConnectCluster" -> new ConnectClusterStep(clients);
-            case "CreateVolume" -> new CreateVolumeStep(clients);
-            case "CheckVolume" -> new CheckVolumeStep(clients);
-            case "BindVolume" -> new BindVolumeStep(clients);
-            case "StartDataJob" -> new StartDataJobStep(clients);
-            case "StartTraining" -> new StartTrainingStep(clients);
-            case "CheckTraining" -> new CheckTrainingStep(clients);
-            case "StartEvaluation" -> new StartEvaluationStep(clients);
-            case "CheckJob" -> new CheckJobStep(clients);
-            case "CollectResults" -> new CollectResultsStep(clients);
-            case "RecordFailure" -> new RecordFailureStep(clients);
-            case "Teardown" -> new TeardownStep(clients);
-            case "FinishRun" -> new FinishRunStep(clients);
-            case "CloseRun" -> new CloseRunStep(clients);
-            case "SafetyNet" -> new SafetyNetStep(clients);
-            case "Janitor" -> new JanitorStep(clients);
-            case "StartScheduledRun" -> new StartScheduledRunStep(clients);
+            case "StartRun" -> StepWiring.startRun(clients);
+            case "CreateCluster" -> StepWiring.createCluster(clients);
+            case "CheckCluster" -> StepWiring.checkCluster(clients);
+            case "CreateNodegroup" -> StepWiring.createNodegroup(clients);
+            case "CheckNodegroup" -> StepWiring.checkNodegroup(clients);
+            case "ConfigureCluster" -> StepWiring.configureCluster(clients);
+            case "ConnectCluster" -> StepWiring.connectCluster(clients);
+            case "CreateVolume" -> StepWiring.createVolume(clients);
+            case "CheckVolume" -> StepWiring.checkVolume(clients);
+            case "BindVolume" -> StepWiring.bindVolume(clients);
+            case "StartDataJob" -> StepWiring.startDataJob(clients);
+            case "StartTraining" -> StepWiring.startTraining(clients);
+            case "CheckTraining" -> StepWiring.checkTraining(clients);
+            case "StartEvaluation" -> StepWiring.startEvaluation(clients);
+            case "CheckJob" -> StepWiring.checkJob(clients);
+            case "CollectResults" -> StepWiring.collectResults(clients);
+            case "RecordFailure" -> StepWiring.recordFailure(clients);
+            case "Teardown" -> StepWiring.teardown(clients);
+            case "FinishRun" -> StepWiring.finishRun(clients);
+            case "CloseRun" -> StepWiring.closeRun(clients);
+            case "SafetyNet" -> StepWiring.safetyNet(clients);
+            case "Janitor" -> StepWiring.janitor(clients);
+            case "StartScheduledRun" -> StepWiring.startScheduledRun(clients);
             default -> throw new IllegalArgumentException("no step for " + function);
         };
     }

@@ -6,6 +6,7 @@ import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import java.util.Optional;
 
 /**
@@ -13,10 +14,12 @@ import java.util.Optional;
  * With {@code final: true} (the last resort when FinishRun itself failed) it also ends the run.
  */
 public final class RecordFailureStep implements Step {
-    private final Services services;
+    private final RunStore store;
+    private final RunEventPublisher events;
 
-    public RecordFailureStep(Clients clients) {
-        this.services = Services.of(clients);
+    public RecordFailureStep(RunStore store, RunEventPublisher events) {
+        this.store = store;
+        this.events = events;
     }
 
     @Override
@@ -24,15 +27,15 @@ public final class RecordFailureStep implements Step {
         String runId = Json.text(input, "runId");
         RunError error = FailureReport.from(input.path("failed"));
         boolean ending = input.path("final").asBoolean(false);
-        Optional<RunRecord> existing = services.store().find(runId);
+        Optional<RunRecord> existing = store.find(runId);
         if (existing.isPresent() && !existing.get().status().isTerminal()) {
             RunStatus next = ending ? RunStatus.FAILED : RunStatus.CLEANING_UP;
-            RunRecord recorded = services.store().update(runId, r -> r.status().isTerminal() ? r
+            RunRecord recorded = store.update(runId, r -> r.status().isTerminal() ? r
                     : r.withError(r.error() == null ? error : r.error()).withStatus(next));
             if (ending) {
                 // The run's first error, with what cleanup left if it gave up: not FinishRun's own failure.
                 RunError first = recorded.error() == null ? error : recorded.error();
-                services.publish("RecordFailure", "Run Failed", RunFailedEvent.detail(runId, null, first));
+                events.publish("Run Failed", RunFailedEvent.detail(runId, null, first));
             }
         }
         return Json.object().put("state", error.state()).put("error", error.error()).put("cause", error.cause());

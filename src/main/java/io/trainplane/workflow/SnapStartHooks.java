@@ -76,7 +76,7 @@ public final class SnapStartHooks implements Resource {
 
         OfflineHttpClient answered = new OfflineHttpClient();
         AwsClients offline = AwsClients.offline(clients.settings(), answered);
-        RunStore store = Services.of(offline).store();
+        RunStore store = StepWiring.runStore(offline);
         store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
         store.find(RUN_ID);
         store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));

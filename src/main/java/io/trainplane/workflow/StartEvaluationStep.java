@@ -2,24 +2,27 @@ package io.trainplane.workflow;
 
 import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
+import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 
 /** Creates (or adopts) the evaluation Job, which reads the trained model from the shared volume. */
 public final class StartEvaluationStep implements KubernetesStep {
-    private final Services services;
+    private final RunStore store;
+    private final ClusterAccess clusters;
 
-    public StartEvaluationStep(Clients clients) {
-        this.services = Services.of(clients);
+    public StartEvaluationStep(RunStore store, ClusterAccess clusters) {
+        this.store = store;
+        this.clusters = clusters;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        services.store().update(run.runId(), r -> r.withStatus(RunStatus.EVALUATING).withPhase("evaluate"));
-        new RunObjects(services.clusters().connect(run.clusterName()), run.runId())
+        store.update(run.runId(), r -> r.withStatus(RunStatus.EVALUATING).withPhase("evaluate"));
+        new RunObjects(clusters.connect(run.clusterName()), run.runId())
                 .createOrAdopt(new WorkloadManifests(run.spec()).evaluationJob());
         return Json.object().put("jobName", run.names().evaluationJob());
     }

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunConflictException;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.SpecProblem;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -19,17 +21,21 @@ import java.util.List;
  * refuses a second run, so a run starts once however often it is asked for.
  */
 public final class StartRunStep implements Step {
-    private final Services services;
+    private final RunStore store;
+    private final RunEventPublisher events;
+    private final Clock clock;
 
-    public StartRunStep(Clients clients) {
-        this.services = Services.of(clients);
+    public StartRunStep(RunStore store, RunEventPublisher events, Clock clock) {
+        this.store = store;
+        this.events = events;
+        this.clock = clock;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         String executionName = Json.text(input, "executionName");
         // Checked for the day the run starts, on the clients' clock: EKS refuses a Kubernetes version past its support.
-        JsonNode normalized = RunSpecs.normalize(Json.write(input.path("spec")), KubernetesVersions.day(services.clock().instant()));
+        JsonNode normalized = RunSpecs.normalize(Json.write(input.path("spec")), KubernetesVersions.day(clock.instant()));
         JsonNode runId = normalized.path("runId");
         if (runId.isTextual() && !runId.asText().equals(executionName)) {
             throw new InvalidSpecException(List.of(new SpecProblem("/runId",
@@ -39,12 +45,12 @@ public final class StartRunStep implements Step {
         ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
         String specJson = Json.write(spec);
         try {
-            services.store().create(executionName, specJson, input.path("executionArn").asText(null));
+            store.create(executionName, specJson, input.path("executionArn").asText(null));
         } catch (RunConflictException e) {
             throw new TerminalException("RunConflict", e.getMessage(), e);
         }
-        services.store().update(executionName, r -> r.status() == RunStatus.PENDING ? r.withStatus(RunStatus.PROVISIONING) : r);
-        services.publish("StartRun", "Run Started", Json.object().put("runId", executionName).set("spec", spec));
+        store.update(executionName, r -> r.status() == RunStatus.PENDING ? r.withStatus(RunStatus.PROVISIONING) : r);
+        events.publish("Run Started", Json.object().put("runId", executionName).set("spec", spec));
         ObjectNode context = Json.object().put("runId", executionName);
         context.set("spec", spec);
         return context;

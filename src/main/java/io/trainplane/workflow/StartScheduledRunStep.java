@@ -5,13 +5,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.clients.Clients;
+import io.trainplane.aws.RunEvents;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunSummary;
 import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.SpecProblem;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -21,7 +24,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
+import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 
 /**
@@ -61,18 +66,25 @@ public final class StartScheduledRunStep implements Step {
         }
     }
 
-    private final Services services;
-    private final Clients clients;
+    private final RunStore store;
+    private final Supplier<RunEvents> events;
+    private final Supplier<SfnClient> sfn;
+    private final Supplier<String> trainingPipelineArn;
+    private final Clock clock;
     private final Overlap overlap;
 
-    /** The policy from {@code RETRAINING_OVERLAP}, which template.yaml sets from the RetrainingOverlap parameter. */
-    public StartScheduledRunStep(Clients clients) {
-        this(clients, Overlap.parse(System.getenv("RETRAINING_OVERLAP")));
-    }
-
-    public StartScheduledRunStep(Clients clients, Overlap overlap) {
-        this.services = Services.of(clients);
-        this.clients = clients;
+    /**
+     * EventBridge, Step Functions and the TrainingPipeline's ARN as suppliers: a firing uses one
+     * or the other, and their SDK clients are built on first use. The policy comes from
+     * {@code RETRAINING_OVERLAP} ({@link StepWiring#startScheduledRun}).
+     */
+    public StartScheduledRunStep(RunStore store, Supplier<RunEvents> events, Supplier<SfnClient> sfn,
+                                 Supplier<String> trainingPipelineArn, Clock clock, Overlap overlap) {
+        this.store = store;
+        this.events = events;
+        this.sfn = sfn;
+        this.trainingPipelineArn = trainingPipelineArn;
+        this.clock = clock;
         this.overlap = overlap;
     }
 
@@ -81,7 +93,7 @@ public final class StartScheduledRunStep implements Step {
         String series = input.path("series").asText("");
         String scheduledTime = input.path("scheduledTime").asText("");
         String runId = runId(series, scheduledTime);
-        ObjectNode spec = spec(input.path("spec"), runId, KubernetesVersions.day(services.clock().instant()));
+        ObjectNode spec = spec(input.path("spec"), runId, KubernetesVersions.day(clock.instant()));
 
         ObjectNode result = Json.object().put("runId", runId).put("series", series).put("scheduledTime", scheduledTime);
         List<RunSummary> active = activeRuns(series);
@@ -94,14 +106,14 @@ public final class StartScheduledRunStep implements Step {
                     .put("reason", "a run of the series is still going (RetrainingOverlap is skip)");
             ArrayNode runs = detail.putArray("activeRuns");
             active.forEach(r -> runs.addObject().put("runId", r.runId()).put("status", r.status().name()));
-            services.events().publish("Scheduled Run Skipped", detail);
+            events.get().publish("Scheduled Run Skipped", detail);
             LOG.info(() -> "scheduled run " + runId + " skipped: " + active.size() + " run(s) of series " + series + " still going");
             result.put("action", "skipped");
             result.set("activeRuns", runs.deepCopy());
             return result;
         }
         try {
-            String arn = clients.sfn().startExecution(r -> r.stateMachineArn(clients.trainingPipelineArn())
+            String arn = sfn.get().startExecution(r -> r.stateMachineArn(trainingPipelineArn.get())
                     .name(new Names(runId).executionName()).input(Json.write(spec))).executionArn();
             LOG.info(() -> "scheduled run " + runId + " started: " + arn);
             return result.put("action", "started").put("executionArn", arn);
@@ -183,7 +195,7 @@ public final class StartScheduledRunStep implements Step {
             if (status.isTerminal()) {
                 continue;
             }
-            services.store().listByStatus(status, ACTIVE_LIMIT).stream()
+            store.listByStatus(status, ACTIVE_LIMIT).stream()
                     .filter(r -> ofSeries(r.runId(), series))
                     .forEach(active::add);
         }

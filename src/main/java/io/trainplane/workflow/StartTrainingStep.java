@@ -3,11 +3,12 @@ package io.trainplane.workflow;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.kubernetes.PyTorchJobs;
+import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Launcher;
 
 /**
@@ -15,16 +16,18 @@ import io.trainplane.spec.Launcher;
  * Service, or a PyTorchJob when the Kubeflow training operator is on the cluster.
  */
 public final class StartTrainingStep implements KubernetesStep {
-    private final Services services;
+    private final RunStore store;
+    private final ClusterAccess clusters;
 
-    public StartTrainingStep(Clients clients) {
-        this.services = Services.of(clients);
+    public StartTrainingStep(RunStore store, ClusterAccess clusters) {
+        this.store = store;
+        this.clusters = clusters;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
+        RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         boolean pyTorchJob = run.spec().training().launcher() == Launcher.PYTORCHJOB;
         if (pyTorchJob && !PyTorchJobs.operatorInstalled(objects.client())) {
             throw new TerminalException("TrainingOperatorMissing", "training.launcher \"pytorchjob\" needs the Kubeflow "
@@ -32,7 +35,7 @@ public final class StartTrainingStep implements KubernetesStep {
                     + PyTorchJobs.CRD_NAME + "; install it with: " + PyTorchJobs.INSTALL
                     + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
         }
-        services.store().update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase("train"));
+        store.update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase("train"));
         WorkloadManifests manifests = new WorkloadManifests(run.spec());
         objects.createOrAdopt(manifests.workloadScripts());
         if (pyTorchJob) {

@@ -42,7 +42,7 @@ public class StepHandler implements RequestStreamHandler {
     public StepHandler(LambdaFunction function, Clients clients) {
         this.name = function.name();
         this.step = function.step().apply(clients);
-        this.store = Services.of(clients).store();
+        this.store = StepWiring.runStore(clients);
         this.clock = clients.clock();
         this.snapStart = new SnapStartHooks(name, clients, function.priming());
         Core.getGlobalContext().register(snapStart);

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.core.Json;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,7 +64,7 @@ class AdoptedVolumeTest {
     }
 
     RunRecord record(String runId) {
-        return Services.of(cloud.clients()).store().get(runId);
+        return StepWiring.runStore(cloud.clients()).get(runId);
     }
 
     String clusterGroup(String runId) {

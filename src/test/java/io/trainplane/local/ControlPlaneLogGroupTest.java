@@ -8,7 +8,7 @@ import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.Names;
 import io.trainplane.core.Json;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ class ControlPlaneLogGroupTest {
         Names names = new Names("quickstart");
         cloud.cloudControl().createResource(ControlPlaneLogGroup.create(names, new RunTags("ml-dev", "quickstart"), 7));
         cloud.clock().advance(Duration.ofSeconds(15));
-        var store = Services.of(cloud.clients()).store();
+        var store = StepWiring.runStore(cloud.clients());
         store.update("quickstart", r -> r.withResource(RunResources.LOG_GROUP, LOG_GROUP));
 
         JsonNode result = handlers.invoke("Teardown", Json.object().put("runId", "quickstart"));

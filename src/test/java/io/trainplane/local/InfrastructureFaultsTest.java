@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.trainplane.runs.LostEvent;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,7 +96,7 @@ class InfrastructureFaultsTest {
             assertThat(r.events()).isEmpty();
             assertThat(r.resources().remaining()).isEmpty();
             // Every event the healthy run published is in the record, once, with the step and the error.
-            RunRecord record = Services.of(cloud.clients()).store().get("quickstart");
+            RunRecord record = StepWiring.runStore(cloud.clients()).get("quickstart");
             assertThat(record.lostEvents()).extracting(LostEvent::detailType).containsExactlyElementsOf(events);
             assertThat(record.lostEvents()).extracting(LostEvent::step)
                     .containsExactly("StartRun", "CheckTraining", "CollectResults", "Teardown", "FinishRun");

@@ -11,7 +11,7 @@ import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.core.Json;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +65,7 @@ class JanitorTest {
     @Test
     void aSweepCleansUpOrphansOfFinishedUnknownAndExpiredRunsOnly() throws IOException {
         try (LocalCloud cloud = new LocalCloud()) {
-            RunStore store = Services.of(cloud.clients()).store();
+            RunStore store = StepWiring.runStore(cloud.clients());
             // A run that started hours ago and is still "training": past its maxRunHours (4).
             store.create("old-run", spec("old-run", false), null);
             store.update("old-run", r -> r.withStatus(RunStatus.TRAINING));

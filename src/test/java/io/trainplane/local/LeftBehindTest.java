@@ -9,7 +9,7 @@ import io.trainplane.runs.Leftover;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.workflow.CleanupRecord;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +56,7 @@ class LeftBehindTest {
                         .execute(RunSpecs.normalize(quickstart), "quickstart");
                 assertThat(r.status()).isEqualTo("FAILED");
                 List<String> remaining = r.resources().remaining();
-                RunRecord record = Services.of(cloud.clients()).store().get("quickstart");
+                RunRecord record = StepWiring.runStore(cloud.clients()).get("quickstart");
                 CleanupFailure cleanup = record.error().cleanup();
                 List<JsonNode> failed = cloud.bus().events().stream().filter(e -> e.detailType().equals("Run Failed"))
                         .map(SimulatedEventBus.Event::detail).toList();
@@ -86,7 +86,7 @@ class LeftBehindTest {
                 LocalJanitor.sweep(cloud);
                 cloud.reconcile();
                 assertThat(cloud.inventory()).as("left after the janitor's sweep").isEmpty();
-                RunRecord swept = Services.of(cloud.clients()).store().get("quickstart");
+                RunRecord swept = StepWiring.runStore(cloud.clients()).get("quickstart");
                 assertThat(swept.error().cleanup()).as("the record no longer says anything is left").isNull();
                 assertThat(CleanupRecord.finished(swept)).isTrue();
             }

@@ -7,7 +7,7 @@ import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ class LocalPipelineTest {
         List<HistoryEvent> history = new ArrayList<>();
         try (LocalCloud cloud = new LocalCloud()) {
             RunReport report = new LocalRun(cloud, faults, history::add).execute(RunSpecs.normalize(quickstart), "quickstart");
-            var store = Services.of(cloud.clients()).store();
+            var store = StepWiring.runStore(cloud.clients());
             return new Outcome(report, history, store.find("quickstart").orElse(null), store.steps("quickstart"));
         }
     }

@@ -9,7 +9,7 @@ import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.workflow.CleanupRecord;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +46,7 @@ class SafetyNetTest {
         try (LocalCloud cloud = new LocalCloud()) {
             RunReport report = new LocalRun(cloud, faults, e -> {}).abortingAt(abortAt)
                     .execute(RunSpecs.normalize(quickstart), "quickstart");
-            RunRecord record = Services.of(cloud.clients()).store().find("quickstart").orElse(null);
+            RunRecord record = StepWiring.runStore(cloud.clients()).find("quickstart").orElse(null);
             return new Outcome(report, record, cloud.stepFunctions().executions(), cloud.bus().events());
         }
     }
@@ -127,7 +127,7 @@ class SafetyNetTest {
             cloud.bus().emit("default", "aws.states", LocalSafetyNet.STATUS_CHANGE, change.deepCopy().put("status", "TIMED_OUT"));
             assertThat(cloud.stepFunctions().executions()).singleElement()
                     .satisfies(c -> assertThat(c.input().path("reason").asText()).isEqualTo("TIMED_OUT"));
-            RunRecord run = Services.of(cloud.clients()).store().get("quickstart");
+            RunRecord run = StepWiring.runStore(cloud.clients()).get("quickstart");
             assertThat(run.status()).isEqualTo(RunStatus.FAILED);
             assertThat(run.error().error()).isEqualTo("ExecutionTimedOut");
             assertThat(cloud.bus().events()).filteredOn(e -> e.detailType().equals("Run Failed")).singleElement()
@@ -167,7 +167,7 @@ class SafetyNetTest {
                     .fileSystemId();
             String longAgo = cloud.clock().instant().toString();
             cloud.clock().advance(java.time.Duration.ofHours(3));
-            var store = Services.of(cloud.clients()).store();
+            var store = StepWiring.runStore(cloud.clients());
             store.update("quickstart", r -> r.withResource(io.trainplane.runs.RunResources.FILE_SYSTEM, fs)
                     .withResource(io.trainplane.runs.RunResources.CLEANUP_STARTED, longAgo).withStatus(RunStatus.FAILED));
 

@@ -11,7 +11,7 @@ import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.core.Json;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import io.trainplane.workflow.StartScheduledRunStep;
 import io.trainplane.workflow.StartScheduledRunStep.Overlap;
 import java.io.IOException;
@@ -47,7 +47,7 @@ class ScheduledRunTest {
     void deploy() {
         cloud = new LocalCloud();
         handlers = new Handlers(cloud);
-        store = Services.of(cloud.clients()).store();
+        store = StepWiring.runStore(cloud.clients());
         cloud.stepFunctions().register(LocalCloud.PIPELINE_ARN, (name, input) -> {
             handlers.start(Json.write(input), name);
             return "RUNNING";
@@ -66,7 +66,7 @@ class ScheduledRunTest {
     }
 
     JsonNode fire(String scheduledTime, Overlap overlap) {
-        return new StartScheduledRunStep(cloud.clients(), overlap).run(firing("retraining", Json.read(quickstart), scheduledTime));
+        return StepWiring.startScheduledRun(cloud.clients(), overlap).run(firing("retraining", Json.read(quickstart), scheduledTime));
     }
 
     List<SimulatedStepFunctions.ExecutionRecord> pipelines() {
@@ -135,7 +135,7 @@ class ScheduledRunTest {
 
     @Test
     void runsOfAnotherSeriesDoNotCount() {
-        new StartScheduledRunStep(cloud.clients(), Overlap.SKIP)
+        StepWiring.startScheduledRun(cloud.clients(), Overlap.SKIP)
                 .run(firing("retraining-big", Json.read(quickstart), DAY1));
         assertThat(fire(DAY1, Overlap.SKIP).path("action").asText()).isEqualTo("started");
         assertThat(pipelines()).extracting(SimulatedStepFunctions.ExecutionRecord::name)
@@ -180,7 +180,7 @@ class ScheduledRunTest {
     @Test
     void aSpecForAWarmClusterIsPassedThrough() {
         JsonNode spec = Json.read("{\"cluster\": {\"mode\": \"existing\", \"name\": \"" + LocalCloud.DEMO_CLUSTER + "\"}}");
-        JsonNode result = new StartScheduledRunStep(cloud.clients(), Overlap.SKIP)
+        JsonNode result = StepWiring.startScheduledRun(cloud.clients(), Overlap.SKIP)
                 .run(firing("warm", spec, "2026-03-01T03:30:00.000Z"));
         assertThat(result.path("runId").asText()).isEqualTo("warm-20260301-0330");
         assertThat(pipelines()).singleElement().satisfies(e -> {
@@ -191,7 +191,7 @@ class ScheduledRunTest {
 
     @Test
     void theSpecMayComeAsTextAndTheOverlapPolicyIsSkipByDefault() {
-        JsonNode result = new StartScheduledRunStep(cloud.clients(), Overlap.parse(""))
+        JsonNode result = StepWiring.startScheduledRun(cloud.clients(), Overlap.parse(""))
                 .run(firing("retraining", Json.mapper().getNodeFactory().textNode(quickstart), "2026-03-01T04:00:00+01:00"));
         assertThat(result.path("runId").asText()).isEqualTo("retraining-20260301-0300");
         assertThat(Overlap.parse("START")).isEqualTo(Overlap.START);

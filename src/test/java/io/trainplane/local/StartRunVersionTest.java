@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.spec.InvalidSpecException;
-import io.trainplane.workflow.Services;
+import io.trainplane.workflow.StepWiring;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +39,7 @@ class StartRunVersionTest {
                             assertThat(p.pointer()).isEqualTo("/cluster/kubernetesVersion");
                             assertThat(p.message()).contains("reached the end of EKS extended support on 2026-11-26");
                         }));
-        assertThat(Services.of(cloud.clients()).store().find("old-version")).isEmpty();
+        assertThat(StepWiring.runStore(cloud.clients()).find("old-version")).isEmpty();
         assertThat(cloud.inventory()).isEmpty();
     }
 

@@ -69,9 +69,9 @@ class SnapStartHooksTest {
         JsonNode state = invoke(startRun, input);
         assertThat(state.path("runId").asText()).isEqualTo("quickstart");
         assertThat(clients.calls).contains("dynamoDb.putItem");
-        assertThat(Services.of(cloud.clients()).store().get("quickstart").runId()).isEqualTo("quickstart");
+        assertThat(StepWiring.runStore(cloud.clients()).get("quickstart").runId()).isEqualTo("quickstart");
         // The priming run never reached the function's table.
-        assertThat(Services.of(cloud.clients()).store().find(SnapStartHooks.RUN_ID)).isEmpty();
+        assertThat(StepWiring.runStore(cloud.clients()).find(SnapStartHooks.RUN_ID)).isEmpty();
     }
 
     /** The services whose requests each function primes (by signing name), where more than the run store's. */

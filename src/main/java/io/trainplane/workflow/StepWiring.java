@@ -1,0 +1,173 @@
+package io.trainplane.workflow;
+
+import io.trainplane.aws.RunEvents;
+import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.aws.ec2.ReservedCapacity;
+import io.trainplane.aws.efs.EfsVolumes;
+import io.trainplane.aws.efs.MountTargetSecurityGroups;
+import io.trainplane.aws.eks.EksAddons;
+import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.clients.Clients;
+import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.runs.RunStore;
+import io.trainplane.workflow.StartScheduledRunStep.Overlap;
+import java.util.function.Supplier;
+
+/**
+ * Where each function's step is built from the function's clients, one factory per function
+ * (named after it): the step gets what it uses, and nothing else.
+ *
+ * <p>Cold start: of the SDK clients, only the run store's DynamoDB one is asked for here (the
+ * handler builds it anyway, for the timeline). Every other part reaches its client on first use:
+ * the AWS parts are suppliers, and the clusters an access that asks the clients for theirs on the
+ * first connect. So a function builds only the clients its invocations use, when they use them (a
+ * CheckCluster that finds the log group not ready yet builds no EKS client, none builds EFS's or
+ * Cloud Control's that does not call them), and the functions that ship without the Kubernetes
+ * client never link a type of it: only the Kubernetes steps' factories name one.
+ */
+public final class StepWiring {
+    private StepWiring() {}
+
+    public static Step startRun(Clients clients) {
+        RunStore store = runStore(clients);
+        return new StartRunStep(store, events("StartRun", clients, store), clients.clock());
+    }
+
+    public static Step createCluster(Clients clients) {
+        return new CreateClusterStep(runStore(clients), ec2(clients), clients.settings());
+    }
+
+    public static Step checkCluster(Clients clients) {
+        return new CheckClusterStep(runStore(clients), eksClusters(clients), ec2(clients), clients.settings());
+    }
+
+    public static Step createNodegroup(Clients clients) {
+        return new CreateNodegroupStep(runStore(clients), reservedCapacity(clients), ec2(clients), eksClusters(clients),
+                clients.settings());
+    }
+
+    public static Step checkNodegroup(Clients clients) {
+        return new CheckNodegroupStep(runStore(clients), () -> new EksNodegroups(clients.eks()), ec2(clients),
+                eksClusters(clients), reservedCapacity(clients), clients.settings());
+    }
+
+    public static Step configureCluster(Clients clients) {
+        return new ConfigureClusterStep(() -> new EksAddons(clients.eks()), clusters(clients), clients.settings());
+    }
+
+    public static Step connectCluster(Clients clients) {
+        return new ConnectClusterStep(runStore(clients), clusters(clients));
+    }
+
+    public static Step createVolume(Clients clients) {
+        return new CreateVolumeStep(runStore(clients), efsVolumes(clients), clients.settings());
+    }
+
+    public static Step checkVolume(Clients clients) {
+        return new CheckVolumeStep(runStore(clients), efsVolumes(clients),
+                () -> new MountTargetSecurityGroups(clients.efs()), eksClusters(clients), clients.settings().network());
+    }
+
+    public static Step bindVolume(Clients clients) {
+        return new BindVolumeStep(runStore(clients), clusters(clients));
+    }
+
+    public static Step startDataJob(Clients clients) {
+        return new StartDataJobStep(runStore(clients), clusters(clients));
+    }
+
+    public static Step startTraining(Clients clients) {
+        return new StartTrainingStep(runStore(clients), clusters(clients));
+    }
+
+    public static Step checkTraining(Clients clients) {
+        return new CheckTrainingStep(clusters(clients), clients.clock(), events("CheckTraining", clients, runStore(clients)));
+    }
+
+    public static Step startEvaluation(Clients clients) {
+        return new StartEvaluationStep(runStore(clients), clusters(clients));
+    }
+
+    public static Step checkJob(Clients clients) {
+        return new CheckJobStep(clusters(clients), clients.clock());
+    }
+
+    public static Step collectResults(Clients clients) {
+        RunStore store = runStore(clients);
+        return new CollectResultsStep(store, clusters(clients), events("CollectResults", clients, store));
+    }
+
+    public static Step recordFailure(Clients clients) {
+        RunStore store = runStore(clients);
+        return new RecordFailureStep(store, events("RecordFailure", clients, store));
+    }
+
+    public static Step finishRun(Clients clients) {
+        RunStore store = runStore(clients);
+        return new FinishRunStep(store, events("FinishRun", clients, store), clients.settings().stackName());
+    }
+
+    /** With the overlap policy of {@code RETRAINING_OVERLAP}, which template.yaml sets from the RetrainingOverlap parameter. */
+    public static Step startScheduledRun(Clients clients) {
+        return startScheduledRun(clients, Overlap.parse(System.getenv("RETRAINING_OVERLAP")));
+    }
+
+    public static Step startScheduledRun(Clients clients, Overlap overlap) {
+        return new StartScheduledRunStep(runStore(clients), () -> runEvents(clients), clients::sfn,
+                clients::trainingPipelineArn, clients.clock(), overlap);
+    }
+
+    public static Step teardown(Clients clients) {
+        return new TeardownStep(clients);
+    }
+
+    public static Step closeRun(Clients clients) {
+        return new CloseRunStep(clients);
+    }
+
+    public static Step safetyNet(Clients clients) {
+        return new SafetyNetStep(clients);
+    }
+
+    public static Step janitor(Clients clients) {
+        return new JanitorStep(clients);
+    }
+
+    /** The runs table, through the clients' DynamoDB client and on their clock. */
+    public static RunStore runStore(Clients clients) {
+        return new RunStore(clients.dynamoDb(), clients.settings().tableName(), clients.clock());
+    }
+
+    private static RunEventPublisher events(String function, Clients clients, RunStore store) {
+        return new RunEventPublisher(function, () -> runEvents(clients), store, clients.clock());
+    }
+
+    private static RunEvents runEvents(Clients clients) {
+        return new RunEvents(clients.events(), clients.settings().eventBusName());
+    }
+
+    /**
+     * The clusters' Kubernetes APIs, reached through the clients on the first connect (they build
+     * the access once and cache it).
+     */
+    private static ClusterAccess clusters(Clients clients) {
+        return cluster -> clients.clusters().connect(cluster);
+    }
+
+    private static Supplier<EksClusters> eksClusters(Clients clients) {
+        return () -> new EksClusters(clients.eks());
+    }
+
+    private static Supplier<Ec2Objects> ec2(Clients clients) {
+        return () -> new Ec2Objects(clients.cloudControl());
+    }
+
+    private static Supplier<ReservedCapacity> reservedCapacity(Clients clients) {
+        return () -> new ReservedCapacity(clients.cloudControl());
+    }
+
+    private static Supplier<EfsVolumes> efsVolumes(Clients clients) {
+        return () -> new EfsVolumes(clients.efs());
+    }
+}

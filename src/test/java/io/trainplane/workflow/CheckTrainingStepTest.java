@@ -1,0 +1,140 @@
+package io.trainplane.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.TerminalException;
+import io.trainplane.local.sim.SimulatedEventBus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CheckTraining's looks at the run's training on a Kubernetes API server (the mock server in CRUD
+ * mode, the Job and its pods written as the controllers write them): not done yet, with a wait
+ * that follows the training's reported progress; done, announced once; failed, with the failed
+ * pod's last lines; and what the pods show (an image that cannot be pulled, pods that cannot be
+ * scheduled) ending the run before the Job would.
+ */
+class CheckTrainingStepTest {
+    final StartedRun run = new StartedRun("check-training");
+    final JobsOnCluster cluster = new JobsOnCluster(run);
+    final String jobName = run.names().trainingJob();
+
+    @AfterEach
+    void close() {
+        run.close();
+    }
+
+    CheckTrainingStep step() {
+        return new CheckTrainingStep(cluster.access(), run.cloud.clock(), run.events("CheckTraining"));
+    }
+
+    Instant now() {
+        return run.cloud.clock().instant();
+    }
+
+    List<SimulatedEventBus.Event> completions() {
+        return run.cloud.bus().events().stream().filter(e -> e.detailType().equals("Training Job Completed")).toList();
+    }
+
+    @Test
+    void aTrainingJustStartedIsLookedAtAgainSoon() {
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(now().minus(Duration.ofMinutes(1)), 2));
+
+        JsonNode look = step().run(run.state);
+
+        assertThat(look.path("done").asBoolean()).isFalse();
+        assertThat(look.path("waitSeconds").asInt()).isEqualTo(15);
+        assertThat(completions()).isEmpty();
+    }
+
+    @Test
+    void aLongTrainingIsLookedAtAgainAfterAThirdOfTheTimeItsProgressLeaves() {
+        Instant started = now().minus(Duration.ofMinutes(30));
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(started, 2));
+        cluster.pod(jobName, jobName + "-0-abcde", JobsOnCluster.runningSince(started));
+        cluster.podLogs("epoch 1/10 loss 2.1\nepoch 2/10 loss 1.7\nepoch 3/10 loss 1.4\n");
+
+        JsonNode look = step().run(run.state);
+
+        // 3 epochs in 30 minutes: 7 left take 70 minutes; a third of that is 1400 s.
+        assertThat(look.path("done").asBoolean()).isFalse();
+        assertThat(look.path("waitSeconds").asInt()).isEqualTo(1400);
+
+        cluster.podLogs("");
+        assertThat(step().run(run.state).path("waitSeconds").asInt()).as("without progress")
+                .isEqualTo(JobPolling.MAX_WAIT_SECONDS);
+    }
+
+    @Test
+    void aCompletedTrainingIsDoneAndAnnounced() {
+        Instant started = now().minus(Duration.ofMinutes(40));
+        Instant completed = now().minus(Duration.ofMinutes(1));
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.complete(started, completed));
+
+        JsonNode look = step().run(run.state);
+
+        assertThat(look.path("done").asBoolean()).isTrue();
+        assertThat(look.path("waitSeconds").asInt()).isZero();
+        assertThat(completions()).singleElement().satisfies(e -> {
+            assertThat(e.detail().path("runId").asText()).isEqualTo(run.runId);
+            assertThat(e.detail().path("jobName").asText()).isEqualTo(jobName);
+            assertThat(e.detail().path("status").asText()).isEqualTo("Succeeded");
+            assertThat(e.detail().path("startTime").asText()).isEqualTo(started.toString());
+            assertThat(e.detail().path("completionTime").asText()).isEqualTo(completed.toString());
+        });
+        assertThat(run.record().lostEvents()).isEmpty();
+    }
+
+    @Test
+    void aFailedTrainingEndsTheRunWithTheFailedPodsLastLines() {
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.failed(now().minus(Duration.ofMinutes(5)),
+                "BackoffLimitExceeded", "Job has reached the specified backoff limit"));
+        cluster.pod(jobName, jobName + "-0-abcde", JobsOnCluster.exited("Failed", 1,
+                "Traceback (most recent call last):\n  File \"train.py\", line 80\nRuntimeError: CUDA out of memory"));
+
+        assertThatThrownBy(() -> step().run(run.state))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TrainingFailed"))
+                .hasMessageContaining("the training Job " + jobName + " failed")
+                .hasMessageContaining("BackoffLimitExceeded: Job has reached the specified backoff limit")
+                .hasMessageContaining("RuntimeError: CUDA out of memory");
+        assertThat(completions()).isEmpty();
+    }
+
+    @Test
+    void anImageThatCannotBePulledEndsTheRunWhileTheJobStillRuns() {
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(now().minus(Duration.ofMinutes(3)), 2));
+        cluster.pod(jobName, jobName + "-0-abcde", JobsOnCluster.waiting("ImagePullBackOff",
+                "Back-off pulling image \"pytorch/pytorch:2.5.1\"", 0));
+
+        assertThatThrownBy(() -> step().run(run.state))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ImagePullFailed"))
+                .hasMessageContaining("pytorch/pytorch:2.5.1")
+                .hasMessageContaining("check training.image");
+    }
+
+    @Test
+    void podsUnscheduledPastThePendingTimeoutEndTheRun() {
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(now().minus(Duration.ofMinutes(20)), 2));
+        String message = "0/2 nodes are available: 2 Insufficient cpu.";
+        cluster.pod(jobName, jobName + "-0-abcde", JobsOnCluster.unscheduled(now().minus(Duration.ofMinutes(5)), message));
+
+        assertThat(step().run(run.state).path("done").asBoolean()).as("5 minutes unscheduled: still waiting").isFalse();
+
+        run.advance(JobWatch.pendingTimeout());
+        assertThatThrownBy(() -> step().run(run.state))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("Unschedulable"))
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void aTrainingJobDeletedWhileTheRunWaitsEndsTheRun() {
+        assertThatThrownBy(() -> step().run(run.state))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("JobDeleted"))
+                .hasMessageContaining(run.names().namespace() + "/" + jobName);
+    }
+}

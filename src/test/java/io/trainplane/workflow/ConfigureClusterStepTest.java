@@ -1,0 +1,61 @@
+package io.trainplane.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.eks.EksAddons;
+import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.kubernetes.DevicePluginManifests;
+import io.trainplane.local.sim.SimulatedEks;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ConfigureCluster's polls on an ACTIVE cluster of the simulated account: the add-ons installed
+ * once (the EFS CSI driver with its Pod Identity for the stack's role) and waited for; the NVIDIA
+ * device plugin only on GPU nodes (a CPU cluster's Kubernetes API is not reached).
+ */
+class ConfigureClusterStepTest {
+    static Supplier<EksAddons> addons(StartedRun run) {
+        return () -> new EksAddons(run.cloud.eks());
+    }
+
+    @Test
+    void onCpuNodesItInstallsTheAddOnsOnceAndWaitsForThemWithoutReachingKubernetes() {
+        try (StartedRun run = new StartedRun("configure-cpu")) {
+            run.clusterActive();
+            ClusterAccess unreachable = cluster -> {
+                throw new AssertionError("the Kubernetes API of " + cluster + " was reached");
+            };
+            ConfigureClusterStep step = new ConfigureClusterStep(addons(run), unreachable, run.settings);
+
+            JsonNode installing = step.run(run.state);
+            assertThat(installing.path("done").asBoolean()).isFalse();
+            assertThat(installing.path("waitSeconds").asInt()).isEqualTo(ConfigureClusterStep.WAIT_SECONDS);
+            assertThat(run.calls("eks:CreateAddon")).as("the Pod Identity agent and the EFS CSI driver").isEqualTo(2);
+            assertThat(run.cloud.eks().podIdentityAssociations()).singleElement()
+                    .satisfies(a -> assertThat(a.roleArn()).isEqualTo(run.settings.roles().efsCsiRoleArn()));
+
+            assertThat(step.run(run.state).path("done").asBoolean()).isFalse();
+            run.advance(SimulatedEks.ADDON_CREATING);
+            JsonNode ready = step.run(run.state);
+            assertThat(ready.path("done").asBoolean()).isTrue();
+            assertThat(ready.path("waitSeconds").asInt()).isZero();
+            assertThat(run.calls("eks:CreateAddon")).as("installed once").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void onGpuNodesItAlsoInstallsTheDevicePlugin() {
+        try (StartedRun run = new StartedRun("gpu-single-node", "configure-gpu", spec -> spec)) {
+            run.clusterActive();
+            var api = run.cloud.kubernetes().admin();
+            ConfigureClusterStep step = new ConfigureClusterStep(addons(run), cluster -> api, run.settings);
+
+            step.run(run.state);
+
+            assertThat(api.apps().daemonSets().inNamespace(DevicePluginManifests.NAMESPACE)
+                    .withName(DevicePluginManifests.NAME).get()).isNotNull();
+        }
+    }
+}
