@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.CloseRunStep;
+import io.trainplane.workflow.CleanupWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Ends a run whose pipeline stopped without ending it (the Cleanup state machine's last step). */
@@ -12,6 +12,6 @@ public final class CloseRun extends StepHandler {
     }
 
     public CloseRun(Clients clients) {
-        super("CloseRun", clients, CloseRunStep::new);
+        super("CloseRun", clients, CleanupWiring::closeRun);
     }
 }

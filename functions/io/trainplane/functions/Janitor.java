@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.JanitorStep;
+import io.trainplane.workflow.CleanupWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point (scheduled): cleans up what finished, unknown or expired runs left behind. */
@@ -12,6 +12,6 @@ public final class Janitor extends StepHandler {
     }
 
     public Janitor(Clients clients) {
-        super("Janitor", clients, JanitorStep::new);
+        super("Janitor", clients, CleanupWiring::janitor);
     }
 }

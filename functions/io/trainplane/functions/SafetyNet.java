@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.SafetyNetStep;
+import io.trainplane.workflow.CleanupWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Starts the Cleanup state machine for a pipeline execution that was stopped, timed out or failed. */
@@ -12,6 +12,6 @@ public final class SafetyNet extends StepHandler {
     }
 
     public SafetyNet(Clients clients) {
-        super("SafetyNet", clients, SafetyNetStep::new);
+        super("SafetyNet", clients, CleanupWiring::safetyNet);
     }
 }

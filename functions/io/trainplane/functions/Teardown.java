@@ -2,7 +2,7 @@ package io.trainplane.functions;
 
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.workflow.TeardownStep;
+import io.trainplane.workflow.CleanupWiring;
 import io.trainplane.workflow.StepHandler;
 
 /** Lambda entry point: Deletes what the run created; reports what is left. */
@@ -12,6 +12,6 @@ public final class Teardown extends StepHandler {
     }
 
     public Teardown(Clients clients) {
-        super("Teardown", clients, TeardownStep::new);
+        super("Teardown", clients, CleanupWiring::teardown);
     }
 }

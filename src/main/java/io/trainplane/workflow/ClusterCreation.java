@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunResources;
 
 /**
@@ -15,7 +16,7 @@ final class ClusterCreation {
     static void requestLogGroup(RunContext run, Services services, Infrastructure infrastructure) {
         String logGroup = ControlPlaneLogGroup.name(run.names().clusterName());
         // Recorded before the call: if this Lambda dies after Cloud Control accepted it, cleanup still finds the log group.
-        services.store().update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP, logGroup).withPhase("cluster"));
+        services.store().update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP, logGroup).withPhase(RunPhase.CLUSTER));
         var request = infrastructure.ec2().createControlPlaneLogGroup(run.names(), infrastructure.tags(run.names()),
                 infrastructure.settings().logRetentionDays());
         services.store().update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP_REQUEST, request.requestToken()));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunStatus;
 
 /**
@@ -21,7 +22,7 @@ public final class StartDataJobStep implements KubernetesStep {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        services.store().update(run.runId(), r -> r.withStatus(RunStatus.PREPARING_DATA).withPhase("data"));
+        services.store().update(run.runId(), r -> r.withStatus(RunStatus.PREPARING_DATA).withPhase(RunPhase.DATA));
         WorkloadManifests manifests = new WorkloadManifests(run.spec());
         RunObjects objects = new RunObjects(services.clusters().connect(run.clusterName()), run.runId());
         objects.createOrAdopt(manifests.workloadScripts());
