@@ -1,7 +1,6 @@
 package io.trainplane.cli;
 
 import io.trainplane.runs.RunRecord;
-import io.trainplane.runs.RunResources;
 import io.trainplane.workflow.CleanupRecord;
 import io.trainplane.core.Json;
 import java.io.PrintWriter;
@@ -47,8 +46,7 @@ final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
             left = CleanupRecord.leftovers(run);
             if (!left.isEmpty()) {
                 // A new cleanup, as the janitor starts one: its own deadline, and its own Run Cleaned Up.
-                source.store().update(runId, r -> r.withoutResource(RunResources.CLEANUP_STARTED)
-                        .withoutResource(CleanupRecord.FINISHED));
+                source.store().update(runId, CleanupRecord::restarted);
             }
         }
         PrintWriter out = command.commandLine().getOut();

@@ -46,7 +46,7 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
         if (output == OutputFormat.json) {
             ArrayNode array = Json.array();
             for (RunSummary r : runs) {
-                array.addObject().put("runId", r.runId()).put("status", r.status().name()).put("phase", r.phase())
+                array.addObject().put("runId", r.runId()).put("status", r.status().name()).put("phase", r.phase() == null ? null : r.phase().label())
                         .put("createdAt", String.valueOf(r.createdAt())).put("updatedAt", String.valueOf(r.updatedAt()));
             }
             out.println(Json.write(array));
@@ -54,7 +54,7 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
             out.println("no runs" + (status == null ? "" : " in status " + status));
         } else {
             out.printf("%-40s %-15s %-16s %s%n", "RUN", "STATUS", "PHASE", "CREATED");
-            runs.forEach(r -> out.printf("%-40s %-15s %-16s %s%n", r.runId(), r.status(), r.phase(), r.createdAt()));
+            runs.forEach(r -> out.printf("%-40s %-15s %-16s %s%n", r.runId(), r.status(), r.phase() == null ? null : r.phase().label(), r.createdAt()));
         }
         return Main.SUCCEEDED;
     }

@@ -75,8 +75,8 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
     }
 
     private Pods clusterPods(RunRecord run) {
-        String cluster = run.resources().get(RunResources.KUBERNETES_CLUSTER);
-        String namespace = run.resources().getOrDefault(RunResources.NAMESPACE, new Names(runId).namespace());
+        String cluster = run.resources().get(RunResources.KUBERNETES_CLUSTER).orElse(null);
+        String namespace = run.resources().get(RunResources.NAMESPACE).orElse(new Names(runId).namespace());
         if (cluster == null) {
             return new Pods(null, namespace, List.of(), "the run has no Kubernetes objects any more"
                     + (run.status().isTerminal() ? " (cleanup removed them)" : " (none yet)") + ": no pod logs to read");

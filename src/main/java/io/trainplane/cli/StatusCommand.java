@@ -37,7 +37,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
 
     /** The run as JSON; {@code stack} (null if not known) goes into the cleanup command. */
     static ObjectNode toJson(RunRecord run, List<StepEntry> steps, String stack) {
-        ObjectNode n = Json.object().put("runId", run.runId()).put("status", run.status().name()).put("phase", run.phase())
+        ObjectNode n = Json.object().put("runId", run.runId()).put("status", run.status().name()).put("phase", run.phase() == null ? null : run.phase().label())
                 .put("executionArn", run.executionArn())
                 .put("createdAt", String.valueOf(run.createdAt())).put("updatedAt", String.valueOf(run.updatedAt()));
         ArrayNode timeline = n.putArray("steps");
@@ -51,7 +51,16 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         ObjectNode metrics = n.putObject("metrics");
         run.metrics().forEach(metrics::put);
         ObjectNode resources = n.putObject("resources");
-        run.resources().forEach(resources::put);
+        run.resources().asMap().forEach((name, value) -> {
+            if (value instanceof List<?> list) {
+                ArrayNode items = resources.putArray(name);
+                list.forEach(item -> items.add(item.toString()));
+            } else if (value instanceof Boolean flag) {
+                resources.put(name, flag);
+            } else {
+                resources.put(name, value.toString());
+            }
+        });
         if (run.error() != null) {
             n.putObject("error").put("state", run.error().state()).put("error", run.error().error())
                     .put("cause", run.error().cause()).put("logTail", run.error().logTail());
@@ -64,7 +73,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
 
     static void print(PrintWriter out, RunRecord run, List<StepEntry> steps, String stack) {
         out.println("run:        " + run.runId());
-        out.println("status:     " + run.status() + " (phase " + run.phase() + ")");
+        out.println("status:     " + run.status() + " (phase " + (run.phase() == null ? null : run.phase().label()) + ")");
         if (run.executionArn() != null) {
             out.println("execution:  " + run.executionArn());
         }
@@ -79,7 +88,8 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             }
         }
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
-        run.resources().forEach((k, v) -> out.printf("resource:   %s = %s%n", k, v));
+        run.resources().asMap().forEach((k, v) -> out.printf("resource:   %s = %s%n", k,
+                v instanceof List<?> list ? String.join(" ", list.stream().map(Object::toString).toList()) : v));
         if (run.error() != null) {
             out.println("failed in:  " + run.error().state());
             out.println("error:      " + run.error().error() + (run.error().cause() == null ? "" : ": " + run.error().cause()));

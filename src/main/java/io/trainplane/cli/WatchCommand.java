@@ -124,7 +124,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                             s.outcome() == null ? "" : s.outcome(), firstLine(s.detail())));
                 }
             }
-            String now = run.status() + " (phase " + run.phase() + ")";
+            String now = run.status() + " (phase " + (run.phase() == null ? null : run.phase().label()) + ")";
             if (!now.equals(status)) {
                 line(run, run.updatedAt(), "status " + now);
                 status = now;

@@ -1,5 +1,6 @@
 package io.trainplane.runs;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -10,11 +11,17 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * How run records and timeline entries map to DynamoDB items, and back. Strings as S, the
- * resources as a map of S, the metrics as a map of N, the error as a map of S (with what a failed
+ * phase as its label (S), the resources as a map by their keys' names ({@link RunResources}: text
+ * as S, flags as BOOL, lists as L of S, instants as S), the metrics as a map of N, the error as a map of S (with what a failed
  * cleanup left as a map in it), the lost events as a list of maps of S, instants as fixed-width
  * ISO strings ({@link IsoTime}), the version as N. A null field is an absent attribute; an empty
  * map is an empty M; no lost events is an absent attribute (records written before they existed
  * read the same way).
+ *
+ * <p>Records written before the resources were typed hold every resource as S (a flag as
+ * {@code "true"}, the opened mount targets space-separated, each deleted resource under
+ * {@code cleanup/deleted/<key>}): they are read into the typed form, and written back typed on the
+ * next update.
  */
 final class RunItems {
     static final String PK = "pk";
@@ -59,6 +66,12 @@ final class RunItems {
     /** DynamoDB's number range: magnitudes from 1E-130 up to (not including) 1E+126. */
     private static final double MIN_MAGNITUDE = 1e-130;
     private static final double MAX_MAGNITUDE = 1e126;
+    /**
+     * How records written before the resources were typed noted a deleted resource: under
+     * {@code cleanup/deleted/<its key>}, its value named by the prefix here (as the events name it).
+     */
+    private static final String LEGACY_DELETED_PREFIX = "cleanup/deleted/";
+    private static final Map<String, String> LEGACY_DELETED = legacyDeleted();
 
     private RunItems() {
     }
@@ -81,11 +94,11 @@ final class RunItems {
         item.put(SPEC, s(run.specJson()));
         item.put(SPEC_HASH, s(run.specHash()));
         item.put(STATUS, s(run.status().name()));
-        putIfPresent(item, PHASE, run.phase());
+        if (run.phase() != null) {
+            item.put(PHASE, s(run.phase().label()));
+        }
         putIfPresent(item, EXECUTION_ARN, run.executionArn());
-        Map<String, AttributeValue> resources = new LinkedHashMap<>();
-        run.resources().forEach((key, value) -> resources.put(key, s(value)));
-        item.put(RESOURCES, AttributeValue.fromM(resources));
+        item.put(RESOURCES, AttributeValue.fromM(resourcesMap(run.resources())));
         Map<String, AttributeValue> metrics = new LinkedHashMap<>();
         run.metrics().forEach((name, value) -> metrics.put(name, number(run.runId(), name, value)));
         item.put(METRICS, AttributeValue.fromM(metrics));
@@ -103,8 +116,6 @@ final class RunItems {
     }
 
     static RunRecord run(Map<String, AttributeValue> item) {
-        Map<String, String> resources = new TreeMap<>();
-        item.get(RESOURCES).m().forEach((key, value) -> resources.put(key, value.s()));
         Map<String, Double> metrics = new TreeMap<>();
         item.get(METRICS).m().forEach((name, value) -> metrics.put(name, Double.parseDouble(value.n())));
         AttributeValue error = item.get(ERROR);
@@ -114,9 +125,9 @@ final class RunItems {
                 string(item, SPEC),
                 string(item, SPEC_HASH),
                 RunStatus.valueOf(string(item, STATUS)),
-                string(item, PHASE),
+                phase(item),
                 string(item, EXECUTION_ARN),
-                resources,
+                resources(item.get(RESOURCES).m()),
                 metrics,
                 error == null ? null : error(error.m()),
                 lost == null ? List.of() : lost.l().stream().map(v -> lostEvent(v.m())).toList(),
@@ -130,7 +141,7 @@ final class RunItems {
         return new RunSummary(
                 string(item, RUN_ID),
                 RunStatus.valueOf(string(item, STATUS)),
-                string(item, PHASE),
+                phase(item),
                 IsoTime.parse(string(item, CREATED_AT)),
                 IsoTime.parse(string(item, UPDATED_AT)));
     }
@@ -170,6 +181,78 @@ final class RunItems {
                     + " is outside DynamoDB's number range (1E-130 to 1E+126 in magnitude)");
         }
         return AttributeValue.fromN(Double.toString(value));
+    }
+
+    private static RunPhase phase(Map<String, AttributeValue> item) {
+        String label = string(item, PHASE);
+        return label == null ? null : RunPhase.ofLabel(label);
+    }
+
+    static Map<String, AttributeValue> resourcesMap(RunResources resources) {
+        Map<String, AttributeValue> map = new LinkedHashMap<>();
+        resources.asMap().forEach((name, value) -> {
+            RunResources.Key<?> key = RunResources.key(name).orElseThrow();
+            map.put(name, switch (key.type()) {
+                case TEXT -> s((String) value);
+                case FLAG -> AttributeValue.fromBool((Boolean) value);
+                case TEXTS -> AttributeValue.fromL(((List<?>) value).stream().map(v -> s((String) v)).toList());
+                case TIME -> s(IsoTime.format((Instant) value));
+            });
+        });
+        return map;
+    }
+
+    /**
+     * The resources of a stored map, typed or in the string form of records written before; a
+     * name no key has (none was ever written) is left out.
+     */
+    static RunResources resources(Map<String, AttributeValue> map) {
+        RunResources resources = RunResources.NONE;
+        List<String> legacyDeleted = new ArrayList<>();
+        for (RunResources.Key<?> key : RunResources.KEYS) {
+            AttributeValue value = map.get(key.name());
+            if (value != null) {
+                resources = with(resources, key, value);
+            }
+        }
+        for (Map.Entry<String, String> legacy : LEGACY_DELETED.entrySet()) {
+            AttributeValue value = map.get(LEGACY_DELETED_PREFIX + legacy.getKey());
+            if (value != null && value.s() != null) {
+                legacyDeleted.add(legacy.getValue() + value.s());
+            }
+        }
+        if (!legacyDeleted.isEmpty()) {
+            List<String> deleted = new ArrayList<>(resources.list(RunResources.CLEANUP_DELETED));
+            legacyDeleted.stream().filter(ref -> !deleted.contains(ref)).forEach(deleted::add);
+            resources = resources.with(RunResources.CLEANUP_DELETED, deleted);
+        }
+        return resources;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static RunResources with(RunResources resources, RunResources.Key<?> key, AttributeValue value) {
+        String text = value.s();
+        return switch (key.type()) {
+            case TEXT -> resources.with((RunResources.Key<String>) key, text);
+            case FLAG -> resources.with((RunResources.Key<Boolean>) key,
+                    value.bool() != null ? value.bool() : Boolean.parseBoolean(text));
+            case TEXTS -> resources.with((RunResources.Key<List<String>>) key, value.hasL()
+                    ? value.l().stream().map(AttributeValue::s).toList()
+                    : text.isBlank() ? List.of() : List.of(text.trim().split(" +")));
+            case TIME -> resources.with((RunResources.Key<Instant>) key, IsoTime.parse(text));
+        };
+    }
+
+    private static Map<String, String> legacyDeleted() {
+        Map<String, String> prefixes = new LinkedHashMap<>();
+        prefixes.put(RunResources.NAMESPACE.name(), "kubernetes:Namespace/");
+        prefixes.put(RunResources.NODE_GROUP.name(), "eks:nodegroup/");
+        prefixes.put(RunResources.LAUNCH_TEMPLATE.name(), "cloudcontrol:AWS::EC2::LaunchTemplate/");
+        prefixes.put(RunResources.PLACEMENT_GROUP.name(), "cloudcontrol:AWS::EC2::PlacementGroup/");
+        prefixes.put(RunResources.EKS_CLUSTER.name(), "eks:cluster/");
+        prefixes.put(RunResources.LOG_GROUP.name(), "logs:log-group/");
+        prefixes.put(RunResources.FILE_SYSTEM.name(), "efs:file-system/");
+        return prefixes;
     }
 
     private static Map<String, AttributeValue> errorMap(RunError error) {

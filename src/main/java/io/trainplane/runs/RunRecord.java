@@ -17,17 +17,18 @@ import java.util.TreeMap;
  * fields change through the {@code with…} methods, each returning a new record; a status change
  * goes through the transition table of {@link RunStatus}.
  *
- * <p>{@code phase}, {@code executionArn} and {@code error} may be null. {@code resources} and
- * {@code metrics} are never null (null becomes an empty map); they are immutable and sorted by key.
+ * <p>{@code phase}, {@code executionArn} and {@code error} may be null. {@code resources} is never
+ * null (null becomes {@link RunResources#NONE}); {@code metrics} is never null (null becomes an
+ * empty map), immutable and sorted by name.
  * Metric values must be finite. {@code lostEvents} (never null) are the run's events EventBridge
  * did not take, in the order they were lost, one per detail-type and step.
  */
-public record RunRecord(String runId, String specJson, String specHash, RunStatus status, String phase,
-                        String executionArn, Map<String, String> resources, Map<String, Double> metrics,
+public record RunRecord(String runId, String specJson, String specHash, RunStatus status, RunPhase phase,
+                        String executionArn, RunResources resources, Map<String, Double> metrics,
                         RunError error, List<LostEvent> lostEvents, Instant createdAt, Instant updatedAt, long version) {
 
-    /** The phase of a run that has just been created (DESIGN §2: the {@code start} phase). */
-    public static final String INITIAL_PHASE = "start";
+    /** The phase of a run that has just been created (DESIGN §2). */
+    public static final RunPhase INITIAL_PHASE = RunPhase.START;
 
     public RunRecord {
         Objects.requireNonNull(runId, "runId");
@@ -42,17 +43,17 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
         if (version < 0) {
             throw new IllegalArgumentException("run " + runId + ": version must not be negative: " + version);
         }
-        resources = sortedCopy(resources, "resources", runId);
+        resources = resources == null ? RunResources.NONE : resources;
         lostEvents = lostEvents == null ? List.of() : List.copyOf(lostEvents);
-        metrics = sortedCopy(metrics, "metrics", runId);
+        metrics = sortedCopy(metrics, runId);
         if (metrics.values().stream().anyMatch(value -> !Double.isFinite(value) || value.equals(-0.0))) {
             metrics = finiteMetrics(metrics, runId);
         }
     }
 
     /** A record with no lost events. */
-    public RunRecord(String runId, String specJson, String specHash, RunStatus status, String phase, String executionArn,
-                     Map<String, String> resources, Map<String, Double> metrics, RunError error, Instant createdAt,
+    public RunRecord(String runId, String specJson, String specHash, RunStatus status, RunPhase phase, String executionArn,
+                     RunResources resources, Map<String, Double> metrics, RunError error, Instant createdAt,
                      Instant updatedAt, long version) {
         this(runId, specJson, specHash, status, phase, executionArn, resources, metrics, error, List.of(), createdAt,
                 updatedAt, version);
@@ -61,7 +62,7 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
     /** A new run: PENDING, in the {@link #INITIAL_PHASE}, version 1, created and updated at {@code now}. */
     public static RunRecord newRun(String runId, String specJson, String executionArn, Instant now) {
         return new RunRecord(runId, specJson, SpecHash.of(specJson), RunStatus.PENDING, INITIAL_PHASE,
-                executionArn, Map.of(), Map.of(), null, now, now, 1);
+                executionArn, RunResources.NONE, Map.of(), null, now, now, 1);
     }
 
     /** Moves to {@code next}; refused with {@link IllegalTransitionException} when the table forbids it. */
@@ -73,23 +74,22 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
                 error, lostEvents, createdAt, updatedAt, version);
     }
 
-    public RunRecord withPhase(String phase) {
+    public RunRecord withPhase(RunPhase phase) {
         return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
                 error, lostEvents, createdAt, updatedAt, version);
     }
 
-    /** Records a resource the run created or adopted (e.g. "cluster" → its name), replacing any previous value. */
-    public RunRecord withResource(String key, String value) {
-        Map<String, String> next = new TreeMap<>(resources);
-        next.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, next, metrics,
-                error, lostEvents, createdAt, updatedAt, version);
+    /** Records a resource the run created or adopted, replacing any previous value of {@code key}. */
+    public <T> RunRecord withResource(RunResources.Key<T> key, T value) {
+        return withResources(resources.with(key, value));
     }
 
-    public RunRecord withoutResource(String key) {
-        Map<String, String> next = new TreeMap<>(resources);
-        next.remove(key);
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, next, metrics,
+    public RunRecord withoutResource(RunResources.Key<?>... keys) {
+        return withResources(resources.without(keys));
+    }
+
+    public RunRecord withResources(RunResources resources) {
+        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
                 error, lostEvents, createdAt, updatedAt, version);
     }
 
@@ -152,12 +152,12 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
         return Collections.unmodifiableSortedMap(copy);
     }
 
-    private static <V> SortedMap<String, V> sortedCopy(Map<String, V> map, String what, String runId) {
-        TreeMap<String, V> copy = new TreeMap<>();
+    private static SortedMap<String, Double> sortedCopy(Map<String, Double> map, String runId) {
+        TreeMap<String, Double> copy = new TreeMap<>();
         if (map != null) {
             map.forEach((key, value) -> {
                 if (key == null || value == null) {
-                    throw new IllegalArgumentException("run " + runId + ": " + what + " must not hold nulls: "
+                    throw new IllegalArgumentException("run " + runId + ": metrics must not hold nulls: "
                             + key + "=" + value);
                 }
                 copy.put(key, value);

@@ -22,10 +22,8 @@ public final class BindVolumeStep implements KubernetesStep {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        String fileSystemId = store.get(run.runId()).resources().get(RunResources.FILE_SYSTEM);
-        if (fileSystemId == null) {
-            throw new IllegalStateException("run " + run.runId() + " has no file system to bind; CreateVolume runs first");
-        }
+        String fileSystemId = store.get(run.runId()).resources().get(RunResources.FILE_SYSTEM).orElseThrow(() ->
+                new IllegalStateException("run " + run.runId() + " has no file system to bind; CreateVolume runs first"));
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         for (HasMetadata object : new VolumeManifests(run.names(), fileSystemId).all()) {
             objects.createOrAdopt(object);

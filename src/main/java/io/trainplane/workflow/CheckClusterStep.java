@@ -39,12 +39,12 @@ public final class CheckClusterStep implements Step {
         RunContext run = RunContext.from(input);
         String cluster = run.names().clusterName();
         RunRecord record = store.get(run.runId());
-        ResourceState state = record.resources().containsKey(RunResources.EKS_CLUSTER)
+        ResourceState state = record.resources().has(RunResources.EKS_CLUSTER)
                 ? clusters.get().state(cluster) : new ResourceState.Gone();
         if (state instanceof ResourceState.Gone) {
             // Not asked for yet, or asked for and the answer lost (throttled, timed out): asking
             // again is the same request (EKS's client token) or adopts what it made.
-            String token = record.resources().get(RunResources.LOG_GROUP_REQUEST);
+            String token = record.resources().get(RunResources.LOG_GROUP_REQUEST).orElse(null);
             if (token == null) {
                 throw new TerminalException("LogGroupNotRequested", "the run record of " + run.runId()
                         + " names no request for the log group of cluster " + cluster + " (CreateCluster did not finish)");

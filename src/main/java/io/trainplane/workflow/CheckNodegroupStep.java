@@ -47,7 +47,7 @@ public final class CheckNodegroupStep implements Step {
         RunContext run = RunContext.from(input);
         String nodegroup = run.names().nodeGroupName();
         RunRecord record = store.get(run.runId());
-        ResourceState state = record.resources().containsKey(RunResources.NODE_GROUP)
+        ResourceState state = record.resources().has(RunResources.NODE_GROUP)
                 ? nodegroups.get().state(run.clusterName(), nodegroup) : new ResourceState.Gone();
         if (state instanceof ResourceState.Gone) {
             // Not asked for yet, or asked for and the answer lost: asking again is the same request.
@@ -73,8 +73,8 @@ public final class CheckNodegroupStep implements Step {
         return ResourceWait.look(state, "EKS node group " + nodegroup, WAIT_SECONDS);
     }
 
-    private Optional<ResourceRequest> request(RunRecord record, String key) {
-        return Optional.ofNullable(record.resources().get(key)).map(token -> ec2.get().request(token));
+    private Optional<ResourceRequest> request(RunRecord record, RunResources.Key<String> key) {
+        return record.resources().get(key).map(token -> ec2.get().request(token));
     }
 
     private static boolean ready(ResourceRequest request) {

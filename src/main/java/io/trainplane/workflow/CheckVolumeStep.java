@@ -46,7 +46,7 @@ public final class CheckVolumeStep implements Step {
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         RunRecord record = store.get(run.runId());
-        String fileSystem = record.resources().get(RunResources.FILE_SYSTEM);
+        String fileSystem = record.resources().get(RunResources.FILE_SYSTEM).orElse(null);
         String what = "EFS file system " + fileSystem;
         ResourceState state = volumes.get().fileSystemState(fileSystem);
         if (!(state instanceof ResourceState.Ready)) {

@@ -7,6 +7,7 @@ import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import java.util.Optional;
 
 /**
@@ -20,10 +21,13 @@ public final class CloseRunStep implements Step {
     /** Why cleanup was started: what the safety net saw, or the janitor's finding. */
     public enum Reason { ABORTED, TIMED_OUT, FAILED, ORPHANED }
 
-    private final Services services;
+    private final RunStore store;
+    private final RunEventPublisher events;
 
-    public CloseRunStep(Clients clients) {
-        this.services = Services.of(clients);
+    /** Built by {@link StepWiring#closeRun}. */
+    CloseRunStep(RunStore store, RunEventPublisher events) {
+        this.store = store;
+        this.events = events;
     }
 
     @Override
@@ -35,7 +39,7 @@ public final class CloseRunStep implements Step {
         RunStatus status = reason == Reason.ABORTED && cleanupFailed == null ? RunStatus.CANCELLED : RunStatus.FAILED;
         RunError closing = cleanupFailed != null ? cleanupFailed : new RunError(null, errorName(reason), cause(reason), null);
 
-        Optional<RunRecord> found = services.store().find(runId);
+        Optional<RunRecord> found = store.find(runId);
         RunError error;
         if (found.isEmpty()) {
             // Stopped before StartRun wrote the record: nothing to end, but whoever started it must hear.
@@ -44,7 +48,7 @@ public final class CloseRunStep implements Step {
             return outcome(found.get().status(), found.get().error(), false);
         } else {
             boolean[] changed = {false};
-            RunRecord closed = services.store().update(runId, r -> {
+            RunRecord closed = store.update(runId, r -> {
                 changed[0] = !r.status().isTerminal();
                 return changed[0] ? r.withError(r.error() != null ? r.error() : closing).withStatus(status) : r;
             });
@@ -53,7 +57,7 @@ public final class CloseRunStep implements Step {
             }
             error = closed.error();
         }
-        services.publish("CloseRun", "Run Failed", RunFailedEvent.detail(runId, status, error));
+        events.publish("Run Failed", RunFailedEvent.detail(runId, status, error));
         return outcome(status, error, true);
     }
 

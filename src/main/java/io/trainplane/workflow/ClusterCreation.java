@@ -5,6 +5,7 @@ import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import java.util.function.Supplier;
@@ -22,7 +23,7 @@ final class ClusterCreation {
     static void requestLogGroup(RunContext run, RunStore store, Supplier<Ec2Objects> ec2, Settings settings) {
         String logGroup = ControlPlaneLogGroup.name(run.names().clusterName());
         // Recorded before the call: if this Lambda dies after Cloud Control accepted it, cleanup still finds the log group.
-        store.update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP, logGroup).withPhase("cluster"));
+        store.update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP, logGroup).withPhase(RunPhase.CLUSTER));
         var request = ec2.get().createControlPlaneLogGroup(run.names(), RunTags.of(settings, run.names()), settings.logRetentionDays());
         store.update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP_REQUEST, request.requestToken()));
     }

@@ -33,7 +33,7 @@ public final class CreateVolumeStep implements Step {
         if (adopt != null) {
             volumes.get().checkAdoptable(adopt, settings.stackName(), settings.adoptableFileSystemIds());
             store.update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, adopt)
-                    .withResource(RunResources.FILE_SYSTEM_ADOPTED, "true"));
+                    .withResource(RunResources.FILE_SYSTEM_ADOPTED, true));
             return Json.object().put("fileSystemId", adopt).put("adopted", true);
         }
         // Until EFS answers, the token is what finds the file system (cleanup looks it up by it).

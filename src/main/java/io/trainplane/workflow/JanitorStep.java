@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.clients.Clients;
+import io.trainplane.aws.RunEvents;
 import io.trainplane.runs.RunRecord;
-import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 import io.trainplane.spec.RunSpecs;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -15,7 +17,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
+import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 
 /**
@@ -35,24 +39,37 @@ public final class JanitorStep implements Step {
     private static final Logger LOG = Logger.getLogger(JanitorStep.class.getName());
     private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("yyyyMMddHH").withZone(ZoneOffset.UTC);
 
-    private final Clients clients;
-    private final Services services;
+    private final RunStore store;
+    private final Clock clock;
+    private final Supplier<RunEvents> events;
+    private final Supplier<TaggedResources.Sweep> sweep;
+    private final Supplier<SfnClient> sfn;
+    private final Supplier<String> cleanupStateMachineArn;
 
-    public JanitorStep(Clients clients) {
-        this.clients = clients;
-        this.services = Services.of(clients);
+    /**
+     * Built by {@link StepWiring#janitor}. {@code sweep} lists the stack's tagged resources;
+     * the events, Step Functions and the Cleanup state machine's ARN are asked for when used.
+     */
+    JanitorStep(RunStore store, Clock clock, Supplier<RunEvents> events, Supplier<TaggedResources.Sweep> sweep,
+                Supplier<SfnClient> sfn, Supplier<String> cleanupStateMachineArn) {
+        this.store = store;
+        this.clock = clock;
+        this.events = events;
+        this.sweep = sweep;
+        this.sfn = sfn;
+        this.cleanupStateMachineArn = cleanupStateMachineArn;
     }
 
     @Override
     public JsonNode run(JsonNode scheduledEvent) {
-        Instant now = services.clock().instant();
+        Instant now = clock.instant();
         ObjectNode detail = Json.object().put("runId", "*");
         ArrayNode runs = detail.putArray("runs");
         int skipped = 0;
-        TaggedResources.Sweep sweep = TaggedResources.of(clients, clients.settings().stackName());
+        TaggedResources.Sweep sweep = this.sweep.get();
         for (Map.Entry<String, List<TaggedResources.Found>> entry : sweep.byRun().entrySet()) {
             String runId = entry.getKey();
-            Optional<RunRecord> record = services.store().find(runId);
+            Optional<RunRecord> record = store.find(runId);
             String why = record.isEmpty() ? "UNKNOWN"
                     : record.get().status().isTerminal() ? "FINISHED"
                     : expired(record.get(), now) ? "EXPIRED" : null;
@@ -78,7 +95,7 @@ public final class JanitorStep implements Step {
         EmbeddedMetrics.emit(java.util.Map.of("OrphansCleaned", (double) cleaned), java.util.Map.of("OrphansCleaned", "Count"),
                 java.util.Map.of());
         if (!runs.isEmpty()) {
-            services.events().publish("Orphans Cleaned", detail);
+            events.get().publish("Orphans Cleaned", detail);
         }
         return detail;
     }
@@ -98,13 +115,12 @@ public final class JanitorStep implements Step {
         if (record.isEmpty()) {
             var spec = Json.object().put("runId", runId);
             spec.putObject("cluster").put("mode", "existing").put("name", "unknown");
-            services.store().create(runId, Json.write(RunSpecs.normalize(Json.write(spec))), null);
+            store.create(runId, Json.write(RunSpecs.normalize(Json.write(spec))), null);
         }
-        services.store().update(runId, r -> {
-            // A new cleanup: its own deadline, and its own Run Cleaned Up.
-            var adopted = r.withoutResource(RunResources.CLEANUP_STARTED).withoutResource(CleanupRecord.FINISHED);
+        store.update(runId, r -> {
+            var adopted = CleanupRecord.restarted(r);
             for (TaggedResources.Found f : orphans) {
-                String known = adopted.resources().get(f.key());
+                String known = adopted.resources().get(f.key()).orElse(null);
                 if (known == null) {
                     adopted = adopted.withResource(f.key(), f.id());
                 } else if (!known.equals(f.id())) {
@@ -119,7 +135,7 @@ public final class JanitorStep implements Step {
         String name = executionName(runId, now);
         var input = Json.object().put("runId", runId).put("reason", CloseRunStep.Reason.ORPHANED.name());
         try {
-            clients.sfn().startExecution(r -> r.stateMachineArn(clients.cleanupStateMachineArn()).name(name).input(Json.write(input)));
+            sfn.get().startExecution(r -> r.stateMachineArn(cleanupStateMachineArn.get()).name(name).input(Json.write(input)));
             return true;
         } catch (ExecutionAlreadyExistsException e) {
             return false;

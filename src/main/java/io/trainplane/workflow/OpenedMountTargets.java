@@ -17,12 +17,9 @@ record OpenedMountTargets(String securityGroupId, List<String> mountTargetIds) {
     }
 
     static Optional<OpenedMountTargets> of(RunRecord run) {
-        String group = run.resources().get(RunResources.MOUNT_TARGET_GROUP);
-        String opened = run.resources().get(RunResources.MOUNT_TARGETS_OPENED);
-        if (group == null || opened == null || opened.isBlank()) {
-            return Optional.empty();
-        }
-        return Optional.of(new OpenedMountTargets(group, List.of(opened.trim().split(" +"))));
+        List<String> opened = run.resources().list(RunResources.MOUNT_TARGETS_OPENED);
+        return run.resources().get(RunResources.MOUNT_TARGET_GROUP).filter(group -> !opened.isEmpty())
+                .map(group -> new OpenedMountTargets(group, opened));
     }
 
     /** {@code run} with {@code mountTargetIds} added to the ones it lists for {@code securityGroupId}. */
@@ -30,6 +27,6 @@ record OpenedMountTargets(String securityGroupId, List<String> mountTargetIds) {
         TreeSet<String> all = new TreeSet<>(mountTargetIds);
         of(run).filter(o -> o.securityGroupId().equals(securityGroupId)).ifPresent(o -> all.addAll(o.mountTargetIds()));
         return run.withResource(RunResources.MOUNT_TARGET_GROUP, securityGroupId)
-                .withResource(RunResources.MOUNT_TARGETS_OPENED, String.join(" ", all));
+                .withResource(RunResources.MOUNT_TARGETS_OPENED, List.copyOf(all));
     }
 }

@@ -43,7 +43,7 @@ public enum Priming {
                     .nodegroupName(sample.names().nodeGroupName()));
             case EFS_FILE_SYSTEM -> offline.efs().describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));
             case CLOUD_CONTROL -> offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(sample.runId()));
-            case RUN_EVENT -> Services.of(offline).events().publish("SnapStart Priming",
+            case RUN_EVENT -> StepWiring.runEvents(offline).publish("SnapStart Priming",
                     Json.object().put("runId", sample.runId()));
             case EXECUTION_START -> offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE)
                     .name(sample.runId()).input("{}"));

@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
+import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 
 /**
@@ -21,12 +24,15 @@ public final class SafetyNetStep implements Step {
     private static final Logger LOG = Logger.getLogger(SafetyNetStep.class.getName());
     static final Set<String> STATUSES = Set.of("ABORTED", "TIMED_OUT", "FAILED");
 
-    private final Services services;
-    private final Clients clients;
+    private final RunStore store;
+    private final Supplier<SfnClient> sfn;
+    private final Supplier<String> cleanupStateMachineArn;
 
-    public SafetyNetStep(Clients clients) {
-        this.services = Services.of(clients);
-        this.clients = clients;
+    /** Built by {@link StepWiring#safetyNet}; Step Functions and the Cleanup state machine's ARN are asked for when a cleanup starts. */
+    SafetyNetStep(RunStore store, Supplier<SfnClient> sfn, Supplier<String> cleanupStateMachineArn) {
+        this.store = store;
+        this.sfn = sfn;
+        this.cleanupStateMachineArn = cleanupStateMachineArn;
     }
 
     @Override
@@ -38,26 +44,26 @@ public final class SafetyNetStep implements Step {
         if (!STATUSES.contains(status) || runId.isEmpty()) {
             return result.put("action", "ignored");
         }
-        Optional<RunRecord> run = services.store().find(runId);
+        Optional<RunRecord> run = store.find(runId);
         if (run.isPresent() ? CleanupRecord.finished(run.get()) : status.equals("FAILED")) {
             // Without a record the run failed at StartRun, before creating anything, and FinishRun reported it.
             return result.put("action", "not-needed");
         }
         if (run.isPresent() && run.get().status().isTerminal()) {
             // The pipeline's own cleanup gave up (CleanupFailed, CleanupTimedOut): this one gets its own deadline.
-            services.store().update(runId, r -> r.withoutResource(RunResources.CLEANUP_STARTED));
+            store.update(runId, r -> r.withoutResource(RunResources.CLEANUP_STARTED));
         }
-        return result.put("action", startCleanup(clients, runId, status) ? "started" : "already-started");
+        return result.put("action", startCleanup(runId, status) ? "started" : "already-started");
     }
 
     /**
      * Starts the Cleanup state machine for a run, {@code reason} being a {@link CloseRunStep.Reason}.
      * Returns false when its execution exists already (someone started it before).
      */
-    public static boolean startCleanup(Clients clients, String runId, String reason) {
+    private boolean startCleanup(String runId, String reason) {
         var input = Json.object().put("runId", runId).put("reason", reason);
         try {
-            String arn = clients.sfn().startExecution(r -> r.stateMachineArn(clients.cleanupStateMachineArn())
+            String arn = sfn.get().startExecution(r -> r.stateMachineArn(cleanupStateMachineArn.get())
                     .name(executionName(runId)).input(Json.write(input))).executionArn();
             LOG.info(() -> "cleanup of run " + runId + " started (" + reason + "): " + arn);
             return true;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 
@@ -24,7 +25,7 @@ public final class StartDataJobStep implements KubernetesStep {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        store.update(run.runId(), r -> r.withStatus(RunStatus.PREPARING_DATA).withPhase("data"));
+        store.update(run.runId(), r -> r.withStatus(RunStatus.PREPARING_DATA).withPhase(RunPhase.DATA));
         WorkloadManifests manifests = new WorkloadManifests(run.spec());
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         objects.createOrAdopt(manifests.workloadScripts());

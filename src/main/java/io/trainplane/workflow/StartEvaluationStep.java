@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 
@@ -21,7 +22,7 @@ public final class StartEvaluationStep implements KubernetesStep {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        store.update(run.runId(), r -> r.withStatus(RunStatus.EVALUATING).withPhase("evaluate"));
+        store.update(run.runId(), r -> r.withStatus(RunStatus.EVALUATING).withPhase(RunPhase.EVALUATE));
         new RunObjects(clusters.connect(run.clusterName()), run.runId())
                 .createOrAdopt(new WorkloadManifests(run.spec()).evaluationJob());
         return Json.object().put("jobName", run.names().evaluationJob());

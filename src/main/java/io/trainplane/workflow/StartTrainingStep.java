@@ -7,6 +7,7 @@ import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Launcher;
@@ -35,7 +36,7 @@ public final class StartTrainingStep implements KubernetesStep {
                     + PyTorchJobs.CRD_NAME + "; install it with: " + PyTorchJobs.INSTALL
                     + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
         }
-        store.update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase("train"));
+        store.update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase(RunPhase.TRAIN));
         WorkloadManifests manifests = new WorkloadManifests(run.spec());
         objects.createOrAdopt(manifests.workloadScripts());
         if (pyTorchJob) {

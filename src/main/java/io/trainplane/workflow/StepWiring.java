@@ -118,20 +118,27 @@ public final class StepWiring {
                 clients::trainingPipelineArn, clients.clock(), overlap);
     }
 
+    /** Teardown, CheckTeardown and RetryTeardown. */
     public static Step teardown(Clients clients) {
-        return new TeardownStep(clients);
+        RunStore store = runStore(clients);
+        String stack = clients.settings().stackName();
+        return new TeardownStep(store, clients.clock(), events("Teardown", clients, store), stack,
+                new ResourceLifecycles(clients::eks, clients::efs, clients::cloudControl, clients::clusters, stack));
     }
 
     public static Step closeRun(Clients clients) {
-        return new CloseRunStep(clients);
+        RunStore store = runStore(clients);
+        return new CloseRunStep(store, events("CloseRun", clients, store));
     }
 
     public static Step safetyNet(Clients clients) {
-        return new SafetyNetStep(clients);
+        return new SafetyNetStep(runStore(clients), clients::sfn, clients::cleanupStateMachineArn);
     }
 
     public static Step janitor(Clients clients) {
-        return new JanitorStep(clients);
+        String stack = clients.settings().stackName();
+        return new JanitorStep(runStore(clients), clients.clock(), () -> runEvents(clients),
+                () -> TaggedResources.of(clients, stack), clients::sfn, clients::cleanupStateMachineArn);
     }
 
     /** The runs table, through the clients' DynamoDB client and on their clock. */
@@ -143,7 +150,7 @@ public final class StepWiring {
         return new RunEventPublisher(function, () -> runEvents(clients), store, clients.clock());
     }
 
-    private static RunEvents runEvents(Clients clients) {
+    static RunEvents runEvents(Clients clients) {
         return new RunEvents(clients.events(), clients.settings().eventBusName());
     }
 

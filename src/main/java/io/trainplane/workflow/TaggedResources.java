@@ -24,8 +24,8 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
  * stack tag) only counted, so nothing the janitor does can reach them.
  */
 final class TaggedResources {
-    /** One tagged resource: the run record's key for it, its id, and its reference as events name it. */
-    record Found(String key, String id, String ref) {}
+    /** One tagged resource: the run record's entry for it, its id, and its reference as events name it. */
+    record Found(RunResources.Key<String> key, String id, String ref) {}
 
     /** A stack's resources by run, and how many resources of runs the janitor left alone as not its stack's. */
     record Sweep(Map<String, List<Found>> byRun, int otherStacks) {}

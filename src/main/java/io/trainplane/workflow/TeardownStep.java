@@ -4,12 +4,14 @@ import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.runs.CleanupFailure;
 import io.trainplane.runs.RunError;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -21,41 +23,48 @@ import java.util.Optional;
  * CheckTeardown and RetryTeardown: asking again for a delete already under way is harmless, and
  * "already gone" counts as done. Cleanup ends FAILED ({@code CleanupFailed}) when a delete was
  * refused and nothing else is still going, or when it has taken longer than {@link #DEADLINE}.
- * Giving up, it writes into the run's error what is left and what removes it ({@link Leftovers});
- * a later pass that finds nothing left takes that back.
+ * Giving up, it writes into the run's error what is left ({@link ResourceLifecycles#left}) and
+ * what removes it ({@link Leftovers}); a later pass that finds nothing left takes that back.
  */
 public final class TeardownStep implements KubernetesStep {
     static final Duration DEADLINE = Duration.ofMinutes(90);
     /** The failed state a cleanup failure names when the run had not failed before (the function's name). */
     static final String STATE = "Teardown";
 
-    private final Services services;
-    private final Infrastructure infrastructure;
+    private final RunStore store;
+    private final Clock clock;
+    private final RunEventPublisher events;
+    private final String stackName;
+    private final ResourceLifecycles lifecycles;
 
-    public TeardownStep(Clients clients) {
-        this.services = Services.of(clients);
-        this.infrastructure = Infrastructure.of(clients);
+    /** Built by {@link StepWiring#teardown}. */
+    TeardownStep(RunStore store, Clock clock, RunEventPublisher events, String stackName, ResourceLifecycles lifecycles) {
+        this.store = store;
+        this.clock = clock;
+        this.events = events;
+        this.stackName = stackName;
+        this.lifecycles = lifecycles;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         String runId = Json.text(input, "runId");
-        Optional<RunRecord> found = services.store().find(runId);
+        Optional<RunRecord> found = store.find(runId);
         if (found.isEmpty()) {
             return result(List.of());
         }
-        String now = services.clock().instant().toString();
-        RunRecord run = services.store().update(runId, r -> {
-            var started = r.resources().containsKey(RunResources.CLEANUP_STARTED) ? r : r.withResource(RunResources.CLEANUP_STARTED, now);
-            return r.status().isTerminal() ? started : started.withStatus(RunStatus.CLEANING_UP).withPhase("cleanup");
+        Instant now = clock.instant();
+        RunRecord run = store.update(runId, r -> {
+            var started = r.resources().has(RunResources.CLEANUP_STARTED) ? r : r.withResource(RunResources.CLEANUP_STARTED, now);
+            return r.status().isTerminal() ? started : started.withStatus(RunStatus.CLEANING_UP).withPhase(RunPhase.CLEANUP);
         });
-        TeardownPlan plan = new TeardownPlan(run, services, infrastructure);
+        TeardownPlan plan = new TeardownPlan(run, lifecycles, change -> store.update(runId, change));
         List<String> remaining = plan.advance();
         if (!plan.failures().isEmpty() && !plan.progressing()) {
             throw giveUp(runId, "CleanupFailed", String.join("; ", plan.failures()));
         }
-        Instant started = Instant.parse(run.resources().get(RunResources.CLEANUP_STARTED));
-        if (!remaining.isEmpty() && Duration.between(started, services.clock().instant()).compareTo(DEADLINE) > 0) {
+        Instant started = run.resources().get(RunResources.CLEANUP_STARTED).orElseThrow();
+        if (!remaining.isEmpty() && Duration.between(started, clock.instant()).compareTo(DEADLINE) > 0) {
             throw giveUp(runId, "CleanupTimedOut", "cleanup has run for more than " + DEADLINE.toMinutes() + " minutes");
         }
         if (remaining.isEmpty()) {
@@ -70,10 +79,10 @@ public final class TeardownStep implements KubernetesStep {
      * still list what is left.
      */
     private TerminalException giveUp(String runId, String error, String cause) {
-        RunRecord current = services.store().get(runId);
-        List<String> left = Leftovers.lookedUp(current, infrastructure, r -> TeardownPlan.objectsLeft(r, services));
-        CleanupFailure failure = left.isEmpty() ? null : Leftovers.failure(current, error, cause, left, services.settings().stackName());
-        services.store().update(runId, r -> r.status() == RunStatus.SUCCEEDED || r.status() == RunStatus.CANCELLED ? r
+        RunRecord current = store.get(runId);
+        List<String> left = lifecycles.left(current);
+        CleanupFailure failure = left.isEmpty() ? null : Leftovers.failure(current, error, cause, left, stackName);
+        store.update(runId, r -> r.status() == RunStatus.SUCCEEDED || r.status() == RunStatus.CANCELLED ? r
                 : r.error() == null ? r.withError(new RunError(STATE, error, cause, null, failure))
                 : r.withError(r.error().withCleanup(failure)));
         return new TerminalException(error, cause + " — still there: " + (left.isEmpty() ? "nothing" : String.join(", ", left)));
@@ -85,14 +94,14 @@ public final class TeardownStep implements KubernetesStep {
      */
     private void finished(String runId) {
         boolean[] first = {false};
-        String now = services.clock().instant().toString();
-        RunRecord run = services.store().update(runId, r -> {
-            first[0] = !r.resources().containsKey(CleanupRecord.FINISHED);
-            RunRecord done = first[0] ? r.withResource(CleanupRecord.FINISHED, now) : r;
+        Instant now = clock.instant();
+        RunRecord run = store.update(runId, r -> {
+            first[0] = !r.resources().has(RunResources.CLEANUP_FINISHED);
+            RunRecord done = first[0] ? r.withResource(RunResources.CLEANUP_FINISHED, now) : r;
             return done.error() != null && done.error().cleanup() != null ? done.withError(done.error().withCleanup(null)) : done;
         });
         if (first[0]) {
-            services.publish(STATE, "Run Cleaned Up", CleanupRecord.event(run));
+            events.publish("Run Cleaned Up", CleanupRecord.event(run));
         }
     }
 

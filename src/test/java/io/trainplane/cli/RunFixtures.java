@@ -1,12 +1,15 @@
 package io.trainplane.cli;
 
 import io.trainplane.runs.RunError;
+import io.trainplane.runs.RunPhase;
+import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -24,11 +27,11 @@ final class RunFixtures {
         first.create("run-ok", "{\"runId\":\"run-ok\"}", "arn:aws:states:us-east-1:123456789012:execution:p:run-ok");
         first.addStep("run-ok", StepEntry.started("StartRun", T0).ended(T0.plusSeconds(2), "succeeded", null));
         first.addStep("run-ok", StepEntry.started("CreateCluster", T0.plusSeconds(3)).ended(T0.plusSeconds(603), "succeeded", null));
-        first.update("run-ok", r -> r.withStatus(RunStatus.SUCCEEDED).withPhase("cleanup")
-                .withMetrics(Map.of("accuracy", 0.81)).withResource("cluster", "tp-run-ok"));
+        first.update("run-ok", r -> r.withStatus(RunStatus.SUCCEEDED).withPhase(RunPhase.CLEANUP)
+                .withMetrics(Map.of("accuracy", 0.81)).withResource(RunResources.CLEANUP_DELETED, List.of("eks:cluster/tp-run-ok")));
         RunStore later = new RunStore(dynamo, table, Clock.fixed(T0.plusSeconds(3600), ZoneOffset.UTC));
         later.create("run-bad", "{\"runId\":\"run-bad\"}", null);
-        later.update("run-bad", r -> r.withStatus(RunStatus.FAILED).withPhase("cleanup")
+        later.update("run-bad", r -> r.withStatus(RunStatus.FAILED).withPhase(RunPhase.CLEANUP)
                 .withError(new RunError("CheckNodegroup", "InsufficientCapacity", "no g5.2xlarge in us-east-1a", "line 1\nline 2")));
     }
 

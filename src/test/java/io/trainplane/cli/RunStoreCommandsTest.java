@@ -41,7 +41,7 @@ class RunStoreCommandsTest {
     void statusShowsTimelineMetricsResourcesAndError() {
         CliTest.Result ok = cli("status", "run-ok", "--table", TABLE);
         assertThat(ok.exit()).as(ok.err()).isZero();
-        assertThat(ok.out()).contains("SUCCEEDED", "CreateCluster", "10m00s", "accuracy = 0.81", "cluster = tp-run-ok");
+        assertThat(ok.out()).contains("SUCCEEDED", "CreateCluster", "10m00s", "accuracy = 0.81", "cleanup/deleted = eks:cluster/tp-run-ok");
 
         CliTest.Result bad = cli("status", "run-bad", "--table", TABLE);
         assertThat(bad.out()).contains("FAILED", "CheckNodegroup", "InsufficientCapacity: no g5.2xlarge", "| line 2");

@@ -11,6 +11,7 @@ import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.local.sim.SimulatedKubernetes;
 import io.trainplane.runs.RunError;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
@@ -120,7 +121,7 @@ class WatchLogsMotoTest {
         RunStore store = new RunStore(dynamo, TABLE, Clock.fixed(RunFixtures.T0, ZoneOffset.UTC));
         store.create("run-live", "{\"runId\":\"run-live\"}", arn);
         store.addStep("run-live", StepEntry.started("StartRun", RunFixtures.T0).ended(RunFixtures.T0.plusSeconds(1), "ok", null));
-        store.update("run-live", r -> r.withStatus(RunStatus.TRAINING).withPhase("train"));
+        store.update("run-live", r -> r.withStatus(RunStatus.TRAINING).withPhase(RunPhase.TRAIN));
         whileSleeping.add(() -> { });
         whileSleeping.add(() -> store.addStep("run-live", StepEntry.started("CheckTraining", RunFixtures.T0.plusSeconds(60))
                 .ended(RunFixtures.T0.plusSeconds(61), "ok", null)));
@@ -128,7 +129,7 @@ class WatchLogsMotoTest {
             RunStore later = new RunStore(dynamo, TABLE, Clock.fixed(RunFixtures.T0.plusSeconds(125), ZoneOffset.UTC));
             later.addStep("run-live", StepEntry.started("FinishRun", RunFixtures.T0.plusSeconds(124))
                     .ended(RunFixtures.T0.plusSeconds(125), "ok", null));
-            later.update("run-live", r -> r.withStatus(RunStatus.SUCCEEDED).withPhase("cleanup").withMetric("accuracy", 0.8));
+            later.update("run-live", r -> r.withStatus(RunStatus.SUCCEEDED).withPhase(RunPhase.CLEANUP).withMetric("accuracy", 0.8));
         });
     }
 

@@ -84,7 +84,7 @@ class AdoptedVolumeTest {
     @Test
     void eachRunAdoptingAKeptFileSystemGetsItsClustersGroupOnTheMountTargetsForTheRunOnly() {
         runUpToTheVolume("first", null);
-        String fileSystem = record("first").resources().get(RunResources.FILE_SYSTEM);
+        String fileSystem = record("first").resources().get(RunResources.FILE_SYSTEM).orElseThrow();
         String first = clusterGroup("first");
         assertThat(groupsOfEachMountTarget(fileSystem)).hasSize(2).containsOnly(List.of(first));
         handlers.invoke("Teardown", Json.object().put("runId", "first"));
@@ -95,8 +95,8 @@ class AdoptedVolumeTest {
             String group = clusterGroup(runId);
             assertThat(group).isNotEqualTo(first);
             assertThat(groupsOfEachMountTarget(fileSystem)).as(runId).hasSize(2).containsOnly(List.of(first, group));
-            assertThat(record(runId).resources()).containsEntry(RunResources.MOUNT_TARGET_GROUP, group)
-                    .containsKey(RunResources.MOUNT_TARGETS_OPENED);
+            assertThat(record(runId).resources().get(RunResources.MOUNT_TARGET_GROUP)).contains(group);
+            assertThat(record(runId).resources().list(RunResources.MOUNT_TARGETS_OPENED)).hasSize(2);
 
             // Step Functions may run the step again: nothing more changes.
             int modifications = calls("efs:ModifyMountTargetSecurityGroups");
@@ -107,8 +107,8 @@ class AdoptedVolumeTest {
             // Cleanup takes the run's group back off and leaves the file system as the run found it.
             handlers.invoke("Teardown", Json.object().put("runId", runId));
             assertThat(groupsOfEachMountTarget(fileSystem)).as(runId + " cleaned up").containsOnly(List.of(first));
-            assertThat(record(runId).resources()).doesNotContainKeys(RunResources.MOUNT_TARGET_GROUP,
-                    RunResources.MOUNT_TARGETS_OPENED);
+            assertThat(record(runId).resources().has(RunResources.MOUNT_TARGET_GROUP)).isFalse();
+            assertThat(record(runId).resources().has(RunResources.MOUNT_TARGETS_OPENED)).isFalse();
         }
         assertThat(cloud.efs().describeFileSystems(r -> r.fileSystemId(fileSystem)).fileSystems()).hasSize(1);
         assertThat(calls("efs:CreateMountTarget")).as("the adopting runs make no mount target").isEqualTo(2);

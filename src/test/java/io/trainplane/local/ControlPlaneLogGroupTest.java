@@ -78,7 +78,7 @@ class ControlPlaneLogGroupTest {
 
         assertThat(result.path("done").asBoolean()).isTrue();
         assertThat(logGroup().path("RetentionInDays").asInt()).isEqualTo(7);   // still there
-        assertThat(store.get("quickstart").resources()).doesNotContainKey(RunResources.LOG_GROUP);
+        assertThat(store.get("quickstart").resources().has(RunResources.LOG_GROUP)).isFalse();
     }
 
     @Test

@@ -165,7 +165,7 @@ class SafetyNetTest {
                     .toList();
             String fs = cloud.efs().createFileSystem(r -> r.creationToken("quickstart-volume").encrypted(true).tags(tags))
                     .fileSystemId();
-            String longAgo = cloud.clock().instant().toString();
+            java.time.Instant longAgo = cloud.clock().instant();
             cloud.clock().advance(java.time.Duration.ofHours(3));
             var store = StepWiring.runStore(cloud.clients());
             store.update("quickstart", r -> r.withResource(io.trainplane.runs.RunResources.FILE_SYSTEM, fs)

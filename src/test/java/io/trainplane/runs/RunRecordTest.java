@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,7 @@ class RunRecordTest {
         assertThat(run.phase()).isEqualTo(RunRecord.INITIAL_PHASE);
         assertThat(run.version()).isEqualTo(1);
         assertThat(run.specHash()).isEqualTo(SpecHash.of("{\"a\":1}")).hasSize(64);
-        assertThat(run.resources()).isEmpty();
+        assertThat(run.resources()).isEqualTo(RunResources.NONE);
         assertThat(run.metrics()).isEmpty();
         assertThat(run.error()).isNull();
         assertThat(run.createdAt()).isEqualTo(T0).isEqualTo(run.updatedAt());
@@ -34,25 +35,46 @@ class RunRecordTest {
     @Test
     void withersChangeOneFieldAndCopyTheMaps() {
         RunRecord run = RunRecord.newRun("r1", "{}", null, T0);
-        RunRecord changed = run.withPhase("cluster").withExecutionArn("arn:x")
-                .withResource("cluster", "tp-r1").withResource("fileSystem", "fs-1").withoutResource("fileSystem")
+        RunRecord changed = run.withPhase(RunPhase.CLUSTER).withExecutionArn("arn:x")
+                .withResource(RunResources.EKS_CLUSTER, "tp-r1").withResource(RunResources.FILE_SYSTEM, "fs-1")
+                .withoutResource(RunResources.FILE_SYSTEM)
                 .withMetric("accuracy", 0.9).withError(new RunError("Train", "Terminal", "boom", "tail"));
-        assertThat(changed).isEqualTo(new RunRecord("r1", "{}", run.specHash(), RunStatus.PENDING, "cluster", "arn:x",
-                Map.of("cluster", "tp-r1"), Map.of("accuracy", 0.9), new RunError("Train", "Terminal", "boom", "tail"),
-                T0, T0, 1));
-        assertThat(run.resources()).isEmpty();
+        assertThat(changed).isEqualTo(new RunRecord("r1", "{}", run.specHash(), RunStatus.PENDING, RunPhase.CLUSTER, "arn:x",
+                RunResources.NONE.with(RunResources.EKS_CLUSTER, "tp-r1"), Map.of("accuracy", 0.9),
+                new RunError("Train", "Terminal", "boom", "tail"), T0, T0, 1));
+        assertThat(run.resources()).isEqualTo(RunResources.NONE);
         assertThat(changed.withMetrics(Map.of("loss", 0.1)).metrics()).containsExactly(Map.entry("loss", 0.1));
         assertThat(changed.withMetrics(null).metrics()).isEmpty();
     }
 
     @Test
-    void mapsAreImmutableSortedCopies() {
-        Map<String, String> resources = new HashMap<>(Map.of("b", "2", "a", "1"));
-        RunRecord run = new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, resources, null, null, T0, T0, 1);
-        resources.put("c", "3");
-        assertThat(run.resources()).containsExactly(Map.entry("a", "1"), Map.entry("b", "2"));
-        assertThatThrownBy(() -> run.resources().put("d", "4")).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(run.metrics()).isEmpty();
+    void resourcesAreTypedImmutableAndInDeclarationOrder() {
+        List<String> opened = new ArrayList<>(List.of("fsmt-2", "fsmt-1"));
+        RunResources resources = RunResources.NONE.with(RunResources.MOUNT_TARGETS_OPENED, opened)
+                .with(RunResources.CLEANUP_STARTED, T0).with(RunResources.FILE_SYSTEM_ADOPTED, true)
+                .with(RunResources.EKS_CLUSTER, "tp-r1");
+        opened.add("fsmt-3");
+        assertThat(resources.list(RunResources.MOUNT_TARGETS_OPENED)).containsExactly("fsmt-2", "fsmt-1");
+        assertThat(resources.get(RunResources.CLEANUP_STARTED)).contains(T0);
+        assertThat(resources.isTrue(RunResources.FILE_SYSTEM_ADOPTED)).isTrue();
+        assertThat(resources.asMap().keySet()).containsExactly("eks/cluster", "efs/file-system-adopted",
+                "efs/mount-targets-opened", "cleanup/started");
+        assertThatThrownBy(() -> resources.asMap().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> resources.list(RunResources.MOUNT_TARGETS_OPENED).add("x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(resources.without(RunResources.CLEANUP_STARTED, RunResources.EKS_CLUSTER).asMap())
+                .containsOnlyKeys("efs/file-system-adopted", "efs/mount-targets-opened");
+        assertThat(new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, null, null, null, T0, T0, 1).resources())
+                .isEqualTo(RunResources.NONE);
+    }
+
+    @Test
+    void phasesAreStoredByTheirLowerCaseNames() {
+        assertThat(RunPhase.TRAIN.label()).isEqualTo("train");
+        for (RunPhase phase : RunPhase.values()) {
+            assertThat(RunPhase.ofLabel(phase.label())).isEqualTo(phase);
+        }
+        assertThatThrownBy(() -> RunPhase.ofLabel("volume")).hasMessageContaining("cleanup");
     }
 
     @Test
@@ -64,11 +86,12 @@ class RunRecordTest {
     }
 
     @Test
-    void nullsInMapsAreRefused() {
-        Map<String, String> resources = new HashMap<>();
-        resources.put("cluster", null);
-        assertThatThrownBy(() -> new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, resources, null, null,
+    void nullsAreRefused() {
+        Map<String, Double> metrics = new HashMap<>();
+        metrics.put("loss", null);
+        assertThatThrownBy(() -> new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, null, metrics, null,
                 T0, T0, 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("r1");
+        assertThatThrownBy(() -> RunResources.NONE.with(RunResources.NAMESPACE, null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test
@@ -95,7 +118,7 @@ class RunRecordTest {
         assertThat(noted.lostEvents()).extracting(LostEvent::detailType).containsExactly("Run Started", "Run Failed");
         assertThat(noted.lostEvents().get(0).error()).isEqualTo("refused");
         assertThat(noted.lostEvents().get(1).error()).isEqualTo("unknown");
-        assertThat(noted.withPhase("x").withStatus(RunStatus.FAILED).lostEvents()).isEqualTo(noted.lostEvents());
+        assertThat(noted.withPhase(RunPhase.DATA).withStatus(RunStatus.FAILED).lostEvents()).isEqualTo(noted.lostEvents());
         assertThat(run.lostEvents()).isEmpty();
         assertThat(started.warning()).isEqualTo("event 'Run Started' from StartRun was not published: refused");
     }

@@ -44,10 +44,13 @@ class RunStoreReadTest {
         RunRecord created = store.create("r1", SPEC, "arn:aws:states:eu-west-1:123456789012:execution:TrainingPipeline:r1");
         clock.advance(Duration.ofNanos(1_000_000_001));
         RunRecord full = store.update("r1", r -> r.withStatus(RunStatus.FAILED)
-                .withPhase("train")
-                .withResource("cluster", "tp-r1")
-                .withResource("mountTargets", "fsmt-1,fsmt-2")
-                .withResource("empty", "")
+                .withPhase(RunPhase.TRAIN)
+                .withResource(RunResources.EKS_CLUSTER, "tp-r1")
+                .withResource(RunResources.MOUNT_TARGETS_OPENED, List.of("fsmt-1", "fsmt-2"))
+                .withResource(RunResources.FILE_SYSTEM_ADOPTED, true)
+                .withResource(RunResources.CLEANUP_STARTED, Instant.parse("2025-07-01T12:00:00.5Z"))
+                .withResource(RunResources.CLEANUP_DELETED, List.of())
+                .withResource(RunResources.NAMESPACE, "")
                 .withMetrics(Map.of("accuracy", 0.7312, "loss", -3.5, "tiny", 1.0E-5, "huge", 1.0E20,
                         "precise", 123456789.12345679, "third", 1.0 / 3, "zero", 0.0, "edge", 1.0E-130))
                 .withError(new RunError("CheckTraining", "io.trainplane.Terminal", "pod worker-0 OOMKilled",
@@ -73,7 +76,7 @@ class RunStoreReadTest {
         assertThat(bare.executionArn()).isNull();
         assertThat(bare.phase()).isNull();
         assertThat(bare.error()).isNull();
-        assertThat(bare.resources()).isEmpty();
+        assertThat(bare.resources().isEmpty()).isTrue();
         assertThat(bare.metrics()).isEmpty();
         assertThat(created.phase()).isEqualTo(RunRecord.INITIAL_PHASE);
 
@@ -84,6 +87,63 @@ class RunStoreReadTest {
         assertThat(item.get("metrics").m()).isEmpty();
         assertThat(item.get("version").n()).isEqualTo("2");
         assertThat(item.get("createdAt").s()).isEqualTo("2025-07-01T12:00:00.123456789Z");
+    }
+
+    @Test
+    void resourcesAreStoredTyped() {
+        store.create("r1", SPEC, null);
+        store.update("r1", r -> r.withResource(RunResources.FILE_SYSTEM_ADOPTED, true)
+                .withResource(RunResources.MOUNT_TARGETS_OPENED, List.of("fsmt-1", "fsmt-2"))
+                .withResource(RunResources.CLEANUP_STARTED, Instant.parse("2026-03-01T10:00:00Z"))
+                .withResource(RunResources.EKS_CLUSTER, "tp-r1"));
+
+        Map<String, AttributeValue> resources = local.client()
+                .getItem(b -> b.tableName(table).key(RunItems.runKey("r1")).consistentRead(true)).item().get("resources").m();
+        assertThat(resources).containsOnlyKeys("eks/cluster", "efs/file-system-adopted", "efs/mount-targets-opened",
+                "cleanup/started");
+        assertThat(resources.get("eks/cluster").s()).isEqualTo("tp-r1");
+        assertThat(resources.get("efs/file-system-adopted").bool()).isTrue();
+        assertThat(resources.get("efs/mount-targets-opened").l()).extracting(AttributeValue::s).containsExactly("fsmt-1", "fsmt-2");
+        assertThat(resources.get("cleanup/started").s()).isEqualTo("2026-03-01T10:00:00.000000000Z");
+    }
+
+    /** A record as versions before typed resources wrote it: every resource a string, deletions one key each. */
+    @Test
+    void recordsWrittenBeforeResourcesWereTypedAreReadAndWrittenBackTyped() {
+        RunRecord created = store.create("old", SPEC, null);
+        Map<String, AttributeValue> item = new java.util.HashMap<>(RunItems.runItem(created));
+        item.put("phase", AttributeValue.fromS("cleanup"));
+        item.put("resources", AttributeValue.fromM(Map.of(
+                "efs/file-system", AttributeValue.fromS("fs-1"),
+                "efs/file-system-adopted", AttributeValue.fromS("true"),
+                "efs/mount-target-group", AttributeValue.fromS("sg-1"),
+                "efs/mount-targets-opened", AttributeValue.fromS("fsmt-1 fsmt-2"),
+                "cleanup/started", AttributeValue.fromS("2026-03-01T10:00:00Z"),
+                "cleanup/finished", AttributeValue.fromS("2026-03-01T10:20:00.5Z"),
+                "cleanup/deleted/eks/cluster", AttributeValue.fromS("tp-old-eks"),
+                "cleanup/deleted/eks/nodegroup", AttributeValue.fromS("tp-old-nodes"),
+                "cleanup/deleted/kubernetes/namespace", AttributeValue.fromS("tp-old"))));
+        local.client().putItem(b -> b.tableName(table).item(item));
+
+        RunRecord old = store.get("old");
+        assertThat(old.phase()).isEqualTo(RunPhase.CLEANUP);
+        RunResources r = old.resources();
+        assertThat(r.get(RunResources.FILE_SYSTEM)).contains("fs-1");
+        assertThat(r.isTrue(RunResources.FILE_SYSTEM_ADOPTED)).isTrue();
+        assertThat(r.get(RunResources.MOUNT_TARGET_GROUP)).contains("sg-1");
+        assertThat(r.list(RunResources.MOUNT_TARGETS_OPENED)).containsExactly("fsmt-1", "fsmt-2");
+        assertThat(r.get(RunResources.CLEANUP_STARTED)).contains(Instant.parse("2026-03-01T10:00:00Z"));
+        assertThat(r.get(RunResources.CLEANUP_FINISHED)).contains(Instant.parse("2026-03-01T10:20:00.5Z"));
+        assertThat(r.list(RunResources.CLEANUP_DELETED)).containsExactly("kubernetes:Namespace/tp-old",
+                "eks:nodegroup/tp-old-nodes", "eks:cluster/tp-old-eks");
+
+        RunRecord rewritten = store.update("old", rec -> rec.withoutResource(RunResources.CLEANUP_STARTED));
+        Map<String, AttributeValue> stored = local.client()
+                .getItem(b -> b.tableName(table).key(RunItems.runKey("old")).consistentRead(true)).item().get("resources").m();
+        assertThat(stored).doesNotContainKeys("cleanup/started", "cleanup/deleted/eks/cluster");
+        assertThat(stored.get("efs/file-system-adopted").bool()).isTrue();
+        assertThat(stored.get("cleanup/deleted").l()).hasSize(3);
+        assertThat(store.get("old")).isEqualTo(rewritten);
     }
 
     @Test
@@ -122,7 +182,7 @@ class RunStoreReadTest {
             clock.advance(Duration.ofMinutes(1));
         }
         store.update("run-2", r -> r.withStatus(RunStatus.TRAINING));
-        store.update("run-4", r -> r.withStatus(RunStatus.TRAINING).withPhase("train"));
+        store.update("run-4", r -> r.withStatus(RunStatus.TRAINING).withPhase(RunPhase.TRAIN));
         store.addStep("run-1", StepEntry.started("StartRun", clock.instant()));
 
         assertThat(ids(store.listByStatus(RunStatus.PENDING, 10))).containsExactly("run-5", "run-3", "run-1");
@@ -132,7 +192,7 @@ class RunStoreReadTest {
 
         RunSummary run4 = store.listByStatus(RunStatus.TRAINING, 1).getFirst();
         assertThat(run4).isEqualTo(store.get("run-4").summary());
-        assertThat(run4.phase()).isEqualTo("train");
+        assertThat(run4.phase()).isEqualTo(RunPhase.TRAIN);
     }
 
     @Test

@@ -52,7 +52,7 @@ class RunStoreWriteTest {
     @Test
     void createWithTheSameSpecReturnsTheStoredRecordUnchanged() {
         store.create("r1", SPEC, "arn:1");
-        RunRecord moved = store.update("r1", r -> r.withStatus(RunStatus.PROVISIONING).withPhase("cluster"));
+        RunRecord moved = store.update("r1", r -> r.withStatus(RunStatus.PROVISIONING).withPhase(RunPhase.CLUSTER));
         clock.advance(Duration.ofMinutes(5));
 
         RunRecord again = store.create("r1", SPEC, "arn:1");
@@ -82,13 +82,13 @@ class RunStoreWriteTest {
     void replaceWithAStaleVersionCarriesTheCurrentRecord() {
         RunRecord v1 = store.create("r1", SPEC, null);
         clock.advance(Duration.ofSeconds(30));
-        RunRecord v2 = store.replace(v1, v1.withStatus(RunStatus.PROVISIONING).withPhase("cluster"));
+        RunRecord v2 = store.replace(v1, v1.withStatus(RunStatus.PROVISIONING).withPhase(RunPhase.CLUSTER));
         assertThat(v2.version()).isEqualTo(2);
         assertThat(v2.updatedAt()).isEqualTo(clock.instant());
         assertThat(v2.createdAt()).isEqualTo(v1.createdAt());
         int getsBefore = dynamo.gets.get();
 
-        assertThatThrownBy(() -> store.replace(v1, v1.withPhase("volume")))
+        assertThatThrownBy(() -> store.replace(v1, v1.withPhase(RunPhase.DATA)))
                 .isInstanceOfSatisfying(VersionConflictException.class, e -> {
                     assertThat(e.current()).isEqualTo(v2);
                     assertThat(e.expectedVersion()).isEqualTo(1);
@@ -101,22 +101,22 @@ class RunStoreWriteTest {
     @Test
     void aStaleItemInTheRefusalIsReadAgainNotMistakenForAnIllegalTransition() {
         RunRecord v1 = store.create("r1", SPEC, null);
-        RunRecord v2 = store.replace(v1, v1.withPhase("cluster"));
-        store.replace(v2, v2.withPhase("volume"));
+        RunRecord v2 = store.replace(v1, v1.withPhase(RunPhase.CLUSTER));
+        store.replace(v2, v2.withPhase(RunPhase.DATA));
         // The refusal of a write based on v2 comes back with v2 itself, which the condition would have accepted.
         dynamo.staleAllOld.set(RunItems.runItem(v2));
 
-        assertThatThrownBy(() -> store.replace(v2, v2.withPhase("data")))
+        assertThatThrownBy(() -> store.replace(v2, v2.withPhase(RunPhase.TRAIN)))
                 .isInstanceOfSatisfying(VersionConflictException.class, e -> {
                     assertThat(e.current().version()).isEqualTo(3);
-                    assertThat(e.current().phase()).isEqualTo("volume");
+                    assertThat(e.current().phase()).isEqualTo(RunPhase.DATA);
                 });
     }
 
     @Test
     void replaceOfAMissingRunIsNotFound() {
         RunRecord ghost = RunStatusTest.record("ghost", RunStatus.PENDING);
-        assertThatThrownBy(() -> store.replace(ghost, ghost.withPhase("x"))).isInstanceOf(RunNotFoundException.class);
+        assertThatThrownBy(() -> store.replace(ghost, ghost.withPhase(RunPhase.EVALUATE))).isInstanceOf(RunNotFoundException.class);
     }
 
     @Test
@@ -135,7 +135,7 @@ class RunStoreWriteTest {
         RunRecord result = store.update("r1", r -> {
             if (applied.getAndIncrement() == 0) {
                 // Another writer gets in between this read and this write.
-                store.replace(v1, v1.withPhase("cluster"));
+                store.replace(v1, v1.withPhase(RunPhase.CLUSTER));
             }
             return r.withMetric("n", r.metrics().getOrDefault("n", 0.0) + 1);
         });
@@ -143,7 +143,7 @@ class RunStoreWriteTest {
         assertThat(applied.get()).isEqualTo(2);
         assertThat(dynamo.refusedPuts.get()).isEqualTo(1);
         assertThat(result.version()).isEqualTo(3);
-        assertThat(result.phase()).isEqualTo("cluster");
+        assertThat(result.phase()).isEqualTo(RunPhase.CLUSTER);
         assertThat(result.metrics()).containsEntry("n", 1.0);
         assertThat(store.get("r1")).isEqualTo(result);
     }
@@ -185,7 +185,7 @@ class RunStoreWriteTest {
         // A forged "expected" claiming the run is still running, at the right version, asking for a move
         // that is legal from the claimed status: the check in Java passes, DynamoDB's condition refuses.
         for (RunStatus claimed : new RunStatus[] {RunStatus.TRAINING, RunStatus.CLEANING_UP}) {
-            RunRecord forged = new RunRecord("r1", succeeded.specJson(), succeeded.specHash(), claimed, "train", null,
+            RunRecord forged = new RunRecord("r1", succeeded.specJson(), succeeded.specHash(), claimed, RunPhase.TRAIN, null,
                     null, null, null, succeeded.createdAt(), succeeded.updatedAt(), succeeded.version());
             for (RunStatus next : RunStatus.values()) {
                 if (next == RunStatus.SUCCEEDED || !claimed.canMoveTo(next)) {
@@ -201,7 +201,7 @@ class RunStoreWriteTest {
         assertThat(store.get("r1")).isEqualTo(succeeded);
 
         // Staying terminal is allowed (an idempotent retry of the last step may still write).
-        RunRecord again = store.replace(succeeded, succeeded.withPhase("done"));
+        RunRecord again = store.replace(succeeded, succeeded.withPhase(RunPhase.CLEANUP));
         assertThat(again.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(again.version()).isEqualTo(succeeded.version() + 1);
     }
@@ -217,9 +217,9 @@ class RunStoreWriteTest {
                 RunRecord forged = new RunRecord(runId, stored.specJson(), stored.specHash(), to, null, null, null,
                         null, null, stored.createdAt(), stored.updatedAt(), stored.version());
                 if (RunStatusTest.expectedAllowed(from, to)) {
-                    assertThat(store.replace(forged, forged.withPhase("moved")).status()).isEqualTo(to);
+                    assertThat(store.replace(forged, forged.withPhase(RunPhase.CLEANUP)).status()).isEqualTo(to);
                 } else {
-                    assertThatThrownBy(() -> store.replace(forged, forged.withPhase("moved")))
+                    assertThatThrownBy(() -> store.replace(forged, forged.withPhase(RunPhase.CLEANUP)))
                             .as("%s -> %s", from, to).isInstanceOf(IllegalTransitionException.class);
                     assertThat(store.get(runId)).isEqualTo(stored);
                 }

@@ -47,7 +47,7 @@ class CheckClusterStepTest {
         assertThat(look.path("done").asBoolean()).isFalse();
         assertThat(look.path("waitSeconds").asInt()).isEqualTo(CheckClusterStep.LOG_GROUP_WAIT_SECONDS);
         assertThat(look.path("detail").asText()).isNotBlank();
-        assertThat(run.record().resources()).doesNotContainKey(RunResources.EKS_CLUSTER);
+        assertThat(run.record().resources().has(RunResources.EKS_CLUSTER)).isFalse();
     }
 
     @Test
@@ -59,7 +59,7 @@ class CheckClusterStepTest {
         assertThat(creating.path("done").asBoolean()).isFalse();
         assertThat(creating.path("waitSeconds").asInt()).isEqualTo(CheckClusterStep.WAIT_SECONDS);
         assertThat(creating.path("detail").asText()).contains("CREATING");
-        assertThat(run.record().resources()).containsEntry(RunResources.EKS_CLUSTER, run.names().clusterName());
+        assertThat(run.record().resources().get(RunResources.EKS_CLUSTER)).contains(run.names().clusterName());
 
         run.advance(Duration.ofMinutes(5));
         assertThat(step().run(run.state).path("done").asBoolean()).isFalse();

@@ -61,8 +61,8 @@ class CheckNodegroupStepTest {
                 run.eksClusters(), StartedRun.notAskedFor("the reserved capacity"), run.settings).run(run.state);
         assertThat(first.path("done").asBoolean()).isFalse();
         assertThat(first.path("waitSeconds").asInt()).isEqualTo(CheckNodegroupStep.PREREQUISITE_WAIT_SECONDS);
-        assertThat(run.record().resources()).containsKey(RunResources.LAUNCH_TEMPLATE)
-                .doesNotContainKey(RunResources.NODE_GROUP);
+        assertThat(run.record().resources().has(RunResources.LAUNCH_TEMPLATE)).isTrue();
+        assertThat(run.record().resources().has(RunResources.NODE_GROUP)).isFalse();
 
         JsonNode templateCreating = step().run(run.state);
         assertThat(templateCreating.path("done").asBoolean()).isFalse();
@@ -74,7 +74,7 @@ class CheckNodegroupStepTest {
         assertThat(creating.path("done").asBoolean()).isFalse();
         assertThat(creating.path("waitSeconds").asInt()).isEqualTo(CheckNodegroupStep.WAIT_SECONDS);
         assertThat(creating.path("detail").asText()).contains("CREATING");
-        assertThat(run.record().resources()).containsEntry(RunResources.NODE_GROUP, run.names().nodeGroupName());
+        assertThat(run.record().resources().get(RunResources.NODE_GROUP)).contains(run.names().nodeGroupName());
 
         run.advance(Duration.ofMinutes(1));
         assertThat(step().run(run.state).path("done").asBoolean()).isFalse();

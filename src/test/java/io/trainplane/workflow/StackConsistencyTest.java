@@ -146,7 +146,7 @@ class StackConsistencyTest {
             while (named.find()) {
                 Path helper = workflow.resolve(named.group(1) + ".java");
                 if (seen.add(named.group(1)) && !named.group(1).equals(stepClass) && Files.exists(helper)
-                        && !Set.of("Services", "Failures", "StepWiring", "CleanupWiring").contains(named.group(1))) {
+                        && !Set.of("Services", "Failures", "StepWiring").contains(named.group(1))) {
                     reached.append(Files.readString(helper));
                 }
             }

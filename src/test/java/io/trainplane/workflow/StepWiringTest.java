@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.Settings;
 import io.trainplane.clients.Clients;
 import io.trainplane.core.TerminalException;
-import io.trainplane.functions.Functions;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.sim.SimulatedCloudControl;
@@ -35,10 +34,10 @@ class StepWiringTest {
     @Test
     void buildingAFunctionAsksItsClientsForTheRunStoresClientOnly() {
         try (LocalCloud cloud = new LocalCloud()) {
-            for (var function : Functions.all().entrySet()) {
+            for (LambdaFunction function : Pipeline.FUNCTIONS) {
                 AskedClients clients = new AskedClients(cloud.clients());
-                function.getValue().apply(clients);
-                assertThat(clients.asked).as(function.getKey()).isSubsetOf(RUN_STORE).contains("dynamoDb");
+                function.step().apply(clients);
+                assertThat(clients.asked).as(function.name()).isSubsetOf(RUN_STORE).contains("dynamoDb");
             }
         }
     }

@@ -2,6 +2,7 @@ package io.trainplane.aws.efs;
 
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.Deletion;
+import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
@@ -83,6 +84,16 @@ public final class EfsVolumes {
         } catch (EfsException e) {
             throw EfsErrors.translate(e, "file system " + creationToken);
         }
+    }
+
+    /** The file system's lifecycle, by its id: {@link #fileSystemState}, {@link #deleteFileSystem}. */
+    public ResourceLifecycle<String> fileSystems() {
+        return ResourceLifecycle.of(this::fileSystemState, this::deleteFileSystem);
+    }
+
+    /** The lifecycle of a file system's mount targets, by its id: {@link #mountTargetsState}, {@link #deleteMountTargets}. */
+    public ResourceLifecycle<String> mountTargets() {
+        return ResourceLifecycle.of(this::mountTargetsState, this::deleteMountTargets);
     }
 
     /** Where the file system stands; a file system that does not exist is {@code Gone}. */

@@ -1,5 +1,8 @@
 package io.trainplane.aws.efs;
 
+import io.trainplane.aws.Deletion;
+import io.trainplane.aws.ResourceLifecycle;
+import io.trainplane.aws.ResourceState;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import java.util.ArrayList;
@@ -28,8 +31,18 @@ import software.amazon.awssdk.services.efs.model.SecurityGroupNotFoundException;
  * ModifyMountTargetSecurityGroups ({@code elasticfilesystem:ModifyMountTargetSecurityGroups},
  * {@code ec2:ModifyNetworkInterfaceAttribute},
  * https://docs.aws.amazon.com/efs/latest/ug/API_ModifyMountTargetSecurityGroups.html).
+ *
+ * <p>As a {@link ResourceLifecycle}, the resource is the group's place on the mount targets the run
+ * added it to ({@link Added}): deleting it takes the group back off them.
  */
-public final class MountTargetSecurityGroups {
+public final class MountTargetSecurityGroups implements ResourceLifecycle<MountTargetSecurityGroups.Added> {
+    /** A security group, and the mount targets it was added to. */
+    public record Added(String groupId, List<String> mountTargetIds) {
+        public Added {
+            mountTargetIds = List.copyOf(mountTargetIds);
+        }
+    }
+
     /**
      * EFS's quota, which cannot be changed: "Number of security groups for each mount target", 5
      * (https://docs.aws.amazon.com/efs/latest/ug/limits.html).
@@ -110,6 +123,31 @@ public final class MountTargetSecurityGroups {
         } catch (EfsException e) {
             throw EfsErrors.translate(e, subject);
         }
+    }
+
+    /** Ready while one of the mount targets still carries the group beside another; Gone when none does. */
+    @Override
+    public ResourceState state(Added added) {
+        for (String mountTarget : added.mountTargetIds()) {
+            try {
+                List<String> groups = groups(mountTarget, null);
+                if (groups.contains(added.groupId()) && groups.size() > 1) {
+                    return new ResourceState.Ready();
+                }
+            } catch (MountTargetNotFoundException e) {
+                // gone: it carries nothing
+            }
+        }
+        return new ResourceState.Gone();
+    }
+
+    /** Takes the group back off every mount target it was added to ({@link #remove}); the change is immediate. */
+    @Override
+    public Deletion delete(Added added) {
+        for (String mountTarget : added.mountTargetIds()) {
+            remove(mountTarget, added.groupId());
+        }
+        return new Deletion.Gone();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.trainplane.aws.eks;
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.Deletion;
+import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.spec.ClusterSpec;
@@ -24,7 +25,7 @@ import software.amazon.awssdk.services.eks.model.UnsupportedAvailabilityZoneExce
  * The lifecycle of a run's EKS cluster: create (or adopt the run's own), state, describe, delete.
  * Each call asks EKS once and returns; the state machine does the waiting.
  */
-public final class EksClusters {
+public final class EksClusters implements ResourceLifecycle<String> {
     private final EksClient eks;
 
     public EksClusters(EksClient eks) {
@@ -68,6 +69,7 @@ public final class EksClusters {
     }
 
     /** Where the cluster stands; {@link ResourceState.Gone} when EKS does not know it. */
+    @Override
     public ResourceState state(String clusterName) {
         Cluster cluster;
         try {
@@ -126,6 +128,7 @@ public final class EksClusters {
      * Asks EKS to delete the cluster. {@link Deletion.Blocked} when EKS refuses because node
      * groups (or an operation in progress) still hold it: delete those, then call again.
      */
+    @Override
     public Deletion delete(String clusterName) {
         // Described first: the run records its cluster before EKS accepts the create, and one that
         // was never made has no tags, so the role (which may delete tagged clusters only) would be

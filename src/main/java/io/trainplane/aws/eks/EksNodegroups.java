@@ -1,11 +1,9 @@
 package io.trainplane.aws.eks;
 
-import io.trainplane.aws.Deletion;
-
-import io.trainplane.aws.ClusterRoles;
-
 import io.trainplane.aws.ClusterNetwork;
-
+import io.trainplane.aws.ClusterRoles;
+import io.trainplane.aws.Deletion;
+import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.spec.Names;
@@ -24,7 +22,10 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.eks.model.UnsupportedAvailabilityZoneException;
 
 /** The lifecycle of a run's managed node group: create (or adopt the run's own), state, delete. */
-public final class EksNodegroups {
+public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCluster> {
+    /** A node group by its name and its cluster's: what names it in the run record. */
+    public record InCluster(String cluster, String nodegroup) {}
+
     private final EksClient eks;
 
     public EksNodegroups(EksClient eks) {
@@ -70,6 +71,16 @@ public final class EksNodegroups {
                     + "'s of stack " + tags.stack() + " (" + EksFailures.owner(existing.tags())
                     + "): delete that node group, or start the run under another runId", inUse);
         }
+    }
+
+    @Override
+    public ResourceState state(InCluster nodegroup) {
+        return state(nodegroup.cluster(), nodegroup.nodegroup());
+    }
+
+    @Override
+    public Deletion delete(InCluster nodegroup) {
+        return delete(nodegroup.cluster(), nodegroup.nodegroup());
     }
 
     /** Where the node group stands; {@link ResourceState.Gone} when it (or its cluster) is gone. */

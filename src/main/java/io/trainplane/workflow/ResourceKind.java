@@ -1,0 +1,141 @@
+package io.trainplane.workflow;
+
+import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.runs.RunResources;
+import io.trainplane.spec.CleanupSpec;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every kind of resource a run creates (or changes), declared once: what must be gone before it
+ * can be deleted ({@link #dependsOn}), which keep flag leaves it in place, and the run record's
+ * entries for it, forgotten once it is gone. Teardown derives its order from the dependencies
+ * ({@link TeardownOrder}); each kind's lifecycle is bound to the record in
+ * {@link ResourceLifecycles}. A new kind is an entry here, a case there, and its lifecycle class.
+ *
+ * <p>This class names resources from the record alone: the functions without the Kubernetes
+ * client (FinishRun, CloseRun, SafetyNet, Janitor) use it.
+ */
+enum ResourceKind {
+    /** The run's namespace and what it holds, in the cluster that holds them (created or existing). */
+    KUBERNETES_OBJECTS("Kubernetes objects", Keep.NEVER, entries(RunResources.NAMESPACE)),
+    /**
+     * The cluster's security group on the mount targets of a file system that stays (adopted or
+     * kept), where the run added it: taken back off before the cluster goes, since EKS does not
+     * delete a cluster's security group that a network interface still uses, and leaves it behind
+     * (https://github.com/hashicorp/terraform-provider-aws/issues/20925).
+     */
+    MOUNT_TARGET_ACCESS("EFS mount target access", Keep.NEVER,
+            entries(RunResources.MOUNT_TARGET_GROUP, RunResources.MOUNT_TARGETS_OPENED),
+            KUBERNETES_OBJECTS),
+    /** The mount targets of the run's file system, through which the pods mount it (recorded as the file system). */
+    MOUNT_TARGETS("EFS mount targets", Keep.WITH_VOLUME, entries(),
+            KUBERNETES_OBJECTS),
+    FILE_SYSTEM("EFS file system", Keep.WITH_VOLUME, entries(RunResources.FILE_SYSTEM, RunResources.FILE_SYSTEM_TOKEN),
+            MOUNT_TARGETS),
+    NODE_GROUP("EKS node group", Keep.WITH_CLUSTER, entries(RunResources.NODE_GROUP),
+            KUBERNETES_OBJECTS),
+    LAUNCH_TEMPLATE("launch template", Keep.WITH_CLUSTER, entries(RunResources.LAUNCH_TEMPLATE),
+            NODE_GROUP),
+    PLACEMENT_GROUP("placement group", Keep.WITH_CLUSTER, entries(RunResources.PLACEMENT_GROUP),
+            NODE_GROUP),
+    CLUSTER("EKS cluster", Keep.WITH_CLUSTER, entries(RunResources.EKS_CLUSTER),
+            NODE_GROUP, LAUNCH_TEMPLATE, PLACEMENT_GROUP, MOUNT_TARGET_ACCESS),
+    /** Last: EKS writes the control-plane logs into it until the cluster is gone. */
+    LOG_GROUP("control-plane log group", Keep.WITH_CLUSTER, entries(RunResources.LOG_GROUP, RunResources.LOG_GROUP_REQUEST),
+            CLUSTER);
+
+    /** Which of the spec's keep flags leaves a kind in place (an adopted file system stays too). */
+    enum Keep { NEVER, WITH_CLUSTER, WITH_VOLUME }
+
+    private final String what;
+    private final Keep keep;
+    private final List<RunResources.Key<?>> keys;
+    private final Set<ResourceKind> dependsOn;
+
+    ResourceKind(String what, Keep keep, List<RunResources.Key<?>> keys, ResourceKind... dependsOn) {
+        this.what = what;
+        this.keep = keep;
+        this.keys = keys;
+        // Not an EnumSet: it needs the enum's values, which do not exist yet while its constants are made.
+        this.dependsOn = Set.of(dependsOn);
+    }
+
+    /** What must be gone before this kind can be deleted. */
+    Set<ResourceKind> dependsOn() {
+        return dependsOn;
+    }
+
+    /** How cleanup's messages name the kind ("EKS node group: …"). */
+    String what() {
+        return what;
+    }
+
+    /** The record's entries for this kind: what teardown forgets once it is gone. */
+    List<RunResources.Key<?>> keys() {
+        return keys;
+    }
+
+    /** Whether the spec ({@code keep}) or the record (an adopted file system) leaves this kind in place: never touched. */
+    boolean kept(CleanupSpec keep, RunResources resources) {
+        return switch (this.keep) {
+            case NEVER -> false;
+            case WITH_CLUSTER -> keep.keepCluster();
+            case WITH_VOLUME -> keep.keepVolume() || resources.isTrue(RunResources.FILE_SYSTEM_ADOPTED);
+        };
+    }
+
+    /**
+     * What of this kind the record lists, as the account's inventory names it
+     * ({@code eks:nodegroup/<cluster>/<nodegroup>}, {@code cloudcontrol:request/<token>} before
+     * the identifier is known), asking no service.
+     */
+    List<String> named(RunResources r) {
+        return switch (this) {
+            case KUBERNETES_OBJECTS -> r.has(RunResources.KUBERNETES_CLUSTER) ? list(r.get(RunResources.NAMESPACE).map(ns -> "kubernetes:Namespace/" + ns))
+                    : List.of();
+            // Not resources of their own: a change to someone's mount targets, and the file system's parts.
+            case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
+            case FILE_SYSTEM -> fileSystem(r);
+            case NODE_GROUP -> list(r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + c + "/" + ng)));
+            case LAUNCH_TEMPLATE -> list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
+            case PLACEMENT_GROUP -> list(r.get(RunResources.PLACEMENT_GROUP).map(token -> "cloudcontrol:request/" + token));
+            case CLUSTER -> list(r.get(RunResources.EKS_CLUSTER).map(c -> "eks:cluster/" + c));
+            case LOG_GROUP -> list(r.get(RunResources.LOG_GROUP).map(name -> ControlPlaneLogGroup.REF_PREFIX + name)
+                    .or(() -> r.get(RunResources.LOG_GROUP_REQUEST).map(token -> "cloudcontrol:request/" + token)));
+        };
+    }
+
+    /**
+     * How the {@code Run Cleaned Up} event names what the record lists of this kind (deleted or
+     * kept), and the janitor what it finds by tag: a node group by its name alone, a launch
+     * template or placement group by its type and request token.
+     */
+    List<String> eventNamed(RunResources r) {
+        return switch (this) {
+            case KUBERNETES_OBJECTS -> list(r.get(RunResources.NAMESPACE).map(ns -> "kubernetes:Namespace/" + ns));
+            case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
+            case FILE_SYSTEM -> fileSystem(r);
+            case NODE_GROUP -> list(r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
+            case LAUNCH_TEMPLATE -> list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:AWS::EC2::LaunchTemplate/" + token));
+            case PLACEMENT_GROUP -> list(r.get(RunResources.PLACEMENT_GROUP).map(token -> "cloudcontrol:AWS::EC2::PlacementGroup/" + token));
+            case CLUSTER -> list(r.get(RunResources.EKS_CLUSTER).map(c -> "eks:cluster/" + c));
+            case LOG_GROUP -> list(r.get(RunResources.LOG_GROUP).map(name -> ControlPlaneLogGroup.REF_PREFIX + name));
+        };
+    }
+
+    private static List<RunResources.Key<?>> entries(RunResources.Key<?>... keys) {
+        return List.of(keys);
+    }
+
+    /** Its id once EFS answered, its creation token before. */
+    private static List<String> fileSystem(RunResources r) {
+        return list(r.get(RunResources.FILE_SYSTEM).map(id -> "efs:file-system/" + id)
+                .or(() -> r.get(RunResources.FILE_SYSTEM_TOKEN).map(token -> "efs:creation-token/" + token)));
+    }
+
+    private static List<String> list(Optional<String> ref) {
+        return ref.map(List::of).orElse(List.of());
+    }
+}
