@@ -2,7 +2,7 @@ package io.trainplane.cli;
 
 import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.EfaInterfaces;
-import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.spec.ClusterSpec;

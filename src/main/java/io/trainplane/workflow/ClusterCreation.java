@@ -3,7 +3,7 @@ package io.trainplane.workflow;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
-import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunResources;

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 /**
  * Starts the run's cluster ({@code cluster.mode: create}): asks Cloud Control for the cluster's
  * control-plane log group, which must exist before EKS gets the cluster
- * ({@link io.trainplane.aws.eks.ControlPlaneLogGroup}); CheckCluster then asks EKS for the
+ * ({@link io.trainplane.aws.ec2.ControlPlaneLogGroup}); CheckCluster then asks EKS for the
  * cluster and waits for it.
  */
 public final class CreateClusterStep implements Step {

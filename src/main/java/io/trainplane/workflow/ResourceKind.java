@@ -1,6 +1,6 @@
 package io.trainplane.workflow;
 
-import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.CleanupSpec;
 import java.util.List;

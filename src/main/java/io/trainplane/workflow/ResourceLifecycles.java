@@ -9,7 +9,7 @@ import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.ec2.RequestedResources;
 import io.trainplane.aws.efs.EfsVolumes;
 import io.trainplane.aws.efs.MountTargetSecurityGroups;
-import io.trainplane.aws.eks.ControlPlaneLogGroups;
+import io.trainplane.aws.ec2.ControlPlaneLogGroups;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;

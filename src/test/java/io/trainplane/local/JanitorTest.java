@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.RunTags;
-import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;

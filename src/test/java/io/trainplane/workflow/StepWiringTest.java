@@ -36,7 +36,7 @@ class StepWiringTest {
         try (LocalCloud cloud = new LocalCloud()) {
             for (LambdaFunction function : Pipeline.FUNCTIONS) {
                 AskedClients clients = new AskedClients(cloud.clients());
-                function.step().apply(clients);
+                function.handler(clients);
                 assertThat(clients.asked).as(function.name()).isSubsetOf(RUN_STORE).contains("dynamoDb");
             }
         }

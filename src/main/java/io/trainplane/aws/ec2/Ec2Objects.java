@@ -3,7 +3,6 @@ package io.trainplane.aws.ec2;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.aws.eks.ControlPlaneLogGroup;
 import io.trainplane.core.Json;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;

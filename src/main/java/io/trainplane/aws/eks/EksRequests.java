@@ -55,7 +55,7 @@ public final class EksRequests {
      * CreateCluster for a run: access mode {@code API_AND_CONFIG_MAP} with the creator (the
      * function's role) as cluster admin, a public and a private API endpoint, control-plane logs
      * for the API server, audit and authenticator (into the log group the run made first,
-     * {@link ControlPlaneLogGroup}).
+     * {@link io.trainplane.aws.ec2.ControlPlaneLogGroup}).
      *
      * <p>The public endpoint is for the functions, which run outside the VPC; the stack's
      * {@code ClusterEndpointPublicCidrs} narrows who may reach it (none given: EKS's default,

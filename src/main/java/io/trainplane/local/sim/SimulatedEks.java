@@ -3,7 +3,7 @@ package io.trainplane.local.sim;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
-import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;

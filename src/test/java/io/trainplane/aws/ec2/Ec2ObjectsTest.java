@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;

@@ -1,6 +1,6 @@
 package io.trainplane.aws.ec2;
 
-import io.trainplane.aws.eks.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.core.Json;
 
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.trainplane.aws.eks;
+package io.trainplane.aws.ec2;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunTags;

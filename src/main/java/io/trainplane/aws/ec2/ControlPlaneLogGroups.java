@@ -1,10 +1,9 @@
-package io.trainplane.aws.eks;
+package io.trainplane.aws.ec2;
 
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.core.TerminalException;
 import java.util.Map;
 import java.util.Optional;
