@@ -35,8 +35,10 @@ public final class ColdStartHarness {
         RequestStreamHandler handler;
         try {
             // A function's handler class, or a reference: "baseline", or ColdStartKubernetesFloor.
-            handler = args[0].equals("baseline") ? new Baseline()
-                    : (RequestStreamHandler) Class.forName(args[0]).getDeclaredConstructor().newInstance();
+            handler = args[0].equals("baseline")
+                    ? new Baseline()
+                    : (RequestStreamHandler)
+                            Class.forName(args[0]).getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             report("error " + cause.getClass().getName() + " " + oneLine(cause.getMessage()));
@@ -109,10 +111,11 @@ public final class ColdStartHarness {
         @Override
         public void handleRequest(InputStream in, OutputStream out, Context context) throws java.io.IOException {
             String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            dynamoDb.putItem(r -> r.tableName(table).item(Map.of(
-                    "pk", AttributeValue.fromS("BASELINE#" + System.nanoTime()),
-                    "sk", AttributeValue.fromS("BASELINE"),
-                    "input", AttributeValue.fromS(body))));
+            dynamoDb.putItem(r -> r.tableName(table)
+                    .item(Map.of(
+                            "pk", AttributeValue.fromS("BASELINE#" + System.nanoTime()),
+                            "sk", AttributeValue.fromS("BASELINE"),
+                            "input", AttributeValue.fromS(body))));
             out.write("{\"ok\":true}".getBytes(StandardCharsets.UTF_8));
         }
     }

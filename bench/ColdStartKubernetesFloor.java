@@ -20,13 +20,18 @@ public final class ColdStartKubernetesFloor implements RequestStreamHandler {
     private final ColdStartHarness.Baseline baseline = new ColdStartHarness.Baseline();
     private final KubernetesClient kubernetes = new KubernetesClientBuilder()
             .withHttpClientFactory(new JdkHttpClientFactory())
-            .withConfig(new ConfigBuilder(Config.empty()).withMasterUrl(System.getenv("COLDSTART_KUBERNETES_URL"))
-                    .withTrustCerts(true).build())
+            .withConfig(new ConfigBuilder(Config.empty())
+                    .withMasterUrl(System.getenv("COLDSTART_KUBERNETES_URL"))
+                    .withTrustCerts(true)
+                    .build())
             .build();
 
     @Override
     public void handleRequest(InputStream in, OutputStream out, Context context) throws IOException {
         baseline.handleRequest(in, out, context);
-        kubernetes.genericKubernetesResources("v1", "Namespace").withName("default").get();
+        kubernetes
+                .genericKubernetesResources("v1", "Namespace")
+                .withName("default")
+                .get();
     }
 }

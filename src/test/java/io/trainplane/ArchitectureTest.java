@@ -37,7 +37,14 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     private static final String PROJECT = "io.trainplane.";
 
-    enum Layer { LIBRARY, WORKFLOW, FUNCTIONS, LOCAL, CLI, BENCH }
+    enum Layer {
+        LIBRARY,
+        WORKFLOW,
+        FUNCTIONS,
+        LOCAL,
+        CLI,
+        BENCH
+    }
 
     /** The layers each layer may use besides itself. */
     private static final Map<Layer, Set<Layer>> MAY_USE = Map.of(
@@ -79,8 +86,14 @@ class ArchitectureTest {
             packages.add(e.fromPackage());
             packages.add(e.toPackage());
         });
-        assertThat(packages).contains("io.trainplane.core", "io.trainplane.workflow", "io.trainplane.functions",
-                "io.trainplane.local", "io.trainplane.cli", "io.trainplane.aws.eks");
+        assertThat(packages)
+                .contains(
+                        "io.trainplane.core",
+                        "io.trainplane.workflow",
+                        "io.trainplane.functions",
+                        "io.trainplane.local",
+                        "io.trainplane.cli",
+                        "io.trainplane.aws.eks");
         assertThat(edges).anySatisfy(e -> {
             assertThat(e.fromPackage()).isEqualTo("io.trainplane.functions");
             assertThat(e.toPackage()).isEqualTo("io.trainplane.workflow");
@@ -97,39 +110,51 @@ class ArchitectureTest {
                 }
             }
         }
-        assertThat(unplaced).as("packages in no layer (place them in ArchitectureTest.layer)").isEmpty();
+        assertThat(unplaced)
+                .as("packages in no layer (place them in ArchitectureTest.layer)")
+                .isEmpty();
     }
 
     @Test
     void theLibraryUsesNothingAboveIt() {
-        assertThat(violations(edges, Layer.LIBRARY)).as("library classes using workflow, functions, local, cli or bench")
+        assertThat(violations(edges, Layer.LIBRARY))
+                .as("library classes using workflow, functions, local, cli or bench")
                 .isEmpty();
     }
 
     @Test
     void theWorkflowUsesOnlyTheLibrary() {
-        assertThat(violations(edges, Layer.WORKFLOW)).as("workflow classes using functions, local, cli or bench")
+        assertThat(violations(edges, Layer.WORKFLOW))
+                .as("workflow classes using functions, local, cli or bench")
                 .isEmpty();
     }
 
     @Test
     void theFunctionsUseOnlyTheWorkflowAndTheLibrary() {
-        assertThat(violations(edges, Layer.FUNCTIONS)).as("functions classes using local, cli or bench").isEmpty();
+        assertThat(violations(edges, Layer.FUNCTIONS))
+                .as("functions classes using local, cli or bench")
+                .isEmpty();
     }
 
     @Test
     void localUsesOnlyTheWorkflowAndTheLibrary() {
-        assertThat(violations(edges, Layer.LOCAL)).as("local classes using functions, cli or bench").isEmpty();
+        assertThat(violations(edges, Layer.LOCAL))
+                .as("local classes using functions, cli or bench")
+                .isEmpty();
     }
 
     @Test
     void theCliUsesLocalTheWorkflowAndTheLibrary() {
-        assertThat(violations(edges, Layer.CLI)).as("cli classes using functions or bench").isEmpty();
+        assertThat(violations(edges, Layer.CLI))
+                .as("cli classes using functions or bench")
+                .isEmpty();
     }
 
     @Test
     void noPackagesDependOnEachOtherInACycle() {
-        assertThat(cycles(edges)).as("package cycles, each with the class edges that close it").isEmpty();
+        assertThat(cycles(edges))
+                .as("package cycles, each with the class edges that close it")
+                .isEmpty();
     }
 
     // The checks on made-up edges: each rule fails when it should, naming what breaks it.
@@ -142,9 +167,11 @@ class ArchitectureTest {
                 new ClassEdge("io.trainplane.local.LocalRun", "io.trainplane.functions.Functions"));
         assertThat(violations(made, Layer.WORKFLOW)).isEmpty();
         assertThat(violations(made, Layer.LIBRARY))
-                .containsExactly("io.trainplane.aws.eks.EksClusters -> io.trainplane.workflow.Step$Context (library uses workflow)");
+                .containsExactly(
+                        "io.trainplane.aws.eks.EksClusters -> io.trainplane.workflow.Step$Context (library uses workflow)");
         assertThat(violations(made, Layer.LOCAL))
-                .containsExactly("io.trainplane.local.LocalRun -> io.trainplane.functions.Functions (local uses functions)");
+                .containsExactly(
+                        "io.trainplane.local.LocalRun -> io.trainplane.functions.Functions (local uses functions)");
     }
 
     @Test
@@ -154,19 +181,22 @@ class ArchitectureTest {
                 new ClassEdge("io.trainplane.aws.RunTags", "io.trainplane.aws.eks.Names"),
                 new ClassEdge("io.trainplane.aws.ec2.Ec2Objects", "io.trainplane.aws.RunTags"),
                 new ClassEdge("io.trainplane.spec.RunSpec", "io.trainplane.core.Json"));
-        assertThat(cycles(made)).containsExactly("aws -> aws.eks -> aws"
-                + " [io.trainplane.aws.RunTags -> io.trainplane.aws.eks.Names;"
-                + " io.trainplane.aws.eks.ControlPlaneLogGroup -> io.trainplane.aws.RunTags]");
+        assertThat(cycles(made))
+                .containsExactly("aws -> aws.eks -> aws"
+                        + " [io.trainplane.aws.RunTags -> io.trainplane.aws.eks.Names;"
+                        + " io.trainplane.aws.eks.ControlPlaneLogGroup -> io.trainplane.aws.RunTags]");
         assertThat(cycles(made.subList(1, 4))).isEmpty();
     }
 
     /** Runs jdeps on a folder of classes: every edge from one io.trainplane class to another. */
     static List<ClassEdge> jdeps(Path classes) {
         assertThat(classes).as("compiled classes (run after compile)").isDirectory();
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("this JDK has no jdeps"));
+        ToolProvider jdeps =
+                ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("this JDK has no jdeps"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = jdeps.run(new PrintWriter(out), new PrintWriter(err), "-verbose:class", "-filter:none", classes.toString());
+        int exit = jdeps.run(
+                new PrintWriter(out), new PrintWriter(err), "-verbose:class", "-filter:none", classes.toString());
         assertThat(exit).as("jdeps exit status; stderr: %s", err).isZero();
         // "   io.trainplane.a.X     -> io.trainplane.b.Y     classes"
         Pattern line = Pattern.compile("^\\s+(\\S+)\\s+->\\s+(\\S+)\\s");
@@ -183,15 +213,16 @@ class ArchitectureTest {
     /** The layer of an io.trainplane package (sub-packages share their parent's), if it has one. */
     static Optional<Layer> layer(String packageName) {
         String top = relative(packageName).split("\\.")[0];
-        return Optional.ofNullable(switch (top) {
-            case "core", "spec", "runs", "aws", "kubernetes", "clients" -> Layer.LIBRARY;
-            case "workflow" -> Layer.WORKFLOW;
-            case "functions" -> Layer.FUNCTIONS;
-            case "local" -> Layer.LOCAL;
-            case "cli" -> Layer.CLI;
-            case "bench" -> Layer.BENCH;
-            default -> null;
-        });
+        return Optional.ofNullable(
+                switch (top) {
+                    case "core", "spec", "runs", "aws", "kubernetes", "clients" -> Layer.LIBRARY;
+                    case "workflow" -> Layer.WORKFLOW;
+                    case "functions" -> Layer.FUNCTIONS;
+                    case "local" -> Layer.LOCAL;
+                    case "cli" -> Layer.CLI;
+                    case "bench" -> Layer.BENCH;
+                    default -> null;
+                });
     }
 
     /** The edges from a layer's classes into a layer it may not use, as "class -> class (a uses b)". */
@@ -200,7 +231,9 @@ class ArchitectureTest {
         for (ClassEdge e : edges) {
             Optional<Layer> source = layer(e.fromPackage());
             Optional<Layer> target = layer(e.toPackage());
-            if (source.equals(Optional.of(from)) && target.isPresent() && target.get() != from
+            if (source.equals(Optional.of(from))
+                    && target.isPresent()
+                    && target.get() != from
                     && !MAY_USE.get(from).contains(target.get())) {
                 found.add(e + " (" + name(from) + " uses " + name(target.get()) + ")");
             }
@@ -219,7 +252,8 @@ class ArchitectureTest {
             graph.computeIfAbsent(e.toPackage(), p -> new TreeMap<>());
             if (!e.fromPackage().equals(e.toPackage())) {
                 graph.computeIfAbsent(e.fromPackage(), p -> new TreeMap<>())
-                        .computeIfAbsent(e.toPackage(), p -> new ArrayList<>()).add(e);
+                        .computeIfAbsent(e.toPackage(), p -> new ArrayList<>())
+                        .add(e);
             }
         }
         List<String> found = new ArrayList<>();
@@ -230,10 +264,11 @@ class ArchitectureTest {
             List<String> cycle = shortestCycle(graph, component, component.first());
             List<String> classEdges = new ArrayList<>();
             for (int i = 0; i + 1 < cycle.size(); i++) {
-                classEdges.add(graph.get(cycle.get(i)).get(cycle.get(i + 1)).getFirst().toString());
+                classEdges.add(
+                        graph.get(cycle.get(i)).get(cycle.get(i + 1)).getFirst().toString());
             }
-            found.add(cycle.stream().map(ArchitectureTest::relative).collect(Collectors.joining(" -> "))
-                    + " [" + String.join("; ", classEdges) + "]");
+            found.add(cycle.stream().map(ArchitectureTest::relative).collect(Collectors.joining(" -> ")) + " ["
+                    + String.join("; ", classEdges) + "]");
         }
         return found;
     }
@@ -284,9 +319,14 @@ class ArchitectureTest {
         return components;
     }
 
-    private static void visit(String node, Map<String, Integer> index, Map<String, Integer> low, Deque<String> stack,
-                              Set<String> onStack, Deque<Map.Entry<String, ArrayDeque<String>>> frames,
-                              Map<String, Map<String, List<ClassEdge>>> graph) {
+    private static void visit(
+            String node,
+            Map<String, Integer> index,
+            Map<String, Integer> low,
+            Deque<String> stack,
+            Set<String> onStack,
+            Deque<Map.Entry<String, ArrayDeque<String>>> frames,
+            Map<String, Map<String, List<ClassEdge>>> graph) {
         index.put(node, index.size());
         low.put(node, index.get(node));
         stack.push(node);
@@ -295,8 +335,8 @@ class ArchitectureTest {
     }
 
     /** The shortest path from {@code start} back to itself inside a component (breadth first). */
-    private static List<String> shortestCycle(Map<String, Map<String, List<ClassEdge>>> graph,
-                                              Set<String> component, String start) {
+    private static List<String> shortestCycle(
+            Map<String, Map<String, List<ClassEdge>>> graph, Set<String> component, String start) {
         Map<String, String> cameFrom = new LinkedHashMap<>();
         Deque<String> queue = new ArrayDeque<>(List.of(start));
         while (!queue.isEmpty()) {

@@ -1,6 +1,5 @@
 package io.trainplane.aws;
 
-import io.trainplane.aws.PublicAccessCidrs;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,7 +14,8 @@ public record ClusterNetwork(List<String> subnetIds, List<String> securityGroupI
         securityGroupIds = List.copyOf(Objects.requireNonNull(securityGroupIds, "securityGroupIds"));
         publicAccessCidrs = List.copyOf(Objects.requireNonNull(publicAccessCidrs, "publicAccessCidrs"));
         if (subnetIds.isEmpty()) {
-            throw new IllegalArgumentException("an EKS cluster needs at least one subnet (two, in different zones, on AWS)");
+            throw new IllegalArgumentException(
+                    "an EKS cluster needs at least one subnet (two, in different zones, on AWS)");
         }
         List<String> problems = PublicAccessCidrs.problems(publicAccessCidrs);
         if (!problems.isEmpty()) {

@@ -45,10 +45,15 @@ public final class EksTokens {
     /** A token for the cluster, reused while younger than {@link #REUSE}. */
     public String tokenFor(String clusterName) {
         Instant now = clock.instant();
-        return cache.compute(clusterName, (name, cached) ->
-                cached != null && Duration.between(cached.signedAt(), now).compareTo(REUSE) < 0
-                        ? cached
-                        : new Token(sign(name, now), now)).value();
+        return cache.compute(
+                        clusterName,
+                        (name, cached) -> cached != null
+                                        && Duration.between(cached.signedAt(), now)
+                                                        .compareTo(REUSE)
+                                                < 0
+                                ? cached
+                                : new Token(sign(name, now), now))
+                .value();
     }
 
     /** Forgets cached tokens: after a SnapStart restore, or when the API server answered 401. */
@@ -69,8 +74,7 @@ public final class EksTokens {
                 .putHeader("x-k8s-aws-id", clusterName)
                 .build();
         Clock signingClock = Clock.fixed(at, java.time.ZoneOffset.UTC);
-        var signed = AwsV4HttpSigner.create().sign(r -> r
-                .identity(credentials.resolveCredentials())
+        var signed = AwsV4HttpSigner.create().sign(r -> r.identity(credentials.resolveCredentials())
                 .request(request)
                 .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "sts")
                 .putProperty(AwsV4HttpSigner.REGION_NAME, region.id())

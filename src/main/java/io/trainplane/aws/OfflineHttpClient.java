@@ -33,15 +33,20 @@ public final class OfflineHttpClient implements SdkHttpClient {
     @Override
     public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
         requests.incrementAndGet();
-        request.httpRequest().firstMatchingHeader("Authorization").map(SIGNED_SERVICE::matcher)
-                .filter(Matcher::find).ifPresent(m -> services.add(m.group(1)));
+        request.httpRequest()
+                .firstMatchingHeader("Authorization")
+                .map(SIGNED_SERVICE::matcher)
+                .filter(Matcher::find)
+                .ifPresent(m -> services.add(m.group(1)));
         return new ExecutableHttpRequest() {
             @Override
             public HttpExecuteResponse call() {
                 request.contentStreamProvider().ifPresent(body -> drain(body.newStream()));
                 return HttpExecuteResponse.builder()
-                        .response(SdkHttpResponse.builder().statusCode(200)
-                                .putHeader("Content-Type", "application/x-amz-json-1.0").build())
+                        .response(SdkHttpResponse.builder()
+                                .statusCode(200)
+                                .putHeader("Content-Type", "application/x-amz-json-1.0")
+                                .build())
                         .responseBody(AbortableInputStream.create(
                                 new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8))))
                         .build();

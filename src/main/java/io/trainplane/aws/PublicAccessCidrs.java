@@ -29,11 +29,22 @@ import java.util.regex.Pattern;
 public final class PublicAccessCidrs {
     public static final int MAX = 40;
 
-    private static final Pattern IPV4_CIDR = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})/(\\d{1,2})");
+    private static final Pattern IPV4_CIDR =
+            Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})/(\\d{1,2})");
     /** Reserved IPv4 ranges (RFC 6890 and the IANA special-purpose registry), documentation ranges left out. */
     private static final List<String> RESERVED = List.of(
-            "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-            "192.0.0.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "224.0.0.0/4", "240.0.0.0/4");
+            "0.0.0.0/8",
+            "10.0.0.0/8",
+            "100.64.0.0/10",
+            "127.0.0.0/8",
+            "169.254.0.0/16",
+            "172.16.0.0/12",
+            "192.0.0.0/24",
+            "192.88.99.0/24",
+            "192.168.0.0/16",
+            "198.18.0.0/15",
+            "224.0.0.0/4",
+            "240.0.0.0/4");
 
     private PublicAccessCidrs() {}
 
@@ -61,7 +72,8 @@ public final class PublicAccessCidrs {
     static String problem(String cidr) {
         long[] block = parse(cidr);
         if (block == null) {
-            return "'" + cidr + "' is not an IPv4 CIDR block such as 203.0.113.0/24 (EKS takes no IPv6 block for an IPv4 cluster)";
+            return "'" + cidr
+                    + "' is not an IPv4 CIDR block such as 203.0.113.0/24 (EKS takes no IPv6 block for an IPv4 cluster)";
         }
         long mask = mask((int) block[1]);
         if ((block[0] & ~mask & 0xFFFFFFFFL) != 0) {

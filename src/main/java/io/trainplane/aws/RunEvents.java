@@ -39,7 +39,9 @@ public final class RunEvents {
             throw new IllegalArgumentException("event detail must carry runId: " + detailType);
         }
         PutEventsRequestEntry entry = PutEventsRequestEntry.builder()
-                .eventBusName(busName).source(SOURCE).detailType(detailType)
+                .eventBusName(busName)
+                .source(SOURCE)
+                .detailType(detailType)
                 .detail(Json.write(detail))
                 .resources(List.of())
                 .build();

@@ -25,7 +25,8 @@ public record RunTags(String stack, String runId) {
         Objects.requireNonNull(stack, "stack");
         Objects.requireNonNull(runId, "runId");
         if (stack.isBlank() || stack.length() > MAX_TAG_VALUE) {
-            throw new IllegalArgumentException("a stack name is 1 to " + MAX_TAG_VALUE + " characters: '" + stack + "'");
+            throw new IllegalArgumentException(
+                    "a stack name is 1 to " + MAX_TAG_VALUE + " characters: '" + stack + "'");
         }
         if (!Names.isValidRunId(runId)) {
             throw new IllegalArgumentException("not a valid run id: " + runId);

@@ -1,6 +1,5 @@
 package io.trainplane.aws;
 
-import io.trainplane.aws.PublicAccessCidrs;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -16,26 +15,40 @@ import java.util.Set;
  * @param adoptableFileSystemIds the EFS file systems runs may adopt ({@code volume.fileSystemId}): the
  *                         stack parameter AdoptableFileSystemIds, which its role's policy names too
  */
-public record Settings(String stackName, String tableName, String eventBusName, String region, ClusterNetwork network,
-                       ClusterRoles roles, int logRetentionDays, List<String> adoptableFileSystemIds) {
+public record Settings(
+        String stackName,
+        String tableName,
+        String eventBusName,
+        String region,
+        ClusterNetwork network,
+        ClusterRoles roles,
+        int logRetentionDays,
+        List<String> adoptableFileSystemIds) {
     /**
      * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
      * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
      */
-    public static final Set<Integer> RETENTION_DAYS = Set.of(1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545,
-            731, 1096, 1827, 2192, 2557, 2922, 3288, 3653);
+    public static final Set<Integer> RETENTION_DAYS = Set.of(
+            1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653);
 
     public Settings {
         adoptableFileSystemIds = List.copyOf(adoptableFileSystemIds);
         if (!RETENTION_DAYS.contains(logRetentionDays)) {
-            throw new IllegalArgumentException("log retention of " + logRetentionDays + " days: CloudWatch Logs takes one of "
-                    + RETENTION_DAYS.stream().sorted().toList());
+            throw new IllegalArgumentException(
+                    "log retention of " + logRetentionDays + " days: CloudWatch Logs takes one of "
+                            + RETENTION_DAYS.stream().sorted().toList());
         }
     }
 
     /** Settings of a stack that lets runs adopt no file system. */
-    public Settings(String stackName, String tableName, String eventBusName, String region, ClusterNetwork network,
-                    ClusterRoles roles, int logRetentionDays) {
+    public Settings(
+            String stackName,
+            String tableName,
+            String eventBusName,
+            String region,
+            ClusterNetwork network,
+            ClusterRoles roles,
+            int logRetentionDays) {
         this(stackName, tableName, eventBusName, region, network, roles, logRetentionDays, List.of());
     }
 
@@ -57,8 +70,10 @@ public record Settings(String stackName, String tableName, String eventBusName, 
         try {
             days = Integer.parseInt(retention.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalStateException("stack parameter LogRetentionDays (environment variable"
-                    + " CONTROL_PLANE_LOG_RETENTION_DAYS) is not a number of days: '" + retention + "'", e);
+            throw new IllegalStateException(
+                    "stack parameter LogRetentionDays (environment variable"
+                            + " CONTROL_PLANE_LOG_RETENTION_DAYS) is not a number of days: '" + retention + "'",
+                    e);
         }
         if (!RETENTION_DAYS.contains(days)) {
             throw new IllegalStateException("stack parameter LogRetentionDays (environment variable"
@@ -70,8 +85,11 @@ public record Settings(String stackName, String tableName, String eventBusName, 
                 require(env, "RUNS_TABLE"),
                 env.getOrDefault("EVENT_BUS_NAME", "trainplane"),
                 env.getOrDefault("AWS_REGION", "us-east-1"),
-                new ClusterNetwork(list(env, "CLUSTER_SUBNET_IDS"), list(env, "CLUSTER_SECURITY_GROUP_IDS"), publicCidrs),
-                new ClusterRoles(env.getOrDefault("CLUSTER_ROLE_ARN", ""), env.getOrDefault("NODE_ROLE_ARN", ""),
+                new ClusterNetwork(
+                        list(env, "CLUSTER_SUBNET_IDS"), list(env, "CLUSTER_SECURITY_GROUP_IDS"), publicCidrs),
+                new ClusterRoles(
+                        env.getOrDefault("CLUSTER_ROLE_ARN", ""),
+                        env.getOrDefault("NODE_ROLE_ARN", ""),
                         env.getOrDefault("EFS_CSI_ROLE_ARN", "")),
                 days,
                 list(env, "ADOPTABLE_FILE_SYSTEM_IDS"));
@@ -79,7 +97,10 @@ public record Settings(String stackName, String tableName, String eventBusName, 
 
     private static List<String> list(Map<String, String> env, String name) {
         String value = env.getOrDefault(name, "");
-        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     private static String require(Map<String, String> env, String name) {

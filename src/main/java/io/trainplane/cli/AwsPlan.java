@@ -1,8 +1,8 @@
 package io.trainplane.cli;
 
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.EfaInterfaces;
-import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.spec.ClusterSpec;
@@ -32,19 +32,25 @@ final class AwsPlan {
                     + (spec.cleanup().keepCluster() ? " (kept after the run)" : " (deleted after the run)"));
             lines.add("EKS node group " + names.nodeGroupName() + ": " + nodes.nodes() + " × " + nodes.instanceType()
                     + ", " + nodes.capacityType().json() + ", AMI " + EksRequests.amiType(nodes)
-                    + (nodes.gpusPerNode() > 0 ? ", " + nodes.gpusPerNode() + " GPUs per node, taint nvidia.com/gpu" : "")
+                    + (nodes.gpusPerNode() > 0
+                            ? ", " + nodes.gpusPerNode() + " GPUs per node, taint nvidia.com/gpu"
+                            : "")
                     + (nodes.capacityReservationId() != null
-                            ? ", in the stack's subnets of the reservation's Availability Zone (chosen when the run creates it)" : ""));
+                            ? ", in the stack's subnets of the reservation's Availability Zone (chosen when the run creates it)"
+                            : ""));
             if (Ec2DesiredState.needsPlacementGroup(nodes)) {
                 lines.add("EC2 cluster placement group (through Cloud Control), for EFA");
             }
             lines.add("EC2 launch template " + Ec2DesiredState.launchTemplateName(names) + " (through Cloud Control):"
                     + " IMDSv2 required, hop limit " + Ec2DesiredState.METADATA_HOP_LIMIT
-                    + (nodes.capacityReservationId() != null ? ", capacity reservation " + nodes.capacityReservationId() : "")
+                    + (nodes.capacityReservationId() != null
+                            ? ", capacity reservation " + nodes.capacityReservationId()
+                            : "")
                     + (nodes.efa() ? ", " + EfaInterfaces.count(nodes.instanceType()) + " EFA interfaces" : ""));
             lines.add("EKS add-on " + EksAddons.POD_IDENTITY_AGENT);
             if (spec.volume().type() == VolumeType.EFS) {
-                lines.add("EKS add-on " + EksAddons.EFS_CSI_DRIVER + " with a Pod Identity association to the stack's EFS CSI role");
+                lines.add("EKS add-on " + EksAddons.EFS_CSI_DRIVER
+                        + " with a Pod Identity association to the stack's EFS CSI role");
             }
             if (nodes.gpusPerNode() > 0) {
                 lines.add("NVIDIA device plugin DaemonSet in kube-system");
@@ -53,13 +59,16 @@ final class AwsPlan {
             lines.add("EKS cluster " + cluster.name() + " (existing: used, never modified)");
         }
         if (spec.volume().type() == VolumeType.EFS) {
-            lines.add(spec.volume().fileSystemId() != null
-                    ? "EFS file system " + spec.volume().fileSystemId() + " (adopted: never deleted), a mount target in each"
-                            + " Availability Zone of the cluster subnets where missing, the cluster's security group added to"
-                            + " its mount targets for the run"
-                    : "EFS file system (encrypted, elastic throughput, CreationToken " + names.efsCreationToken() + ")"
-                            + " with a mount target in each Availability Zone of the cluster subnets"
-                            + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
+            lines.add(
+                    spec.volume().fileSystemId() != null
+                            ? "EFS file system " + spec.volume().fileSystemId()
+                                    + " (adopted: never deleted), a mount target in each"
+                                    + " Availability Zone of the cluster subnets where missing, the cluster's security group added to"
+                                    + " its mount targets for the run"
+                            : "EFS file system (encrypted, elastic throughput, CreationToken "
+                                    + names.efsCreationToken() + ")"
+                                    + " with a mount target in each Availability Zone of the cluster subnets"
+                                    + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
         }
         return lines;
     }

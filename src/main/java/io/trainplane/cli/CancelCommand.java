@@ -1,16 +1,18 @@
 package io.trainplane.cli;
 
 import io.trainplane.core.Json;
+import io.trainplane.runs.RunRecord;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import io.trainplane.runs.RunRecord;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
-@Command(name = "cancel", mixinStandardHelpOptions = true,
+@Command(
+        name = "cancel",
+        mixinStandardHelpOptions = true,
         description = "Stop a run's execution; the safety net then tears down what the run created.")
 final class CancelCommand extends OneRunCommand implements Callable<Integer> {
     static final String CAUSE = "cancelled with trainplane cancel";
@@ -25,8 +27,9 @@ final class CancelCommand extends OneRunCommand implements Callable<Integer> {
         }
         String stack = table.stack();
         if (stack == null) {
-            throw new UserInputException("cancel stops the run's execution: name its stack with --stack NAME (--table is not enough),"
-                    + " or use --local for a local run");
+            throw new UserInputException(
+                    "cancel stops the run's execution: name its stack with --stack NAME (--table is not enough),"
+                            + " or use --local for a local run");
         }
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
         String executionArn = executionArn(pipeline, runId);
@@ -39,13 +42,18 @@ final class CancelCommand extends OneRunCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         boolean stopped = false;
         if (execution.status() == ExecutionStatus.RUNNING) {
-            clients.sfn().stopExecution(r -> r.executionArn(executionArn).error("Cancelled").cause(CAUSE));
+            clients.sfn()
+                    .stopExecution(
+                            r -> r.executionArn(executionArn).error("Cancelled").cause(CAUSE));
             stopped = true;
         }
         String status = stopped ? "ABORTED" : execution.statusAsString();
         if (output == OutputFormat.json) {
-            out.println(Json.write(Json.object().put("runId", runId).put("executionArn", executionArn)
-                    .put("stopped", stopped).put("executionStatus", status)));
+            out.println(Json.write(Json.object()
+                    .put("runId", runId)
+                    .put("executionArn", executionArn)
+                    .put("stopped", stopped)
+                    .put("executionStatus", status)));
         } else if (stopped) {
             out.println("stopped run " + runId + " (" + executionArn + ")");
             out.println("the safety net (the stack's Cleanup state machine) now deletes what the run created;");
@@ -68,8 +76,11 @@ final class CancelCommand extends OneRunCommand implements Callable<Integer> {
         }
         PrintWriter out = command.commandLine().getOut();
         if (output == OutputFormat.json) {
-            out.println(Json.write(Json.object().put("runId", runId).put("stopped", false)
-                    .put("status", run.status().name()).put("local", true)));
+            out.println(Json.write(Json.object()
+                    .put("runId", runId)
+                    .put("stopped", false)
+                    .put("status", run.status().name())
+                    .put("local", true)));
         } else if (run.status().isTerminal()) {
             out.println("run " + runId + " already finished (" + run.status() + "): nothing to stop");
         } else {

@@ -1,8 +1,8 @@
 package io.trainplane.cli;
 
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.workflow.CleanupRecord;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -11,15 +11,21 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "cleanup", mixinStandardHelpOptions = true,
-        description = {"Delete now what a finished run left behind (its cleanup gave up): starts the stack's Cleanup",
-                "state machine for the run, which deletes what the run record lists, in dependency order, as the",
-                "janitor's hourly sweep would."})
+@Command(
+        name = "cleanup",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Delete now what a finished run left behind (its cleanup gave up): starts the stack's Cleanup",
+            "state machine for the run, which deletes what the run record lists, in dependency order, as the",
+            "janitor's hourly sweep would."
+        })
 final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
     static final String CLEANUP_OUTPUT = "CleanupArn";
     /** Step Functions' limit on execution names. */
     static final int MAX_EXECUTION_NAME = 80;
-    private static final DateTimeFormatter SECOND = DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+
+    private static final DateTimeFormatter SECOND =
+            DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
 
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
@@ -31,8 +37,9 @@ final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
         }
         String stack = table.stack();
         if (stack == null) {
-            throw new UserInputException("cleanup starts the stack's Cleanup state machine: name the stack with --stack NAME"
-                    + " (--table is not enough), or use --local for a local run");
+            throw new UserInputException(
+                    "cleanup starts the stack's Cleanup state machine: name the stack with --stack NAME"
+                            + " (--table is not enough), or use --local for a local run");
         }
         String cleanupArn = StackOutputs.output(clients.cloudFormation(), stack, CLEANUP_OUTPUT);
         RunRecord run;
@@ -40,8 +47,9 @@ final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
         try (TableOptions.Source source = table.open(clients)) {
             run = find(source);
             if (!run.status().isTerminal()) {
-                throw new UserInputException("run " + runId + " is still " + run.status() + ": its own cleanup runs when it ends;"
-                        + " to stop it now: trainplane cancel " + runId + " --stack " + stack);
+                throw new UserInputException(
+                        "run " + runId + " is still " + run.status() + ": its own cleanup runs when it ends;"
+                                + " to stop it now: trainplane cancel " + runId + " --stack " + stack);
             }
             left = CleanupRecord.leftovers(run);
             if (!left.isEmpty()) {
@@ -51,15 +59,24 @@ final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
         }
         PrintWriter out = command.commandLine().getOut();
         if (left.isEmpty()) {
-            print(out, null, left, "run " + runId + " (" + run.status() + ") holds nothing to delete: its record lists nothing left");
+            print(
+                    out,
+                    null,
+                    left,
+                    "run " + runId + " (" + run.status() + ") holds nothing to delete: its record lists nothing left");
             return Main.SUCCEEDED;
         }
         String name = executionName(runId, clients.clock().instant());
         var input = Json.object().put("runId", runId).put("reason", "FAILED");
-        String arn = clients.sfn().startExecution(r -> r.stateMachineArn(cleanupArn).name(name).input(Json.write(input)))
+        String arn = clients.sfn()
+                .startExecution(r -> r.stateMachineArn(cleanupArn).name(name).input(Json.write(input)))
                 .executionArn();
-        print(out, arn, left, "started the cleanup of run " + runId + ": " + arn + "\nit deletes: " + String.join(", ", left)
-                + "\nfollow it: trainplane status " + runId + " --stack " + stack);
+        print(
+                out,
+                arn,
+                left,
+                "started the cleanup of run " + runId + ": " + arn + "\nit deletes: " + String.join(", ", left)
+                        + "\nfollow it: trainplane status " + runId + " --stack " + stack);
         return Main.SUCCEEDED;
     }
 
@@ -69,16 +86,24 @@ final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
         try (TableOptions.Source source = table.open(clients)) {
             run = find(source);
         }
-        print(command.commandLine().getOut(), null, List.of(), "run " + runId + " ran in the simulated account of"
-                + " 'trainplane run', which ended with it: nothing is left to delete"
-                + (run.error() != null && run.error().cleanup() != null
-                        ? " (its record tells what its cleanup would have left on AWS)" : ""));
+        print(
+                command.commandLine().getOut(),
+                null,
+                List.of(),
+                "run " + runId + " ran in the simulated account of"
+                        + " 'trainplane run', which ended with it: nothing is left to delete"
+                        + (run.error() != null && run.error().cleanup() != null
+                                ? " (its record tells what its cleanup would have left on AWS)"
+                                : ""));
         return Main.SUCCEEDED;
     }
 
     private void print(PrintWriter out, String executionArn, List<String> left, String text) {
         if (output == OutputFormat.json) {
-            var json = Json.object().put("runId", runId).put("started", executionArn != null).put("executionArn", executionArn);
+            var json = Json.object()
+                    .put("runId", runId)
+                    .put("started", executionArn != null)
+                    .put("executionArn", executionArn);
             left.forEach(json.putArray("deletes")::add);
             out.println(Json.write(json));
         } else {

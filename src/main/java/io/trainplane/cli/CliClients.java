@@ -36,8 +36,9 @@ public interface CliClients {
 
     /** The Kubernetes API of an EKS cluster: DescribeCluster's endpoint and CA, an EKS bearer token. */
     default ClusterAccess clusters() {
-        return new EksClusterAccess(eks(), new EksTokens(DefaultCredentialsProvider.builder().build(),
-                Region.of(region()), Clock.systemUTC()));
+        return new EksClusterAccess(
+                eks(),
+                new EksTokens(DefaultCredentialsProvider.builder().build(), Region.of(region()), Clock.systemUTC()));
     }
 
     /** The environment variables ({@code TRAINPLANE_HOME} names the local store). */
@@ -75,39 +76,60 @@ public interface CliClients {
                 return region;
             }
 
-            @Override public synchronized DynamoDbClient dynamoDb() {
+            @Override
+            public synchronized DynamoDbClient dynamoDb() {
                 if (dynamo == null) {
-                    dynamo = DynamoDbClient.builder().httpClient(http).region(resolvedRegion())
-                            .credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+                    dynamo = DynamoDbClient.builder()
+                            .httpClient(http)
+                            .region(resolvedRegion())
+                            .credentialsProvider(
+                                    DefaultCredentialsProvider.builder().build())
+                            .build();
                 }
                 return dynamo;
             }
 
-            @Override public synchronized CloudFormationClient cloudFormation() {
+            @Override
+            public synchronized CloudFormationClient cloudFormation() {
                 if (cloudFormation == null) {
-                    cloudFormation = CloudFormationClient.builder().httpClient(http).region(resolvedRegion())
-                            .credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+                    cloudFormation = CloudFormationClient.builder()
+                            .httpClient(http)
+                            .region(resolvedRegion())
+                            .credentialsProvider(
+                                    DefaultCredentialsProvider.builder().build())
+                            .build();
                 }
                 return cloudFormation;
             }
 
-            @Override public synchronized SfnClient sfn() {
+            @Override
+            public synchronized SfnClient sfn() {
                 if (sfn == null) {
-                    sfn = SfnClient.builder().httpClient(http).region(resolvedRegion())
-                            .credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+                    sfn = SfnClient.builder()
+                            .httpClient(http)
+                            .region(resolvedRegion())
+                            .credentialsProvider(
+                                    DefaultCredentialsProvider.builder().build())
+                            .build();
                 }
                 return sfn;
             }
 
-            @Override public synchronized EksClient eks() {
+            @Override
+            public synchronized EksClient eks() {
                 if (eks == null) {
-                    eks = EksClient.builder().httpClient(http).region(resolvedRegion())
-                            .credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+                    eks = EksClient.builder()
+                            .httpClient(http)
+                            .region(resolvedRegion())
+                            .credentialsProvider(
+                                    DefaultCredentialsProvider.builder().build())
+                            .build();
                 }
                 return eks;
             }
 
-            @Override public String region() {
+            @Override
+            public String region() {
                 return resolvedRegion().id();
             }
         };

@@ -2,11 +2,11 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.VolumeType;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -17,8 +17,13 @@ import java.util.Map;
  * A rough cost estimate of a run from the shipped price table and a simple model (the assumptions
  * are listed with the estimate). Not a quote: on-demand prices, no discounts, no data transfer.
  */
-record CostEstimate(PriceTable prices, List<String> assumptions, double expectedHours, List<Line> expected,
-                    double worstCaseHours, List<Line> worstCase) {
+record CostEstimate(
+        PriceTable prices,
+        List<String> assumptions,
+        double expectedHours,
+        List<Line> expected,
+        double worstCaseHours,
+        List<Line> worstCase) {
 
     /** One row: quantity × unit price; {@code unitPrice} null when the table has no price for it. */
     record Line(String item, double quantity, String unit, Double unitPrice) {
@@ -28,33 +33,40 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
     }
 
     /** Assumed seconds per epoch of the default CIFAR-10 workload, per instance family (whole job). */
-    static final Map<String, Double> SECONDS_PER_EPOCH = Map.of(
-            "c5", 240.0, "m5", 300.0, "g5", 25.0, "p4d", 8.0, "p5", 5.0);
+    static final Map<String, Double> SECONDS_PER_EPOCH =
+            Map.of("c5", 240.0, "m5", 300.0, "g5", 25.0, "p4d", 8.0, "p5", 5.0);
+
     static final double DEFAULT_SECONDS_PER_EPOCH = 300.0;
     /** Hours around training: cluster and node group creation, data, evaluation, teardown. */
     static final double OVERHEAD_HOURS_CREATE = 0.5;
+
     static final double OVERHEAD_HOURS_EXISTING = 0.1;
     /** EFS: data and checkpoints stored; written once; dataset read once per epoch plus evaluation. */
     static final double EFS_STORED_GB = 2.0;
+
     static final double EFS_WRITTEN_GB = 2.0;
     static final double EFS_DATASET_GB = 0.2;
     static final double HOURS_PER_MONTH = 730.0;
     /** Step Functions: fixed transitions, polls while provisioning, one poll per 2 minutes while training, 3 transitions per poll. */
     static final int FIXED_TRANSITIONS = 60;
+
     static final int SETUP_POLLS_CREATE = 40;
     static final int SETUP_POLLS_EXISTING = 10;
     static final double TRAINING_POLL_SECONDS = 120.0;
     static final int TRANSITIONS_PER_POLL = 3;
     /** Lambda: fixed invocations plus one per poll, 1 GB (the template's MemorySize), 2 s each. */
     static final int FIXED_INVOCATIONS = 30;
+
     static final double LAMBDA_GB = 1.0;
     static final double LAMBDA_SECONDS = 2.0;
 
     /** The EKS control plane's line: its name and hourly price, which depend on the version's support on the run's day. */
     private record ControlPlane(String item, double perHour, boolean extended) {
         static ControlPlane of(RunSpec spec, PriceTable prices, LocalDate runDay) {
-            if (KubernetesVersions.support(spec.cluster().kubernetesVersion(), runDay) == KubernetesVersions.Support.EXTENDED) {
-                return new ControlPlane("EKS control plane, extended support", prices.eksExtendedSupportControlPlanePerHour(), true);
+            if (KubernetesVersions.support(spec.cluster().kubernetesVersion(), runDay)
+                    == KubernetesVersions.Support.EXTENDED) {
+                return new ControlPlane(
+                        "EKS control plane, extended support", prices.eksExtendedSupportControlPlanePerHour(), true);
             }
             return new ControlPlane("EKS control plane", prices.eksControlPlanePerHour(), false);
         }
@@ -77,44 +89,77 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
         ControlPlane controlPlane = create ? ControlPlane.of(spec, prices, runDay) : null;
         if (create && controlPlane.extended()) {
             String version = spec.cluster().kubernetesVersion();
-            assumptions.add(String.format("Kubernetes %s is in EKS extended support on %s (it ends on %s): the control plane"
-                            + " costs $%.2f an hour instead of $%.2f; a version in standard support avoids it", version, runDay,
-                    KubernetesVersions.find(version).orElseThrow().endOfExtendedSupport(), controlPlane.perHour(),
+            assumptions.add(String.format(
+                    "Kubernetes %s is in EKS extended support on %s (it ends on %s): the control plane"
+                            + " costs $%.2f an hour instead of $%.2f; a version in standard support avoids it",
+                    version,
+                    runDay,
+                    KubernetesVersions.find(version).orElseThrow().endOfExtendedSupport(),
+                    controlPlane.perHour(),
                     prices.eksControlPlanePerHour()));
         }
         if (create) {
-            assumptions.add(String.format("training: %d epochs × %.0f s per epoch on %s = %.2f h%s", spec.training().epochs(),
-                    secondsPerEpoch, family(nodes.instanceType()), epochHours,
-                    epochHours > timeoutHours ? String.format(", capped by training.timeoutMinutes at %.2f h", timeoutHours) : ""));
+            assumptions.add(String.format(
+                    "training: %d epochs × %.0f s per epoch on %s = %.2f h%s",
+                    spec.training().epochs(),
+                    secondsPerEpoch,
+                    family(nodes.instanceType()),
+                    epochHours,
+                    epochHours > timeoutHours
+                            ? String.format(", capped by training.timeoutMinutes at %.2f h", timeoutHours)
+                            : ""));
         } else {
             assumptions.add("existing cluster: its nodes and control plane are billed to the cluster, not to the run");
         }
-        assumptions.add(String.format("expected duration: training + %.1f h (provisioning, data, evaluation, teardown), at most maxRunHours", overhead));
-        assumptions.add("worst case: the run lasts maxRunHours (" + spec.maxRunHours() + " h) before the safety net cleans up");
-        return new CostEstimate(prices, List.copyOf(assumptions), expectedHours,
+        assumptions.add(String.format(
+                "expected duration: training + %.1f h (provisioning, data, evaluation, teardown), at most maxRunHours",
+                overhead));
+        assumptions.add(
+                "worst case: the run lasts maxRunHours (" + spec.maxRunHours() + " h) before the safety net cleans up");
+        return new CostEstimate(
+                prices,
+                List.copyOf(assumptions),
+                expectedHours,
                 lines(spec, prices, controlPlane, expectedHours, Math.max(0, expectedHours - overhead)),
-                worstHours, lines(spec, prices, controlPlane, worstHours, worstHours));
+                worstHours,
+                lines(spec, prices, controlPlane, worstHours, worstHours));
     }
 
-    private static List<Line> lines(RunSpec spec, PriceTable prices, ControlPlane controlPlane, double hours, double trainingHours) {
+    private static List<Line> lines(
+            RunSpec spec, PriceTable prices, ControlPlane controlPlane, double hours, double trainingHours) {
         boolean create = spec.cluster().created();
         List<Line> lines = new ArrayList<>();
         if (create) {
             NodeGroupSpec nodes = spec.cluster().nodeGroup();
-            lines.add(new Line("EC2 " + nodes.nodes() + " × " + nodes.instanceType(), nodes.nodes() * hours, "node-hour",
+            lines.add(new Line(
+                    "EC2 " + nodes.nodes() + " × " + nodes.instanceType(),
+                    nodes.nodes() * hours,
+                    "node-hour",
                     prices.instancePerHour(nodes.instanceType())));
             lines.add(new Line(controlPlane.item(), hours, "hour", controlPlane.perHour()));
         }
         if (spec.volume().type() == VolumeType.EFS) {
-            lines.add(new Line("EFS storage", EFS_STORED_GB * hours / HOURS_PER_MONTH, "GB-month", prices.efsStoragePerGbMonth()));
+            lines.add(new Line(
+                    "EFS storage", EFS_STORED_GB * hours / HOURS_PER_MONTH, "GB-month", prices.efsStoragePerGbMonth()));
             lines.add(new Line("EFS elastic throughput, writes", EFS_WRITTEN_GB, "GB", prices.efsElasticWritePerGb()));
-            lines.add(new Line("EFS elastic throughput, reads", EFS_DATASET_GB * (spec.training().epochs() + 1), "GB",
+            lines.add(new Line(
+                    "EFS elastic throughput, reads",
+                    EFS_DATASET_GB * (spec.training().epochs() + 1),
+                    "GB",
                     prices.efsElasticReadPerGb()));
         }
-        double polls = (create ? SETUP_POLLS_CREATE : SETUP_POLLS_EXISTING) + Math.ceil(trainingHours * 3600 / TRAINING_POLL_SECONDS);
-        lines.add(new Line("Step Functions transitions", (FIXED_TRANSITIONS + TRANSITIONS_PER_POLL * polls) / 1000.0,
-                "1,000 transitions", prices.stepFunctionsPer1000Transitions()));
-        lines.add(new Line("Lambda", (FIXED_INVOCATIONS + polls) * LAMBDA_GB * LAMBDA_SECONDS, "GB-s", prices.lambdaPerGbSecond()));
+        double polls = (create ? SETUP_POLLS_CREATE : SETUP_POLLS_EXISTING)
+                + Math.ceil(trainingHours * 3600 / TRAINING_POLL_SECONDS);
+        lines.add(new Line(
+                "Step Functions transitions",
+                (FIXED_TRANSITIONS + TRANSITIONS_PER_POLL * polls) / 1000.0,
+                "1,000 transitions",
+                prices.stepFunctionsPer1000Transitions()));
+        lines.add(new Line(
+                "Lambda",
+                (FIXED_INVOCATIONS + polls) * LAMBDA_GB * LAMBDA_SECONDS,
+                "GB-s",
+                prices.lambdaPerGbSecond()));
         return List.copyOf(lines);
     }
 
@@ -128,7 +173,10 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
     }
 
     static double total(List<Line> lines) {
-        return lines.stream().filter(l -> l.cost() != null).mapToDouble(Line::cost).sum();
+        return lines.stream()
+                .filter(l -> l.cost() != null)
+                .mapToDouble(Line::cost)
+                .sum();
     }
 
     double expectedTotal() {
@@ -141,12 +189,18 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
 
     /** Lines without a price (an instance type missing from the table): the total leaves them out. */
     List<String> unpriced() {
-        return expected.stream().filter(l -> l.unitPrice() == null).map(Line::item).toList();
+        return expected.stream()
+                .filter(l -> l.unitPrice() == null)
+                .map(Line::item)
+                .toList();
     }
 
     ObjectNode toJson() {
-        ObjectNode n = Json.object().put("estimate", true).put("currency", "USD")
-                .put("region", prices.region()).put("priceDate", prices.date());
+        ObjectNode n = Json.object()
+                .put("estimate", true)
+                .put("currency", "USD")
+                .put("region", prices.region())
+                .put("priceDate", prices.date());
         ArrayNode a = n.putArray("assumptions");
         assumptions.forEach(a::add);
         n.put("expectedHours", round(expectedHours));
@@ -162,7 +216,10 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
 
     private static void lines(ArrayNode array, List<Line> lines) {
         for (Line l : lines) {
-            ObjectNode o = array.addObject().put("item", l.item()).put("quantity", round(l.quantity())).put("unit", l.unit());
+            ObjectNode o = array.addObject()
+                    .put("item", l.item())
+                    .put("quantity", round(l.quantity()))
+                    .put("unit", l.unit());
             if (l.unitPrice() == null) {
                 o.putNull("unitPrice").putNull("cost");
             } else {
@@ -181,15 +238,23 @@ record CostEstimate(PriceTable prices, List<String> assumptions, double expected
         table(out, String.format("expected (%.2f h)", expectedHours), expected);
         table(out, String.format("worst case (maxRunHours = %.0f h)", worstCaseHours), worstCase);
         if (!unpriced().isEmpty()) {
-            out.println("#   no price in the table for: " + String.join(", ", unpriced()) + " (left out of the totals)");
+            out.println(
+                    "#   no price in the table for: " + String.join(", ", unpriced()) + " (left out of the totals)");
         }
     }
 
     private static void table(PrintWriter out, String title, List<Line> lines) {
         out.println("#   " + title + ":");
         for (Line l : lines) {
-            out.printf("#     %-34s %12.4f %-18s × %-12s = %s%n", l.item(), l.quantity(), l.unit(),
-                    l.unitPrice() == null ? "?" : "$" + java.math.BigDecimal.valueOf(l.unitPrice()).toPlainString(), l.cost() == null ? "?" : String.format("$%.2f", l.cost()));
+            out.printf(
+                    "#     %-34s %12.4f %-18s × %-12s = %s%n",
+                    l.item(),
+                    l.quantity(),
+                    l.unit(),
+                    l.unitPrice() == null
+                            ? "?"
+                            : "$" + java.math.BigDecimal.valueOf(l.unitPrice()).toPlainString(),
+                    l.cost() == null ? "?" : String.format("$%.2f", l.cost()));
         }
         out.printf("#     %-34s %47s $%.2f (estimate)%n", "total", "", total(lines));
     }

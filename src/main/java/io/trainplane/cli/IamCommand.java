@@ -1,9 +1,9 @@
 package io.trainplane.cli;
 
+import io.trainplane.core.Json;
 import io.trainplane.local.iam.InvalidPolicyException;
 import io.trainplane.local.iam.StackTemplate;
 import io.trainplane.local.iam.TemplateException;
-import io.trainplane.core.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -12,9 +12,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "iam", mixinStandardHelpOptions = true,
-        description = "Print the IAM roles the stack creates and their policies, resolved as local mode authorizes calls"
-                + " against them (account 000000000000, us-east-1, stack trainplane). Creates nothing.")
+@Command(
+        name = "iam",
+        mixinStandardHelpOptions = true,
+        description =
+                "Print the IAM roles the stack creates and their policies, resolved as local mode authorizes calls"
+                        + " against them (account 000000000000, us-east-1, stack trainplane). Creates nothing.")
 final class IamCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -22,8 +25,12 @@ final class IamCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
 
-    @Option(names = "--parameter", paramLabel = "KEY=VALUE", mapFallbackValue = "",
-            description = "A template parameter's value (repeatable); SubnetIds defaults to the local account's subnets")
+    @Option(
+            names = "--parameter",
+            paramLabel = "KEY=VALUE",
+            mapFallbackValue = "",
+            description =
+                    "A template parameter's value (repeatable); SubnetIds defaults to the local account's subnets")
     Map<String, String> parameters = new LinkedHashMap<>();
 
     @Override

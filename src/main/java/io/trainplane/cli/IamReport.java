@@ -2,19 +2,18 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.iam.ConditionTest;
 import io.trainplane.local.iam.PolicyStatement;
 import io.trainplane.local.iam.Role;
 import io.trainplane.local.iam.RolePolicy;
 import io.trainplane.local.iam.StackTemplate;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.util.stream.Collectors;
 
 /** What {@code trainplane iam} prints: every role the stack creates with its resolved policies. */
 public final class IamReport {
-    private IamReport() {
-    }
+    private IamReport() {}
 
     /**
      * {"account", "region", "stack", "roles": [{"logicalId", "name", "arn", "policies": [{"name",
@@ -28,7 +27,10 @@ public final class IamReport {
                 .put("stack", template.account().stackName());
         ArrayNode roles = report.putArray("roles");
         for (Role role : template.roles().values()) {
-            ObjectNode node = roles.addObject().put("logicalId", role.logicalId()).put("name", role.name()).put("arn", role.arn());
+            ObjectNode node = roles.addObject()
+                    .put("logicalId", role.logicalId())
+                    .put("name", role.name())
+                    .put("arn", role.arn());
             ArrayNode policies = node.putArray("policies");
             for (RolePolicy policy : role.policies()) {
                 ObjectNode p = policies.addObject().put("name", policy.name());
@@ -38,30 +40,40 @@ public final class IamReport {
                 if (!policy.known()) {
                     p.put("known", false);
                 }
-                p.set("document", policy.known() ? policy.document() : Json.mapper().nullNode());
+                p.set(
+                        "document",
+                        policy.known() ? policy.document() : Json.mapper().nullNode());
             }
         }
         return report;
     }
 
     static void text(StackTemplate template, PrintWriter out) {
-        out.println("Roles of stack " + template.account().stackName() + " in account " + template.account().accountId()
-                + " (" + template.account().region() + "), as IAM evaluates them in local mode:");
+        out.println("Roles of stack " + template.account().stackName() + " in account "
+                + template.account().accountId() + " (" + template.account().region()
+                + "), as IAM evaluates them in local mode:");
         for (Role role : template.roles().values()) {
             out.println();
             out.println(role.logicalId() + "  " + role.arn());
             for (RolePolicy policy : role.policies()) {
-                String kind = !policy.managed() ? "inline"
-                        : "managed " + policy.managedArn() + (policy.known() ? "" : "; not known to the simulation:"
-                        + " requests made under this role cannot be evaluated");
+                String kind = !policy.managed()
+                        ? "inline"
+                        : "managed " + policy.managedArn()
+                                + (policy.known()
+                                        ? ""
+                                        : "; not known to the simulation:"
+                                                + " requests made under this role cannot be evaluated");
                 out.println("  " + policy.name() + " (" + kind + ")");
                 for (PolicyStatement statement : policy.statements()) {
-                    out.println("    " + statement.id() + ": " + statement.effect() + (statement.notAction() ? " all but " : " ")
-                            + String.join(", ", statement.actions()));
-                    out.println("      " + (statement.notResource() ? "on all but " : "on ") + String.join(", ", statement.resources()));
+                    out.println("    " + statement.id() + ": " + statement.effect()
+                            + (statement.notAction() ? " all but " : " ") + String.join(", ", statement.actions()));
+                    out.println("      " + (statement.notResource() ? "on all but " : "on ")
+                            + String.join(", ", statement.resources()));
                     if (!statement.conditions().isEmpty()) {
-                        out.println("      if " + statement.conditions().stream().map(ConditionTest::toString)
-                                .collect(Collectors.joining(" and ")));
+                        out.println("      if "
+                                + statement.conditions().stream()
+                                        .map(ConditionTest::toString)
+                                        .collect(Collectors.joining(" and ")));
                     }
                 }
             }

@@ -1,19 +1,23 @@
 package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalJanitor;
-import io.trainplane.core.Json;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "janitor", mixinStandardHelpOptions = true,
-        description = {"Run one janitor sweep locally, against a simulated AWS account: resources tagged",
-                "trainplane:run-id and trainplane:stack=trainplane (local mode's stack) whose run is finished,",
-                "unknown or past its maxRunHours are cleaned up; another stack's are counted in otherStacks.",
-                "Prints the sweep's report (what the Orphans Cleaned event carries) as JSON."})
+@Command(
+        name = "janitor",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run one janitor sweep locally, against a simulated AWS account: resources tagged",
+            "trainplane:run-id and trainplane:stack=trainplane (local mode's stack) whose run is finished,",
+            "unknown or past its maxRunHours are cleaned up; another stack's are counted in otherStacks.",
+            "Prints the sweep's report (what the Orphans Cleaned event carries) as JSON."
+        })
 final class JanitorCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;

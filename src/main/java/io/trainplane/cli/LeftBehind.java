@@ -31,14 +31,17 @@ final class LeftBehind {
     static void print(PrintWriter out, RunError error, String stack, int width) {
         CleanupFailure cleanup = error.cleanup();
         if (!Objects.equals(cleanup.error(), error.error())) {
-            out.println(label("cleanup:", width) + "gave up, " + cleanup.error() + (cleanup.cause() == null ? "" : ": " + cleanup.cause()));
+            out.println(label("cleanup:", width) + "gave up, " + cleanup.error()
+                    + (cleanup.cause() == null ? "" : ": " + cleanup.cause()));
         }
         for (Leftover l : cleanup.leftBehind()) {
             out.println(label("left:", width) + l.ref());
         }
-        out.println(label("removed by:", width) + (cleanup.janitorRemovesAll()
-                ? "the janitor, on its next sweep (hourly by default), or now by the command below"
-                : "nothing automatic (the janitor finds tagged EKS clusters and EFS file systems only): run the command below"));
+        out.println(
+                label("removed by:", width)
+                        + (cleanup.janitorRemovesAll()
+                                ? "the janitor, on its next sweep (hourly by default), or now by the command below"
+                                : "nothing automatic (the janitor finds tagged EKS clusters and EFS file systems only): run the command below"));
         out.println(label("delete now:", width) + command(cleanup, stack));
     }
 
@@ -55,7 +58,10 @@ final class LeftBehind {
         }
         ArrayNode lost = status.putArray("lostEvents");
         for (LostEvent e : run.lostEvents()) {
-            lost.addObject().put("detailType", e.detailType()).put("step", e.step()).put("error", e.error())
+            lost.addObject()
+                    .put("detailType", e.detailType())
+                    .put("step", e.step())
+                    .put("error", e.error())
                     .put("at", e.at().toString());
         }
         ArrayNode warnings = status.putArray("warnings");

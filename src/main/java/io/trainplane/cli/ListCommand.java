@@ -1,10 +1,10 @@
 package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunSummary;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -14,7 +14,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "list", mixinStandardHelpOptions = true,
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
         description = "List recent runs, newest first, from the run store's status index.")
 final class ListCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
@@ -23,7 +25,10 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
     @Mixin
     TableOptions table;
 
-    @Option(names = "--status", paramLabel = "STATUS", description = "only runs in this status: ${COMPLETION-CANDIDATES}")
+    @Option(
+            names = "--status",
+            paramLabel = "STATUS",
+            description = "only runs in this status: ${COMPLETION-CANDIDATES}")
     RunStatus status;
 
     @Option(names = "--limit", defaultValue = "20", description = "at most this many runs (default ${DEFAULT-VALUE})")
@@ -46,15 +51,21 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
         if (output == OutputFormat.json) {
             ArrayNode array = Json.array();
             for (RunSummary r : runs) {
-                array.addObject().put("runId", r.runId()).put("status", r.status().name()).put("phase", r.phase() == null ? null : r.phase().label())
-                        .put("createdAt", String.valueOf(r.createdAt())).put("updatedAt", String.valueOf(r.updatedAt()));
+                array.addObject()
+                        .put("runId", r.runId())
+                        .put("status", r.status().name())
+                        .put("phase", r.phase() == null ? null : r.phase().label())
+                        .put("createdAt", String.valueOf(r.createdAt()))
+                        .put("updatedAt", String.valueOf(r.updatedAt()));
             }
             out.println(Json.write(array));
         } else if (runs.isEmpty()) {
             out.println("no runs" + (status == null ? "" : " in status " + status));
         } else {
             out.printf("%-40s %-15s %-16s %s%n", "RUN", "STATUS", "PHASE", "CREATED");
-            runs.forEach(r -> out.printf("%-40s %-15s %-16s %s%n", r.runId(), r.status(), r.phase() == null ? null : r.phase().label(), r.createdAt()));
+            runs.forEach(r -> out.printf(
+                    "%-40s %-15s %-16s %s%n",
+                    r.runId(), r.status(), r.phase() == null ? null : r.phase().label(), r.createdAt()));
         }
         return Main.SUCCEEDED;
     }

@@ -5,14 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.local.PodLogs;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.Names;
-import io.trainplane.core.Json;
-import io.trainplane.core.TerminalException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,11 +28,18 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
  * read through the cluster's Kubernetes API while the cluster and the pods exist (for a local
  * run: the logs it kept in the local store). Whatever is gone is said, not an error.
  */
-@Command(name = "logs", mixinStandardHelpOptions = true,
-        description = {"Show a run's logs: the failure's log tail from the run record, and the pods' logs",
-                "through the Kubernetes API while the run's cluster and pods exist."})
+@Command(
+        name = "logs",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Show a run's logs: the failure's log tail from the run record, and the pods' logs",
+            "through the Kubernetes API while the run's cluster and pods exist."
+        })
 final class LogsCommand extends OneRunCommand implements Callable<Integer> {
-    @Option(names = "--tail", defaultValue = "100", paramLabel = "N",
+    @Option(
+            names = "--tail",
+            defaultValue = "100",
+            paramLabel = "N",
             description = "the last N lines of each pod's log (default ${DEFAULT-VALUE})")
     int tail;
 
@@ -69,44 +76,74 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
         Map<String, String> kept = PodLogs.read(source.local().dir(), runId);
         List<PodLog> logs = new ArrayList<>();
         kept.forEach((pod, log) -> logs.add(new PodLog(pod, null, null, tail(log, tail), null)));
-        return new Pods(null, null, logs, kept.isEmpty()
-                ? "this local run kept no pod logs (its simulated cluster ended with it; runs with --no-store keep nothing)"
-                : "kept by the local run when it ended; its simulated cluster is gone");
+        return new Pods(
+                null,
+                null,
+                logs,
+                kept.isEmpty()
+                        ? "this local run kept no pod logs (its simulated cluster ended with it; runs with --no-store keep nothing)"
+                        : "kept by the local run when it ended; its simulated cluster is gone");
     }
 
     private Pods clusterPods(RunRecord run) {
         String cluster = run.resources().get(RunResources.KUBERNETES_CLUSTER).orElse(null);
         String namespace = run.resources().get(RunResources.NAMESPACE).orElse(new Names(runId).namespace());
         if (cluster == null) {
-            return new Pods(null, namespace, List.of(), "the run has no Kubernetes objects any more"
-                    + (run.status().isTerminal() ? " (cleanup removed them)" : " (none yet)") + ": no pod logs to read");
+            return new Pods(
+                    null,
+                    namespace,
+                    List.of(),
+                    "the run has no Kubernetes objects any more"
+                            + (run.status().isTerminal() ? " (cleanup removed them)" : " (none yet)")
+                            + ": no pod logs to read");
         }
         try {
             clients.eks().describeCluster(r -> r.name(cluster));
         } catch (ResourceNotFoundException e) {
-            return new Pods(cluster, namespace, List.of(), "cluster " + cluster + " no longer exists: the pods' logs went with it");
+            return new Pods(
+                    cluster,
+                    namespace,
+                    List.of(),
+                    "cluster " + cluster + " no longer exists: the pods' logs went with it");
         }
         List<PodLog> logs = new ArrayList<>();
         try {
             KubernetesClient k8s = clients.clusters().connect(cluster);
-            List<Pod> found = k8s.pods().inNamespace(namespace).withLabel(RunObjects.RUN_LABEL, runId).list().getItems();
-            for (Pod pod : found.stream().sorted(Comparator.comparing(p -> p.getMetadata().getName())).toList()) {
+            List<Pod> found = k8s.pods()
+                    .inNamespace(namespace)
+                    .withLabel(RunObjects.RUN_LABEL, runId)
+                    .list()
+                    .getItems();
+            for (Pod pod : found.stream()
+                    .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
+                    .toList()) {
                 logs.add(read(k8s, namespace, pod));
             }
         } catch (TerminalException | KubernetesClientException e) {
             return new Pods(cluster, namespace, logs, "cannot read the cluster's Kubernetes API: " + e.getMessage());
         }
-        return new Pods(cluster, namespace, logs, logs.isEmpty()
-                ? "no pods of the run in namespace " + namespace + " of cluster " + cluster + " (not started, or deleted by cleanup)"
-                : null);
+        return new Pods(
+                cluster,
+                namespace,
+                logs,
+                logs.isEmpty()
+                        ? "no pods of the run in namespace " + namespace + " of cluster " + cluster
+                                + " (not started, or deleted by cleanup)"
+                        : null);
     }
 
     private PodLog read(KubernetesClient k8s, String namespace, Pod pod) {
         String name = pod.getMetadata().getName();
-        String component = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(WorkloadManifests.COMPONENT);
+        String component = pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get(WorkloadManifests.COMPONENT);
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         try {
-            String log = k8s.pods().inNamespace(namespace).withName(name).tailingLines(tail).getLog();
+            String log = k8s.pods()
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .tailingLines(tail)
+                    .getLog();
             return new PodLog(name, component, phase, tail(log == null ? "" : log, tail), null);
         } catch (KubernetesClientException e) {
             return new PodLog(name, component, phase, null, "log unavailable: " + e.getMessage());
@@ -120,18 +157,27 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
     }
 
     static ObjectNode toJson(RunRecord run, Pods pods) {
-        ObjectNode n = Json.object().put("runId", run.runId()).put("status", run.status().name());
+        ObjectNode n = Json.object()
+                .put("runId", run.runId())
+                .put("status", run.status().name());
         if (run.error() != null) {
-            n.putObject("failure").put("state", run.error().state()).put("error", run.error().error())
-                    .put("cause", run.error().cause()).put("logTail", run.error().logTail());
+            n.putObject("failure")
+                    .put("state", run.error().state())
+                    .put("error", run.error().error())
+                    .put("cause", run.error().cause())
+                    .put("logTail", run.error().logTail());
         } else {
             n.putNull("failure");
         }
         n.put("cluster", pods.cluster()).put("namespace", pods.namespace()).put("note", pods.note());
         ArrayNode array = n.putArray("pods");
         for (PodLog p : pods.logs()) {
-            array.addObject().put("pod", p.pod()).put("component", p.component()).put("phase", p.phase())
-                    .put("log", p.log()).put("note", p.note());
+            array.addObject()
+                    .put("pod", p.pod())
+                    .put("component", p.component())
+                    .put("phase", p.phase())
+                    .put("log", p.log())
+                    .put("note", p.note());
         }
         return n;
     }
@@ -148,8 +194,11 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
             }
         }
         for (PodLog p : pods.logs()) {
-            out.println("== pod " + p.pod() + (p.component() == null ? "" : " (" + p.component()
-                    + (p.phase() == null ? "" : ", " + p.phase()) + ")") + " ==");
+            out.println("== pod " + p.pod()
+                    + (p.component() == null
+                            ? ""
+                            : " (" + p.component() + (p.phase() == null ? "" : ", " + p.phase()) + ")")
+                    + " ==");
             if (p.log() != null && p.log().isBlank()) {
                 out.println("(no output)");
             } else if (p.log() != null) {

@@ -4,21 +4,34 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code trainplane}: validate, plan and run training runs; see README.md. */
-@Command(name = "trainplane",
+@Command(
+        name = "trainplane",
         mixinStandardHelpOptions = true,
         version = "trainplane 0.1.0",
         description = "Distributed PyTorch training on Amazon EKS from one call.",
-        subcommands = {ValidateCommand.class, PlanCommand.class, RunCommand.class, JanitorCommand.class,
-                StartCommand.class, StatusCommand.class, WatchCommand.class, ListCommand.class, LogsCommand.class,
-                CancelCommand.class, CleanupCommand.class, IamCommand.class},
+        subcommands = {
+            ValidateCommand.class,
+            PlanCommand.class,
+            RunCommand.class,
+            JanitorCommand.class,
+            StartCommand.class,
+            StatusCommand.class,
+            WatchCommand.class,
+            ListCommand.class,
+            LogsCommand.class,
+            CancelCommand.class,
+            CleanupCommand.class,
+            IamCommand.class
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-                "0:the run succeeded (validate/plan: the spec is valid; start/cancel/cleanup/status/list/logs/iam: done)",
-                "1:the run failed or was cancelled (run, watch)",
-                "2:invalid input: nothing was created (also: a stack without Trainplane's outputs, a runId already used, a template parameter iam refuses)",
-                "3:an internal error",
-                "4:not found: no such run, stack or local store (status, watch, logs, cancel, cleanup, list, start)",
-                "5:AWS refused or could not be reached (credentials, permissions, network)"})
+            "0:the run succeeded (validate/plan: the spec is valid; start/cancel/cleanup/status/list/logs/iam: done)",
+            "1:the run failed or was cancelled (run, watch)",
+            "2:invalid input: nothing was created (also: a stack without Trainplane's outputs, a runId already used, a template parameter iam refuses)",
+            "3:an internal error",
+            "4:not found: no such run, stack or local store (status, watch, logs, cancel, cleanup, list, start)",
+            "5:AWS refused or could not be reached (credentials, permissions, network)"
+        })
 public final class Main implements Runnable {
     public static final int SUCCEEDED = 0;
     public static final int FAILED = 1;
@@ -60,6 +73,8 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: validate, plan, run, janitor, start, status, watch, list, logs, cancel, cleanup or iam");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(),
+                "name a command: validate, plan, run, janitor, start, status, watch, list, logs, cancel, cleanup or iam");
     }
 }

@@ -1,4 +1,7 @@
 package io.trainplane.cli;
 
 /** {@code --output}: text for people, json for scripts. */
-enum OutputFormat { text, json }
+enum OutputFormat {
+    text,
+    json
+}

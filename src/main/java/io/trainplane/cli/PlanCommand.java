@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.trainplane.core.Json;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
-import io.trainplane.spec.VolumeType;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.core.Json;
+import io.trainplane.spec.VolumeType;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +20,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "plan", mixinStandardHelpOptions = true,
-        description = "Print the AWS resources and Kubernetes manifests a run would create, and an estimate of its cost. Creates nothing.")
+@Command(
+        name = "plan",
+        mixinStandardHelpOptions = true,
+        description =
+                "Print the AWS resources and Kubernetes manifests a run would create, and an estimate of its cost. Creates nothing.")
 final class PlanCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -40,7 +43,9 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
         List<HasMetadata> manifests = new ArrayList<>(new WorkloadManifests(run).all());
         if (run.volume().type() == VolumeType.EFS) {
-            String fileSystem = run.volume().fileSystemId() == null ? "fs-<created by the run>" : run.volume().fileSystemId();
+            String fileSystem = run.volume().fileSystemId() == null
+                    ? "fs-<created by the run>"
+                    : run.volume().fileSystemId();
             manifests.addAll(1, new VolumeManifests(run.names(), fileSystem).all());
         }
         List<String> aws = AwsPlan.of(run);

@@ -14,9 +14,17 @@ import java.util.TreeMap;
  * costs {@code eksControlPlanePerHour} while its Kubernetes version is in standard support and
  * {@code eksExtendedSupportControlPlanePerHour} (in total, not on top) while it is in extended support.
  */
-record PriceTable(String region, String date, Map<String, Double> instancesPerHour, double eksControlPlanePerHour,
-                  double eksExtendedSupportControlPlanePerHour, double efsStoragePerGbMonth, double efsElasticReadPerGb, double efsElasticWritePerGb,
-                  double stepFunctionsPer1000Transitions, double lambdaPerGbSecond) {
+record PriceTable(
+        String region,
+        String date,
+        Map<String, Double> instancesPerHour,
+        double eksControlPlanePerHour,
+        double eksExtendedSupportControlPlanePerHour,
+        double efsStoragePerGbMonth,
+        double efsElasticReadPerGb,
+        double efsElasticWritePerGb,
+        double stepFunctionsPer1000Transitions,
+        double lambdaPerGbSecond) {
 
     static final String DEFAULT_REGION = "us-east-1";
 
@@ -34,12 +42,20 @@ record PriceTable(String region, String date, Map<String, Double> instancesPerHo
     static PriceTable parse(String json) {
         JsonNode n = Json.read(json);
         Map<String, Double> instances = new TreeMap<>();
-        n.path("instances").properties().forEach(e -> instances.put(e.getKey(), e.getValue().asDouble()));
-        return new PriceTable(n.path("region").asText(), n.path("date").asText(), Map.copyOf(instances),
-                n.path("eksControlPlanePerHour").asDouble(), n.path("eksExtendedSupportControlPlanePerHour").asDouble(),
+        n.path("instances")
+                .properties()
+                .forEach(e -> instances.put(e.getKey(), e.getValue().asDouble()));
+        return new PriceTable(
+                n.path("region").asText(),
+                n.path("date").asText(),
+                Map.copyOf(instances),
+                n.path("eksControlPlanePerHour").asDouble(),
+                n.path("eksExtendedSupportControlPlanePerHour").asDouble(),
                 n.path("efsStoragePerGbMonth").asDouble(),
-                n.path("efsElasticReadPerGb").asDouble(), n.path("efsElasticWritePerGb").asDouble(),
-                n.path("stepFunctionsPer1000Transitions").asDouble(), n.path("lambdaPerGbSecond").asDouble());
+                n.path("efsElasticReadPerGb").asDouble(),
+                n.path("efsElasticWritePerGb").asDouble(),
+                n.path("stepFunctionsPer1000Transitions").asDouble(),
+                n.path("lambdaPerGbSecond").asDouble());
     }
 
     /** The on-demand price of an instance type, or null when the table does not list it. */

@@ -1,8 +1,8 @@
 package io.trainplane.cli;
 
 import io.trainplane.local.RunReport;
-import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.asl.HistoryEvent;
+import io.trainplane.local.asl.SimulatedClock;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,24 +28,32 @@ final class Progress implements Consumer<HistoryEvent> {
         switch (event.type()) {
             case "TaskStateEntered" -> taskEntered = event.timestamp();
             case "TaskStateExited" -> line(event, "✓ " + event.stateName() + took(event));
-            case "TaskFailed" -> line(event, "✗ " + event.stateName() + ": " + event.details().path("error").asText()
-);
+            case "TaskFailed" ->
+                line(
+                        event,
+                        "✗ " + event.stateName() + ": "
+                                + event.details().path("error").asText());
             case "WaitStateEntered" -> line(event, "… " + event.stateName());
             case "ExecutionSucceeded", "ExecutionFailed", "ExecutionAborted", "ExecutionTimedOut" ->
-                    line(event, "■ " + event.type().replace("Execution", "execution "));
-            default -> { }
+                line(event, "■ " + event.type().replace("Execution", "execution "));
+            default -> {}
         }
     }
 
     void finish(RunReport report) {
-        out.printf("run %s %s in %s simulated, %.1f s wall%n", report.runId(), report.status(),
-                clock(Duration.ofSeconds(report.simulatedSeconds())), (System.nanoTime() - wallStart) / 1e9);
+        out.printf(
+                "run %s %s in %s simulated, %.1f s wall%n",
+                report.runId(),
+                report.status(),
+                clock(Duration.ofSeconds(report.simulatedSeconds())),
+                (System.nanoTime() - wallStart) / 1e9);
     }
 
     private String took(HistoryEvent event) {
-        return taskEntered == null ? "" : " (" + Duration.between(taskEntered, event.timestamp()).toMillis() / 1000.0 + " s)";
+        return taskEntered == null
+                ? ""
+                : " (" + Duration.between(taskEntered, event.timestamp()).toMillis() / 1000.0 + " s)";
     }
-
 
     private void line(HistoryEvent event, String text) {
         out.println("[" + clock(Duration.between(start, event.timestamp())) + "] " + text);

@@ -1,22 +1,21 @@
 package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
-import io.trainplane.local.LocalLambdas;
-import io.trainplane.local.process.ProcessWorkload;
-import io.trainplane.local.process.PythonRuntime;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.LocalStore;
 import io.trainplane.local.PodLogs;
-import io.trainplane.local.asl.HistoryEvent;
-import java.nio.file.Path;
 import io.trainplane.local.RunReport;
+import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.asl.StateMachine;
+import io.trainplane.local.process.ProcessWorkload;
+import io.trainplane.local.process.PythonRuntime;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.FaultPlan;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -28,9 +27,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run the real TrainingPipeline state machine locally, with the real handlers,",
-                "against a simulated AWS account and Kubernetes cluster. No AWS account needed."})
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the real TrainingPipeline state machine locally, with the real handlers,",
+            "against a simulated AWS account and Kubernetes cluster. No AWS account needed."
+        })
 final class RunCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -38,49 +41,80 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
     @Mixin
     SpecInput spec;
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json (one JSON object on stdout at the end)")
+    @Option(
+            names = "--output",
+            defaultValue = "text",
+            description = "text or json (one JSON object on stdout at the end)")
     OutputFormat output;
 
     @Option(names = "--fail-at", paramLabel = "STATE", description = "make this Task fail every attempt (repeatable)")
     List<String> failAt = List.of();
 
-    @Option(names = "--flaky", paramLabel = "STATE", description = "make this Task's first attempt fail transiently (repeatable)")
+    @Option(
+            names = "--flaky",
+            paramLabel = "STATE",
+            description = "make this Task's first attempt fail transiently (repeatable)")
     List<String> flaky = List.of();
 
-    @Option(names = "--fault", paramLabel = "SERVICE:OPERATION",
-            description = "the simulated AWS refuses every call of this operation, e.g. eks:CreateNodegroup (repeatable)")
+    @Option(
+            names = "--fault",
+            paramLabel = "SERVICE:OPERATION",
+            description =
+                    "the simulated AWS refuses every call of this operation, e.g. eks:CreateNodegroup (repeatable)")
     List<String> awsFailures = List.of();
 
-    @Option(names = "--throttle", paramLabel = "SERVICE:OPERATION",
-            description = "the first call of this operation gets a ThrottlingException, e.g. efs:CreateMountTarget (repeatable)")
+    @Option(
+            names = "--throttle",
+            paramLabel = "SERVICE:OPERATION",
+            description =
+                    "the first call of this operation gets a ThrottlingException, e.g. efs:CreateMountTarget (repeatable)")
     List<String> awsThrottles = List.of();
 
-    @Option(names = "--cluster-fault", paramLabel = "FAULT",
-            description = "the simulated cluster shows this trouble: unschedulable, image-pull, crash-loop, bad-checksum, "
-                    + "low-accuracy or job-deleted")
+    @Option(
+            names = "--cluster-fault",
+            paramLabel = "FAULT",
+            description =
+                    "the simulated cluster shows this trouble: unschedulable, image-pull, crash-loop, bad-checksum, "
+                            + "low-accuracy or job-deleted")
     String clusterFault;
 
-    @Option(names = "--runtime", defaultValue = "auto", paramLabel = "RUNTIME",
-            description = {"what the pods do: simulated (a model of the workload), process (the real scripts as local",
-                    "processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH),",
-                    "auto (process when such a python exists, else simulated; default)"})
+    @Option(
+            names = "--runtime",
+            defaultValue = "auto",
+            paramLabel = "RUNTIME",
+            description = {
+                "what the pods do: simulated (a model of the workload), process (the real scripts as local",
+                "processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH),",
+                "auto (process when such a python exists, else simulated; default)"
+            })
     Runtime runtime;
 
     /** {@code --runtime}. */
-    enum Runtime { auto, simulated, process }
+    enum Runtime {
+        auto,
+        simulated,
+        process
+    }
 
-    @Option(names = "--abort-at", paramLabel = "STATE",
+    @Option(
+            names = "--abort-at",
+            paramLabel = "STATE",
             description = "stop the execution when this state is entered, as in the console; the safety net cleans up")
     String abortAt;
 
-    @Option(names = "--store", paramLabel = "DIR",
-            description = "keep the run's record in the local store in DIR (default: $TRAINPLANE_HOME, else .trainplane/)")
+    @Option(
+            names = "--store",
+            paramLabel = "DIR",
+            description =
+                    "keep the run's record in the local store in DIR (default: $TRAINPLANE_HOME, else .trainplane/)")
     Path store;
 
     @Option(names = "--no-store", description = "keep nothing after the run")
     boolean noStore;
 
-    @Option(names = "--audit-log", paramLabel = "FILE",
+    @Option(
+            names = "--audit-log",
+            paramLabel = "FILE",
             description = "write the IAM decision of every simulated AWS call to FILE, one JSON object a line")
     Path auditLog;
 
@@ -95,15 +129,17 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         Faults faults = faults();
         RunReport report;
         try (ProcessWorkload processes = processRuntime();
-             LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
+                LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
             Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
             PodLogs logs = new PodLogs(cloud.kubernetes().admin(), runId);
-            java.util.function.Consumer<HistoryEvent> events = noStore ? progress : event -> {
-                progress.accept(event);
-                if (PodLogs.beforePodsGo(event.type(), event.stateName())) {
-                    logs.capture();
-                }
-            };
+            java.util.function.Consumer<HistoryEvent> events = noStore
+                    ? progress
+                    : event -> {
+                        progress.accept(event);
+                        if (PodLogs.beforePodsGo(event.type(), event.stateName())) {
+                            logs.capture();
+                        }
+                    };
             report = new LocalRun(cloud, faults, events).abortingAt(abortAt).execute(normalized, runId);
             progress.finish(report);
             if (auditLog != null) {
@@ -132,8 +168,14 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         try (LocalStore local = LocalStore.open(dir)) {
             local.save(cloud.clients().dynamoDb(), LocalCloud.tableName());
             logs.save(dir);
-            command.commandLine().getErr().printf("stored in %s (%.1f s): trainplane status %s %s%n", dir,
-                    (System.nanoTime() - start) / 1e9, runId, store == null ? "--local" : "--store " + dir);
+            command.commandLine()
+                    .getErr()
+                    .printf(
+                            "stored in %s (%.1f s): trainplane status %s %s%n",
+                            dir,
+                            (System.nanoTime() - start) / 1e9,
+                            runId,
+                            store == null ? "--local" : "--store " + dir);
         } catch (RuntimeException e) {
             command.commandLine().getErr().println("warning: the run was not stored in " + dir + ": " + e.getMessage());
         }
@@ -157,8 +199,10 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         }
         boolean keep = "1".equals(System.getenv("TRAINPLANE_KEEP_WORKDIR"));
         ProcessWorkload processes = ProcessWorkload.inTemporaryDirectory(python.get(), keep);
-        command.commandLine().getErr().println("process runtime: " + python.get().python() + ", pods run in "
-                + processes.root() + (keep ? " (kept)" : " (removed at the end; TRAINPLANE_KEEP_WORKDIR=1 keeps it)"));
+        command.commandLine()
+                .getErr()
+                .println("process runtime: " + python.get().python() + ", pods run in " + processes.root()
+                        + (keep ? " (kept)" : " (removed at the end; TRAINPLANE_KEEP_WORKDIR=1 keeps it)"));
         return processes;
     }
 
@@ -168,7 +212,11 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             FaultPlan check = new FaultPlan();
             awsFailures.forEach(check::fail);
             awsThrottles.forEach(check::throttle);
-            return new Faults(Set.copyOf(failAt), Set.copyOf(flaky), Set.copyOf(awsFailures), Set.copyOf(awsThrottles),
+            return new Faults(
+                    Set.copyOf(failAt),
+                    Set.copyOf(flaky),
+                    Set.copyOf(awsFailures),
+                    Set.copyOf(awsThrottles),
                     clusterFault == null ? null : ClusterFault.of(clusterFault));
         } catch (IllegalArgumentException e) {
             throw new UserInputException(e.getMessage());
@@ -176,8 +224,9 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
     }
 
     private void checkStateNames() {
-        Set<String> names = StateMachine.parse(LocalRun.definition(LocalRun.PIPELINE),
-                LocalCloud.substitutions(LocalCloud.PIPELINE_MACHINE)).stateNames();
+        Set<String> names = StateMachine.parse(
+                        LocalRun.definition(LocalRun.PIPELINE), LocalCloud.substitutions(LocalCloud.PIPELINE_MACHINE))
+                .stateNames();
         Set<String> asked = new LinkedHashSet<>(failAt);
         asked.addAll(flaky);
         if (abortAt != null) {
@@ -185,8 +234,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         }
         for (String state : asked) {
             if (!names.contains(state)) {
-                throw new UserInputException("the pipeline has no state named '" + state + "'; states: "
-                        + String.join(", ", names));
+                throw new UserInputException(
+                        "the pipeline has no state named '" + state + "'; states: " + String.join(", ", names));
             }
         }
     }

@@ -41,7 +41,8 @@ final class SpecInput {
     /** The spec's runId, or a fresh one from the time when the spec leaves it out. */
     static String runIdOf(JsonNode normalized) {
         JsonNode runId = normalized.path("runId");
-        return runId.isTextual() ? runId.asText()
+        return runId.isTextual()
+                ? runId.asText()
                 : "run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     }
 }

@@ -17,7 +17,8 @@ final class StackOutputs {
     static Map<String, String> of(CloudFormationClient cloudFormation, String stackName) {
         Stack stack;
         try {
-            stack = cloudFormation.describeStacks(r -> r.stackName(stackName)).stacks().stream().findFirst()
+            stack = cloudFormation.describeStacks(r -> r.stackName(stackName)).stacks().stream()
+                    .findFirst()
                     .orElseThrow(() -> new NotFoundException("no stack " + stackName));
         } catch (CloudFormationException e) {
             if (e.getMessage() != null && e.getMessage().contains("does not exist")) {
@@ -35,7 +36,8 @@ final class StackOutputs {
     static String output(CloudFormationClient cloudFormation, String stackName, String key) {
         String value = of(cloudFormation, stackName).get(key);
         if (value == null) {
-            throw new UserInputException("stack " + stackName + " has no output " + key + ": is it a Trainplane stack?");
+            throw new UserInputException(
+                    "stack " + stackName + " has no output " + key + ": is it a Trainplane stack?");
         }
         return value;
     }

@@ -2,8 +2,8 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.spec.RunSpecs;
 import io.trainplane.core.Json;
+import io.trainplane.spec.RunSpecs;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,10 +19,14 @@ import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
 
-@Command(name = "start", mixinStandardHelpOptions = true,
-        description = {"Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline,",
-                "named after the runId). With --local or --store, the run executes here as 'trainplane run' does",
-                "(to its end) and is kept in the local store."})
+@Command(
+        name = "start",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline,",
+            "named after the runId). With --local or --store, the run executes here as 'trainplane run' does",
+            "(to its end) and is kept in the local store."
+        })
 final class StartCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -37,7 +41,9 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         @Option(names = "--stack", paramLabel = "NAME", description = "the deployed Trainplane stack")
         String stack;
 
-        @Option(names = "--local", description = "run it locally into the local store ($TRAINPLANE_HOME, else .trainplane/)")
+        @Option(
+                names = "--local",
+                description = "run it locally into the local store ($TRAINPLANE_HOME, else .trainplane/)")
         boolean local;
 
         @Option(names = "--store", paramLabel = "DIR", description = "run it locally into the local store in DIR")
@@ -63,15 +69,19 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         }
         StartExecutionResponse started;
         try {
-            started = clients.sfn().startExecution(r -> r.stateMachineArn(pipeline).name(runId).input(Json.write(input)));
+            started = clients.sfn()
+                    .startExecution(r -> r.stateMachineArn(pipeline).name(runId).input(Json.write(input)));
         } catch (ExecutionAlreadyExistsException e) {
             throw alreadyExists(runId);
         }
         String url = consoleUrl(started.executionArn());
         PrintWriter out = command.commandLine().getOut();
         if (output == OutputFormat.json) {
-            out.println(Json.write(Json.object().put("runId", runId).put("executionArn", started.executionArn())
-                    .put("startDate", String.valueOf(started.startDate())).put("consoleUrl", url)));
+            out.println(Json.write(Json.object()
+                    .put("runId", runId)
+                    .put("executionArn", started.executionArn())
+                    .put("startDate", String.valueOf(started.startDate()))
+                    .put("consoleUrl", url)));
         } else {
             out.println("started run " + runId);
             out.println("execution: " + started.executionArn());
@@ -110,7 +120,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
     /** The Step Functions console page of an execution, in the execution's own region. */
     static String consoleUrl(String executionArn) {
         String region = executionArn.split(":")[3];
-        return "https://" + region + ".console.aws.amazon.com/states/home?region=" + region
-                + "#/v2/executions/details/" + executionArn;
+        return "https://" + region + ".console.aws.amazon.com/states/home?region=" + region + "#/v2/executions/details/"
+                + executionArn;
     }
 }

@@ -2,9 +2,9 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.StepEntry;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +12,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "status", mixinStandardHelpOptions = true,
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
         description = "Show a run from the run store: status, phase, step timeline, metrics, resources, error.")
 final class StatusCommand extends OneRunCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "text", description = "text or json")
@@ -37,14 +39,21 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
 
     /** The run as JSON; {@code stack} (null if not known) goes into the cleanup command. */
     static ObjectNode toJson(RunRecord run, List<StepEntry> steps, String stack) {
-        ObjectNode n = Json.object().put("runId", run.runId()).put("status", run.status().name()).put("phase", run.phase() == null ? null : run.phase().label())
+        ObjectNode n = Json.object()
+                .put("runId", run.runId())
+                .put("status", run.status().name())
+                .put("phase", run.phase() == null ? null : run.phase().label())
                 .put("executionArn", run.executionArn())
-                .put("createdAt", String.valueOf(run.createdAt())).put("updatedAt", String.valueOf(run.updatedAt()));
+                .put("createdAt", String.valueOf(run.createdAt()))
+                .put("updatedAt", String.valueOf(run.updatedAt()));
         ArrayNode timeline = n.putArray("steps");
         for (StepEntry s : steps) {
             ObjectNode o = timeline.addObject().put("state", s.state()).put("started", String.valueOf(s.started()));
             if (s.ended() != null) {
-                o.put("ended", s.ended().toString()).put("durationSeconds", Duration.between(s.started(), s.ended()).toMillis() / 1000.0);
+                o.put("ended", s.ended().toString())
+                        .put(
+                                "durationSeconds",
+                                Duration.between(s.started(), s.ended()).toMillis() / 1000.0);
             }
             o.put("outcome", s.outcome()).put("detail", s.detail());
         }
@@ -62,8 +71,11 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             }
         });
         if (run.error() != null) {
-            n.putObject("error").put("state", run.error().state()).put("error", run.error().error())
-                    .put("cause", run.error().cause()).put("logTail", run.error().logTail());
+            n.putObject("error")
+                    .put("state", run.error().state())
+                    .put("error", run.error().error())
+                    .put("cause", run.error().cause())
+                    .put("logTail", run.error().logTail());
         } else {
             n.putNull("error");
         }
@@ -73,26 +85,40 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
 
     static void print(PrintWriter out, RunRecord run, List<StepEntry> steps, String stack) {
         out.println("run:        " + run.runId());
-        out.println("status:     " + run.status() + " (phase " + (run.phase() == null ? null : run.phase().label()) + ")");
+        out.println("status:     " + run.status() + " (phase "
+                + (run.phase() == null ? null : run.phase().label()) + ")");
         if (run.executionArn() != null) {
             out.println("execution:  " + run.executionArn());
         }
         out.println("created:    " + run.createdAt());
-        out.println("updated:    " + run.updatedAt() + " (" + duration(Duration.between(run.createdAt(), run.updatedAt())) + " after creation)");
+        out.println("updated:    " + run.updatedAt() + " ("
+                + duration(Duration.between(run.createdAt(), run.updatedAt())) + " after creation)");
         if (!steps.isEmpty()) {
             out.println("steps:");
             for (StepEntry s : steps) {
-                out.printf("  %-24s %-22s %10s  %s%s%n", s.state(), s.started(),
+                out.printf(
+                        "  %-24s %-22s %10s  %s%s%n",
+                        s.state(),
+                        s.started(),
                         s.ended() == null ? "running" : duration(Duration.between(s.started(), s.ended())),
-                        s.outcome() == null ? "" : s.outcome(), s.detail() == null ? "" : " (" + s.detail() + ")");
+                        s.outcome() == null ? "" : s.outcome(),
+                        s.detail() == null ? "" : " (" + s.detail() + ")");
             }
         }
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
-        run.resources().asMap().forEach((k, v) -> out.printf("resource:   %s = %s%n", k,
-                v instanceof List<?> list ? String.join(" ", list.stream().map(Object::toString).toList()) : v));
+        run.resources()
+                .asMap()
+                .forEach((k, v) -> out.printf(
+                        "resource:   %s = %s%n",
+                        k,
+                        v instanceof List<?> list
+                                ? String.join(
+                                        " ", list.stream().map(Object::toString).toList())
+                                : v));
         if (run.error() != null) {
             out.println("failed in:  " + run.error().state());
-            out.println("error:      " + run.error().error() + (run.error().cause() == null ? "" : ": " + run.error().cause()));
+            out.println("error:      " + run.error().error()
+                    + (run.error().cause() == null ? "" : ": " + run.error().cause()));
             if (run.error().logTail() != null && !run.error().logTail().isBlank()) {
                 out.println("log tail:");
                 run.error().logTail().lines().forEach(l -> out.println("  | " + l));
@@ -106,7 +132,8 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
 
     static String duration(Duration d) {
         long s = d.toSeconds();
-        return s >= 3600 ? String.format("%dh%02dm%02ds", s / 3600, s % 3600 / 60, s % 60)
+        return s >= 3600
+                ? String.format("%dh%02dm%02ds", s / 3600, s % 3600 / 60, s % 60)
                 : s >= 60 ? String.format("%dm%02ds", s / 60, s % 60) : String.format("%ds", s);
     }
 }

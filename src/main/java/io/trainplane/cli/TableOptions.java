@@ -15,16 +15,24 @@ final class TableOptions {
     Target target;
 
     static final class Target {
-        @Option(names = "--stack", paramLabel = "NAME", description = "the deployed Trainplane stack (its RunsTableName output)")
+        @Option(
+                names = "--stack",
+                paramLabel = "NAME",
+                description = "the deployed Trainplane stack (its RunsTableName output)")
         String stack;
 
         @Option(names = "--table", paramLabel = "NAME", description = "the DynamoDB table of the runs")
         String table;
 
-        @Option(names = "--local", description = "the local store of 'trainplane run' ($TRAINPLANE_HOME, else .trainplane/)")
+        @Option(
+                names = "--local",
+                description = "the local store of 'trainplane run' ($TRAINPLANE_HOME, else .trainplane/)")
         boolean local;
 
-        @Option(names = "--store", paramLabel = "DIR", description = "the local store in DIR (as 'trainplane run --store DIR')")
+        @Option(
+                names = "--store",
+                paramLabel = "DIR",
+                description = "the local store in DIR (as 'trainplane run --store DIR')")
         Path store;
     }
 
@@ -51,20 +59,26 @@ final class TableOptions {
     }
 
     String tableName(CliClients clients) {
-        return target.table != null ? target.table
+        return target.table != null
+                ? target.table
                 : StackOutputs.output(clients.cloudFormation(), target.stack, StackOutputs.RUNS_TABLE);
     }
 
     Source open(CliClients clients) {
         if (isLocal()) {
             Path dir = LocalStore.dir(target.store, clients.environment());
-            LocalStore local = LocalStore.openExisting(dir).orElseThrow(() -> new NotFoundException(
-                    "no local store in " + dir + ": 'trainplane run SPEC' writes one there (or name another with --store DIR"
-                            + " or $" + LocalStore.HOME_VARIABLE + ")"));
-            return new Source(new RunStore(local.client(), LocalStore.tableName(), clients.clock()),
-                    "the local store " + dir, null, local);
+            LocalStore local = LocalStore.openExisting(dir)
+                    .orElseThrow(() -> new NotFoundException("no local store in " + dir
+                            + ": 'trainplane run SPEC' writes one there (or name another with --store DIR" + " or $"
+                            + LocalStore.HOME_VARIABLE + ")"));
+            return new Source(
+                    new RunStore(local.client(), LocalStore.tableName(), clients.clock()),
+                    "the local store " + dir,
+                    null,
+                    local);
         }
         String where = target.stack != null ? "stack " + target.stack : "table " + target.table;
-        return new Source(new RunStore(clients.dynamoDb(), tableName(clients), clients.clock()), where, target.stack, null);
+        return new Source(
+                new RunStore(clients.dynamoDb(), tableName(clients), clients.clock()), where, target.stack, null);
     }
 }

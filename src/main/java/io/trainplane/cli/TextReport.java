@@ -24,6 +24,9 @@ final class TextReport {
         r.warnings().forEach(w -> out.println("warning:      " + w));
         out.println("transitions:  " + r.stateTransitions());
         out.println("created:      " + r.resources().created().size() + " resources");
-        out.println("remaining:    " + (r.resources().remaining().isEmpty() ? "none" : String.join(", ", r.resources().remaining())));
+        out.println("remaining:    "
+                + (r.resources().remaining().isEmpty()
+                        ? "none"
+                        : String.join(", ", r.resources().remaining())));
     }
 }

@@ -9,7 +9,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "validate", mixinStandardHelpOptions = true,
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
         description = "Check a run spec against the schema; print it with its defaults. Creates nothing.")
 final class ValidateCommand extends ClientsCommand implements Callable<Integer> {
     @Spec

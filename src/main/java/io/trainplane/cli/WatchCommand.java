@@ -1,9 +1,9 @@
 package io.trainplane.cli;
 
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.StepEntry;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,15 +21,24 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * each with the time since the run was created, then the outcome. Only changes are printed, so
  * the output reads the same on a terminal, in a file or in CI. The exit code is the outcome.
  */
-@Command(name = "watch", mixinStandardHelpOptions = true,
-        description = {"Follow a run until it ends: its steps with their elapsed time, then the outcome.",
-                "Exit code: 0 succeeded, 1 failed or cancelled, 4 no such run."})
+@Command(
+        name = "watch",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Follow a run until it ends: its steps with their elapsed time, then the outcome.",
+            "Exit code: 0 succeeded, 1 failed or cancelled, 4 no such run."
+        })
 final class WatchCommand extends OneRunCommand implements Callable<Integer> {
-    @Option(names = "--interval", defaultValue = "5", paramLabel = "SECONDS",
+    @Option(
+            names = "--interval",
+            defaultValue = "5",
+            paramLabel = "SECONDS",
             description = "seconds between two looks at the run (default ${DEFAULT-VALUE})")
     double interval;
 
-    @Option(names = "--output", defaultValue = "text",
+    @Option(
+            names = "--output",
+            defaultValue = "text",
             description = "text, or json: one JSON object (as 'status --output json') per change, the last one final")
     OutputFormat output;
 
@@ -48,7 +57,8 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                 RunRecord run = find(source);
                 List<StepEntry> steps = source.store().steps(runId);
                 if (output == OutputFormat.json) {
-                    String snapshot = Json.write(StatusCommand.toJson(run, steps, table.stack()).without("updatedAt"));
+                    String snapshot = Json.write(
+                            StatusCommand.toJson(run, steps, table.stack()).without("updatedAt"));
                     if (!snapshot.equals(lastSnapshot)) {
                         out.println(Json.write(StatusCommand.toJson(run, steps, table.stack())));
                         lastSnapshot = snapshot;
@@ -64,16 +74,21 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                 }
                 if (source.isLocal()) {
                     // Local runs are stored when they end: this one's process ended before the run did.
-                    command.commandLine().getErr().println("run " + runId + " stopped at " + run.status()
-                            + ": the 'trainplane run' that ran it ended before the run did; it will not change");
+                    command.commandLine()
+                            .getErr()
+                            .println(
+                                    "run " + runId + " stopped at " + run.status()
+                                            + ": the 'trainplane run' that ran it ended before the run did; it will not change");
                     return Main.FAILED;
                 }
                 if (!executionEndNoted && source.stack() != null && run.executionArn() != null) {
                     ExecutionStatus execution = executionStatus(run.executionArn());
                     if (execution != null && execution != ExecutionStatus.RUNNING) {
                         executionEndNoted = true;
-                        command.commandLine().getErr().println("the execution is " + execution
-                                + "; waiting for the safety net to finish the run's record");
+                        command.commandLine()
+                                .getErr()
+                                .println("the execution is " + execution
+                                        + "; waiting for the safety net to finish the run's record");
                     }
                 }
                 out.flush();
@@ -85,7 +100,9 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
     /** The execution's status, or null when Step Functions does not know it (the record is what counts). */
     private ExecutionStatus executionStatus(String executionArn) {
         try {
-            return clients.sfn().describeExecution(r -> r.executionArn(executionArn)).status();
+            return clients.sfn()
+                    .describeExecution(r -> r.executionArn(executionArn))
+                    .status();
         } catch (ExecutionDoesNotExistException e) {
             return null;
         }
@@ -118,13 +135,23 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                     line(run, s.started(), "▶ " + s.state());
                 }
                 if (s.ended() != null && ended.add(key)) {
-                    String mark = "ok".equals(s.outcome()) || "succeeded".equals(s.outcome()) ? "✓" : s.outcome() == null ? "·" : "✗";
-                    line(run, s.ended(), String.format("%s %-24s %8s  %s%s", mark, s.state(),
-                            StatusCommand.duration(Duration.between(s.started(), s.ended())),
-                            s.outcome() == null ? "" : s.outcome(), firstLine(s.detail())));
+                    String mark = "ok".equals(s.outcome()) || "succeeded".equals(s.outcome())
+                            ? "✓"
+                            : s.outcome() == null ? "·" : "✗";
+                    line(
+                            run,
+                            s.ended(),
+                            String.format(
+                                    "%s %-24s %8s  %s%s",
+                                    mark,
+                                    s.state(),
+                                    StatusCommand.duration(Duration.between(s.started(), s.ended())),
+                                    s.outcome() == null ? "" : s.outcome(),
+                                    firstLine(s.detail())));
                 }
             }
-            String now = run.status() + " (phase " + (run.phase() == null ? null : run.phase().label()) + ")";
+            String now = run.status() + " (phase "
+                    + (run.phase() == null ? null : run.phase().label()) + ")";
             if (!now.equals(status)) {
                 line(run, run.updatedAt(), "status " + now);
                 status = now;
@@ -137,7 +164,8 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                 return "";
             }
             String first = detail.lines().findFirst().orElse("");
-            return " (" + (first.length() > 100 ? first.substring(0, 100) + "…" : first) + (detail.contains("\n") ? " …" : "") + ")";
+            return " (" + (first.length() > 100 ? first.substring(0, 100) + "…" : first)
+                    + (detail.contains("\n") ? " …" : "") + ")";
         }
 
         void outcome(RunRecord run) {
@@ -146,7 +174,8 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
             run.metrics().forEach((k, v) -> out.printf("metric: %s = %s%n", k, v));
             if (run.error() != null) {
                 out.println("failed in: " + run.error().state());
-                out.println("error:     " + run.error().error() + (run.error().cause() == null ? "" : ": " + run.error().cause()));
+                out.println("error:     " + run.error().error()
+                        + (run.error().cause() == null ? "" : ": " + run.error().cause()));
                 if (run.error().logTail() != null && !run.error().logTail().isBlank()) {
                     out.println("log tail (all of it: trainplane logs " + run.runId() + "):");
                     run.error().logTail().lines().forEach(l -> out.println("  | " + l));

@@ -1,7 +1,7 @@
 package io.trainplane.clients;
 
-import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.EksTokens;
+import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
@@ -35,7 +35,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * cluster (those that ship without fabric8 never load it, see {@link #clusters()}).
  */
 public final class AwsClients implements Clients {
-    private static final Supplier<AwsClients> FROM_ENVIRONMENT = memoize(() -> new AwsClients(Settings.fromEnvironment()));
+    private static final Supplier<AwsClients> FROM_ENVIRONMENT =
+            memoize(() -> new AwsClients(Settings.fromEnvironment()));
 
     private final Settings settings;
     private final Region region;
@@ -53,10 +54,13 @@ public final class AwsClients implements Clients {
     public AwsClients(Settings settings) {
         // In Lambda the credentials are in the environment, or (SnapStart) behind the container
         // credentials endpoint; the default chain, with its profile files, is for the CLI.
-        this(settings, System.getenv("AWS_LAMBDA_FUNCTION_NAME") != null
-                ? AwsCredentialsProviderChain.of(EnvironmentVariableCredentialsProvider.create(),
-                        ContainerCredentialsProvider.builder().build())
-                : DefaultCredentialsProvider.builder().build());
+        this(
+                settings,
+                System.getenv("AWS_LAMBDA_FUNCTION_NAME") != null
+                        ? AwsCredentialsProviderChain.of(
+                                EnvironmentVariableCredentialsProvider.create(),
+                                ContainerCredentialsProvider.builder().build())
+                        : DefaultCredentialsProvider.builder().build());
     }
 
     AwsClients(Settings settings, AwsCredentialsProvider credentials) {
@@ -70,17 +74,35 @@ public final class AwsClients implements Clients {
         this.credentials = credentials;
         this.tokens = new EksTokens(credentials, region, Clock.systemUTC());
         this.dynamoDb = memoize(() -> DynamoDbClient.builder()
-                .httpClient(http).region(region).credentialsProvider(credentials).build());
+                .httpClient(http)
+                .region(region)
+                .credentialsProvider(credentials)
+                .build());
         this.eks = memoize(() -> EksClient.builder()
-                .httpClient(http).region(region).credentialsProvider(credentials).build());
+                .httpClient(http)
+                .region(region)
+                .credentialsProvider(credentials)
+                .build());
         this.efs = memoize(() -> EfsClient.builder()
-                .httpClient(http).region(region).credentialsProvider(credentials).build());
+                .httpClient(http)
+                .region(region)
+                .credentialsProvider(credentials)
+                .build());
         this.cloudControl = memoize(() -> CloudControlClient.builder()
-                .httpClient(http).region(region).credentialsProvider(credentials).build());
+                .httpClient(http)
+                .region(region)
+                .credentialsProvider(credentials)
+                .build());
         this.events = memoize(() -> CloudWatchEventsClient.builder()
-                .httpClient(http).region(region).credentialsProvider(credentials).build());
+                .httpClient(http)
+                .region(region)
+                .credentialsProvider(credentials)
+                .build());
         this.sfn = memoize(() -> SfnClient.builder()
-                .httpClient(http).region(region).credentialsProvider(credentials).build());
+                .httpClient(http)
+                .region(region)
+                .credentialsProvider(credentials)
+                .build());
     }
 
     /**
@@ -88,7 +110,8 @@ public final class AwsClients implements Clients {
      * (with throwaway credentials) as usual, then answered by {@code offline}.
      */
     public static AwsClients offline(Settings settings, OfflineHttpClient offline) {
-        return new AwsClients(settings, StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming")), offline);
+        return new AwsClients(
+                settings, StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming")), offline);
     }
 
     /** The clients of this Lambda container, shared by every invocation. */
@@ -96,14 +119,45 @@ public final class AwsClients implements Clients {
         return FROM_ENVIRONMENT.get();
     }
 
-    @Override public Settings settings() { return settings; }
-    @Override public Clock clock() { return Clock.systemUTC(); }
-    @Override public DynamoDbClient dynamoDb() { return dynamoDb.get(); }
-    @Override public EksClient eks() { return eks.get(); }
-    @Override public EfsClient efs() { return efs.get(); }
-    @Override public CloudControlClient cloudControl() { return cloudControl.get(); }
-    @Override public CloudWatchEventsClient events() { return events.get(); }
-    @Override public SfnClient sfn() { return sfn.get(); }
+    @Override
+    public Settings settings() {
+        return settings;
+    }
+
+    @Override
+    public Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Override
+    public DynamoDbClient dynamoDb() {
+        return dynamoDb.get();
+    }
+
+    @Override
+    public EksClient eks() {
+        return eks.get();
+    }
+
+    @Override
+    public EfsClient efs() {
+        return efs.get();
+    }
+
+    @Override
+    public CloudControlClient cloudControl() {
+        return cloudControl.get();
+    }
+
+    @Override
+    public CloudWatchEventsClient events() {
+        return events.get();
+    }
+
+    @Override
+    public SfnClient sfn() {
+        return sfn.get();
+    }
 
     /**
      * Built on first use. Not a memoized lambda like the others: linking a lambda that returns

@@ -46,7 +46,8 @@ public interface Clients {
     default String cleanupStateMachineArn() {
         String arn = System.getenv("CLEANUP_STATE_MACHINE_ARN");
         if (arn == null || arn.isBlank()) {
-            throw new IllegalStateException("environment variable CLEANUP_STATE_MACHINE_ARN is not set; template.yaml sets it");
+            throw new IllegalStateException(
+                    "environment variable CLEANUP_STATE_MACHINE_ARN is not set; template.yaml sets it");
         }
         return arn;
     }
@@ -55,7 +56,8 @@ public interface Clients {
     default String trainingPipelineArn() {
         String arn = System.getenv("TRAINING_PIPELINE_ARN");
         if (arn == null || arn.isBlank()) {
-            throw new IllegalStateException("environment variable TRAINING_PIPELINE_ARN is not set; template.yaml sets it");
+            throw new IllegalStateException(
+                    "environment variable TRAINING_PIPELINE_ARN is not set; template.yaml sets it");
         }
         return arn;
     }

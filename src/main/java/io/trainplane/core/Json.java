@@ -35,8 +35,7 @@ public final class Json {
     public static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final JsonFactory FACTORY = new JsonFactory();
 
-    private Json() {
-    }
+    private Json() {}
 
     public static ObjectNode object() {
         return NODES.objectNode();
@@ -154,11 +153,12 @@ public final class Json {
                 yield array;
             }
             case VALUE_STRING -> NODES.textNode(parser.getText());
-            case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-                case INT -> NODES.numberNode(parser.getIntValue());
-                case LONG -> NODES.numberNode(parser.getLongValue());
-                default -> NODES.numberNode(parser.getBigIntegerValue());
-            };
+            case VALUE_NUMBER_INT ->
+                switch (parser.getNumberType()) {
+                    case INT -> NODES.numberNode(parser.getIntValue());
+                    case LONG -> NODES.numberNode(parser.getLongValue());
+                    default -> NODES.numberNode(parser.getBigIntegerValue());
+                };
             case VALUE_NUMBER_FLOAT -> NODES.numberNode(parser.getDoubleValue());
             case VALUE_TRUE -> NODES.booleanNode(true);
             case VALUE_FALSE -> NODES.booleanNode(false);

@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.client.OAuthTokenProvider;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.OfflineHttpClient;
-import io.trainplane.spec.RunSpec;
 import io.trainplane.core.TerminalException;
+import io.trainplane.spec.RunSpec;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,10 +50,14 @@ public final class EksClusterAccess implements ClusterAccess {
     private KubernetesClient open(String clusterName) {
         Cluster cluster = describe(clusterName);
         if (cluster.status() != ClusterStatus.ACTIVE) {
-            throw new TerminalException("ClusterNotActive",
-                    "EKS cluster " + clusterName + " is " + cluster.status() + ", not ACTIVE");
+            throw new TerminalException(
+                    "ClusterNotActive", "EKS cluster " + clusterName + " is " + cluster.status() + ", not ACTIVE");
         }
-        return client(cluster.endpoint(), cluster.certificateAuthority() == null ? null : cluster.certificateAuthority().data(),
+        return client(
+                cluster.endpoint(),
+                cluster.certificateAuthority() == null
+                        ? null
+                        : cluster.certificateAuthority().data(),
                 () -> tokens.tokenFor(clusterName));
     }
 
@@ -81,8 +85,11 @@ public final class EksClusterAccess implements ClusterAccess {
      * ({@link KubernetesJson#prime}). No request leaves, no credential or token is kept.
      */
     public static void prime(Region region, RunSpec sample) {
-        AwsCredentialsProvider throwaway = StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"));
-        try (EksClient eks = EksClient.builder().httpClient(new OfflineHttpClient()).region(region)
+        AwsCredentialsProvider throwaway =
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"));
+        try (EksClient eks = EksClient.builder()
+                .httpClient(new OfflineHttpClient())
+                .region(region)
                 .credentialsProvider(throwaway)
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build()) {
@@ -99,8 +106,8 @@ public final class EksClusterAccess implements ClusterAccess {
         try {
             return eks.describeCluster(r -> r.name(clusterName)).cluster();
         } catch (ResourceNotFoundException e) {
-            throw new TerminalException("ClusterNotFound",
-                    "EKS cluster " + clusterName + " does not exist in this account and region", e);
+            throw new TerminalException(
+                    "ClusterNotFound", "EKS cluster " + clusterName + " does not exist in this account and region", e);
         }
     }
 }

@@ -32,13 +32,22 @@ public final class JobPods {
     }
 
     public List<Pod> list() {
-        return client.pods().inNamespace(namespace).withLabel(jobLabel, jobName).list().getItems();
+        return client.pods()
+                .inNamespace(namespace)
+                .withLabel(jobLabel, jobName)
+                .list()
+                .getItems();
     }
 
     /** The namespace's events about pods (the scheduler's FailedScheduling among them); empty when unreadable. */
     public List<Event> events() {
         try {
-            return client.v1().events().inNamespace(namespace).withField("involvedObject.kind", "Pod").list().getItems();
+            return client.v1()
+                    .events()
+                    .inNamespace(namespace)
+                    .withField("involvedObject.kind", "Pod")
+                    .list()
+                    .getItems();
         } catch (KubernetesClientException e) {
             return List.of();
         }
@@ -47,7 +56,8 @@ public final class JobPods {
     /** The exit code of the first failed pod's main container. */
     public Optional<Integer> failedExitCode() {
         return list().stream()
-                .filter(p -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+                .filter(p ->
+                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
                 .map(JobPods::terminated)
                 .flatMap(Optional::stream)
                 .map(ContainerStateTerminated::getExitCode)
@@ -59,7 +69,8 @@ public final class JobPods {
     public Optional<String> logTail(String pod, boolean previous) {
         try {
             var resource = client.pods().inNamespace(namespace).withName(pod);
-            String log = previous ? resource.terminated().tailingLines(TAIL_LINES).getLog()
+            String log = previous
+                    ? resource.terminated().tailingLines(TAIL_LINES).getLog()
                     : resource.tailingLines(TAIL_LINES).getLog();
             return Optional.ofNullable(log).filter(l -> !l.isBlank()).filter(l -> !isApiObject(l));
         } catch (KubernetesClientException e) {
@@ -85,7 +96,8 @@ public final class JobPods {
             return message.map(JobPods::tail);
         }
         return list().stream()
-                .filter(p -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+                .filter(p ->
+                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
                 .findFirst()
                 .flatMap(this::logTail);
     }

@@ -32,7 +32,8 @@ public sealed interface JobState {
             }
         }
         var status = job.getStatus();
-        return new Running(status == null || status.getActive() == null ? 0 : status.getActive(),
+        return new Running(
+                status == null || status.getActive() == null ? 0 : status.getActive(),
                 status == null || status.getSucceeded() == null ? 0 : status.getSucceeded());
     }
 }

@@ -23,8 +23,7 @@ import java.util.List;
 final class KubernetesJson {
     static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-    private KubernetesJson() {
-    }
+    private KubernetesJson() {}
 
     /**
      * Writes each object of the run and reads it back, as a create sends it and gets it back, and
@@ -39,8 +38,14 @@ final class KubernetesJson {
         for (HasMetadata object : objects) {
             SERIALIZATION.unmarshal(SERIALIZATION.asJson(object), object.getClass());
         }
-        for (Class<?> list : List.of(PodList.class, JobList.class, ServiceList.class, ConfigMapList.class,
-                PersistentVolumeClaimList.class, PersistentVolumeList.class, StorageClassList.class)) {
+        for (Class<?> list : List.of(
+                PodList.class,
+                JobList.class,
+                ServiceList.class,
+                ConfigMapList.class,
+                PersistentVolumeClaimList.class,
+                PersistentVolumeList.class,
+                StorageClassList.class)) {
             SERIALIZATION.unmarshal("{\"items\":[]}", list);
         }
         SERIALIZATION.unmarshal("{\"metadata\":{\"name\":\"priming\"}}", Namespace.class);

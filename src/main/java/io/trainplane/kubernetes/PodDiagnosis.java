@@ -33,8 +33,8 @@ public final class PodDiagnosis {
     /**
      * @param jobFailed whether the job itself has failed: restarts alone are not a diagnosis while it runs
      */
-    public static Optional<Diagnosis> of(List<Pod> pods, List<Event> events, Instant now, Duration pendingTimeout,
-                                         boolean jobFailed) {
+    public static Optional<Diagnosis> of(
+            List<Pod> pods, List<Event> events, Instant now, Duration pendingTimeout, boolean jobFailed) {
         for (Pod pod : pods) {
             Optional<Diagnosis> found = imagePull(pod).or(() -> crashLoop(pod, jobFailed));
             if (found.isPresent()) {
@@ -52,12 +52,17 @@ public final class PodDiagnosis {
 
     private static Optional<Diagnosis> imagePull(Pod pod) {
         for (ContainerStatus status : containerStatuses(pod)) {
-            ContainerStateWaiting waiting = status.getState() == null ? null : status.getState().getWaiting();
+            ContainerStateWaiting waiting =
+                    status.getState() == null ? null : status.getState().getWaiting();
             if (waiting != null && IMAGE_PULL.contains(waiting.getReason())) {
                 String image = Objects.requireNonNullElseGet(status.getImage(), () -> imageOf(pod, status.getName()));
-                return Optional.of(new Diagnosis("ImagePullFailed", "the image " + image + " of pod " + name(pod)
-                        + " cannot be pulled (" + waiting.getReason() + detail(waiting.getMessage())
-                        + "); check training.image and that the nodes can reach its registry", name(pod), false));
+                return Optional.of(new Diagnosis(
+                        "ImagePullFailed",
+                        "the image " + image + " of pod " + name(pod)
+                                + " cannot be pulled (" + waiting.getReason() + detail(waiting.getMessage())
+                                + "); check training.image and that the nodes can reach its registry",
+                        name(pod),
+                        false));
             }
         }
         return Optional.empty();
@@ -65,17 +70,25 @@ public final class PodDiagnosis {
 
     private static Optional<Diagnosis> crashLoop(Pod pod, boolean jobFailed) {
         for (ContainerStatus status : containerStatuses(pod)) {
-            ContainerStateWaiting waiting = status.getState() == null ? null : status.getState().getWaiting();
+            ContainerStateWaiting waiting =
+                    status.getState() == null ? null : status.getState().getWaiting();
             int restarts = status.getRestartCount() == null ? 0 : status.getRestartCount();
             boolean looping = waiting != null && "CrashLoopBackOff".equals(waiting.getReason());
             if (looping || (restarts > 0 && jobFailed)) {
                 String last = lastTermination(status)
                         .map(t -> "; last exit code " + t.getExitCode() + detail(t.getReason())
-                                + (t.getMessage() == null || t.getMessage().isBlank() ? "" : ":\n" + JobPods.tail(t.getMessage())))
+                                + (t.getMessage() == null || t.getMessage().isBlank()
+                                        ? ""
+                                        : ":\n" + JobPods.tail(t.getMessage())))
                         .orElse("");
-                return Optional.of(new Diagnosis("CrashLoop", "container " + status.getName() + " of pod " + name(pod)
-                        + " keeps crashing (restarted " + restarts + " times" + (looping ? ", CrashLoopBackOff" : "") + ")"
-                        + last, name(pod), restarts > 0));
+                return Optional.of(new Diagnosis(
+                        "CrashLoop",
+                        "container " + status.getName() + " of pod " + name(pod)
+                                + " keeps crashing (restarted " + restarts + " times"
+                                + (looping ? ", CrashLoopBackOff" : "") + ")"
+                                + last,
+                        name(pod),
+                        restarts > 0));
             }
         }
         return Optional.empty();
@@ -89,23 +102,30 @@ public final class PodDiagnosis {
         if (scheduled == null || !"False".equals(scheduled.getStatus())) {
             return Optional.empty();
         }
-        String since = scheduled.getLastTransitionTime() != null ? scheduled.getLastTransitionTime()
+        String since = scheduled.getLastTransitionTime() != null
+                ? scheduled.getLastTransitionTime()
                 : pod.getMetadata().getCreationTimestamp();
         if (since == null || Duration.between(Instant.parse(since), now).compareTo(timeout) < 0) {
             return Optional.empty();
         }
-        String why = scheduled.getMessage() != null && !scheduled.getMessage().isBlank() ? scheduled.getMessage()
-                : schedulerEvent(pod, events).orElse(Objects.requireNonNullElse(scheduled.getReason(), "no reason given"));
-        return Optional.of(new Diagnosis("Unschedulable", "pod " + name(pod) + " has not been scheduled for "
-                + timeout.toMinutes() + " minutes: " + why
-                + "; check the node group's instance type, size and GPUs against training.workers and training.gpusPerWorker",
-                name(pod), false));
+        String why = scheduled.getMessage() != null && !scheduled.getMessage().isBlank()
+                ? scheduled.getMessage()
+                : schedulerEvent(pod, events)
+                        .orElse(Objects.requireNonNullElse(scheduled.getReason(), "no reason given"));
+        return Optional.of(new Diagnosis(
+                "Unschedulable",
+                "pod " + name(pod) + " has not been scheduled for "
+                        + timeout.toMinutes() + " minutes: " + why
+                        + "; check the node group's instance type, size and GPUs against training.workers and training.gpusPerWorker",
+                name(pod),
+                false));
     }
 
     private static Optional<String> schedulerEvent(Pod pod, List<Event> events) {
         return events.stream()
                 .filter(e -> "FailedScheduling".equals(e.getReason()))
-                .filter(e -> e.getInvolvedObject() != null && name(pod).equals(e.getInvolvedObject().getName()))
+                .filter(e -> e.getInvolvedObject() != null
+                        && name(pod).equals(e.getInvolvedObject().getName()))
                 .map(Event::getMessage)
                 .filter(Objects::nonNull)
                 .reduce((first, last) -> last);
@@ -115,12 +135,18 @@ public final class PodDiagnosis {
         if (status.getLastState() != null && status.getLastState().getTerminated() != null) {
             return Optional.of(status.getLastState().getTerminated());
         }
-        return Optional.ofNullable(status.getState() == null ? null : status.getState().getTerminated());
+        return Optional.ofNullable(
+                status.getState() == null ? null : status.getState().getTerminated());
     }
 
     private static PodCondition condition(Pod pod, String type) {
         List<PodCondition> conditions = pod.getStatus().getConditions();
-        return conditions == null ? null : conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+        return conditions == null
+                ? null
+                : conditions.stream()
+                        .filter(c -> type.equals(c.getType()))
+                        .findFirst()
+                        .orElse(null);
     }
 
     private static List<ContainerStatus> containerStatuses(Pod pod) {
@@ -131,8 +157,13 @@ public final class PodDiagnosis {
     }
 
     private static String imageOf(Pod pod, String container) {
-        return pod.getSpec() == null ? "?" : pod.getSpec().getContainers().stream()
-                .filter(c -> c.getName().equals(container)).map(c -> c.getImage()).findFirst().orElse("?");
+        return pod.getSpec() == null
+                ? "?"
+                : pod.getSpec().getContainers().stream()
+                        .filter(c -> c.getName().equals(container))
+                        .map(c -> c.getImage())
+                        .findFirst()
+                        .orElse("?");
     }
 
     private static String detail(String text) {

@@ -56,9 +56,13 @@ final class PyTorchJobManifest {
         jobSpec.put("pytorchReplicaSpecs", replicas);
         String name = spec.names().trainingJob();
         return new GenericKubernetesResourceBuilder()
-                .withApiVersion(API_VERSION).withKind(KIND)
-                .withNewMetadata().withName(name).withNamespace(spec.names().namespace())
-                .withLabels(manifests.labels("training")).endMetadata()
+                .withApiVersion(API_VERSION)
+                .withKind(KIND)
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(spec.names().namespace())
+                .withLabels(manifests.labels("training"))
+                .endMetadata()
                 .withAdditionalProperties(Map.of("spec", jobSpec))
                 .build();
     }
@@ -66,15 +70,22 @@ final class PyTorchJobManifest {
     private Map<String, Object> replica(int count) {
         List<String> command = new ArrayList<>(List.of("torchrun", WorkloadManifests.WORKLOAD_DIR + "/train.py"));
         command.addAll(manifests.trainingArguments());
-        Container trainer = manifests.container(CONTAINER, command, manifests.resources(), List.of(
-                WorkloadManifests.env("TRAINPLANE_RUN_ID", spec.runId()),
-                WorkloadManifests.env("TRAINPLANE_ROLE", "training")));
+        Container trainer = manifests.container(
+                CONTAINER,
+                command,
+                manifests.resources(),
+                List.of(
+                        WorkloadManifests.env("TRAINPLANE_RUN_ID", spec.runId()),
+                        WorkloadManifests.env("TRAINPLANE_ROLE", "training")));
         PodSpec pod = manifests.podSpec(trainer, null);
         // The replica's restartPolicy is the one that counts; the template's would be overridden.
         pod.setRestartPolicy(null);
         var template = new PodTemplateSpecBuilder()
-                .withNewMetadata().withLabels(manifests.labels("training")).endMetadata()
-                .withSpec(pod).build();
+                .withNewMetadata()
+                .withLabels(manifests.labels("training"))
+                .endMetadata()
+                .withSpec(pod)
+                .build();
         Map<String, Object> replica = new LinkedHashMap<>();
         replica.put("replicas", count);
         replica.put("restartPolicy", "OnFailure");

@@ -16,30 +16,51 @@ public final class PyTorchJobs {
     public static final String CRD_NAME = "pytorchjobs.kubeflow.org";
     /** The label the training operator puts on a PyTorchJob's pods. */
     public static final String JOB_NAME_LABEL = "training.kubeflow.org/job-name";
+
     public static final String REPLICA_TYPE_LABEL = "training.kubeflow.org/replica-type";
     public static final String INSTALL = "kubectl apply --server-side -k "
             + "\"github.com/kubeflow/training-operator.git/manifests/overlays/standalone?ref=v1.9.4\"";
     public static final CustomResourceDefinitionContext CONTEXT = new CustomResourceDefinitionContext.Builder()
-            .withGroup("kubeflow.org").withVersion("v1").withPlural("pytorchjobs").withKind(PyTorchJobManifest.KIND)
-            .withScope("Namespaced").build();
+            .withGroup("kubeflow.org")
+            .withVersion("v1")
+            .withPlural("pytorchjobs")
+            .withKind(PyTorchJobManifest.KIND)
+            .withScope("Namespaced")
+            .build();
 
     private PyTorchJobs() {}
 
     public static boolean operatorInstalled(KubernetesClient client) {
-        return client.apiextensions().v1().customResourceDefinitions().withName(CRD_NAME).get() != null;
+        return client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(CRD_NAME)
+                        .get()
+                != null;
     }
 
     public static GenericKubernetesResource get(KubernetesClient client, String namespace, String name) {
-        return client.genericKubernetesResources(CONTEXT).inNamespace(namespace).withName(name).get();
+        return client.genericKubernetesResources(CONTEXT)
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
     }
 
     public static void create(KubernetesClient client, GenericKubernetesResource job) {
-        client.genericKubernetesResources(CONTEXT).inNamespace(job.getMetadata().getNamespace()).resource(job).create();
+        client.genericKubernetesResources(CONTEXT)
+                .inNamespace(job.getMetadata().getNamespace())
+                .resource(job)
+                .create();
     }
 
-    public static List<GenericKubernetesResource> list(KubernetesClient client, String namespace, String label, String value) {
+    public static List<GenericKubernetesResource> list(
+            KubernetesClient client, String namespace, String label, String value) {
         try {
-            return client.genericKubernetesResources(CONTEXT).inNamespace(namespace).withLabel(label, value).list().getItems();
+            return client.genericKubernetesResources(CONTEXT)
+                    .inNamespace(namespace)
+                    .withLabel(label, value)
+                    .list()
+                    .getItems();
         } catch (KubernetesClientException e) {
             if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
                 return List.of();
@@ -50,7 +71,10 @@ public final class PyTorchJobs {
 
     public static void delete(KubernetesClient client, String namespace, String label, String value) {
         try {
-            client.genericKubernetesResources(CONTEXT).inNamespace(namespace).withLabel(label, value).delete();
+            client.genericKubernetesResources(CONTEXT)
+                    .inNamespace(namespace)
+                    .withLabel(label, value)
+                    .delete();
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
                 throw e;

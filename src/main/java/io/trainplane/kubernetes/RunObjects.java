@@ -1,14 +1,14 @@
 package io.trainplane.kubernetes;
 
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.api.model.DeletionPropagation;
-import io.trainplane.spec.Names;
 import io.trainplane.core.TerminalException;
+import io.trainplane.spec.Names;
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +38,8 @@ public final class RunObjects {
      * (The mock API server has no server-side apply: create, then merge-patch labels on conflict.)
      */
     public void createOrAdopt(HasMetadata desired) {
-        boolean pyTorchJob = desired instanceof GenericKubernetesResource && PyTorchJobManifest.KIND.equals(desired.getKind());
+        boolean pyTorchJob =
+                desired instanceof GenericKubernetesResource && PyTorchJobManifest.KIND.equals(desired.getKind());
         try {
             if (pyTorchJob) {
                 PyTorchJobs.create(client, (GenericKubernetesResource) desired);
@@ -52,11 +53,16 @@ public final class RunObjects {
             HasMetadata existing = pyTorchJob
                     ? PyTorchJobs.get(client, namespace, desired.getMetadata().getName())
                     : client.resource(desired).get();
-            String owner = existing == null ? null : existing.getMetadata().getLabels() == null
-                    ? null : existing.getMetadata().getLabels().get(RUN_LABEL);
+            String owner = existing == null
+                    ? null
+                    : existing.getMetadata().getLabels() == null
+                            ? null
+                            : existing.getMetadata().getLabels().get(RUN_LABEL);
             if (existing != null && !runId.equals(owner)) {
-                throw new TerminalException("NameTaken", describe(desired)
-                        + " already exists and does not belong to run " + runId + "; delete it or choose another runId");
+                throw new TerminalException(
+                        "NameTaken",
+                        describe(desired) + " already exists and does not belong to run " + runId
+                                + "; delete it or choose another runId");
             }
         }
     }
@@ -67,13 +73,21 @@ public final class RunObjects {
             deleteClusterScoped();
             return;
         }
-        client.batch().v1().jobs().inNamespace(namespace).withLabel(RUN_LABEL, runId)
-                .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(namespace)
+                .withLabel(RUN_LABEL, runId)
+                .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                .delete();
         PyTorchJobs.delete(client, namespace, RUN_LABEL, runId);
         client.services().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.pods().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
-        client.persistentVolumeClaims().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
+        client.persistentVolumeClaims()
+                .inNamespace(namespace)
+                .withLabel(RUN_LABEL, runId)
+                .delete();
         if (namespacedRemaining().isEmpty()) {
             client.namespaces().withName(namespace).delete();
             deleteClusterScoped();
@@ -93,20 +107,53 @@ public final class RunObjects {
         if (ns != null) {
             left.add(ref(ns));
         }
-        Stream.of(client.persistentVolumes().withLabel(RUN_LABEL, runId).list().getItems(),
-                        client.storage().v1().storageClasses().withLabel(RUN_LABEL, runId).list().getItems())
-                .flatMap(List::stream).map(RunObjects::ref).forEach(left::add);
+        Stream.of(
+                        client.persistentVolumes()
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems(),
+                        client.storage()
+                                .v1()
+                                .storageClasses()
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems())
+                .flatMap(List::stream)
+                .map(RunObjects::ref)
+                .forEach(left::add);
         return left;
     }
 
     private List<String> namespacedRemaining() {
         return Stream.of(
-                        client.batch().v1().jobs().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
+                        client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(namespace)
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems(),
                         PyTorchJobs.list(client, namespace, RUN_LABEL, runId),
-                        client.pods().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
-                        client.services().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
-                        client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems(),
-                        client.persistentVolumeClaims().inNamespace(namespace).withLabel(RUN_LABEL, runId).list().getItems())
+                        client.pods()
+                                .inNamespace(namespace)
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems(),
+                        client.services()
+                                .inNamespace(namespace)
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems(),
+                        client.configMaps()
+                                .inNamespace(namespace)
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems(),
+                        client.persistentVolumeClaims()
+                                .inNamespace(namespace)
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems())
                 .flatMap(List::stream)
                 .map(RunObjects::ref)
                 .toList();
@@ -126,12 +173,13 @@ public final class RunObjects {
 
     public static String ref(HasMetadata object) {
         String ns = object.getMetadata().getNamespace();
-        return object.getKind() + "/" + (ns == null ? "" : ns + "/") + object.getMetadata().getName();
-    }
-
-    private static String describe(HasMetadata object) {
-        return object.getKind() + " " + Objects.requireNonNullElse(object.getMetadata().getNamespace(), "") + "/"
+        return object.getKind() + "/" + (ns == null ? "" : ns + "/")
                 + object.getMetadata().getName();
     }
 
+    private static String describe(HasMetadata object) {
+        return object.getKind() + " "
+                + Objects.requireNonNullElse(object.getMetadata().getNamespace(), "") + "/"
+                + object.getMetadata().getName();
+    }
 }

@@ -37,8 +37,11 @@ public final class VolumeManifests {
     }
 
     public StorageClass storageClass() {
-        return new StorageClassBuilder().withNewMetadata()
-                .withName(names.volume()).withLabels(names.labels()).endMetadata()
+        return new StorageClassBuilder()
+                .withNewMetadata()
+                .withName(names.volume())
+                .withLabels(names.labels())
+                .endMetadata()
                 .withProvisioner(EFS_CSI_DRIVER)
                 .withReclaimPolicy("Retain")
                 .withVolumeBindingMode("Immediate")
@@ -46,26 +49,43 @@ public final class VolumeManifests {
     }
 
     public PersistentVolume persistentVolume() {
-        return new PersistentVolumeBuilder().withNewMetadata()
-                .withName(names.volume()).withLabels(names.labels()).endMetadata()
+        return new PersistentVolumeBuilder()
+                .withNewMetadata()
+                .withName(names.volume())
+                .withLabels(names.labels())
+                .endMetadata()
                 .withNewSpec()
                 .withCapacity(Map.of("storage", NOMINAL_CAPACITY))
                 .withAccessModes("ReadWriteMany")
                 .withPersistentVolumeReclaimPolicy("Retain")
                 .withStorageClassName(names.volume())
-                .withNewCsi().withDriver(EFS_CSI_DRIVER).withVolumeHandle(fileSystemId).endCsi()
-                .withNewClaimRef().withNamespace(names.namespace()).withName(CLAIM).endClaimRef()
-                .endSpec().build();
+                .withNewCsi()
+                .withDriver(EFS_CSI_DRIVER)
+                .withVolumeHandle(fileSystemId)
+                .endCsi()
+                .withNewClaimRef()
+                .withNamespace(names.namespace())
+                .withName(CLAIM)
+                .endClaimRef()
+                .endSpec()
+                .build();
     }
 
     public PersistentVolumeClaim claim() {
-        return new PersistentVolumeClaimBuilder().withNewMetadata()
-                .withName(CLAIM).withNamespace(names.namespace()).withLabels(names.labels()).endMetadata()
+        return new PersistentVolumeClaimBuilder()
+                .withNewMetadata()
+                .withName(CLAIM)
+                .withNamespace(names.namespace())
+                .withLabels(names.labels())
+                .endMetadata()
                 .withNewSpec()
                 .withAccessModes("ReadWriteMany")
                 .withStorageClassName(names.volume())
                 .withVolumeName(names.volume())
-                .withNewResources().addToRequests("storage", NOMINAL_CAPACITY).endResources()
-                .endSpec().build();
+                .withNewResources()
+                .addToRequests("storage", NOMINAL_CAPACITY)
+                .endResources()
+                .endSpec()
+                .build();
     }
 }

@@ -67,14 +67,19 @@ public final class WorkloadManifests {
     }
 
     public Namespace namespace() {
-        return new NamespaceBuilder().withNewMetadata()
-                .withName(names.namespace()).withLabels(names.labels())
-                .endMetadata().build();
+        return new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(names.namespace())
+                .withLabels(names.labels())
+                .endMetadata()
+                .build();
     }
 
     public ConfigMap workloadScripts() {
-        return new ConfigMapBuilder().withNewMetadata()
-                .withName(names.configMap()).withNamespace(names.namespace())
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(names.configMap())
+                .withNamespace(names.namespace())
                 .withLabels(labels("workload"))
                 .endMetadata()
                 .withData(WorkloadScripts.all())
@@ -83,22 +88,29 @@ public final class WorkloadManifests {
 
     /** Headless: gives pod 0 of the Indexed Job the stable DNS name torchrun's rendezvous needs. */
     public Service trainingService() {
-        return new ServiceBuilder().withNewMetadata()
-                .withName(names.trainingService()).withNamespace(names.namespace())
+        return new ServiceBuilder()
+                .withNewMetadata()
+                .withName(names.trainingService())
+                .withNamespace(names.namespace())
                 .withLabels(labels("training"))
                 .endMetadata()
                 .withNewSpec()
                 .withClusterIP("None")
                 .withSelector(Map.of("batch.kubernetes.io/job-name", names.trainingJob()))
-                .addNewPort().withName("rendezvous").withPort(RENDEZVOUS_PORT).endPort()
+                .addNewPort()
+                .withName("rendezvous")
+                .withPort(RENDEZVOUS_PORT)
+                .endPort()
                 .withPublishNotReadyAddresses(true)
-                .endSpec().build();
+                .endSpec()
+                .build();
     }
 
     public Job trainingJob() {
         TrainingSpec t = spec.training();
         String rendezvous = names.trainingJob() + "-0." + names.trainingService() + ":" + RENDEZVOUS_PORT;
-        List<String> command = new ArrayList<>(List.of("torchrun",
+        List<String> command = new ArrayList<>(List.of(
+                "torchrun",
                 "--nnodes=" + t.workers(),
                 "--nproc-per-node=" + t.procsPerWorker(),
                 "--max-restarts=" + t.maxRestarts(),
@@ -107,11 +119,15 @@ public final class WorkloadManifests {
                 "--rdzv-id=" + spec.runId(),
                 WORKLOAD_DIR + "/train.py"));
         command.addAll(trainingArguments());
-        Container trainer = container("trainer", command, resources(), List.of(
-                env("TRAINPLANE_RUN_ID", spec.runId()),
-                env("TRAINPLANE_ROLE", "training")));
-        return new JobBuilder().withNewMetadata()
-                .withName(names.trainingJob()).withNamespace(names.namespace())
+        Container trainer = container(
+                "trainer",
+                command,
+                resources(),
+                List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "training")));
+        return new JobBuilder()
+                .withNewMetadata()
+                .withName(names.trainingJob())
+                .withNamespace(names.namespace())
                 .withLabels(labels("training"))
                 .endMetadata()
                 .withNewSpec()
@@ -123,10 +139,13 @@ public final class WorkloadManifests {
                 .withMaxFailedIndexes(0)
                 .withActiveDeadlineSeconds(t.timeoutMinutes() * 60L)
                 .withNewTemplate()
-                .withNewMetadata().withLabels(labels("training")).endMetadata()
+                .withNewMetadata()
+                .withLabels(labels("training"))
+                .endMetadata()
                 .withSpec(podSpec(trainer, names.trainingService()))
                 .endTemplate()
-                .endSpec().build();
+                .endSpec()
+                .build();
     }
 
     /**
@@ -135,8 +154,13 @@ public final class WorkloadManifests {
      */
     public Job dataJob() {
         DataSpec data = spec.data();
-        List<String> command = new ArrayList<>(List.of("python", WORKLOAD_DIR + "/prepare.py",
-                "--data-dir", SHARED_DIR + "/data", "--source", data.source().json()));
+        List<String> command = new ArrayList<>(List.of(
+                "python",
+                WORKLOAD_DIR + "/prepare.py",
+                "--data-dir",
+                SHARED_DIR + "/data",
+                "--source",
+                data.source().json()));
         switch (data.source()) {
             case URL -> command.addAll(List.of("--url", data.url(), "--sha256", data.sha256()));
             case S3 -> {
@@ -151,42 +175,66 @@ public final class WorkloadManifests {
                 }
             }
         }
-        Container preparer = container("data", command, cpuAndMemory(), List.of(
-                env("TRAINPLANE_RUN_ID", spec.runId()),
-                env("TRAINPLANE_ROLE", "data")));
-        return new JobBuilder().withNewMetadata()
-                .withName(names.dataJob()).withNamespace(names.namespace())
+        Container preparer = container(
+                "data",
+                command,
+                cpuAndMemory(),
+                List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "data")));
+        return new JobBuilder()
+                .withNewMetadata()
+                .withName(names.dataJob())
+                .withNamespace(names.namespace())
                 .withLabels(labels("data"))
                 .endMetadata()
                 .withNewSpec()
-                .withCompletions(1).withParallelism(1).withBackoffLimit(0)
+                .withCompletions(1)
+                .withParallelism(1)
+                .withBackoffLimit(0)
                 .withActiveDeadlineSeconds(3600L)
                 .withNewTemplate()
-                .withNewMetadata().withLabels(labels("data")).endMetadata()
+                .withNewMetadata()
+                .withLabels(labels("data"))
+                .endMetadata()
                 .withSpec(podSpec(preparer, null))
                 .endTemplate()
-                .endSpec().build();
+                .endSpec()
+                .build();
     }
 
     public Job evaluationJob() {
-        List<String> command = List.of("python", WORKLOAD_DIR + "/evaluate.py",
-                "--data-dir", SHARED_DIR + "/data", "--model-dir", SHARED_DIR + "/model",
-                "--metrics-file", "/dev/termination-log");
-        Container evaluator = container("evaluator", command, resources(), List.of(
-                env("TRAINPLANE_RUN_ID", spec.runId()),
-                env("TRAINPLANE_ROLE", "evaluation")));
-        return new JobBuilder().withNewMetadata()
-                .withName(names.evaluationJob()).withNamespace(names.namespace())
+        List<String> command = List.of(
+                "python",
+                WORKLOAD_DIR + "/evaluate.py",
+                "--data-dir",
+                SHARED_DIR + "/data",
+                "--model-dir",
+                SHARED_DIR + "/model",
+                "--metrics-file",
+                "/dev/termination-log");
+        Container evaluator = container(
+                "evaluator",
+                command,
+                resources(),
+                List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "evaluation")));
+        return new JobBuilder()
+                .withNewMetadata()
+                .withName(names.evaluationJob())
+                .withNamespace(names.namespace())
                 .withLabels(labels("evaluation"))
                 .endMetadata()
                 .withNewSpec()
-                .withCompletions(1).withParallelism(1).withBackoffLimit(1)
+                .withCompletions(1)
+                .withParallelism(1)
+                .withBackoffLimit(1)
                 .withActiveDeadlineSeconds(3600L)
                 .withNewTemplate()
-                .withNewMetadata().withLabels(labels("evaluation")).endMetadata()
+                .withNewMetadata()
+                .withLabels(labels("evaluation"))
+                .endMetadata()
                 .withSpec(podSpec(evaluator, null))
                 .endTemplate()
-                .endSpec().build();
+                .endSpec()
+                .build();
     }
 
     List<String> trainingArguments() {
@@ -240,7 +288,10 @@ public final class WorkloadManifests {
             requests.put("nvidia.com/gpu", new Quantity(Integer.toString(t.gpusPerWorker())));
             limits.put("nvidia.com/gpu", new Quantity(Integer.toString(t.gpusPerWorker())));
         }
-        return new ResourceRequirementsBuilder().withRequests(requests).withLimits(limits).build();
+        return new ResourceRequirementsBuilder()
+                .withRequests(requests)
+                .withLimits(limits)
+                .build();
     }
 
     PodSpec podSpec(Container container, String subdomain) {
@@ -250,31 +301,58 @@ public final class WorkloadManifests {
                 .withContainers(container)
                 .withVolumes(volumes());
         if (spec.training().gpusPerWorker() > 0) {
-            pod.addNewToleration().withKey("nvidia.com/gpu").withOperator("Exists").withEffect("NoSchedule").endToleration();
+            pod.addNewToleration()
+                    .withKey("nvidia.com/gpu")
+                    .withOperator("Exists")
+                    .withEffect("NoSchedule")
+                    .endToleration();
         }
         return pod.build();
     }
 
     private List<VolumeMount> mounts() {
         return List.of(
-                new VolumeMountBuilder().withName("workload").withMountPath(WORKLOAD_DIR).withReadOnly(true).build(),
-                new VolumeMountBuilder().withName("shared").withMountPath(SHARED_DIR).build(),
-                new VolumeMountBuilder().withName("dshm").withMountPath("/dev/shm").build());
+                new VolumeMountBuilder()
+                        .withName("workload")
+                        .withMountPath(WORKLOAD_DIR)
+                        .withReadOnly(true)
+                        .build(),
+                new VolumeMountBuilder()
+                        .withName("shared")
+                        .withMountPath(SHARED_DIR)
+                        .build(),
+                new VolumeMountBuilder()
+                        .withName("dshm")
+                        .withMountPath("/dev/shm")
+                        .build());
     }
 
     private List<Volume> volumes() {
         return List.of(
-                new VolumeBuilder().withName("workload").withNewConfigMap().withName(names.configMap()).endConfigMap().build(),
+                new VolumeBuilder()
+                        .withName("workload")
+                        .withNewConfigMap()
+                        .withName(names.configMap())
+                        .endConfigMap()
+                        .build(),
                 sharedVolume(),
                 // NCCL and DataLoader workers need more shared memory than the container default.
-                new VolumeBuilder().withName("dshm").withNewEmptyDir().withMedium("Memory").endEmptyDir().build());
+                new VolumeBuilder()
+                        .withName("dshm")
+                        .withNewEmptyDir()
+                        .withMedium("Memory")
+                        .endEmptyDir()
+                        .build());
     }
 
     /** The run's EFS volume through its claim; without a volume in the spec, a pod-local directory. */
     private Volume sharedVolume() {
         VolumeBuilder shared = new VolumeBuilder().withName("shared");
         return spec.volume().type() == VolumeType.EFS
-                ? shared.withNewPersistentVolumeClaim().withClaimName(VolumeManifests.CLAIM).endPersistentVolumeClaim().build()
+                ? shared.withNewPersistentVolumeClaim()
+                        .withClaimName(VolumeManifests.CLAIM)
+                        .endPersistentVolumeClaim()
+                        .build()
                 : shared.withNewEmptyDir().endEmptyDir().build();
     }
 

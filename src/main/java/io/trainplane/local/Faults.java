@@ -12,8 +12,12 @@ import java.util.Set;
  * fail with a {@code ThrottlingException}. A {@code clusterFault} (or null) makes the simulated
  * cluster's pods fail the way a real cluster shows that trouble.
  */
-public record Faults(Set<String> failAt, Set<String> flaky, Set<String> awsFailures, Set<String> awsThrottles,
-                     ClusterFault clusterFault) {
+public record Faults(
+        Set<String> failAt,
+        Set<String> flaky,
+        Set<String> awsFailures,
+        Set<String> awsThrottles,
+        ClusterFault clusterFault) {
     public static final String INJECTED_ERROR = "trainplane.InjectedFault";
 
     public static Faults none() {
@@ -51,7 +55,8 @@ public record Faults(Set<String> failAt, Set<String> flaky, Set<String> awsFailu
     private static void requireOperation(String operation) {
         int colon = operation.indexOf(':');
         if (colon <= 0 || colon == operation.length() - 1) {
-            throw new IllegalArgumentException("an AWS fault names service:Operation (like eks:CreateCluster), not '" + operation + "'");
+            throw new IllegalArgumentException(
+                    "an AWS fault names service:Operation (like eks:CreateCluster), not '" + operation + "'");
         }
     }
 }

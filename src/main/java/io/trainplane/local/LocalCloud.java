@@ -1,11 +1,11 @@
 package io.trainplane.local;
 
-import io.trainplane.local.asl.SimulatedClock;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.Settings;
+import io.trainplane.clients.Clients;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
+import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.iam.AccessKeys;
 import io.trainplane.local.iam.AuditLog;
 import io.trainplane.local.iam.StackPrincipals;
@@ -56,18 +56,24 @@ public final class LocalCloud implements AutoCloseable {
      * created by the user, with the access entry README's "Using an existing cluster" asks for.
      */
     public static final String DEMO_CLUSTER = "trainplane-demo";
-    public static final String CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy";
+
+    public static final String CLUSTER_ADMIN_POLICY =
+            "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy";
     /** template.yaml as it deploys into the simulated account: its roles, functions and state machines. */
     static final StackTemplate TEMPLATE = StackTemplate.local();
     /** The stack name of local mode: what its runs' resources carry in {@code trainplane:stack}. */
     public static final String STACK = TEMPLATE.account().stackName();
     /** The role of the functions that use a cluster (template.yaml's ClusterWorkRole, stack output ClusterWorkRoleArn). */
-    public static final String CLUSTER_WORK_ROLE_ARN = TEMPLATE.roles().get("ClusterWorkRole").arn();
+    public static final String CLUSTER_WORK_ROLE_ARN =
+            TEMPLATE.roles().get("ClusterWorkRole").arn();
     /** The stack's state machines by their logical ids, and their ARNs in the simulated account. */
     public static final String PIPELINE_MACHINE = "TrainingPipeline";
+
     public static final String CLEANUP_MACHINE = "Cleanup";
-    public static final String PIPELINE_ARN = TEMPLATE.stateMachines().get(PIPELINE_MACHINE).arn();
-    public static final String CLEANUP_ARN = TEMPLATE.stateMachines().get(CLEANUP_MACHINE).arn();
+    public static final String PIPELINE_ARN =
+            TEMPLATE.stateMachines().get(PIPELINE_MACHINE).arn();
+    public static final String CLEANUP_ARN =
+            TEMPLATE.stateMachines().get(CLEANUP_MACHINE).arn();
     /** What the functions know of their stack: template.yaml's environment variables, resolved. */
     static final Settings SETTINGS = settings(TEMPLATE);
 
@@ -77,6 +83,7 @@ public final class LocalCloud implements AutoCloseable {
     private final AuditLog iam = new AuditLog(StackPrincipals.authorizer(TEMPLATE.policies()));
     /** Each caller's credentials: what signs its EKS tokens, and how the API server knows who signed. */
     private final AccessKeys keys = new AccessKeys();
+
     private final LocalDynamoDb dynamoDb;
     private final AuthorizedDynamoDb runsTable;
     private final boolean ownsDynamoDb;
@@ -85,8 +92,11 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedNetwork network = SimulatedNetwork.stack();
     /** The account's capacity reservations: Cloud Control reads them, node groups launch into them. */
     private final SimulatedCapacity capacity = SimulatedCapacity.stack(clock.instant());
-    private final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, iam).reading(network, capacity);
-    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, iam, kubernetes.endpoint()).sharing(network)
+
+    private final SimulatedCloudControl cloudControl =
+            new SimulatedCloudControl(calls, clock, faults, iam).reading(network, capacity);
+    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, iam, kubernetes.endpoint())
+            .sharing(network)
             .launchingInto(capacity, cloudControl);
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam, network);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, iam);
@@ -129,13 +139,20 @@ public final class LocalCloud implements AutoCloseable {
         apiServerGate = new EksApiServerGate(eks, keys, clock, kubernetes.endpoint());
         kubernetes.guardedBy(apiServerGate);
         // The demo cluster runs what a cluster created today would: the newest version in standard support.
-        eks.addExistingCluster(DEMO_CLUSTER, kubernetes.endpoint(),
-                KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant())).orElseThrow(
-                        () -> new IllegalStateException("no Kubernetes version in standard support today: update "
-                                + "src/main/resources/eks/kubernetes-versions.json")));
+        eks.addExistingCluster(
+                DEMO_CLUSTER,
+                kubernetes.endpoint(),
+                KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant()))
+                        .orElseThrow(() ->
+                                new IllegalStateException("no Kubernetes version in standard support today: update "
+                                        + "src/main/resources/eks/kubernetes-versions.json")));
         eks.addExistingAccessEntry(DEMO_CLUSTER, CLUSTER_WORK_ROLE_ARN, CLUSTER_ADMIN_POLICY);
-        clusters = new CallerClusterAccess(caller -> new EksClusterAccess(eks, new EksTokens(
-                StaticCredentialsProvider.create(keys.keyOf(caller).credentials()), Region.of(SETTINGS.region()), clock)));
+        clusters = new CallerClusterAccess(caller -> new EksClusterAccess(
+                eks,
+                new EksTokens(
+                        StaticCredentialsProvider.create(keys.keyOf(caller).credentials()),
+                        Region.of(SETTINGS.region()),
+                        clock)));
         eks.deliverControlPlaneLogsTo(cloudControl::controlPlaneLogsDelivered);
     }
 
@@ -164,17 +181,60 @@ public final class LocalCloud implements AutoCloseable {
 
     public Clients clients() {
         return new Clients() {
-            @Override public Settings settings() { return SETTINGS; }
-            @Override public Clock clock() { return clock; }
-            @Override public DynamoDbClient dynamoDb() { return runsTable; }
-            @Override public EksClient eks() { return eks; }
-            @Override public EfsClient efs() { return efs; }
-            @Override public CloudControlClient cloudControl() { return cloudControl; }
-            @Override public CloudWatchEventsClient events() { return bus; }
-            @Override public ClusterAccess clusters() { return clusters; }
-            @Override public SfnClient sfn() { return stepFunctions; }
-            @Override public String cleanupStateMachineArn() { return CLEANUP_ARN; }
-            @Override public String trainingPipelineArn() { return PIPELINE_ARN; }
+            @Override
+            public Settings settings() {
+                return SETTINGS;
+            }
+
+            @Override
+            public Clock clock() {
+                return clock;
+            }
+
+            @Override
+            public DynamoDbClient dynamoDb() {
+                return runsTable;
+            }
+
+            @Override
+            public EksClient eks() {
+                return eks;
+            }
+
+            @Override
+            public EfsClient efs() {
+                return efs;
+            }
+
+            @Override
+            public CloudControlClient cloudControl() {
+                return cloudControl;
+            }
+
+            @Override
+            public CloudWatchEventsClient events() {
+                return bus;
+            }
+
+            @Override
+            public ClusterAccess clusters() {
+                return clusters;
+            }
+
+            @Override
+            public SfnClient sfn() {
+                return stepFunctions;
+            }
+
+            @Override
+            public String cleanupStateMachineArn() {
+                return CLEANUP_ARN;
+            }
+
+            @Override
+            public String trainingPipelineArn() {
+                return PIPELINE_ARN;
+            }
         };
     }
 
@@ -200,7 +260,10 @@ public final class LocalCloud implements AutoCloseable {
 
     /** Every AWS resource that exists in the account, a run's or not, with its tags. */
     public List<CloudResource> awsResources() {
-        return Stream.of(eks, efs, cloudControl).flatMap(service -> service.resources().stream()).sorted().toList();
+        return Stream.of(eks, efs, cloudControl)
+                .flatMap(service -> service.resources().stream())
+                .sorted()
+                .toList();
     }
 
     /** DefinitionSubstitutions of the state machine {@code machine} ({@link #PIPELINE_MACHINE}), as template.yaml resolves them. */
@@ -214,29 +277,68 @@ public final class LocalCloud implements AutoCloseable {
     }
 
     private static Settings settings(StackTemplate stack) {
-        Map<String, String> environment = new HashMap<>(stack.functions().get("CreateClusterFunction").environment());
+        Map<String, String> environment =
+                new HashMap<>(stack.functions().get("CreateClusterFunction").environment());
         environment.put("AWS_REGION", stack.account().region());
         return Settings.fromMap(environment);
     }
 
     /** The Runs table's name in every local cloud. */
-    public static String tableName() { return SETTINGS.tableName(); }
+    public static String tableName() {
+        return SETTINGS.tableName();
+    }
 
-    public SimulatedClock clock() { return clock; }
-    public CallLog calls() { return calls; }
-    public SimulatedEventBus bus() { return bus; }
-    public SimulatedStepFunctions stepFunctions() { return stepFunctions; }
-    public SimulatedKubernetes kubernetes() { return kubernetes; }
-    public SimulatedEks eks() { return eks; }
-    public SimulatedEfs efs() { return efs; }
-    public SimulatedNetwork network() { return network; }
-    public SimulatedCapacity capacity() { return capacity; }
-    public SimulatedCloudControl cloudControl() { return cloudControl; }
-    public FaultPlan faults() { return faults; }
+    public SimulatedClock clock() {
+        return clock;
+    }
+
+    public CallLog calls() {
+        return calls;
+    }
+
+    public SimulatedEventBus bus() {
+        return bus;
+    }
+
+    public SimulatedStepFunctions stepFunctions() {
+        return stepFunctions;
+    }
+
+    public SimulatedKubernetes kubernetes() {
+        return kubernetes;
+    }
+
+    public SimulatedEks eks() {
+        return eks;
+    }
+
+    public SimulatedEfs efs() {
+        return efs;
+    }
+
+    public SimulatedNetwork network() {
+        return network;
+    }
+
+    public SimulatedCapacity capacity() {
+        return capacity;
+    }
+
+    public SimulatedCloudControl cloudControl() {
+        return cloudControl;
+    }
+
+    public FaultPlan faults() {
+        return faults;
+    }
     /** Who the clusters' API server refused, and why (EKS's authenticator log). */
-    public EksApiServerGate apiServerGate() { return apiServerGate; }
+    public EksApiServerGate apiServerGate() {
+        return apiServerGate;
+    }
     /** Every IAM decision made in this account so far. */
-    public AuditLog iam() { return iam; }
+    public AuditLog iam() {
+        return iam;
+    }
 
     @Override
     public void close() {

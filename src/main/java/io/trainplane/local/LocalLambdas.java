@@ -2,6 +2,8 @@ package io.trainplane.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.clients.Clients;
+import io.trainplane.core.Json;
+import io.trainplane.core.TransientException;
 import io.trainplane.local.asl.TaskContext;
 import io.trainplane.local.asl.TaskFailure;
 import io.trainplane.local.asl.TaskInvoker;
@@ -10,11 +12,9 @@ import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
 import io.trainplane.local.iam.StackFunction;
 import io.trainplane.local.iam.StackPrincipals;
-import io.trainplane.core.Json;
 import io.trainplane.workflow.LambdaFunction;
 import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
-import io.trainplane.core.TransientException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -61,7 +61,8 @@ public final class LocalLambdas implements TaskInvoker {
     public String arn(String function) {
         StackFunction stackFunction = cloud.stack().functions().get(function + "Function");
         if (stackFunction == null) {
-            throw new IllegalArgumentException("template.yaml creates no " + function + "Function with these parameters");
+            throw new IllegalArgumentException(
+                    "template.yaml creates no " + function + "Function with these parameters");
         }
         return stackFunction.aliasArn();
     }
@@ -76,10 +77,12 @@ public final class LocalLambdas implements TaskInvoker {
         return (resource, payload, context) -> {
             AuditEntry entry = cloud.iam().authorize(caller, IamRequest.of("lambda:InvokeFunction", resource));
             if (!entry.decision().allowed()) {
-                throw new TaskFailure("Lambda.AWSLambdaException", "User: " + entry.principal()
-                        + " is not authorized to perform: lambda:InvokeFunction on resource: " + resource
-                        + " because no identity-based policy allows the lambda:InvokeFunction action"
-                        + " (Service: Lambda, Status Code: 403, Error Code: AccessDeniedException)");
+                throw new TaskFailure(
+                        "Lambda.AWSLambdaException",
+                        "User: " + entry.principal()
+                                + " is not authorized to perform: lambda:InvokeFunction on resource: " + resource
+                                + " because no identity-based policy allows the lambda:InvokeFunction action"
+                                + " (Service: Lambda, Status Code: 403, Error Code: AccessDeniedException)");
             }
             return invoke(resource, payload, context);
         };
@@ -96,7 +99,9 @@ public final class LocalLambdas implements TaskInvoker {
             throw failure(Faults.INJECTED_ERROR, "fault injected at " + context.stateName() + " (--fail-at)");
         }
         if (faults.flaky().contains(context.stateName()) && flaked.add(context.stateName())) {
-            throw failure(TransientException.class.getName(), "transient fault injected at " + context.stateName() + " (--flaky)");
+            throw failure(
+                    TransientException.class.getName(),
+                    "transient fault injected at " + context.stateName() + " (--flaky)");
         }
         cloud.reconcile();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -104,7 +109,8 @@ public final class LocalLambdas implements TaskInvoker {
         try {
             Callers.as(principals.function(function), () -> {
                 try {
-                    handler.handleRequest(new ByteArrayInputStream(Json.write(payload).getBytes()), out, null);
+                    handler.handleRequest(
+                            new ByteArrayInputStream(Json.write(payload).getBytes()), out, null);
                     return null;
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
@@ -122,7 +128,9 @@ public final class LocalLambdas implements TaskInvoker {
     }
 
     private static TaskFailure failure(String errorType, String message) {
-        var cause = Json.object().put("errorMessage", message == null ? errorType : message).put("errorType", errorType);
+        var cause = Json.object()
+                .put("errorMessage", message == null ? errorType : message)
+                .put("errorType", errorType);
         cause.putArray("stackTrace");
         return new TaskFailure(errorType, Json.write(cause));
     }

@@ -1,10 +1,11 @@
 package io.trainplane.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.RunEvents;
+import io.trainplane.core.Json;
 import io.trainplane.local.asl.ExecutionListener;
 import io.trainplane.local.asl.ExecutionResult;
 import io.trainplane.local.asl.ExecutionStatus;
-import io.trainplane.aws.RunEvents;
 import io.trainplane.local.asl.Executor;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.asl.StateMachine;
@@ -13,7 +14,6 @@ import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
 import io.trainplane.workflow.FailureReport;
-import io.trainplane.core.Json;
 import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +60,8 @@ public final class LocalRun {
         var clock = cloud.clock();
         var started = clock.instant();
         LocalLambdas lambdas = new LocalLambdas(cloud, faults);
-        StateMachine machine = StateMachine.parse(definition(PIPELINE), LocalCloud.substitutions(LocalCloud.PIPELINE_MACHINE));
+        StateMachine machine =
+                StateMachine.parse(definition(PIPELINE), LocalCloud.substitutions(LocalCloud.PIPELINE_MACHINE));
         LocalSafetyNet.install(cloud, lambdas);
         Set<String> created = new TreeSet<>();
         ExecutionListener listener = new ExecutionListener() {
@@ -77,7 +78,8 @@ public final class LocalRun {
                 return stateName.equals(abortAt);
             }
         };
-        ExecutionResult result = new Executor(clock).execute(machine, executionName, spec, lambdas.invokedBy(LocalCloud.PIPELINE_MACHINE), listener);
+        ExecutionResult result = new Executor(clock)
+                .execute(machine, executionName, spec, lambdas.invokedBy(LocalCloud.PIPELINE_MACHINE), listener);
         LocalSafetyNet.statusChanged(cloud, result);
         cloud.reconcile();
         List<String> remaining = cloud.inventory();
@@ -91,8 +93,11 @@ public final class LocalRun {
         if (record.isEmpty()) {
             // The run never got a record (StartRun failed): FinishRun's outcome says what happened.
             error = finishOutcome(result)
-                    .map(o -> new RunError(o.path("failedState").asText(null), o.path("error").asText(result.error()),
-                            o.path("cause").asText(result.cause()), null))
+                    .map(o -> new RunError(
+                            o.path("failedState").asText(null),
+                            o.path("error").asText(result.error()),
+                            o.path("cause").asText(result.cause()),
+                            null))
                     .or(() -> firstTaskFailure(result))
                     .orElse(new RunError(null, result.error(), result.cause(), null));
         }
@@ -104,8 +109,12 @@ public final class LocalRun {
                 error == null ? null : error.cause(),
                 error == null ? null : error.cleanup(),
                 record.map(RunRecord::metrics).orElse(Map.of()),
-                cloud.bus().events().stream().filter(e -> RunEvents.SOURCE.equals(e.source())).map(e -> e.detailType()).toList(),
-                record.map(r -> r.lostEvents().stream().map(LostEvent::warning).toList()).orElse(List.of()),
+                cloud.bus().events().stream()
+                        .filter(e -> RunEvents.SOURCE.equals(e.source()))
+                        .map(e -> e.detailType())
+                        .toList(),
+                record.map(r -> r.lostEvents().stream().map(LostEvent::warning).toList())
+                        .orElse(List.of()),
                 result.stateTransitions(),
                 cloud.calls().counts(),
                 new RunReport.Resources(List.copyOf(created), remaining),
@@ -122,7 +131,8 @@ public final class LocalRun {
     private static Optional<RunError> firstTaskFailure(ExecutionResult result) {
         return result.events("TaskFailed").stream().findFirst().map(e -> {
             var caught = Json.object();
-            caught.putObject(e.stateName()).put("Error", e.details().path("error").asText("Unknown"))
+            caught.putObject(e.stateName())
+                    .put("Error", e.details().path("error").asText("Unknown"))
                     .put("Cause", e.details().path("cause").asText(""));
             return FailureReport.from(caught);
         });

@@ -83,20 +83,27 @@ public final class LocalStore implements AutoCloseable {
      * holds under the same partition keys, so a run id used again shows its latest run only.
      */
     public int save(DynamoDbClient from, String table) {
-        List<KeySchemaElement> schema = from.describeTable(r -> r.tableName(table)).table().keySchema();
+        List<KeySchemaElement> schema =
+                from.describeTable(r -> r.tableName(table)).table().keySchema();
         List<String> keys = schema.stream().map(KeySchemaElement::attributeName).toList();
-        String partition = schema.stream().filter(k -> k.keyType() == KeyType.HASH).findFirst().orElseThrow().attributeName();
+        String partition = schema.stream()
+                .filter(k -> k.keyType() == KeyType.HASH)
+                .findFirst()
+                .orElseThrow()
+                .attributeName();
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         from.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(items::add);
         Set<AttributeValue> partitions = new LinkedHashSet<>();
         items.forEach(item -> partitions.add(item.get(partition)));
         for (AttributeValue pk : partitions) {
-            client().queryPaginator(r -> r.tableName(tableName()).consistentRead(true)
+            client().queryPaginator(r -> r.tableName(tableName())
+                            .consistentRead(true)
                             .keyConditionExpression("#pk = :pk")
                             .expressionAttributeNames(Map.of("#pk", partition))
                             .expressionAttributeValues(Map.of(":pk", pk)))
                     .items()
-                    .forEach(old -> client().deleteItem(r -> r.tableName(tableName()).key(keyOf(old, keys))));
+                    .forEach(old ->
+                            client().deleteItem(r -> r.tableName(tableName()).key(keyOf(old, keys))));
         }
         items.forEach(item -> client().putItem(r -> r.tableName(tableName()).item(item)));
         return items.size();

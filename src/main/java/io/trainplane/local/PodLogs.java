@@ -30,7 +30,8 @@ public final class PodLogs {
      */
     public static boolean beforePodsGo(String eventType, String stateName) {
         return ("TaskStateEntered".equals(eventType) && TEARDOWN.equals(stateName))
-                || "ExecutionAborted".equals(eventType) || "ExecutionFailed".equals(eventType)
+                || "ExecutionAborted".equals(eventType)
+                || "ExecutionFailed".equals(eventType)
                 || "ExecutionTimedOut".equals(eventType);
     }
 
@@ -45,9 +46,16 @@ public final class PodLogs {
 
     public void capture() {
         try {
-            for (Pod pod : client.pods().inAnyNamespace().withLabel(RunObjects.RUN_LABEL, runId).list().getItems()) {
+            for (Pod pod : client.pods()
+                    .inAnyNamespace()
+                    .withLabel(RunObjects.RUN_LABEL, runId)
+                    .list()
+                    .getItems()) {
                 String name = pod.getMetadata().getName();
-                String log = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(name).getLog();
+                String log = client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .withName(name)
+                        .getLog();
                 if (log != null && log.length() >= logs.getOrDefault(name, "").length()) {
                     logs.put(name, log);
                 }
@@ -91,7 +99,8 @@ public final class PodLogs {
             return found;
         }
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".log")).toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".log"))
+                    .toList()) {
                 String name = f.getFileName().toString();
                 found.put(name.substring(0, name.length() - ".log".length()), Files.readString(f));
             }

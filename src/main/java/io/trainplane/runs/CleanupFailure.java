@@ -36,8 +36,10 @@ public record CleanupFailure(String error, String cause, List<Leftover> leftBehi
         }
         return "Cleanup gave up (" + error + "); left behind: " + String.join(", ", refs()) + ". "
                 + (janitorRemovesAll()
-                        ? "The janitor deletes " + them() + " on its next sweep (hourly by default); to delete " + them() + " now: "
-                        : "Nothing deletes " + them() + " automatically (the janitor looks for tagged EKS clusters and EFS file "
+                        ? "The janitor deletes " + them() + " on its next sweep (hourly by default); to delete "
+                                + them() + " now: "
+                        : "Nothing deletes " + them()
+                                + " automatically (the janitor looks for tagged EKS clusters and EFS file "
                                 + "systems only); to delete " + them() + ": ")
                 + command;
     }

@@ -7,8 +7,7 @@ public final class IllegalTransitionException extends RuntimeException {
     private final RunStatus to;
 
     public IllegalTransitionException(String runId, RunStatus from, RunStatus to) {
-        super("run " + runId + ": status " + from + " cannot move to " + to
-                + " (" + from.refusalReason(to) + ")");
+        super("run " + runId + ": status " + from + " cannot move to " + to + " (" + from.refusalReason(to) + ")");
         this.runId = runId;
         this.from = from;
         this.to = to;

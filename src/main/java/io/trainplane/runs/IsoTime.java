@@ -14,8 +14,7 @@ final class IsoTime {
     private static final DateTimeFormatter FORMAT =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
 
-    private IsoTime() {
-    }
+    private IsoTime() {}
 
     static String format(Instant instant) {
         return FORMAT.format(instant);

@@ -8,8 +8,8 @@ public final class RunConflictException extends RuntimeException {
     private final transient RunRecord existing;
 
     public RunConflictException(String runId, String requestedSpecHash, RunRecord existing) {
-        super("run " + runId + " already exists with a different spec (stored spec sha256 "
-                + existing.specHash() + ", requested " + requestedSpecHash + ")");
+        super("run " + runId + " already exists with a different spec (stored spec sha256 " + existing.specHash()
+                + ", requested " + requestedSpecHash + ")");
         this.existing = existing;
     }
 

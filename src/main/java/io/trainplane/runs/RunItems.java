@@ -65,16 +65,17 @@ final class RunItems {
     private static final String AT = "at";
     /** DynamoDB's number range: magnitudes from 1E-130 up to (not including) 1E+126. */
     private static final double MIN_MAGNITUDE = 1e-130;
+
     private static final double MAX_MAGNITUDE = 1e126;
     /**
      * How records written before the resources were typed noted a deleted resource: under
      * {@code cleanup/deleted/<its key>}, its value named by the prefix here (as the events name it).
      */
     private static final String LEGACY_DELETED_PREFIX = "cleanup/deleted/";
+
     private static final Map<String, String> LEGACY_DELETED = legacyDeleted();
 
-    private RunItems() {
-    }
+    private RunItems() {}
 
     static String pk(String runId) {
         return "RUN#" + runId;
@@ -106,8 +107,12 @@ final class RunItems {
             item.put(ERROR, AttributeValue.fromM(errorMap(run.error())));
         }
         if (!run.lostEvents().isEmpty()) {
-            item.put(LOST_EVENTS, AttributeValue.fromL(run.lostEvents().stream().map(RunItems::lostEventMap)
-                    .map(AttributeValue::fromM).toList()));
+            item.put(
+                    LOST_EVENTS,
+                    AttributeValue.fromL(run.lostEvents().stream()
+                            .map(RunItems::lostEventMap)
+                            .map(AttributeValue::fromM)
+                            .toList()));
         }
         item.put(CREATED_AT, s(IsoTime.format(run.createdAt())));
         item.put(UPDATED_AT, s(IsoTime.format(run.updatedAt())));
@@ -130,7 +135,9 @@ final class RunItems {
                 resources(item.get(RESOURCES).m()),
                 metrics,
                 error == null ? null : error(error.m()),
-                lost == null ? List.of() : lost.l().stream().map(v -> lostEvent(v.m())).toList(),
+                lost == null
+                        ? List.of()
+                        : lost.l().stream().map(v -> lostEvent(v.m())).toList(),
                 IsoTime.parse(string(item, CREATED_AT)),
                 IsoTime.parse(string(item, UPDATED_AT)),
                 Long.parseLong(item.get(VERSION).n()));
@@ -192,12 +199,16 @@ final class RunItems {
         Map<String, AttributeValue> map = new LinkedHashMap<>();
         resources.asMap().forEach((name, value) -> {
             RunResources.Key<?> key = RunResources.key(name).orElseThrow();
-            map.put(name, switch (key.type()) {
-                case TEXT -> s((String) value);
-                case FLAG -> AttributeValue.fromBool((Boolean) value);
-                case TEXTS -> AttributeValue.fromL(((List<?>) value).stream().map(v -> s((String) v)).toList());
-                case TIME -> s(IsoTime.format((Instant) value));
-            });
+            map.put(
+                    name,
+                    switch (key.type()) {
+                        case TEXT -> s((String) value);
+                        case FLAG -> AttributeValue.fromBool((Boolean) value);
+                        case TEXTS ->
+                            AttributeValue.fromL(((List<?>) value)
+                                    .stream().map(v -> s((String) v)).toList());
+                        case TIME -> s(IsoTime.format((Instant) value));
+                    });
         });
         return map;
     }
@@ -234,11 +245,18 @@ final class RunItems {
         String text = value.s();
         return switch (key.type()) {
             case TEXT -> resources.with((RunResources.Key<String>) key, text);
-            case FLAG -> resources.with((RunResources.Key<Boolean>) key,
-                    value.bool() != null ? value.bool() : Boolean.parseBoolean(text));
-            case TEXTS -> resources.with((RunResources.Key<List<String>>) key, value.hasL()
-                    ? value.l().stream().map(AttributeValue::s).toList()
-                    : text.isBlank() ? List.of() : List.of(text.trim().split(" +")));
+            case FLAG ->
+                resources.with(
+                        (RunResources.Key<Boolean>) key,
+                        value.bool() != null ? value.bool() : Boolean.parseBoolean(text));
+            case TEXTS ->
+                resources.with(
+                        (RunResources.Key<List<String>>) key,
+                        value.hasL()
+                                ? value.l().stream().map(AttributeValue::s).toList()
+                                : text.isBlank()
+                                        ? List.of()
+                                        : List.of(text.trim().split(" +")));
             case TIME -> resources.with((RunResources.Key<Instant>) key, IsoTime.parse(text));
         };
     }
@@ -269,7 +287,11 @@ final class RunItems {
 
     private static RunError error(Map<String, AttributeValue> map) {
         AttributeValue cleanup = map.get(CLEANUP);
-        return new RunError(string(map, STATE), string(map, ERROR), string(map, CAUSE), string(map, LOG_TAIL),
+        return new RunError(
+                string(map, STATE),
+                string(map, ERROR),
+                string(map, CAUSE),
+                string(map, LOG_TAIL),
                 cleanup == null ? null : cleanup(cleanup.m()));
     }
 
@@ -288,17 +310,26 @@ final class RunItems {
 
     private static CleanupFailure cleanup(Map<String, AttributeValue> map) {
         List<Leftover> left = map.get(LEFT_BEHIND).l().stream()
-                .map(v -> new Leftover(string(v.m(), KIND), string(v.m(), ID), string(v.m(), REMOVED_BY))).toList();
+                .map(v -> new Leftover(string(v.m(), KIND), string(v.m(), ID), string(v.m(), REMOVED_BY)))
+                .toList();
         return new CleanupFailure(string(map, ERROR), string(map, CAUSE), left, string(map, COMMAND));
     }
 
     private static Map<String, AttributeValue> lostEventMap(LostEvent lost) {
-        return Map.of(DETAIL_TYPE, s(lost.detailType()), STEP, s(lost.step()), ERROR, s(lost.error()),
-                AT, s(IsoTime.format(lost.at())));
+        return Map.of(
+                DETAIL_TYPE,
+                s(lost.detailType()),
+                STEP,
+                s(lost.step()),
+                ERROR,
+                s(lost.error()),
+                AT,
+                s(IsoTime.format(lost.at())));
     }
 
     private static LostEvent lostEvent(Map<String, AttributeValue> map) {
-        return new LostEvent(string(map, DETAIL_TYPE), string(map, STEP), string(map, ERROR), IsoTime.parse(string(map, AT)));
+        return new LostEvent(
+                string(map, DETAIL_TYPE), string(map, STEP), string(map, ERROR), IsoTime.parse(string(map, AT)));
     }
 
     private static void putIfPresent(Map<String, AttributeValue> item, String name, String value) {

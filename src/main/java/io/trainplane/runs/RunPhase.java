@@ -28,7 +28,9 @@ public enum RunPhase {
 
     /** The phase stored as {@code label}. */
     public static RunPhase ofLabel(String label) {
-        return Arrays.stream(values()).filter(p -> p.label().equals(label)).findFirst()
+        return Arrays.stream(values())
+                .filter(p -> p.label().equals(label))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no run phase '" + label + "'; phases are "
                         + Arrays.stream(values()).map(RunPhase::label).toList()));
     }

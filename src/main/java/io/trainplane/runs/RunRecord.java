@@ -23,9 +23,20 @@ import java.util.TreeMap;
  * Metric values must be finite. {@code lostEvents} (never null) are the run's events EventBridge
  * did not take, in the order they were lost, one per detail-type and step.
  */
-public record RunRecord(String runId, String specJson, String specHash, RunStatus status, RunPhase phase,
-                        String executionArn, RunResources resources, Map<String, Double> metrics,
-                        RunError error, List<LostEvent> lostEvents, Instant createdAt, Instant updatedAt, long version) {
+public record RunRecord(
+        String runId,
+        String specJson,
+        String specHash,
+        RunStatus status,
+        RunPhase phase,
+        String executionArn,
+        RunResources resources,
+        Map<String, Double> metrics,
+        RunError error,
+        List<LostEvent> lostEvents,
+        Instant createdAt,
+        Instant updatedAt,
+        long version) {
 
     /** The phase of a run that has just been created (DESIGN §2). */
     public static final RunPhase INITIAL_PHASE = RunPhase.START;
@@ -52,17 +63,50 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
     }
 
     /** A record with no lost events. */
-    public RunRecord(String runId, String specJson, String specHash, RunStatus status, RunPhase phase, String executionArn,
-                     RunResources resources, Map<String, Double> metrics, RunError error, Instant createdAt,
-                     Instant updatedAt, long version) {
-        this(runId, specJson, specHash, status, phase, executionArn, resources, metrics, error, List.of(), createdAt,
-                updatedAt, version);
+    public RunRecord(
+            String runId,
+            String specJson,
+            String specHash,
+            RunStatus status,
+            RunPhase phase,
+            String executionArn,
+            RunResources resources,
+            Map<String, Double> metrics,
+            RunError error,
+            Instant createdAt,
+            Instant updatedAt,
+            long version) {
+        this(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                List.of(),
+                createdAt,
+                updatedAt,
+                version);
     }
 
     /** A new run: PENDING, in the {@link #INITIAL_PHASE}, version 1, created and updated at {@code now}. */
     public static RunRecord newRun(String runId, String specJson, String executionArn, Instant now) {
-        return new RunRecord(runId, specJson, SpecHash.of(specJson), RunStatus.PENDING, INITIAL_PHASE,
-                executionArn, RunResources.NONE, Map.of(), null, now, now, 1);
+        return new RunRecord(
+                runId,
+                specJson,
+                SpecHash.of(specJson),
+                RunStatus.PENDING,
+                INITIAL_PHASE,
+                executionArn,
+                RunResources.NONE,
+                Map.of(),
+                null,
+                now,
+                now,
+                1);
     }
 
     /** Moves to {@code next}; refused with {@link IllegalTransitionException} when the table forbids it. */
@@ -70,13 +114,37 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
         if (!status.canMoveTo(next)) {
             throw new IllegalTransitionException(runId, status, next);
         }
-        return new RunRecord(runId, specJson, specHash, next, phase, executionArn, resources, metrics,
-                error, lostEvents, createdAt, updatedAt, version);
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                next,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     public RunRecord withPhase(RunPhase phase) {
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, lostEvents, createdAt, updatedAt, version);
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     /** Records a resource the run created or adopted, replacing any previous value of {@code key}. */
@@ -89,14 +157,38 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
     }
 
     public RunRecord withResources(RunResources resources) {
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, lostEvents, createdAt, updatedAt, version);
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     /** Replaces all metrics with {@code metrics}. */
     public RunRecord withMetrics(Map<String, Double> metrics) {
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, lostEvents, createdAt, updatedAt, version);
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     /** Sets one metric, keeping the others. */
@@ -107,13 +199,37 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
     }
 
     public RunRecord withError(RunError error) {
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, lostEvents, createdAt, updatedAt, version);
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     public RunRecord withExecutionArn(String executionArn) {
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, lostEvents, createdAt, updatedAt, version);
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     /**
@@ -126,14 +242,38 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
         }
         List<LostEvent> next = new ArrayList<>(lostEvents);
         next.add(lost);
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, next, createdAt, updatedAt, version);
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                next,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     /** What the store writes: this record at {@code version}, updated at {@code updatedAt}. */
     RunRecord stored(long version, Instant updatedAt) {
-        return new RunRecord(runId, specJson, specHash, status, phase, executionArn, resources, metrics,
-                error, lostEvents, createdAt, updatedAt, version);
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     public RunSummary summary() {
@@ -157,8 +297,8 @@ public record RunRecord(String runId, String specJson, String specHash, RunStatu
         if (map != null) {
             map.forEach((key, value) -> {
                 if (key == null || value == null) {
-                    throw new IllegalArgumentException("run " + runId + ": metrics must not hold nulls: "
-                            + key + "=" + value);
+                    throw new IllegalArgumentException(
+                            "run " + runId + ": metrics must not hold nulls: " + key + "=" + value);
                 }
                 copy.put(key, value);
             });

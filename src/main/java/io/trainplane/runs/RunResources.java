@@ -20,7 +20,12 @@ import java.util.stream.Collectors;
  */
 public final class RunResources {
     /** How an entry's value is typed, and so stored. */
-    public enum Type { TEXT, FLAG, TEXTS, TIME }
+    public enum Type {
+        TEXT,
+        FLAG,
+        TEXTS,
+        TIME
+    }
 
     /** One entry a record may hold: its stored name and the type of its value. */
     public static final class Key<T> {
@@ -56,18 +61,22 @@ public final class RunResources {
 
     /** An EKS cluster the run created ({@code cluster.mode: create}); deleted by cleanup unless kept. */
     public static final Key<String> EKS_CLUSTER = text("eks/cluster");
+
     public static final Key<String> NODE_GROUP = text("eks/nodegroup");
     /** Cloud Control request tokens of the node group's launch template and placement group, when it needs them. */
     public static final Key<String> LAUNCH_TEMPLATE = text("ec2/launch-template");
+
     public static final Key<String> PLACEMENT_GROUP = text("ec2/placement-group");
     /**
      * The log group of the created cluster's control-plane logs ({@code /aws/eks/<cluster>/cluster}),
      * written before its create is sent; its Cloud Control request token, once it is asked for.
      */
     public static final Key<String> LOG_GROUP = text("logs/log-group");
+
     public static final Key<String> LOG_GROUP_REQUEST = text("logs/log-group-request");
     /** The run's EFS file system: created by the run, or adopted ({@link #FILE_SYSTEM_ADOPTED}: never deleted). */
     public static final Key<String> FILE_SYSTEM = text("efs/file-system");
+
     public static final Key<Boolean> FILE_SYSTEM_ADOPTED = flag("efs/file-system-adopted");
     /** The CreationToken of a file system being created, before EFS has answered with its id. */
     public static final Key<String> FILE_SYSTEM_TOKEN = text("efs/creation-token");
@@ -77,6 +86,7 @@ public final class RunResources {
      * takes the group back off exactly those.
      */
     public static final Key<String> MOUNT_TARGET_GROUP = text("efs/mount-target-group");
+
     public static final Key<List<String>> MOUNT_TARGETS_OPENED = texts("efs/mount-targets-opened");
 
     /** When cleanup started: it gives up, FAILED, after a deadline. */
@@ -87,11 +97,26 @@ public final class RunResources {
     public static final Key<List<String>> CLEANUP_DELETED = texts("cleanup/deleted");
 
     /** Every key, in declaration order. */
-    static final List<Key<?>> KEYS = List.of(KUBERNETES_CLUSTER, NAMESPACE, EKS_CLUSTER, NODE_GROUP, LAUNCH_TEMPLATE,
-            PLACEMENT_GROUP, LOG_GROUP, LOG_GROUP_REQUEST, FILE_SYSTEM, FILE_SYSTEM_ADOPTED, FILE_SYSTEM_TOKEN,
-            MOUNT_TARGET_GROUP, MOUNT_TARGETS_OPENED, CLEANUP_STARTED, CLEANUP_FINISHED, CLEANUP_DELETED);
-    private static final Map<String, Key<?>> BY_NAME = KEYS.stream()
-            .collect(Collectors.toUnmodifiableMap(Key::name, Function.identity()));
+    static final List<Key<?>> KEYS = List.of(
+            KUBERNETES_CLUSTER,
+            NAMESPACE,
+            EKS_CLUSTER,
+            NODE_GROUP,
+            LAUNCH_TEMPLATE,
+            PLACEMENT_GROUP,
+            LOG_GROUP,
+            LOG_GROUP_REQUEST,
+            FILE_SYSTEM,
+            FILE_SYSTEM_ADOPTED,
+            FILE_SYSTEM_TOKEN,
+            MOUNT_TARGET_GROUP,
+            MOUNT_TARGETS_OPENED,
+            CLEANUP_STARTED,
+            CLEANUP_FINISHED,
+            CLEANUP_DELETED);
+
+    private static final Map<String, Key<?>> BY_NAME =
+            KEYS.stream().collect(Collectors.toUnmodifiableMap(Key::name, Function.identity()));
 
     public static final RunResources NONE = new RunResources(Map.of());
 

@@ -53,8 +53,7 @@ public enum RunStatus {
         if (isTerminal()) {
             return false;
         }
-        return next == CLEANING_UP || next == FAILED || next == CANCELLED
-                || next.ordinal() > ordinal();
+        return next == CLEANING_UP || next == FAILED || next == CANCELLED || next.ordinal() > ordinal();
     }
 
     /** Why {@code this → next} is refused, for error messages; null when it is allowed. */

@@ -33,6 +33,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 public final class RunStore {
     /** Attempts of {@link #update} before it gives up on a contended record. */
     static final int MAX_UPDATE_ATTEMPTS = 50;
+
     private static final long BACKOFF_BASE_MILLIS = 2;
     private static final long BACKOFF_CAP_MILLIS = 100;
 
@@ -69,9 +70,8 @@ public final class RunStore {
     }
 
     public Optional<RunRecord> find(String runId) {
-        GetItemResponse response = dynamo.getItem(b -> b.tableName(tableName)
-                .key(RunItems.runKey(runId))
-                .consistentRead(true));
+        GetItemResponse response = dynamo.getItem(
+                b -> b.tableName(tableName).key(RunItems.runKey(runId)).consistentRead(true));
         return response.hasItem() && !response.item().isEmpty()
                 ? Optional.of(RunItems.run(response.item()))
                 : Optional.empty();
@@ -111,8 +111,8 @@ public final class RunStore {
         }
         try {
             dynamo.putItem(conditionalPut(RunItems.runItem(stored))
-                    .conditionExpression("#version = :expected AND #status IN ("
-                            + String.join(", ", placeholders) + ")")
+                    .conditionExpression(
+                            "#version = :expected AND #status IN (" + String.join(", ", placeholders) + ")")
                     .expressionAttributeNames(names)
                     .expressionAttributeValues(values)
                     .build());
@@ -162,8 +162,11 @@ public final class RunStore {
                 backOff(attempt);
             }
         }
-        throw new VersionConflictException("run " + runId + ": still contended after " + MAX_UPDATE_ATTEMPTS
-                + " attempts to update it", lastConflict.expectedVersion(), lastConflict.current(), lastConflict);
+        throw new VersionConflictException(
+                "run " + runId + ": still contended after " + MAX_UPDATE_ATTEMPTS + " attempts to update it",
+                lastConflict.expectedVersion(),
+                lastConflict.current(),
+                lastConflict);
     }
 
     /**
@@ -227,8 +230,8 @@ public final class RunStore {
                     .exclusiveStartKey(startKey)
                     .build());
             page.items().forEach(item -> runs.add(RunItems.summary(item)));
-            startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
-                    ? page.lastEvaluatedKey() : null;
+            startKey =
+                    page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (startKey != null && runs.size() < limit);
         return runs;
     }
@@ -239,8 +242,7 @@ public final class RunStore {
         for (RunStatus status : RunStatus.values()) {
             runs.addAll(listByStatus(status, limit));
         }
-        runs.sort(Comparator.comparing(RunSummary::createdAt).reversed()
-                .thenComparing(RunSummary::runId));
+        runs.sort(Comparator.comparing(RunSummary::createdAt).reversed().thenComparing(RunSummary::runId));
         return List.copyOf(runs.subList(0, Math.min(limit, runs.size())));
     }
 
@@ -261,7 +263,9 @@ public final class RunStore {
 
     /** The statuses from which a run may move to {@code next} (always including {@code next}). */
     private static List<RunStatus> predecessors(RunStatus next) {
-        return Arrays.stream(RunStatus.values()).filter(from -> from.canMoveTo(next)).toList();
+        return Arrays.stream(RunStatus.values())
+                .filter(from -> from.canMoveTo(next))
+                .toList();
     }
 
     private static void requireSameRun(RunRecord expected, RunRecord updated) {

@@ -23,8 +23,7 @@ public final class RunsTable {
     /** The global secondary index on status + creation time; only run items carry {@code status}. */
     public static final String STATUS_INDEX = "byStatus";
 
-    private RunsTable() {
-    }
+    private RunsTable() {}
 
     /** Creates the table and waits until it is active; a table that already exists is kept as is. */
     public static void create(DynamoDbClient dynamo, String tableName) {
@@ -38,7 +37,9 @@ public final class RunsTable {
                 .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
                         .indexName(STATUS_INDEX)
                         .keySchema(key(RunItems.STATUS, KeyType.HASH), key(RunItems.CREATED_AT, KeyType.RANGE))
-                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+                        .projection(Projection.builder()
+                                .projectionType(ProjectionType.ALL)
+                                .build())
                         .build())
                 .build();
         try {
@@ -52,7 +53,10 @@ public final class RunsTable {
     }
 
     private static AttributeDefinition attribute(String name) {
-        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(ScalarAttributeType.S)
+                .build();
     }
 
     private static KeySchemaElement key(String name, KeyType type) {

@@ -7,8 +7,7 @@ import java.util.HexFormat;
 
 /** The identity of a run's spec: SHA-256 of the spec JSON string (UTF-8), lower-case hex. */
 public final class SpecHash {
-    private SpecHash() {
-    }
+    private SpecHash() {}
 
     public static String of(String specJson) {
         try {

@@ -9,8 +9,12 @@ public final class VersionConflictException extends RuntimeException {
     private final long expectedVersion;
 
     public VersionConflictException(long expectedVersion, RunRecord current) {
-        this("run " + current.runId() + ": expected version " + expectedVersion
-                + " but the stored version is " + current.version(), expectedVersion, current, null);
+        this(
+                "run " + current.runId() + ": expected version " + expectedVersion + " but the stored version is "
+                        + current.version(),
+                expectedVersion,
+                current,
+                null);
     }
 
     VersionConflictException(String message, long expectedVersion, RunRecord current, Throwable cause) {

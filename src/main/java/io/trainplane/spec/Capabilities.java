@@ -11,13 +11,11 @@ import java.util.List;
  */
 public final class Capabilities {
     /** A value of the spec that is valid but not built yet. */
-    record NotYet(String pointer, String value, String feature, String instead) {
-    }
+    record NotYet(String pointer, String value, String feature, String instead) {}
 
     private static final List<NotYet> NOT_YET = List.of();
 
-    private Capabilities() {
-    }
+    private Capabilities() {}
 
     /** The features {@code spec} asks for that this version refuses; empty when it can run. */
     public static List<SpecProblem> unsupported(RunSpec spec) {
@@ -33,7 +31,8 @@ public final class Capabilities {
         for (NotYet feature : NOT_YET) {
             JsonNode value = document.at(feature.pointer());
             if (value.isTextual() && value.asText().equals(feature.value())) {
-                problems.add(new SpecProblem(feature.pointer(),
+                problems.add(new SpecProblem(
+                        feature.pointer(),
                         feature.feature() + " is not available yet in this version of Trainplane",
                         feature.instead()));
             }

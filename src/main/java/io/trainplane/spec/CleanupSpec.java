@@ -1,5 +1,4 @@
 package io.trainplane.spec;
 
 /** What the run keeps after it ends; everything else it created is deleted. */
-public record CleanupSpec(boolean keepCluster, boolean keepVolume) {
-}
+public record CleanupSpec(boolean keepCluster, boolean keepVolume) {}

@@ -27,7 +27,8 @@ public class InvalidSpecException extends RuntimeException {
 
     private static String describe(List<SpecProblem> problems) {
         StringBuilder text = new StringBuilder("invalid run spec (")
-                .append(problems.size()).append(problems.size() == 1 ? " problem)" : " problems)");
+                .append(problems.size())
+                .append(problems.size() == 1 ? " problem)" : " problems)");
         for (SpecProblem problem : problems) {
             text.append("\n  ").append(problem);
         }

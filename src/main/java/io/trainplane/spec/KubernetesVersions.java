@@ -1,7 +1,7 @@
 package io.trainplane.spec;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,7 +39,8 @@ public final class KubernetesVersions {
      * extended support is billed from the start of {@code endOfStandardSupport}, and no cluster is
      * created from the start of {@code endOfExtendedSupport}.
      */
-    public record Version(String version, LocalDate eksRelease, LocalDate endOfStandardSupport, LocalDate endOfExtendedSupport) {
+    public record Version(
+            String version, LocalDate eksRelease, LocalDate endOfStandardSupport, LocalDate endOfExtendedSupport) {
         public Version {
             Objects.requireNonNull(version, "version");
             if (!eksRelease.isBefore(endOfStandardSupport) || !endOfStandardSupport.isBefore(endOfExtendedSupport)) {
@@ -82,7 +83,9 @@ public final class KubernetesVersions {
     }
 
     public static Optional<Version> find(String version) {
-        return CALENDAR.versions.stream().filter(v -> v.version().equals(version)).findFirst();
+        return CALENDAR.versions.stream()
+                .filter(v -> v.version().equals(version))
+                .findFirst();
     }
 
     /** Whether EKS has (or had) {@code version}; says nothing of its support on a given day. */
@@ -101,13 +104,18 @@ public final class KubernetesVersions {
 
     /** The versions EKS creates clusters with on {@code day}, oldest first. */
     public static List<String> available(LocalDate day) {
-        return CALENDAR.versions.stream().filter(v -> v.on(day) != Support.UNSUPPORTED).map(Version::version).toList();
+        return CALENDAR.versions.stream()
+                .filter(v -> v.on(day) != Support.UNSUPPORTED)
+                .map(Version::version)
+                .toList();
     }
 
     /** The newest version in standard support on {@code day}. */
     public static Optional<String> newestInStandardSupport(LocalDate day) {
-        return CALENDAR.versions.stream().filter(v -> v.on(day) == Support.STANDARD)
-                .reduce((older, newer) -> newer).map(Version::version);
+        return CALENDAR.versions.stream()
+                .filter(v -> v.on(day) == Support.STANDARD)
+                .reduce((older, newer) -> newer)
+                .map(Version::version);
     }
 
     private static KubernetesVersions load() {
@@ -118,8 +126,11 @@ public final class KubernetesVersions {
             JsonNode root = Json.strictMapper().readTree(in);
             List<Version> versions = new ArrayList<>();
             for (JsonNode v : root.path("versions")) {
-                versions.add(new Version(v.path("version").asText(), date(v, "eksRelease"),
-                        date(v, "endOfStandardSupport"), date(v, "endOfExtendedSupport")));
+                versions.add(new Version(
+                        v.path("version").asText(),
+                        date(v, "eksRelease"),
+                        date(v, "endOfStandardSupport"),
+                        date(v, "endOfExtendedSupport")));
             }
             versions.sort(Comparator.comparing(Version::eksRelease));
             return new KubernetesVersions(root.path("source").asText(), List.copyOf(versions));

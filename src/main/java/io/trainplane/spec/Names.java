@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 public final class Names {
     /** A run id is a DNS-1123 label, so it is also a valid label value and name part everywhere. */
     public static final String RUN_ID_PATTERN = "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$";
+
     static final String RUN_ID_MEANING =
             "1 to 63 lowercase letters, digits and '-', starting and ending with a letter or a digit";
 
@@ -23,6 +24,7 @@ public final class Names {
     public static final int MAX_JOB_NAME = 52;
     /** Kubernetes labels (DNS-1123 and DNS-1035 labels). */
     public static final int MAX_LABEL = 63;
+
     public static final int MAX_EKS_CLUSTER_NAME = 100;
     public static final int MAX_EKS_NODEGROUP_NAME = 63;
     public static final int MAX_TOKEN = 64;

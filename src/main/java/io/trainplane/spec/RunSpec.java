@@ -36,7 +36,8 @@ public record RunSpec(
      */
     public RunSpec withRunId(String runId) {
         if (!Names.isValidRunId(runId)) {
-            throw new InvalidSpecException(new SpecProblem("/runId",
+            throw new InvalidSpecException(new SpecProblem(
+                    "/runId",
                     "\"" + runId + "\" cannot name a run: it must be " + Names.RUN_ID_MEANING,
                     "set \"runId\" in the spec, or start the execution with such a name"));
         }

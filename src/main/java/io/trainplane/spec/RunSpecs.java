@@ -27,8 +27,7 @@ import java.util.Locale;
 public final class RunSpecs {
     private static final String MINIMAL_SPEC = "{\"cluster\": {\"mode\": \"existing\", \"name\": \"my-cluster\"}}";
 
-    private RunSpecs() {
-    }
+    private RunSpecs() {}
 
     /**
      * The run spec of {@code json}, defaults applied.
@@ -92,7 +91,8 @@ public final class RunSpecs {
         try {
             return fromNormalized(Json.read(normalizedJson));
         } catch (UncheckedIOException e) {
-            throw new IllegalArgumentException("not a normalized run spec: " + e.getCause().getMessage(), e);
+            throw new IllegalArgumentException(
+                    "not a normalized run spec: " + e.getCause().getMessage(), e);
         }
     }
 
@@ -111,8 +111,7 @@ public final class RunSpecs {
         return SpecSchema.get().root().deepCopy();
     }
 
-    private record Outcome(RunSpec spec, List<SpecProblem> problems) {
-    }
+    private record Outcome(RunSpec spec, List<SpecProblem> problems) {}
 
     private static Outcome evaluate(String json, LocalDate runDay) {
         ObjectNode document;
@@ -149,7 +148,8 @@ public final class RunSpecs {
         } catch (JsonProcessingException e) {
             JsonLocation where = e.getLocation();
             String position = where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
-            throw new InvalidSpecException(new SpecProblem("",
+            throw new InvalidSpecException(new SpecProblem(
+                    "",
                     "is not valid JSON: " + e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[") + position,
                     "check the quotes, commas and braces" + (position.isEmpty() ? "" : " near" + position.substring(3))
                             + "; a run spec looks like " + MINIMAL_SPEC));
@@ -176,7 +176,6 @@ public final class RunSpecs {
             default -> "a " + type.name().toLowerCase(Locale.ROOT);
         };
     }
-
 
     /** Without duplicates, in pointer order (so a field's problems are together), stable otherwise. */
     private static List<SpecProblem> ordered(List<SpecProblem> problems) {

@@ -11,8 +11,7 @@ import java.util.Map;
  * defaults of the branch the spec takes, judged after the plain defaults are in.
  */
 final class SchemaDefaults {
-    private SchemaDefaults() {
-    }
+    private SchemaDefaults() {}
 
     /** Fills {@code document} in place; it must already be valid against the schema. */
     static void apply(SpecSchema schema, ObjectNode document) {
@@ -20,7 +19,8 @@ final class SchemaDefaults {
     }
 
     private static void apply(SpecSchema schema, JsonNode schemaNode, ObjectNode instance) {
-        for (Map.Entry<String, JsonNode> property : schemaNode.path("properties").properties()) {
+        for (Map.Entry<String, JsonNode> property :
+                schemaNode.path("properties").properties()) {
             String name = property.getKey();
             JsonNode propertySchema = property.getValue();
             if (!instance.has(name) && propertySchema.has("default")) {
@@ -31,8 +31,8 @@ final class SchemaDefaults {
             }
         }
         if (schemaNode.has("if")) {
-            JsonNode branch = schema.matches(schemaNode.get("if"), instance)
-                    ? schemaNode.get("then") : schemaNode.get("else");
+            JsonNode branch =
+                    schema.matches(schemaNode.get("if"), instance) ? schemaNode.get("then") : schemaNode.get("else");
             if (branch != null) {
                 apply(schema, branch, instance);
             }

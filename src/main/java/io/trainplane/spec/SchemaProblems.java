@@ -59,14 +59,17 @@ final class SchemaProblems {
             case "type" -> type(at, schemaPath, m);
             case "enum" -> enumeration(at, schemaPath, m.getInstanceNode());
             case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum" ->
-                    bound(at, schemaPath, m.getType(), m.getInstanceNode());
+                bound(at, schemaPath, m.getType(), m.getInstanceNode());
             case "pattern" -> pattern(at, schemaPath, m.getInstanceNode());
             case "minLength", "maxLength" -> length(at, schemaPath, m.getType(), m.getInstanceNode());
             case "required" -> required(at, keywordPath, schemaPath, m.getProperty());
             case "additionalProperties" -> unknown(at, schemaPath, m.getProperty());
             case "false" -> forbidden(at, keywordPath, schemaPath);
-            default -> new SpecProblem(at, stripLocation(m.getMessage(), at),
-                    orElse(description(declaration(schemaPath)), "see run-spec.schema.json"));
+            default ->
+                new SpecProblem(
+                        at,
+                        stripLocation(m.getMessage(), at),
+                        orElse(description(declaration(schemaPath)), "see run-spec.schema.json"));
         };
     }
 
@@ -92,9 +95,10 @@ final class SchemaProblems {
         List<String> allowed = new ArrayList<>();
         schema.at(schemaPath).path("enum").forEach(v -> allowed.add(v.asText()));
         String list = quotedList(allowed);
-        Optional<String> suggestion = value != null && value.isTextual()
-                ? Suggestions.closest(value.asText(), allowed) : Optional.empty();
-        String hint = suggestion.map(s -> "did you mean \"" + s + "\"?")
+        Optional<String> suggestion =
+                value != null && value.isTextual() ? Suggestions.closest(value.asText(), allowed) : Optional.empty();
+        String hint = suggestion
+                .map(s -> "did you mean \"" + s + "\"?")
                 .orElse("use one of " + list + ". " + description(declaration(schemaPath)));
         return new SpecProblem(at, "must be one of " + list + ", not " + value, hint.trim());
     }
@@ -102,19 +106,21 @@ final class SchemaProblems {
     private SpecProblem bound(String at, String schemaPath, String keyword, JsonNode value) {
         JsonNode node = schema.at(schemaPath);
         String limit = node.path(keyword).asText();
-        String message = switch (keyword) {
-            case "minimum" -> "must be at least " + limit;
-            case "maximum" -> "must be at most " + limit;
-            case "exclusiveMinimum" -> "must be greater than " + limit;
-            default -> "must be less than " + limit;
-        };
+        String message =
+                switch (keyword) {
+                    case "minimum" -> "must be at least " + limit;
+                    case "maximum" -> "must be at most " + limit;
+                    case "exclusiveMinimum" -> "must be greater than " + limit;
+                    default -> "must be less than " + limit;
+                };
         return new SpecProblem(at, message + ", not " + value, range(node) + defaultSuffix(declaration(schemaPath)));
     }
 
     private SpecProblem pattern(String at, String schemaPath, JsonNode value) {
         JsonNode node = schema.at(schemaPath);
         JsonNode declaration = declaration(schemaPath);
-        String meaning = node.path("patternMeaning").asText(declaration.path("patternMeaning").asText(""));
+        String meaning = node.path("patternMeaning")
+                .asText(declaration.path("patternMeaning").asText(""));
         String message = meaning.isEmpty()
                 ? "does not match the pattern " + node.path("pattern").asText()
                 : "must be " + meaning;
@@ -136,15 +142,18 @@ final class SchemaProblems {
     private SpecProblem length(String at, String schemaPath, String keyword, JsonNode value) {
         String limit = schema.at(schemaPath).path(keyword).asText();
         int actual = value == null ? 0 : value.asText().length();
-        String message = ("maxLength".equals(keyword) ? "must be at most " : "must be at least ")
-                + limit + " characters long (it has " + actual + ")";
+        String message = ("maxLength".equals(keyword) ? "must be at most " : "must be at least ") + limit
+                + " characters long (it has " + actual + ")";
         return new SpecProblem(at, message, orElse(description(declaration(schemaPath)), "shorten it"));
     }
 
     private SpecProblem required(String at, String keywordPath, String schemaPath, String property) {
         JsonNode declaration = schema.at(declaringObject(schemaPath) + "/properties/" + property);
         String hint = (description(declaration) + " Add it"
-                + example(declaration).map(e -> ", e.g. \"" + property + "\": " + e).orElse("") + ".").trim();
+                        + example(declaration)
+                                .map(e -> ", e.g. \"" + property + "\": " + e)
+                                .orElse("") + ".")
+                .trim();
         return new SpecProblem(child(at, property), "is required" + condition(keywordPath, at), hint);
     }
 
@@ -152,15 +161,16 @@ final class SchemaProblems {
         List<String> allowed = new ArrayList<>();
         schema.at(schemaPath).path("properties").fieldNames().forEachRemaining(allowed::add);
         String owner = at.isEmpty() ? "The top-level fields are " : "The fields of " + dotted(at) + " are ";
-        String hint = Suggestions.closest(property, allowed).map(s -> "did you mean \"" + s + "\"? ").orElse("")
-                + owner + String.join(", ", allowed) + ".";
+        String hint = Suggestions.closest(property, allowed)
+                        .map(s -> "did you mean \"" + s + "\"? ")
+                        .orElse("") + owner + String.join(", ", allowed) + ".";
         return new SpecProblem(child(at, property), "unknown field \"" + property + "\"", hint);
     }
 
     private SpecProblem forbidden(String at, String keywordPath, String schemaPath) {
         String description = description(declaration(schemaPath));
-        return new SpecProblem(at, "is not allowed" + condition(keywordPath, parent(at)),
-                ("remove it. " + description).trim());
+        return new SpecProblem(
+                at, "is not allowed" + condition(keywordPath, parent(at)), ("remove it. " + description).trim());
     }
 
     /** " when cluster.mode is "create"": the {@code if} that made a {@code then} apply. */
@@ -176,7 +186,8 @@ final class SchemaProblems {
         for (Map.Entry<String, JsonNode> property : condition.path("properties").properties()) {
             if (property.getValue().has("const")) {
                 String name = property.getKey();
-                parts.add(dotted(child(objectPointer, name)) + (negated ? " is not " : " is ")
+                parts.add(dotted(child(objectPointer, name))
+                        + (negated ? " is not " : " is ")
                         + property.getValue().get("const")
                         + (object.has(name) ? "" : " (the default)"));
             }
@@ -205,10 +216,16 @@ final class SchemaProblems {
 
     private static String range(JsonNode node) {
         String kind = "integer".equals(node.path("type").asText()) ? "a whole number" : "a number";
-        String lower = node.has("minimum") ? "from " + node.get("minimum").asText()
-                : node.has("exclusiveMinimum") ? "greater than " + node.get("exclusiveMinimum").asText() : null;
-        String upper = node.has("maximum") ? node.get("maximum").asText()
-                : node.has("exclusiveMaximum") ? "below " + node.get("exclusiveMaximum").asText() : null;
+        String lower = node.has("minimum")
+                ? "from " + node.get("minimum").asText()
+                : node.has("exclusiveMinimum")
+                        ? "greater than " + node.get("exclusiveMinimum").asText()
+                        : null;
+        String upper = node.has("maximum")
+                ? node.get("maximum").asText()
+                : node.has("exclusiveMaximum")
+                        ? "below " + node.get("exclusiveMaximum").asText()
+                        : null;
         if (lower != null && upper != null) {
             boolean from = lower.startsWith("from") && !upper.startsWith("below");
             return "use " + kind + " " + lower + (from ? " to " : " and at most ") + upper;

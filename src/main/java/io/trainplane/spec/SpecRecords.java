@@ -15,16 +15,21 @@ import java.util.function.Function;
 final class SpecRecords {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private SpecRecords() {
-    }
+    private SpecRecords() {}
 
     /** @throws IllegalArgumentException when the document lacks a required part or holds an unknown value */
     static RunSpec fromJson(ObjectNode spec) {
         try {
-            return new RunSpec(text(spec, "runId"), cluster(part(spec, "cluster")), volume(part(spec, "volume")),
-                    data(part(spec, "data")), training(part(spec, "training")),
-                    new EvaluationSpec(part(spec, "evaluation").path("minAccuracy").asDouble()),
-                    new CleanupSpec(part(spec, "cleanup").path("keepCluster").asBoolean(),
+            return new RunSpec(
+                    text(spec, "runId"),
+                    cluster(part(spec, "cluster")),
+                    volume(part(spec, "volume")),
+                    data(part(spec, "data")),
+                    training(part(spec, "training")),
+                    new EvaluationSpec(
+                            part(spec, "evaluation").path("minAccuracy").asDouble()),
+                    new CleanupSpec(
+                            part(spec, "cleanup").path("keepCluster").asBoolean(),
                             part(spec, "cleanup").path("keepVolume").asBoolean()),
                     spec.path("maxRunHours").asInt());
         } catch (NullPointerException e) {
@@ -37,22 +42,33 @@ final class SpecRecords {
         ObjectNode json = NODES.objectNode();
         putText(json, "runId", spec.runId());
         json.set("cluster", cluster(spec.cluster()));
-        ObjectNode volume = json.putObject("volume").put("type", spec.volume().type().json());
+        ObjectNode volume =
+                json.putObject("volume").put("type", spec.volume().type().json());
         putText(volume, "fileSystemId", spec.volume().fileSystemId());
         json.set("data", data(spec.data()));
         json.set("training", training(spec.training()));
         json.putObject("evaluation").put("minAccuracy", spec.evaluation().minAccuracy());
-        json.putObject("cleanup").put("keepCluster", spec.cleanup().keepCluster()).put("keepVolume", spec.cleanup().keepVolume());
+        json.putObject("cleanup")
+                .put("keepCluster", spec.cleanup().keepCluster())
+                .put("keepVolume", spec.cleanup().keepVolume());
         return json.put("maxRunHours", spec.maxRunHours());
     }
 
     private static ClusterSpec cluster(JsonNode cluster) {
         JsonNode nodeGroup = cluster.path("nodeGroup");
-        return new ClusterSpec(spelled(ClusterMode.class, ClusterMode::json, cluster.path("mode")), text(cluster, "name"),
-                text(cluster, "kubernetesVersion"), nodeGroup.isObject() ? new NodeGroupSpec(text(nodeGroup, "instanceType"),
-                nodeGroup.path("nodes").asInt(), nodeGroup.path("gpusPerNode").asInt(),
-                spelled(CapacityType.class, CapacityType::json, nodeGroup.path("capacityType")),
-                text(nodeGroup, "capacityReservationId"), nodeGroup.path("efa").asBoolean()) : null);
+        return new ClusterSpec(
+                spelled(ClusterMode.class, ClusterMode::json, cluster.path("mode")),
+                text(cluster, "name"),
+                text(cluster, "kubernetesVersion"),
+                nodeGroup.isObject()
+                        ? new NodeGroupSpec(
+                                text(nodeGroup, "instanceType"),
+                                nodeGroup.path("nodes").asInt(),
+                                nodeGroup.path("gpusPerNode").asInt(),
+                                spelled(CapacityType.class, CapacityType::json, nodeGroup.path("capacityType")),
+                                text(nodeGroup, "capacityReservationId"),
+                                nodeGroup.path("efa").asBoolean())
+                        : null);
     }
 
     private static ObjectNode cluster(ClusterSpec cluster) {
@@ -61,8 +77,10 @@ final class SpecRecords {
         putText(json, "kubernetesVersion", cluster.kubernetesVersion());
         NodeGroupSpec nodeGroup = cluster.nodeGroup();
         if (nodeGroup != null) {
-            ObjectNode group = json.putObject("nodeGroup").put("instanceType", nodeGroup.instanceType())
-                    .put("nodes", nodeGroup.nodes()).put("gpusPerNode", nodeGroup.gpusPerNode())
+            ObjectNode group = json.putObject("nodeGroup")
+                    .put("instanceType", nodeGroup.instanceType())
+                    .put("nodes", nodeGroup.nodes())
+                    .put("gpusPerNode", nodeGroup.gpusPerNode())
                     .put("capacityType", nodeGroup.capacityType().json());
             putText(group, "capacityReservationId", nodeGroup.capacityReservationId());
             group.put("efa", nodeGroup.efa());
@@ -71,12 +89,17 @@ final class SpecRecords {
     }
 
     private static VolumeSpec volume(JsonNode volume) {
-        return new VolumeSpec(spelled(VolumeType.class, VolumeType::json, volume.path("type")), text(volume, "fileSystemId"));
+        return new VolumeSpec(
+                spelled(VolumeType.class, VolumeType::json, volume.path("type")), text(volume, "fileSystemId"));
     }
 
     private static DataSpec data(JsonNode data) {
-        return new DataSpec(spelled(DataSource.class, DataSource::json, data.path("source")), text(data, "url"),
-                text(data, "s3Uri"), text(data, "sha256"), data.path("syntheticSamples").asInt());
+        return new DataSpec(
+                spelled(DataSource.class, DataSource::json, data.path("source")),
+                text(data, "url"),
+                text(data, "s3Uri"),
+                text(data, "sha256"),
+                data.path("syntheticSamples").asInt());
     }
 
     private static ObjectNode data(DataSpec data) {
@@ -91,23 +114,33 @@ final class SpecRecords {
     }
 
     private static TrainingSpec training(JsonNode training) {
-        return new TrainingSpec(spelled(Launcher.class, Launcher::json, training.path("launcher")),
-                text(training, "image"), training.path("workers").asInt(), training.path("procsPerWorker").asInt(),
-                training.path("epochs").asInt(), training.path("batchSize").asInt(),
-                training.path("learningRate").asDouble(), text(training, "cpu"), text(training, "memory"),
-                training.path("gpusPerWorker").asInt(), training.path("maxRestarts").asInt(),
+        return new TrainingSpec(
+                spelled(Launcher.class, Launcher::json, training.path("launcher")),
+                text(training, "image"),
+                training.path("workers").asInt(),
+                training.path("procsPerWorker").asInt(),
+                training.path("epochs").asInt(),
+                training.path("batchSize").asInt(),
+                training.path("learningRate").asDouble(),
+                text(training, "cpu"),
+                text(training, "memory"),
+                training.path("gpusPerWorker").asInt(),
+                training.path("maxRestarts").asInt(),
                 training.path("timeoutMinutes").asInt());
     }
 
     private static ObjectNode training(TrainingSpec training) {
         ObjectNode json = NODES.objectNode().put("launcher", training.launcher().json());
         putText(json, "image", training.image());
-        json.put("workers", training.workers()).put("procsPerWorker", training.procsPerWorker())
-                .put("epochs", training.epochs()).put("batchSize", training.batchSize())
+        json.put("workers", training.workers())
+                .put("procsPerWorker", training.procsPerWorker())
+                .put("epochs", training.epochs())
+                .put("batchSize", training.batchSize())
                 .put("learningRate", training.learningRate());
         putText(json, "cpu", training.cpu());
         putText(json, "memory", training.memory());
-        return json.put("gpusPerWorker", training.gpusPerWorker()).put("maxRestarts", training.maxRestarts())
+        return json.put("gpusPerWorker", training.gpusPerWorker())
+                .put("maxRestarts", training.maxRestarts())
                 .put("timeoutMinutes", training.timeoutMinutes());
     }
 

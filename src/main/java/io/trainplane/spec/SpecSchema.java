@@ -1,6 +1,5 @@
 package io.trainplane.spec;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
@@ -8,6 +7,7 @@ import com.networknt.schema.PathType;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -29,9 +29,8 @@ final class SpecSchema {
     private SpecSchema(JsonNode root) {
         this.root = root;
         JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
-        SchemaValidatorsConfig config = SchemaValidatorsConfig.builder()
-                .pathType(PathType.JSON_POINTER)
-                .build();
+        SchemaValidatorsConfig config =
+                SchemaValidatorsConfig.builder().pathType(PathType.JSON_POINTER).build();
         this.validator = factory.getSchema(root, config);
         compileConditions(factory, config, root);
     }

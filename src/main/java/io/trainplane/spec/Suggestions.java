@@ -8,8 +8,7 @@ import java.util.Optional;
 final class Suggestions {
     static final int MAX_DISTANCE = 2;
 
-    private Suggestions() {
-    }
+    private Suggestions() {}
 
     /**
      * The candidate closest to {@code word} (case-insensitive Levenshtein distance), if one is

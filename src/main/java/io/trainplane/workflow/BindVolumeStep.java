@@ -1,8 +1,8 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.trainplane.core.Json;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.VolumeManifests;
@@ -22,8 +22,11 @@ public final class BindVolumeStep implements KubernetesStep {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        String fileSystemId = store.get(run.runId()).resources().get(RunResources.FILE_SYSTEM).orElseThrow(() ->
-                new IllegalStateException("run " + run.runId() + " has no file system to bind; CreateVolume runs first"));
+        String fileSystemId = store.get(run.runId())
+                .resources()
+                .get(RunResources.FILE_SYSTEM)
+                .orElseThrow(() -> new IllegalStateException(
+                        "run " + run.runId() + " has no file system to bind; CreateVolume runs first"));
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         for (HasMetadata object : new VolumeManifests(run.names(), fileSystemId).all()) {
             objects.createOrAdopt(object);

@@ -1,12 +1,11 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
@@ -27,7 +26,8 @@ public final class CheckClusterStep implements Step {
     private final Settings settings;
 
     /** EKS and Cloud Control as suppliers: a look that finds the log group not ready yet never builds the EKS client. */
-    public CheckClusterStep(RunStore store, Supplier<EksClusters> clusters, Supplier<Ec2Objects> ec2, Settings settings) {
+    public CheckClusterStep(
+            RunStore store, Supplier<EksClusters> clusters, Supplier<Ec2Objects> ec2, Settings settings) {
         this.store = store;
         this.clusters = clusters;
         this.ec2 = ec2;
@@ -40,14 +40,18 @@ public final class CheckClusterStep implements Step {
         String cluster = run.names().clusterName();
         RunRecord record = store.get(run.runId());
         ResourceState state = record.resources().has(RunResources.EKS_CLUSTER)
-                ? clusters.get().state(cluster) : new ResourceState.Gone();
+                ? clusters.get().state(cluster)
+                : new ResourceState.Gone();
         if (state instanceof ResourceState.Gone) {
             // Not asked for yet, or asked for and the answer lost (throttled, timed out): asking
             // again is the same request (EKS's client token) or adopts what it made.
-            String token = record.resources().get(RunResources.LOG_GROUP_REQUEST).orElse(null);
+            String token =
+                    record.resources().get(RunResources.LOG_GROUP_REQUEST).orElse(null);
             if (token == null) {
-                throw new TerminalException("LogGroupNotRequested", "the run record of " + run.runId()
-                        + " names no request for the log group of cluster " + cluster + " (CreateCluster did not finish)");
+                throw new TerminalException(
+                        "LogGroupNotRequested",
+                        "the run record of " + run.runId() + " names no request for the log group of cluster " + cluster
+                                + " (CreateCluster did not finish)");
             }
             ResourceState logGroup = ec2.get().requestState(token);
             if (!(logGroup instanceof ResourceState.Ready)) {

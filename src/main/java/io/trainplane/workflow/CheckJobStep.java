@@ -1,8 +1,8 @@
 package io.trainplane.workflow;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.spec.DataSpec;
@@ -29,7 +29,12 @@ public final class CheckJobStep implements KubernetesStep {
         String what = input.path("purpose").asText("job");
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         if (what.equals("data")) {
-            return JobWatch.look(objects, jobName, what, clock.instant(), code -> dataFailure(code, run.spec().data()));
+            return JobWatch.look(
+                    objects,
+                    jobName,
+                    what,
+                    clock.instant(),
+                    code -> dataFailure(code, run.spec().data()));
         }
         return JobWatch.look(objects, jobName, what, clock.instant());
     }
@@ -38,13 +43,16 @@ public final class CheckJobStep implements KubernetesStep {
         if (exitCode != CHECKSUM_MISMATCH) {
             return Optional.empty();
         }
-        String from = switch (data.source()) {
-            case URL -> data.url();
-            case S3 -> data.s3Uri();
-            case SYNTHETIC -> "the data source";
-        };
-        return Optional.of(new TerminalException("DataChecksumMismatch", "the archive downloaded from " + from
-                + " does not match data.sha256 " + (data.sha256() == null ? "" : data.sha256() + " ")
-                + "(prepare.py exited " + exitCode + "); check the address and the checksum"));
+        String from =
+                switch (data.source()) {
+                    case URL -> data.url();
+                    case S3 -> data.s3Uri();
+                    case SYNTHETIC -> "the data source";
+                };
+        return Optional.of(new TerminalException(
+                "DataChecksumMismatch",
+                "the archive downloaded from " + from
+                        + " does not match data.sha256 " + (data.sha256() == null ? "" : data.sha256() + " ")
+                        + "(prepare.py exited " + exitCode + "); check the address and the checksum"));
     }
 }

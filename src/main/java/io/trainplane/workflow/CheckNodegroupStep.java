@@ -1,15 +1,14 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.ResourceState;
-import io.trainplane.aws.ec2.ResourceRequest;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.ec2.ReservedCapacity;
+import io.trainplane.aws.ec2.ResourceRequest;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
@@ -32,8 +31,13 @@ public final class CheckNodegroupStep implements Step {
     private final Settings settings;
 
     /** The AWS parts as suppliers: each look uses some of them, and their SDK clients are built on first use. */
-    public CheckNodegroupStep(RunStore store, Supplier<EksNodegroups> nodegroups, Supplier<Ec2Objects> ec2,
-                              Supplier<EksClusters> clusters, Supplier<ReservedCapacity> reservedCapacity, Settings settings) {
+    public CheckNodegroupStep(
+            RunStore store,
+            Supplier<EksNodegroups> nodegroups,
+            Supplier<Ec2Objects> ec2,
+            Supplier<EksClusters> clusters,
+            Supplier<ReservedCapacity> reservedCapacity,
+            Settings settings) {
         this.store = store;
         this.nodegroups = nodegroups;
         this.ec2 = ec2;
@@ -48,26 +52,38 @@ public final class CheckNodegroupStep implements Step {
         String nodegroup = run.names().nodeGroupName();
         RunRecord record = store.get(run.runId());
         ResourceState state = record.resources().has(RunResources.NODE_GROUP)
-                ? nodegroups.get().state(run.clusterName(), nodegroup) : new ResourceState.Gone();
+                ? nodegroups.get().state(run.clusterName(), nodegroup)
+                : new ResourceState.Gone();
         if (state instanceof ResourceState.Gone) {
             // Not asked for yet, or asked for and the answer lost: asking again is the same request.
             Optional<ResourceRequest> placementGroup = request(record, RunResources.PLACEMENT_GROUP);
             if (placementGroup.isPresent() && !ready(placementGroup.get())) {
-                return ResourceWait.look(placementGroup.get().state(), "placement group of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
+                return ResourceWait.look(
+                        placementGroup.get().state(), "placement group of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
             Optional<ResourceRequest> template = request(record, RunResources.LAUNCH_TEMPLATE);
             if (template.isEmpty()) {
-                NodegroupPrerequisites.requestLaunchTemplate(run, store, clusters, ec2, settings,
-                        placementGroup.flatMap(ResourceRequest::identifier));
-                return ResourceWait.look(new ResourceState.Creating("launch template requested"), nodegroup, PREREQUISITE_WAIT_SECONDS);
+                NodegroupPrerequisites.requestLaunchTemplate(
+                        run, store, clusters, ec2, settings, placementGroup.flatMap(ResourceRequest::identifier));
+                return ResourceWait.look(
+                        new ResourceState.Creating("launch template requested"), nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
             if (!ready(template.get())) {
-                return ResourceWait.look(template.get().state(), "launch template of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
+                return ResourceWait.look(
+                        template.get().state(), "launch template of " + nodegroup, PREREQUISITE_WAIT_SECONDS);
             }
-            String templateId = template.get().identifier().orElseThrow(() -> new TerminalException("LaunchTemplateUnknown",
-                    "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
-            NodegroupPrerequisites.createNodegroup(run, store, nodegroups, settings,
-                    NodegroupPrerequisites.network(run, reservedCapacity.get(), settings), templateId);
+            String templateId = template.get()
+                    .identifier()
+                    .orElseThrow(() -> new TerminalException(
+                            "LaunchTemplateUnknown",
+                            "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
+            NodegroupPrerequisites.createNodegroup(
+                    run,
+                    store,
+                    nodegroups,
+                    settings,
+                    NodegroupPrerequisites.network(run, reservedCapacity.get(), settings),
+                    templateId);
             state = nodegroups.get().state(run.clusterName(), nodegroup);
         }
         return ResourceWait.look(state, "EKS node group " + nodegroup, WAIT_SECONDS);

@@ -1,9 +1,9 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
-import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.PyTorchJobState;
@@ -59,9 +59,13 @@ public final class CheckTrainingStep implements KubernetesStep {
             }
             case PyTorchJobState.Failed f -> {
                 JobWatch.diagnose(pods, "training", jobName, now, true);
-                String tail = pods.failureTail().map(t -> "\nlast lines of the failed pod:\n" + t).orElse("");
-                throw new TerminalException("TrainingFailed", "the training PyTorchJob " + jobName
-                        + " failed (" + f.reason() + ": " + f.message() + ")" + tail);
+                String tail = pods.failureTail()
+                        .map(t -> "\nlast lines of the failed pod:\n" + t)
+                        .orElse("");
+                throw new TerminalException(
+                        "TrainingFailed",
+                        "the training PyTorchJob " + jobName + " failed (" + f.reason() + ": " + f.message() + ")"
+                                + tail);
             }
             case PyTorchJobState.Active a -> {
                 JobWatch.diagnose(pods, "training", jobName, now, false);
@@ -71,8 +75,13 @@ public final class CheckTrainingStep implements KubernetesStep {
     }
 
     private void completed(RunContext run, String jobName, String startTime, String completionTime) {
-        events.publish("Training Job Completed", Json.object()
-                .put("runId", run.runId()).put("jobName", jobName).put("status", "Succeeded")
-                .put("startTime", startTime).put("completionTime", completionTime));
+        events.publish(
+                "Training Job Completed",
+                Json.object()
+                        .put("runId", run.runId())
+                        .put("jobName", jobName)
+                        .put("status", "Succeeded")
+                        .put("startTime", startTime)
+                        .put("completionTime", completionTime));
     }
 }

@@ -1,7 +1,6 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.efs.EfsVolumes;
@@ -33,8 +32,12 @@ public final class CheckVolumeStep implements Step {
      * EFS and EKS as suppliers: their SDK clients are built on first use (a file system still
      * creating needs no EKS). {@code network} holds the subnets that get mount targets.
      */
-    public CheckVolumeStep(RunStore store, Supplier<EfsVolumes> volumes, Supplier<MountTargetSecurityGroups> mountTargetGroups,
-                           Supplier<EksClusters> clusters, ClusterNetwork network) {
+    public CheckVolumeStep(
+            RunStore store,
+            Supplier<EfsVolumes> volumes,
+            Supplier<MountTargetSecurityGroups> mountTargetGroups,
+            Supplier<EksClusters> clusters,
+            ClusterNetwork network) {
         this.store = store;
         this.volumes = volumes;
         this.mountTargetGroups = mountTargetGroups;
@@ -53,8 +56,9 @@ public final class CheckVolumeStep implements Step {
             return ResourceWait.look(state, what, WAIT_SECONDS);
         }
         String securityGroup = clusters.get().describe(run.clusterName()).clusterSecurityGroupId();
-        volumes.get().ensureMountTargets(fileSystem, network.subnetIds(),
-                securityGroup == null ? List.of() : List.of(securityGroup));
+        volumes.get()
+                .ensureMountTargets(
+                        fileSystem, network.subnetIds(), securityGroup == null ? List.of() : List.of(securityGroup));
         ResourceState mountTargets = volumes.get().mountTargetsState(fileSystem);
         if (mountTargets instanceof ResourceState.Ready && securityGroup != null) {
             admit(run.runId(), fileSystem, securityGroup); // every mount target is available: each can take the group

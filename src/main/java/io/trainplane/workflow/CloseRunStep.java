@@ -1,9 +1,8 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.clients.Clients;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
@@ -19,7 +18,12 @@ import java.util.Optional;
  */
 public final class CloseRunStep implements Step {
     /** Why cleanup was started: what the safety net saw, or the janitor's finding. */
-    public enum Reason { ABORTED, TIMED_OUT, FAILED, ORPHANED }
+    public enum Reason {
+        ABORTED,
+        TIMED_OUT,
+        FAILED,
+        ORPHANED
+    }
 
     private final RunStore store;
     private final RunEventPublisher events;
@@ -37,7 +41,8 @@ public final class CloseRunStep implements Step {
         JsonNode state = input.path("state");
         RunError cleanupFailed = state.has("cleanupFailed") ? FailureReport.from(state.get("cleanupFailed")) : null;
         RunStatus status = reason == Reason.ABORTED && cleanupFailed == null ? RunStatus.CANCELLED : RunStatus.FAILED;
-        RunError closing = cleanupFailed != null ? cleanupFailed : new RunError(null, errorName(reason), cause(reason), null);
+        RunError closing =
+                cleanupFailed != null ? cleanupFailed : new RunError(null, errorName(reason), cause(reason), null);
 
         Optional<RunRecord> found = store.find(runId);
         RunError error;
@@ -50,7 +55,9 @@ public final class CloseRunStep implements Step {
             boolean[] changed = {false};
             RunRecord closed = store.update(runId, r -> {
                 changed[0] = !r.status().isTerminal();
-                return changed[0] ? r.withError(r.error() != null ? r.error() : closing).withStatus(status) : r;
+                return changed[0]
+                        ? r.withError(r.error() != null ? r.error() : closing).withStatus(status)
+                        : r;
             });
             if (!changed[0]) {
                 return outcome(closed.status(), closed.error(), false);

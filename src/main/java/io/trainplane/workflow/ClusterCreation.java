@@ -2,8 +2,8 @@ package io.trainplane.workflow;
 
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
-import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.ec2.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunResources;
@@ -22,9 +22,13 @@ final class ClusterCreation {
     /** The log group, with the stack's retention and the run's tags; its name and request token go into the record. */
     static void requestLogGroup(RunContext run, RunStore store, Supplier<Ec2Objects> ec2, Settings settings) {
         String logGroup = ControlPlaneLogGroup.name(run.names().clusterName());
-        // Recorded before the call: if this Lambda dies after Cloud Control accepted it, cleanup still finds the log group.
-        store.update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP, logGroup).withPhase(RunPhase.CLUSTER));
-        var request = ec2.get().createControlPlaneLogGroup(run.names(), RunTags.of(settings, run.names()), settings.logRetentionDays());
+        // Recorded before the call: if this Lambda dies after Cloud Control accepted it, cleanup still finds the log
+        // group.
+        store.update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP, logGroup)
+                .withPhase(RunPhase.CLUSTER));
+        var request = ec2.get()
+                .createControlPlaneLogGroup(
+                        run.names(), RunTags.of(settings, run.names()), settings.logRetentionDays());
         store.update(run.runId(), r -> r.withResource(RunResources.LOG_GROUP_REQUEST, request.requestToken()));
     }
 
@@ -33,7 +37,13 @@ final class ClusterCreation {
         // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the cluster.
         store.update(run.runId(), r -> r.withResource(RunResources.EKS_CLUSTER, cluster)
                 .withResource(RunResources.KUBERNETES_CLUSTER, cluster));
-        clusters.get().create(run.names(), RunTags.of(settings, run.names()), run.spec().cluster(), settings.network(), settings.roles());
+        clusters.get()
+                .create(
+                        run.names(),
+                        RunTags.of(settings, run.names()),
+                        run.spec().cluster(),
+                        settings.network(),
+                        settings.roles());
         return cluster;
     }
 }

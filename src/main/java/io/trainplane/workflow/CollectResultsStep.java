@@ -1,10 +1,10 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
-import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
@@ -34,25 +34,34 @@ public final class CollectResultsStep implements KubernetesStep {
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
-        JobPods pods = new JobPods(objects.client(), objects.namespace(), run.names().evaluationJob());
+        JobPods pods =
+                new JobPods(objects.client(), objects.namespace(), run.names().evaluationJob());
         String json = pods.terminationMessage("Succeeded")
                 .or(() -> metricsFromLogs(pods))
-                .orElseThrow(() -> new TerminalException("NoMetrics", "the evaluation Job ended without metrics:"
-                        + " evaluate.py must write them to /dev/termination-log or print a 'METRICS {...}' line"));
+                .orElseThrow(
+                        () -> new TerminalException(
+                                "NoMetrics",
+                                "the evaluation Job ended without metrics:"
+                                        + " evaluate.py must write them to /dev/termination-log or print a 'METRICS {...}' line"));
         Map<String, Double> metrics = parse(json);
         double accuracy = metrics.getOrDefault("accuracy", Double.NaN);
         double minimum = run.spec().evaluation().minAccuracy();
         boolean passed = accuracy >= minimum;
         store.update(run.runId(), r -> r.withMetrics(metrics));
-        ObjectNode event = Json.object().put("runId", run.runId()).put("gatePassed", passed).put("minAccuracy", minimum);
+        ObjectNode event = Json.object()
+                .put("runId", run.runId())
+                .put("gatePassed", passed)
+                .put("minAccuracy", minimum);
         event.set("metrics", Json.numbers(metrics));
         events.publish("Model Evaluated", event);
         if (Double.isFinite(accuracy)) {
             EmbeddedMetrics.emit(Map.of("Accuracy", accuracy), Map.of(), Map.of("runId", run.runId()));
         }
         if (!passed) {
-            throw new TerminalException("QualityGate", "accuracy " + accuracy
-                    + " is below evaluation.minAccuracy " + minimum + "; the model is kept out of use");
+            throw new TerminalException(
+                    "QualityGate",
+                    "accuracy " + accuracy + " is below evaluation.minAccuracy " + minimum
+                            + "; the model is kept out of use");
         }
         ObjectNode result = Json.object().put("gatePassed", true);
         result.set("metrics", Json.numbers(metrics));
@@ -61,9 +70,10 @@ public final class CollectResultsStep implements KubernetesStep {
 
     private Optional<String> metricsFromLogs(JobPods pods) {
         for (Pod pod : pods.list()) {
-            Optional<String> line = pods.logTail(pod).flatMap(log -> log.lines()
-                    .filter(l -> l.startsWith(METRICS_PREFIX))
-                    .reduce((first, second) -> second))
+            Optional<String> line = pods.logTail(pod)
+                    .flatMap(log -> log.lines()
+                            .filter(l -> l.startsWith(METRICS_PREFIX))
+                            .reduce((first, second) -> second))
                     .map(l -> l.substring(METRICS_PREFIX.length()));
             if (line.isPresent()) {
                 return line;

@@ -61,7 +61,8 @@ public final class ConfigureClusterStep implements KubernetesStep {
         Map<String, Optional<PodIdentity>> addons = new LinkedHashMap<>();
         addons.put(EksAddons.POD_IDENTITY_AGENT, Optional.empty());
         if (run.spec().volume().type() == VolumeType.EFS) {
-            addons.put(EksAddons.EFS_CSI_DRIVER,
+            addons.put(
+                    EksAddons.EFS_CSI_DRIVER,
                     Optional.of(PodIdentity.efsCsiController(settings.roles().efsCsiRoleArn())));
         }
         return addons;

@@ -1,9 +1,9 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.core.Json;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
@@ -39,8 +39,7 @@ public final class ConnectClusterStep implements KubernetesStep {
             throw KubernetesFailures.refused(e) ? KubernetesFailures.accessDenied(cluster, e) : e;
         }
         // Written before the create, so cleanup finds the namespace even if this step dies midway.
-        store.update(run.runId(), r -> r
-                .withResource(RunResources.KUBERNETES_CLUSTER, cluster)
+        store.update(run.runId(), r -> r.withResource(RunResources.KUBERNETES_CLUSTER, cluster)
                 .withResource(RunResources.NAMESPACE, namespace));
         try {
             new RunObjects(client, run.runId()).createOrAdopt(new WorkloadManifests(run.spec()).namespace());

@@ -1,10 +1,9 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunStore;
 import java.util.function.Supplier;
 

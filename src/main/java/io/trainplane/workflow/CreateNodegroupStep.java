@@ -1,8 +1,6 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
@@ -10,6 +8,7 @@ import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.ec2.ReservedCapacity;
 import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.NodeGroupSpec;
@@ -31,8 +30,12 @@ public final class CreateNodegroupStep implements Step {
     private final Settings settings;
 
     /** The AWS parts as suppliers: their SDK clients are built on first use (a placement group needs no EKS). */
-    public CreateNodegroupStep(RunStore store, Supplier<ReservedCapacity> reservedCapacity, Supplier<Ec2Objects> ec2,
-                               Supplier<EksClusters> clusters, Settings settings) {
+    public CreateNodegroupStep(
+            RunStore store,
+            Supplier<ReservedCapacity> reservedCapacity,
+            Supplier<Ec2Objects> ec2,
+            Supplier<EksClusters> clusters,
+            Settings settings) {
         this.store = store;
         this.reservedCapacity = reservedCapacity;
         this.ec2 = ec2;

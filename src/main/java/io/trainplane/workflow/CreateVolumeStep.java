@@ -1,11 +1,10 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.efs.EfsVolumes;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import java.util.function.Supplier;
@@ -37,7 +36,9 @@ public final class CreateVolumeStep implements Step {
             return Json.object().put("fileSystemId", adopt).put("adopted", true);
         }
         // Until EFS answers, the token is what finds the file system (cleanup looks it up by it).
-        store.update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM_TOKEN, run.names().efsCreationToken()));
+        store.update(
+                run.runId(),
+                r -> r.withResource(RunResources.FILE_SYSTEM_TOKEN, run.names().efsCreationToken()));
         String id = volumes.get().createFileSystem(run.names(), RunTags.of(settings, run.names()));
         store.update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, id));
         return Json.object().put("fileSystemId", id).put("adopted", false);

@@ -1,8 +1,8 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Map;
@@ -18,10 +18,14 @@ public final class EmbeddedMetrics {
     private EmbeddedMetrics() {}
 
     /** The EMF line for {@code values} (metric name to value, with its CloudWatch unit after a '|', e.g. "Seconds"). */
-    public static String line(Instant time, Map<String, Double> values, Map<String, String> units, Map<String, String> properties) {
+    public static String line(
+            Instant time, Map<String, Double> values, Map<String, String> units, Map<String, String> properties) {
         ObjectNode root = Json.object();
-        ObjectNode directive = root.putObject("_aws").put("Timestamp", time.toEpochMilli())
-                .putArray("CloudWatchMetrics").addObject().put("Namespace", NAMESPACE);
+        ObjectNode directive = root.putObject("_aws")
+                .put("Timestamp", time.toEpochMilli())
+                .putArray("CloudWatchMetrics")
+                .addObject()
+                .put("Namespace", NAMESPACE);
         directive.putArray("Dimensions").addArray();
         ArrayNode metrics = directive.putArray("Metrics");
         values.forEach((name, value) -> {
@@ -39,8 +43,12 @@ public final class EmbeddedMetrics {
         }
     }
 
-    static void emit(PrintStream out, Instant time, Map<String, Double> values, Map<String, String> units,
-                     Map<String, String> properties) {
+    static void emit(
+            PrintStream out,
+            Instant time,
+            Map<String, Double> values,
+            Map<String, String> units,
+            Map<String, String> properties) {
         out.println(line(time, values, units, properties));
         out.flush();
     }

@@ -1,8 +1,8 @@
 package io.trainplane.workflow;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.runs.RunError;
 import java.util.Iterator;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.TransientException;
 import io.trainplane.core.TerminalException;
+import io.trainplane.core.TransientException;
 import io.trainplane.runs.VersionConflictException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -19,7 +19,9 @@ public final class Failures {
     /** An IAM refusal: {@code AccessDeniedException} (most services), {@code AccessDenied} (S3, STS), {@code UnauthorizedOperation} (EC2). */
     static boolean accessDenied(AwsServiceException e) {
         String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-        return "AccessDeniedException".equals(code) || "AccessDenied".equals(code) || "UnauthorizedOperation".equals(code);
+        return "AccessDeniedException".equals(code)
+                || "AccessDenied".equals(code)
+                || "UnauthorizedOperation".equals(code);
     }
 
     public static RuntimeException classify(RuntimeException e) {
@@ -37,8 +39,11 @@ public final class Failures {
         }
         if (e instanceof AwsServiceException aws && accessDenied(aws)) {
             // IAM does not change its mind on a retry: the stack's role lacks the permission.
-            return new TerminalException(ACCESS_DENIED, aws.getMessage()
-                    + ". The function's role in template.yaml does not grant it (trainplane iam prints the roles' policies)", e);
+            return new TerminalException(
+                    ACCESS_DENIED,
+                    aws.getMessage()
+                            + ". The function's role in template.yaml does not grant it (trainplane iam prints the roles' policies)",
+                    e);
         }
         // Only fabric8 throws its exceptions; the functions that ship without it must not load the type.
         if (e.getClass().getName().startsWith("io.fabric8.")) {

@@ -1,9 +1,8 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.clients.Clients;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
@@ -37,7 +36,8 @@ public final class FinishRunStep implements Step {
         String runId = Json.text(input, "runId");
         JsonNode state = input.path("state");
         // What the execution state says went wrong: the record has it too, unless writing it failed.
-        RunError fromState = state.has("failed") ? FailureReport.from(state.get("failed"))
+        RunError fromState = state.has("failed")
+                ? FailureReport.from(state.get("failed"))
                 : state.has("cleanupFailed") ? FailureReport.from(state.get("cleanupFailed")) : null;
         Optional<RunRecord> found = store.find(runId);
         RunError error;
@@ -65,8 +65,10 @@ public final class FinishRunStep implements Step {
             }
             events.publish("Run Succeeded", detail);
         } else {
-            outcome.put("status", RunStatus.FAILED.name()).put("failedState", error.state())
-                    .put("error", error.error()).put("cause", error.fullCause());
+            outcome.put("status", RunStatus.FAILED.name())
+                    .put("failedState", error.state())
+                    .put("error", error.error())
+                    .put("cause", error.fullCause());
             // Also for a run refused at StartRun: whoever scheduled it must hear that it failed.
             events.publish("Run Failed", RunFailedEvent.detail(runId, null, error));
         }
@@ -74,9 +76,12 @@ public final class FinishRunStep implements Step {
         values.put("RunsSucceeded", error == null ? 1.0 : 0.0);
         values.put("RunsFailed", error == null ? 0.0 : 1.0);
         if (finished != null) {
-            values.put("RunDurationSeconds", (double) Duration.between(finished.createdAt(), finished.updatedAt()).toSeconds());
+            values.put("RunDurationSeconds", (double)
+                    Duration.between(finished.createdAt(), finished.updatedAt()).toSeconds());
         }
-        EmbeddedMetrics.emit(values, Map.of("RunsSucceeded", "Count", "RunsFailed", "Count", "RunDurationSeconds", "Seconds"),
+        EmbeddedMetrics.emit(
+                values,
+                Map.of("RunsSucceeded", "Count", "RunsFailed", "Count", "RunDurationSeconds", "Seconds"),
                 Map.of("runId", runId));
         return outcome;
     }
@@ -90,7 +95,9 @@ public final class FinishRunStep implements Step {
             return error;
         }
         List<String> left = Leftovers.recorded(run);
-        return left.isEmpty() ? error : error.withCleanup(Leftovers.failure(run, cleanupFailed.error(), cleanupFailed.cause(),
-                left, stackName));
+        return left.isEmpty()
+                ? error
+                : error.withCleanup(
+                        Leftovers.failure(run, cleanupFailed.error(), cleanupFailed.cause(), left, stackName));
     }
 }

@@ -30,10 +30,12 @@ public final class GeneratedFiles {
 
     /** {@code <ARTIFACT>_FUNCTIONS} and {@code <ARTIFACT>_JAR} for every artifact. */
     static String makefile() {
-        StringBuilder mk = new StringBuilder("""
+        StringBuilder mk = new StringBuilder(
+                """
                 # Made from io.trainplane.workflow.Pipeline by `%s`: change the declaration, not this file.
                 # The functions each Lambda artifact ships, and its jar (the Makefile's build-<Name>Function targets).
-                """.formatted(COMMAND));
+                """
+                        .formatted(COMMAND));
         for (LambdaArtifact artifact : LambdaArtifact.values()) {
             String variable = artifact.name() + "_FUNCTIONS := ";
             mk.append(variable);
@@ -47,7 +49,11 @@ public final class GeneratedFiles {
                 column += function.name().length() + 1;
             }
             mk.setLength(mk.length() - 1);
-            mk.append('\n').append(artifact.name()).append("_JAR := target/").append(artifact.jarName()).append('\n');
+            mk.append('\n')
+                    .append(artifact.name())
+                    .append("_JAR := target/")
+                    .append(artifact.jarName())
+                    .append('\n');
         }
         return mk.toString();
     }

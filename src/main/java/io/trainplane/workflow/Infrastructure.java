@@ -1,6 +1,5 @@
 package io.trainplane.workflow;
 
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
@@ -10,6 +9,7 @@ import io.trainplane.aws.efs.MountTargetSecurityGroups;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.clients.Clients;
 import io.trainplane.spec.Names;
 
 /**

@@ -1,11 +1,10 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.RunEvents;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.RunSpecs;
@@ -37,7 +36,8 @@ import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException
  */
 public final class JanitorStep implements Step {
     private static final Logger LOG = Logger.getLogger(JanitorStep.class.getName());
-    private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("yyyyMMddHH").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter HOUR =
+            DateTimeFormatter.ofPattern("yyyyMMddHH").withZone(ZoneOffset.UTC);
 
     private final RunStore store;
     private final Clock clock;
@@ -50,8 +50,13 @@ public final class JanitorStep implements Step {
      * Built by {@link StepWiring#janitor}. {@code sweep} lists the stack's tagged resources;
      * the events, Step Functions and the Cleanup state machine's ARN are asked for when used.
      */
-    JanitorStep(RunStore store, Clock clock, Supplier<RunEvents> events, Supplier<TaggedResources.Sweep> sweep,
-                Supplier<SfnClient> sfn, Supplier<String> cleanupStateMachineArn) {
+    JanitorStep(
+            RunStore store,
+            Clock clock,
+            Supplier<RunEvents> events,
+            Supplier<TaggedResources.Sweep> sweep,
+            Supplier<SfnClient> sfn,
+            Supplier<String> cleanupStateMachineArn) {
         this.store = store;
         this.clock = clock;
         this.events = events;
@@ -67,14 +72,17 @@ public final class JanitorStep implements Step {
         ArrayNode runs = detail.putArray("runs");
         int skipped = 0;
         TaggedResources.Sweep sweep = this.sweep.get();
-        for (Map.Entry<String, List<TaggedResources.Found>> entry : sweep.byRun().entrySet()) {
+        for (Map.Entry<String, List<TaggedResources.Found>> entry :
+                sweep.byRun().entrySet()) {
             String runId = entry.getKey();
             Optional<RunRecord> record = store.find(runId);
-            String why = record.isEmpty() ? "UNKNOWN"
-                    : record.get().status().isTerminal() ? "FINISHED"
-                    : expired(record.get(), now) ? "EXPIRED" : null;
+            String why = record.isEmpty()
+                    ? "UNKNOWN"
+                    : record.get().status().isTerminal() ? "FINISHED" : expired(record.get(), now) ? "EXPIRED" : null;
             List<String> kept = record.map(CleanupRecord::kept).orElse(List.of());
-            List<TaggedResources.Found> orphans = entry.getValue().stream().filter(f -> !kept.contains(f.ref())).toList();
+            List<TaggedResources.Found> orphans = entry.getValue().stream()
+                    .filter(f -> !kept.contains(f.ref()))
+                    .toList();
             skipped += entry.getValue().size() - orphans.size();
             if (why == null || orphans.isEmpty()) {
                 skipped += why == null ? orphans.size() : 0;
@@ -92,7 +100,9 @@ public final class JanitorStep implements Step {
         for (var run : runs) {
             cleaned += run.path("resources").size();
         }
-        EmbeddedMetrics.emit(java.util.Map.of("OrphansCleaned", (double) cleaned), java.util.Map.of("OrphansCleaned", "Count"),
+        EmbeddedMetrics.emit(
+                java.util.Map.of("OrphansCleaned", (double) cleaned),
+                java.util.Map.of("OrphansCleaned", "Count"),
                 java.util.Map.of());
         if (!runs.isEmpty()) {
             events.get().publish("Orphans Cleaned", detail);
@@ -124,7 +134,8 @@ public final class JanitorStep implements Step {
                 if (known == null) {
                     adopted = adopted.withResource(f.key(), f.id());
                 } else if (!known.equals(f.id())) {
-                    LOG.warning(() -> "run " + runId + " has " + f.ref() + " besides " + known + "; the next sweep takes it");
+                    LOG.warning(() ->
+                            "run " + runId + " has " + f.ref() + " besides " + known + "; the next sweep takes it");
                 }
             }
             return adopted;
@@ -135,7 +146,9 @@ public final class JanitorStep implements Step {
         String name = executionName(runId, now);
         var input = Json.object().put("runId", runId).put("reason", CloseRunStep.Reason.ORPHANED.name());
         try {
-            sfn.get().startExecution(r -> r.stateMachineArn(cleanupStateMachineArn.get()).name(name).input(Json.write(input)));
+            sfn.get().startExecution(r -> r.stateMachineArn(cleanupStateMachineArn.get())
+                    .name(name)
+                    .input(Json.write(input)));
             return true;
         } catch (ExecutionAlreadyExistsException e) {
             return false;

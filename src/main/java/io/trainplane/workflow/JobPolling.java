@@ -1,16 +1,16 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.trainplane.core.Json;
+import io.trainplane.kubernetes.JobPods;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.trainplane.kubernetes.JobPods;
 
 /**
  * How long the state machine waits before looking at a running Job again: short while it has just
@@ -72,11 +72,15 @@ final class JobPolling {
             return Optional.empty();
         }
         Pod pod = first.get();
-        Instant since = pod.getStatus().getContainerStatuses() == null ? null : pod.getStatus().getContainerStatuses().stream()
-                .filter(c -> c.getState() != null && c.getState().getRunning() != null
-                        && c.getState().getRunning().getStartedAt() != null)
-                .map(c -> Instant.parse(c.getState().getRunning().getStartedAt()))
-                .findFirst().orElse(null);
+        Instant since = pod.getStatus().getContainerStatuses() == null
+                ? null
+                : pod.getStatus().getContainerStatuses().stream()
+                        .filter(c -> c.getState() != null
+                                && c.getState().getRunning() != null
+                                && c.getState().getRunning().getStartedAt() != null)
+                        .map(c -> Instant.parse(c.getState().getRunning().getStartedAt()))
+                        .findFirst()
+                        .orElse(null);
         if (since == null && pod.getStatus().getStartTime() != null) {
             since = Instant.parse(pod.getStatus().getStartTime());
         }

@@ -1,8 +1,8 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.JobState;
 import io.trainplane.kubernetes.PodDiagnosis;
@@ -27,8 +27,12 @@ final class JobWatch {
     }
 
     /** @param exitCodes what a failed pod's exit code means for this job, when it means something */
-    static ObjectNode look(RunObjects objects, String jobName, String what, Instant now,
-                           IntFunction<Optional<TerminalException>> exitCodes) {
+    static ObjectNode look(
+            RunObjects objects,
+            String jobName,
+            String what,
+            Instant now,
+            IntFunction<Optional<TerminalException>> exitCodes) {
         Job job = objects.job(jobName);
         JobState state = JobState.of(job);
         if (state instanceof JobState.Succeeded) {
@@ -46,29 +50,37 @@ final class JobWatch {
         diagnose(pods, what, jobName, now, state instanceof JobState.Failed);
         return switch (state) {
             case JobState.Failed f -> {
-                String tail = pods.failureTail().map(t -> "\nlast lines of the failed pod:\n" + t).orElse("");
-                throw new TerminalException(capitalize(what) + "Failed", "the " + what + " Job " + jobName
-                        + " failed (" + f.reason() + ": " + f.message() + ")" + tail);
+                String tail = pods.failureTail()
+                        .map(t -> "\nlast lines of the failed pod:\n" + t)
+                        .orElse("");
+                throw new TerminalException(
+                        capitalize(what) + "Failed",
+                        "the " + what + " Job " + jobName + " failed (" + f.reason() + ": " + f.message() + ")" + tail);
             }
             default -> JobPolling.notDone(job, now);
         };
     }
 
     static TerminalException deleted(RunObjects objects, String kind, String jobName, String what) {
-        return new TerminalException("JobDeleted", "the " + what + " " + kind + " " + objects.namespace() + "/" + jobName
-                + " was deleted while the run was waiting for it");
+        return new TerminalException(
+                "JobDeleted",
+                "the " + what + " " + kind + " " + objects.namespace() + "/" + jobName
+                        + " was deleted while the run was waiting for it");
     }
 
     /** Throws the diagnosis of the job's pods, if they show one; the crash's log tail included. */
     static void diagnose(JobPods pods, String what, String jobName, Instant now, boolean failed) {
-        Optional<PodDiagnosis.Diagnosis> found = PodDiagnosis.of(pods.list(), pods.events(), now, pendingTimeout(), failed);
+        Optional<PodDiagnosis.Diagnosis> found =
+                PodDiagnosis.of(pods.list(), pods.events(), now, pendingTimeout(), failed);
         if (found.isEmpty()) {
             return;
         }
         PodDiagnosis.Diagnosis d = found.get();
         String tail = "";
         if (d.reason().equals("CrashLoop")) {
-            tail = pods.logTail(d.pod(), d.restarted()).map(t -> "\nlast lines of its log:\n" + t).orElse("");
+            tail = pods.logTail(d.pod(), d.restarted())
+                    .map(t -> "\nlast lines of its log:\n" + t)
+                    .orElse("");
         }
         throw new TerminalException(d.reason(), "the " + what + " job " + jobName + ": " + d.message() + tail);
     }

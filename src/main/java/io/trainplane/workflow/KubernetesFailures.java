@@ -1,8 +1,8 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.TransientException;
-import io.trainplane.core.TerminalException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.core.TerminalException;
+import io.trainplane.core.TransientException;
 
 /** The Kubernetes half of {@link Failures}, apart so that functions without fabric8 never load it. */
 final class KubernetesFailures {
@@ -12,7 +12,8 @@ final class KubernetesFailures {
     private KubernetesFailures() {}
 
     static RuntimeException classify(RuntimeException e) {
-        if (e instanceof KubernetesClientException k && (k.getCode() == 0 || k.getCode() == 429 || k.getCode() >= 500)) {
+        if (e instanceof KubernetesClientException k
+                && (k.getCode() == 0 || k.getCode() == 429 || k.getCode() >= 500)) {
             return new TransientException("the Kubernetes API asked to retry: " + k.getMessage(), e);
         }
         if (e instanceof KubernetesClientException k && refused(k)) {
@@ -35,20 +36,25 @@ final class KubernetesFailures {
     static TerminalException accessDenied(String cluster, KubernetesClientException e) {
         String name = cluster == null ? "<cluster>" : cluster;
         String of = cluster == null ? "the run's cluster" : "cluster " + cluster;
-        String associate = "aws eks associate-access-policy --cluster-name " + name + " --principal-arn <ClusterWorkRoleArn>"
-                + " --policy-arn " + ADMIN_POLICY + " --access-scope type=cluster";
+        String associate =
+                "aws eks associate-access-policy --cluster-name " + name + " --principal-arn <ClusterWorkRoleArn>"
+                        + " --policy-arn " + ADMIN_POLICY + " --access-scope type=cluster";
         String message = e.getCode() == 401
-                ? "the Kubernetes API of " + of + " answered 401 Unauthorized: the functions' role (stack output ClusterWorkRoleArn)"
+                ? "the Kubernetes API of " + of
+                        + " answered 401 Unauthorized: the functions' role (stack output ClusterWorkRoleArn)"
                         + " has no EKS access entry on it. Create one and make it cluster admin: aws eks create-access-entry"
                         + " --cluster-name " + name + " --principal-arn <ClusterWorkRoleArn>, then " + associate
                         + " (README: Using an existing cluster; the cluster's authentication mode must include API)"
-                : "the Kubernetes API of " + of + " answered 403 Forbidden (" + serverMessage(e) + "): the access entry of the"
+                : "the Kubernetes API of " + of + " answered 403 Forbidden (" + serverMessage(e)
+                        + "): the access entry of the"
                         + " functions' role (stack output ClusterWorkRoleArn) does not allow what the run does. Give it cluster admin: "
                         + associate + " (README: Using an existing cluster)";
         return new TerminalException(ACCESS_DENIED, message, e);
     }
 
     private static String serverMessage(KubernetesClientException e) {
-        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+        return e.getStatus() != null && e.getStatus().getMessage() != null
+                ? e.getStatus().getMessage()
+                : e.getMessage();
     }
 }

@@ -5,5 +5,4 @@ package io.trainplane.workflow;
  * {@code Pipeline.kubernetes(...)}: it ships the Kubernetes artifact and primes
  * {@link Priming#KUBERNETES_ACCESS} (StackConsistencyTest holds the declaration to this marker).
  */
-public interface KubernetesStep extends Step {
-}
+public interface KubernetesStep extends Step {}

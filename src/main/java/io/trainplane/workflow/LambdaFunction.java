@@ -17,8 +17,8 @@ import java.util.function.Function;
  * @param artifact the jar it ships
  * @param priming  what its SnapStart hooks request before the snapshot, beyond the run store's requests
  */
-public record LambdaFunction(String name, Function<Clients, Step> step, Role role, LambdaArtifact artifact,
-                             Set<Priming> priming) {
+public record LambdaFunction(
+        String name, Function<Clients, Step> step, Role role, LambdaArtifact artifact, Set<Priming> priming) {
 
     /** The execution roles of template.yaml, by logical id. */
     public enum Role {
@@ -50,8 +50,8 @@ public record LambdaFunction(String name, Function<Clients, Step> step, Role rol
         primes.addAll(priming);
         if (primes.contains(Priming.KUBERNETES_ACCESS) != (artifact == LambdaArtifact.KUBERNETES)) {
             // Priming the way to a cluster loads the Kubernetes client, which only that jar holds.
-            throw new IllegalArgumentException(name + ": Kubernetes access is primed exactly by the functions of the "
-                    + "Kubernetes artifact");
+            throw new IllegalArgumentException(
+                    name + ": Kubernetes access is primed exactly by the functions of the " + "Kubernetes artifact");
         }
         priming = Collections.unmodifiableSet(primes);
     }

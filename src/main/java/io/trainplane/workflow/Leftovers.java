@@ -20,8 +20,8 @@ final class Leftovers {
      * What the janitor finds by its {@code trainplane:run-id} tag ({@link TaggedResources}). When
      * one of a run's is left, the Cleanup it starts deletes everything the run record lists.
      */
-    private static final List<String> FOUND_BY_JANITOR = List.of("eks:cluster/", "efs:file-system/", "efs:creation-token/",
-            "logs:log-group/");
+    private static final List<String> FOUND_BY_JANITOR =
+            List.of("eks:cluster/", "efs:file-system/", "efs:creation-token/", "logs:log-group/");
 
     private Leftovers() {}
 
@@ -39,14 +39,19 @@ final class Leftovers {
 
     /** A cleanup that gave up with {@code error} and {@code cause}, leaving {@code refs}. */
     static CleanupFailure failure(RunRecord run, String error, String cause, List<String> refs, String stackName) {
-        boolean janitor = refs.stream().anyMatch(ref -> FOUND_BY_JANITOR.stream().anyMatch(ref::startsWith));
+        boolean janitor =
+                refs.stream().anyMatch(ref -> FOUND_BY_JANITOR.stream().anyMatch(ref::startsWith));
         String removedBy = janitor ? Leftover.JANITOR : Leftover.COMMAND;
-        return new CleanupFailure(error, cause, refs.stream().map(ref -> Leftover.of(ref, removedBy)).toList(),
+        return new CleanupFailure(
+                error,
+                cause,
+                refs.stream().map(ref -> Leftover.of(ref, removedBy)).toList(),
                 command(run.runId(), stackName));
     }
 
     /** The command that cleans up after a run now: it starts the stack's Cleanup state machine. */
     static String command(String runId, String stackName) {
-        return "trainplane cleanup " + runId + " --stack " + (stackName == null || stackName.isBlank() ? "<stack>" : stackName);
+        return "trainplane cleanup " + runId + " --stack "
+                + (stackName == null || stackName.isBlank() ? "<stack>" : stackName);
     }
 }

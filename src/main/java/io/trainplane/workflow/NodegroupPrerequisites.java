@@ -21,12 +21,22 @@ final class NodegroupPrerequisites {
     private NodegroupPrerequisites() {}
 
     /** The launch template, in the placement group when there is one; its request token goes into the record. */
-    static void requestLaunchTemplate(RunContext run, RunStore store, Supplier<EksClusters> clusters, Supplier<Ec2Objects> ec2,
-                                      Settings settings, Optional<String> placementGroup) {
+    static void requestLaunchTemplate(
+            RunContext run,
+            RunStore store,
+            Supplier<EksClusters> clusters,
+            Supplier<Ec2Objects> ec2,
+            Settings settings,
+            Optional<String> placementGroup) {
         // EFA interfaces carry their own security groups: the cluster's, which admits the node-to-node traffic.
         String clusterGroup = clusters.get().describe(run.clusterName()).clusterSecurityGroupId();
-        var request = ec2.get().createLaunchTemplate(run.names(), RunTags.of(settings, run.names()),
-                run.spec().cluster().nodeGroup(), placementGroup, clusterGroup == null ? List.of() : List.of(clusterGroup));
+        var request = ec2.get()
+                .createLaunchTemplate(
+                        run.names(),
+                        RunTags.of(settings, run.names()),
+                        run.spec().cluster().nodeGroup(),
+                        placementGroup,
+                        clusterGroup == null ? List.of() : List.of(clusterGroup));
         store.update(run.runId(), r -> r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken()));
     }
 
@@ -41,13 +51,25 @@ final class NodegroupPrerequisites {
         return reservedCapacity.networkFor(run.spec().cluster().nodeGroup(), settings.network(), settings.region());
     }
 
-    static String createNodegroup(RunContext run, RunStore store, Supplier<EksNodegroups> nodegroups, Settings settings,
-                                  ClusterNetwork network, String launchTemplateId) {
+    static String createNodegroup(
+            RunContext run,
+            RunStore store,
+            Supplier<EksNodegroups> nodegroups,
+            Settings settings,
+            ClusterNetwork network,
+            String launchTemplateId) {
         String nodegroup = run.names().nodeGroupName();
         // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the node group.
         store.update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
-        nodegroups.get().create(run.names(), RunTags.of(settings, run.names()), run.spec().cluster().nodeGroup(),
-                network, settings.roles(), launchTemplateId);
+        nodegroups
+                .get()
+                .create(
+                        run.names(),
+                        RunTags.of(settings, run.names()),
+                        run.spec().cluster().nodeGroup(),
+                        network,
+                        settings.roles(),
+                        launchTemplateId);
         return nodegroup;
     }
 }

@@ -18,7 +18,9 @@ record OpenedMountTargets(String securityGroupId, List<String> mountTargetIds) {
 
     static Optional<OpenedMountTargets> of(RunRecord run) {
         List<String> opened = run.resources().list(RunResources.MOUNT_TARGETS_OPENED);
-        return run.resources().get(RunResources.MOUNT_TARGET_GROUP).filter(group -> !opened.isEmpty())
+        return run.resources()
+                .get(RunResources.MOUNT_TARGET_GROUP)
+                .filter(group -> !opened.isEmpty())
                 .map(group -> new OpenedMountTargets(group, opened));
     }
 

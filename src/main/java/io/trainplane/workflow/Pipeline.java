@@ -41,7 +41,8 @@ public final class Pipeline {
     public static final LambdaFunction START_RUN = aws("StartRun", RUN_RECORD, SPEC_VALIDATION, RUN_EVENT);
     public static final LambdaFunction CREATE_CLUSTER = aws("CreateCluster", CLUSTER_WORK, CLOUD_CONTROL);
     public static final LambdaFunction CHECK_CLUSTER = aws("CheckCluster", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
-    public static final LambdaFunction CREATE_NODEGROUP = aws("CreateNodegroup", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
+    public static final LambdaFunction CREATE_NODEGROUP =
+            aws("CreateNodegroup", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
     public static final LambdaFunction CHECK_NODEGROUP = aws("CheckNodegroup", CLUSTER_WORK, EKS_NODEGROUP);
     public static final LambdaFunction CONFIGURE_CLUSTER = kubernetes("ConfigureCluster");
     public static final LambdaFunction CONNECT_CLUSTER = kubernetes("ConnectCluster");
@@ -61,14 +62,34 @@ public final class Pipeline {
     // In no state machine: EventBridge invokes these (the safety-net rule, the janitor's and the retraining schedules).
     public static final LambdaFunction SAFETY_NET = aws("SafetyNet", Role.SAFETY_NET, EXECUTION_START);
     public static final LambdaFunction JANITOR = aws("Janitor", Role.JANITOR, EXECUTION_START, RUN_EVENT);
-    public static final LambdaFunction START_SCHEDULED_RUN = aws("StartScheduledRun", Role.START_SCHEDULED_RUN,
-            SPEC_VALIDATION, EXECUTION_START, RUN_EVENT);
+    public static final LambdaFunction START_SCHEDULED_RUN =
+            aws("StartScheduledRun", Role.START_SCHEDULED_RUN, SPEC_VALIDATION, EXECUTION_START, RUN_EVENT);
 
     /** Every function, in pipeline order. */
-    public static final List<LambdaFunction> FUNCTIONS = List.of(START_RUN, CREATE_CLUSTER, CHECK_CLUSTER,
-            CREATE_NODEGROUP, CHECK_NODEGROUP, CONFIGURE_CLUSTER, CONNECT_CLUSTER, CREATE_VOLUME, CHECK_VOLUME,
-            BIND_VOLUME, START_DATA_JOB, START_TRAINING, CHECK_TRAINING, START_EVALUATION, CHECK_JOB, COLLECT_RESULTS,
-            RECORD_FAILURE, TEARDOWN, FINISH_RUN, CLOSE_RUN, SAFETY_NET, JANITOR, START_SCHEDULED_RUN);
+    public static final List<LambdaFunction> FUNCTIONS = List.of(
+            START_RUN,
+            CREATE_CLUSTER,
+            CHECK_CLUSTER,
+            CREATE_NODEGROUP,
+            CHECK_NODEGROUP,
+            CONFIGURE_CLUSTER,
+            CONNECT_CLUSTER,
+            CREATE_VOLUME,
+            CHECK_VOLUME,
+            BIND_VOLUME,
+            START_DATA_JOB,
+            START_TRAINING,
+            CHECK_TRAINING,
+            START_EVALUATION,
+            CHECK_JOB,
+            COLLECT_RESULTS,
+            RECORD_FAILURE,
+            TEARDOWN,
+            FINISH_RUN,
+            CLOSE_RUN,
+            SAFETY_NET,
+            JANITOR,
+            START_SCHEDULED_RUN);
 
     /**
      * The step each function runs, on its clients. One switch, not a constructor reference per
@@ -107,7 +128,9 @@ public final class Pipeline {
 
     /** The function of this name; unknown names are a bug in the caller. */
     public static LambdaFunction function(String name) {
-        return FUNCTIONS.stream().filter(f -> f.name().equals(name)).findFirst()
+        return FUNCTIONS.stream()
+                .filter(f -> f.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no function " + name));
     }
 
@@ -120,12 +143,20 @@ public final class Pipeline {
      * Lambda's own transient errors, retried soon and often as AWS advises
      * (https://docs.aws.amazon.com/step-functions/latest/dg/bp-lambda-serviceexception.html).
      */
-    static final Retrier LAMBDA_ERRORS = new Retrier(List.of("Lambda.ServiceException", "Lambda.AWSLambdaException",
-            "Lambda.SdkClientException", "Lambda.TooManyRequestsException", "Lambda.ClientExecutionTimeoutException"),
-            2, 6, 2, 60);
+    static final Retrier LAMBDA_ERRORS = new Retrier(
+            List.of(
+                    "Lambda.ServiceException",
+                    "Lambda.AWSLambdaException",
+                    "Lambda.SdkClientException",
+                    "Lambda.TooManyRequestsException",
+                    "Lambda.ClientExecutionTimeoutException"),
+            2,
+            6,
+            2,
+            60);
     /** A step's "not now" from the cloud, and a function that died (Lambda.Unknown: out of memory, timed out). */
-    static final Retrier TRANSIENT_ERRORS = new Retrier(List.of(TransientException.class.getName(), "Lambda.Unknown"),
-            5, 5, 2, 120);
+    static final Retrier TRANSIENT_ERRORS =
+            new Retrier(List.of(TransientException.class.getName(), "Lambda.Unknown"), 5, 5, 2, 120);
     /** Every Task's retriers; what they let through goes to its Catch. */
     static final List<Retrier> RETRIES = List.of(LAMBDA_ERRORS, TRANSIENT_ERRORS);
     /** Longer than the functions' own Timeout (template.yaml, Globals): the function stops first. */
@@ -136,106 +167,176 @@ public final class Pipeline {
     }
 
     public static StateMachineDefinition trainingPipeline() {
-        var m = new StateMachineBuilder("TrainingPipeline", "training-pipeline.asl.json", Duration.ofDays(8),
-                "Trainplane: one distributed PyTorch training run on EKS. Every Task retries transient errors and, on"
-                        + " failure, goes through RecordFailure to cleanup; only then does the execution succeed or fail.")
-                .taskDefaults(StateMachineBuilder.parameters("runId.$", "$.runId", "spec.$", "$.spec"), RETRIES,
-                        TASK_TIMEOUT, Catch.keyed("$.failed", "RecordFailure"));
+        var m = new StateMachineBuilder(
+                        "TrainingPipeline",
+                        "training-pipeline.asl.json",
+                        Duration.ofDays(8),
+                        "Trainplane: one distributed PyTorch training run on EKS. Every Task retries transient errors and, on"
+                                + " failure, goes through RecordFailure to cleanup; only then does the execution succeed or fail.")
+                .taskDefaults(
+                        StateMachineBuilder.parameters("runId.$", "$.runId", "spec.$", "$.spec"),
+                        RETRIES,
+                        TASK_TIMEOUT,
+                        Catch.keyed("$.failed", "RecordFailure"));
         m.task("StartRun", START_RUN)
                 .comment("Validate the spec, apply defaults, create the run record. The execution name is the runId.")
                 .parameters("spec.$", "$", "executionName.$", "$$.Execution.Name", "executionArn.$", "$$.Execution.Id")
-                .resultPath("$").next("ClusterMode");
-        m.choice("ClusterMode").whenEquals("$.spec.cluster.mode", "create", "CreateCluster").otherwise("ConnectCluster");
+                .resultPath("$")
+                .next("ClusterMode");
+        m.choice("ClusterMode")
+                .whenEquals("$.spec.cluster.mode", "create", "CreateCluster")
+                .otherwise("ConnectCluster");
         m.task("CreateCluster", CREATE_CLUSTER)
                 .comment("cluster.mode create: an EKS cluster for this run only (about 10 minutes).")
-                .resultPath("$.clusterCreation").next("CheckCluster");
-        m.task("CheckCluster", CHECK_CLUSTER).resultPath("$.clusterStatus")
-                .poll("ClusterReady", "WaitForCluster").then("CreateNodegroup");
-        m.task("CreateNodegroup", CREATE_NODEGROUP).resultPath("$.nodegroupCreation").next("CheckNodegroup");
-        m.task("CheckNodegroup", CHECK_NODEGROUP).resultPath("$.nodegroupStatus")
-                .poll("NodegroupReady", "WaitForNodegroup").then("ConfigureCluster");
-        m.task("ConfigureCluster", CONFIGURE_CLUSTER).comment("Add-ons (Pod Identity agent, EFS CSI driver) and the NVIDIA"
+                .resultPath("$.clusterCreation")
+                .next("CheckCluster");
+        m.task("CheckCluster", CHECK_CLUSTER)
+                .resultPath("$.clusterStatus")
+                .poll("ClusterReady", "WaitForCluster")
+                .then("CreateNodegroup");
+        m.task("CreateNodegroup", CREATE_NODEGROUP)
+                .resultPath("$.nodegroupCreation")
+                .next("CheckNodegroup");
+        m.task("CheckNodegroup", CHECK_NODEGROUP)
+                .resultPath("$.nodegroupStatus")
+                .poll("NodegroupReady", "WaitForNodegroup")
+                .then("ConfigureCluster");
+        m.task("ConfigureCluster", CONFIGURE_CLUSTER)
+                .comment("Add-ons (Pod Identity agent, EFS CSI driver) and the NVIDIA"
                         + " device plugin; called again until all are ready.")
-                .resultPath("$.configuration").poll("ClusterConfigured", "WaitForConfiguration").then("ConnectCluster");
+                .resultPath("$.configuration")
+                .poll("ClusterConfigured", "WaitForConfiguration")
+                .then("ConnectCluster");
         m.task("ConnectCluster", CONNECT_CLUSTER)
                 .comment("Reach the cluster's API (an EKS token, no kubeconfig) and create the run's namespace.")
-                .resultPath("$.cluster").next("VolumeMode");
-        m.choice("VolumeMode").whenEquals("$.spec.volume.type", "efs", "CreateVolume").otherwise("StartDataJob");
+                .resultPath("$.cluster")
+                .next("VolumeMode");
+        m.choice("VolumeMode")
+                .whenEquals("$.spec.volume.type", "efs", "CreateVolume")
+                .otherwise("StartDataJob");
         m.task("CreateVolume", CREATE_VOLUME)
                 .comment("An encrypted EFS file system for the run, or the one volume.fileSystemId adopts.")
-                .resultPath("$.volume").next("CheckVolume");
-        m.task("CheckVolume", CHECK_VOLUME).resultPath("$.volumeStatus").poll("VolumeReady", "WaitForVolume").then("BindVolume");
+                .resultPath("$.volume")
+                .next("CheckVolume");
+        m.task("CheckVolume", CHECK_VOLUME)
+                .resultPath("$.volumeStatus")
+                .poll("VolumeReady", "WaitForVolume")
+                .then("BindVolume");
         m.task("BindVolume", BIND_VOLUME)
                 .comment("StorageClass, PersistentVolume and claim: the pods mount the file system at /shared.")
-                .resultPath("$.volumeBinding").next("StartDataJob");
-        m.task("StartDataJob", START_DATA_JOB).comment("Prepare the data set on the shared volume (download and verify, or"
+                .resultPath("$.volumeBinding")
+                .next("StartDataJob");
+        m.task("StartDataJob", START_DATA_JOB)
+                .comment("Prepare the data set on the shared volume (download and verify, or"
                         + " generate); skipped when the marker file says it is there.")
-                .resultPath("$.dataJob").next("CheckData");
-        m.task("CheckData", CHECK_JOB).moreParameters("jobName.$", "$.dataJob.jobName", "purpose", "data")
-                .resultPath("$.dataStatus").poll("DataReady", "WaitForData").then("StartTraining");
+                .resultPath("$.dataJob")
+                .next("CheckData");
+        m.task("CheckData", CHECK_JOB)
+                .moreParameters("jobName.$", "$.dataJob.jobName", "purpose", "data")
+                .resultPath("$.dataStatus")
+                .poll("DataReady", "WaitForData")
+                .then("StartTraining");
         m.task("StartTraining", START_TRAINING).resultPath("$.training").next("CheckTraining");
-        m.task("CheckTraining", CHECK_TRAINING).resultPath("$.trainingStatus")
-                .poll("TrainingDone", "WaitForTraining").then("StartEvaluation");
+        m.task("CheckTraining", CHECK_TRAINING)
+                .resultPath("$.trainingStatus")
+                .poll("TrainingDone", "WaitForTraining")
+                .then("StartEvaluation");
         m.task("StartEvaluation", START_EVALUATION).resultPath("$.evaluation").next("CheckEvaluation");
-        m.task("CheckEvaluation", CHECK_JOB).moreParameters("jobName.$", "$.evaluation.jobName", "purpose", "evaluation")
-                .resultPath("$.evaluationStatus").poll("EvaluationDone", "WaitForEvaluation").then("CollectResults");
+        m.task("CheckEvaluation", CHECK_JOB)
+                .moreParameters("jobName.$", "$.evaluation.jobName", "purpose", "evaluation")
+                .resultPath("$.evaluationStatus")
+                .poll("EvaluationDone", "WaitForEvaluation")
+                .then("CollectResults");
         m.task("CollectResults", COLLECT_RESULTS)
                 .comment("Metrics into the run record; below evaluation.minAccuracy the run fails (after cleanup).")
-                .resultPath("$.results").next("Teardown");
+                .resultPath("$.results")
+                .next("Teardown");
 
         // Failure and cleanup: the states from here on know the run by the execution's name.
-        m.task("RecordFailure", RECORD_FAILURE).comment("Every Catch lands here with the failed state's name as the key"
+        m.task("RecordFailure", RECORD_FAILURE)
+                .comment("Every Catch lands here with the failed state's name as the key"
                         + " under $.failed; cleanup follows.")
-                .parameters("runId.$", "$$.Execution.Name", "failed.$", "$.failed").resultPath("$.failure")
-                .catching(Catch.at("$.recordFailureFailed", "Teardown")).next("Teardown");
-        m.task("Teardown", TEARDOWN).comment("Delete what the run created, in dependency order, honouring the spec's keep"
+                .parameters("runId.$", "$$.Execution.Name", "failed.$", "$.failed")
+                .resultPath("$.failure")
+                .catching(Catch.at("$.recordFailureFailed", "Teardown"))
+                .next("Teardown");
+        m.task("Teardown", TEARDOWN)
+                .comment("Delete what the run created, in dependency order, honouring the spec's keep"
                         + " flags. If it fails, CheckTeardown deletes again; the failure still fails the run.")
-                .parameters("runId.$", "$$.Execution.Name").resultPath("$.teardown")
-                .catching(Catch.keyed("$.cleanupFailed", "WaitForTeardown")).next("TeardownDone");
+                .parameters("runId.$", "$$.Execution.Name")
+                .resultPath("$.teardown")
+                .catching(Catch.keyed("$.cleanupFailed", "WaitForTeardown"))
+                .next("TeardownDone");
         m.choice("TeardownDone").whenTrue("$.teardown.done", "FinishRun").otherwise("WaitForTeardown");
         m.waitSeconds("WaitForTeardown", 30, "CheckTeardown");
-        m.task("CheckTeardown", TEARDOWN).comment("Deletes again what is left and reports it. If it fails, RetryTeardown"
+        m.task("CheckTeardown", TEARDOWN)
+                .comment("Deletes again what is left and reports it. If it fails, RetryTeardown"
                         + " makes one more pass; cleanup itself gives up after 90 minutes.")
-                .parameters("runId.$", "$$.Execution.Name").resultPath("$.teardown")
-                .catching(Catch.keyed("$.cleanupFailed", "WaitToRetryTeardown")).next("TeardownDone");
+                .parameters("runId.$", "$$.Execution.Name")
+                .resultPath("$.teardown")
+                .catching(Catch.keyed("$.cleanupFailed", "WaitToRetryTeardown"))
+                .next("TeardownDone");
         m.waitSeconds("WaitToRetryTeardown", 60, "RetryTeardown");
-        m.task("RetryTeardown", TEARDOWN).parameters("runId.$", "$$.Execution.Name").resultPath("$.teardown")
-                .catching(Catch.keyed("$.cleanupFailed", "FinishRun")).next("TeardownDone");
-        m.task("FinishRun", FINISH_RUN).comment("Final status and the Run Succeeded / Run Failed event.")
-                .parameters("runId.$", "$$.Execution.Name", "state.$", "$").resultPath("$.outcome")
-                .catching(Catch.keyed("$.finishFailed", "RecordFinishFailure")).next("RunOutcome");
-        m.choice("RunOutcome").whenEquals("$.outcome.status", "SUCCEEDED", "RunSucceeded").otherwise("RunFailed");
+        m.task("RetryTeardown", TEARDOWN)
+                .parameters("runId.$", "$$.Execution.Name")
+                .resultPath("$.teardown")
+                .catching(Catch.keyed("$.cleanupFailed", "FinishRun"))
+                .next("TeardownDone");
+        m.task("FinishRun", FINISH_RUN)
+                .comment("Final status and the Run Succeeded / Run Failed event.")
+                .parameters("runId.$", "$$.Execution.Name", "state.$", "$")
+                .resultPath("$.outcome")
+                .catching(Catch.keyed("$.finishFailed", "RecordFinishFailure"))
+                .next("RunOutcome");
+        m.choice("RunOutcome")
+                .whenEquals("$.outcome.status", "SUCCEEDED", "RunSucceeded")
+                .otherwise("RunFailed");
         m.succeed("RunSucceeded");
         m.failWith("RunFailed", "$.outcome.error", "$.outcome.cause");
         m.task("RecordFinishFailure", RECORD_FAILURE)
                 .comment("FinishRun failed after its retries: mark the run FAILED so it does not look alive.")
                 .parameters("runId.$", "$$.Execution.Name", "failed.$", "$.finishFailed", "final", true)
                 .resultPath("$.outcome")
-                .catching(Catch.at("$.recordFinishFailed", "FinishFailed")).next("FinishFailed");
-        m.fail("FinishFailed", "FinishRunFailed", "the run's final status could not be written by FinishRun; see the run"
-                + " record and this execution's history");
+                .catching(Catch.at("$.recordFinishFailed", "FinishFailed"))
+                .next("FinishFailed");
+        m.fail(
+                "FinishFailed",
+                "FinishRunFailed",
+                "the run's final status could not be written by FinishRun; see the run"
+                        + " record and this execution's history");
         return m.build();
     }
 
     /** The safety net's machine: SafetyNet starts it for a pipeline execution that ended without its cleanup. */
     public static StateMachineDefinition cleanup() {
-        var m = new StateMachineBuilder("Cleanup", "cleanup.asl.json", Duration.ofHours(2),
-                "Trainplane safety net: cleans up after a TrainingPipeline execution that ended without its own cleanup"
-                        + " (stopped, timed out, or failed before cleanup finished). Input {runId, reason}; execution name"
-                        + " cleanup-<runId>. Teardown until nothing is left, then CloseRun ends the run record.")
+        var m = new StateMachineBuilder(
+                        "Cleanup",
+                        "cleanup.asl.json",
+                        Duration.ofHours(2),
+                        "Trainplane safety net: cleans up after a TrainingPipeline execution that ended without its own cleanup"
+                                + " (stopped, timed out, or failed before cleanup finished). Input {runId, reason}; execution name"
+                                + " cleanup-<runId>. Teardown until nothing is left, then CloseRun ends the run record.")
                 .taskDefaults(StateMachineBuilder.parameters("runId.$", "$.runId"), RETRIES, TASK_TIMEOUT, null);
-        m.task("Teardown", TEARDOWN).comment("Delete what the run created, in dependency order, honouring the spec's keep"
+        m.task("Teardown", TEARDOWN)
+                .comment("Delete what the run created, in dependency order, honouring the spec's keep"
                         + " flags; the same function as the pipeline's cleanup. It gives up (CleanupFailed, CleanupTimedOut)"
                         + " by itself.")
-                .resultPath("$.teardown").catching(Catch.keyed("$.cleanupFailed", "CloseRun"))
-                .poll("TeardownDone", "WaitForTeardown", 30).then("CloseRun");
-        m.task("CloseRun", CLOSE_RUN).comment("End the run record: CANCELLED when the pipeline was stopped and cleanup"
+                .resultPath("$.teardown")
+                .catching(Catch.keyed("$.cleanupFailed", "CloseRun"))
+                .poll("TeardownDone", "WaitForTeardown", 30)
+                .then("CloseRun");
+        m.task("CloseRun", CLOSE_RUN)
+                .comment("End the run record: CANCELLED when the pipeline was stopped and cleanup"
                         + " finished, FAILED otherwise; event Run Failed.")
-                .moreParameters("reason.$", "$.reason", "state.$", "$").resultPath("$.outcome").next("Closed");
+                .moreParameters("reason.$", "$.reason", "state.$", "$")
+                .resultPath("$.outcome")
+                .next("Closed");
         m.choice("Closed").whenPresent("$.cleanupFailed", "CleanupFailed").otherwise("CleanedUp");
         m.succeed("CleanedUp");
-        m.fail("CleanupFailed", "CleanupFailed", "cleanup could not delete everything the run created; the run record"
-                + " lists what is left");
+        m.fail(
+                "CleanupFailed",
+                "CleanupFailed",
+                "cleanup could not delete everything the run created; the run record" + " lists what is left");
         return m.build();
     }
 
@@ -245,7 +346,11 @@ public final class Pipeline {
 
     /** A function whose step works in a cluster's Kubernetes API. */
     private static LambdaFunction kubernetes(String name) {
-        return new LambdaFunction(name, clients -> step(name, clients), CLUSTER_WORK, LambdaArtifact.KUBERNETES,
+        return new LambdaFunction(
+                name,
+                clients -> step(name, clients),
+                CLUSTER_WORK,
+                LambdaArtifact.KUBERNETES,
                 Set.of(KUBERNETES_ACCESS));
     }
 }

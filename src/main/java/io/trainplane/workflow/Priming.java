@@ -36,17 +36,25 @@ public enum Priming {
 
     void prime(RunContext sample, AwsClients offline) {
         switch (this) {
-            case SPEC_VALIDATION -> RunSpecs.normalize(Json.write(sample.spec().toJson()),
-                    KubernetesVersions.day(offline.clock().instant()));
+            case SPEC_VALIDATION ->
+                RunSpecs.normalize(
+                        Json.write(sample.spec().toJson()),
+                        KubernetesVersions.day(offline.clock().instant()));
             case EKS_CLUSTER -> offline.eks().describeCluster(r -> r.name(sample.clusterName()));
-            case EKS_NODEGROUP -> offline.eks().describeNodegroup(r -> r.clusterName(sample.clusterName())
-                    .nodegroupName(sample.names().nodeGroupName()));
-            case EFS_FILE_SYSTEM -> offline.efs().describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));
+            case EKS_NODEGROUP ->
+                offline.eks().describeNodegroup(r -> r.clusterName(sample.clusterName())
+                        .nodegroupName(sample.names().nodeGroupName()));
+            case EFS_FILE_SYSTEM ->
+                offline.efs()
+                        .describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));
             case CLOUD_CONTROL -> offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(sample.runId()));
-            case RUN_EVENT -> StepWiring.runEvents(offline).publish("SnapStart Priming",
-                    Json.object().put("runId", sample.runId()));
-            case EXECUTION_START -> offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE)
-                    .name(sample.runId()).input("{}"));
+            case RUN_EVENT ->
+                StepWiring.runEvents(offline)
+                        .publish("SnapStart Priming", Json.object().put("runId", sample.runId()));
+            case EXECUTION_START ->
+                offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE)
+                        .name(sample.runId())
+                        .input("{}"));
             case KUBERNETES_ACCESS -> offline.primeClusters(sample.spec());
         }
     }

@@ -1,8 +1,7 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
@@ -30,14 +29,20 @@ public final class RecordFailureStep implements Step {
         Optional<RunRecord> existing = store.find(runId);
         if (existing.isPresent() && !existing.get().status().isTerminal()) {
             RunStatus next = ending ? RunStatus.FAILED : RunStatus.CLEANING_UP;
-            RunRecord recorded = store.update(runId, r -> r.status().isTerminal() ? r
-                    : r.withError(r.error() == null ? error : r.error()).withStatus(next));
+            RunRecord recorded = store.update(
+                    runId,
+                    r -> r.status().isTerminal()
+                            ? r
+                            : r.withError(r.error() == null ? error : r.error()).withStatus(next));
             if (ending) {
                 // The run's first error, with what cleanup left if it gave up: not FinishRun's own failure.
                 RunError first = recorded.error() == null ? error : recorded.error();
                 events.publish("Run Failed", RunFailedEvent.detail(runId, null, first));
             }
         }
-        return Json.object().put("state", error.state()).put("error", error.error()).put("cause", error.cause());
+        return Json.object()
+                .put("state", error.state())
+                .put("error", error.error())
+                .put("cause", error.cause());
     }
 }

@@ -26,28 +26,42 @@ enum ResourceKind {
      * delete a cluster's security group that a network interface still uses, and leaves it behind
      * (https://github.com/hashicorp/terraform-provider-aws/issues/20925).
      */
-    MOUNT_TARGET_ACCESS("EFS mount target access", Keep.NEVER,
+    MOUNT_TARGET_ACCESS(
+            "EFS mount target access",
+            Keep.NEVER,
             entries(RunResources.MOUNT_TARGET_GROUP, RunResources.MOUNT_TARGETS_OPENED),
             KUBERNETES_OBJECTS),
     /** The mount targets of the run's file system, through which the pods mount it (recorded as the file system). */
-    MOUNT_TARGETS("EFS mount targets", Keep.WITH_VOLUME, entries(),
-            KUBERNETES_OBJECTS),
-    FILE_SYSTEM("EFS file system", Keep.WITH_VOLUME, entries(RunResources.FILE_SYSTEM, RunResources.FILE_SYSTEM_TOKEN),
+    MOUNT_TARGETS("EFS mount targets", Keep.WITH_VOLUME, entries(), KUBERNETES_OBJECTS),
+    FILE_SYSTEM(
+            "EFS file system",
+            Keep.WITH_VOLUME,
+            entries(RunResources.FILE_SYSTEM, RunResources.FILE_SYSTEM_TOKEN),
             MOUNT_TARGETS),
-    NODE_GROUP("EKS node group", Keep.WITH_CLUSTER, entries(RunResources.NODE_GROUP),
-            KUBERNETES_OBJECTS),
-    LAUNCH_TEMPLATE("launch template", Keep.WITH_CLUSTER, entries(RunResources.LAUNCH_TEMPLATE),
-            NODE_GROUP),
-    PLACEMENT_GROUP("placement group", Keep.WITH_CLUSTER, entries(RunResources.PLACEMENT_GROUP),
-            NODE_GROUP),
-    CLUSTER("EKS cluster", Keep.WITH_CLUSTER, entries(RunResources.EKS_CLUSTER),
-            NODE_GROUP, LAUNCH_TEMPLATE, PLACEMENT_GROUP, MOUNT_TARGET_ACCESS),
+    NODE_GROUP("EKS node group", Keep.WITH_CLUSTER, entries(RunResources.NODE_GROUP), KUBERNETES_OBJECTS),
+    LAUNCH_TEMPLATE("launch template", Keep.WITH_CLUSTER, entries(RunResources.LAUNCH_TEMPLATE), NODE_GROUP),
+    PLACEMENT_GROUP("placement group", Keep.WITH_CLUSTER, entries(RunResources.PLACEMENT_GROUP), NODE_GROUP),
+    CLUSTER(
+            "EKS cluster",
+            Keep.WITH_CLUSTER,
+            entries(RunResources.EKS_CLUSTER),
+            NODE_GROUP,
+            LAUNCH_TEMPLATE,
+            PLACEMENT_GROUP,
+            MOUNT_TARGET_ACCESS),
     /** Last: EKS writes the control-plane logs into it until the cluster is gone. */
-    LOG_GROUP("control-plane log group", Keep.WITH_CLUSTER, entries(RunResources.LOG_GROUP, RunResources.LOG_GROUP_REQUEST),
+    LOG_GROUP(
+            "control-plane log group",
+            Keep.WITH_CLUSTER,
+            entries(RunResources.LOG_GROUP, RunResources.LOG_GROUP_REQUEST),
             CLUSTER);
 
     /** Which of the spec's keep flags leaves a kind in place (an adopted file system stays too). */
-    enum Keep { NEVER, WITH_CLUSTER, WITH_VOLUME }
+    enum Keep {
+        NEVER,
+        WITH_CLUSTER,
+        WITH_VOLUME
+    }
 
     private final String what;
     private final Keep keep;
@@ -93,17 +107,25 @@ enum ResourceKind {
      */
     List<String> named(RunResources r) {
         return switch (this) {
-            case KUBERNETES_OBJECTS -> r.has(RunResources.KUBERNETES_CLUSTER) ? list(r.get(RunResources.NAMESPACE).map(ns -> "kubernetes:Namespace/" + ns))
-                    : List.of();
+            case KUBERNETES_OBJECTS ->
+                r.has(RunResources.KUBERNETES_CLUSTER)
+                        ? list(r.get(RunResources.NAMESPACE).map(ns -> "kubernetes:Namespace/" + ns))
+                        : List.of();
             // Not resources of their own: a change to someone's mount targets, and the file system's parts.
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
-            case NODE_GROUP -> list(r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + c + "/" + ng)));
-            case LAUNCH_TEMPLATE -> list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
-            case PLACEMENT_GROUP -> list(r.get(RunResources.PLACEMENT_GROUP).map(token -> "cloudcontrol:request/" + token));
+            case NODE_GROUP ->
+                list(r.get(RunResources.EKS_CLUSTER)
+                        .flatMap(c -> r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + c + "/" + ng)));
+            case LAUNCH_TEMPLATE ->
+                list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
+            case PLACEMENT_GROUP ->
+                list(r.get(RunResources.PLACEMENT_GROUP).map(token -> "cloudcontrol:request/" + token));
             case CLUSTER -> list(r.get(RunResources.EKS_CLUSTER).map(c -> "eks:cluster/" + c));
-            case LOG_GROUP -> list(r.get(RunResources.LOG_GROUP).map(name -> ControlPlaneLogGroup.REF_PREFIX + name)
-                    .or(() -> r.get(RunResources.LOG_GROUP_REQUEST).map(token -> "cloudcontrol:request/" + token)));
+            case LOG_GROUP ->
+                list(r.get(RunResources.LOG_GROUP)
+                        .map(name -> ControlPlaneLogGroup.REF_PREFIX + name)
+                        .or(() -> r.get(RunResources.LOG_GROUP_REQUEST).map(token -> "cloudcontrol:request/" + token)));
         };
     }
 
@@ -118,8 +140,12 @@ enum ResourceKind {
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
             case NODE_GROUP -> list(r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
-            case LAUNCH_TEMPLATE -> list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:AWS::EC2::LaunchTemplate/" + token));
-            case PLACEMENT_GROUP -> list(r.get(RunResources.PLACEMENT_GROUP).map(token -> "cloudcontrol:AWS::EC2::PlacementGroup/" + token));
+            case LAUNCH_TEMPLATE ->
+                list(r.get(RunResources.LAUNCH_TEMPLATE)
+                        .map(token -> "cloudcontrol:AWS::EC2::LaunchTemplate/" + token));
+            case PLACEMENT_GROUP ->
+                list(r.get(RunResources.PLACEMENT_GROUP)
+                        .map(token -> "cloudcontrol:AWS::EC2::PlacementGroup/" + token));
             case CLUSTER -> list(r.get(RunResources.EKS_CLUSTER).map(c -> "eks:cluster/" + c));
             case LOG_GROUP -> list(r.get(RunResources.LOG_GROUP).map(name -> ControlPlaneLogGroup.REF_PREFIX + name));
         };
@@ -131,7 +157,8 @@ enum ResourceKind {
 
     /** Its id once EFS answered, its creation token before. */
     private static List<String> fileSystem(RunResources r) {
-        return list(r.get(RunResources.FILE_SYSTEM).map(id -> "efs:file-system/" + id)
+        return list(r.get(RunResources.FILE_SYSTEM)
+                .map(id -> "efs:file-system/" + id)
                 .or(() -> r.get(RunResources.FILE_SYSTEM_TOKEN).map(token -> "efs:creation-token/" + token)));
     }
 

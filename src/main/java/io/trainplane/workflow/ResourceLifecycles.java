@@ -4,12 +4,12 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.aws.ec2.ControlPlaneLogGroups;
 import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.ec2.RequestedResources;
 import io.trainplane.aws.efs.EfsVolumes;
 import io.trainplane.aws.efs.MountTargetSecurityGroups;
-import io.trainplane.aws.ec2.ControlPlaneLogGroups;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
@@ -58,8 +58,12 @@ final class ResourceLifecycles {
     private final Supplier<ClusterAccess> kubernetes;
     private final String stackName;
 
-    ResourceLifecycles(Supplier<EksClient> eks, Supplier<EfsClient> efs, Supplier<CloudControlClient> cloudControl,
-                       Supplier<ClusterAccess> kubernetes, String stackName) {
+    ResourceLifecycles(
+            Supplier<EksClient> eks,
+            Supplier<EfsClient> efs,
+            Supplier<CloudControlClient> cloudControl,
+            Supplier<ClusterAccess> kubernetes,
+            String stackName) {
         this.eks = eks;
         this.efs = efs;
         this.cloudControl = cloudControl;
@@ -84,7 +88,7 @@ final class ResourceLifecycles {
      */
     List<String> left(RunRecord run) {
         CleanupSpec keep = CleanupRecord.keep(run);
-        Function<ResourceKind, Optional<Held>> held = bind(run, change -> { });
+        Function<ResourceKind, Optional<Held>> held = bind(run, change -> {});
         TreeSet<String> left = new TreeSet<>();
         for (ResourceKind kind : ResourceKind.values()) {
             if (!kind.kept(keep, run.resources())) {
@@ -109,35 +113,55 @@ final class ResourceLifecycles {
 
         Optional<Held> held(ResourceKind kind) {
             return switch (kind) {
-                case KUBERNETES_OBJECTS -> r.get(RunResources.KUBERNETES_CLUSTER).filter(c -> r.has(RunResources.NAMESPACE))
-                        .map(cluster -> bound(kind, new RunNamespaces.InCluster(cluster, run.runId()), this::namespaces,
-                                objects -> namespaces().remaining(objects)));
-                case MOUNT_TARGET_ACCESS -> r.get(RunResources.MOUNT_TARGET_GROUP)
-                        .filter(group -> !r.list(RunResources.MOUNT_TARGETS_OPENED).isEmpty())
-                        .map(group -> mountTargetAccess(new MountTargetSecurityGroups.Added(group,
-                                r.list(RunResources.MOUNT_TARGETS_OPENED))));
+                case KUBERNETES_OBJECTS ->
+                    r.get(RunResources.KUBERNETES_CLUSTER)
+                            .filter(c -> r.has(RunResources.NAMESPACE))
+                            .map(cluster -> bound(
+                                    kind,
+                                    new RunNamespaces.InCluster(cluster, run.runId()),
+                                    this::namespaces,
+                                    objects -> namespaces().remaining(objects)));
+                case MOUNT_TARGET_ACCESS ->
+                    r.get(RunResources.MOUNT_TARGET_GROUP)
+                            .filter(group ->
+                                    !r.list(RunResources.MOUNT_TARGETS_OPENED).isEmpty())
+                            .map(group -> mountTargetAccess(new MountTargetSecurityGroups.Added(
+                                    group, r.list(RunResources.MOUNT_TARGETS_OPENED))));
                 case MOUNT_TARGETS -> recordsFileSystem() ? Optional.of(mountTargets()) : Optional.empty();
                 case FILE_SYSTEM -> recordsFileSystem() ? Optional.of(fileSystem()) : Optional.empty();
-                case NODE_GROUP -> r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(RunResources.NODE_GROUP)
-                        .map(ng -> bound(kind, new EksNodegroups.InCluster(c, ng), this::nodegroups, null)));
-                case LAUNCH_TEMPLATE -> r.get(RunResources.LAUNCH_TEMPLATE).map(token -> requested(kind, token,
-                        Ec2DesiredState.LAUNCH_TEMPLATE, "ec2:launch-template/"));
-                case PLACEMENT_GROUP -> r.get(RunResources.PLACEMENT_GROUP).map(token -> requested(kind, token,
-                        Ec2DesiredState.PLACEMENT_GROUP, "ec2:placement-group/"));
-                case CLUSTER -> r.get(RunResources.EKS_CLUSTER).map(c -> bound(kind, c, this::clusters, cluster -> {
-                    if (look(() -> clusters().state(cluster), null) instanceof ResourceState.Gone) {
-                        return List.of();
-                    }
-                    List<String> left = new ArrayList<>(kind.named(r));
-                    // Its add-ons go with it, but are there until then.
-                    look(() -> new EksAddons(eks.get()).installed(cluster), List.<String>of())
-                            .forEach(addon -> left.add("eks:addon/" + cluster + "/" + addon));
-                    return left;
-                }));
-                case LOG_GROUP -> r.get(RunResources.LOG_GROUP).map(name -> bound(kind,
-                        new ControlPlaneLogGroups.Recorded(name, r.get(RunResources.LOG_GROUP_REQUEST),
-                                new RunTags(stackName, run.runId())),
-                        () -> new ControlPlaneLogGroups(ec2()), logGroup -> kind.named(r)));
+                case NODE_GROUP ->
+                    r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(RunResources.NODE_GROUP)
+                            .map(ng -> bound(kind, new EksNodegroups.InCluster(c, ng), this::nodegroups, null)));
+                case LAUNCH_TEMPLATE ->
+                    r.get(RunResources.LAUNCH_TEMPLATE)
+                            .map(token ->
+                                    requested(kind, token, Ec2DesiredState.LAUNCH_TEMPLATE, "ec2:launch-template/"));
+                case PLACEMENT_GROUP ->
+                    r.get(RunResources.PLACEMENT_GROUP)
+                            .map(token ->
+                                    requested(kind, token, Ec2DesiredState.PLACEMENT_GROUP, "ec2:placement-group/"));
+                case CLUSTER ->
+                    r.get(RunResources.EKS_CLUSTER)
+                            .map(c -> bound(kind, c, this::clusters, cluster -> {
+                                if (look(() -> clusters().state(cluster), null) instanceof ResourceState.Gone) {
+                                    return List.of();
+                                }
+                                List<String> left = new ArrayList<>(kind.named(r));
+                                // Its add-ons go with it, but are there until then.
+                                look(() -> new EksAddons(eks.get()).installed(cluster), List.<String>of())
+                                        .forEach(addon -> left.add("eks:addon/" + cluster + "/" + addon));
+                                return left;
+                            }));
+                case LOG_GROUP ->
+                    r.get(RunResources.LOG_GROUP)
+                            .map(name -> bound(
+                                    kind,
+                                    new ControlPlaneLogGroups.Recorded(
+                                            name,
+                                            r.get(RunResources.LOG_GROUP_REQUEST),
+                                            new RunTags(stackName, run.runId())),
+                                    () -> new ControlPlaneLogGroups(ec2()),
+                                    logGroup -> kind.named(r)));
             };
         }
 
@@ -145,8 +169,11 @@ final class ResourceLifecycles {
          * A resource whose lifecycle answers for it: named as the record names its kind, and left
          * while its state is not Gone, or as {@code lookUp} says (null: by its state).
          */
-        private <H> Held bound(ResourceKind kind, H resource, Supplier<? extends ResourceLifecycle<H>> lifecycle,
-                               Function<H, List<String>> lookUp) {
+        private <H> Held bound(
+                ResourceKind kind,
+                H resource,
+                Supplier<? extends ResourceLifecycle<H>> lifecycle,
+                Function<H, List<String>> lookUp) {
             return new Held() {
                 private List<String> named = kind.named(r);
 
@@ -160,13 +187,16 @@ final class ResourceLifecycles {
                     if (lookUp != null) {
                         return look(() -> lookUp.apply(resource), named);
                     }
-                    return look(() -> lifecycle.get().state(resource), null) instanceof ResourceState.Gone ? List.of() : named;
+                    return look(() -> lifecycle.get().state(resource), null) instanceof ResourceState.Gone
+                            ? List.of()
+                            : named;
                 }
 
                 @Override
                 public Deletion delete() {
                     Deletion deletion = lifecycle.get().delete(resource);
-                    if (deletion instanceof Deletion.Deleting deleting && !deleting.stillThere().isEmpty()) {
+                    if (deletion instanceof Deletion.Deleting deleting
+                            && !deleting.stillThere().isEmpty()) {
                         named = deleting.stillThere();
                     }
                     return deletion;
@@ -188,12 +218,14 @@ final class ResourceLifecycles {
 
                 @Override
                 public List<String> left() {
-                    return List.of();   // a change to someone else's mount targets: no resource the inventory lists
+                    return List.of(); // a change to someone else's mount targets: no resource the inventory lists
                 }
 
                 @Override
                 public Deletion delete() {
-                    return fileSystemStays ? new MountTargetSecurityGroups(efs.get()).delete(added) : new Deletion.Gone();
+                    return fileSystemStays
+                            ? new MountTargetSecurityGroups(efs.get()).delete(added)
+                            : new Deletion.Gone();
                 }
             };
         }
@@ -219,7 +251,9 @@ final class ResourceLifecycles {
                 @Override
                 public Deletion delete() {
                     Optional<String> id = fileSystemId();
-                    return id.isEmpty() ? new Deletion.Gone() : volumes().mountTargets().delete(id.get());
+                    return id.isEmpty()
+                            ? new Deletion.Gone()
+                            : volumes().mountTargets().delete(id.get());
                 }
             };
         }
@@ -235,13 +269,15 @@ final class ResourceLifecycles {
                 public List<String> left() {
                     Optional<String> id = look(ResourceLifecycles.Pass.this::fileSystemId, null);
                     if (id == null) {
-                        return named();   // the token could not be looked up
+                        return named(); // the token could not be looked up
                     }
-                    if (id.isEmpty() || look(() -> volumes().fileSystemState(id.get()), null) instanceof ResourceState.Gone) {
+                    if (id.isEmpty()
+                            || look(() -> volumes().fileSystemState(id.get()), null) instanceof ResourceState.Gone) {
                         return List.of();
                     }
                     List<String> left = new ArrayList<>(List.of("efs:file-system/" + id.get()));
-                    look(() -> volumes().mountTargetIds(id.get()), List.<String>of()).forEach(mt -> left.add("efs:mount-target/" + mt));
+                    look(() -> volumes().mountTargetIds(id.get()), List.<String>of())
+                            .forEach(mt -> left.add("efs:mount-target/" + mt));
                     return left;
                 }
 
@@ -264,8 +300,11 @@ final class ResourceLifecycles {
         /** The run's file system: its id, or the one EFS made with its creation token; looked up once a pass. */
         private Optional<String> fileSystemId() {
             if (fileSystemId == null) {
-                fileSystemId = r.get(RunResources.FILE_SYSTEM).isPresent() ? r.get(RunResources.FILE_SYSTEM)
-                        : volumes().findByCreationToken(r.get(RunResources.FILE_SYSTEM_TOKEN).orElseThrow());
+                fileSystemId = r.get(RunResources.FILE_SYSTEM).isPresent()
+                        ? r.get(RunResources.FILE_SYSTEM)
+                        : volumes()
+                                .findByCreationToken(
+                                        r.get(RunResources.FILE_SYSTEM_TOKEN).orElseThrow());
             }
             return fileSystemId;
         }
@@ -279,7 +318,9 @@ final class ResourceLifecycles {
             Supplier<RequestedResources> lifecycle = () -> new RequestedResources(ec2(), typeName);
             return bound(kind, token, lifecycle, t -> {
                 Optional<String> identifier = look(() -> lifecycle.get().identifier(t), null);
-                return identifier == null ? kind.named(r) : identifier.map(id -> List.of(prefix + id)).orElse(List.of());
+                return identifier == null
+                        ? kind.named(r)
+                        : identifier.map(id -> List.of(prefix + id)).orElse(List.of());
             });
         }
 

@@ -1,7 +1,7 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;

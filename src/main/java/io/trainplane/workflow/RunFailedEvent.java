@@ -1,8 +1,8 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.runs.CleanupFailure;
 import io.trainplane.runs.Leftover;
 import io.trainplane.runs.RunError;

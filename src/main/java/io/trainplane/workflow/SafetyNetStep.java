@@ -1,8 +1,7 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
@@ -63,8 +62,11 @@ public final class SafetyNetStep implements Step {
     private boolean startCleanup(String runId, String reason) {
         var input = Json.object().put("runId", runId).put("reason", reason);
         try {
-            String arn = sfn.get().startExecution(r -> r.stateMachineArn(cleanupStateMachineArn.get())
-                    .name(executionName(runId)).input(Json.write(input))).executionArn();
+            String arn = sfn.get()
+                    .startExecution(r -> r.stateMachineArn(cleanupStateMachineArn.get())
+                            .name(executionName(runId))
+                            .input(Json.write(input)))
+                    .executionArn();
             LOG.info(() -> "cleanup of run " + runId + " started (" + reason + "): " + arn);
             return true;
         } catch (ExecutionAlreadyExistsException e) {

@@ -1,10 +1,10 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
-import io.trainplane.aws.OfflineHttpClient;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import java.time.Instant;
@@ -32,7 +32,8 @@ public final class SnapStartHooks implements Resource {
      * The spec of a step's state as StartRun leaves it (normalized: the quickstart example with
      * every default); SnapStartHooksTest holds it to what RunSpecs.normalize makes of it.
      */
-    static final String SAMPLE_SPEC = """
+    static final String SAMPLE_SPEC =
+            """
             {"runId":"snapstart-priming","cluster":{"mode":"create","kubernetesVersion":"1.35","nodeGroup":\
             {"instanceType":"c5.2xlarge","nodes":2,"gpusPerNode":0,"capacityType":"ON_DEMAND","efa":false}},\
             "volume":{"type":"efs"},"data":{"source":"synthetic","syntheticSamples":2000},"training":\
@@ -68,8 +69,8 @@ public final class SnapStartHooks implements Resource {
 
     /** Everything priming does; throws what fails (tests call it directly). Returns what answered the requests. */
     OfflineHttpClient prime() {
-        JsonNode state = Json.object().put("runId", RUN_ID).put("executionName", RUN_ID)
-                .set("spec", Json.read(SAMPLE_SPEC));
+        JsonNode state =
+                Json.object().put("runId", RUN_ID).put("executionName", RUN_ID).set("spec", Json.read(SAMPLE_SPEC));
         JsonNode read = Json.read(Json.write(state));
         RunContext sample = RunContext.from(read);
         Json.write(Json.object().put("done", false).put("waitSeconds", 15));

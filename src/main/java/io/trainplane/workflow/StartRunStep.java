@@ -1,10 +1,9 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
-import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.clients.Clients;
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunConflictException;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
@@ -35,10 +34,12 @@ public final class StartRunStep implements Step {
     public JsonNode run(JsonNode input) {
         String executionName = Json.text(input, "executionName");
         // Checked for the day the run starts, on the clients' clock: EKS refuses a Kubernetes version past its support.
-        JsonNode normalized = RunSpecs.normalize(Json.write(input.path("spec")), KubernetesVersions.day(clock.instant()));
+        JsonNode normalized =
+                RunSpecs.normalize(Json.write(input.path("spec")), KubernetesVersions.day(clock.instant()));
         JsonNode runId = normalized.path("runId");
         if (runId.isTextual() && !runId.asText().equals(executionName)) {
-            throw new InvalidSpecException(List.of(new SpecProblem("/runId",
+            throw new InvalidSpecException(List.of(new SpecProblem(
+                    "/runId",
                     "runId '" + runId.asText() + "' differs from the execution name '" + executionName + "'",
                     "start the execution with the runId as its name, or leave runId out")));
         }

@@ -1,11 +1,10 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.RunEvents;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunSummary;
@@ -44,6 +43,7 @@ public final class StartScheduledRunStep implements Step {
     private static final Logger LOG = Logger.getLogger(StartScheduledRunStep.class.getName());
     /** What "-yyyyMMdd-HHmm" adds to the series name. */
     static final int SUFFIX_LENGTH = 14;
+
     public static final int MAX_SERIES_LENGTH = Names.MAX_LABEL - SUFFIX_LENGTH;
     private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmm", Locale.ROOT);
     /** Non-terminal runs looked at per status; a series has one or a few running at once. */
@@ -51,7 +51,8 @@ public final class StartScheduledRunStep implements Step {
 
     /** What to do when a run of the series is still going. */
     public enum Overlap {
-        SKIP, START;
+        SKIP,
+        START;
 
         /** {@code skip} or {@code start} (any case); empty or null is {@link #SKIP}. */
         public static Overlap parse(String value) {
@@ -61,7 +62,9 @@ public final class StartScheduledRunStep implements Step {
             return switch (value.trim().toLowerCase(Locale.ROOT)) {
                 case "skip" -> SKIP;
                 case "start" -> START;
-                default -> throw new IllegalArgumentException("RETRAINING_OVERLAP must be 'skip' or 'start', not '" + value + "'");
+                default ->
+                    throw new IllegalArgumentException(
+                            "RETRAINING_OVERLAP must be 'skip' or 'start', not '" + value + "'");
             };
         }
     }
@@ -78,8 +81,13 @@ public final class StartScheduledRunStep implements Step {
      * or the other, and their SDK clients are built on first use. The policy comes from
      * {@code RETRAINING_OVERLAP} ({@link StepWiring#startScheduledRun}).
      */
-    public StartScheduledRunStep(RunStore store, Supplier<RunEvents> events, Supplier<SfnClient> sfn,
-                                 Supplier<String> trainingPipelineArn, Clock clock, Overlap overlap) {
+    public StartScheduledRunStep(
+            RunStore store,
+            Supplier<RunEvents> events,
+            Supplier<SfnClient> sfn,
+            Supplier<String> trainingPipelineArn,
+            Clock clock,
+            Overlap overlap) {
         this.store = store;
         this.events = events;
         this.sfn = sfn;
@@ -95,26 +103,36 @@ public final class StartScheduledRunStep implements Step {
         String runId = runId(series, scheduledTime);
         ObjectNode spec = spec(input.path("spec"), runId, KubernetesVersions.day(clock.instant()));
 
-        ObjectNode result = Json.object().put("runId", runId).put("series", series).put("scheduledTime", scheduledTime);
+        ObjectNode result =
+                Json.object().put("runId", runId).put("series", series).put("scheduledTime", scheduledTime);
         List<RunSummary> active = activeRuns(series);
         if (active.stream().anyMatch(r -> r.runId().equals(runId))) {
             LOG.info(() -> "run " + runId + " of this firing is already going");
             return result.put("action", "already-started");
         }
         if (!active.isEmpty() && overlap == Overlap.SKIP) {
-            ObjectNode detail = Json.object().put("runId", runId).put("series", series).put("scheduledTime", scheduledTime)
+            ObjectNode detail = Json.object()
+                    .put("runId", runId)
+                    .put("series", series)
+                    .put("scheduledTime", scheduledTime)
                     .put("reason", "a run of the series is still going (RetrainingOverlap is skip)");
             ArrayNode runs = detail.putArray("activeRuns");
-            active.forEach(r -> runs.addObject().put("runId", r.runId()).put("status", r.status().name()));
+            active.forEach(r -> runs.addObject()
+                    .put("runId", r.runId())
+                    .put("status", r.status().name()));
             events.get().publish("Scheduled Run Skipped", detail);
-            LOG.info(() -> "scheduled run " + runId + " skipped: " + active.size() + " run(s) of series " + series + " still going");
+            LOG.info(() -> "scheduled run " + runId + " skipped: " + active.size() + " run(s) of series " + series
+                    + " still going");
             result.put("action", "skipped");
             result.set("activeRuns", runs.deepCopy());
             return result;
         }
         try {
-            String arn = sfn.get().startExecution(r -> r.stateMachineArn(trainingPipelineArn.get())
-                    .name(new Names(runId).executionName()).input(Json.write(spec))).executionArn();
+            String arn = sfn.get()
+                    .startExecution(r -> r.stateMachineArn(trainingPipelineArn.get())
+                            .name(new Names(runId).executionName())
+                            .input(Json.write(spec)))
+                    .executionArn();
             LOG.info(() -> "scheduled run " + runId + " started: " + arn);
             return result.put("action", "started").put("executionArn", arn);
         } catch (ExecutionAlreadyExistsException e) {
@@ -130,7 +148,8 @@ public final class StartScheduledRunStep implements Step {
      */
     public static String runId(String series, String scheduledTime) {
         if (!Names.isValidRunId(series) || series.length() > MAX_SERIES_LENGTH) {
-            throw new InvalidSpecException(new SpecProblem("/series",
+            throw new InvalidSpecException(new SpecProblem(
+                    "/series",
                     "series '" + series + "' is not a valid run id prefix",
                     "use 1 to " + MAX_SERIES_LENGTH + " lowercase letters, digits and '-', starting and ending with"
                             + " a letter or a digit (the RetrainingSeries parameter)"));
@@ -139,7 +158,8 @@ public final class StartScheduledRunStep implements Step {
         try {
             time = OffsetDateTime.parse(scheduledTime).toInstant();
         } catch (DateTimeParseException e) {
-            throw new InvalidSpecException(new SpecProblem("/scheduledTime",
+            throw new InvalidSpecException(new SpecProblem(
+                    "/scheduledTime",
                     "scheduledTime '" + scheduledTime + "' is not an ISO 8601 date-time",
                     "the schedule's input passes <aws.scheduler.scheduled-time>, e.g. 2026-03-01T03:00:00Z"));
         }
@@ -160,9 +180,13 @@ public final class StartScheduledRunStep implements Step {
             document = readSpecText(given.asText());
         }
         if (!document.isObject()) {
-            throw new InvalidSpecException(new SpecProblem("/spec",
-                    given.isMissingNode() || given.isNull() ? "the schedule's input has no spec" : "spec must be a JSON object",
-                    "set the RetrainingSpec parameter to a run spec (a JSON object), e.g. the content of examples/quickstart.json"));
+            throw new InvalidSpecException(
+                    new SpecProblem(
+                            "/spec",
+                            given.isMissingNode() || given.isNull()
+                                    ? "the schedule's input has no spec"
+                                    : "spec must be a JSON object",
+                            "set the RetrainingSpec parameter to a run spec (a JSON object), e.g. the content of examples/quickstart.json"));
         }
         ObjectNode spec = ((ObjectNode) document).deepCopy();
         spec.put("runId", runId);
@@ -174,7 +198,9 @@ public final class StartScheduledRunStep implements Step {
         try {
             return Json.read(text);
         } catch (RuntimeException e) {
-            throw new InvalidSpecException(new SpecProblem("/spec", "spec is not valid JSON",
+            throw new InvalidSpecException(new SpecProblem(
+                    "/spec",
+                    "spec is not valid JSON",
                     "set the RetrainingSpec parameter to a run spec (a JSON object)"));
         }
     }
@@ -184,7 +210,8 @@ public final class StartScheduledRunStep implements Step {
      * series "nightly" does not count the runs of series "nightly-big".
      */
     static boolean ofSeries(String runId, String series) {
-        return runId.length() == series.length() + SUFFIX_LENGTH && runId.startsWith(series + "-")
+        return runId.length() == series.length() + SUFFIX_LENGTH
+                && runId.startsWith(series + "-")
                 && runId.substring(series.length()).matches("-[0-9]{8}-[0-9]{4}");
     }
 

@@ -1,10 +1,10 @@
 package io.trainplane.workflow;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
-import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunPhase;
@@ -31,10 +31,13 @@ public final class StartTrainingStep implements KubernetesStep {
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         boolean pyTorchJob = run.spec().training().launcher() == Launcher.PYTORCHJOB;
         if (pyTorchJob && !PyTorchJobs.operatorInstalled(objects.client())) {
-            throw new TerminalException("TrainingOperatorMissing", "training.launcher \"pytorchjob\" needs the Kubeflow "
-                    + "training operator, and cluster " + run.clusterName() + " has no CustomResourceDefinition "
-                    + PyTorchJobs.CRD_NAME + "; install it with: " + PyTorchJobs.INSTALL
-                    + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
+            throw new TerminalException(
+                    "TrainingOperatorMissing",
+                    "training.launcher \"pytorchjob\" needs the Kubeflow "
+                            + "training operator, and cluster " + run.clusterName()
+                            + " has no CustomResourceDefinition "
+                            + PyTorchJobs.CRD_NAME + "; install it with: " + PyTorchJobs.INSTALL
+                            + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
         }
         store.update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase(RunPhase.TRAIN));
         WorkloadManifests manifests = new WorkloadManifests(run.spec());
@@ -45,6 +48,8 @@ public final class StartTrainingStep implements KubernetesStep {
             objects.createOrAdopt(manifests.trainingService());
             objects.createOrAdopt(manifests.trainingJob());
         }
-        return Json.object().put("jobName", run.names().trainingJob()).put("launcher", run.spec().training().launcher().json());
+        return Json.object()
+                .put("jobName", run.names().trainingJob())
+                .put("launcher", run.spec().training().launcher().json());
     }
 }

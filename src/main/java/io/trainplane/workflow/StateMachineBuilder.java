@@ -29,6 +29,7 @@ public final class StateMachineBuilder {
     private final String comment;
     /** Resolved at {@link #build()}: a Task's builder takes settings until then. */
     private final List<Supplier<State>> states = new ArrayList<>();
+
     private Map<String, Object> parameters = Map.of();
     private List<Retrier> retry = List.of();
     private Duration taskTimeout = Duration.ZERO;
@@ -51,8 +52,8 @@ public final class StateMachineBuilder {
     }
 
     /** What every Task declared after this gets unless it says otherwise ({@code onFailure} may be null: no Catch). */
-    public StateMachineBuilder taskDefaults(Map<String, Object> parameters, List<Retrier> retry, Duration timeout,
-                                            Catch onFailure) {
+    public StateMachineBuilder taskDefaults(
+            Map<String, Object> parameters, List<Retrier> retry, Duration timeout, Catch onFailure) {
         this.parameters = parameters;
         this.retry = retry;
         this.taskTimeout = timeout;
@@ -90,7 +91,8 @@ public final class StateMachineBuilder {
     }
 
     public StateMachineDefinition build() {
-        return new StateMachineDefinition(name, file, comment, timeout, states.stream().map(Supplier::get).toList());
+        return new StateMachineDefinition(
+                name, file, comment, timeout, states.stream().map(Supplier::get).toList());
     }
 
     public final class TaskBuilder {
@@ -159,8 +161,8 @@ public final class StateMachineBuilder {
         private PollBuilder poll(String doneChoice, Supplier<State> waitState, String wait) {
             next = doneChoice;
             PollBuilder poll = new PollBuilder();
-            states.add(() -> new Choice(doneChoice, List.of(new Rule(resultPath + ".done", "BooleanEquals", true, poll.then)),
-                    wait));
+            states.add(() -> new Choice(
+                    doneChoice, List.of(new Rule(resultPath + ".done", "BooleanEquals", true, poll.then)), wait));
             states.add(waitState);
             return poll;
         }

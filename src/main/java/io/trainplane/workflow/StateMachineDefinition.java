@@ -45,8 +45,16 @@ public record StateMachineDefinition(String name, String file, String comment, D
      * A Lambda invocation: Resource {@code ${<function>FunctionArn}}, the key template.yaml's
      * DefinitionSubstitutions give the function's alias. {@code onFailure} may be null (no Catch).
      */
-    public record Task(String name, LambdaFunction function, String comment, Map<String, Object> parameters,
-                       String resultPath, Duration timeout, List<Retrier> retry, Catch onFailure, String next)
+    public record Task(
+            String name,
+            LambdaFunction function,
+            String comment,
+            Map<String, Object> parameters,
+            String resultPath,
+            Duration timeout,
+            List<Retrier> retry,
+            Catch onFailure,
+            String next)
             implements State {
         public String resource() {
             return "${" + function.name() + "FunctionArn}";
@@ -78,7 +86,8 @@ public record StateMachineDefinition(String name, String file, String comment, D
     public record Choice(String name, List<Rule> rules, String otherwise) implements State {
         @Override
         public List<String> transitions() {
-            return Stream.concat(rules.stream().map(Rule::next), Stream.of(otherwise)).toList();
+            return Stream.concat(rules.stream().map(Rule::next), Stream.of(otherwise))
+                    .toList();
         }
 
         @Override
@@ -95,8 +104,7 @@ public record StateMachineDefinition(String name, String file, String comment, D
     }
 
     /** {@code variable} compared by ASL's {@code test} operator (BooleanEquals, StringEquals, IsPresent) with {@code value}. */
-    public record Rule(String variable, String test, Object value, String next) {
-    }
+    public record Rule(String variable, String test, Object value, String next) {}
 
     /** Waits {@code seconds}, or as many as the state holds at {@code secondsPath} (one of the two). */
     public record Wait(String name, Integer seconds, String secondsPath, String next) implements State {
@@ -148,12 +156,16 @@ public record StateMachineDefinition(String name, String file, String comment, D
     }
 
     /** One retrier of a Task, full jitter on the backoff. */
-    public record Retrier(List<String> errors, int intervalSeconds, int maxAttempts, int backoffRate, int maxDelaySeconds) {
+    public record Retrier(
+            List<String> errors, int intervalSeconds, int maxAttempts, int backoffRate, int maxDelaySeconds) {
         ObjectNode asl() {
             ObjectNode retrier = Json.object();
             errors.forEach(retrier.putArray("ErrorEquals")::add);
-            return retrier.put("IntervalSeconds", intervalSeconds).put("MaxAttempts", maxAttempts)
-                    .put("BackoffRate", backoffRate).put("MaxDelaySeconds", maxDelaySeconds).put("JitterStrategy", "FULL");
+            return retrier.put("IntervalSeconds", intervalSeconds)
+                    .put("MaxAttempts", maxAttempts)
+                    .put("BackoffRate", backoffRate)
+                    .put("MaxDelaySeconds", maxDelaySeconds)
+                    .put("JitterStrategy", "FULL");
         }
     }
 
@@ -174,7 +186,8 @@ public record StateMachineDefinition(String name, String file, String comment, D
         ObjectNode asl(String state) {
             ObjectNode caught = Json.object();
             caught.putArray("ErrorEquals").add("States.ALL");
-            return caught.put("ResultPath", keyedByState ? resultPath + "." + state : resultPath).put("Next", next);
+            return caught.put("ResultPath", keyedByState ? resultPath + "." + state : resultPath)
+                    .put("Next", next);
         }
     }
 
@@ -189,7 +202,8 @@ public record StateMachineDefinition(String name, String file, String comment, D
         for (State state : states) {
             for (String next : state.transitions()) {
                 if (!byName.containsKey(Objects.requireNonNull(next, name + ": " + state.name() + " has no Next"))) {
-                    throw new IllegalArgumentException(name + ": " + state.name() + " goes to " + next + ", no state of it");
+                    throw new IllegalArgumentException(
+                            name + ": " + state.name() + " goes to " + next + ", no state of it");
                 }
             }
         }
@@ -214,8 +228,10 @@ public record StateMachineDefinition(String name, String file, String comment, D
 
     /** The functions its Tasks invoke, each once, in the order they first appear. */
     public List<LambdaFunction> functions() {
-        return states.stream().flatMap(s -> s instanceof Task task ? Stream.of(task.function()) : Stream.empty())
-                .distinct().toList();
+        return states.stream()
+                .flatMap(s -> s instanceof Task task ? Stream.of(task.function()) : Stream.empty())
+                .distinct()
+                .toList();
     }
 
     /** The definition as its file holds it: two-space indents, one value a line, a newline at the end. */
@@ -227,7 +243,8 @@ public record StateMachineDefinition(String name, String file, String comment, D
         states.forEach(state -> byName.set(state.name(), state.asl()));
         DefaultIndenter indenter = new DefaultIndenter("  ", "\n");
         DefaultPrettyPrinter printer = new DefaultPrettyPrinter()
-                .withSeparators(Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER));
+                .withSeparators(
+                        Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER));
         printer.indentObjectsWith(indenter);
         printer.indentArraysWith(indenter);
         try {

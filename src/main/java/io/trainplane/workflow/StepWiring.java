@@ -43,13 +43,18 @@ public final class StepWiring {
     }
 
     public static Step createNodegroup(Clients clients) {
-        return new CreateNodegroupStep(runStore(clients), reservedCapacity(clients), ec2(clients), eksClusters(clients),
-                clients.settings());
+        return new CreateNodegroupStep(
+                runStore(clients), reservedCapacity(clients), ec2(clients), eksClusters(clients), clients.settings());
     }
 
     public static Step checkNodegroup(Clients clients) {
-        return new CheckNodegroupStep(runStore(clients), () -> new EksNodegroups(clients.eks()), ec2(clients),
-                eksClusters(clients), reservedCapacity(clients), clients.settings());
+        return new CheckNodegroupStep(
+                runStore(clients),
+                () -> new EksNodegroups(clients.eks()),
+                ec2(clients),
+                eksClusters(clients),
+                reservedCapacity(clients),
+                clients.settings());
     }
 
     public static Step configureCluster(Clients clients) {
@@ -65,8 +70,12 @@ public final class StepWiring {
     }
 
     public static Step checkVolume(Clients clients) {
-        return new CheckVolumeStep(runStore(clients), efsVolumes(clients),
-                () -> new MountTargetSecurityGroups(clients.efs()), eksClusters(clients), clients.settings().network());
+        return new CheckVolumeStep(
+                runStore(clients),
+                efsVolumes(clients),
+                () -> new MountTargetSecurityGroups(clients.efs()),
+                eksClusters(clients),
+                clients.settings().network());
     }
 
     public static Step bindVolume(Clients clients) {
@@ -82,7 +91,8 @@ public final class StepWiring {
     }
 
     public static Step checkTraining(Clients clients) {
-        return new CheckTrainingStep(clusters(clients), clients.clock(), events("CheckTraining", clients, runStore(clients)));
+        return new CheckTrainingStep(
+                clusters(clients), clients.clock(), events("CheckTraining", clients, runStore(clients)));
     }
 
     public static Step startEvaluation(Clients clients) {
@@ -105,7 +115,8 @@ public final class StepWiring {
 
     public static Step finishRun(Clients clients) {
         RunStore store = runStore(clients);
-        return new FinishRunStep(store, events("FinishRun", clients, store), clients.settings().stackName());
+        return new FinishRunStep(
+                store, events("FinishRun", clients, store), clients.settings().stackName());
     }
 
     /** With the overlap policy of {@code RETRAINING_OVERLAP}, which template.yaml sets from the RetrainingOverlap parameter. */
@@ -114,15 +125,24 @@ public final class StepWiring {
     }
 
     public static Step startScheduledRun(Clients clients, Overlap overlap) {
-        return new StartScheduledRunStep(runStore(clients), () -> runEvents(clients), clients::sfn,
-                clients::trainingPipelineArn, clients.clock(), overlap);
+        return new StartScheduledRunStep(
+                runStore(clients),
+                () -> runEvents(clients),
+                clients::sfn,
+                clients::trainingPipelineArn,
+                clients.clock(),
+                overlap);
     }
 
     /** Teardown, CheckTeardown and RetryTeardown. */
     public static Step teardown(Clients clients) {
         RunStore store = runStore(clients);
         String stack = clients.settings().stackName();
-        return new TeardownStep(store, clients.clock(), events("Teardown", clients, store), stack,
+        return new TeardownStep(
+                store,
+                clients.clock(),
+                events("Teardown", clients, store),
+                stack,
                 new ResourceLifecycles(clients::eks, clients::efs, clients::cloudControl, clients::clusters, stack));
     }
 
@@ -137,8 +157,13 @@ public final class StepWiring {
 
     public static Step janitor(Clients clients) {
         String stack = clients.settings().stackName();
-        return new JanitorStep(runStore(clients), clients.clock(), () -> runEvents(clients),
-                () -> TaggedResources.of(clients, stack), clients::sfn, clients::cleanupStateMachineArn);
+        return new JanitorStep(
+                runStore(clients),
+                clients.clock(),
+                () -> runEvents(clients),
+                () -> TaggedResources.of(clients, stack),
+                clients::sfn,
+                clients::cleanupStateMachineArn);
     }
 
     /** The runs table, through the clients' DynamoDB client and on their clock. */

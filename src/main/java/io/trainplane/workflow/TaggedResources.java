@@ -1,9 +1,9 @@
 package io.trainplane.workflow;
 
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.RunTags;
-import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.ec2.ControlPlaneLogGroup;
+import io.trainplane.aws.ec2.Ec2Objects;
+import io.trainplane.clients.Clients;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.Names;
 import java.util.ArrayList;
@@ -48,12 +48,14 @@ final class TaggedResources {
                 continue;
             }
             List<Found> found = byRun.computeIfAbsent(runId, k -> new ArrayList<>());
-            for (String nodegroup : eks.listNodegroupsPaginator(r -> r.clusterName(cluster)).nodegroups()) {
+            for (String nodegroup :
+                    eks.listNodegroupsPaginator(r -> r.clusterName(cluster)).nodegroups()) {
                 found.add(new Found(RunResources.NODE_GROUP, nodegroup, "eks:nodegroup/" + nodegroup));
             }
             found.add(new Found(RunResources.EKS_CLUSTER, cluster, "eks:cluster/" + cluster));
         }
-        for (FileSystemDescription fs : clients.efs().describeFileSystemsPaginator(r -> {}).fileSystems()) {
+        for (FileSystemDescription fs :
+                clients.efs().describeFileSystemsPaginator(r -> {}).fileSystems()) {
             if (fs.lifeCycleState() == LifeCycleState.DELETED) {
                 continue;
             }
@@ -62,7 +64,8 @@ final class TaggedResources {
             String runId = ownRun(tags, stack, others);
             if (runId != null) {
                 byRun.computeIfAbsent(runId, k -> new ArrayList<>())
-                        .add(new Found(RunResources.FILE_SYSTEM, fs.fileSystemId(), "efs:file-system/" + fs.fileSystemId()));
+                        .add(new Found(
+                                RunResources.FILE_SYSTEM, fs.fileSystemId(), "efs:file-system/" + fs.fileSystemId()));
             }
         }
         Ec2Objects cloudControl = new Ec2Objects(clients.cloudControl());

@@ -56,7 +56,9 @@ final class TeardownOrder<K> {
             }
         }
         while (!left.isEmpty()) {
-            K next = left.stream().filter(k -> placed.containsAll(dependsOn.apply(k))).findFirst()
+            K next = left.stream()
+                    .filter(k -> placed.containsAll(dependsOn.apply(k)))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("the dependencies of " + left + " form a cycle"));
             order.add(next);
             placed.add(next);
@@ -77,10 +79,16 @@ final class TeardownOrder<K> {
     List<List<K>> waves() {
         Map<K, Integer> wave = new LinkedHashMap<>();
         for (K kind : order) {
-            wave.put(kind, dependsOn.apply(kind).stream().mapToInt(d -> wave.get(d) + 1).max().orElse(0));
+            wave.put(
+                    kind,
+                    dependsOn.apply(kind).stream()
+                            .mapToInt(d -> wave.get(d) + 1)
+                            .max()
+                            .orElse(0));
         }
-        return List.copyOf(wave.keySet().stream().collect(Collectors.groupingBy(wave::get, LinkedHashMap::new,
-                Collectors.toList())).values());
+        return List.copyOf(wave.keySet().stream()
+                .collect(Collectors.groupingBy(wave::get, LinkedHashMap::new, Collectors.toList()))
+                .values());
     }
 
     /**

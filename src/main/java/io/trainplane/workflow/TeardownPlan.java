@@ -23,7 +23,8 @@ import java.util.function.UnaryOperator;
  */
 final class TeardownPlan {
     /** The teardown order, derived from the declared dependencies. */
-    static final TeardownOrder<ResourceKind> ORDER = TeardownOrder.of(List.of(ResourceKind.values()), ResourceKind::dependsOn);
+    static final TeardownOrder<ResourceKind> ORDER =
+            TeardownOrder.of(List.of(ResourceKind.values()), ResourceKind::dependsOn);
 
     private final RunRecord run;
     private final CleanupSpec keep;
@@ -39,11 +40,16 @@ final class TeardownPlan {
      * the stored run record (a conditional update: it may apply the change to a newer record).
      */
     TeardownPlan(RunRecord run, ResourceLifecycles lifecycles, Consumer<UnaryOperator<RunRecord>> update) {
-        this(run, lifecycles.bind(run, change -> update.accept(r -> r.withResources(change.apply(r.resources())))), update);
+        this(
+                run,
+                lifecycles.bind(run, change -> update.accept(r -> r.withResources(change.apply(r.resources())))),
+                update);
     }
 
-    TeardownPlan(RunRecord run, Function<ResourceKind, Optional<ResourceLifecycles.Held>> held,
-                 Consumer<UnaryOperator<RunRecord>> update) {
+    TeardownPlan(
+            RunRecord run,
+            Function<ResourceKind, Optional<ResourceLifecycles.Held>> held,
+            Consumer<UnaryOperator<RunRecord>> update) {
         this.run = run;
         this.keep = CleanupRecord.keep(run);
         this.held = held;

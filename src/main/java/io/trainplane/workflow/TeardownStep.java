@@ -1,9 +1,9 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
-import io.trainplane.core.TerminalException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import io.trainplane.runs.CleanupFailure;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunPhase;
@@ -38,7 +38,8 @@ public final class TeardownStep implements KubernetesStep {
     private final ResourceLifecycles lifecycles;
 
     /** Built by {@link StepWiring#teardown}. */
-    TeardownStep(RunStore store, Clock clock, RunEventPublisher events, String stackName, ResourceLifecycles lifecycles) {
+    TeardownStep(
+            RunStore store, Clock clock, RunEventPublisher events, String stackName, ResourceLifecycles lifecycles) {
         this.store = store;
         this.clock = clock;
         this.events = events;
@@ -55,8 +56,12 @@ public final class TeardownStep implements KubernetesStep {
         }
         Instant now = clock.instant();
         RunRecord run = store.update(runId, r -> {
-            var started = r.resources().has(RunResources.CLEANUP_STARTED) ? r : r.withResource(RunResources.CLEANUP_STARTED, now);
-            return r.status().isTerminal() ? started : started.withStatus(RunStatus.CLEANING_UP).withPhase(RunPhase.CLEANUP);
+            var started = r.resources().has(RunResources.CLEANUP_STARTED)
+                    ? r
+                    : r.withResource(RunResources.CLEANUP_STARTED, now);
+            return r.status().isTerminal()
+                    ? started
+                    : started.withStatus(RunStatus.CLEANING_UP).withPhase(RunPhase.CLEANUP);
         });
         TeardownPlan plan = new TeardownPlan(run, lifecycles, change -> store.update(runId, change));
         List<String> remaining = plan.advance();
@@ -65,7 +70,8 @@ public final class TeardownStep implements KubernetesStep {
         }
         Instant started = run.resources().get(RunResources.CLEANUP_STARTED).orElseThrow();
         if (!remaining.isEmpty() && Duration.between(started, clock.instant()).compareTo(DEADLINE) > 0) {
-            throw giveUp(runId, "CleanupTimedOut", "cleanup has run for more than " + DEADLINE.toMinutes() + " minutes");
+            throw giveUp(
+                    runId, "CleanupTimedOut", "cleanup has run for more than " + DEADLINE.toMinutes() + " minutes");
         }
         if (remaining.isEmpty()) {
             finished(runId);
@@ -82,10 +88,15 @@ public final class TeardownStep implements KubernetesStep {
         RunRecord current = store.get(runId);
         List<String> left = lifecycles.left(current);
         CleanupFailure failure = left.isEmpty() ? null : Leftovers.failure(current, error, cause, left, stackName);
-        store.update(runId, r -> r.status() == RunStatus.SUCCEEDED || r.status() == RunStatus.CANCELLED ? r
-                : r.error() == null ? r.withError(new RunError(STATE, error, cause, null, failure))
-                : r.withError(r.error().withCleanup(failure)));
-        return new TerminalException(error, cause + " — still there: " + (left.isEmpty() ? "nothing" : String.join(", ", left)));
+        store.update(
+                runId,
+                r -> r.status() == RunStatus.SUCCEEDED || r.status() == RunStatus.CANCELLED
+                        ? r
+                        : r.error() == null
+                                ? r.withError(new RunError(STATE, error, cause, null, failure))
+                                : r.withError(r.error().withCleanup(failure)));
+        return new TerminalException(
+                error, cause + " — still there: " + (left.isEmpty() ? "nothing" : String.join(", ", left)));
     }
 
     /**
@@ -98,7 +109,9 @@ public final class TeardownStep implements KubernetesStep {
         RunRecord run = store.update(runId, r -> {
             first[0] = !r.resources().has(RunResources.CLEANUP_FINISHED);
             RunRecord done = first[0] ? r.withResource(RunResources.CLEANUP_FINISHED, now) : r;
-            return done.error() != null && done.error().cleanup() != null ? done.withError(done.error().withCleanup(null)) : done;
+            return done.error() != null && done.error().cleanup() != null
+                    ? done.withError(done.error().withCleanup(null))
+                    : done;
         });
         if (first[0]) {
             events.publish("Run Cleaned Up", CleanupRecord.event(run));

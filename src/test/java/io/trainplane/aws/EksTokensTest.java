@@ -2,6 +2,7 @@ package io.trainplane.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.local.asl.SimulatedClock;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.stream.Collectors;
-import io.trainplane.local.asl.SimulatedClock;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -21,8 +21,10 @@ class EksTokensTest {
     static final Instant SIGNED_AT = Instant.parse("2026-03-01T12:00:00Z");
     final SimulatedClock clock = new SimulatedClock(SIGNED_AT);
     final EksTokens tokens = new EksTokens(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")),
-            Region.EU_WEST_1, clock);
+            StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")),
+            Region.EU_WEST_1,
+            clock);
 
     @Test
     void tokenIsAPresignedGetCallerIdentityUrlInBase64UrlWithoutPadding() {
@@ -35,7 +37,8 @@ class EksTokensTest {
         assertThat(url.getScheme()).isEqualTo("https");
         assertThat(url.getHost()).isEqualTo("sts.eu-west-1.amazonaws.com");
         Map<String, String> query = query(url);
-        assertThat(query).containsEntry("Action", "GetCallerIdentity")
+        assertThat(query)
+                .containsEntry("Action", "GetCallerIdentity")
                 .containsEntry("Version", "2011-06-15")
                 .containsEntry("X-Amz-Algorithm", "AWS4-HMAC-SHA256")
                 .containsEntry("X-Amz-Date", "20260301T120000Z")
@@ -65,10 +68,13 @@ class EksTokensTest {
     @Test
     void nothingIsSignedBeforeTheFirstRequest() {
         var counting = new int[1];
-        new EksTokens(() -> {
-            counting[0]++;
-            return AwsBasicCredentials.create("a", "b");
-        }, Region.US_EAST_1, clock);
+        new EksTokens(
+                () -> {
+                    counting[0]++;
+                    return AwsBasicCredentials.create("a", "b");
+                },
+                Region.US_EAST_1,
+                clock);
         assertThat(counting[0]).isZero();
     }
 

@@ -97,8 +97,10 @@ public final class MotoServer implements BeforeAllCallback, BeforeEachCallback, 
     /** Any SDK v2 sync client, pointed at moto: {@code MOTO.client(EfsClient.builder())}. */
     public <B extends AwsClientBuilder<B, C> & SdkSyncClientBuilder<B, C>, C> C client(B builder) {
         if (endpoint == null) {
-            throw new IllegalStateException(unavailable != null ? unavailable
-                    : "moto_server is not running: register MotoServer with @RegisterExtension as a static field");
+            throw new IllegalStateException(
+                    unavailable != null
+                            ? unavailable
+                            : "moto_server is not running: register MotoServer with @RegisterExtension as a static field");
         }
         return builder.httpClient(http)
                 .endpointOverride(endpoint)
@@ -110,7 +112,8 @@ public final class MotoServer implements BeforeAllCallback, BeforeEachCallback, 
     /** Forgets every resource of every service (moto's own reset API). */
     public void reset() {
         try {
-            HttpURLConnection connection = (HttpURLConnection) endpoint.resolve("/moto-api/reset").toURL().openConnection();
+            HttpURLConnection connection = (HttpURLConnection)
+                    endpoint.resolve("/moto-api/reset").toURL().openConnection();
             connection.setRequestMethod("POST");
             int status = connection.getResponseCode();
             connection.disconnect();

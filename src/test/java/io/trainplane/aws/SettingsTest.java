@@ -38,7 +38,7 @@ class SettingsTest {
     @Test
     void anEmptyCidrListKeepsEksDefault() {
         Map<String, String> env = environment();
-        env.put("CLUSTER_ENDPOINT_PUBLIC_CIDRS", "");   // !Join of the parameter's default ''
+        env.put("CLUSTER_ENDPOINT_PUBLIC_CIDRS", ""); // !Join of the parameter's default ''
 
         assertThat(Settings.fromMap(env).network().publicAccessCidrs()).isEmpty();
     }
@@ -64,19 +64,24 @@ class SettingsTest {
 
         Map<String, String> badRetention = environment();
         badRetention.put("CONTROL_PLANE_LOG_RETENTION_DAYS", "31");
-        assertThatThrownBy(() -> Settings.fromMap(badRetention)).hasMessageContaining("LogRetentionDays").hasMessageContaining("30, 60");
+        assertThatThrownBy(() -> Settings.fromMap(badRetention))
+                .hasMessageContaining("LogRetentionDays")
+                .hasMessageContaining("30, 60");
     }
 
     @Test
     void runTagsMatchOnlyTheirOwnStackAndRun() {
         RunTags tags = new RunTags("ml-prod", "nightly-1");
 
-        assertThat(tags.on(Map.of("trainplane:stack", "ml-prod", "trainplane:run-id", "nightly-1", "Name", "x"))).isTrue();
-        assertThat(tags.on(Map.of("trainplane:stack", "ml-dev", "trainplane:run-id", "nightly-1"))).isFalse();
+        assertThat(tags.on(Map.of("trainplane:stack", "ml-prod", "trainplane:run-id", "nightly-1", "Name", "x")))
+                .isTrue();
+        assertThat(tags.on(Map.of("trainplane:stack", "ml-dev", "trainplane:run-id", "nightly-1")))
+                .isFalse();
         assertThat(tags.on(Map.of("trainplane:run-id", "nightly-1"))).isFalse();
         assertThat(tags.on(null)).isFalse();
         assertThatThrownBy(() -> new RunTags("", "nightly-1")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ClusterNetwork(List.of("subnet-0a"), List.of(), List.of("192.168.1.0/24")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("192.168.0.0/16");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("192.168.0.0/16");
     }
 }

@@ -27,15 +27,26 @@ public final class Artifacts {
         System.out.printf(Locale.ROOT, "Lambda artifacts (budget 25 MB = %,d bytes each):%n", BUDGET);
         for (LambdaArtifact artifact : LambdaArtifact.values()) {
             long size = sizes.get(artifact);
-            System.out.printf(Locale.ROOT, "%s  %-40s %,11d bytes %5.1f MB (%3.0f %% of the budget), %2d functions%n",
-                    verdict(size), "target/" + artifact.jarName(), size, size / 1e6, 100.0 * size / BUDGET,
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s  %-40s %,11d bytes %5.1f MB (%3.0f %% of the budget), %2d functions%n",
+                    verdict(size),
+                    "target/" + artifact.jarName(),
+                    size,
+                    size / 1e6,
+                    100.0 * size / BUDGET,
                     Pipeline.shipping(artifact).size());
         }
         System.out.println("Per function:");
         for (LambdaFunction function : Pipeline.FUNCTIONS) {
             LambdaArtifact artifact = function.artifact();
             long size = sizes.get(artifact);
-            System.out.printf(Locale.ROOT, "%s  %-18s %-33s %5.1f MB%n", verdict(size), function.name(), artifact.jarName(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s  %-18s %-33s %5.1f MB%n",
+                    verdict(size),
+                    function.name(),
+                    artifact.jarName(),
                     size / 1e6);
         }
         if (sizes.values().stream().anyMatch(size -> size > BUDGET)) {

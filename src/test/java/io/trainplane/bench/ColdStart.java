@@ -40,9 +40,11 @@ import javax.tools.ToolProvider;
 public final class ColdStart {
     /** The Lambda functions' JVM options (template.yaml, Globals: JAVA_TOOL_OPTIONS). */
     static final List<String> JVM_OPTIONS = List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
+
     static final String RUN_ID = "coldstart";
     /** The reference handler of bench/ColdStartKubernetesFloor.java. */
     static final String FLOOR = "ColdStartKubernetesFloor";
+
     private static final long TIMEOUT_SECONDS = 120;
 
     /**
@@ -52,11 +54,13 @@ public final class ColdStart {
      */
     record Row(String function, String artifact, List<Sample> function_, List<Sample> baseline, List<Sample> primed) {
         double functionMedian() {
-            return ColdStartFigures.median(function_.stream().map(Sample::wallMillis).toList());
+            return ColdStartFigures.median(
+                    function_.stream().map(Sample::wallMillis).toList());
         }
 
         double baselineMedian() {
-            return ColdStartFigures.median(baseline.stream().map(Sample::wallMillis).toList());
+            return ColdStartFigures.median(
+                    baseline.stream().map(Sample::wallMillis).toList());
         }
 
         double ratio() {
@@ -64,7 +68,8 @@ public final class ColdStart {
         }
 
         boolean served() {
-            return function_.stream().allMatch(Sample::served) && baseline.stream().allMatch(Sample::served)
+            return function_.stream().allMatch(Sample::served)
+                    && baseline.stream().allMatch(Sample::served)
                     && primed.stream().allMatch(Sample::served);
         }
 
@@ -87,7 +92,8 @@ public final class ColdStart {
 
     /** The artifact a function ships in: the measured process's whole classpath, as in Lambda. */
     static Path artifact(Path root, String function) {
-        return root.resolve("target").resolve(Pipeline.function(function).artifact().jarName());
+        return root.resolve("target")
+                .resolve(Pipeline.function(function).artifact().jarName());
     }
 
     public static void main(String[] args) throws Exception {
@@ -102,11 +108,14 @@ public final class ColdStart {
                 default -> only.add(args[i]);
             }
         }
-        List<String> functions = new ArrayList<>(Pipeline.FUNCTIONS.stream().map(LambdaFunction::name).toList());
+        List<String> functions = new ArrayList<>(
+                Pipeline.FUNCTIONS.stream().map(LambdaFunction::name).toList());
         if (!only.isEmpty()) {
             functions.retainAll(only);
         }
-        Optional<List<Row>> rows = run(root, functions, runs, warmup, function -> artifact(root, function).toAbsolutePath().toString());
+        Optional<List<Row>> rows = run(root, functions, runs, warmup, function -> artifact(root, function)
+                .toAbsolutePath()
+                .toString());
         if (rows.isPresent() && !rows.get().stream().allMatch(Row::pass)) {
             System.exit(1);
         }
@@ -116,8 +125,9 @@ public final class ColdStart {
      * Measures these functions, printing a line for each and the summary; empty when skipped
      * (no moto_server). {@code classpath} gives each function's artifact (tests hand in their own).
      */
-    static Optional<List<Row>> run(Path root, List<String> functions, int runs, int warmup,
-                                   Function<String, String> classpath) throws Exception {
+    static Optional<List<Row>> run(
+            Path root, List<String> functions, int runs, int warmup, Function<String, String> classpath)
+            throws Exception {
         Optional<Path> moto = ColdStartEndpoints.moto();
         if (moto.isEmpty()) {
             System.out.println("coldstart: SKIPPED: " + ColdStartEndpoints.NO_MOTO);
@@ -127,19 +137,32 @@ public final class ColdStart {
         List<Row> rows = new ArrayList<>();
         try (ColdStartEndpoints endpoints = new ColdStartEndpoints(moto.get())) {
             ColdStart bench = new ColdStart(root, endpoints.environment(), work);
-            System.out.println(format("coldstart: %d function(s), %d run(s) each after %d warm-up, alternated with the"
-                    + " baseline (one PutItem); JVM options %s; %s", functions.size(), runs, warmup,
-                    String.join(" ", JVM_OPTIONS), Runtime.version()));
-            System.out.println(format("%-18s %-32s %11s %9s %9s %11s %6s %8s  %-6s %9s %9s  %s", "function", "artifact",
-                    "function ms", "built ms", "served ms", "baseline ms", "ratio", "peak MB", "target", "invoke ms",
-                    "primed ms", "invocation"));
+            System.out.println(format(
+                    "coldstart: %d function(s), %d run(s) each after %d warm-up, alternated with the"
+                            + " baseline (one PutItem); JVM options %s; %s",
+                    functions.size(), runs, warmup, String.join(" ", JVM_OPTIONS), Runtime.version()));
+            System.out.println(format(
+                    "%-18s %-32s %11s %9s %9s %11s %6s %8s  %-6s %9s %9s  %s",
+                    "function",
+                    "artifact",
+                    "function ms",
+                    "built ms",
+                    "served ms",
+                    "baseline ms",
+                    "ratio",
+                    "peak MB",
+                    "target",
+                    "invoke ms",
+                    "primed ms",
+                    "invocation"));
             for (String function : functions) {
                 Row row = bench.measure(function, classpath.apply(function), runs, warmup);
                 rows.add(row);
                 System.out.println(line(row));
             }
             Optional<String> kubernetesFunction = functions.stream()
-                    .filter(f -> Pipeline.function(f).artifact() == LambdaArtifact.KUBERNETES).findFirst();
+                    .filter(f -> Pipeline.function(f).artifact() == LambdaArtifact.KUBERNETES)
+                    .findFirst();
             if (kubernetesFunction.isPresent()) {
                 System.out.println(bench.floor(classpath.apply(kubernetesFunction.get()), runs));
             }
@@ -166,13 +189,18 @@ public final class ColdStart {
             floor.add(invoke(artifact, FLOOR, input, false).sample());
         }
         if (!floor.stream().allMatch(Sample::served)) {
-            return "reference: the Kubernetes GET through fabric8 did not serve: " + floor.getLast().outcome();
+            return "reference: the Kubernetes GET through fabric8 did not serve: "
+                    + floor.getLast().outcome();
         }
-        double f = ColdStartFigures.median(floor.stream().map(Sample::wallMillis).toList());
-        double b = ColdStartFigures.median(baseline.stream().map(Sample::wallMillis).toList());
-        return format("reference: the baseline's PutItem plus one Kubernetes GET through fabric8 (JDK HTTP client), from"
-                + " the Kubernetes artifact: %.0f ms against %.0f ms, ratio %.2f, the floor of the Kubernetes functions'"
-                + " ratios while they use fabric8", f, b, ColdStartFigures.ratio(f, b));
+        double f =
+                ColdStartFigures.median(floor.stream().map(Sample::wallMillis).toList());
+        double b = ColdStartFigures.median(
+                baseline.stream().map(Sample::wallMillis).toList());
+        return format(
+                "reference: the baseline's PutItem plus one Kubernetes GET through fabric8 (JDK HTTP client), from"
+                        + " the Kubernetes artifact: %.0f ms against %.0f ms, ratio %.2f, the floor of the Kubernetes functions'"
+                        + " ratios while they use fabric8",
+                f, b, ColdStartFigures.ratio(f, b));
     }
 
     Row measure(String function, String artifact, int runs, int warmup) throws Exception {
@@ -201,7 +229,9 @@ public final class ColdStart {
             }
             primed.add(invoke(artifact, handler, input, true).sample());
         }
-        String label = artifact.contains(java.io.File.pathSeparator) ? "(classpath)" : Path.of(artifact).getFileName().toString();
+        String label = artifact.contains(java.io.File.pathSeparator)
+                ? "(classpath)"
+                : Path.of(artifact).getFileName().toString();
         return new Row(function, label, measured, baseline, primed);
     }
 
@@ -256,11 +286,19 @@ public final class ColdStart {
         int exit = process.exitValue();
         Sample sample = ColdStartFigures.parse(stdout.toString(), wall, exit);
         if (!sample.served()) {
-            System.out.println("  " + handler + " did not serve its invocation (exit " + exit + "): " + sample.result()
-                    + "\n  " + Files.readString(err).lines().limit(Integer.getInteger("coldstart.traceLines", 12)).reduce((a, b) -> a + "\n  " + b).orElse(""));
+            System.out.println(
+                    "  " + handler + " did not serve its invocation (exit " + exit + "): " + sample.result() + "\n  "
+                            + Files.readString(err)
+                                    .lines()
+                                    .limit(Integer.getInteger("coldstart.traceLines", 12))
+                                    .reduce((a, b) -> a + "\n  " + b)
+                                    .orElse(""));
         }
-        Optional<JsonNode> output = stdout.toString().lines().filter(l -> l.startsWith("output {"))
-                .findFirst().map(l -> Json.read(l.substring("output ".length())));
+        Optional<JsonNode> output = stdout.toString()
+                .lines()
+                .filter(l -> l.startsWith("output {"))
+                .findFirst()
+                .map(l -> Json.read(l.substring("output ".length())));
         return new Invocation(sample, output);
     }
 
@@ -275,8 +313,16 @@ public final class ColdStart {
         if (javac == null) {
             throw new IllegalStateException("the cold-start harness is compiled at run time: run on a JDK, not a JRE");
         }
-        List<String> options = new ArrayList<>(List.of("--release", "21", "-proc:none", "-nowarn",
-                "-cp", artifact, "-d", dir.toString(), root.resolve("bench/ColdStartHarness.java").toString()));
+        List<String> options = new ArrayList<>(List.of(
+                "--release",
+                "21",
+                "-proc:none",
+                "-nowarn",
+                "-cp",
+                artifact,
+                "-d",
+                dir.toString(),
+                root.resolve("bench/ColdStartHarness.java").toString()));
         if (holdsFabric8(artifact)) {
             options.add(root.resolve("bench/ColdStartKubernetesFloor.java").toString());
         }
@@ -292,7 +338,8 @@ public final class ColdStart {
     private static boolean holdsFabric8(String classpath) throws IOException {
         for (String entry : classpath.split(java.io.File.pathSeparator)) {
             Path path = Path.of(entry);
-            if (Files.isDirectory(path) ? Files.exists(path.resolve("io/fabric8/kubernetes/client/KubernetesClient.class"))
+            if (Files.isDirectory(path)
+                    ? Files.exists(path.resolve("io/fabric8/kubernetes/client/KubernetesClient.class"))
                     : entry.endsWith(".jar") && jarHolds(path, "io/fabric8/kubernetes/client/KubernetesClient.class")) {
                 return true;
             }
@@ -308,36 +355,72 @@ public final class ColdStart {
 
     static String line(Row row) {
         Sample last = row.function_().getLast();
-        double built = ColdStartFigures.median(row.function_().stream().map(Sample::builtMillis).toList());
-        double served = ColdStartFigures.median(row.function_().stream().map(Sample::doneMillis).toList());
+        double built = ColdStartFigures.median(
+                row.function_().stream().map(Sample::builtMillis).toList());
+        double served = ColdStartFigures.median(
+                row.function_().stream().map(Sample::doneMillis).toList());
         long rss = row.function_().stream().mapToLong(Sample::peakRssKb).max().orElse(-1);
         String target = !row.served() ? "FAIL" : row.pass() ? "PASS" : "FAIL";
-        double invoke = ColdStartFigures.median(row.function_().stream().map(Sample::invocationMillis).toList());
-        String primed = row.primed().isEmpty() ? "-"
-                : format("%.0f", ColdStartFigures.median(row.primed().stream().map(Sample::invocationMillis).toList()));
-        return format("%-18s %-32s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %9.0f %9s  %s", row.function(),
-                row.artifact(), row.functionMedian(), built, served, row.baselineMedian(), row.ratio(),
-                rss / 1024.0, target, invoke, primed, row.served() ? last.outcome() : "did not serve: " + last.outcome());
+        double invoke = ColdStartFigures.median(
+                row.function_().stream().map(Sample::invocationMillis).toList());
+        String primed = row.primed().isEmpty()
+                ? "-"
+                : format(
+                        "%.0f",
+                        ColdStartFigures.median(row.primed().stream()
+                                .map(Sample::invocationMillis)
+                                .toList()));
+        return format(
+                "%-18s %-32s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %9.0f %9s  %s",
+                row.function(),
+                row.artifact(),
+                row.functionMedian(),
+                built,
+                served,
+                row.baselineMedian(),
+                row.ratio(),
+                rss / 1024.0,
+                target,
+                invoke,
+                primed,
+                row.served() ? last.outcome() : "did not serve: " + last.outcome());
     }
 
     static String summary(List<Row> rows) {
         long pass = rows.stream().filter(Row::pass).count();
-        List<String> slow = rows.stream().filter(r -> r.served() && !r.pass()).map(Row::function).toList();
-        List<String> broken = rows.stream().filter(r -> !r.served()).map(Row::function).toList();
+        List<String> slow = rows.stream()
+                .filter(r -> r.served() && !r.pass())
+                .map(Row::function)
+                .toList();
+        List<String> broken =
+                rows.stream().filter(r -> !r.served()).map(Row::function).toList();
         Optional<Row> worst = rows.stream().filter(Row::served).max((a, b) -> Double.compare(a.ratio(), b.ratio()));
-        long baselineRss = rows.stream().flatMap(r -> r.baseline().stream()).mapToLong(Sample::peakRssKb).max().orElse(-1);
-        long functionRss = rows.stream().flatMap(r -> r.function_().stream()).mapToLong(Sample::peakRssKb).max().orElse(-1);
-        return format("coldstart: %d of %d PASS (ratio ≤ %.2f)%s%s; worst ratio %s; peak RSS %.1f MB (baseline %.1f MB)",
-                pass, rows.size(), ColdStartFigures.TARGET_RATIO,
+        long baselineRss = rows.stream()
+                .flatMap(r -> r.baseline().stream())
+                .mapToLong(Sample::peakRssKb)
+                .max()
+                .orElse(-1);
+        long functionRss = rows.stream()
+                .flatMap(r -> r.function_().stream())
+                .mapToLong(Sample::peakRssKb)
+                .max()
+                .orElse(-1);
+        return format(
+                "coldstart: %d of %d PASS (ratio ≤ %.2f)%s%s; worst ratio %s; peak RSS %.1f MB (baseline %.1f MB)",
+                pass,
+                rows.size(),
+                ColdStartFigures.TARGET_RATIO,
                 slow.isEmpty() ? "" : "; over the target: " + String.join(", ", slow),
                 broken.isEmpty() ? "" : "; FAILED to serve: " + String.join(", ", broken),
                 worst.map(r -> format("%.2f (%s)", r.ratio(), r.function())).orElse("-"),
-                functionRss / 1024.0, baselineRss / 1024.0);
+                functionRss / 1024.0,
+                baselineRss / 1024.0);
     }
 
     private static void deleteTree(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         }
     }
 }

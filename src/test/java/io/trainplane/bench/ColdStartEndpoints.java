@@ -42,8 +42,9 @@ final class ColdStartEndpoints implements AutoCloseable {
     static final String ACCOUNT = "123456789012";
     static final String TABLE = "trainplane-coldstart-runs";
     static final String BUS = "trainplane-coldstart";
-    static final String NO_MOTO = "moto_server is not on the PATH (pip install 'moto[server]'): the functions' EKS, EFS,"
-            + " Step Functions and EventBridge calls need it";
+    static final String NO_MOTO =
+            "moto_server is not on the PATH (pip install 'moto[server]'): the functions' EKS, EFS,"
+                    + " Step Functions and EventBridge calls need it";
 
     private final DynamoDBProxyServer dynamo;
     private final int dynamoPort;
@@ -83,19 +84,24 @@ final class ColdStartEndpoints implements AutoCloseable {
         RunsTable.create(client(DynamoDbClient.builder(), dynamoEndpoint()), TABLE);
         // The stack's network (EFS mount targets need real subnets in moto); the build has no EC2 SDK module.
         String vpc = ec2("Action=CreateVpc&CidrBlock=10.0.0.0/16", "vpcId");
-        String subnetA = ec2("Action=CreateSubnet&VpcId=" + vpc + "&CidrBlock=10.0.1.0/24&AvailabilityZone=" + REGION + "a",
+        String subnetA = ec2(
+                "Action=CreateSubnet&VpcId=" + vpc + "&CidrBlock=10.0.1.0/24&AvailabilityZone=" + REGION + "a",
                 "subnetId");
-        String subnetB = ec2("Action=CreateSubnet&VpcId=" + vpc + "&CidrBlock=10.0.2.0/24&AvailabilityZone=" + REGION + "b",
+        String subnetB = ec2(
+                "Action=CreateSubnet&VpcId=" + vpc + "&CidrBlock=10.0.2.0/24&AvailabilityZone=" + REGION + "b",
                 "subnetId");
-        String group = ec2("Action=CreateSecurityGroup&VpcId=" + vpc + "&GroupName=coldstart&GroupDescription=coldstart",
+        String group = ec2(
+                "Action=CreateSecurityGroup&VpcId=" + vpc + "&GroupName=coldstart&GroupDescription=coldstart",
                 "groupId");
         client(CloudWatchEventsClient.builder(), motoEndpoint).createEventBus(r -> r.name(BUS));
         SfnClient sfn = client(SfnClient.builder(), motoEndpoint);
         String definition = "{\"StartAt\":\"Done\",\"States\":{\"Done\":{\"Type\":\"Succeed\"}}}";
         String role = roleArn("states");
-        String cleanup = sfn.createStateMachine(r -> r.name("Cleanup").definition(definition).roleArn(role))
+        String cleanup = sfn.createStateMachine(
+                        r -> r.name("Cleanup").definition(definition).roleArn(role))
                 .stateMachineArn();
-        String pipeline = sfn.createStateMachine(r -> r.name("TrainingPipeline").definition(definition).roleArn(role))
+        String pipeline = sfn.createStateMachine(
+                        r -> r.name("TrainingPipeline").definition(definition).roleArn(role))
                 .stateMachineArn();
 
         // What template.yaml sets (Globals and the functions' own variables), pointed at the local endpoints.
@@ -131,12 +137,16 @@ final class ColdStartEndpoints implements AutoCloseable {
         try (HttpClient client = HttpClient.newHttpClient()) {
             HttpRequest request = HttpRequest.newBuilder(motoEndpoint.resolve("/"))
                     .header("Content-Type", "application/x-www-form-urlencoded")
-                    .header("Authorization", "AWS4-HMAC-SHA256 Credential=testing/20261122/" + REGION
-                            + "/ec2/aws4_request, SignedHeaders=host, Signature=0")
+                    .header(
+                            "Authorization",
+                            "AWS4-HMAC-SHA256 Credential=testing/20261122/" + REGION
+                                    + "/ec2/aws4_request, SignedHeaders=host, Signature=0")
                     .POST(HttpRequest.BodyPublishers.ofString(query + "&Version=2016-11-15"))
                     .build();
-            String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-            Matcher id = Pattern.compile("<" + idElement + ">([^<]+)</" + idElement + ">").matcher(body);
+            String body =
+                    client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+            Matcher id = Pattern.compile("<" + idElement + ">([^<]+)</" + idElement + ">")
+                    .matcher(body);
             if (!id.find()) {
                 throw new IllegalStateException("moto EC2 answered " + query + " with " + body);
             }
@@ -154,7 +164,9 @@ final class ColdStartEndpoints implements AutoCloseable {
     }
 
     private <B extends AwsClientBuilder<B, C> & SdkSyncClientBuilder<B, C>, C> C client(B builder, URI endpoint) {
-        return builder.httpClient(http).endpointOverride(endpoint).region(Region.of(REGION))
+        return builder.httpClient(http)
+                .endpointOverride(endpoint)
+                .region(Region.of(REGION))
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))
                 .build();
     }

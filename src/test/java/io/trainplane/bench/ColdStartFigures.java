@@ -16,8 +16,14 @@ final class ColdStartFigures {
      * {@code timing}, {@code vmhwm}); {@code builtMillis}, {@code invokedMillis} and {@code doneMillis}: from the
      * launch to the handler built, to the invocation started (later than built when primed), to it served.
      */
-    record Sample(long wallMillis, int exit, String result, long builtMillis, long invokedMillis, long doneMillis,
-                  long peakRssKb) {
+    record Sample(
+            long wallMillis,
+            int exit,
+            String result,
+            long builtMillis,
+            long invokedMillis,
+            long doneMillis,
+            long peakRssKb) {
         /** The invocation alone: from its start to its response. */
         long invocationMillis() {
             return doneMillis - invokedMillis;
@@ -36,7 +42,8 @@ final class ColdStartFigures {
             String[] parts = result.substring("error ".length()).split(" ", 2);
             String type = parts[0].substring(parts[0].lastIndexOf('.') + 1);
             String message = parts.length > 1 ? parts[1].strip() : "";
-            return message.isEmpty() ? type
+            return message.isEmpty()
+                    ? type
                     : type + ": " + (message.length() > 60 ? message.substring(0, 57) + "..." : message);
         }
     }

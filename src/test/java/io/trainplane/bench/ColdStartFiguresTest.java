@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class ColdStartFiguresTest {
     @Test
     void medianOfAnOddCountIsTheMiddleValueOfAnEvenCountTheMeanOfTheMiddleTwo() {
-        assertThat(ColdStartFigures.median(List.of(900L, 700L, 1200L, 800L, 750L))).isEqualTo(800.0);
+        assertThat(ColdStartFigures.median(List.of(900L, 700L, 1200L, 800L, 750L)))
+                .isEqualTo(800.0);
         assertThat(ColdStartFigures.median(List.of(4L, 1L, 3L, 2L))).isEqualTo(2.5);
         assertThat(ColdStartFigures.median(List.of(7L))).isEqualTo(7.0);
         assertThatThrownBy(() -> ColdStartFigures.median(List.of())).isInstanceOf(IllegalArgumentException.class);
@@ -43,7 +44,8 @@ class ColdStartFiguresTest {
         assertThat(classified.served()).isTrue();
         assertThat(classified.outcome()).isEqualTo("TransientException: cluster is CREATING");
 
-        Sample broken = ColdStartFigures.parse("result error java.lang.NoClassDefFoundError io/fabric8/X\nvmhwm 3\n", 10, 4);
+        Sample broken =
+                ColdStartFigures.parse("result error java.lang.NoClassDefFoundError io/fabric8/X\nvmhwm 3\n", 10, 4);
         assertThat(broken.served()).isFalse();
         assertThat(broken.outcome()).isEqualTo("NoClassDefFoundError: io/fabric8/X");
 
@@ -56,15 +58,29 @@ class ColdStartFiguresTest {
     @Test
     void aRowPassesWhenEveryRunWasServedAndTheMediansAreWithinTarget() {
         List<Sample> baseline = List.of(sample(1000), sample(1100), sample(900));
-        Row fast = new Row("CloseRun", "trainplane-lambda.jar", List.of(sample(1200), sample(1100), sample(1300)), baseline, List.of());
+        Row fast = new Row(
+                "CloseRun",
+                "trainplane-lambda.jar",
+                List.of(sample(1200), sample(1100), sample(1300)),
+                baseline,
+                List.of());
         assertThat(fast.ratio()).isEqualTo(1.2);
         assertThat(fast.pass()).isTrue();
 
-        Row slow = new Row("StartRun", "trainplane-lambda.jar", List.of(sample(1600), sample(1500), sample(1400)), baseline, List.of());
+        Row slow = new Row(
+                "StartRun",
+                "trainplane-lambda.jar",
+                List.of(sample(1600), sample(1500), sample(1400)),
+                baseline,
+                List.of());
         assertThat(slow.pass()).isFalse();
 
-        Row broken = new Row("Teardown", "trainplane-lambda.jar",
-                List.of(sample(900), new Sample(950, 4, "error java.lang.NoClassDefFoundError x", 1, 1, 2, 3)), baseline, List.of());
+        Row broken = new Row(
+                "Teardown",
+                "trainplane-lambda.jar",
+                List.of(sample(900), new Sample(950, 4, "error java.lang.NoClassDefFoundError x", 1, 1, 2, 3)),
+                baseline,
+                List.of());
         assertThat(broken.pass()).isFalse();
         assertThat(ColdStart.line(broken)).contains("FAIL", "did not serve: NoClassDefFoundError: x");
 

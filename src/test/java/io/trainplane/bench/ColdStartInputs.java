@@ -2,8 +2,8 @@ package io.trainplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.spec.RunSpecs;
 import io.trainplane.core.Json;
+import io.trainplane.spec.RunSpecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,8 +22,10 @@ final class ColdStartInputs {
         ObjectNode spec = (ObjectNode) read(root.resolve("examples/quickstart.json"));
         spec.put("runId", runId);
         // StartRun's output when it ran first; otherwise the same, normalized here (a function measured alone).
-        JsonNode normalized = outputs.containsKey("StartRun") && outputs.get("StartRun").has("spec")
-                ? outputs.get("StartRun").get("spec") : RunSpecs.normalize(Json.write(spec));
+        JsonNode normalized =
+                outputs.containsKey("StartRun") && outputs.get("StartRun").has("spec")
+                        ? outputs.get("StartRun").get("spec")
+                        : RunSpecs.normalize(Json.write(spec));
         ObjectNode step = Json.object().put("runId", runId);
         step.set("spec", normalized);
         ObjectNode state = step.deepCopy();
@@ -31,14 +33,23 @@ final class ColdStartInputs {
             case "StartRun" -> {
                 ObjectNode in = Json.object();
                 in.set("spec", spec);
-                yield in.put("executionName", runId).put("executionArn", "arn:aws:states:" + ColdStartEndpoints.REGION
-                        + ":" + ColdStartEndpoints.ACCOUNT + ":execution:TrainingPipeline:" + runId);
+                yield in.put("executionName", runId)
+                        .put(
+                                "executionArn",
+                                "arn:aws:states:" + ColdStartEndpoints.REGION + ":" + ColdStartEndpoints.ACCOUNT
+                                        + ":execution:TrainingPipeline:" + runId);
             }
-            case "CheckJob" -> step.put("purpose", "evaluation")
-                    .put("jobName", outputs.getOrDefault("StartEvaluation", Json.object()).path("jobName").asText(""));
+            case "CheckJob" ->
+                step.put("purpose", "evaluation")
+                        .put(
+                                "jobName",
+                                outputs.getOrDefault("StartEvaluation", Json.object())
+                                        .path("jobName")
+                                        .asText(""));
             case "RecordFailure" -> {
                 ObjectNode in = Json.object().put("runId", runId);
-                in.putObject("failed").putObject("CheckTraining")
+                in.putObject("failed")
+                        .putObject("CheckTraining")
                         .put("Error", "io.trainplane.core.TransientException")
                         .put("Cause", "{\"errorMessage\":\"training pods did not start\"}");
                 yield in;
@@ -55,12 +66,17 @@ final class ColdStartInputs {
                 yield in;
             }
             case "SafetyNet" -> {
-                ObjectNode event = (ObjectNode) read(root.resolve("events/step-functions-execution-status-change.json"));
+                ObjectNode event =
+                        (ObjectNode) read(root.resolve("events/step-functions-execution-status-change.json"));
                 ((ObjectNode) event.get("detail")).put("name", runId);
                 yield event;
             }
-            case "Janitor" -> Json.object().put("version", "0").put("detail-type", "Scheduled Event")
-                    .put("source", "aws.events").put("region", ColdStartEndpoints.REGION);
+            case "Janitor" ->
+                Json.object()
+                        .put("version", "0")
+                        .put("detail-type", "Scheduled Event")
+                        .put("source", "aws.events")
+                        .put("region", ColdStartEndpoints.REGION);
             case "StartScheduledRun" -> {
                 ObjectNode in = Json.object().put("series", "nightly").put("scheduledTime", "2026-11-22T03:00:00Z");
                 ObjectNode scheduled = spec.deepCopy();

@@ -19,10 +19,13 @@ class ColdStartSmokeTest {
         assumeTrue(ColdStartEndpoints.moto().isPresent(), ColdStartEndpoints.NO_MOTO);
         String classpath = System.getProperty("java.class.path");
 
-        List<Row> rows = ColdStart.run(Path.of("."), List.of("StartRun"), 1, 0, function -> classpath).orElseThrow();
+        List<Row> rows = ColdStart.run(Path.of("."), List.of("StartRun"), 1, 0, function -> classpath)
+                .orElseThrow();
 
         assertThat(rows).singleElement().satisfies(row -> {
-            assertThat(row.served()).as("both processes served their invocation").isTrue();
+            assertThat(row.served())
+                    .as("both processes served their invocation")
+                    .isTrue();
             assertThat(row.function_()).singleElement().satisfies(s -> {
                 assertThat(s.outcome()).isEqualTo("ok");
                 assertThat(s.peakRssKb()).isPositive();

@@ -30,7 +30,8 @@ final class EksEndpointProxy implements AutoCloseable {
     private static final Set<String> RESTRICTED = Set.of("host", "connection", "content-length", "expect", "upgrade");
 
     private final HttpServer server;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final URI moto;
     private final String kubernetesEndpoint;
 
@@ -50,7 +51,9 @@ final class EksEndpointProxy implements AutoCloseable {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
             URI target = moto.resolve(exchange.getRequestURI().getRawPath()
-                    + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery()));
+                    + (exchange.getRequestURI().getRawQuery() == null
+                            ? ""
+                            : "?" + exchange.getRequestURI().getRawQuery()));
             HttpRequest.Builder request = HttpRequest.newBuilder(target)
                     .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
             exchange.getRequestHeaders().forEach((name, values) -> {
@@ -60,12 +63,16 @@ final class EksEndpointProxy implements AutoCloseable {
             });
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             byte[] answer = response.body();
-            if (response.statusCode() == 200 && exchange.getRequestMethod().equals("GET")
-                    && DESCRIBE_CLUSTER.matcher(exchange.getRequestURI().getPath()).matches()) {
+            if (response.statusCode() == 200
+                    && exchange.getRequestMethod().equals("GET")
+                    && DESCRIBE_CLUSTER
+                            .matcher(exchange.getRequestURI().getPath())
+                            .matches()) {
                 answer = rewrite(answer);
             }
             response.headers().map().forEach((name, values) -> {
-                if (!RESTRICTED.contains(name.toLowerCase()) && !name.equalsIgnoreCase("transfer-encoding")
+                if (!RESTRICTED.contains(name.toLowerCase())
+                        && !name.equalsIgnoreCase("transfer-encoding")
                         && !name.startsWith(":")) {
                     exchange.getResponseHeaders().put(name, List.copyOf(values));
                 }

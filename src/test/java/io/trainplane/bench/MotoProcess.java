@@ -52,7 +52,9 @@ public final class MotoProcess implements AutoCloseable {
         int port = freePort();
         Path log = Files.createTempFile("moto-server-", ".log");
         Process process = new ProcessBuilder(executable.toString(), "-H", "127.0.0.1", "-p", Integer.toString(port))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         MotoProcess moto = new MotoProcess(process, log, URI.create("http://127.0.0.1:" + port));
         try {
             moto.awaitPort(port);

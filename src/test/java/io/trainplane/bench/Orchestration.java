@@ -2,12 +2,12 @@ package io.trainplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.HistoryEvent;
-import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
 public final class Orchestration {
     /** The simulated workload trains for 30 s per epoch (SimulatedWorkload.EPOCH). */
     static final Duration EPOCH = Duration.ofSeconds(30);
+
     static final String PRICES = "us-east-1 public prices as of 2026-11: Step Functions Standard $0.025 per 1,000 state"
             + " transitions; Lambda x86 $0.0000166667 per GB-s and $0.20 per 1M requests";
     static final double PRICE_TRANSITION = 0.025 / 1000;
@@ -39,8 +40,15 @@ public final class Orchestration {
     static final int MAX_EPOCHS = 1000;
 
     /** What one run's history says. */
-    record Measure(String status, int transitions, int historyEvents, int invocations, double gbSeconds,
-                   Duration noticeDelay, Duration training, long wallMillis) {
+    record Measure(
+            String status,
+            int transitions,
+            int historyEvents,
+            int invocations,
+            double gbSeconds,
+            Duration noticeDelay,
+            Duration training,
+            long wallMillis) {
         double cost() {
             return transitions * PRICE_TRANSITION + gbSeconds * PRICE_GB_SECOND + invocations * PRICE_REQUEST;
         }
@@ -61,26 +69,37 @@ public final class Orchestration {
         int events48 = (int) Math.ceil(longest.historyEvents()
                 + eventsPerHour * (48 - longest.training().toSeconds() / 3600.0));
 
-        System.out.println("Orchestration benchmark: examples/quickstart.json, local executor, simulated AWS and Kubernetes");
-        System.out.println("Lambda duration per invocation: the real wall time of the in-process invocation, rounded up to"
-                + " 1 ms (a stand-in for billed duration on Lambda: no cold starts, no network latency)");
+        System.out.println(
+                "Orchestration benchmark: examples/quickstart.json, local executor, simulated AWS and Kubernetes");
+        System.out.println(
+                "Lambda duration per invocation: the real wall time of the in-process invocation, rounded up to"
+                        + " 1 ms (a stand-in for billed duration on Lambda: no cold starts, no network latency)");
         System.out.println("Memory: template.yaml (Globals MemorySize unless the function sets its own)");
         System.out.println(PRICES);
         System.out.println();
         print("2-hour training", two);
         print("8 h 20 min training (the most epochs a spec allows)", longest);
-        System.out.printf(Locale.ROOT, "48-hour training: %d history events, extrapolated (%.1f events per hour of training)%n",
-                events48, eventsPerHour);
+        System.out.printf(
+                Locale.ROOT,
+                "48-hour training: %d history events, extrapolated (%.1f events per hour of training)%n",
+                events48,
+                eventsPerHour);
         System.out.println();
         double historyShare = 100.0 * events48 / HISTORY_LIMIT;
         boolean ok = true;
-        ok &= target("state transitions, 2 h training <= 400", two.transitions() <= 400, String.valueOf(two.transitions()));
+        ok &= target(
+                "state transitions, 2 h training <= 400", two.transitions() <= 400, String.valueOf(two.transitions()));
         ok &= target("Lambda GB-s, 2 h training <= 300", two.gbSeconds() <= 300, fmt(two.gbSeconds()));
-        ok &= target("training completion noticed <= 60 s", two.noticeDelay() != null && two.noticeDelay().toMillis() <= 60_000,
+        ok &= target(
+                "training completion noticed <= 60 s",
+                two.noticeDelay() != null && two.noticeDelay().toMillis() <= 60_000,
                 two.noticeDelay() == null ? "never" : seconds(two.noticeDelay()));
-        ok &= target("48 h training history < 25 % of 25,000 events", historyShare < 25,
-                String.format(Locale.ROOT, "%d events, %.1f %%", events48, historyShare));
-        ok &= target("both runs SUCCEEDED", two.status().equals("SUCCEEDED") && longest.status().equals("SUCCEEDED"),
+        ok &= target(
+                "48 h training history < 25 % of 25,000 events",
+                historyShare < 25, String.format(Locale.ROOT, "%d events, %.1f %%", events48, historyShare));
+        ok &= target(
+                "both runs SUCCEEDED",
+                two.status().equals("SUCCEEDED") && longest.status().equals("SUCCEEDED"),
                 two.status() + ", " + longest.status());
         System.exit(ok ? 0 : 1);
     }
@@ -97,12 +116,15 @@ public final class Orchestration {
         try (LocalCloud cloud = new LocalCloud()) {
             Instant[] completion = new Instant[1];
             report = new LocalRun(cloud, Faults.none(), e -> {
-                history.add(e);
-                if (completion[0] == null && e.type().equals("TaskSucceeded") && "CheckTraining".equals(e.stateName())
-                        && e.details().path("output").path("done").asBoolean()) {
-                    completion[0] = trainingFinished(cloud);
-                }
-            }).execute(spec, runId);
+                        history.add(e);
+                        if (completion[0] == null
+                                && e.type().equals("TaskSucceeded")
+                                && "CheckTraining".equals(e.stateName())
+                                && e.details().path("output").path("done").asBoolean()) {
+                            completion[0] = trainingFinished(cloud);
+                        }
+                    })
+                    .execute(spec, runId);
             if (!report.succeeded()) {
                 System.err.println(runId + ": " + report.failedState() + " " + report.error() + ": " + report.cause());
             }
@@ -120,14 +142,20 @@ public final class Orchestration {
                 .filter(p -> p.getMetadata().getName().contains("train"))
                 .filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
                 .flatMap(p -> p.getStatus().getContainerStatuses().stream())
-                .filter(c -> c.getState() != null && c.getState().getTerminated() != null
+                .filter(c -> c.getState() != null
+                        && c.getState().getTerminated() != null
                         && c.getState().getTerminated().getFinishedAt() != null)
                 .map(c -> Instant.parse(c.getState().getTerminated().getFinishedAt()))
-                .max(Instant::compareTo).orElse(null);
+                .max(Instant::compareTo)
+                .orElse(null);
     }
 
-    static Measure analyse(RunReport report, List<HistoryEvent> history, Map<String, Integer> memory,
-                           Instant completion, Duration training) {
+    static Measure analyse(
+            RunReport report,
+            List<HistoryEvent> history,
+            Map<String, Integer> memory,
+            Instant completion,
+            Duration training) {
         Map<String, HistoryEvent> started = new HashMap<>();
         Map<Long, String> scheduledFunction = new HashMap<>();
         int invocations = 0;
@@ -143,33 +171,46 @@ public final class Orchestration {
                 case "TaskSucceeded", "TaskFailed", "TaskTimedOut" -> {
                     HistoryEvent start = started.remove(e.stateName());
                     if (start != null) {
-                        long micros = Duration.between(start.timestamp(), e.timestamp()).toNanos();
+                        long micros = Duration.between(start.timestamp(), e.timestamp())
+                                .toNanos();
                         long millis = Math.max(1, (micros + 999_999) / 1_000_000);
                         String function = functionOf(e, start);
                         int mb = memory.getOrDefault(function, memory.get(GLOBAL));
                         gbSeconds += mb / 1024.0 * millis / 1000.0;
                     }
-                    if (noticed == null && e.type().equals("TaskSucceeded") && "CheckTraining".equals(e.stateName())
+                    if (noticed == null
+                            && e.type().equals("TaskSucceeded")
+                            && "CheckTraining".equals(e.stateName())
                             && e.details().path("output").path("done").asBoolean()) {
                         noticed = e.timestamp();
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
         Map<String, Integer> entered = new java.util.TreeMap<>();
-        history.stream().filter(e -> e.type().endsWith("StateEntered"))
+        history.stream()
+                .filter(e -> e.type().endsWith("StateEntered"))
                 .forEach(e -> entered.merge(e.stateName(), 1, Integer::sum));
         System.err.println(training.toMinutes() + " min training: states entered " + entered);
         Duration delay = completion == null || noticed == null ? null : Duration.between(completion, noticed);
-        return new Measure(report.status(), report.stateTransitions(), history.size(), invocations, gbSeconds, delay,
-                training, report.wallMillis());
+        return new Measure(
+                report.status(),
+                report.stateTransitions(),
+                history.size(),
+                invocations,
+                gbSeconds,
+                delay,
+                training,
+                report.wallMillis());
     }
 
     static final String GLOBAL = "";
 
     private static String functionOf(HistoryEvent end, HistoryEvent start) {
-        String resource = start.details().path("resource").asText(end.details().path("resource").asText(""));
+        String resource = start.details()
+                .path("resource")
+                .asText(end.details().path("resource").asText(""));
         Matcher m = Pattern.compile("function:([A-Za-z0-9]+)").matcher(resource);
         return m.find() ? m.group(1) + "Function" : start.stateName() + "Function";
     }
@@ -196,17 +237,31 @@ public final class Orchestration {
     }
 
     private static void print(String title, Measure m) {
-        System.out.printf(Locale.ROOT, "%s (%d epochs x 30 s), run %s, %d ms wall%n", title,
-                m.training().dividedBy(EPOCH), m.status(), m.wallMillis());
+        System.out.printf(
+                Locale.ROOT,
+                "%s (%d epochs x 30 s), run %s, %d ms wall%n",
+                title,
+                m.training().dividedBy(EPOCH),
+                m.status(),
+                m.wallMillis());
         System.out.printf(Locale.ROOT, "  state transitions   %d%n", m.transitions());
-        System.out.printf(Locale.ROOT, "  history events      %d (%.1f %% of the 25,000-event limit)%n", m.historyEvents(),
+        System.out.printf(
+                Locale.ROOT,
+                "  history events      %d (%.1f %% of the 25,000-event limit)%n",
+                m.historyEvents(),
                 100.0 * m.historyEvents() / HISTORY_LIMIT);
         System.out.printf(Locale.ROOT, "  Lambda invocations  %d%n", m.invocations());
         System.out.printf(Locale.ROOT, "  Lambda GB-s         %s%n", fmt(m.gbSeconds()));
-        System.out.printf(Locale.ROOT, "  completion noticed  %s after the Job's completionTime%n",
+        System.out.printf(
+                Locale.ROOT,
+                "  completion noticed  %s after the Job's completionTime%n",
                 m.noticeDelay() == null ? "never" : seconds(m.noticeDelay()));
-        System.out.printf(Locale.ROOT, "  cost                $%.4f (transitions $%.4f, Lambda $%.4f)%n", m.cost(),
-                m.transitions() * PRICE_TRANSITION, m.gbSeconds() * PRICE_GB_SECOND + m.invocations() * PRICE_REQUEST);
+        System.out.printf(
+                Locale.ROOT,
+                "  cost                $%.4f (transitions $%.4f, Lambda $%.4f)%n",
+                m.cost(),
+                m.transitions() * PRICE_TRANSITION,
+                m.gbSeconds() * PRICE_GB_SECOND + m.invocations() * PRICE_REQUEST);
     }
 
     private static boolean target(String what, boolean pass, String value) {

@@ -2,6 +2,7 @@ package io.trainplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalDynamoDb;
@@ -11,7 +12,6 @@ import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunsTable;
-import io.trainplane.core.Json;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -68,16 +68,26 @@ public final class Scale {
             wall = (System.nanoTime() - start) / 1_000_000;
             pool.shutdown();
         }
-        System.out.printf(Locale.ROOT, "Scale benchmark: %d runs of examples/quickstart.json, %d threads, one DynamoDB Local,"
-                + " one simulated cloud (and clock) per run%n", runs, threads);
-        System.out.printf(Locale.ROOT, "  %d CPUs, wall %.1f s, throughput %.2f runs/s%n",
-                Runtime.getRuntime().availableProcessors(), wall / 1000.0, runs * 1000.0 / wall);
+        System.out.printf(
+                Locale.ROOT,
+                "Scale benchmark: %d runs of examples/quickstart.json, %d threads, one DynamoDB Local,"
+                        + " one simulated cloud (and clock) per run%n",
+                runs,
+                threads);
+        System.out.printf(
+                Locale.ROOT,
+                "  %d CPUs, wall %.1f s, throughput %.2f runs/s%n",
+                Runtime.getRuntime().availableProcessors(),
+                wall / 1000.0,
+                runs * 1000.0 / wall);
         System.out.println("  final statuses " + statuses);
         problems.forEach(p -> System.out.println("  " + p));
-        boolean terminal = statuses.keySet().stream().allMatch(s -> s.equals("SUCCEEDED") || s.equals("FAILED")
-                || s.equals("CANCELLED"));
+        boolean terminal = statuses.keySet().stream()
+                .allMatch(s -> s.equals("SUCCEEDED") || s.equals("FAILED") || s.equals("CANCELLED"));
         boolean ok = terminal && problems.isEmpty();
-        System.out.printf(Locale.ROOT, "%s  all runs terminal, record versions equal their writes (no lost update)%n",
+        System.out.printf(
+                Locale.ROOT,
+                "%s  all runs terminal, record versions equal their writes (no lost update)%n",
                 ok ? "PASS" : "FAIL");
         System.exit(ok ? 0 : 1);
     }
@@ -87,8 +97,9 @@ public final class Scale {
         AtomicLong writes = new AtomicLong();
         LocalDynamoDb counted = shared.through(client -> counting(client, writes));
         try (LocalCloud cloud = new LocalCloud(new SimulatedWorkload(), counted)) {
-            RunReport report = new LocalRun(cloud, Faults.none(), e -> { }).execute(spec, runId);
-            RunRecord record = new RunStore(shared.client(), LocalCloud.tableName(), Clock.systemUTC()).find(runId)
+            RunReport report = new LocalRun(cloud, Faults.none(), e -> {}).execute(spec, runId);
+            RunRecord record = new RunStore(shared.client(), LocalCloud.tableName(), Clock.systemUTC())
+                    .find(runId)
                     .orElse(null);
             if (record == null) {
                 return report.status() + " " + runId + ": no run record";
@@ -97,7 +108,8 @@ public final class Scale {
                 return report.status() + " " + runId + ": record says " + record.status();
             }
             if (record.version() != writes.get()) {
-                return report.status() + " " + runId + ": version " + record.version() + " but " + writes.get() + " writes";
+                return report.status() + " " + runId + ": version " + record.version() + " but " + writes.get()
+                        + " writes";
             }
             return report.status() + " ok";
         } catch (RuntimeException e) {
@@ -107,16 +119,19 @@ public final class Scale {
 
     /** The client, counting the successful writes of run records (sort key RUN). */
     private static DynamoDbClient counting(DynamoDbClient client, AtomicLong writes) {
-        return (DynamoDbClient) Proxy.newProxyInstance(Scale.class.getClassLoader(), new Class<?>[] {DynamoDbClient.class},
-                (proxy, method, args) -> {
+        return (DynamoDbClient) Proxy.newProxyInstance(
+                Scale.class.getClassLoader(), new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
                     Object result;
                     try {
                         result = method.invoke(client, args);
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
-                    if (method.getName().equals("putItem") && args != null && args[0] instanceof PutItemRequest put
-                            && put.item().containsKey("sk") && "RUN".equals(put.item().get("sk").s())) {
+                    if (method.getName().equals("putItem")
+                            && args != null
+                            && args[0] instanceof PutItemRequest put
+                            && put.item().containsKey("sk")
+                            && "RUN".equals(put.item().get("sk").s())) {
                         writes.incrementAndGet();
                     }
                     return result;

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class CliSafetyNetTest {
     @Test
     void aRunStoppedByTheUserIsCancelledAndCleanedUp() {
-        CliTest.Result r = CliTest.cli("run", "examples/quickstart.json", "--abort-at", "CheckTraining", "--output", "json");
+        CliTest.Result r =
+                CliTest.cli("run", "examples/quickstart.json", "--abort-at", "CheckTraining", "--output", "json");
         JsonNode report = Json.read(r.out());
         assertThat(report.path("status").asText()).isEqualTo("CANCELLED");
         assertThat(report.path("executionStatus").asText()).isEqualTo("ABORTED");

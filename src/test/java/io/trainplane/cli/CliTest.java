@@ -29,7 +29,8 @@ class CliTest {
             Path store = Files.createTempDirectory("trainplane-store");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try (var files = Files.walk(store)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                    files.sorted(java.util.Comparator.reverseOrder())
+                            .forEach(f -> f.toFile().delete());
                 } catch (IOException e) {
                     // a temporary directory: the system cleans it up eventually
                 }
@@ -48,9 +49,16 @@ class CliTest {
     static Result cli(java.time.Clock clock, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CliClients clients = RunFixtures.withClock(RunFixtures.withEnvironment(CliClients.standard(),
-                java.util.Map.of(io.trainplane.local.LocalStore.HOME_VARIABLE, STORE.toString()), () -> { }), clock);
-        int exit = Main.commandLine(clients).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        CliClients clients = RunFixtures.withClock(
+                RunFixtures.withEnvironment(
+                        CliClients.standard(),
+                        java.util.Map.of(io.trainplane.local.LocalStore.HOME_VARIABLE, STORE.toString()),
+                        () -> {}),
+                clock);
+        int exit = Main.commandLine(clients)
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
         return new Result(exit, out.toString(), err.toString());
     }
 
@@ -61,7 +69,10 @@ class CliTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             wrong type        | {"cluster": {"mode": "existing", "name": "c"}, "training": {"workers": "two"}}  | /training/workers
             out of range      | {"cluster": {"mode": "existing", "name": "c"}, "training": {"workers": 0}}      | /training/workers
             unknown field     | {"cluster": {"mode": "existing", "name": "c"}, "trainig": {}}                   | trainig
@@ -71,7 +82,8 @@ class CliTest {
             unknown version   | {"cluster": {"mode": "create", "kubernetesVersion": "1.99", "nodeGroup": {"instanceType": "c5.xlarge", "nodes": 1}}} | /cluster/kubernetesVersion
             empty             | ''                                                                              | empty
             """)
-    void malformedSpecsExitTwoNamingTheFieldWithoutAStackTrace(String what, String spec, String named) throws IOException {
+    void malformedSpecsExitTwoNamingTheFieldWithoutAStackTrace(String what, String spec, String named)
+            throws IOException {
         for (String command : new String[] {"validate", "plan", "run"}) {
             Result r = cli(command, file(spec).toString());
             assertThat(r.exit()).as(command + ": " + what).isEqualTo(2);
@@ -117,7 +129,8 @@ class CliTest {
         var json = Json.read(r.out());
         assertThat(json.path("status").asText()).isEqualTo("SUCCEEDED");
         assertThat(json.path("resources").path("remaining")).isEmpty();
-        assertThat(json.has("events") && json.has("calls") && json.has("stateTransitions") && json.has("metrics")).isTrue();
+        assertThat(json.has("events") && json.has("calls") && json.has("stateTransitions") && json.has("metrics"))
+                .isTrue();
         assertThat(r.err()).contains("StartRun", "CheckTraining", "FinishRun");
     }
 
@@ -148,7 +161,8 @@ class CliTest {
         assertThat(Json.read(fault.out()).path("failedState").asText()).isEqualTo("CheckNodegroup");
         assertThat(Json.read(fault.out()).path("resources").path("remaining")).isEmpty();
 
-        Result throttle = cli("run", "examples/quickstart.json", "--output", "json", "--throttle", "efs:CreateMountTarget");
+        Result throttle =
+                cli("run", "examples/quickstart.json", "--output", "json", "--throttle", "efs:CreateMountTarget");
         assertThat(throttle.exit()).isZero();
     }
 
@@ -163,15 +177,23 @@ class CliTest {
     void planShowsTheClusterTheVolumeAndTheirKubernetesObjects() {
         Result r = cli("plan", "examples/quickstart.json");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("EKS cluster tp-quickstart-eks", "EKS node group tp-quickstart-nodes: 2 × c5.2xlarge",
-                "EFS file system", "kind: \"PersistentVolume\"", "driver: \"efs.csi.aws.com\"", "claimName: \"shared\"");
+        assertThat(r.out())
+                .contains(
+                        "EKS cluster tp-quickstart-eks",
+                        "EKS node group tp-quickstart-nodes: 2 × c5.2xlarge",
+                        "EFS file system",
+                        "kind: \"PersistentVolume\"",
+                        "driver: \"efs.csi.aws.com\"",
+                        "claimName: \"shared\"");
     }
 
     @Test
     void planPutsACapacityBlockNodeGroupInItsReservationsZoneWithoutAPlacementGroup() {
         Result r = cli("plan", "examples/multi-node-efa.json");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("2 × p4d.24xlarge, CAPACITY_BLOCK",
+        assertThat(r.out())
+                .contains(
+                        "2 × p4d.24xlarge, CAPACITY_BLOCK",
                         "in the stack's subnets of the reservation's Availability Zone",
                         "capacity reservation cr-0123456789abcdef0, 4 EFA interfaces")
                 .doesNotContain("placement group");
@@ -179,11 +201,18 @@ class CliTest {
 
     @Test
     void planPrintsThePyTorchJobWhenThatIsTheLauncher() throws IOException {
-        Path spec = file("{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 2}}");
+        Path spec = file(
+                "{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 2}}");
         Result r = cli("plan", spec.toString());
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("kind: \"PyTorchJob\"", "apiVersion: \"kubeflow.org/v1\"", "Master:", "Worker:",
-                "rdzvBackend: \"c10d\"", "prepare.py");
+        assertThat(r.out())
+                .contains(
+                        "kind: \"PyTorchJob\"",
+                        "apiVersion: \"kubeflow.org/v1\"",
+                        "Master:",
+                        "Worker:",
+                        "rdzvBackend: \"c10d\"",
+                        "prepare.py");
     }
 
     @Test
@@ -199,26 +228,47 @@ class CliTest {
         assertThat(unknown.exit()).isEqualTo(2);
         assertThat(unknown.err()).contains("meteor", "crash-loop");
     }
+
     @Test
     void whenCleanupGivesUpTheSummaryAndStatusNameWhatIsLeftAndWhatRemovesIt(@TempDir Path store) {
-        Result r = cli("run", "examples/quickstart.json", "--runtime", "simulated", "--output", "json",
-                "--fault", "efs:DeleteMountTarget", "--store", store.toString());
+        Result r = cli(
+                "run",
+                "examples/quickstart.json",
+                "--runtime",
+                "simulated",
+                "--output",
+                "json",
+                "--fault",
+                "efs:DeleteMountTarget",
+                "--store",
+                store.toString());
         assertThat(r.exit()).isEqualTo(1);
         var json = Json.read(r.out());
         List<String> remaining = new ArrayList<>();
         json.path("resources").path("remaining").forEach(n -> remaining.add(n.asText()));
         List<String> named = new ArrayList<>();
-        json.path("cleanup").path("leftBehind").forEach(n -> named.add(n.path("kind").asText() + "/" + n.path("id").asText()));
-        assertThat(remaining).anyMatch(ref -> ref.startsWith("efs:mount-target/")).anyMatch(ref -> ref.startsWith("efs:file-system/"));
+        json.path("cleanup")
+                .path("leftBehind")
+                .forEach(n ->
+                        named.add(n.path("kind").asText() + "/" + n.path("id").asText()));
+        assertThat(remaining)
+                .anyMatch(ref -> ref.startsWith("efs:mount-target/"))
+                .anyMatch(ref -> ref.startsWith("efs:file-system/"));
         assertThat(named).containsExactlyInAnyOrderElementsOf(remaining);
-        assertThat(json.path("cleanup").path("command").asText()).isEqualTo("trainplane cleanup quickstart --stack trainplane");
+        assertThat(json.path("cleanup").path("command").asText())
+                .isEqualTo("trainplane cleanup quickstart --stack trainplane");
 
         Result status = cli("status", "quickstart", "--store", store.toString());
         assertThat(status.exit()).isZero();
         remaining.forEach(ref -> assertThat(status.out()).contains("left:       " + ref));
         assertThat(status.out()).contains("removed by: the janitor", "delete now: trainplane cleanup quickstart");
         Result statusJson = cli("status", "quickstart", "--store", store.toString(), "--output", "json");
-        assertThat(Json.read(statusJson.out()).path("error").path("cleanup").path("leftBehind").size()).isEqualTo(remaining.size());
+        assertThat(Json.read(statusJson.out())
+                        .path("error")
+                        .path("cleanup")
+                        .path("leftBehind")
+                        .size())
+                .isEqualTo(remaining.size());
 
         Result cleanup = cli("cleanup", "quickstart", "--store", store.toString());
         assertThat(cleanup.exit()).isZero();
@@ -227,18 +277,29 @@ class CliTest {
 
     @Test
     void lostEventsAreWarningsInTheSummaryAndInStatus(@TempDir Path store) {
-        Result r = cli("run", "examples/quickstart.json", "--runtime", "simulated", "--output", "json",
-                "--fault", "events:PutEvents", "--store", store.toString());
+        Result r = cli(
+                "run",
+                "examples/quickstart.json",
+                "--runtime",
+                "simulated",
+                "--output",
+                "json",
+                "--fault",
+                "events:PutEvents",
+                "--store",
+                store.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         var json = Json.read(r.out());
         assertThat(json.path("events")).isEmpty();
         List<String> warnings = new ArrayList<>();
         json.path("warnings").forEach(w -> warnings.add(w.asText()));
-        assertThat(warnings).hasSize(5).anySatisfy(w -> assertThat(w).startsWith("event 'Run Succeeded' from FinishRun was not published"));
+        assertThat(warnings).hasSize(5).anySatisfy(w -> assertThat(w)
+                .startsWith("event 'Run Succeeded' from FinishRun was not published"));
 
         Result status = cli("status", "quickstart", "--store", store.toString());
         assertThat(status.out().lines().filter(l -> l.startsWith("warning:"))).hasSize(5);
-        var statusJson = Json.read(cli("status", "quickstart", "--store", store.toString(), "--output", "json").out());
+        var statusJson = Json.read(cli("status", "quickstart", "--store", store.toString(), "--output", "json")
+                .out());
         assertThat(statusJson.path("lostEvents").findValuesAsText("step"))
                 .containsExactly("StartRun", "CheckTraining", "CollectResults", "Teardown", "FinishRun");
     }

@@ -30,7 +30,9 @@ class IamCommandTest {
         assertThat(report.get("stack").asText()).isEqualTo("trainplane");
         List<String> ids = new ArrayList<>();
         report.get("roles").forEach(role -> ids.add(role.get("logicalId").asText()));
-        assertThat(ids).contains("ClusterWorkRole", "TrainingPipelineRole", "CleanupRole").doesNotContain("StartScheduledRunRole");
+        assertThat(ids)
+                .contains("ClusterWorkRole", "TrainingPipelineRole", "CleanupRole")
+                .doesNotContain("StartScheduledRunRole");
 
         JsonNode work = role(report, "ClusterWorkRole");
         assertThat(work.get("arn").asText()).isEqualTo("arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole");
@@ -40,7 +42,8 @@ class IamCommandTest {
         assertThat(runRecord.at("/document/Statement/1/Resource").asText())
                 .isEqualTo("arn:aws:events:us-east-1:000000000000:event-bus/trainplane-trainplane");
         JsonNode basic = work.get("policies").get(2);
-        assertThat(basic.get("managedPolicyArn").asText()).isEqualTo("arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole");
+        assertThat(basic.get("managedPolicyArn").asText())
+                .isEqualTo("arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole");
         assertThat(basic.at("/document/Statement/0/Action/0").asText()).isEqualTo("logs:CreateLogGroup");
         JsonNode eks = role(report, "EksClusterRole").get("policies").get(0);
         assertThat(eks.get("known").asBoolean()).isFalse();
@@ -49,20 +52,29 @@ class IamCommandTest {
 
     @Test
     void parametersChangeTheRolesAndTheirPolicies() {
-        CliTest.Result r = CliTest.cli("iam", "--output", "json", "--parameter", "RetrainingSchedule=rate(1 day)",
-                "--parameter", "ExistingClusterNamePrefix=warm-");
+        CliTest.Result r = CliTest.cli(
+                "iam",
+                "--output",
+                "json",
+                "--parameter",
+                "RetrainingSchedule=rate(1 day)",
+                "--parameter",
+                "ExistingClusterNamePrefix=warm-");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode report = Json.read(r.out());
         assertThat(role(report, "StartScheduledRunRole")).isNotNull();
-        assertThat(statement(role(report, "ClusterWorkRole").at("/policies/1/document"),
-                "DescribeExistingClusters").path("Resource").asText()).isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/warm-*");
+        assertThat(statement(role(report, "ClusterWorkRole").at("/policies/1/document"), "DescribeExistingClusters")
+                        .path("Resource")
+                        .asText())
+                .isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/warm-*");
     }
 
     @Test
     void textNamesRolesPoliciesAndStatements() {
         CliTest.Result r = CliTest.cli("iam");
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("ClusterWorkRole  arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole")
+        assertThat(r.out())
+                .contains("ClusterWorkRole  arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole")
                 .contains("  run-infrastructure (inline)")
                 .contains("ClusterWorkRole/run-infrastructure/CreateTaggedClusters: Allow eks:CreateCluster")
                 .contains("aws:RequestTag/trainplane:stack")
@@ -74,7 +86,10 @@ class IamCommandTest {
     void aBadParameterIsInvalidInputNamingIt() {
         CliTest.Result r = CliTest.cli("iam", "--parameter", "LogRetentionDays=2");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("LogRetentionDays").contains("AllowedValues").doesNotContain("Exception");
+        assertThat(r.err())
+                .contains("LogRetentionDays")
+                .contains("AllowedValues")
+                .doesNotContain("Exception");
         assertThat(r.out()).isEmpty();
         assertThat(CliTest.cli("iam", "--parameter", "Unknown=1").err()).contains("no parameter Unknown");
     }

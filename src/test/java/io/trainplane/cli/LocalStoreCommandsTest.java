@@ -3,8 +3,8 @@ package io.trainplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.local.LocalStore;
 import io.trainplane.core.Json;
+import io.trainplane.local.LocalStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalStoreCommandsTest {
     @TempDir
     static Path store;
+
     @TempDir
     static Path specs;
 
@@ -34,27 +35,36 @@ class LocalStoreCommandsTest {
     static CliTest.Result cli(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CliClients clients = RunFixtures.withEnvironment(RunFixtures.clients(null, null, null), env,
-                () -> { throw new AssertionError("a local run is over: watch never waits for it"); });
-        int exit = Main.commandLine(clients).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        CliClients clients = RunFixtures.withEnvironment(RunFixtures.clients(null, null, null), env, () -> {
+            throw new AssertionError("a local run is over: watch never waits for it");
+        });
+        int exit = Main.commandLine(clients)
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
         return new CliTest.Result(exit, out.toString(), err.toString());
     }
 
     @BeforeAll
     static void twoLocalRuns() throws IOException {
-        CliTest.Result ok = cli("run", "examples/quickstart.json", "--runtime", "simulated", "--store", store.toString());
+        CliTest.Result ok =
+                cli("run", "examples/quickstart.json", "--runtime", "simulated", "--store", store.toString());
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.err()).contains("stored in " + store);
         Path crashing = specs.resolve("crash.json");
-        Files.writeString(crashing, Files.readString(Path.of("examples/existing-cluster.json"))
-                .replace("\"warm-cluster\"", "\"crashing\""));
-        CliTest.Result bad = cli("run", crashing.toString(), "--cluster-fault", "crash-loop", "--store", store.toString());
+        Files.writeString(
+                crashing,
+                Files.readString(Path.of("examples/existing-cluster.json"))
+                        .replace("\"warm-cluster\"", "\"crashing\""));
+        CliTest.Result bad =
+                cli("run", crashing.toString(), "--cluster-fault", "crash-loop", "--store", store.toString());
         assertThat(bad.exit()).as(bad.err()).isEqualTo(Main.FAILED);
     }
 
     @Test
     void startLocallyRunsTheSpecIntoTheStore(@TempDir Path other) {
-        CliTest.Result started = cli("start", "examples/quickstart.json", "--store", other.toString(), "--output", "json");
+        CliTest.Result started =
+                cli("start", "examples/quickstart.json", "--store", other.toString(), "--output", "json");
         assertThat(started.exit()).as(started.err()).isZero();
         assertThat(Json.read(started.out()).path("status").asText()).isEqualTo("SUCCEEDED");
         CliTest.Result status = cli("status", "quickstart", "--store", other.toString(), "--output", "json");
@@ -91,20 +101,25 @@ class LocalStoreCommandsTest {
         CliTest.Result r = cli("list", "--store", store.toString(), "--output", "json");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(Json.read(r.out()).findValuesAsText("runId")).containsExactlyInAnyOrder("quickstart", "crashing");
-        assertThat(cli("list", "--store", store.toString(), "--status", "failed").out()).contains("crashing").doesNotContain("quickstart");
+        assertThat(cli("list", "--store", store.toString(), "--status", "failed")
+                        .out())
+                .contains("crashing")
+                .doesNotContain("quickstart");
     }
 
     @Test
     void watchPrintsTheTimelineOfAFinishedRunAndExitsWithItsOutcome() {
         CliTest.Result ok = cli("watch", "quickstart", "--store", store.toString());
         assertThat(ok.exit()).as(ok.err()).isZero();
-        assertThat(ok.out()).contains("✓ StartRun", "✓ CheckTraining", "status SUCCEEDED")
+        assertThat(ok.out())
+                .contains("✓ StartRun", "✓ CheckTraining", "status SUCCEEDED")
                 .containsPattern("run quickstart SUCCEEDED after 3\\dm");
         assertThat(ok.out()).containsPattern("\\[0:\\d\\d:\\d\\d\\] ✓ FinishRun");
 
         CliTest.Result bad = cli("watch", "crashing", "--store", store.toString());
         assertThat(bad.exit()).isEqualTo(Main.FAILED);
-        assertThat(bad.out()).contains("✗ CheckTraining", "run crashing FAILED", "failed in: CheckTraining", "CrashLoopBackOff");
+        assertThat(bad.out())
+                .contains("✗ CheckTraining", "run crashing FAILED", "failed in: CheckTraining", "CrashLoopBackOff");
     }
 
     @Test
@@ -119,14 +134,20 @@ class LocalStoreCommandsTest {
     void logsPrintTheFailureTailAndThePodsLogsTheRunKept() {
         CliTest.Result bad = cli("logs", "crashing", "--store", store.toString());
         assertThat(bad.exit()).as(bad.err()).isZero();
-        assertThat(bad.out()).contains("failed in CheckTraining", "simulated crash at start-up", "== pod tp-crashing-train-0",
-                "kept by the local run");
+        assertThat(bad.out())
+                .contains(
+                        "failed in CheckTraining",
+                        "simulated crash at start-up",
+                        "== pod tp-crashing-train-0",
+                        "kept by the local run");
 
         CliTest.Result ok = cli("logs", "quickstart", "--store", store.toString(), "--tail", "1", "--output", "json");
         JsonNode n = Json.read(ok.out());
         assertThat(n.path("failure").isNull()).isTrue();
         JsonNode training = n.path("pods").findParents("pod").stream()
-                .filter(p -> p.path("pod").asText().startsWith("tp-quickstart-train-0")).findFirst().orElseThrow();
+                .filter(p -> p.path("pod").asText().startsWith("tp-quickstart-train-0"))
+                .findFirst()
+                .orElseThrow();
         assertThat(training.path("log").asText()).isEqualTo("epoch 10/10 loss 0.3113");
     }
 
@@ -153,8 +174,13 @@ class LocalStoreCommandsTest {
         CliTest.Result interval = cli("watch", "quickstart", "--store", store.toString(), "--interval", "0");
         assertThat(interval.exit()).isEqualTo(Main.INVALID_INPUT);
         assertThat(interval.err()).contains("--interval").doesNotContain("Exception");
-        assertThat(cli("logs", "quickstart", "--store", store.toString(), "--tail", "0").err()).contains("--tail");
-        assertThat(cli("status", "quickstart", "--local", "--table", "t").exit()).isEqualTo(Main.INVALID_INPUT);
-        assertThat(cli("run", "examples/quickstart.json", "--store", "x", "--no-store").exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(cli("logs", "quickstart", "--store", store.toString(), "--tail", "0")
+                        .err())
+                .contains("--tail");
+        assertThat(cli("status", "quickstart", "--local", "--table", "t").exit())
+                .isEqualTo(Main.INVALID_INPUT);
+        assertThat(cli("run", "examples/quickstart.json", "--store", "x", "--no-store")
+                        .exit())
+                .isEqualTo(Main.INVALID_INPUT);
     }
 }

@@ -19,7 +19,8 @@ class PlanCostTest {
     @TempDir
     Path dir;
 
-    static final String SPEC = """
+    static final String SPEC =
+            """
             {"runId": "cost-check",
              "cluster": {"mode": "create", "kubernetesVersion": "1.35",
                          "nodeGroup": {"instanceType": "g5.2xlarge", "nodes": 2, "gpusPerNode": 1}},
@@ -109,13 +110,17 @@ class PlanCostTest {
 
         double hours = 500.0 / 3600 + 0.5;
         assertThat(item(extended.path("lines"), "EKS control plane")).isEqualTo("EKS control plane, extended support");
-        assertThat(line(extended.path("lines"), "EKS control plane", "unitPrice")).isEqualTo(0.60);
+        assertThat(line(extended.path("lines"), "EKS control plane", "unitPrice"))
+                .isEqualTo(0.60);
         assertThat(line(extended.path("lines"), "EKS control plane", "cost")).isCloseTo(hours * 0.60, within(1e-4));
-        assertThat(line(extended.path("worstCase").path("lines"), "EKS control plane", "cost")).isCloseTo(6 * 0.60, within(1e-6));
-        assertThat(extended.path("total").asDouble() - standard.path("total").asDouble()).isCloseTo(hours * 0.50, within(1e-4));
+        assertThat(line(extended.path("worstCase").path("lines"), "EKS control plane", "cost"))
+                .isCloseTo(6 * 0.60, within(1e-6));
+        assertThat(extended.path("total").asDouble() - standard.path("total").asDouble())
+                .isCloseTo(hours * 0.50, within(1e-4));
         assertThat(extended.path("assumptions").toString())
-                .contains("Kubernetes 1.31 is in EKS extended support on 2026-11-25 (it ends on 2026-11-26): the control plane"
-                        + " costs $0.60 an hour instead of $0.10");
+                .contains(
+                        "Kubernetes 1.31 is in EKS extended support on 2026-11-25 (it ends on 2026-11-26): the control plane"
+                                + " costs $0.60 an hour instead of $0.10");
         assertThat(standard.path("assumptions").toString()).doesNotContain("extended support");
     }
 
@@ -125,8 +130,12 @@ class PlanCostTest {
 
         assertThat(r.exit()).isEqualTo(Main.INVALID_INPUT);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).contains("/cluster/kubernetesVersion", "reached the end of EKS extended support on 2026-11-26",
-                "1.32, 1.33, 1.34, 1.35").doesNotContain("Exception");
+        assertThat(r.err())
+                .contains(
+                        "/cluster/kubernetesVersion",
+                        "reached the end of EKS extended support on 2026-11-26",
+                        "1.32, 1.33, 1.34, 1.35")
+                .doesNotContain("Exception");
     }
 
     @Test
@@ -140,7 +149,8 @@ class PlanCostTest {
 
     @Test
     void trainingTimeIsCappedByTheTimeoutAndExistingClustersCostNoNodes() throws IOException {
-        JsonNode capped = cost("""
+        JsonNode capped = cost(
+                """
                 {"runId": "cost-cap", "cluster": {"mode": "create", "kubernetesVersion": "1.35",
                   "nodeGroup": {"instanceType": "c5.2xlarge", "nodes": 1}},
                  "training": {"workers": 1, "procsPerWorker": 1, "epochs": 100, "timeoutMinutes": 60}, "maxRunHours": 4}
@@ -149,7 +159,8 @@ class PlanCostTest {
         assertThat(capped.path("expectedHours").asDouble()).isCloseTo(1.5, within(1e-4));
         assertThat(capped.path("assumptions").toString()).contains("timeoutMinutes");
 
-        JsonNode existing = cost("""
+        JsonNode existing = cost(
+                """
                 {"runId": "cost-existing", "cluster": {"mode": "existing", "name": "warm"}, "volume": {"type": "none"}}
                 """);
         assertThat(existing.path("lines").toString()).doesNotContain("EC2", "EKS control plane");

@@ -26,58 +26,149 @@ final class RunFixtures {
         RunStore first = new RunStore(dynamo, table, Clock.fixed(T0, ZoneOffset.UTC));
         first.create("run-ok", "{\"runId\":\"run-ok\"}", "arn:aws:states:us-east-1:123456789012:execution:p:run-ok");
         first.addStep("run-ok", StepEntry.started("StartRun", T0).ended(T0.plusSeconds(2), "succeeded", null));
-        first.addStep("run-ok", StepEntry.started("CreateCluster", T0.plusSeconds(3)).ended(T0.plusSeconds(603), "succeeded", null));
-        first.update("run-ok", r -> r.withStatus(RunStatus.SUCCEEDED).withPhase(RunPhase.CLEANUP)
-                .withMetrics(Map.of("accuracy", 0.81)).withResource(RunResources.CLEANUP_DELETED, List.of("eks:cluster/tp-run-ok")));
+        first.addStep(
+                "run-ok",
+                StepEntry.started("CreateCluster", T0.plusSeconds(3)).ended(T0.plusSeconds(603), "succeeded", null));
+        first.update("run-ok", r -> r.withStatus(RunStatus.SUCCEEDED)
+                .withPhase(RunPhase.CLEANUP)
+                .withMetrics(Map.of("accuracy", 0.81))
+                .withResource(RunResources.CLEANUP_DELETED, List.of("eks:cluster/tp-run-ok")));
         RunStore later = new RunStore(dynamo, table, Clock.fixed(T0.plusSeconds(3600), ZoneOffset.UTC));
         later.create("run-bad", "{\"runId\":\"run-bad\"}", null);
-        later.update("run-bad", r -> r.withStatus(RunStatus.FAILED).withPhase(RunPhase.CLEANUP)
-                .withError(new RunError("CheckNodegroup", "InsufficientCapacity", "no g5.2xlarge in us-east-1a", "line 1\nline 2")));
+        later.update("run-bad", r -> r.withStatus(RunStatus.FAILED)
+                .withPhase(RunPhase.CLEANUP)
+                .withError(new RunError(
+                        "CheckNodegroup", "InsufficientCapacity", "no g5.2xlarge in us-east-1a", "line 1\nline 2")));
     }
 
     static CliClients clients(DynamoDbClient dynamo, CloudFormationClient cloudFormation, SfnClient sfn) {
         return new CliClients() {
-            @Override public DynamoDbClient dynamoDb() { return dynamo; }
-            @Override public CloudFormationClient cloudFormation() {
+            @Override
+            public DynamoDbClient dynamoDb() {
+                return dynamo;
+            }
+
+            @Override
+            public CloudFormationClient cloudFormation() {
                 if (cloudFormation == null) throw new AssertionError("no CloudFormation in this test");
                 return cloudFormation;
             }
-            @Override public SfnClient sfn() {
+
+            @Override
+            public SfnClient sfn() {
                 if (sfn == null) throw new AssertionError("no Step Functions in this test");
                 return sfn;
             }
-            @Override public EksClient eks() { throw new AssertionError("no EKS in this test"); }
-            @Override public String region() { return "us-east-1"; }
+
+            @Override
+            public EksClient eks() {
+                throw new AssertionError("no EKS in this test");
+            }
+
+            @Override
+            public String region() {
+                return "us-east-1";
+            }
         };
     }
 
     /** {@code base} with its own environment (TRAINPLANE_HOME → a test's own store) and a sleep that only counts. */
     static CliClients withEnvironment(CliClients base, Map<String, String> environment, Runnable onSleep) {
         return new CliClients() {
-            @Override public DynamoDbClient dynamoDb() { return base.dynamoDb(); }
-            @Override public CloudFormationClient cloudFormation() { return base.cloudFormation(); }
-            @Override public SfnClient sfn() { return base.sfn(); }
-            @Override public EksClient eks() { return base.eks(); }
-            @Override public io.trainplane.kubernetes.ClusterAccess clusters() { return base.clusters(); }
-            @Override public String region() { return base.region(); }
-            @Override public Map<String, String> environment() { return environment; }
-            @Override public void sleep(java.time.Duration d) { onSleep.run(); }
-            @Override public java.time.Clock clock() { return base.clock(); }
+            @Override
+            public DynamoDbClient dynamoDb() {
+                return base.dynamoDb();
+            }
+
+            @Override
+            public CloudFormationClient cloudFormation() {
+                return base.cloudFormation();
+            }
+
+            @Override
+            public SfnClient sfn() {
+                return base.sfn();
+            }
+
+            @Override
+            public EksClient eks() {
+                return base.eks();
+            }
+
+            @Override
+            public io.trainplane.kubernetes.ClusterAccess clusters() {
+                return base.clusters();
+            }
+
+            @Override
+            public String region() {
+                return base.region();
+            }
+
+            @Override
+            public Map<String, String> environment() {
+                return environment;
+            }
+
+            @Override
+            public void sleep(java.time.Duration d) {
+                onSleep.run();
+            }
+
+            @Override
+            public java.time.Clock clock() {
+                return base.clock();
+            }
         };
     }
 
     /** {@code base} on another clock: the day a spec is checked for. */
     static CliClients withClock(CliClients base, java.time.Clock clock) {
         return new CliClients() {
-            @Override public DynamoDbClient dynamoDb() { return base.dynamoDb(); }
-            @Override public CloudFormationClient cloudFormation() { return base.cloudFormation(); }
-            @Override public SfnClient sfn() { return base.sfn(); }
-            @Override public EksClient eks() { return base.eks(); }
-            @Override public io.trainplane.kubernetes.ClusterAccess clusters() { return base.clusters(); }
-            @Override public String region() { return base.region(); }
-            @Override public Map<String, String> environment() { return base.environment(); }
-            @Override public void sleep(java.time.Duration d) throws InterruptedException { base.sleep(d); }
-            @Override public java.time.Clock clock() { return clock; }
+            @Override
+            public DynamoDbClient dynamoDb() {
+                return base.dynamoDb();
+            }
+
+            @Override
+            public CloudFormationClient cloudFormation() {
+                return base.cloudFormation();
+            }
+
+            @Override
+            public SfnClient sfn() {
+                return base.sfn();
+            }
+
+            @Override
+            public EksClient eks() {
+                return base.eks();
+            }
+
+            @Override
+            public io.trainplane.kubernetes.ClusterAccess clusters() {
+                return base.clusters();
+            }
+
+            @Override
+            public String region() {
+                return base.region();
+            }
+
+            @Override
+            public Map<String, String> environment() {
+                return base.environment();
+            }
+
+            @Override
+            public void sleep(java.time.Duration d) throws InterruptedException {
+                base.sleep(d);
+            }
+
+            @Override
+            public java.time.Clock clock() {
+                return clock;
+            }
         };
     }
 }

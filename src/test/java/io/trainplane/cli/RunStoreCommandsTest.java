@@ -3,9 +3,9 @@ package io.trainplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.LocalDynamoDb;
 import io.trainplane.runs.RunsTable;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.AfterAll;
@@ -33,7 +33,9 @@ class RunStoreCommandsTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = Main.commandLine(RunFixtures.clients(dynamo.client(), null, null))
-                .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
         return new CliTest.Result(exit, out.toString(), err.toString());
     }
 
@@ -41,7 +43,13 @@ class RunStoreCommandsTest {
     void statusShowsTimelineMetricsResourcesAndError() {
         CliTest.Result ok = cli("status", "run-ok", "--table", TABLE);
         assertThat(ok.exit()).as(ok.err()).isZero();
-        assertThat(ok.out()).contains("SUCCEEDED", "CreateCluster", "10m00s", "accuracy = 0.81", "cleanup/deleted = eks:cluster/tp-run-ok");
+        assertThat(ok.out())
+                .contains(
+                        "SUCCEEDED",
+                        "CreateCluster",
+                        "10m00s",
+                        "accuracy = 0.81",
+                        "cleanup/deleted = eks:cluster/tp-run-ok");
 
         CliTest.Result bad = cli("status", "run-bad", "--table", TABLE);
         assertThat(bad.out()).contains("FAILED", "CheckNodegroup", "InsufficientCapacity: no g5.2xlarge", "| line 2");
@@ -81,6 +89,7 @@ class RunStoreCommandsTest {
     @Test
     void stackOrTableIsRequired() {
         assertThat(cli("list").exit()).isEqualTo(Main.INVALID_INPUT);
-        assertThat(cli("status", "run-ok", "--stack", "s", "--table", "t").exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(cli("status", "run-ok", "--stack", "s", "--table", "t").exit())
+                .isEqualTo(Main.INVALID_INPUT);
     }
 }

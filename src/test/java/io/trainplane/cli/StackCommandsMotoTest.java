@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.MotoServer;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunsTable;
-import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -51,14 +51,20 @@ class StackCommandsMotoTest {
         sfn = MOTO.client(SfnClient.builder());
         RunsTable.create(dynamo, TABLE);
         RunFixtures.populate(dynamo, TABLE);
-        pipeline = sfn.createStateMachine(r -> r.name("TrainingPipeline-test").roleArn(MotoServer.roleArn("sfn"))
-                .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}")).stateMachineArn();
-        cleanup = sfn.createStateMachine(r -> r.name("Cleanup-test").roleArn(MotoServer.roleArn("sfn"))
-                .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}")).stateMachineArn();
-        String template = """
+        pipeline = sfn.createStateMachine(r -> r.name("TrainingPipeline-test")
+                        .roleArn(MotoServer.roleArn("sfn"))
+                        .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}"))
+                .stateMachineArn();
+        cleanup = sfn.createStateMachine(r -> r.name("Cleanup-test")
+                        .roleArn(MotoServer.roleArn("sfn"))
+                        .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}"))
+                .stateMachineArn();
+        String template =
+                """
                 {"Resources": {"Handle": {"Type": "AWS::CloudFormation::WaitConditionHandle"}},
                  "Outputs": {"RunsTableName": {"Value": "%s"}, "TrainingPipelineArn": {"Value": "%s"}, "CleanupArn": {"Value": "%s"}}}
-                """.formatted(TABLE, pipeline, cleanup);
+                """
+                        .formatted(TABLE, pipeline, cleanup);
         cloudFormation.createStack(r -> r.stackName(STACK).templateBody(template));
     }
 
@@ -66,7 +72,9 @@ class StackCommandsMotoTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = Main.commandLine(RunFixtures.clients(dynamo, cloudFormation, sfn))
-                .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
         return new CliTest.Result(exit, out.toString(), err.toString());
     }
 
@@ -96,7 +104,8 @@ class StackCommandsMotoTest {
 
     @Test
     void startNamesTheExecutionAfterTheRunThenCancelStopsIt() throws IOException {
-        Path spec = spec("""
+        Path spec = spec(
+                """
                 {"runId": "moto-run-1", "cluster": {"mode": "existing", "name": "warm"}}
                 """);
         CliTest.Result started = cli("start", spec.toString(), "--stack", STACK, "--output", "json");
@@ -104,11 +113,16 @@ class StackCommandsMotoTest {
         JsonNode s = Json.read(started.out());
         String arn = s.path("executionArn").asText();
         assertThat(arn).endsWith(":moto-run-1");
-        assertThat(s.path("consoleUrl").asText()).isEqualTo(
-                "https://us-east-1.console.aws.amazon.com/states/home?region=us-east-1#/v2/executions/details/" + arn);
-        JsonNode input = Json.read(sfn.describeExecution(r -> r.executionArn(arn)).input());
+        assertThat(s.path("consoleUrl").asText())
+                .isEqualTo(
+                        "https://us-east-1.console.aws.amazon.com/states/home?region=us-east-1#/v2/executions/details/"
+                                + arn);
+        JsonNode input =
+                Json.read(sfn.describeExecution(r -> r.executionArn(arn)).input());
         assertThat(input.path("runId").asText()).isEqualTo("moto-run-1");
-        assertThat(input.path("training").path("epochs").isInt()).as("the normalized spec, defaults applied").isTrue();
+        assertThat(input.path("training").path("epochs").isInt())
+                .as("the normalized spec, defaults applied")
+                .isTrue();
 
         CliTest.Result again = cli("start", spec.toString(), "--stack", STACK);
         assertThat(again.exit()).isEqualTo(Main.INVALID_INPUT);
@@ -126,30 +140,42 @@ class StackCommandsMotoTest {
     void anInvalidSpecStartsNothing() throws IOException {
         CliTest.Result r = cli("start", spec("{\"training\": {}}").toString(), "--stack", STACK);
         assertThat(r.exit()).isEqualTo(Main.INVALID_INPUT);
-        assertThat(sfn.listExecutions(q -> q.stateMachineArn(pipeline)).executions()).isEmpty();
+        assertThat(sfn.listExecutions(q -> q.stateMachineArn(pipeline)).executions())
+                .isEmpty();
     }
+
     @Test
     void cleanupStartsTheStacksCleanupForARunThatLeftResources() {
         RunStore store = new RunStore(dynamo, TABLE, java.time.Clock.systemUTC());
         store.create("left-run", "{\"runId\":\"left-run\"}", null);
         store.update("left-run", r -> r.withResource(RunResources.FILE_SYSTEM, "fs-0a1b2c3d")
-                .withResource(RunResources.CLEANUP_STARTED, java.time.Instant.parse("2026-03-01T10:00:00Z")).withStatus(RunStatus.FAILED));
+                .withResource(RunResources.CLEANUP_STARTED, java.time.Instant.parse("2026-03-01T10:00:00Z"))
+                .withStatus(RunStatus.FAILED));
         store.create("live-run", "{\"runId\":\"live-run\"}", null);
-        store.update("live-run", r -> r.withResource(RunResources.FILE_SYSTEM, "fs-9").withStatus(RunStatus.TRAINING));
+        store.update("live-run", r -> r.withResource(RunResources.FILE_SYSTEM, "fs-9")
+                .withStatus(RunStatus.TRAINING));
 
         CliTest.Result started = cli("cleanup", "left-run", "--stack", STACK);
         assertThat(started.exit()).as(started.err()).isZero();
-        assertThat(started.out()).contains("started the cleanup of run left-run", "efs:file-system/fs-0a1b2c3d",
-                "trainplane status left-run --stack " + STACK);
+        assertThat(started.out())
+                .contains(
+                        "started the cleanup of run left-run",
+                        "efs:file-system/fs-0a1b2c3d",
+                        "trainplane status left-run --stack " + STACK);
         var executions = sfn.listExecutions(q -> q.stateMachineArn(cleanup)).executions();
         assertThat(executions).singleElement().satisfies(e -> {
-            assertThat(e.name()).startsWith("cleanup-left-run-").hasSizeLessThanOrEqualTo(CleanupCommand.MAX_EXECUTION_NAME);
-            JsonNode input = Json.read(sfn.describeExecution(r -> r.executionArn(e.executionArn())).input());
+            assertThat(e.name())
+                    .startsWith("cleanup-left-run-")
+                    .hasSizeLessThanOrEqualTo(CleanupCommand.MAX_EXECUTION_NAME);
+            JsonNode input = Json.read(
+                    sfn.describeExecution(r -> r.executionArn(e.executionArn())).input());
             assertThat(input.path("runId").asText()).isEqualTo("left-run");
         });
-        assertThat(store.get("left-run").resources().has(RunResources.CLEANUP_STARTED)).as("a fresh deadline for this cleanup")
+        assertThat(store.get("left-run").resources().has(RunResources.CLEANUP_STARTED))
+                .as("a fresh deadline for this cleanup")
                 .isFalse();
-        assertThat(store.get("left-run").resources().get(RunResources.FILE_SYSTEM)).contains("fs-0a1b2c3d");
+        assertThat(store.get("left-run").resources().get(RunResources.FILE_SYSTEM))
+                .contains("fs-0a1b2c3d");
 
         CliTest.Result nothing = cli("cleanup", "run-ok", "--stack", STACK, "--output", "json");
         assertThat(nothing.exit()).isZero();
@@ -161,14 +187,18 @@ class StackCommandsMotoTest {
 
         assertThat(cli("cleanup", "left-run", "--table", TABLE).exit()).isEqualTo(Main.INVALID_INPUT);
         assertThat(cli("cleanup", "never-started", "--stack", STACK).exit()).isEqualTo(Main.NOT_FOUND);
-        assertThat(sfn.listExecutions(q -> q.stateMachineArn(cleanup)).executions()).hasSize(1);
+        assertThat(sfn.listExecutions(q -> q.stateMachineArn(cleanup)).executions())
+                .hasSize(1);
     }
 
     @Test
     void aCleanupExecutionNameFitsStepFunctionsLimit() {
         String longest = "r".repeat(63);
         String name = CleanupCommand.executionName(longest, java.time.Instant.parse("2026-03-01T10:00:00Z"));
-        assertThat(name).hasSize(CleanupCommand.MAX_EXECUTION_NAME).startsWith("cleanup-rrr").endsWith("-20260301100000");
+        assertThat(name)
+                .hasSize(CleanupCommand.MAX_EXECUTION_NAME)
+                .startsWith("cleanup-rrr")
+                .endsWith("-20260301100000");
         assertThat(CleanupCommand.executionName("quickstart", java.time.Instant.parse("2026-03-01T10:00:00Z")))
                 .isEqualTo("cleanup-quickstart-20260301100000");
     }

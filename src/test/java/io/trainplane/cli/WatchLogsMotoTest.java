@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.trainplane.aws.MotoServer;
+import io.trainplane.core.Json;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.local.sim.SimulatedKubernetes;
@@ -18,7 +19,6 @@ import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunsTable;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.spec.Names;
-import io.trainplane.core.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -61,6 +61,7 @@ class WatchLogsMotoTest {
     List<String> connected = new ArrayList<>();
     /** What happens to the run while watch sleeps, one change per sleep. */
     Deque<Runnable> whileSleeping = new ArrayDeque<>();
+
     int sleeps;
 
     @BeforeEach
@@ -72,12 +73,17 @@ class WatchLogsMotoTest {
         eks = MOTO.eks();
         RunsTable.create(dynamo, TABLE);
         RunFixtures.populate(dynamo, TABLE);
-        pipeline = sfn.createStateMachine(r -> r.name("TrainingPipeline-watch").roleArn(MotoServer.roleArn("sfn"))
-                .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}")).stateMachineArn();
-        cloudFormation.createStack(r -> r.stackName(STACK).templateBody("""
+        pipeline = sfn.createStateMachine(r -> r.name("TrainingPipeline-watch")
+                        .roleArn(MotoServer.roleArn("sfn"))
+                        .definition("{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}"))
+                .stateMachineArn();
+        cloudFormation.createStack(r -> r.stackName(STACK)
+                .templateBody(
+                        """
                 {"Resources": {"Handle": {"Type": "AWS::CloudFormation::WaitConditionHandle"}},
                  "Outputs": {"RunsTableName": {"Value": "%s"}, "TrainingPipelineArn": {"Value": "%s"}}}
-                """.formatted(TABLE, pipeline)));
+                """
+                                .formatted(TABLE, pipeline)));
         kubernetes = new SimulatedKubernetes();
     }
 
@@ -91,19 +97,46 @@ class WatchLogsMotoTest {
         StringWriter err = new StringWriter();
         CliClients aws = RunFixtures.clients(dynamo, cloudFormation, sfn);
         CliClients clients = new CliClients() {
-            @Override public DynamoDbClient dynamoDb() { return dynamo; }
-            @Override public CloudFormationClient cloudFormation() { return cloudFormation; }
-            @Override public SfnClient sfn() { return sfn; }
-            @Override public EksClient eks() { return eks; }
-            @Override public String region() { return aws.region(); }
-            @Override public ClusterAccess clusters() {
+            @Override
+            public DynamoDbClient dynamoDb() {
+                return dynamo;
+            }
+
+            @Override
+            public CloudFormationClient cloudFormation() {
+                return cloudFormation;
+            }
+
+            @Override
+            public SfnClient sfn() {
+                return sfn;
+            }
+
+            @Override
+            public EksClient eks() {
+                return eks;
+            }
+
+            @Override
+            public String region() {
+                return aws.region();
+            }
+
+            @Override
+            public ClusterAccess clusters() {
                 return name -> {
                     connected.add(name);
                     return kubernetes.admin();
                 };
             }
-            @Override public Map<String, String> environment() { return Map.of(); }
-            @Override public void sleep(Duration d) {
+
+            @Override
+            public Map<String, String> environment() {
+                return Map.of();
+            }
+
+            @Override
+            public void sleep(Duration d) {
                 sleeps++;
                 if (whileSleeping.isEmpty()) {
                     throw new AssertionError("watch sleeps again after the run ended");
@@ -111,25 +144,38 @@ class WatchLogsMotoTest {
                 whileSleeping.pop().run();
             }
         };
-        int exit = Main.commandLine(clients).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        int exit = Main.commandLine(clients)
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
         return new CliTest.Result(exit, out.toString(), err.toString());
     }
 
     /** A run that is training, with a running execution; each sleep of watch moves it on, to SUCCEEDED. */
     void aLiveRun() {
-        String arn = sfn.startExecution(r -> r.stateMachineArn(pipeline).name("run-live").input("{}")).executionArn();
+        String arn = sfn.startExecution(
+                        r -> r.stateMachineArn(pipeline).name("run-live").input("{}"))
+                .executionArn();
         RunStore store = new RunStore(dynamo, TABLE, Clock.fixed(RunFixtures.T0, ZoneOffset.UTC));
         store.create("run-live", "{\"runId\":\"run-live\"}", arn);
-        store.addStep("run-live", StepEntry.started("StartRun", RunFixtures.T0).ended(RunFixtures.T0.plusSeconds(1), "ok", null));
+        store.addStep(
+                "run-live",
+                StepEntry.started("StartRun", RunFixtures.T0).ended(RunFixtures.T0.plusSeconds(1), "ok", null));
         store.update("run-live", r -> r.withStatus(RunStatus.TRAINING).withPhase(RunPhase.TRAIN));
-        whileSleeping.add(() -> { });
-        whileSleeping.add(() -> store.addStep("run-live", StepEntry.started("CheckTraining", RunFixtures.T0.plusSeconds(60))
-                .ended(RunFixtures.T0.plusSeconds(61), "ok", null)));
+        whileSleeping.add(() -> {});
+        whileSleeping.add(() -> store.addStep(
+                "run-live",
+                StepEntry.started("CheckTraining", RunFixtures.T0.plusSeconds(60))
+                        .ended(RunFixtures.T0.plusSeconds(61), "ok", null)));
         whileSleeping.add(() -> {
             RunStore later = new RunStore(dynamo, TABLE, Clock.fixed(RunFixtures.T0.plusSeconds(125), ZoneOffset.UTC));
-            later.addStep("run-live", StepEntry.started("FinishRun", RunFixtures.T0.plusSeconds(124))
-                    .ended(RunFixtures.T0.plusSeconds(125), "ok", null));
-            later.update("run-live", r -> r.withStatus(RunStatus.SUCCEEDED).withPhase(RunPhase.CLEANUP).withMetric("accuracy", 0.8));
+            later.addStep(
+                    "run-live",
+                    StepEntry.started("FinishRun", RunFixtures.T0.plusSeconds(124))
+                            .ended(RunFixtures.T0.plusSeconds(125), "ok", null));
+            later.update("run-live", r -> r.withStatus(RunStatus.SUCCEEDED)
+                    .withPhase(RunPhase.CLEANUP)
+                    .withMetric("accuracy", 0.8));
         });
     }
 
@@ -139,9 +185,15 @@ class WatchLogsMotoTest {
         CliTest.Result r = cli("watch", "run-live", "--stack", STACK, "--interval", "0.01");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(sleeps).isEqualTo(3);
-        assertThat(r.out()).containsSubsequence("[0:00:01] ✓ StartRun", "status TRAINING (phase train)",
-                "[0:01:01] ✓ CheckTraining", "[0:02:05] ✓ FinishRun", "status SUCCEEDED",
-                "run run-live SUCCEEDED after 2m05s", "accuracy = 0.8");
+        assertThat(r.out())
+                .containsSubsequence(
+                        "[0:00:01] ✓ StartRun",
+                        "status TRAINING (phase train)",
+                        "[0:01:01] ✓ CheckTraining",
+                        "[0:02:05] ✓ FinishRun",
+                        "status SUCCEEDED",
+                        "run run-live SUCCEEDED after 2m05s",
+                        "accuracy = 0.8");
         assertThat(r.out().lines().filter(l -> l.contains("StartRun"))).hasSize(1);
     }
 
@@ -151,7 +203,9 @@ class WatchLogsMotoTest {
         CliTest.Result r = cli("watch", "run-live", "--stack", STACK, "--interval", "0.01", "--output", "json");
         assertThat(r.exit()).as(r.err()).isZero();
         List<JsonNode> lines = r.out().lines().map(Json::read).toList();
-        assertThat(lines).extracting(n -> n.path("status").asText()).containsExactly("TRAINING", "TRAINING", "SUCCEEDED");
+        assertThat(lines)
+                .extracting(n -> n.path("status").asText())
+                .containsExactly("TRAINING", "TRAINING", "SUCCEEDED");
         assertThat(lines.getLast().path("steps")).hasSize(3);
     }
 
@@ -173,39 +227,89 @@ class WatchLogsMotoTest {
         RunStore store = new RunStore(dynamo, TABLE, Clock.systemUTC());
         store.create(runId, "{\"runId\":\"" + runId + "\"}", null);
         String namespace = new Names(runId).namespace();
-        store.update(runId, r -> r.withStatus(RunStatus.FAILED).withResource(RunResources.KUBERNETES_CLUSTER, cluster)
+        store.update(runId, r -> r.withStatus(RunStatus.FAILED)
+                .withResource(RunResources.KUBERNETES_CLUSTER, cluster)
                 .withResource(RunResources.NAMESPACE, namespace)
-                .withError(new RunError("CheckTraining", "JobFailed", "the training job failed", "Traceback\nValueError: nan loss")));
+                .withError(new RunError(
+                        "CheckTraining", "JobFailed", "the training job failed", "Traceback\nValueError: nan loss")));
         var k8s = kubernetes.admin();
-        k8s.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+        k8s.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build())
+                .create();
         String job = new Names(runId).trainingJob();
-        k8s.batch().v1().jobs().inNamespace(namespace).resource(new JobBuilder().withNewMetadata().withName(job)
-                .addToLabels(Names.RUN_ID_LABEL, runId).endMetadata().withNewSpec().withNewTemplate().withNewSpec()
-                .addNewContainer().withName("trainer").withImage("x").endContainer().endSpec().endTemplate().endSpec().build()).create();
+        k8s.batch()
+                .v1()
+                .jobs()
+                .inNamespace(namespace)
+                .resource(new JobBuilder()
+                        .withNewMetadata()
+                        .withName(job)
+                        .addToLabels(Names.RUN_ID_LABEL, runId)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewTemplate()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("trainer")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
         for (String pod : List.of(job + "-0-abc", job + "-1-def")) {
-            k8s.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(pod)
-                    .addToLabels(Names.RUN_ID_LABEL, runId).addToLabels("job-name", job)
-                    .addToLabels(WorkloadManifests.COMPONENT, "training").endMetadata()
-                    .withNewSpec().addNewContainer().withName("trainer").withImage("x").endContainer().endSpec()
-                    .withNewStatus().withPhase("Failed").endStatus().build()).create();
+            k8s.pods()
+                    .inNamespace(namespace)
+                    .resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withName(pod)
+                            .addToLabels(Names.RUN_ID_LABEL, runId)
+                            .addToLabels("job-name", job)
+                            .addToLabels(WorkloadManifests.COMPONENT, "training")
+                            .endMetadata()
+                            .withNewSpec()
+                            .addNewContainer()
+                            .withName("trainer")
+                            .withImage("x")
+                            .endContainer()
+                            .endSpec()
+                            .withNewStatus()
+                            .withPhase("Failed")
+                            .endStatus()
+                            .build())
+                    .create();
         }
-        kubernetes.servingLogs((j, p) -> Optional.of("epoch 1 loss 2.0\nepoch 2 loss 1.0\nepoch 3 loss nan\n" + p.getMetadata().getName() + " exits\n"));
+        kubernetes.servingLogs((j, p) -> Optional.of("epoch 1 loss 2.0\nepoch 2 loss 1.0\nepoch 3 loss nan\n"
+                + p.getMetadata().getName() + " exits\n"));
     }
 
     @Test
     void logsPrintTheFailureTailAndThePodsLogsThroughTheKubernetesApi() {
-        eks.createCluster(r -> r.name(CLUSTER).roleArn(MotoServer.roleArn("eks")).resourcesVpcConfig(v -> v.subnetIds("subnet-1")));
+        eks.createCluster(r ->
+                r.name(CLUSTER).roleArn(MotoServer.roleArn("eks")).resourcesVpcConfig(v -> v.subnetIds("subnet-1")));
         aRunWithPods("run-logs", CLUSTER);
 
         CliTest.Result r = cli("logs", "run-logs", "--stack", STACK, "--tail", "2");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(connected).containsExactly(CLUSTER);
-        assertThat(r.out()).containsSubsequence("failed in CheckTraining: JobFailed", "the failure's log tail", "ValueError: nan loss",
-                "== pod tp-run-logs-train-0-abc (training, Failed) ==", "epoch 3 loss nan", "tp-run-logs-train-0-abc exits",
-                "== pod tp-run-logs-train-1-def");
+        assertThat(r.out())
+                .containsSubsequence(
+                        "failed in CheckTraining: JobFailed",
+                        "the failure's log tail",
+                        "ValueError: nan loss",
+                        "== pod tp-run-logs-train-0-abc (training, Failed) ==",
+                        "epoch 3 loss nan",
+                        "tp-run-logs-train-0-abc exits",
+                        "== pod tp-run-logs-train-1-def");
         assertThat(r.out()).doesNotContain("epoch 2 loss");
 
-        JsonNode json = Json.read(cli("logs", "run-logs", "--stack", STACK, "--output", "json").out());
+        JsonNode json = Json.read(
+                cli("logs", "run-logs", "--stack", STACK, "--output", "json").out());
         assertThat(json.path("cluster").asText()).isEqualTo(CLUSTER);
         assertThat(json.path("failure").path("logTail").asText()).endsWith("nan loss");
         assertThat(json.path("pods")).hasSize(2);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.spec.RunSpecs;
 import io.trainplane.core.Json;
+import io.trainplane.spec.RunSpecs;
 import io.trainplane.workflow.LambdaArtifact;
 import io.trainplane.workflow.LambdaFunction;
 import io.trainplane.workflow.Pipeline;
@@ -52,9 +52,13 @@ class LambdaArtifactsTest {
     @MethodSource("functions")
     void runsFromItsOwnArtifactAlone(String function) throws Exception {
         assumeThat(System.getenv("TRAINPLANE_ARTIFACT_CHECK"))
-                .as("runs in the pom's lambda-artifacts execution, after the jars are built").isNotNull();
+                .as("runs in the pom's lambda-artifacts execution, after the jars are built")
+                .isNotNull();
         Path jar = jar(function);
-        assertThat(jar).as("built by the shade execution of " + Pipeline.function(function).artifact()).exists();
+        assertThat(jar)
+                .as("built by the shade execution of "
+                        + Pipeline.function(function).artifact())
+                .exists();
 
         Throwable outcome;
         boolean mapperLoaded;
@@ -76,13 +80,16 @@ class LambdaArtifactsTest {
         }
         // It got as far as AWS: refused, classified as retryable, by the workflow's own classes.
         assertThat(outcome).as(function + " from " + jar).isNotNull();
-        assertThat(outcome.getClass().getName()).as(function + ": " + outcome)
+        assertThat(outcome.getClass().getName())
+                .as(function + ": " + outcome)
                 .isEqualTo("io.trainplane.core.TransientException");
         assertThat(outcome.getMessage()).contains("AWS could not be reached");
         // Building an ObjectMapper costs a cold start about 100 ms: only the functions that check a
         // spec against its schema (the validator maps with one) may build one on the way to AWS.
         if (!List.of("StartRun", "StartScheduledRun").contains(function)) {
-            assertThat(mapperLoaded).as(function + " loaded Jackson's ObjectMapper").isFalse();
+            assertThat(mapperLoaded)
+                    .as(function + " loaded Jackson's ObjectMapper")
+                    .isFalse();
         }
     }
 
@@ -103,8 +110,11 @@ class LambdaArtifactsTest {
         Class<?> context = Class.forName("com.amazonaws.services.lambda.runtime.Context", false, loader);
         Method handle = handlerClass.getMethod("handleRequest", InputStream.class, OutputStream.class, context);
         try {
-            handle.invoke(handler, new ByteArrayInputStream(Json.write(input).getBytes(StandardCharsets.UTF_8)),
-                    new ByteArrayOutputStream(), null);
+            handle.invoke(
+                    handler,
+                    new ByteArrayInputStream(Json.write(input).getBytes(StandardCharsets.UTF_8)),
+                    new ByteArrayOutputStream(),
+                    null);
             return null;
         } catch (InvocationTargetException e) {
             return e.getCause();
@@ -114,14 +124,19 @@ class LambdaArtifactsTest {
     /** The state the state machine hands each function (the quickstart run after StartRun). */
     static ObjectNode input(String function) throws IOException {
         String spec = Files.readString(Path.of("examples/quickstart.json"));
-        ObjectNode state = Json.object().put("runId", RUN_ID).put("executionName", RUN_ID)
+        ObjectNode state = Json.object()
+                .put("runId", RUN_ID)
+                .put("executionName", RUN_ID)
                 .put("executionArn", "arn:aws:states:us-east-1:000000000000:execution:TrainingPipeline:" + RUN_ID);
         return switch (function) {
             case "StartRun" -> state.set("spec", Json.read(spec));
-            case "StartScheduledRun" -> Json.object().put("series", "nightly").put("scheduledTime", "2026-11-22T03:00:00Z")
-                    .set("spec", Json.read(spec));
-            case "SafetyNet" -> (ObjectNode) Json.read(Files.readString(
-                    Path.of("events/step-functions-execution-status-change.json")));
+            case "StartScheduledRun" ->
+                Json.object()
+                        .put("series", "nightly")
+                        .put("scheduledTime", "2026-11-22T03:00:00Z")
+                        .set("spec", Json.read(spec));
+            case "SafetyNet" ->
+                (ObjectNode) Json.read(Files.readString(Path.of("events/step-functions-execution-status-change.json")));
             case "Janitor" -> Json.object();
             default -> state.put("jobName", "quickstart-evaluation").set("spec", RunSpecs.normalize(spec));
         };
@@ -130,16 +145,23 @@ class LambdaArtifactsTest {
     @Test
     void eachArtifactHoldsTheHandlersOfItsFunctionsAndTheAwsOneNoKubernetesClient() throws IOException {
         assumeThat(System.getenv("TRAINPLANE_ARTIFACT_CHECK"))
-                .as("runs in the pom's lambda-artifacts execution, after the jars are built").isNotNull();
+                .as("runs in the pom's lambda-artifacts execution, after the jars are built")
+                .isNotNull();
         for (String function : functions()) {
             try (ZipFile zip = new ZipFile(jar(function).toFile())) {
-                assertThat(zip.getEntry("io/trainplane/functions/" + function + ".class")).as(function).isNotNull();
+                assertThat(zip.getEntry("io/trainplane/functions/" + function + ".class"))
+                        .as(function)
+                        .isNotNull();
             }
         }
         List<String> kubernetes = new ArrayList<>();
-        try (ZipFile zip = new ZipFile(Path.of("target", LambdaArtifact.AWS.jarName()).toFile())) {
-            zip.stream().map(e -> e.getName())
-                    .filter(n -> n.startsWith("io/fabric8/") || n.startsWith("org/yaml/") || n.startsWith("io/trainplane/kubernetes/"))
+        try (ZipFile zip =
+                new ZipFile(Path.of("target", LambdaArtifact.AWS.jarName()).toFile())) {
+            zip.stream()
+                    .map(e -> e.getName())
+                    .filter(n -> n.startsWith("io/fabric8/")
+                            || n.startsWith("org/yaml/")
+                            || n.startsWith("io/trainplane/kubernetes/"))
                     .forEach(kubernetes::add);
         }
         assertThat(kubernetes).isEmpty();
@@ -153,18 +175,22 @@ class LambdaArtifactsTest {
     @Test
     void theKubernetesArtifactLinksEveryProjectClassAndBuildsAKubernetesClient() throws Exception {
         assumeThat(System.getenv("TRAINPLANE_ARTIFACT_CHECK"))
-                .as("runs in the pom's lambda-artifacts execution, after the jars are built").isNotNull();
+                .as("runs in the pom's lambda-artifacts execution, after the jars are built")
+                .isNotNull();
         Path jar = Path.of("target", LambdaArtifact.KUBERNETES.jarName());
         List<String> classes;
         try (ZipFile zip = new ZipFile(jar.toFile())) {
-            classes = zip.stream().map(e -> e.getName())
-                    .filter(n -> n.startsWith("io/trainplane/") && n.endsWith(".class") && !n.startsWith("io/trainplane/bench/"))
+            classes = zip.stream()
+                    .map(e -> e.getName())
+                    .filter(n -> n.startsWith("io/trainplane/")
+                            && n.endsWith(".class")
+                            && !n.startsWith("io/trainplane/bench/"))
                     .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
                     .toList();
         }
         assertThat(classes).contains("io.trainplane.kubernetes.EksClusterAccess");
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
             for (String name : classes) {
                 Class<?> type = Class.forName(name, false, loader);
@@ -173,7 +199,8 @@ class LambdaArtifactsTest {
                 type.getDeclaredConstructors();
             }
             Class<?> builder = Class.forName("io.fabric8.kubernetes.client.KubernetesClientBuilder", true, loader);
-            Object client = builder.getMethod("build").invoke(builder.getConstructor().newInstance());
+            Object client =
+                    builder.getMethod("build").invoke(builder.getConstructor().newInstance());
             Object http = client.getClass().getMethod("getHttpClient").invoke(client);
             assertThat(http.getClass().getName()).startsWith("io.fabric8.kubernetes.client.jdkhttp.");
             ((AutoCloseable) client).close();

@@ -18,10 +18,13 @@ class EksClusterAccessPrimingTest {
     void primesWithoutAnEndpointForEitherLauncher() throws Exception {
         String quickstart = Files.readString(Path.of("examples/quickstart.json"));
         RunSpec indexedJob = RunSpecs.parse(quickstart).withRunId("priming");
-        RunSpec pyTorchJob = RunSpecs.parse(quickstart.replace("\"training\": {", "\"training\": {\"launcher\": \"pytorchjob\", "))
+        RunSpec pyTorchJob = RunSpecs.parse(
+                        quickstart.replace("\"training\": {", "\"training\": {\"launcher\": \"pytorchjob\", "))
                 .withRunId("priming");
 
-        assertThatCode(() -> EksClusterAccess.prime(Region.US_EAST_1, indexedJob)).doesNotThrowAnyException();
-        assertThatCode(() -> EksClusterAccess.prime(Region.EU_WEST_1, pyTorchJob)).doesNotThrowAnyException();
+        assertThatCode(() -> EksClusterAccess.prime(Region.US_EAST_1, indexedJob))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> EksClusterAccess.prime(Region.EU_WEST_1, pyTorchJob))
+                .doesNotThrowAnyException();
     }
 }

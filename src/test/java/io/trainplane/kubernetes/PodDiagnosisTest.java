@@ -21,24 +21,56 @@ class PodDiagnosisTest {
     static final String NO_GPU = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.";
 
     static Pod pod(String name, PodStatus status) {
-        return new PodBuilder().withNewMetadata().withName(name).withCreationTimestamp(T0.toString()).endMetadata()
-                .withNewSpec().addNewContainer().withName("trainer").withImage("pytorch/pytorch:2.5.1").endContainer().endSpec()
-                .withStatus(status).build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withCreationTimestamp(T0.toString())
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("trainer")
+                .withImage("pytorch/pytorch:2.5.1")
+                .endContainer()
+                .endSpec()
+                .withStatus(status)
+                .build();
     }
 
     static PodStatus pending(String message) {
-        return new PodStatusBuilder().withPhase("Pending").addNewCondition().withType("PodScheduled").withStatus("False")
-                .withReason("Unschedulable").withMessage(message).withLastTransitionTime(T0.toString()).endCondition().build();
+        return new PodStatusBuilder()
+                .withPhase("Pending")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withReason("Unschedulable")
+                .withMessage(message)
+                .withLastTransitionTime(T0.toString())
+                .endCondition()
+                .build();
     }
 
     static PodStatus waiting(String reason, int restarts, String lastMessage) {
-        var status = new ContainerStatusBuilder().withName("trainer").withImage("pytorch/pytorch:2.5.1")
-                .withRestartCount(restarts).withNewState().withNewWaiting().withReason(reason).endWaiting().endState();
+        var status = new ContainerStatusBuilder()
+                .withName("trainer")
+                .withImage("pytorch/pytorch:2.5.1")
+                .withRestartCount(restarts)
+                .withNewState()
+                .withNewWaiting()
+                .withReason(reason)
+                .endWaiting()
+                .endState();
         if (lastMessage != null) {
-            status.withNewLastState().withNewTerminated().withExitCode(1).withMessage(lastMessage).endTerminated().endLastState();
+            status.withNewLastState()
+                    .withNewTerminated()
+                    .withExitCode(1)
+                    .withMessage(lastMessage)
+                    .endTerminated()
+                    .endLastState();
         }
-        return new PodStatusBuilder().withPhase(reason.contains("Image") ? "Pending" : "Running")
-                .withContainerStatuses(status.build()).build();
+        return new PodStatusBuilder()
+                .withPhase(reason.contains("Image") ? "Pending" : "Running")
+                .withContainerStatuses(status.build())
+                .build();
     }
 
     static PodDiagnosis.Diagnosis diagnose(List<Pod> pods, List<Event> events, Duration after, boolean failed) {
@@ -55,13 +87,20 @@ class PodDiagnosisTest {
 
     @Test
     void aPodPendingLessThanTheTimeoutIsStillWaitedFor() {
-        assertThat(diagnose(List.of(pod("p-0", pending(NO_GPU))), List.of(), Duration.ofMinutes(14), false)).isNull();
+        assertThat(diagnose(List.of(pod("p-0", pending(NO_GPU))), List.of(), Duration.ofMinutes(14), false))
+                .isNull();
     }
 
     @Test
     void withoutAConditionMessageTheSchedulersEventSaysWhy() {
-        Event event = new EventBuilder().withReason("FailedScheduling").withMessage(NO_GPU)
-                .withNewInvolvedObject().withKind("Pod").withName("p-0").endInvolvedObject().build();
+        Event event = new EventBuilder()
+                .withReason("FailedScheduling")
+                .withMessage(NO_GPU)
+                .withNewInvolvedObject()
+                .withKind("Pod")
+                .withName("p-0")
+                .endInvolvedObject()
+                .build();
 
         var d = diagnose(List.of(pod("p-0", pending(null))), List.of(event), Duration.ofMinutes(20), false);
 
@@ -80,7 +119,11 @@ class PodDiagnosisTest {
 
     @Test
     void aCrashLoopQuotesTheLastTermination() {
-        var d = diagnose(List.of(pod("p-1", waiting("CrashLoopBackOff", 4, "RuntimeError: boom"))), List.of(), Duration.ZERO, false);
+        var d = diagnose(
+                List.of(pod("p-1", waiting("CrashLoopBackOff", 4, "RuntimeError: boom"))),
+                List.of(),
+                Duration.ZERO,
+                false);
 
         assertThat(d.reason()).isEqualTo("CrashLoop");
         assertThat(d.message()).contains("p-1").contains("restarted 4 times").contains("RuntimeError: boom");
@@ -89,8 +132,17 @@ class PodDiagnosisTest {
 
     @Test
     void restartsAreACrashLoopOnlyOnceTheJobFails() {
-        var restarted = new PodStatusBuilder().withPhase("Running").withContainerStatuses(new ContainerStatusBuilder()
-                .withName("trainer").withRestartCount(2).withNewState().withNewRunning().endRunning().endState().build()).build();
+        var restarted = new PodStatusBuilder()
+                .withPhase("Running")
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName("trainer")
+                        .withRestartCount(2)
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .build())
+                .build();
         List<Pod> pods = List.of(pod("p-0", restarted));
 
         assertThat(diagnose(pods, List.of(), Duration.ZERO, false)).isNull();
@@ -99,9 +151,19 @@ class PodDiagnosisTest {
 
     @Test
     void healthyPodsHaveNoDiagnosis() {
-        var running = new PodStatusBuilder().withPhase("Running").withContainerStatuses(new ContainerStatusBuilder()
-                .withName("trainer").withRestartCount(0).withNewState().withNewRunning().endRunning().endState().build()).build();
+        var running = new PodStatusBuilder()
+                .withPhase("Running")
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName("trainer")
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .build())
+                .build();
 
-        assertThat(diagnose(List.of(pod("p-0", running)), List.of(), Duration.ofHours(3), false)).isNull();
+        assertThat(diagnose(List.of(pod("p-0", running)), List.of(), Duration.ofHours(3), false))
+                .isNull();
     }
 }

@@ -11,9 +11,9 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.trainplane.core.Json;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,15 +46,21 @@ class PyTorchJobManifestTest {
     }
 
     static RunSpec spec(int workers, int gpus, int procs) {
-        return RunSpecs.parse("""
+        return RunSpecs.parse(
+                """
                 {"runId": "nightly-7", "cluster": {"mode": "existing", "name": "warm"}, "volume": {"type": "efs"},
                  "training": {"launcher": "pytorchjob", "workers": %d, "gpusPerWorker": %d, "procsPerWorker": %d}}"""
-                .formatted(workers, gpus, procs));
+                        .formatted(workers, gpus, procs));
     }
 
     static Stream<Arguments> variants() {
-        return IntStream.rangeClosed(1, 4).boxed().flatMap(workers -> Stream.of(
-                Arguments.of(workers, 0, 1), Arguments.of(workers, 0, 2), Arguments.of(workers, 1, 1), Arguments.of(workers, 4, 4)));
+        return IntStream.rangeClosed(1, 4)
+                .boxed()
+                .flatMap(workers -> Stream.of(
+                        Arguments.of(workers, 0, 1),
+                        Arguments.of(workers, 0, 2),
+                        Arguments.of(workers, 1, 1),
+                        Arguments.of(workers, 4, 4)));
     }
 
     @ParameterizedTest(name = "workers {0}, gpus {1}, procs {2}")
@@ -71,8 +77,10 @@ class PyTorchJobManifestTest {
         assertThat(total).isEqualTo(workers);
         assertThat(replicas.path("Master").path("replicas").asInt()).isEqualTo(1);
         assertThat(json.path("spec").path("nprocPerNode").asText()).isEqualTo(Integer.toString(procs));
-        assumeTrue(schema != null, "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize()
-                + " (shared reference data); schema validation skipped");
+        assumeTrue(
+                schema != null,
+                "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize()
+                        + " (shared reference data); schema validation skipped");
         Set<ValidationMessage> errors = schema.validate(json);
         assertThat(errors).as(json.toPrettyString()).isEmpty();
     }
@@ -88,21 +96,39 @@ class PyTorchJobManifestTest {
         assertThat(spec.path("elasticPolicy").path("minReplicas").asInt()).isEqualTo(2);
         assertThat(spec.path("elasticPolicy").path("maxReplicas").asInt()).isEqualTo(2);
         assertThat(spec.path("runPolicy").path("cleanPodPolicy").asText()).isEqualTo("None");
-        assertThat(spec.path("runPolicy").path("activeDeadlineSeconds").asLong()).isEqualTo(240 * 60L);
-        assertThat(pod.path("metadata").path("labels").path(RunObjects.RUN_LABEL).asText()).isEqualTo("nightly-7");
+        assertThat(spec.path("runPolicy").path("activeDeadlineSeconds").asLong())
+                .isEqualTo(240 * 60L);
+        assertThat(pod.path("metadata")
+                        .path("labels")
+                        .path(RunObjects.RUN_LABEL)
+                        .asText())
+                .isEqualTo("nightly-7");
         JsonNode container = pod.path("spec").path("containers").get(0);
         assertThat(container.path("name").asText()).isEqualTo("pytorch");
-        assertThat(container.path("resources").path("limits").path("nvidia.com/gpu").asText()).isEqualTo("4");
-        assertThat(container.path("volumeMounts").findValuesAsText("mountPath")).contains("/dev/shm", "/shared", "/workload");
-        assertThat(pod.path("spec").path("volumes").findValuesAsText("claimName")).contains(VolumeManifests.CLAIM);
-        assertThat(pod.path("spec").path("tolerations").get(0).path("key").asText()).isEqualTo("nvidia.com/gpu");
+        assertThat(container
+                        .path("resources")
+                        .path("limits")
+                        .path("nvidia.com/gpu")
+                        .asText())
+                .isEqualTo("4");
+        assertThat(container.path("volumeMounts").findValuesAsText("mountPath"))
+                .contains("/dev/shm", "/shared", "/workload");
+        assertThat(pod.path("spec").path("volumes").findValuesAsText("claimName"))
+                .contains(VolumeManifests.CLAIM);
+        assertThat(pod.path("spec").path("tolerations").get(0).path("key").asText())
+                .isEqualTo("nvidia.com/gpu");
     }
 
     @Test
     void theSchemaCatchesAMalformedPyTorchJob() {
-        assumeTrue(schema != null, "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize() + "; skipped");
-        var json = (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().valueToTree(new WorkloadManifests(spec(2, 0, 1)).pyTorchJob());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) json.path("spec").path("pytorchReplicaSpecs").path("Worker")).put("replicas", "two");
+        assumeTrue(
+                schema != null,
+                "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize() + "; skipped");
+        var json = (com.fasterxml.jackson.databind.node.ObjectNode)
+                Json.mapper().valueToTree(new WorkloadManifests(spec(2, 0, 1)).pyTorchJob());
+        ((com.fasterxml.jackson.databind.node.ObjectNode)
+                        json.path("spec").path("pytorchReplicaSpecs").path("Worker"))
+                .put("replicas", "two");
 
         assertThat(schema.validate(json)).isNotEmpty();
     }

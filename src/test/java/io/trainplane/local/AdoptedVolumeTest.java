@@ -3,9 +3,9 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
-import io.trainplane.core.Json;
 import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,10 +40,12 @@ class AdoptedVolumeTest {
 
     /** A run of the quickstart named {@code runId} up to its volume being ready; its state. */
     JsonNode runUpToTheVolume(String runId, String adoptedFileSystem) {
-        String spec = quickstart.replace("\"runId\": \"quickstart\"", "\"runId\": \"" + runId + "\"")
+        String spec = quickstart
+                .replace("\"runId\": \"quickstart\"", "\"runId\": \"" + runId + "\"")
                 .replace("\"keepVolume\": false", "\"keepVolume\": true");
         if (adoptedFileSystem != null) {
-            spec = spec.replace("\"volume\": { \"type\": \"efs\" }",
+            spec = spec.replace(
+                    "\"volume\": { \"type\": \"efs\" }",
                     "\"volume\": { \"type\": \"efs\", \"fileSystemId\": \"" + adoptedFileSystem + "\" }");
         }
         JsonNode state = handlers.start(spec, runId);
@@ -68,12 +70,18 @@ class AdoptedVolumeTest {
     }
 
     String clusterGroup(String runId) {
-        return cloud.eks().describeCluster(r -> r.name("tp-" + runId + "-eks")).cluster().resourcesVpcConfig().clusterSecurityGroupId();
+        return cloud.eks()
+                .describeCluster(r -> r.name("tp-" + runId + "-eks"))
+                .cluster()
+                .resourcesVpcConfig()
+                .clusterSecurityGroupId();
     }
 
     List<List<String>> groupsOfEachMountTarget(String fileSystem) {
         return cloud.efs().describeMountTargets(r -> r.fileSystemId(fileSystem)).mountTargets().stream()
-                .map(mt -> cloud.efs().describeMountTargetSecurityGroups(r -> r.mountTargetId(mt.mountTargetId())).securityGroups())
+                .map(mt -> cloud.efs()
+                        .describeMountTargetSecurityGroups(r -> r.mountTargetId(mt.mountTargetId()))
+                        .securityGroups())
                 .toList();
     }
 
@@ -84,19 +92,24 @@ class AdoptedVolumeTest {
     @Test
     void eachRunAdoptingAKeptFileSystemGetsItsClustersGroupOnTheMountTargetsForTheRunOnly() {
         runUpToTheVolume("first", null);
-        String fileSystem = record("first").resources().get(RunResources.FILE_SYSTEM).orElseThrow();
+        String fileSystem =
+                record("first").resources().get(RunResources.FILE_SYSTEM).orElseThrow();
         String first = clusterGroup("first");
         assertThat(groupsOfEachMountTarget(fileSystem)).hasSize(2).containsOnly(List.of(first));
         handlers.invoke("Teardown", Json.object().put("runId", "first"));
-        assertThat(groupsOfEachMountTarget(fileSystem)).as("kept as the first run made it").containsOnly(List.of(first));
+        assertThat(groupsOfEachMountTarget(fileSystem))
+                .as("kept as the first run made it")
+                .containsOnly(List.of(first));
 
         for (String runId : List.of("second", "third")) {
             JsonNode state = runUpToTheVolume(runId, fileSystem);
             String group = clusterGroup(runId);
             assertThat(group).isNotEqualTo(first);
             assertThat(groupsOfEachMountTarget(fileSystem)).as(runId).hasSize(2).containsOnly(List.of(first, group));
-            assertThat(record(runId).resources().get(RunResources.MOUNT_TARGET_GROUP)).contains(group);
-            assertThat(record(runId).resources().list(RunResources.MOUNT_TARGETS_OPENED)).hasSize(2);
+            assertThat(record(runId).resources().get(RunResources.MOUNT_TARGET_GROUP))
+                    .contains(group);
+            assertThat(record(runId).resources().list(RunResources.MOUNT_TARGETS_OPENED))
+                    .hasSize(2);
 
             // Step Functions may run the step again: nothing more changes.
             int modifications = calls("efs:ModifyMountTargetSecurityGroups");
@@ -106,11 +119,20 @@ class AdoptedVolumeTest {
 
             // Cleanup takes the run's group back off and leaves the file system as the run found it.
             handlers.invoke("Teardown", Json.object().put("runId", runId));
-            assertThat(groupsOfEachMountTarget(fileSystem)).as(runId + " cleaned up").containsOnly(List.of(first));
-            assertThat(record(runId).resources().has(RunResources.MOUNT_TARGET_GROUP)).isFalse();
-            assertThat(record(runId).resources().has(RunResources.MOUNT_TARGETS_OPENED)).isFalse();
+            assertThat(groupsOfEachMountTarget(fileSystem))
+                    .as(runId + " cleaned up")
+                    .containsOnly(List.of(first));
+            assertThat(record(runId).resources().has(RunResources.MOUNT_TARGET_GROUP))
+                    .isFalse();
+            assertThat(record(runId).resources().has(RunResources.MOUNT_TARGETS_OPENED))
+                    .isFalse();
         }
-        assertThat(cloud.efs().describeFileSystems(r -> r.fileSystemId(fileSystem)).fileSystems()).hasSize(1);
-        assertThat(calls("efs:CreateMountTarget")).as("the adopting runs make no mount target").isEqualTo(2);
+        assertThat(cloud.efs()
+                        .describeFileSystems(r -> r.fileSystemId(fileSystem))
+                        .fileSystems())
+                .hasSize(1);
+        assertThat(calls("efs:CreateMountTarget"))
+                .as("the adopting runs make no mount target")
+                .isEqualTo(2);
     }
 }

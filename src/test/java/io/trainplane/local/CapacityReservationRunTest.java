@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.sim.SimulatedCapacity;
 import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,14 +43,22 @@ class CapacityReservationRunTest {
         change.accept(json);
         try (LocalCloud cloud = new LocalCloud()) {
             setUp.accept(cloud);
-            RunReport report = new LocalRun(cloud, Faults.none(), e -> { }).execute(RunSpecs.normalize(Json.write(json)),
-                    json.get("runId").asText());
+            RunReport report = new LocalRun(cloud, Faults.none(), e -> {})
+                    .execute(
+                            RunSpecs.normalize(Json.write(json)),
+                            json.get("runId").asText());
             String cluster = "tp-" + json.get("runId").asText() + "-eks";
-            Nodegroup nodegroup = cloud.eks().listNodegroups(r -> r.clusterName(cluster)).nodegroups().stream().findFirst()
-                    .map(name -> cloud.eks().describeNodegroup(r -> r.clusterName(cluster).nodegroupName(name)).nodegroup())
+            Nodegroup nodegroup = cloud.eks().listNodegroups(r -> r.clusterName(cluster)).nodegroups().stream()
+                    .findFirst()
+                    .map(name -> cloud.eks()
+                            .describeNodegroup(r -> r.clusterName(cluster).nodegroupName(name))
+                            .nodegroup())
                     .orElse(null);
-            JsonNode data = nodegroup == null || nodegroup.launchTemplate() == null ? null
-                    : cloud.cloudControl().launchTemplateData(nodegroup.launchTemplate().id(), null).orElse(null);
+            JsonNode data = nodegroup == null || nodegroup.launchTemplate() == null
+                    ? null
+                    : cloud.cloudControl()
+                            .launchTemplateData(nodegroup.launchTemplate().id(), null)
+                            .orElse(null);
             return new Outcome(report, nodegroup, data);
         }
     }
@@ -61,29 +69,50 @@ class CapacityReservationRunTest {
 
     @Test
     void theEfaExampleRunsInItsCapacityBlockFromTheBlocksZoneWithoutAPlacementGroup() {
-        Outcome out = run(efaExample, spec -> { }, cloud -> { });
+        Outcome out = run(efaExample, spec -> {}, cloud -> {});
 
         assertThat(out.report().status()).as(out.report().error() + "").isEqualTo("SUCCEEDED");
         assertThat(out.nodegroup().status()).isEqualTo(NodegroupStatus.ACTIVE);
-        assertThat(out.nodegroup().subnets()).as("the stack's subnet in us-east-1a only").containsExactly(SimulatedNetwork.SUBNET_1A);
+        assertThat(out.nodegroup().subnets())
+                .as("the stack's subnet in us-east-1a only")
+                .containsExactly(SimulatedNetwork.SUBNET_1A);
         assertThat(out.nodegroup().capacityType()).isEqualTo(CapacityTypes.CAPACITY_BLOCK);
         assertThat(out.launchTemplateData().get("InstanceType").asText()).isEqualTo("p4d.24xlarge");
-        assertThat(out.launchTemplateData().at("/InstanceMarketOptions/MarketType").asText()).isEqualTo("capacity-block");
-        assertThat(out.launchTemplateData().at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId")
-                .asText()).isEqualTo(SimulatedCapacity.EXAMPLE_BLOCK);
+        assertThat(out.launchTemplateData()
+                        .at("/InstanceMarketOptions/MarketType")
+                        .asText())
+                .isEqualTo("capacity-block");
+        assertThat(out.launchTemplateData()
+                        .at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId")
+                        .asText())
+                .isEqualTo(SimulatedCapacity.EXAMPLE_BLOCK);
         assertThat(out.launchTemplateData().has("Placement")).isFalse();
-        assertThat(out.launchTemplateData().get("NetworkInterfaces")).as("EFA interfaces stay").hasSize(4);
-        assertThat(out.report().resources().created()).noneMatch(ref -> ref.startsWith("ec2:placement-group/"))
+        assertThat(out.launchTemplateData().get("NetworkInterfaces"))
+                .as("EFA interfaces stay")
+                .hasSize(4);
+        assertThat(out.report().resources().created())
+                .noneMatch(ref -> ref.startsWith("ec2:placement-group/"))
                 .anyMatch(ref -> ref.startsWith("ec2:launch-template/"));
     }
 
     @Test
     void anOnDemandReservationGetsTheSubnetsOfItsZone() {
-        Outcome out = run(efaExample, spec -> {
-            nodeGroup(spec).put("instanceType", "g5.12xlarge").put("gpusPerNode", 4).put("capacityType", "ON_DEMAND")
-                    .put("capacityReservationId", SimulatedCapacity.STACK_ODCR).put("efa", false);
-            ((ObjectNode) spec.get("training")).put("procsPerWorker", 4).put("gpusPerWorker", 4).put("cpu", "40").put("memory", "160Gi");
-        }, cloud -> { });
+        Outcome out = run(
+                efaExample,
+                spec -> {
+                    nodeGroup(spec)
+                            .put("instanceType", "g5.12xlarge")
+                            .put("gpusPerNode", 4)
+                            .put("capacityType", "ON_DEMAND")
+                            .put("capacityReservationId", SimulatedCapacity.STACK_ODCR)
+                            .put("efa", false);
+                    ((ObjectNode) spec.get("training"))
+                            .put("procsPerWorker", 4)
+                            .put("gpusPerWorker", 4)
+                            .put("cpu", "40")
+                            .put("memory", "160Gi");
+                },
+                cloud -> {});
 
         assertThat(out.report().status()).as(out.report().error() + "").isEqualTo("SUCCEEDED");
         assertThat(out.nodegroup().subnets()).containsExactly(SimulatedNetwork.SUBNET_1B);
@@ -93,38 +122,54 @@ class CapacityReservationRunTest {
 
     @Test
     void anotherInstanceTypeThanTheBlocksIsRefusedBeforeTheNodeGroupOrItsTemplateExists() {
-        Outcome out = run(efaExample, spec -> nodeGroup(spec).put("instanceType", "p5.48xlarge"), cloud -> { });
+        Outcome out = run(efaExample, spec -> nodeGroup(spec).put("instanceType", "p5.48xlarge"), cloud -> {});
 
         assertThat(out.report().status()).isEqualTo("FAILED");
         assertThat(out.report().failedState()).isEqualTo("CreateNodegroup");
         assertThat(out.report().error()).isEqualTo("CapacityReservationInstanceType");
-        assertThat(out.report().cause()).contains("reserves p4d.24xlarge, not p5.48xlarge",
-                "set cluster.nodeGroup.instanceType to p4d.24xlarge");
+        assertThat(out.report().cause())
+                .contains(
+                        "reserves p4d.24xlarge, not p5.48xlarge", "set cluster.nodeGroup.instanceType to p4d.24xlarge");
         assertThat(out.nodegroup()).isNull();
-        assertThat(out.report().resources().created()).noneMatch(ref -> ref.startsWith("ec2:") || ref.startsWith("eks:nodegroup/"));
+        assertThat(out.report().resources().created())
+                .noneMatch(ref -> ref.startsWith("ec2:") || ref.startsWith("eks:nodegroup/"));
     }
 
     @Test
     void aBlockInAZoneWithoutAStackSubnetIsRefusedNamingTheZone() {
-        Outcome out = run(efaExample, spec -> nodeGroup(spec).put("capacityReservationId", "cr-0c0c0c0c0c0c0c0c0"), cloud ->
-                cloud.capacity().add(new SimulatedCapacity.Reservation("cr-0c0c0c0c0c0c0c0c0", "capacity-block", "p4d.24xlarge", 2,
-                        "us-east-1c", cloud.clock().instant(), cloud.clock().instant().plus(Duration.ofDays(2)))));
+        Outcome out = run(
+                efaExample,
+                spec -> nodeGroup(spec).put("capacityReservationId", "cr-0c0c0c0c0c0c0c0c0"),
+                cloud -> cloud.capacity()
+                        .add(new SimulatedCapacity.Reservation(
+                                "cr-0c0c0c0c0c0c0c0c0",
+                                "capacity-block",
+                                "p4d.24xlarge",
+                                2,
+                                "us-east-1c",
+                                cloud.clock().instant(),
+                                cloud.clock().instant().plus(Duration.ofDays(2)))));
 
         assertThat(out.report().failedState()).isEqualTo("CreateNodegroup");
         assertThat(out.report().error()).isEqualTo("NoSubnetInReservationZone");
         assertThat(out.report().cause()).contains("us-east-1c", SimulatedNetwork.SUBNET_1A + " in us-east-1a");
-        assertThat(out.report().resources().created()).noneMatch(ref -> ref.startsWith("ec2:") || ref.startsWith("eks:nodegroup/"));
+        assertThat(out.report().resources().created())
+                .noneMatch(ref -> ref.startsWith("ec2:") || ref.startsWith("eks:nodegroup/"));
     }
 
     @Test
     void theLookupsAreAllowedByTheStacksRoleAndAskOnlyCloudControlsReadActions() {
         try (LocalCloud cloud = new LocalCloud()) {
-            RunReport report = new LocalRun(cloud, Faults.none(), e -> { }).execute(RunSpecs.normalize(efaExample), "cifar10-p4d-efa");
+            RunReport report = new LocalRun(cloud, Faults.none(), e -> {})
+                    .execute(RunSpecs.normalize(efaExample), "cifar10-p4d-efa");
 
-            assertThat(report.failedState()).as(report.error() + ": " + report.cause()).isNotIn("CreateNodegroup", "CheckNodegroup");
+            assertThat(report.failedState())
+                    .as(report.error() + ": " + report.cause())
+                    .isNotIn("CreateNodegroup", "CheckNodegroup");
             assertThat(cloud.iam().denials()).isEmpty();
             assertThat(report.calls()).as("the node group was asked for").containsKey("eks:CreateNodegroup");
-            assertThat(cloud.iam().entries()).filteredOn(e -> e.action().equals("ec2:DescribeCapacityReservations"))
+            assertThat(cloud.iam().entries())
+                    .filteredOn(e -> e.action().equals("ec2:DescribeCapacityReservations"))
                     .isNotEmpty()
                     .allSatisfy(e -> {
                         assertThat(e.role()).isEqualTo("ClusterWorkRole");

@@ -3,9 +3,9 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,14 +26,15 @@ class ClusterFaultsTest {
         ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
         spec.putObject("data").put("source", "url").put("url", URL).put("sha256", "ab".repeat(32));
         try (LocalCloud cloud = new LocalCloud()) {
-            return new LocalRun(cloud, fault == null ? Faults.none() : Faults.onCluster(fault), e -> { })
+            return new LocalRun(cloud, fault == null ? Faults.none() : Faults.onCluster(fault), e -> {})
                     .execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
         }
     }
 
     static Stream<Arguments> faults() {
         return Stream.of(
-                Arguments.of(ClusterFault.UNSCHEDULABLE, "CheckTraining", "Unschedulable", "Insufficient nvidia.com/gpu"),
+                Arguments.of(
+                        ClusterFault.UNSCHEDULABLE, "CheckTraining", "Unschedulable", "Insufficient nvidia.com/gpu"),
                 Arguments.of(ClusterFault.IMAGE_PULL, "CheckTraining", "ImagePullFailed", "pytorch/pytorch"),
                 Arguments.of(ClusterFault.CRASH_LOOP, "CheckTraining", "CrashLoop", "simulated crash at start-up"),
                 Arguments.of(ClusterFault.BAD_CHECKSUM, "CheckData", "DataChecksumMismatch", URL),

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.ec2.ControlPlaneLogGroup;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.Names;
-import io.trainplane.core.Json;
 import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,15 +42,17 @@ class ControlPlaneLogGroupTest {
     }
 
     JsonNode logGroup() {
-        return Json.read(cloud.cloudControl().getResource(r -> r.typeName(ControlPlaneLogGroup.TYPE).identifier(LOG_GROUP))
-                .resourceDescription().properties());
+        return Json.read(cloud.cloudControl()
+                .getResource(r -> r.typeName(ControlPlaneLogGroup.TYPE).identifier(LOG_GROUP))
+                .resourceDescription()
+                .properties());
     }
 
     @Test
     void theClusterIsAskedForOnlyOnceItsLogGroupExistsSoEksWritesIntoTheRunsOwn() {
         JsonNode created = handlers.invoke("CreateCluster", state);
         assertThat(created.path("waitingFor").asText()).isEqualTo("log group");
-        JsonNode early = handlers.invoke("CheckCluster", state);   // the log group is still being created
+        JsonNode early = handlers.invoke("CheckCluster", state); // the log group is still being created
         assertThat(early.path("done").asBoolean()).isFalse();
         assertThat(cloud.calls().counts()).doesNotContainKey("eks:CreateCluster");
 
@@ -59,9 +61,12 @@ class ControlPlaneLogGroupTest {
 
         assertThat(cloud.calls().counts()).containsEntry("eks:CreateCluster", 1);
         JsonNode group = logGroup();
-        assertThat(group.path("RetentionInDays").asInt()).isEqualTo(cloud.clients().settings().logRetentionDays());
+        assertThat(group.path("RetentionInDays").asInt())
+                .isEqualTo(cloud.clients().settings().logRetentionDays());
         assertThat(cloud.inventory()).contains(ControlPlaneLogGroup.REF_PREFIX + LOG_GROUP);
-        assertThat(cloud.cloudControl().resources()).filteredOn(r -> r.ref().startsWith("logs:")).singleElement()
+        assertThat(cloud.cloudControl().resources())
+                .filteredOn(r -> r.ref().startsWith("logs:"))
+                .singleElement()
                 .satisfies(r -> assertThat(r.tags()).isEqualTo(new RunTags(LocalCloud.STACK, "quickstart").asMap()));
     }
 
@@ -77,17 +82,20 @@ class ControlPlaneLogGroupTest {
         JsonNode result = handlers.invoke("Teardown", Json.object().put("runId", "quickstart"));
 
         assertThat(result.path("done").asBoolean()).isTrue();
-        assertThat(logGroup().path("RetentionInDays").asInt()).isEqualTo(7);   // still there
-        assertThat(store.get("quickstart").resources().has(RunResources.LOG_GROUP)).isFalse();
+        assertThat(logGroup().path("RetentionInDays").asInt()).isEqualTo(7); // still there
+        assertThat(store.get("quickstart").resources().has(RunResources.LOG_GROUP))
+                .isFalse();
     }
 
     @Test
     void teardownDeletesTheRunsLogGroupAfterItsCreateFinished() {
         handlers.invoke("CreateCluster", state);
-        handlers.invoke("Teardown", Json.object().put("runId", "quickstart"));   // the create is still running: wait
+        handlers.invoke("Teardown", Json.object().put("runId", "quickstart")); // the create is still running: wait
         assertThat(cloud.inventory()).contains(ControlPlaneLogGroup.REF_PREFIX + LOG_GROUP);
 
-        for (int pass = 0; pass < 5 && cloud.inventory().contains(ControlPlaneLogGroup.REF_PREFIX + LOG_GROUP); pass++) {
+        for (int pass = 0;
+                pass < 5 && cloud.inventory().contains(ControlPlaneLogGroup.REF_PREFIX + LOG_GROUP);
+                pass++) {
             cloud.clock().advance(Duration.ofSeconds(15));
             handlers.invoke("Teardown", Json.object().put("runId", "quickstart"));
         }

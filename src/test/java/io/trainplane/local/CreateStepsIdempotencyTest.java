@@ -46,7 +46,9 @@ class CreateStepsIdempotencyTest {
             try {
                 handlers.invoke(function, state);
             } catch (RuntimeException lost) {
-                assertThat(timeout).as("only the simulated timeout may fail an attempt: " + lost).isTrue();
+                assertThat(timeout)
+                        .as("only the simulated timeout may fail an attempt: " + lost)
+                        .isTrue();
             }
             if (timeout) {
                 cloud.faults().clear();
@@ -66,7 +68,7 @@ class CreateStepsIdempotencyTest {
     void createClusterMakesOneLogGroupThenCheckClusterOneCluster(boolean timeout) {
         threeTimes("CreateCluster", "cloudcontrol:CreateResource", timeout);
         assertThat(count("logs:log-group/")).isEqualTo(1);
-        assertThat(count("eks:cluster/")).isZero();   // not before its log group exists
+        assertThat(count("eks:cluster/")).isZero(); // not before its log group exists
 
         cloud.clock().advance(Duration.ofSeconds(15));
         threeTimes("CheckCluster", "eks:CreateCluster", timeout);
@@ -101,7 +103,8 @@ class CreateStepsIdempotencyTest {
         threeTimes("CreateVolume", "efs:CreateFileSystem", false);
         cloud.clock().advance(Duration.ofMinutes(2));
         threeTimes("CheckVolume", "efs:CreateMountTarget", timeout);
-        assertThat(count("efs:mount-target/")).isEqualTo(cloud.clients().settings().network().subnetIds().size());
+        assertThat(count("efs:mount-target/"))
+                .isEqualTo(cloud.clients().settings().network().subnetIds().size());
     }
 
     @ParameterizedTest(name = "lost answer: {0}")
@@ -109,7 +112,9 @@ class CreateStepsIdempotencyTest {
     void configureClusterInstallsEachAddOnOnce(boolean timeout) {
         clusterActive();
         threeTimes("ConfigureCluster", "eks:CreateAddon", timeout);
-        assertThat(cloud.eks().listAddons(r -> r.clusterName("tp-quickstart-eks")).addons())
+        assertThat(cloud.eks()
+                        .listAddons(r -> r.clusterName("tp-quickstart-eks"))
+                        .addons())
                 .containsExactlyInAnyOrder("eks-pod-identity-agent", "aws-efs-csi-driver");
         // Tagged with the run (and so in its inventory), as the IAM policies' aws:ResourceTag conditions need.
         assertThat(count("eks:addon/")).isEqualTo(2);

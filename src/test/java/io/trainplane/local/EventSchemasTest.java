@@ -9,9 +9,9 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.trainplane.core.Json;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +32,8 @@ class EventSchemasTest {
     static final Path EVENTS = Path.of("events");
     static final Path SCHEMAS = EVENTS.resolve("schemas");
     static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
-    static final SchemaValidatorsConfig CONFIG = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+    static final SchemaValidatorsConfig CONFIG =
+            SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
     static String quickstart;
 
     @BeforeAll
@@ -54,44 +55,61 @@ class EventSchemasTest {
 
     static Set<String> names(Path dir, String suffix) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(suffix))
-                    .map(n -> n.substring(0, n.length() - suffix.length())).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(suffix))
+                    .map(n -> n.substring(0, n.length() - suffix.length()))
+                    .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
         }
     }
 
     static Set<ValidationMessage> validate(JsonNode event) {
         Path schema = SCHEMAS.resolve(kebab(event.path("detail-type").asText()) + ".schema.json");
-        assertThat(schema).as("schema of '%s'", event.path("detail-type").asText()).exists();
+        assertThat(schema)
+                .as("schema of '%s'", event.path("detail-type").asText())
+                .exists();
         JsonSchema validator = FACTORY.getSchema(read(schema), CONFIG);
         return validator.validate(event);
     }
 
     @Test
     void everySchemaHasASampleAndEverySampleASchema() throws IOException {
-        assertThat(names(EVENTS, ".json")).isEqualTo(names(SCHEMAS, ".schema.json"))
-                .contains("run-started", "training-job-completed", "model-evaluated", "run-succeeded", "run-failed",
-                        "run-cleaned-up", "orphans-cleaned");
+        assertThat(names(EVENTS, ".json"))
+                .isEqualTo(names(SCHEMAS, ".schema.json"))
+                .contains(
+                        "run-started",
+                        "training-job-completed",
+                        "model-evaluated",
+                        "run-succeeded",
+                        "run-failed",
+                        "run-cleaned-up",
+                        "orphans-cleaned");
     }
 
     @TestFactory
     Stream<DynamicTest> schemasAreValidAndEverySampleMatchesItsSchema() throws IOException {
         JsonSchema metaSchema = FACTORY.getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
-        return names(EVENTS, ".json").stream().map(name -> DynamicTest.dynamicTest(name, () -> {
-            JsonNode schema = read(SCHEMAS.resolve(name + ".schema.json"));
-            assertThat(metaSchema.validate(schema)).as("%s.schema.json against the 2020-12 meta-schema", name).isEmpty();
-            JsonNode sample = read(EVENTS.resolve(name + ".json"));
-            assertThat(kebab(sample.path("detail-type").asText())).isEqualTo(name);
-            if (sample.path("source").asText().equals("trainplane")) {
-                assertThat(sample.path("detail").path("runId").isTextual()).as("%s: detail.runId", name).isTrue();
-            }
-            assertThat(validate(sample)).as(name + ".json").isEmpty();
-        }));
+        return names(EVENTS, ".json").stream()
+                .map(name -> DynamicTest.dynamicTest(name, () -> {
+                    JsonNode schema = read(SCHEMAS.resolve(name + ".schema.json"));
+                    assertThat(metaSchema.validate(schema))
+                            .as("%s.schema.json against the 2020-12 meta-schema", name)
+                            .isEmpty();
+                    JsonNode sample = read(EVENTS.resolve(name + ".json"));
+                    assertThat(kebab(sample.path("detail-type").asText())).isEqualTo(name);
+                    if (sample.path("source").asText().equals("trainplane")) {
+                        assertThat(sample.path("detail").path("runId").isTextual())
+                                .as("%s: detail.runId", name)
+                                .isTrue();
+                    }
+                    assertThat(validate(sample)).as(name + ".json").isEmpty();
+                }));
     }
 
     @Test
     void theRunFailedSchemaRejectsALeftoverWithoutWhatRemovesIt() {
         JsonNode sample = read(EVENTS.resolve("run-failed.json"));
-        var leftover = (com.fasterxml.jackson.databind.node.ObjectNode) sample.path("detail").path("cleanup").path("leftBehind").get(0);
+        var leftover = (com.fasterxml.jackson.databind.node.ObjectNode)
+                sample.path("detail").path("cleanup").path("leftBehind").get(0);
         assertThat(validate(sample)).isEmpty();
         leftover.put("removedBy", "someone");
         assertThat(validate(sample)).isNotEmpty();
@@ -111,32 +129,65 @@ class EventSchemasTest {
     @TestFactory
     Stream<DynamicTest> everyEventALocalRunPublishesMatchesItsSchema() {
         return Stream.of(
-                new Case("succeeded", Faults.none(), null,
-                        List.of("Run Started", "Training Job Completed", "Model Evaluated", "Run Cleaned Up", "Run Succeeded")),
-                new Case("--fail-at CheckEvaluation", new Faults(Set.of("CheckEvaluation"), Set.of()), null,
-                        List.of("Run Started", "Training Job Completed", "Run Cleaned Up", "Run Failed")),
-                new Case("--fail-at StartRun", new Faults(Set.of("StartRun"), Set.of()), null, List.of("Run Failed")),
-                new Case("--abort-at CheckTraining", Faults.none(), "CheckTraining",
-                        List.of("Run Started", "Run Cleaned Up", "Run Failed")),
-                // Cleanup gives up: Run Failed names what it left behind.
-                new Case("--fault efs:DeleteFileSystem", new Faults(Set.of(), Set.of(), Set.of("efs:DeleteFileSystem"), Set.of()), null,
-                        List.of("Run Started", "Training Job Completed", "Model Evaluated", "Run Failed"))
-        ).map(c -> DynamicTest.dynamicTest(c.name(), () -> {
-            List<SimulatedEventBus.Event> events;
-            try (LocalCloud cloud = new LocalCloud()) {
-                new LocalRun(cloud, c.faults(), e -> {}).abortingAt(c.abortAt()).execute(RunSpecs.normalize(quickstart), "quickstart");
-                events = cloud.bus().events();
-            }
-            assertThat(events.stream().filter(e -> e.source().equals("trainplane")).map(SimulatedEventBus.Event::detailType))
-                    .containsExactlyElementsOf(c.expected());
-            for (SimulatedEventBus.Event event : events) {
-                assertThat(validate(event.envelope())).as(event.detailType() + ": " + Json.write(event.detail())).isEmpty();
-            }
-            if (!c.faults().awsFailures().isEmpty()) {
-                assertThat(events).filteredOn(e -> e.detailType().equals("Run Failed")).singleElement()
-                        .satisfies(e -> assertThat(e.detail().path("cleanup").path("leftBehind").size()).isPositive());
-            }
-        }));
+                        new Case(
+                                "succeeded",
+                                Faults.none(),
+                                null,
+                                List.of(
+                                        "Run Started",
+                                        "Training Job Completed",
+                                        "Model Evaluated",
+                                        "Run Cleaned Up",
+                                        "Run Succeeded")),
+                        new Case(
+                                "--fail-at CheckEvaluation",
+                                new Faults(Set.of("CheckEvaluation"), Set.of()),
+                                null,
+                                List.of("Run Started", "Training Job Completed", "Run Cleaned Up", "Run Failed")),
+                        new Case(
+                                "--fail-at StartRun",
+                                new Faults(Set.of("StartRun"), Set.of()),
+                                null,
+                                List.of("Run Failed")),
+                        new Case(
+                                "--abort-at CheckTraining",
+                                Faults.none(),
+                                "CheckTraining",
+                                List.of("Run Started", "Run Cleaned Up", "Run Failed")),
+                        // Cleanup gives up: Run Failed names what it left behind.
+                        new Case(
+                                "--fault efs:DeleteFileSystem",
+                                new Faults(Set.of(), Set.of(), Set.of("efs:DeleteFileSystem"), Set.of()),
+                                null,
+                                List.of("Run Started", "Training Job Completed", "Model Evaluated", "Run Failed")))
+                .map(c -> DynamicTest.dynamicTest(c.name(), () -> {
+                    List<SimulatedEventBus.Event> events;
+                    try (LocalCloud cloud = new LocalCloud()) {
+                        new LocalRun(cloud, c.faults(), e -> {})
+                                .abortingAt(c.abortAt())
+                                .execute(RunSpecs.normalize(quickstart), "quickstart");
+                        events = cloud.bus().events();
+                    }
+                    assertThat(events.stream()
+                                    .filter(e -> e.source().equals("trainplane"))
+                                    .map(SimulatedEventBus.Event::detailType))
+                            .containsExactlyElementsOf(c.expected());
+                    for (SimulatedEventBus.Event event : events) {
+                        assertThat(validate(event.envelope()))
+                                .as(event.detailType() + ": " + Json.write(event.detail()))
+                                .isEmpty();
+                    }
+                    if (!c.faults().awsFailures().isEmpty()) {
+                        assertThat(events)
+                                .filteredOn(e -> e.detailType().equals("Run Failed"))
+                                .singleElement()
+                                .satisfies(e -> assertThat(e.detail()
+                                                .path("cleanup")
+                                                .path("leftBehind")
+                                                .size())
+                                        .isPositive());
+                    }
+                }));
     }
 
     @Test
@@ -145,12 +196,16 @@ class EventSchemasTest {
         ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("cleanup")).put("keepCluster", true);
         try (LocalCloud cloud = new LocalCloud()) {
             new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
-            JsonNode detail = cloud.bus().events().stream().filter(e -> e.detailType().equals("Run Cleaned Up"))
-                    .findFirst().orElseThrow().detail();
+            JsonNode detail = cloud.bus().events().stream()
+                    .filter(e -> e.detailType().equals("Run Cleaned Up"))
+                    .findFirst()
+                    .orElseThrow()
+                    .detail();
             assertThat(Json.mapper().convertValue(detail.path("kept"), List.class))
                     .contains("eks:cluster/tp-quickstart-eks", "eks:nodegroup/tp-quickstart-nodes");
             assertThat(Json.mapper().convertValue(detail.path("deleted"), List.class))
-                    .contains("kubernetes:Namespace/tp-quickstart").anyMatch(d -> d.toString().startsWith("efs:file-system/"))
+                    .contains("kubernetes:Namespace/tp-quickstart")
+                    .anyMatch(d -> d.toString().startsWith("efs:file-system/"))
                     .noneMatch(d -> d.toString().startsWith("eks:"));
         }
     }

@@ -30,10 +30,15 @@ class ExamplesUnderIamTest {
         try (LocalCloud cloud = new LocalCloud()) {
             RunReport report = new LocalRun(cloud, Faults.none(), e -> {}).execute(spec, runId);
 
-            assertThat(cloud.iam().denials()).extracting(AuditEntry::action).as("denied calls of %s", example).isEmpty();
+            assertThat(cloud.iam().denials())
+                    .extracting(AuditEntry::action)
+                    .as("denied calls of %s", example)
+                    .isEmpty();
             assertThat(cloud.iam().entries()).as("calls judged").isNotEmpty();
             assertThat(report.resources().remaining()).isEmpty();
-            assertThat(report.status()).as("%s: %s %s", example, report.error(), report.cause()).isEqualTo("SUCCEEDED");
+            assertThat(report.status())
+                    .as("%s: %s %s", example, report.error(), report.cause())
+                    .isEqualTo("SUCCEEDED");
         }
     }
 }

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  */
 class ExistingClusterAccessTest {
     /** Every function of the run calls as a session of ClusterWorkRole. */
-    static final Caller WORK_ROLE = new Caller("ConnectCluster", "ClusterWorkRole",
+    static final Caller WORK_ROLE = new Caller(
+            "ConnectCluster",
+            "ClusterWorkRole",
             "arn:aws:sts::000000000000:assumed-role/trainplane-ClusterWorkRole/trainplane-ConnectCluster");
 
     static RunReport runAsWorkRole(LocalCloud cloud, String example, List<HistoryEvent> history) throws IOException {
@@ -43,26 +45,36 @@ class ExistingClusterAccessTest {
     @Test
     void withoutTheEntryTheRunFailsBeforeTrainingWithTheFixAndLeavesNothing() throws IOException {
         try (LocalCloud cloud = new LocalCloud()) {
-            cloud.eks().deleteAccessEntry(r -> r.clusterName(LocalCloud.DEMO_CLUSTER).principalArn(LocalCloud.CLUSTER_WORK_ROLE_ARN));
+            cloud.eks().deleteAccessEntry(r -> r.clusterName(LocalCloud.DEMO_CLUSTER)
+                    .principalArn(LocalCloud.CLUSTER_WORK_ROLE_ARN));
             List<HistoryEvent> history = new ArrayList<>();
             RunReport r = runAsWorkRole(cloud, "examples/existing-cluster.json", history);
 
             assertThat(r.status()).isEqualTo("FAILED");
             assertThat(r.failedState()).isEqualTo("ConnectCluster");
             assertThat(r.error()).isEqualTo("ClusterAccessDenied");
-            assertThat(r.cause()).contains("cluster trainplane-demo answered 401 Unauthorized",
-                    "no EKS access entry", "aws eks create-access-entry --cluster-name trainplane-demo",
-                    "AmazonEKSClusterAdminPolicy");
-            assertThat(history).filteredOn(e -> e.type().equals("TaskStateEntered")).extracting(HistoryEvent::stateName)
+            assertThat(r.cause())
+                    .contains(
+                            "cluster trainplane-demo answered 401 Unauthorized",
+                            "no EKS access entry",
+                            "aws eks create-access-entry --cluster-name trainplane-demo",
+                            "AmazonEKSClusterAdminPolicy");
+            assertThat(history)
+                    .filteredOn(e -> e.type().equals("TaskStateEntered"))
+                    .extracting(HistoryEvent::stateName)
                     .doesNotContain("CreateVolume", "StartDataJob", "StartTraining")
                     .contains("Teardown");
             assertThat(r.resources().created()).isEmpty();
             assertThat(r.resources().remaining()).isEmpty();
             assertThat(cloud.inventory()).isEmpty();
             // fabric8 asks for a fresh token once after a 401 and tries again: the same refusal.
-            assertThat(cloud.apiServerGate().log()).isNotEmpty().allSatisfy(line -> assertThat(line)
-                    .startsWith("401 GET /api/v1/namespaces/tp-warm-cluster: ")
-                    .endsWith("no access entry for arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole on cluster trainplane-demo"));
+            assertThat(cloud.apiServerGate().log())
+                    .isNotEmpty()
+                    .allSatisfy(
+                            line -> assertThat(line)
+                                    .startsWith("401 GET /api/v1/namespaces/tp-warm-cluster: ")
+                                    .endsWith(
+                                            "no access entry for arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole on cluster trainplane-demo"));
         }
     }
 

@@ -22,7 +22,8 @@ final class Handlers {
         StepHandler handler = Pipeline.function(function).handler(cloud.clients());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            handler.handleRequest(new ByteArrayInputStream(Json.write(input).getBytes(StandardCharsets.UTF_8)), out, null);
+            handler.handleRequest(
+                    new ByteArrayInputStream(Json.write(input).getBytes(StandardCharsets.UTF_8)), out, null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -31,7 +32,8 @@ final class Handlers {
 
     /** StartRun for a spec, as the state machine's first state calls it; returns the run's state. */
     JsonNode start(String specJson, String runId) {
-        var input = Json.object().put("executionName", runId)
+        var input = Json.object()
+                .put("executionName", runId)
                 .put("executionArn", "arn:aws:states:us-east-1:000000000000:execution:TrainingPipeline:" + runId);
         input.set("spec", Json.read(specJson));
         return invoke("StartRun", input);

@@ -40,7 +40,7 @@ class InfrastructureFaultsTest {
 
     static RunReport run(Faults faults) {
         try (LocalCloud cloud = new LocalCloud()) {
-            return new LocalRun(cloud, faults, e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+            return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
         }
     }
 
@@ -50,11 +50,21 @@ class InfrastructureFaultsTest {
 
     @Test
     void theQuickstartUsesEveryKindOfResource() {
-        assertThat(calls).containsKeys("eks:CreateCluster", "eks:CreateNodegroup", "eks:CreateAddon",
-                "efs:CreateFileSystem", "efs:CreateMountTarget", "eks:DeleteNodegroup", "eks:DeleteCluster",
-                "efs:DeleteMountTarget", "efs:DeleteFileSystem",
-                // The control-plane log group and the launch template, through Cloud Control.
-                "cloudcontrol:CreateResource", "cloudcontrol:GetResourceRequestStatus", "cloudcontrol:DeleteResource");
+        assertThat(calls)
+                .containsKeys(
+                        "eks:CreateCluster",
+                        "eks:CreateNodegroup",
+                        "eks:CreateAddon",
+                        "efs:CreateFileSystem",
+                        "efs:CreateMountTarget",
+                        "eks:DeleteNodegroup",
+                        "eks:DeleteCluster",
+                        "efs:DeleteMountTarget",
+                        "efs:DeleteFileSystem",
+                        // The control-plane log group and the launch template, through Cloud Control.
+                        "cloudcontrol:CreateResource",
+                        "cloudcontrol:GetResourceRequestStatus",
+                        "cloudcontrol:DeleteResource");
     }
 
     @TestFactory
@@ -64,15 +74,19 @@ class InfrastructureFaultsTest {
                 .map(op -> DynamicTest.dynamicTest("--fault " + op, () -> {
                     RunReport r = run(failing(op));
                     assertThat(r.status()).isEqualTo("FAILED");
-                    assertThat(r.resources().remaining()).as("left behind").allSatisfy(left ->
-                            assertThat(undeletableWithout(op, left)).as(left + " left although only " + op + " failed").isTrue());
+                    assertThat(r.resources().remaining()).as("left behind").allSatisfy(left -> assertThat(
+                                    undeletableWithout(op, left))
+                            .as(left + " left although only " + op + " failed")
+                            .isTrue());
                 }));
     }
 
     /** Whether {@code resource} may stay when {@code operation} always fails: its own delete (or look) failed, or what must go first. */
     static boolean undeletableWithout(String operation, String resource) {
         String service = operation.substring(0, operation.indexOf(':'));
-        boolean deletePath = operation.contains("Delete") || operation.contains("Describe") || operation.contains("List")
+        boolean deletePath = operation.contains("Delete")
+                || operation.contains("Describe")
+                || operation.contains("List")
                 || operation.contains("Get");
         if (!deletePath) {
             return false;
@@ -83,7 +97,7 @@ class InfrastructureFaultsTest {
             case "eks" -> blocked.addAll(List.of("eks:", "ec2:", "kubernetes:", "logs:"));
             case "efs" -> blocked.add("efs:");
             case "cloudcontrol" -> blocked.addAll(List.of("ec2:", "eks:", "logs:"));
-            default -> { }
+            default -> {}
         }
         return blocked.stream().anyMatch(resource::startsWith);
     }
@@ -91,17 +105,21 @@ class InfrastructureFaultsTest {
     @Test
     void eventsThatCannotBePublishedNeverFailARunAndTheRecordNamesEachOne() {
         try (LocalCloud cloud = new LocalCloud()) {
-            RunReport r = new LocalRun(cloud, failing("events:PutEvents"), e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+            RunReport r = new LocalRun(cloud, failing("events:PutEvents"), e -> {})
+                    .execute(RunSpecs.normalize(quickstart), "quickstart");
             assertThat(r.status()).isEqualTo("SUCCEEDED");
             assertThat(r.events()).isEmpty();
             assertThat(r.resources().remaining()).isEmpty();
             // Every event the healthy run published is in the record, once, with the step and the error.
             RunRecord record = StepWiring.runStore(cloud.clients()).get("quickstart");
             assertThat(record.lostEvents()).extracting(LostEvent::detailType).containsExactlyElementsOf(events);
-            assertThat(record.lostEvents()).extracting(LostEvent::step)
+            assertThat(record.lostEvents())
+                    .extracting(LostEvent::step)
                     .containsExactly("StartRun", "CheckTraining", "CollectResults", "Teardown", "FinishRun");
-            assertThat(record.lostEvents()).allSatisfy(lost -> assertThat(lost.error()).contains("events:PutEvents"));
-            assertThat(r.warnings()).hasSameSizeAs(events).allSatisfy(w -> assertThat(w).contains("was not published"));
+            assertThat(record.lostEvents())
+                    .allSatisfy(lost -> assertThat(lost.error()).contains("events:PutEvents"));
+            assertThat(r.warnings()).hasSameSizeAs(events).allSatisfy(w -> assertThat(w)
+                    .contains("was not published"));
             for (int i = 0; i < events.size(); i++) {
                 assertThat(r.warnings().get(i)).contains("'" + events.get(i) + "'");
             }
@@ -118,11 +136,12 @@ class InfrastructureFaultsTest {
 
     @TestFactory
     Stream<DynamicTest> aThrottledOperationIsRetriedAndTheRunSucceeds() {
-        return calls.keySet().stream().map(op -> DynamicTest.dynamicTest("--throttle " + op, () -> {
-            RunReport r = run(new Faults(Set.of(), Set.of(), Set.of(), Set.of(op)));
-            assertThat(r.status()).isEqualTo("SUCCEEDED");
-            assertThat(r.resources().remaining()).isEmpty();
-        }));
+        return calls.keySet().stream()
+                .map(op -> DynamicTest.dynamicTest("--throttle " + op, () -> {
+                    RunReport r = run(new Faults(Set.of(), Set.of(), Set.of(), Set.of(op)));
+                    assertThat(r.status()).isEqualTo("SUCCEEDED");
+                    assertThat(r.resources().remaining()).isEmpty();
+                }));
     }
 
     @Test
@@ -130,11 +149,14 @@ class InfrastructureFaultsTest {
         try (LocalCloud cloud = new LocalCloud()) {
             // CheckNodegroup creates the node group and sees it CREATING; its next look is refused.
             cloud.faults().failAfter("eks:DescribeNodegroup", 1);
-            RunReport r = new LocalRun(cloud, Faults.none(), e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+            RunReport r =
+                    new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
             assertThat(r.status()).isEqualTo("FAILED");
             assertThat(r.failedState()).isEqualTo("CheckNodegroup");
-            assertThat(r.resources().created()).anyMatch(c -> c.startsWith("eks:nodegroup/"))
-                    .anyMatch(c -> c.startsWith("ec2:launch-template/")).anyMatch(c -> c.startsWith("logs:log-group/"));
+            assertThat(r.resources().created())
+                    .anyMatch(c -> c.startsWith("eks:nodegroup/"))
+                    .anyMatch(c -> c.startsWith("ec2:launch-template/"))
+                    .anyMatch(c -> c.startsWith("logs:log-group/"));
             assertThat(r.resources().remaining()).isEmpty();
         }
     }
@@ -144,10 +166,12 @@ class InfrastructureFaultsTest {
         Faults second = new Faults(Set.of(), Set.of(), Set.of(), Set.of());
         try (LocalCloud cloud = new LocalCloud()) {
             cloud.faults().failAfter("efs:CreateMountTarget", 1);
-            RunReport r = new LocalRun(cloud, second, e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+            RunReport r = new LocalRun(cloud, second, e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
             assertThat(r.status()).isEqualTo("FAILED");
             assertThat(r.failedState()).isEqualTo("CheckVolume");
-            assertThat(r.resources().created()).filteredOn(c -> c.startsWith("efs:mount-target/")).hasSize(1);
+            assertThat(r.resources().created())
+                    .filteredOn(c -> c.startsWith("efs:mount-target/"))
+                    .hasSize(1);
             assertThat(r.resources().remaining()).isEmpty();
         }
     }

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.ec2.ControlPlaneLogGroup;
+import io.trainplane.core.Json;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.core.Json;
 import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,8 +30,11 @@ class JanitorTest {
     }
 
     static void cluster(LocalCloud cloud, String name, Map<String, String> tags) {
-        cloud.eks().createCluster(r -> r.name(name).version("1.35").roleArn("arn:aws:iam::000000000000:role/x")
-                .resourcesVpcConfig(v -> v.subnetIds(SUBNETS)).tags(tags));
+        cloud.eks().createCluster(r -> r.name(name)
+                .version("1.35")
+                .roleArn("arn:aws:iam::000000000000:role/x")
+                .resourcesVpcConfig(v -> v.subnetIds(SUBNETS))
+                .tags(tags));
     }
 
     static void cluster(LocalCloud cloud, String name, String runId) {
@@ -39,9 +42,16 @@ class JanitorTest {
     }
 
     static String fileSystem(LocalCloud cloud, String token, Map<String, String> tags) {
-        return cloud.efs().createFileSystem(r -> r.creationToken(token).encrypted(true).tags(tags.entrySet().stream()
-                .map(t -> software.amazon.awssdk.services.efs.model.Tag.builder().key(t.getKey()).value(t.getValue()).build())
-                .toList())).fileSystemId();
+        return cloud.efs()
+                .createFileSystem(r -> r.creationToken(token)
+                        .encrypted(true)
+                        .tags(tags.entrySet().stream()
+                                .map(t -> software.amazon.awssdk.services.efs.model.Tag.builder()
+                                        .key(t.getKey())
+                                        .value(t.getValue())
+                                        .build())
+                                .toList()))
+                .fileSystemId();
     }
 
     static String fileSystem(LocalCloud cloud, String token, String runId) {
@@ -56,7 +66,8 @@ class JanitorTest {
     }
 
     static String spec(String runId, boolean keepCluster) throws IOException {
-        var spec = (com.fasterxml.jackson.databind.node.ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
+        var spec = (com.fasterxml.jackson.databind.node.ObjectNode)
+                Json.read(Files.readString(Path.of("examples/quickstart.json")));
         spec.put("runId", runId);
         ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("cleanup")).put("keepCluster", keepCluster);
         return Json.write(RunSpecs.normalize(Json.write(spec)));
@@ -78,7 +89,8 @@ class JanitorTest {
             cluster(cloud, "tp-done-run-eks", "done-run");
             // A finished run that keeps its cluster.
             store.create("kept-run", spec("kept-run", true), null);
-            store.update("kept-run", r -> r.withResource(RunResources.EKS_CLUSTER, "tp-kept-run-eks").withStatus(RunStatus.SUCCEEDED));
+            store.update("kept-run", r -> r.withResource(RunResources.EKS_CLUSTER, "tp-kept-run-eks")
+                    .withStatus(RunStatus.SUCCEEDED));
             cluster(cloud, "tp-kept-run-eks", "kept-run");
             // A run still within its time.
             store.create("live-run", spec("live-run", false), null);
@@ -104,24 +116,42 @@ class JanitorTest {
 
             assertThat(report.path("runs").findValuesAsText("runId"))
                     .containsExactlyInAnyOrder("old-run", "done-run", "ghost-run", "ghost-logs");
-            assertThat(report.path("skipped").asInt()).isEqualTo(2);   // kept-run's cluster, live-run's cluster
-            assertThat(report.path("otherStacks").asInt()).isEqualTo(4);   // their cluster, volume, log group; the legacy cluster
+            assertThat(report.path("skipped").asInt()).isEqualTo(2); // kept-run's cluster, live-run's cluster
+            assertThat(report.path("otherStacks").asInt())
+                    .isEqualTo(4); // their cluster, volume, log group; the legacy cluster
             List<String> refs = cloud.awsResources().stream().map(r -> r.ref()).toList();
-            assertThat(refs).contains("eks:cluster/tp-kept-run-eks", "eks:cluster/tp-live-run-eks", "eks:cluster/someone-elses",
-                    "efs:file-system/" + untagged, "eks:cluster/" + LocalCloud.DEMO_CLUSTER,
-                    "eks:cluster/tp-their-run-eks", "efs:file-system/" + theirVolume, theirLogs, "eks:cluster/tp-legacy-run-eks");
-            assertThat(refs).doesNotContain("eks:cluster/tp-old-run-eks", "eks:cluster/tp-done-run-eks",
-                    "efs:file-system/" + oldVolume, "efs:file-system/" + ghost, ghostLogs);
-            assertThat(store.find("their-run")).isEmpty();   // no record made for another stack's run
-            assertThat(cloud.stepFunctions().executions()).hasSize(4)
-                    .allSatisfy(e -> assertThat(e.status()).isEqualTo("SUCCEEDED"));
+            assertThat(refs)
+                    .contains(
+                            "eks:cluster/tp-kept-run-eks",
+                            "eks:cluster/tp-live-run-eks",
+                            "eks:cluster/someone-elses",
+                            "efs:file-system/" + untagged,
+                            "eks:cluster/" + LocalCloud.DEMO_CLUSTER,
+                            "eks:cluster/tp-their-run-eks",
+                            "efs:file-system/" + theirVolume,
+                            theirLogs,
+                            "eks:cluster/tp-legacy-run-eks");
+            assertThat(refs)
+                    .doesNotContain(
+                            "eks:cluster/tp-old-run-eks",
+                            "eks:cluster/tp-done-run-eks",
+                            "efs:file-system/" + oldVolume,
+                            "efs:file-system/" + ghost,
+                            ghostLogs);
+            assertThat(store.find("their-run")).isEmpty(); // no record made for another stack's run
+            assertThat(cloud.stepFunctions().executions()).hasSize(4).allSatisfy(e -> assertThat(e.status())
+                    .isEqualTo("SUCCEEDED"));
             assertThat(store.get("old-run").status()).isEqualTo(RunStatus.FAILED);
             assertThat(store.get("old-run").error().error()).isEqualTo("Orphaned");
             assertThat(store.get("ghost-run").status()).isEqualTo(RunStatus.FAILED);
-            assertThat(store.get("done-run").status()).isEqualTo(RunStatus.SUCCEEDED);   // a finished run stays as it ended
+            assertThat(store.get("done-run").status())
+                    .isEqualTo(RunStatus.SUCCEEDED); // a finished run stays as it ended
             assertThat(store.get("live-run").status()).isEqualTo(RunStatus.PENDING);
-            assertThat(cloud.bus().events()).filteredOn(e -> e.detailType().equals("Orphans Cleaned")).singleElement()
-                    .satisfies(e -> assertThat(EventSchemasTest.validate(e.envelope())).isEmpty());
+            assertThat(cloud.bus().events())
+                    .filteredOn(e -> e.detailType().equals("Orphans Cleaned"))
+                    .singleElement()
+                    .satisfies(e ->
+                            assertThat(EventSchemasTest.validate(e.envelope())).isEmpty());
 
             // The next sweep within the hour finds nothing left to do.
             JsonNode again = LocalJanitor.sweep(cloud);

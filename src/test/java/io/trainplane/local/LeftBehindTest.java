@@ -36,60 +36,90 @@ class LeftBehindTest {
     static void realRun() throws IOException {
         quickstart = Files.readString(Path.of("examples/quickstart.json"));
         try (LocalCloud cloud = new LocalCloud()) {
-            RunReport ok = new LocalRun(cloud, Faults.none(), e -> { }).execute(RunSpecs.normalize(quickstart), "quickstart");
+            RunReport ok =
+                    new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
             assertThat(ok.status()).isEqualTo("SUCCEEDED");
             assertThat(ok.cleanup()).isNull();
             cleanupOperations = ok.calls().keySet().stream()
                     .filter(op -> !op.startsWith("events:"))
-                    .filter(op -> op.contains(":Delete") || op.contains(":Describe") || op.contains(":List") || op.contains(":Get"))
-                    .sorted().toList();
+                    .filter(op -> op.contains(":Delete")
+                            || op.contains(":Describe")
+                            || op.contains(":List")
+                            || op.contains(":Get"))
+                    .sorted()
+                    .toList();
         }
-        assertThat(cleanupOperations).contains("efs:DeleteFileSystem", "efs:DeleteMountTarget", "efs:DescribeMountTargets",
-                "eks:DeleteCluster", "eks:DeleteNodegroup");
+        assertThat(cleanupOperations)
+                .contains(
+                        "efs:DeleteFileSystem",
+                        "efs:DeleteMountTarget",
+                        "efs:DescribeMountTargets",
+                        "eks:DeleteCluster",
+                        "eks:DeleteNodegroup");
     }
 
     @TestFactory
     Stream<DynamicTest> theErrorNamesExactlyWhatIsLeftAndTheJanitorRemovesIt() {
-        return cleanupOperations.stream().map(op -> DynamicTest.dynamicTest("--fault " + op, () -> {
-            try (LocalCloud cloud = new LocalCloud()) {
-                RunReport r = new LocalRun(cloud, new Faults(Set.of(), Set.of(), Set.of(op), Set.of()), e -> { })
-                        .execute(RunSpecs.normalize(quickstart), "quickstart");
-                assertThat(r.status()).isEqualTo("FAILED");
-                List<String> remaining = r.resources().remaining();
-                RunRecord record = StepWiring.runStore(cloud.clients()).get("quickstart");
-                CleanupFailure cleanup = record.error().cleanup();
-                List<JsonNode> failed = cloud.bus().events().stream().filter(e -> e.detailType().equals("Run Failed"))
-                        .map(SimulatedEventBus.Event::detail).toList();
-                assertThat(failed).hasSize(1);
-                if (remaining.isEmpty()) {
-                    assertThat(cleanup).as("nothing is left, so the error names nothing").isNull();
-                    assertThat(r.cleanup()).isNull();
-                    assertThat(failed.get(0).has("cleanup")).isFalse();
-                    return;
-                }
-                assertThat(cleanup).as("the error of a run that left " + remaining).isNotNull();
-                assertThat(cleanup.refs()).as("what the error names").containsExactlyInAnyOrderElementsOf(remaining);
-                assertThat(r.cleanup()).isEqualTo(cleanup);
-                assertThat(cleanup.leftBehind()).extracting(Leftover::removedBy).containsOnly(Leftover.JANITOR);
-                assertThat(cleanup.command()).isEqualTo("trainplane cleanup quickstart --stack trainplane");
-                assertThat(record.error().fullCause()).contains(remaining).contains(cleanup.command());
+        return cleanupOperations.stream()
+                .map(op -> DynamicTest.dynamicTest("--fault " + op, () -> {
+                    try (LocalCloud cloud = new LocalCloud()) {
+                        RunReport r = new LocalRun(cloud, new Faults(Set.of(), Set.of(), Set.of(op), Set.of()), e -> {})
+                                .execute(RunSpecs.normalize(quickstart), "quickstart");
+                        assertThat(r.status()).isEqualTo("FAILED");
+                        List<String> remaining = r.resources().remaining();
+                        RunRecord record = StepWiring.runStore(cloud.clients()).get("quickstart");
+                        CleanupFailure cleanup = record.error().cleanup();
+                        List<JsonNode> failed = cloud.bus().events().stream()
+                                .filter(e -> e.detailType().equals("Run Failed"))
+                                .map(SimulatedEventBus.Event::detail)
+                                .toList();
+                        assertThat(failed).hasSize(1);
+                        if (remaining.isEmpty()) {
+                            assertThat(cleanup)
+                                    .as("nothing is left, so the error names nothing")
+                                    .isNull();
+                            assertThat(r.cleanup()).isNull();
+                            assertThat(failed.get(0).has("cleanup")).isFalse();
+                            return;
+                        }
+                        assertThat(cleanup)
+                                .as("the error of a run that left " + remaining)
+                                .isNotNull();
+                        assertThat(cleanup.refs())
+                                .as("what the error names")
+                                .containsExactlyInAnyOrderElementsOf(remaining);
+                        assertThat(r.cleanup()).isEqualTo(cleanup);
+                        assertThat(cleanup.leftBehind())
+                                .extracting(Leftover::removedBy)
+                                .containsOnly(Leftover.JANITOR);
+                        assertThat(cleanup.command()).isEqualTo("trainplane cleanup quickstart --stack trainplane");
+                        assertThat(record.error().fullCause())
+                                .contains(remaining)
+                                .contains(cleanup.command());
 
-                JsonNode event = failed.get(0);
-                List<String> named = new ArrayList<>();
-                event.path("cleanup").path("leftBehind").forEach(l -> named.add(l.path("kind").asText() + "/" + l.path("id").asText()));
-                assertThat(named).containsExactlyInAnyOrderElementsOf(remaining);
-                assertThat(event.path("cause").asText()).contains(remaining);
+                        JsonNode event = failed.get(0);
+                        List<String> named = new ArrayList<>();
+                        event.path("cleanup")
+                                .path("leftBehind")
+                                .forEach(l -> named.add(l.path("kind").asText() + "/"
+                                        + l.path("id").asText()));
+                        assertThat(named).containsExactlyInAnyOrderElementsOf(remaining);
+                        assertThat(event.path("cause").asText()).contains(remaining);
 
-                // What the error says removes it does: the janitor's next sweep, once the account lets it.
-                cloud.faults().clear();
-                cloud.clock().advance(Duration.ofHours(1));
-                LocalJanitor.sweep(cloud);
-                cloud.reconcile();
-                assertThat(cloud.inventory()).as("left after the janitor's sweep").isEmpty();
-                RunRecord swept = StepWiring.runStore(cloud.clients()).get("quickstart");
-                assertThat(swept.error().cleanup()).as("the record no longer says anything is left").isNull();
-                assertThat(CleanupRecord.finished(swept)).isTrue();
-            }
-        }));
+                        // What the error says removes it does: the janitor's next sweep, once the account lets it.
+                        cloud.faults().clear();
+                        cloud.clock().advance(Duration.ofHours(1));
+                        LocalJanitor.sweep(cloud);
+                        cloud.reconcile();
+                        assertThat(cloud.inventory())
+                                .as("left after the janitor's sweep")
+                                .isEmpty();
+                        RunRecord swept = StepWiring.runStore(cloud.clients()).get("quickstart");
+                        assertThat(swept.error().cleanup())
+                                .as("the record no longer says anything is left")
+                                .isNull();
+                        assertThat(CleanupRecord.finished(swept)).isTrue();
+                    }
+                }));
     }
 }

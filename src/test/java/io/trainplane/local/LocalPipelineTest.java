@@ -29,7 +29,10 @@ class LocalPipelineTest {
 
     record Outcome(RunReport report, List<HistoryEvent> history, RunRecord record, List<StepEntry> steps) {
         List<String> entered() {
-            return history.stream().filter(e -> e.type().endsWith("StateEntered")).map(HistoryEvent::stateName).toList();
+            return history.stream()
+                    .filter(e -> e.type().endsWith("StateEntered"))
+                    .map(HistoryEvent::stateName)
+                    .toList();
         }
     }
 
@@ -38,13 +41,16 @@ class LocalPipelineTest {
         quickstart = Files.readString(Path.of("examples/quickstart.json"));
         Outcome ok = run(Faults.none());
         taskStates = new LinkedHashSet<>();
-        ok.history().stream().filter(e -> e.type().equals("TaskStateEntered")).forEach(e -> taskStates.add(e.stateName()));
+        ok.history().stream()
+                .filter(e -> e.type().equals("TaskStateEntered"))
+                .forEach(e -> taskStates.add(e.stateName()));
     }
 
     static Outcome run(Faults faults) {
         List<HistoryEvent> history = new ArrayList<>();
         try (LocalCloud cloud = new LocalCloud()) {
-            RunReport report = new LocalRun(cloud, faults, history::add).execute(RunSpecs.normalize(quickstart), "quickstart");
+            RunReport report =
+                    new LocalRun(cloud, faults, history::add).execute(RunSpecs.normalize(quickstart), "quickstart");
             var store = StepWiring.runStore(cloud.clients());
             return new Outcome(report, history, store.find("quickstart").orElse(null), store.steps("quickstart"));
         }
@@ -59,23 +65,47 @@ class LocalPipelineTest {
         assertThat(r.executionStatus()).isEqualTo("SUCCEEDED");
         assertThat(r.failedState()).isNull();
         assertThat(r.metrics().get("accuracy")).isGreaterThan(0.6);
-        assertThat(r.events()).containsExactly("Run Started", "Training Job Completed", "Model Evaluated", "Run Cleaned Up",
-                "Run Succeeded");
+        assertThat(r.events())
+                .containsExactly(
+                        "Run Started", "Training Job Completed", "Model Evaluated", "Run Cleaned Up", "Run Succeeded");
         assertThat(r.resources().remaining()).isEmpty();
-        assertThat(r.resources().created()).contains(
-                "kubernetes:Namespace/tp-quickstart",
-                "kubernetes:Job/tp-quickstart/" + new io.trainplane.spec.Names("quickstart").trainingJob());
-        assertThat(r.resources().created()).filteredOn(c -> c.startsWith("kubernetes:Pod/")).as("data, two workers, evaluation").hasSize(4);
+        assertThat(r.resources().created())
+                .contains(
+                        "kubernetes:Namespace/tp-quickstart",
+                        "kubernetes:Job/tp-quickstart/" + new io.trainplane.spec.Names("quickstart").trainingJob());
+        assertThat(r.resources().created())
+                .filteredOn(c -> c.startsWith("kubernetes:Pod/"))
+                .as("data, two workers, evaluation")
+                .hasSize(4);
         assertThat(r.calls()).containsKey("eks:DescribeCluster");
         assertThat(r.stateTransitions()).isGreaterThan(taskStates.size());
         assertThat(ok.record().status()).isEqualTo(RunStatus.SUCCEEDED);
         // The timeline names the function that ran each step (CheckEvaluation runs CheckJob); polls
         // that found nothing new are left out.
-        assertThat(ok.steps()).extracting(StepEntry::state).containsSubsequence("StartRun", "CreateCluster", "CheckCluster",
-                "CreateNodegroup", "CheckNodegroup", "ConfigureCluster", "ConnectCluster", "CreateVolume", "CheckVolume",
-                "BindVolume", "StartDataJob", "CheckJob", "StartTraining", "CheckTraining", "StartEvaluation", "CheckJob",
-                "CollectResults", "Teardown", "FinishRun");
-        assertThat(r.resources().created()).anyMatch(c -> c.startsWith("eks:cluster/"))
+        assertThat(ok.steps())
+                .extracting(StepEntry::state)
+                .containsSubsequence(
+                        "StartRun",
+                        "CreateCluster",
+                        "CheckCluster",
+                        "CreateNodegroup",
+                        "CheckNodegroup",
+                        "ConfigureCluster",
+                        "ConnectCluster",
+                        "CreateVolume",
+                        "CheckVolume",
+                        "BindVolume",
+                        "StartDataJob",
+                        "CheckJob",
+                        "StartTraining",
+                        "CheckTraining",
+                        "StartEvaluation",
+                        "CheckJob",
+                        "CollectResults",
+                        "Teardown",
+                        "FinishRun");
+        assertThat(r.resources().created())
+                .anyMatch(c -> c.startsWith("eks:cluster/"))
                 .anyMatch(c -> c.startsWith("eks:nodegroup/"))
                 .anyMatch(c -> c.startsWith("efs:file-system/"))
                 .anyMatch(c -> c.startsWith("efs:mount-target/"))
@@ -85,45 +115,68 @@ class LocalPipelineTest {
 
     @Test
     void theHappyPathEntersEveryPhase() {
-        assertThat(taskStates).contains("StartRun", "CreateCluster", "CheckCluster", "CreateNodegroup", "CheckNodegroup",
-                "ConfigureCluster", "ConnectCluster", "CreateVolume", "CheckVolume", "BindVolume", "StartDataJob", "CheckData",
-                "StartTraining", "CheckTraining", "StartEvaluation", "CheckEvaluation", "CollectResults", "Teardown", "FinishRun");
+        assertThat(taskStates)
+                .contains(
+                        "StartRun",
+                        "CreateCluster",
+                        "CheckCluster",
+                        "CreateNodegroup",
+                        "CheckNodegroup",
+                        "ConfigureCluster",
+                        "ConnectCluster",
+                        "CreateVolume",
+                        "CheckVolume",
+                        "BindVolume",
+                        "StartDataJob",
+                        "CheckData",
+                        "StartTraining",
+                        "CheckTraining",
+                        "StartEvaluation",
+                        "CheckEvaluation",
+                        "CollectResults",
+                        "Teardown",
+                        "FinishRun");
     }
 
     @TestFactory
     Stream<DynamicTest> aTaskThatAlwaysFailsEndsTheRunFailedAfterCleanup() {
-        return taskStates.stream().map(state -> DynamicTest.dynamicTest("--fail-at " + state, () -> {
-            Outcome o = run(new Faults(Set.of(state), Set.of()));
-            RunReport r = o.report();
-            assertThat(r.status()).isEqualTo("FAILED");
-            assertThat(r.executionStatus()).isEqualTo("FAILED");
-            assertThat(r.failedState()).isEqualTo(state);
-            assertThat(r.error()).isEqualTo("InjectedFault");
-            assertThat(r.resources().remaining()).isEmpty();
-            assertThat(r.events()).last().isEqualTo("Run Failed");
-            if (!Set.of("Teardown", "CheckTeardown", "FinishRun").contains(state)) {
-                assertThat(o.entered()).contains("RecordFailure", "Teardown");
-            }
-            if (state.equals("StartRun")) {
-                // StartRun creates the record; failing before that leaves none, and creates nothing.
-                assertThat(o.record()).isNull();
-                assertThat(r.resources().created()).isEmpty();
-            } else {
-                assertThat(o.record().status()).isEqualTo(RunStatus.FAILED);
-                assertThat(o.record().error().state()).isEqualTo(state);
-                assertThat(o.record().error().cause()).contains("--fail-at");
-            }
-        }));
+        return taskStates.stream()
+                .map(state -> DynamicTest.dynamicTest("--fail-at " + state, () -> {
+                    Outcome o = run(new Faults(Set.of(state), Set.of()));
+                    RunReport r = o.report();
+                    assertThat(r.status()).isEqualTo("FAILED");
+                    assertThat(r.executionStatus()).isEqualTo("FAILED");
+                    assertThat(r.failedState()).isEqualTo(state);
+                    assertThat(r.error()).isEqualTo("InjectedFault");
+                    assertThat(r.resources().remaining()).isEmpty();
+                    assertThat(r.events()).last().isEqualTo("Run Failed");
+                    if (!Set.of("Teardown", "CheckTeardown", "FinishRun").contains(state)) {
+                        assertThat(o.entered()).contains("RecordFailure", "Teardown");
+                    }
+                    if (state.equals("StartRun")) {
+                        // StartRun creates the record; failing before that leaves none, and creates nothing.
+                        assertThat(o.record()).isNull();
+                        assertThat(r.resources().created()).isEmpty();
+                    } else {
+                        assertThat(o.record().status()).isEqualTo(RunStatus.FAILED);
+                        assertThat(o.record().error().state()).isEqualTo(state);
+                        assertThat(o.record().error().cause()).contains("--fail-at");
+                    }
+                }));
     }
 
     @TestFactory
     Stream<DynamicTest> aTaskThatFailsOnceTransientlyIsRetried() {
-        return taskStates.stream().map(state -> DynamicTest.dynamicTest("--flaky " + state, () -> {
-            Outcome o = run(new Faults(Set.of(), Set.of(state)));
-            assertThat(o.report().status()).isEqualTo("SUCCEEDED");
-            assertThat(o.report().resources().remaining()).isEmpty();
-            assertThat(o.history()).filteredOn(e -> e.type().equals("TaskFailed") && e.stateName().equals(state)).hasSize(1);
-        }));
+        return taskStates.stream()
+                .map(state -> DynamicTest.dynamicTest("--flaky " + state, () -> {
+                    Outcome o = run(new Faults(Set.of(), Set.of(state)));
+                    assertThat(o.report().status()).isEqualTo("SUCCEEDED");
+                    assertThat(o.report().resources().remaining()).isEmpty();
+                    assertThat(o.history())
+                            .filteredOn(e -> e.type().equals("TaskFailed")
+                                    && e.stateName().equals(state))
+                            .hasSize(1);
+                }));
     }
 
     @Test

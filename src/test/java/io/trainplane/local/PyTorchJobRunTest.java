@@ -3,10 +3,10 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,38 +20,47 @@ class PyTorchJobRunTest {
         ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob").put("workers", 3);
         try (LocalCloud cloud = new LocalCloud()) {
             before.accept(cloud);
-            return new LocalRun(cloud, faults, e -> { }).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
+            return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
         }
     }
 
     @Test
     void aPyTorchJobTrainsWithOnePodPerReplicaAndLeavesNothing() throws IOException {
-        RunReport r = run(Faults.none(), cloud -> { });
+        RunReport r = run(Faults.none(), cloud -> {});
 
         assertThat(r.status()).as(r.cause()).isEqualTo("SUCCEEDED");
         assertThat(r.metrics().get("accuracy")).isGreaterThan(0.6);
         assertThat(r.events()).contains("Training Job Completed");
-        assertThat(r.resources().created()).anyMatch(c -> c.startsWith("kubernetes:PyTorchJob/tp-quickstart/"))
-                .anyMatch(c -> c.endsWith("-master-0")).anyMatch(c -> c.endsWith("-worker-1"))
+        assertThat(r.resources().created())
+                .anyMatch(c -> c.startsWith("kubernetes:PyTorchJob/tp-quickstart/"))
+                .anyMatch(c -> c.endsWith("-master-0"))
+                .anyMatch(c -> c.endsWith("-worker-1"))
                 .noneMatch(c -> c.startsWith("kubernetes:Service/"));
         assertThat(r.resources().remaining()).isEmpty();
     }
 
     @Test
     void withoutTheTrainingOperatorStartTrainingSaysHowToInstallIt() throws IOException {
-        RunReport r = run(Faults.none(), cloud -> cloud.kubernetes().admin().apiextensions().v1()
-                .customResourceDefinitions().withName(PyTorchJobs.CRD_NAME).delete());
+        RunReport r = run(Faults.none(), cloud -> cloud.kubernetes()
+                .admin()
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(PyTorchJobs.CRD_NAME)
+                .delete());
 
         assertThat(r.status()).isEqualTo("FAILED");
         assertThat(r.failedState()).isEqualTo("StartTraining");
-        assertThat(r.error() + " " + r.cause()).contains("TrainingOperatorMissing").contains("kubectl apply --server-side -k")
+        assertThat(r.error() + " " + r.cause())
+                .contains("TrainingOperatorMissing")
+                .contains("kubectl apply --server-side -k")
                 .contains("training-operator.git/manifests/overlays/standalone?ref=v1.9.4");
         assertThat(r.resources().remaining()).isEmpty();
     }
 
     @Test
     void aCrashingPyTorchJobIsDiagnosed() throws IOException {
-        RunReport r = run(Faults.onCluster(ClusterFault.CRASH_LOOP), cloud -> { });
+        RunReport r = run(Faults.onCluster(ClusterFault.CRASH_LOOP), cloud -> {});
 
         assertThat(r.status()).isEqualTo("FAILED");
         assertThat(r.failedState()).isEqualTo("CheckTraining");
@@ -61,7 +70,7 @@ class PyTorchJobRunTest {
 
     @Test
     void aDeletedPyTorchJobIsNoticed() throws IOException {
-        RunReport r = run(Faults.onCluster(ClusterFault.JOB_DELETED), cloud -> { });
+        RunReport r = run(Faults.onCluster(ClusterFault.JOB_DELETED), cloud -> {});
 
         assertThat(r.error() + r.cause()).contains("JobDeleted").contains("PyTorchJob");
         assertThat(r.resources().remaining()).isEmpty();

@@ -5,15 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.local.sim.SimulatedStepFunctions;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.InvalidSpecException;
-import io.trainplane.core.Json;
-import io.trainplane.workflow.StepWiring;
-import io.trainplane.workflow.StartScheduledRunStep;
 import io.trainplane.workflow.StartScheduledRunStep.Overlap;
+import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,16 +65,20 @@ class ScheduledRunTest {
     }
 
     JsonNode fire(String scheduledTime, Overlap overlap) {
-        return StepWiring.startScheduledRun(cloud.clients(), overlap).run(firing("retraining", Json.read(quickstart), scheduledTime));
+        return StepWiring.startScheduledRun(cloud.clients(), overlap)
+                .run(firing("retraining", Json.read(quickstart), scheduledTime));
     }
 
     List<SimulatedStepFunctions.ExecutionRecord> pipelines() {
         return cloud.stepFunctions().executions().stream()
-                .filter(e -> e.stateMachineArn().equals(LocalCloud.PIPELINE_ARN)).toList();
+                .filter(e -> e.stateMachineArn().equals(LocalCloud.PIPELINE_ARN))
+                .toList();
     }
 
     List<SimulatedEventBus.Event> skipped() {
-        return cloud.bus().events().stream().filter(e -> e.detailType().equals("Scheduled Run Skipped")).toList();
+        return cloud.bus().events().stream()
+                .filter(e -> e.detailType().equals("Scheduled Run Skipped"))
+                .toList();
     }
 
     @Test
@@ -89,17 +92,21 @@ class ScheduledRunTest {
         assertThat(second.path("action").asText()).isEqualTo("started");
         assertThat(second.path("runId").asText()).isEqualTo("retraining-20260302-0300");
 
-        assertThat(pipelines()).extracting(SimulatedStepFunctions.ExecutionRecord::name)
+        assertThat(pipelines())
+                .extracting(SimulatedStepFunctions.ExecutionRecord::name)
                 .containsExactly("retraining-20260301-0300", "retraining-20260302-0300");
         // The execution's input is the spec with the firing's runId, which StartRun accepts as the execution name.
-        assertThat(pipelines()).allSatisfy(e -> assertThat(e.input().path("runId").asText()).isEqualTo(e.name()));
-        assertThat(store.find("retraining-20260302-0300")).get()
-                .satisfies(r -> assertThat(r.status()).isEqualTo(RunStatus.PROVISIONING));
+        assertThat(pipelines())
+                .allSatisfy(e -> assertThat(e.input().path("runId").asText()).isEqualTo(e.name()));
+        assertThat(store.find("retraining-20260302-0300")).get().satisfies(r -> assertThat(r.status())
+                .isEqualTo(RunStatus.PROVISIONING));
         assertThat(skipped()).isEmpty();
     }
 
     @ParameterizedTest
-    @EnumSource(value = RunStatus.class, names = {"PROVISIONING", "TRAINING"})
+    @EnumSource(
+            value = RunStatus.class,
+            names = {"PROVISIONING", "TRAINING"})
     void aFiringWhileARunOfTheSeriesIsGoingIsSkippedWithAnEvent(RunStatus status) {
         fire(DAY1, Overlap.SKIP);
         store.update("retraining-20260301-0300", r -> r.withStatus(status));
@@ -113,14 +120,18 @@ class ScheduledRunTest {
             assertThat(e.detail().path("runId").asText()).isEqualTo("retraining-20260302-0300");
             assertThat(e.detail().path("series").asText()).isEqualTo("retraining");
             assertThat(e.detail().path("scheduledTime").asText()).isEqualTo(DAY2);
-            assertThat(e.detail().path("activeRuns").get(0).path("runId").asText()).isEqualTo("retraining-20260301-0300");
-            assertThat(e.detail().path("activeRuns").get(0).path("status").asText()).isEqualTo(status.name());
+            assertThat(e.detail().path("activeRuns").get(0).path("runId").asText())
+                    .isEqualTo("retraining-20260301-0300");
+            assertThat(e.detail().path("activeRuns").get(0).path("status").asText())
+                    .isEqualTo(status.name());
             assertThat(EventSchemasTest.validate(e.envelope())).isEmpty();
         });
     }
 
     @ParameterizedTest
-    @EnumSource(value = RunStatus.class, names = {"PROVISIONING", "TRAINING"})
+    @EnumSource(
+            value = RunStatus.class,
+            names = {"PROVISIONING", "TRAINING"})
     void withOverlapStartAFiringStartsBesideARunThatIsGoing(RunStatus status) {
         fire(DAY1, Overlap.START);
         store.update("retraining-20260301-0300", r -> r.withStatus(status));
@@ -128,7 +139,8 @@ class ScheduledRunTest {
         JsonNode second = fire(DAY2, Overlap.START);
 
         assertThat(second.path("action").asText()).isEqualTo("started");
-        assertThat(pipelines()).extracting(SimulatedStepFunctions.ExecutionRecord::name)
+        assertThat(pipelines())
+                .extracting(SimulatedStepFunctions.ExecutionRecord::name)
                 .containsExactly("retraining-20260301-0300", "retraining-20260302-0300");
         assertThat(skipped()).isEmpty();
     }
@@ -138,7 +150,8 @@ class ScheduledRunTest {
         StepWiring.startScheduledRun(cloud.clients(), Overlap.SKIP)
                 .run(firing("retraining-big", Json.read(quickstart), DAY1));
         assertThat(fire(DAY1, Overlap.SKIP).path("action").asText()).isEqualTo("started");
-        assertThat(pipelines()).extracting(SimulatedStepFunctions.ExecutionRecord::name)
+        assertThat(pipelines())
+                .extracting(SimulatedStepFunctions.ExecutionRecord::name)
                 .containsExactly("retraining-big-20260301-0300", "retraining-20260301-0300");
     }
 
@@ -168,10 +181,12 @@ class ScheduledRunTest {
         assertThatThrownBy(() -> handlers.invoke("StartScheduledRun", firing("retraining", Json.read("{}"), DAY1)))
                 .isInstanceOf(InvalidSpecException.class)
                 .hasMessageContaining("/cluster");
-        assertThatThrownBy(() -> handlers.invoke("StartScheduledRun", firing("Retraining!", Json.read(quickstart), DAY1)))
+        assertThatThrownBy(
+                        () -> handlers.invoke("StartScheduledRun", firing("Retraining!", Json.read(quickstart), DAY1)))
                 .isInstanceOf(InvalidSpecException.class)
                 .hasMessageContaining("/series");
-        assertThatThrownBy(() -> handlers.invoke("StartScheduledRun", firing("retraining", Json.read(quickstart), "soon")))
+        assertThatThrownBy(
+                        () -> handlers.invoke("StartScheduledRun", firing("retraining", Json.read(quickstart), "soon")))
                 .isInstanceOf(InvalidSpecException.class)
                 .hasMessageContaining("/scheduledTime");
         assertThat(cloud.stepFunctions().executions()).isEmpty();
@@ -179,7 +194,8 @@ class ScheduledRunTest {
 
     @Test
     void aSpecForAWarmClusterIsPassedThrough() {
-        JsonNode spec = Json.read("{\"cluster\": {\"mode\": \"existing\", \"name\": \"" + LocalCloud.DEMO_CLUSTER + "\"}}");
+        JsonNode spec =
+                Json.read("{\"cluster\": {\"mode\": \"existing\", \"name\": \"" + LocalCloud.DEMO_CLUSTER + "\"}}");
         JsonNode result = StepWiring.startScheduledRun(cloud.clients(), Overlap.SKIP)
                 .run(firing("warm", spec, "2026-03-01T03:30:00.000Z"));
         assertThat(result.path("runId").asText()).isEqualTo("warm-20260301-0330");
@@ -192,7 +208,10 @@ class ScheduledRunTest {
     @Test
     void theSpecMayComeAsTextAndTheOverlapPolicyIsSkipByDefault() {
         JsonNode result = StepWiring.startScheduledRun(cloud.clients(), Overlap.parse(""))
-                .run(firing("retraining", Json.mapper().getNodeFactory().textNode(quickstart), "2026-03-01T04:00:00+01:00"));
+                .run(firing(
+                        "retraining",
+                        Json.mapper().getNodeFactory().textNode(quickstart),
+                        "2026-03-01T04:00:00+01:00"));
         assertThat(result.path("runId").asText()).isEqualTo("retraining-20260301-0300");
         assertThat(Overlap.parse("START")).isEqualTo(Overlap.START);
         assertThatThrownBy(() -> Overlap.parse("queue")).hasMessageContaining("'skip' or 'start'");

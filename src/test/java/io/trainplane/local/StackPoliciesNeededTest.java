@@ -33,15 +33,21 @@ class StackPoliciesNeededTest {
     static void baseline() throws IOException {
         quickstart = Files.readString(Path.of("examples/quickstart.json"));
         Outcome ok = run(StackTemplate.local().policies());
-        assertThat(ok.report().status()).as("the quickstart under template.yaml's policies").isEqualTo("SUCCEEDED");
-        assertThat(ok.audit()).filteredOn(e -> !e.decision().allowed()).as("denials of the quickstart").isEmpty();
+        assertThat(ok.report().status())
+                .as("the quickstart under template.yaml's policies")
+                .isEqualTo("SUCCEEDED");
+        assertThat(ok.audit())
+                .filteredOn(e -> !e.decision().allowed())
+                .as("denials of the quickstart")
+                .isEmpty();
         baseline = ok.audit();
     }
 
     static Outcome run(StackPolicies policies) {
         try (LocalCloud cloud = new LocalCloud()) {
             cloud.iam().judgeBy(StackPrincipals.authorizer(policies));
-            RunReport report = new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
+            RunReport report =
+                    new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
             return new Outcome(report, cloud.iam().entries());
         }
     }
@@ -64,7 +70,8 @@ class StackPoliciesNeededTest {
 
         Outcome without = run(StackTemplate.local().policies().without(statement));
 
-        List<AuditEntry> denied = without.audit().stream().filter(e -> !e.decision().allowed()).toList();
+        List<AuditEntry> denied =
+                without.audit().stream().filter(e -> !e.decision().allowed()).toList();
         RunReport report = without.report();
         if (denied.isEmpty()) {
             // Another statement grants the same calls (DescribeRunClusters beside an empty
@@ -81,7 +88,8 @@ class StackPoliciesNeededTest {
         }
         assertThat(report.status()).isEqualTo("FAILED");
         String error = report.error() + " " + report.cause();
-        assertThat(error).containsAnyOf("AccessDeniedException", "AccessDenied", "Lambda.AWSLambdaException")
+        assertThat(error)
+                .containsAnyOf("AccessDeniedException", "AccessDenied", "Lambda.AWSLambdaException")
                 .contains(denied.get(0).action());
     }
 }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /** StartRun checks the Kubernetes version for the day on the clients' clock, before anything exists. */
 class StartRunVersionTest {
-    static final String SPEC_131 = """
+    static final String SPEC_131 =
+            """
             {"cluster": {"mode": "create", "kubernetesVersion": "1.31",
                          "nodeGroup": {"instanceType": "c5.xlarge", "nodes": 1}},
              "training": {"workers": 1}}""";
@@ -34,8 +35,9 @@ class StartRunVersionTest {
         }
 
         assertThatThrownBy(() -> handlers.start(SPEC_131, "old-version"))
-                .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.problems()).singleElement()
-                        .satisfies(p -> {
+                .isInstanceOfSatisfying(
+                        InvalidSpecException.class,
+                        e -> assertThat(e.problems()).singleElement().satisfies(p -> {
                             assertThat(p.pointer()).isEqualTo("/cluster/kubernetesVersion");
                             assertThat(p.message()).contains("reached the end of EKS extended support on 2026-11-26");
                         }));
@@ -45,13 +47,17 @@ class StartRunVersionTest {
 
     @Test
     void theDefaultVersionStartsTodayAndTheSimulatedEksAcceptsIt() {
-        var state = handlers.start("{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"c5.xlarge\","
-                + " \"nodes\": 1}}, \"training\": {\"workers\": 1}}", "default-version");
+        var state = handlers.start(
+                "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"c5.xlarge\","
+                        + " \"nodes\": 1}}, \"training\": {\"workers\": 1}}",
+                "default-version");
 
         String version = state.at("/spec/cluster/kubernetesVersion").asText();
         assertThat(version).isEqualTo("1.35");
-        var created = cloud.clients().eks().createCluster(r -> r.name("v").version(version)
-                .roleArn("arn:aws:iam::000000000000:role/x").resourcesVpcConfig(v -> v.subnetIds("subnet-a", "subnet-b")));
+        var created = cloud.clients().eks().createCluster(r -> r.name("v")
+                .version(version)
+                .roleArn("arn:aws:iam::000000000000:role/x")
+                .resourcesVpcConfig(v -> v.subnetIds("subnet-a", "subnet-b")));
         assertThat(created.cluster().version()).isEqualTo(version);
     }
 }

@@ -25,6 +25,7 @@ final class CountingDynamoDb implements DynamoDbClient {
     final AtomicInteger queries = new AtomicInteger();
     /** When set, the next refused write returns this item as its ALL_OLD item. */
     final AtomicReference<Map<String, AttributeValue>> staleAllOld = new AtomicReference<>();
+
     private final DynamoDbClient delegate;
 
     CountingDynamoDb(DynamoDbClient delegate) {
@@ -46,7 +47,10 @@ final class CountingDynamoDb implements DynamoDbClient {
             refusedPuts.incrementAndGet();
             Map<String, AttributeValue> stale = staleAllOld.getAndSet(null);
             if (stale != null) {
-                throw ConditionalCheckFailedException.builder().message(e.getMessage()).item(stale).build();
+                throw ConditionalCheckFailedException.builder()
+                        .message(e.getMessage())
+                        .item(stale)
+                        .build();
             }
             throw e;
         }

@@ -35,13 +35,27 @@ class RunRecordTest {
     @Test
     void withersChangeOneFieldAndCopyTheMaps() {
         RunRecord run = RunRecord.newRun("r1", "{}", null, T0);
-        RunRecord changed = run.withPhase(RunPhase.CLUSTER).withExecutionArn("arn:x")
-                .withResource(RunResources.EKS_CLUSTER, "tp-r1").withResource(RunResources.FILE_SYSTEM, "fs-1")
+        RunRecord changed = run.withPhase(RunPhase.CLUSTER)
+                .withExecutionArn("arn:x")
+                .withResource(RunResources.EKS_CLUSTER, "tp-r1")
+                .withResource(RunResources.FILE_SYSTEM, "fs-1")
                 .withoutResource(RunResources.FILE_SYSTEM)
-                .withMetric("accuracy", 0.9).withError(new RunError("Train", "Terminal", "boom", "tail"));
-        assertThat(changed).isEqualTo(new RunRecord("r1", "{}", run.specHash(), RunStatus.PENDING, RunPhase.CLUSTER, "arn:x",
-                RunResources.NONE.with(RunResources.EKS_CLUSTER, "tp-r1"), Map.of("accuracy", 0.9),
-                new RunError("Train", "Terminal", "boom", "tail"), T0, T0, 1));
+                .withMetric("accuracy", 0.9)
+                .withError(new RunError("Train", "Terminal", "boom", "tail"));
+        assertThat(changed)
+                .isEqualTo(new RunRecord(
+                        "r1",
+                        "{}",
+                        run.specHash(),
+                        RunStatus.PENDING,
+                        RunPhase.CLUSTER,
+                        "arn:x",
+                        RunResources.NONE.with(RunResources.EKS_CLUSTER, "tp-r1"),
+                        Map.of("accuracy", 0.9),
+                        new RunError("Train", "Terminal", "boom", "tail"),
+                        T0,
+                        T0,
+                        1));
         assertThat(run.resources()).isEqualTo(RunResources.NONE);
         assertThat(changed.withMetrics(Map.of("loss", 0.1)).metrics()).containsExactly(Map.entry("loss", 0.1));
         assertThat(changed.withMetrics(null).metrics()).isEmpty();
@@ -50,21 +64,28 @@ class RunRecordTest {
     @Test
     void resourcesAreTypedImmutableAndInDeclarationOrder() {
         List<String> opened = new ArrayList<>(List.of("fsmt-2", "fsmt-1"));
-        RunResources resources = RunResources.NONE.with(RunResources.MOUNT_TARGETS_OPENED, opened)
-                .with(RunResources.CLEANUP_STARTED, T0).with(RunResources.FILE_SYSTEM_ADOPTED, true)
+        RunResources resources = RunResources.NONE
+                .with(RunResources.MOUNT_TARGETS_OPENED, opened)
+                .with(RunResources.CLEANUP_STARTED, T0)
+                .with(RunResources.FILE_SYSTEM_ADOPTED, true)
                 .with(RunResources.EKS_CLUSTER, "tp-r1");
         opened.add("fsmt-3");
         assertThat(resources.list(RunResources.MOUNT_TARGETS_OPENED)).containsExactly("fsmt-2", "fsmt-1");
         assertThat(resources.get(RunResources.CLEANUP_STARTED)).contains(T0);
         assertThat(resources.isTrue(RunResources.FILE_SYSTEM_ADOPTED)).isTrue();
-        assertThat(resources.asMap().keySet()).containsExactly("eks/cluster", "efs/file-system-adopted",
-                "efs/mount-targets-opened", "cleanup/started");
+        assertThat(resources.asMap().keySet())
+                .containsExactly(
+                        "eks/cluster", "efs/file-system-adopted", "efs/mount-targets-opened", "cleanup/started");
         assertThatThrownBy(() -> resources.asMap().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> resources.list(RunResources.MOUNT_TARGETS_OPENED).add("x"))
+        assertThatThrownBy(
+                        () -> resources.list(RunResources.MOUNT_TARGETS_OPENED).add("x"))
                 .isInstanceOf(UnsupportedOperationException.class);
-        assertThat(resources.without(RunResources.CLEANUP_STARTED, RunResources.EKS_CLUSTER).asMap())
+        assertThat(resources
+                        .without(RunResources.CLEANUP_STARTED, RunResources.EKS_CLUSTER)
+                        .asMap())
                 .containsOnlyKeys("efs/file-system-adopted", "efs/mount-targets-opened");
-        assertThat(new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, null, null, null, T0, T0, 1).resources())
+        assertThat(new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, null, null, null, T0, T0, 1)
+                        .resources())
                 .isEqualTo(RunResources.NONE);
     }
 
@@ -80,8 +101,11 @@ class RunRecordTest {
     @Test
     void metricsMustBeFinite() {
         RunRecord run = RunRecord.newRun("r1", "{}", null, T0);
-        assertThatThrownBy(() -> run.withMetric("loss", Double.NaN)).hasMessageContaining("r1").hasMessageContaining("loss");
-        assertThatThrownBy(() -> run.withMetric("loss", Double.POSITIVE_INFINITY)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> run.withMetric("loss", Double.NaN))
+                .hasMessageContaining("r1")
+                .hasMessageContaining("loss");
+        assertThatThrownBy(() -> run.withMetric("loss", Double.POSITIVE_INFINITY))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(run.withMetric("x", -0.0).metrics().get("x")).isEqualTo(0.0);
     }
 
@@ -89,9 +113,12 @@ class RunRecordTest {
     void nullsAreRefused() {
         Map<String, Double> metrics = new HashMap<>();
         metrics.put("loss", null);
-        assertThatThrownBy(() -> new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, null, metrics, null,
-                T0, T0, 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("r1");
-        assertThatThrownBy(() -> RunResources.NONE.with(RunResources.NAMESPACE, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() ->
+                        new RunRecord("r1", "{}", "h", RunStatus.PENDING, null, null, null, metrics, null, T0, T0, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("r1");
+        assertThatThrownBy(() -> RunResources.NONE.with(RunResources.NAMESPACE, null))
+                .isInstanceOf(NullPointerException.class);
     }
 
     @Test
@@ -109,32 +136,44 @@ class RunRecordTest {
         assertThat(IsoTime.format(whole)).isLessThan(IsoTime.format(half));
         assertThat(IsoTime.parse(IsoTime.format(T0))).isEqualTo(T0);
     }
+
     @Test
     void aLostEventIsNotedOncePerDetailTypeAndStep() {
         RunRecord run = RunRecord.newRun("r1", "{}", null, T0);
         LostEvent started = new LostEvent("Run Started", "StartRun", "refused", T0);
-        RunRecord noted = run.withLostEvent(started).withLostEvent(new LostEvent("Run Started", "StartRun", "again", T0.plusSeconds(5)))
+        RunRecord noted = run.withLostEvent(started)
+                .withLostEvent(new LostEvent("Run Started", "StartRun", "again", T0.plusSeconds(5)))
                 .withLostEvent(new LostEvent("Run Failed", "FinishRun", null, T0));
         assertThat(noted.lostEvents()).extracting(LostEvent::detailType).containsExactly("Run Started", "Run Failed");
         assertThat(noted.lostEvents().get(0).error()).isEqualTo("refused");
         assertThat(noted.lostEvents().get(1).error()).isEqualTo("unknown");
-        assertThat(noted.withPhase(RunPhase.DATA).withStatus(RunStatus.FAILED).lostEvents()).isEqualTo(noted.lostEvents());
+        assertThat(noted.withPhase(RunPhase.DATA).withStatus(RunStatus.FAILED).lostEvents())
+                .isEqualTo(noted.lostEvents());
         assertThat(run.lostEvents()).isEmpty();
         assertThat(started.warning()).isEqualTo("event 'Run Started' from StartRun was not published: refused");
     }
 
     @Test
     void theFullCauseNamesWhatCleanupLeftAndWhatRemovesIt() {
-        CleanupFailure byJanitor = new CleanupFailure("CleanupFailed", "EFS volume: refused",
-                List.of(Leftover.of("efs:file-system/fs-1", Leftover.JANITOR)), "trainplane cleanup r1 --stack s");
+        CleanupFailure byJanitor = new CleanupFailure(
+                "CleanupFailed",
+                "EFS volume: refused",
+                List.of(Leftover.of("efs:file-system/fs-1", Leftover.JANITOR)),
+                "trainplane cleanup r1 --stack s");
         RunError error = new RunError("CheckVolume", "EfsException", "boom", null, byJanitor);
-        assertThat(error.fullCause()).startsWith("boom — Cleanup gave up (CleanupFailed); left behind: efs:file-system/fs-1.")
-                .contains("janitor").endsWith("trainplane cleanup r1 --stack s");
+        assertThat(error.fullCause())
+                .startsWith("boom — Cleanup gave up (CleanupFailed); left behind: efs:file-system/fs-1.")
+                .contains("janitor")
+                .endsWith("trainplane cleanup r1 --stack s");
         assertThat(error.withCleanup(null).fullCause()).isEqualTo("boom");
-        CleanupFailure byCommand = new CleanupFailure("CleanupTimedOut", null,
-                List.of(Leftover.of("kubernetes:Namespace/tp-r1", Leftover.COMMAND)), "trainplane cleanup r1 --stack s");
+        CleanupFailure byCommand = new CleanupFailure(
+                "CleanupTimedOut",
+                null,
+                List.of(Leftover.of("kubernetes:Namespace/tp-r1", Leftover.COMMAND)),
+                "trainplane cleanup r1 --stack s");
         assertThat(byCommand.janitorRemovesAll()).isFalse();
-        assertThat(new RunError(null, null, null, null, byCommand).fullCause()).startsWith("Cleanup gave up (CleanupTimedOut)")
+        assertThat(new RunError(null, null, null, null, byCommand).fullCause())
+                .startsWith("Cleanup gave up (CleanupTimedOut)")
                 .contains("Nothing deletes it automatically");
     }
 
@@ -144,7 +183,8 @@ class RunRecordTest {
         assertThat(nodegroup.kind()).isEqualTo("eks:nodegroup");
         assertThat(nodegroup.id()).isEqualTo("tp-r1-eks/tp-r1-nodes");
         assertThat(nodegroup.ref()).isEqualTo("eks:nodegroup/tp-r1-eks/tp-r1-nodes");
-        assertThatThrownBy(() -> Leftover.of("efs:file-system", Leftover.JANITOR)).hasMessageContaining("kind/id");
+        assertThatThrownBy(() -> Leftover.of("efs:file-system", Leftover.JANITOR))
+                .hasMessageContaining("kind/id");
         assertThatThrownBy(() -> Leftover.of("efs:file-system/fs-1", "someone")).hasMessageContaining("janitor");
     }
 }

@@ -40,8 +40,17 @@ class RunStatusTest {
 
     @Test
     void theTableCoversTheStatusesInOrder() {
-        assertThat(RunStatus.values()).containsExactly(PENDING, PROVISIONING, PREPARING_DATA, TRAINING,
-                EVALUATING, CLEANING_UP, SUCCEEDED, FAILED, CANCELLED);
+        assertThat(RunStatus.values())
+                .containsExactly(
+                        PENDING,
+                        PROVISIONING,
+                        PREPARING_DATA,
+                        TRAINING,
+                        EVALUATING,
+                        CLEANING_UP,
+                        SUCCEEDED,
+                        FAILED,
+                        CANCELLED);
         assertThat(EXPECTED).hasSize(9).allSatisfy(row -> assertThat(row).hasSize(9));
     }
 
@@ -68,7 +77,9 @@ class RunStatusTest {
                                 assertThat(e.from()).isEqualTo(from);
                                 assertThat(e.to()).isEqualTo(to);
                                 assertThat(e.runId()).isEqualTo("run-1");
-                                assertThat(e).hasMessageContaining("run-1").hasMessageContaining(from.name())
+                                assertThat(e)
+                                        .hasMessageContaining("run-1")
+                                        .hasMessageContaining(from.name())
                                         .hasMessageContaining(to.name());
                             });
                 }

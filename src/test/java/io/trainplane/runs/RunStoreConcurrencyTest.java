@@ -76,9 +76,14 @@ class RunStoreConcurrencyTest {
 
         RunRecord last = store.get("contended");
         int conflicts = dynamo.refusedPuts.get();
-        System.out.printf("run store contention (%s): %d updates, %d applications of the change,"
-                        + " %d version conflicts (%.2f per update)%n", lineUp == null ? "free" : "lined up",
-                UPDATES, applications.get(), conflicts, (double) conflicts / UPDATES);
+        System.out.printf(
+                "run store contention (%s): %d updates, %d applications of the change,"
+                        + " %d version conflicts (%.2f per update)%n",
+                lineUp == null ? "free" : "lined up",
+                UPDATES,
+                applications.get(),
+                conflicts,
+                (double) conflicts / UPDATES);
 
         assertThat(last.metrics()).containsEntry("n", (double) UPDATES);
         assertThat(last.version()).isEqualTo(initial.version() + UPDATES);

@@ -41,7 +41,8 @@ class RunStoreReadTest {
 
     @Test
     void everyFieldRoundTrips() {
-        RunRecord created = store.create("r1", SPEC, "arn:aws:states:eu-west-1:123456789012:execution:TrainingPipeline:r1");
+        RunRecord created =
+                store.create("r1", SPEC, "arn:aws:states:eu-west-1:123456789012:execution:TrainingPipeline:r1");
         clock.advance(Duration.ofNanos(1_000_000_001));
         RunRecord full = store.update("r1", r -> r.withStatus(RunStatus.FAILED)
                 .withPhase(RunPhase.TRAIN)
@@ -51,9 +52,27 @@ class RunStoreReadTest {
                 .withResource(RunResources.CLEANUP_STARTED, Instant.parse("2025-07-01T12:00:00.5Z"))
                 .withResource(RunResources.CLEANUP_DELETED, List.of())
                 .withResource(RunResources.NAMESPACE, "")
-                .withMetrics(Map.of("accuracy", 0.7312, "loss", -3.5, "tiny", 1.0E-5, "huge", 1.0E20,
-                        "precise", 123456789.12345679, "third", 1.0 / 3, "zero", 0.0, "edge", 1.0E-130))
-                .withError(new RunError("CheckTraining", "io.trainplane.Terminal", "pod worker-0 OOMKilled",
+                .withMetrics(Map.of(
+                        "accuracy",
+                        0.7312,
+                        "loss",
+                        -3.5,
+                        "tiny",
+                        1.0E-5,
+                        "huge",
+                        1.0E20,
+                        "precise",
+                        123456789.12345679,
+                        "third",
+                        1.0 / 3,
+                        "zero",
+                        0.0,
+                        "edge",
+                        1.0E-130))
+                .withError(new RunError(
+                        "CheckTraining",
+                        "io.trainplane.Terminal",
+                        "pod worker-0 OOMKilled",
                         "line 1\nline 2 \u00e9\n")));
 
         assertThat(store.get("r1")).isEqualTo(full);
@@ -81,7 +100,8 @@ class RunStoreReadTest {
         assertThat(created.phase()).isEqualTo(RunRecord.INITIAL_PHASE);
 
         Map<String, AttributeValue> item = local.client()
-                .getItem(b -> b.tableName(table).key(RunItems.runKey("r1")).consistentRead(true)).item();
+                .getItem(b -> b.tableName(table).key(RunItems.runKey("r1")).consistentRead(true))
+                .item();
         assertThat(item).doesNotContainKeys("error", "phase", "executionArn");
         assertThat(item.get("resources").m()).isEmpty();
         assertThat(item.get("metrics").m()).isEmpty();
@@ -98,12 +118,18 @@ class RunStoreReadTest {
                 .withResource(RunResources.EKS_CLUSTER, "tp-r1"));
 
         Map<String, AttributeValue> resources = local.client()
-                .getItem(b -> b.tableName(table).key(RunItems.runKey("r1")).consistentRead(true)).item().get("resources").m();
-        assertThat(resources).containsOnlyKeys("eks/cluster", "efs/file-system-adopted", "efs/mount-targets-opened",
-                "cleanup/started");
+                .getItem(b -> b.tableName(table).key(RunItems.runKey("r1")).consistentRead(true))
+                .item()
+                .get("resources")
+                .m();
+        assertThat(resources)
+                .containsOnlyKeys(
+                        "eks/cluster", "efs/file-system-adopted", "efs/mount-targets-opened", "cleanup/started");
         assertThat(resources.get("eks/cluster").s()).isEqualTo("tp-r1");
         assertThat(resources.get("efs/file-system-adopted").bool()).isTrue();
-        assertThat(resources.get("efs/mount-targets-opened").l()).extracting(AttributeValue::s).containsExactly("fsmt-1", "fsmt-2");
+        assertThat(resources.get("efs/mount-targets-opened").l())
+                .extracting(AttributeValue::s)
+                .containsExactly("fsmt-1", "fsmt-2");
         assertThat(resources.get("cleanup/started").s()).isEqualTo("2026-03-01T10:00:00.000000000Z");
     }
 
@@ -113,16 +139,18 @@ class RunStoreReadTest {
         RunRecord created = store.create("old", SPEC, null);
         Map<String, AttributeValue> item = new java.util.HashMap<>(RunItems.runItem(created));
         item.put("phase", AttributeValue.fromS("cleanup"));
-        item.put("resources", AttributeValue.fromM(Map.of(
-                "efs/file-system", AttributeValue.fromS("fs-1"),
-                "efs/file-system-adopted", AttributeValue.fromS("true"),
-                "efs/mount-target-group", AttributeValue.fromS("sg-1"),
-                "efs/mount-targets-opened", AttributeValue.fromS("fsmt-1 fsmt-2"),
-                "cleanup/started", AttributeValue.fromS("2026-03-01T10:00:00Z"),
-                "cleanup/finished", AttributeValue.fromS("2026-03-01T10:20:00.5Z"),
-                "cleanup/deleted/eks/cluster", AttributeValue.fromS("tp-old-eks"),
-                "cleanup/deleted/eks/nodegroup", AttributeValue.fromS("tp-old-nodes"),
-                "cleanup/deleted/kubernetes/namespace", AttributeValue.fromS("tp-old"))));
+        item.put(
+                "resources",
+                AttributeValue.fromM(Map.of(
+                        "efs/file-system", AttributeValue.fromS("fs-1"),
+                        "efs/file-system-adopted", AttributeValue.fromS("true"),
+                        "efs/mount-target-group", AttributeValue.fromS("sg-1"),
+                        "efs/mount-targets-opened", AttributeValue.fromS("fsmt-1 fsmt-2"),
+                        "cleanup/started", AttributeValue.fromS("2026-03-01T10:00:00Z"),
+                        "cleanup/finished", AttributeValue.fromS("2026-03-01T10:20:00.5Z"),
+                        "cleanup/deleted/eks/cluster", AttributeValue.fromS("tp-old-eks"),
+                        "cleanup/deleted/eks/nodegroup", AttributeValue.fromS("tp-old-nodes"),
+                        "cleanup/deleted/kubernetes/namespace", AttributeValue.fromS("tp-old"))));
         local.client().putItem(b -> b.tableName(table).item(item));
 
         RunRecord old = store.get("old");
@@ -134,12 +162,15 @@ class RunStoreReadTest {
         assertThat(r.list(RunResources.MOUNT_TARGETS_OPENED)).containsExactly("fsmt-1", "fsmt-2");
         assertThat(r.get(RunResources.CLEANUP_STARTED)).contains(Instant.parse("2026-03-01T10:00:00Z"));
         assertThat(r.get(RunResources.CLEANUP_FINISHED)).contains(Instant.parse("2026-03-01T10:20:00.5Z"));
-        assertThat(r.list(RunResources.CLEANUP_DELETED)).containsExactly("kubernetes:Namespace/tp-old",
-                "eks:nodegroup/tp-old-nodes", "eks:cluster/tp-old-eks");
+        assertThat(r.list(RunResources.CLEANUP_DELETED))
+                .containsExactly("kubernetes:Namespace/tp-old", "eks:nodegroup/tp-old-nodes", "eks:cluster/tp-old-eks");
 
         RunRecord rewritten = store.update("old", rec -> rec.withoutResource(RunResources.CLEANUP_STARTED));
         Map<String, AttributeValue> stored = local.client()
-                .getItem(b -> b.tableName(table).key(RunItems.runKey("old")).consistentRead(true)).item().get("resources").m();
+                .getItem(b -> b.tableName(table).key(RunItems.runKey("old")).consistentRead(true))
+                .item()
+                .get("resources")
+                .m();
         assertThat(stored).doesNotContainKeys("cleanup/started", "cleanup/deleted/eks/cluster");
         assertThat(stored.get("efs/file-system-adopted").bool()).isTrue();
         assertThat(stored.get("cleanup/deleted").l()).hasSize(3);
@@ -152,8 +183,8 @@ class RunStoreReadTest {
         Instant t0 = Instant.parse("2025-07-01T12:00:00Z");
         StepEntry start = new StepEntry("StartRun", t0, t0.plusMillis(800), "succeeded", null);
         StepEntry create = StepEntry.started("CreateCluster", t0.plusSeconds(1));
-        StepEntry check = new StepEntry("CheckCluster", t0.plusSeconds(1).plusNanos(500), t0.plusSeconds(2), "retry",
-                "cluster CREATING");
+        StepEntry check = new StepEntry(
+                "CheckCluster", t0.plusSeconds(1).plusNanos(500), t0.plusSeconds(2), "retry", "cluster CREATING");
         StepEntry sameInstant = new StepEntry("AnotherState", t0.plusSeconds(1), t0.plusSeconds(3), "succeeded", "x");
 
         store.addStep("r1", check);
@@ -197,8 +228,15 @@ class RunStoreReadTest {
 
     @Test
     void listRecentMergesAllStatusesNewestFirst() {
-        RunStatus[] statuses = {RunStatus.SUCCEEDED, RunStatus.PENDING, RunStatus.FAILED, RunStatus.TRAINING,
-                RunStatus.PENDING, RunStatus.CANCELLED, RunStatus.CLEANING_UP};
+        RunStatus[] statuses = {
+            RunStatus.SUCCEEDED,
+            RunStatus.PENDING,
+            RunStatus.FAILED,
+            RunStatus.TRAINING,
+            RunStatus.PENDING,
+            RunStatus.CANCELLED,
+            RunStatus.CLEANING_UP
+        };
         for (int i = 0; i < statuses.length; i++) {
             RunStatus status = statuses[i];
             store.create("run-" + i, SPEC, null);
@@ -224,8 +262,10 @@ class RunStoreReadTest {
         CountingDynamoDb counting = new CountingDynamoDb(local.client());
         RunStore counted = new RunStore(counting, table, clock);
         assertThat(ids(counted.listByStatus(RunStatus.PENDING, 12)))
-                .containsExactlyElementsOf(IntStream.iterate(11, i -> i - 1).limit(12)
-                        .mapToObj(i -> "big-" + i).toList());
+                .containsExactlyElementsOf(IntStream.iterate(11, i -> i - 1)
+                        .limit(12)
+                        .mapToObj(i -> "big-" + i)
+                        .toList());
         assertThat(counting.queries.get()).as("pages").isGreaterThan(1);
         assertThat(counted.listRecent(11)).hasSize(11);
     }

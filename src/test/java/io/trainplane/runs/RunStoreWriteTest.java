@@ -46,13 +46,16 @@ class RunStoreWriteTest {
         assertThat(run.createdAt()).isEqualTo(clock.instant());
         assertThat(store.get("r1")).isEqualTo(run);
         assertThat(store.find("nope")).isEmpty();
-        assertThatThrownBy(() -> store.get("nope")).isInstanceOf(RunNotFoundException.class).hasMessageContaining("nope");
+        assertThatThrownBy(() -> store.get("nope"))
+                .isInstanceOf(RunNotFoundException.class)
+                .hasMessageContaining("nope");
     }
 
     @Test
     void createWithTheSameSpecReturnsTheStoredRecordUnchanged() {
         store.create("r1", SPEC, "arn:1");
-        RunRecord moved = store.update("r1", r -> r.withStatus(RunStatus.PROVISIONING).withPhase(RunPhase.CLUSTER));
+        RunRecord moved =
+                store.update("r1", r -> r.withStatus(RunStatus.PROVISIONING).withPhase(RunPhase.CLUSTER));
         clock.advance(Duration.ofMinutes(5));
 
         RunRecord again = store.create("r1", SPEC, "arn:1");
@@ -74,7 +77,9 @@ class RunStoreWriteTest {
                     assertThat(e.runId()).isEqualTo("r1");
                     assertThat(e).hasMessageContaining("r1").hasMessageContaining(stored.specHash());
                 });
-        assertThat(dynamo.gets.get()).as("the stored record came from ALL_OLD, not a read").isEqualTo(getsBefore);
+        assertThat(dynamo.gets.get())
+                .as("the stored record came from ALL_OLD, not a read")
+                .isEqualTo(getsBefore);
         assertThat(store.get("r1")).isEqualTo(stored);
     }
 
@@ -94,7 +99,9 @@ class RunStoreWriteTest {
                     assertThat(e.expectedVersion()).isEqualTo(1);
                     assertThat(e).hasMessageContaining("r1");
                 });
-        assertThat(dynamo.gets.get()).as("the current record came from ALL_OLD, not a read").isEqualTo(getsBefore);
+        assertThat(dynamo.gets.get())
+                .as("the current record came from ALL_OLD, not a read")
+                .isEqualTo(getsBefore);
         assertThat(store.get("r1")).isEqualTo(v2);
     }
 
@@ -116,14 +123,26 @@ class RunStoreWriteTest {
     @Test
     void replaceOfAMissingRunIsNotFound() {
         RunRecord ghost = RunStatusTest.record("ghost", RunStatus.PENDING);
-        assertThatThrownBy(() -> store.replace(ghost, ghost.withPhase(RunPhase.EVALUATE))).isInstanceOf(RunNotFoundException.class);
+        assertThatThrownBy(() -> store.replace(ghost, ghost.withPhase(RunPhase.EVALUATE)))
+                .isInstanceOf(RunNotFoundException.class);
     }
 
     @Test
     void replaceKeepsTheRunsIdentity() {
         RunRecord v1 = store.create("r1", SPEC, null);
-        RunRecord other = new RunRecord("r2", v1.specJson(), v1.specHash(), v1.status(), null, null, null, null, null,
-                v1.createdAt(), v1.updatedAt(), 1);
+        RunRecord other = new RunRecord(
+                "r2",
+                v1.specJson(),
+                v1.specHash(),
+                v1.status(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                v1.createdAt(),
+                v1.updatedAt(),
+                1);
         assertThatThrownBy(() -> store.replace(v1, other)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -164,9 +183,10 @@ class RunStoreWriteTest {
         AtomicInteger applied = new AtomicInteger();
 
         assertThatThrownBy(() -> store.update("r1", r -> {
-            applied.incrementAndGet();
-            return r.withStatus(RunStatus.TRAINING);
-        })).isInstanceOf(IllegalTransitionException.class);
+                    applied.incrementAndGet();
+                    return r.withStatus(RunStatus.TRAINING);
+                }))
+                .isInstanceOf(IllegalTransitionException.class);
         assertThat(applied.get()).isEqualTo(1);
         assertThat(store.get("r1")).isEqualTo(done);
     }
@@ -185,8 +205,19 @@ class RunStoreWriteTest {
         // A forged "expected" claiming the run is still running, at the right version, asking for a move
         // that is legal from the claimed status: the check in Java passes, DynamoDB's condition refuses.
         for (RunStatus claimed : new RunStatus[] {RunStatus.TRAINING, RunStatus.CLEANING_UP}) {
-            RunRecord forged = new RunRecord("r1", succeeded.specJson(), succeeded.specHash(), claimed, RunPhase.TRAIN, null,
-                    null, null, null, succeeded.createdAt(), succeeded.updatedAt(), succeeded.version());
+            RunRecord forged = new RunRecord(
+                    "r1",
+                    succeeded.specJson(),
+                    succeeded.specHash(),
+                    claimed,
+                    RunPhase.TRAIN,
+                    null,
+                    null,
+                    null,
+                    null,
+                    succeeded.createdAt(),
+                    succeeded.updatedAt(),
+                    succeeded.version());
             for (RunStatus next : RunStatus.values()) {
                 if (next == RunStatus.SUCCEEDED || !claimed.canMoveTo(next)) {
                     continue;
@@ -213,28 +244,50 @@ class RunStoreWriteTest {
             for (RunStatus to : RunStatus.values()) {
                 String runId = "r-" + from + "-" + to;
                 RunRecord created = store.create(runId, SPEC, null);
-                RunRecord stored = from == RunStatus.PENDING ? created : store.replace(created, created.withStatus(from));
-                RunRecord forged = new RunRecord(runId, stored.specJson(), stored.specHash(), to, null, null, null,
-                        null, null, stored.createdAt(), stored.updatedAt(), stored.version());
+                RunRecord stored =
+                        from == RunStatus.PENDING ? created : store.replace(created, created.withStatus(from));
+                RunRecord forged = new RunRecord(
+                        runId,
+                        stored.specJson(),
+                        stored.specHash(),
+                        to,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        stored.createdAt(),
+                        stored.updatedAt(),
+                        stored.version());
                 if (RunStatusTest.expectedAllowed(from, to)) {
-                    assertThat(store.replace(forged, forged.withPhase(RunPhase.CLEANUP)).status()).isEqualTo(to);
+                    assertThat(store.replace(forged, forged.withPhase(RunPhase.CLEANUP))
+                                    .status())
+                            .isEqualTo(to);
                 } else {
                     assertThatThrownBy(() -> store.replace(forged, forged.withPhase(RunPhase.CLEANUP)))
-                            .as("%s -> %s", from, to).isInstanceOf(IllegalTransitionException.class);
+                            .as("%s -> %s", from, to)
+                            .isInstanceOf(IllegalTransitionException.class);
                     assertThat(store.get(runId)).isEqualTo(stored);
                 }
             }
         }
     }
+
     @Test
     void aCleanupFailureAndLostEventsSurviveTheRoundTrip() {
         store.create("r1", SPEC, null);
-        CleanupFailure cleanup = new CleanupFailure("CleanupFailed", "EFS volume: refused",
-                List.of(Leftover.of("efs:file-system/fs-1", Leftover.JANITOR), Leftover.of("efs:mount-target/fsmt-1", Leftover.JANITOR)),
+        CleanupFailure cleanup = new CleanupFailure(
+                "CleanupFailed",
+                "EFS volume: refused",
+                List.of(
+                        Leftover.of("efs:file-system/fs-1", Leftover.JANITOR),
+                        Leftover.of("efs:mount-target/fsmt-1", Leftover.JANITOR)),
                 "trainplane cleanup r1 --stack s");
         LostEvent lost = new LostEvent("Run Started", "StartRun", "throttled", clock.instant());
-        RunRecord written = store.update("r1", r -> r.withError(new RunError("CheckVolume", "EfsException", "boom", null, cleanup))
-                .withLostEvent(lost).withStatus(RunStatus.FAILED));
+        RunRecord written =
+                store.update("r1", r -> r.withError(new RunError("CheckVolume", "EfsException", "boom", null, cleanup))
+                        .withLostEvent(lost)
+                        .withStatus(RunStatus.FAILED));
 
         RunRecord read = store.get("r1");
         assertThat(read).isEqualTo(written);
@@ -261,14 +314,21 @@ class RunStoreWriteTest {
         AtomicInteger second = new AtomicInteger();
         store.update("r1", r -> {
             if (second.incrementAndGet() == 1) {
-                store.update("r1", other -> other.withLostEvent(new LostEvent("Model Evaluated", "CollectResults", "x", clock.instant())));
+                store.update(
+                        "r1",
+                        other -> other.withLostEvent(
+                                new LostEvent("Model Evaluated", "CollectResults", "x", clock.instant())));
             }
             return r.withStatus(RunStatus.SUCCEEDED);
         });
 
         RunRecord run = store.get("r1");
-        assertThat(applications.get()).as("the change was applied again on the newer record").isEqualTo(2);
-        assertThat(run.lostEvents()).extracting(LostEvent::detailType).containsExactly("Training Job Completed", "Model Evaluated");
+        assertThat(applications.get())
+                .as("the change was applied again on the newer record")
+                .isEqualTo(2);
+        assertThat(run.lostEvents())
+                .extracting(LostEvent::detailType)
+                .containsExactly("Training Job Completed", "Model Evaluated");
         assertThat(run.metrics()).containsEntry("accuracy", 0.9);
         assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
     }

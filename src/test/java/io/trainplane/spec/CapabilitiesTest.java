@@ -13,7 +13,10 @@ class CapabilitiesTest {
             + "{\"instanceType\": \"g5.12xlarge\", \"nodes\": 2, \"gpusPerNode\": 4}}";
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             "data": {"source": "url", "url": "https://example.com/d.tgz", "sha256": "%s"}
             "data": {"source": "s3", "s3Uri": "s3://my-bucket/data"}
             "data": {"source": "s3", "s3Uri": "s3://my-bucket/data", "sha256": "%s"}
@@ -21,20 +24,23 @@ class CapabilitiesTest {
             "training": {"launcher": "pytorchjob", "workers": 4, "gpusPerWorker": 1}
             """)
     void everyDataSourceAndLauncherIsAvailable(String fragment) {
-        assertThat(RunSpecs.problems("{" + EXISTING + ", " + fragment.formatted("ab".repeat(32)) + "}")).isEmpty();
+        assertThat(RunSpecs.problems("{" + EXISTING + ", " + fragment.formatted("ab".repeat(32)) + "}"))
+                .isEmpty();
     }
 
     @Test
     void schemaErrorsStillCome() {
         assertThat(RunSpecs.problems("{" + CREATE + ", \"volume\": {\"type\": \"efs\"},"
-                + " \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 100}}"))
-                .extracting(SpecProblem::pointer).containsExactly("/training/workers");
+                        + " \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 100}}"))
+                .extracting(SpecProblem::pointer)
+                .containsExactly("/training/workers");
     }
 
     @Test
     void aSpecRecordIsCheckedToo() {
-        RunSpec supported = RunSpecs.parse("{" + EXISTING + ", \"data\": {\"source\": \"s3\", \"s3Uri\": \"s3://my-bucket/data\"},"
-                + " \"training\": {\"launcher\": \"pytorchjob\"}}");
+        RunSpec supported =
+                RunSpecs.parse("{" + EXISTING + ", \"data\": {\"source\": \"s3\", \"s3Uri\": \"s3://my-bucket/data\"},"
+                        + " \"training\": {\"launcher\": \"pytorchjob\"}}");
 
         assertThat(Capabilities.unsupported(supported)).isEmpty();
     }

@@ -15,38 +15,47 @@ class KubernetesVersionRuleTest {
     static final String POINTER = "/cluster/kubernetesVersion";
 
     static String create(String version) {
-        return "{\"cluster\": {\"mode\": \"create\"" + (version == null ? "" : ", \"kubernetesVersion\": \"" + version + "\"")
+        return "{\"cluster\": {\"mode\": \"create\""
+                + (version == null ? "" : ", \"kubernetesVersion\": \"" + version + "\"")
                 + ", \"nodeGroup\": {\"instanceType\": \"c5.xlarge\", \"nodes\": 1}}}";
     }
 
     @ParameterizedTest(name = "{0} on {1}")
     @CsvSource({
-            "1.99, 2026-11-23, is not a Kubernetes version EKS runs",
-            "1.20, 2026-11-23, is not a Kubernetes version EKS runs",
-            "1.31, 2026-11-27, reached the end of EKS extended support on 2026-11-26",
-            "1.31, 2026-11-26, reached the end of EKS extended support on 2026-11-26",
-            "1.36, 2026-05-01, is not released on EKS before 2026-06-02"})
+        "1.99, 2026-11-23, is not a Kubernetes version EKS runs",
+        "1.20, 2026-11-23, is not a Kubernetes version EKS runs",
+        "1.31, 2026-11-27, reached the end of EKS extended support on 2026-11-26",
+        "1.31, 2026-11-26, reached the end of EKS extended support on 2026-11-26",
+        "1.36, 2026-05-01, is not released on EKS before 2026-06-02"
+    })
     void aVersionEksDoesNotRunThatDayIsRefusedNamingWhatItRuns(String version, LocalDate day, String why) {
         List<SpecProblem> problems = RunSpecs.problems(create(version), day);
 
         assertThat(problems).singleElement().satisfies(p -> {
             assertThat(p.pointer()).isEqualTo(POINTER);
-            assertThat(p.message()).startsWith("\"" + version + "\" " + why)
+            assertThat(p.message())
+                    .startsWith("\"" + version + "\" " + why)
                     .contains("on " + day + " EKS supports " + String.join(", ", KubernetesVersions.available(day)));
-            assertThat(p.hint()).startsWith("set cluster.kubernetesVersion to \""
-                    + KubernetesVersions.newestInStandardSupport(day).orElseThrow() + "\", the newest version in standard support");
+            assertThat(p.hint())
+                    .startsWith("set cluster.kubernetesVersion to \""
+                            + KubernetesVersions.newestInStandardSupport(day).orElseThrow()
+                            + "\", the newest version in standard support");
         });
-        assertThatThrownBy(() -> RunSpecs.parse(create(version), day)).isInstanceOf(InvalidSpecException.class)
+        assertThatThrownBy(() -> RunSpecs.parse(create(version), day))
+                .isInstanceOf(InvalidSpecException.class)
                 .hasMessageContaining(POINTER);
     }
 
     @Test
     void theMessageListsTheVersionsOfTheDay() {
-        SpecProblem problem = RunSpecs.problems(create("1.31"), LocalDate.parse("2026-11-27")).getFirst();
+        SpecProblem problem =
+                RunSpecs.problems(create("1.31"), LocalDate.parse("2026-11-27")).getFirst();
 
         assertThat(problem.message()).endsWith("(on 2026-11-27 EKS supports 1.32, 1.33, 1.34, 1.35, 1.36)");
-        assertThat(problem.hint()).isEqualTo("set cluster.kubernetesVersion to \"1.36\", the newest version in standard support,"
-                + " or another one of 1.32, 1.33, 1.34, 1.35, 1.36 (one in extended support costs more per cluster-hour)");
+        assertThat(problem.hint())
+                .isEqualTo(
+                        "set cluster.kubernetesVersion to \"1.36\", the newest version in standard support,"
+                                + " or another one of 1.32, 1.33, 1.34, 1.35, 1.36 (one in extended support costs more per cluster-hour)");
     }
 
     @Test
@@ -63,16 +72,19 @@ class KubernetesVersionRuleTest {
 
         assertThat(spec.cluster().kubernetesVersion()).isEqualTo("1.35");
         assertThat(KubernetesVersions.support(spec.cluster().kubernetesVersion(), today))
-                .as("the schema's default kubernetesVersion must be in EKS standard support; update it in run-spec.schema.json")
+                .as(
+                        "the schema's default kubernetesVersion must be in EKS standard support; update it in run-spec.schema.json")
                 .isEqualTo(KubernetesVersions.Support.STANDARD);
     }
 
     @Test
     void aDefaultPastItsSupportSaysItIsTheDefault() {
-        SpecProblem problem = RunSpecs.problems(create(null), LocalDate.parse("2028-04-01")).getFirst();
+        SpecProblem problem =
+                RunSpecs.problems(create(null), LocalDate.parse("2028-04-01")).getFirst();
 
         assertThat(problem.pointer()).isEqualTo(POINTER);
-        assertThat(problem.message()).startsWith("\"1.35\" (the default) reached the end of EKS extended support on 2028-03-27");
+        assertThat(problem.message())
+                .startsWith("\"1.35\" (the default) reached the end of EKS extended support on 2028-03-27");
     }
 
     @Test
@@ -80,14 +92,16 @@ class KubernetesVersionRuleTest {
         assertThat(RunSpecs.problems(create("1.31"))).isEmpty();
         assertThat(RunSpecs.problems(create("1.99"))).singleElement().satisfies(p -> {
             assertThat(p.pointer()).isEqualTo(POINTER);
-            assertThat(p.message()).isEqualTo("\"1.99\" is not a Kubernetes version EKS runs (its calendar has 1.28 to "
-                    + KubernetesVersions.all().getLast().version() + ")");
+            assertThat(p.message())
+                    .isEqualTo("\"1.99\" is not a Kubernetes version EKS runs (its calendar has 1.28 to "
+                            + KubernetesVersions.all().getLast().version() + ")");
             assertThat(p.hint()).contains(KubernetesVersions.source());
         });
     }
 
     @Test
     void anExistingClusterHasNoVersionToCheck() {
-        assertThat(RunSpecs.problems(RunSpecsTest.MINIMAL, LocalDate.parse("2030-01-01"))).isEmpty();
+        assertThat(RunSpecs.problems(RunSpecsTest.MINIMAL, LocalDate.parse("2030-01-01")))
+                .isEmpty();
     }
 }

@@ -25,16 +25,34 @@ class NamesTest {
     private static final Pattern CLIENT_TOKEN = Pattern.compile("[a-zA-Z0-9-]+");
     private static final Pattern EXECUTION_NAME = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
-    private static final Pattern LABEL_KEY = Pattern.compile("([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+    private static final Pattern LABEL_KEY =
+            Pattern.compile("([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
     private static final List<String> OPERATIONS =
             List.of("CreateCluster", "CreateNodegroup", "CreateAccessEntry", "create-addon", "X".repeat(40));
 
     static Stream<String> runIds() {
         List<String> ids = new ArrayList<>(List.of(
-                "a", "0", "z9", "0123456789", "9".repeat(63), "a".repeat(63), "1abc", "007-run",
-                "a" + "-".repeat(61) + "b", "a--b", "9-9", "x-" + "1".repeat(60), "a".repeat(40), "a".repeat(41),
-                "a".repeat(44), "a".repeat(45), "a".repeat(46), "a".repeat(47), "a".repeat(48),
-                "a".repeat(44) + "-" + "b".repeat(18), "cifar10-nightly-001"));
+                "a",
+                "0",
+                "z9",
+                "0123456789",
+                "9".repeat(63),
+                "a".repeat(63),
+                "1abc",
+                "007-run",
+                "a" + "-".repeat(61) + "b",
+                "a--b",
+                "9-9",
+                "x-" + "1".repeat(60),
+                "a".repeat(40),
+                "a".repeat(41),
+                "a".repeat(44),
+                "a".repeat(45),
+                "a".repeat(46),
+                "a".repeat(47),
+                "a".repeat(48),
+                "a".repeat(44) + "-" + "b".repeat(18),
+                "cifar10-nightly-001"));
         Random random = new Random(20240611L);
         String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
         for (int i = 0; i < 500; i++) {
@@ -108,10 +126,11 @@ class NamesTest {
         assertThat(names.clusterName()).isEqualTo("tp-cifar10-nightly-001-eks");
         assertThat(names.clientRequestToken("CreateCluster")).isEqualTo("tp-cifar10-nightly-001-CreateCluster");
         assertThat(names.executionName()).isEqualTo("cifar10-nightly-001");
-        assertThat(names.labels()).containsExactly(
-                Map.entry("app.kubernetes.io/managed-by", "trainplane"),
-                Map.entry("app.kubernetes.io/part-of", "trainplane"),
-                Map.entry("trainplane/run-id", "cifar10-nightly-001"));
+        assertThat(names.labels())
+                .containsExactly(
+                        Map.entry("app.kubernetes.io/managed-by", "trainplane"),
+                        Map.entry("app.kubernetes.io/part-of", "trainplane"),
+                        Map.entry("trainplane/run-id", "cifar10-nightly-001"));
     }
 
     @Test
@@ -124,7 +143,8 @@ class NamesTest {
         assertThat(Names.fit(longName, 52)).isEqualTo(Names.fit(longName, 52));
         assertThat(Names.fit(longName, 52)).isNotEqualTo(Names.fit(longName.replace("train", "trainx"), 52));
         // A cut that ends in separators drops them rather than doubling the '-'.
-        assertThat(Names.fit("tp-" + "a".repeat(38) + "---" + "b".repeat(20), 52)).matches("tp-a{38}-[0-9a-f]{8}");
+        assertThat(Names.fit("tp-" + "a".repeat(38) + "---" + "b".repeat(20), 52))
+                .matches("tp-a{38}-[0-9a-f]{8}");
         assertThatThrownBy(() -> Names.fit("anything", 9)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -146,15 +166,19 @@ class NamesTest {
     void operationOfAClientTokenMustBeSafe() {
         Names names = new Names("r");
 
-        assertThatThrownBy(() -> names.clientRequestToken("Create Cluster")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> names.clientRequestToken("Create Cluster"))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> names.clientRequestToken("")).isInstanceOf(IllegalArgumentException.class);
         assertThat(names.clientRequestToken("CreateCluster")).isNotEqualTo(names.clientRequestToken("DeleteCluster"));
     }
 
     @Test
     void runIdPatternIsTheSchemas() {
-        assertThat(Names.RUN_ID_PATTERN).isEqualTo(RunSpecs.schema().at("/properties/runId/pattern").asText());
-        assertThat(Names.RUN_ID_MEANING).isEqualTo(RunSpecs.schema().at("/properties/runId/patternMeaning").asText());
+        assertThat(Names.RUN_ID_PATTERN)
+                .isEqualTo(RunSpecs.schema().at("/properties/runId/pattern").asText());
+        assertThat(Names.RUN_ID_MEANING)
+                .isEqualTo(
+                        RunSpecs.schema().at("/properties/runId/patternMeaning").asText());
     }
 
     private static Map<String, String> all(Names names) {

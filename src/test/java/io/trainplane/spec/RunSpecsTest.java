@@ -21,8 +21,20 @@ class RunSpecsTest {
         assertThat(spec.cluster()).isEqualTo(new ClusterSpec(ClusterMode.EXISTING, "ml-training", null, null));
         assertThat(spec.volume()).isEqualTo(new VolumeSpec(VolumeType.NONE, null));
         assertThat(spec.data()).isEqualTo(new DataSpec(DataSource.SYNTHETIC, null, null, null, 2000));
-        assertThat(spec.training()).isEqualTo(new TrainingSpec(Launcher.INDEXED_JOB,
-                "pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", 2, 1, 10, 128, 0.01, "2", "4Gi", 0, 3, 240));
+        assertThat(spec.training())
+                .isEqualTo(new TrainingSpec(
+                        Launcher.INDEXED_JOB,
+                        "pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime",
+                        2,
+                        1,
+                        10,
+                        128,
+                        0.01,
+                        "2",
+                        "4Gi",
+                        0,
+                        3,
+                        240));
         assertThat(spec.evaluation()).isEqualTo(new EvaluationSpec(0));
         assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(false, false));
         assertThat(spec.maxRunHours()).isEqualTo(12);
@@ -57,11 +69,22 @@ class RunSpecsTest {
         ObjectNode normalized = RunSpecs.normalize(MINIMAL);
 
         assertThat(normalized.toString()).doesNotContain("null");
-        assertThat(fieldNames(normalized)).containsExactly(
-                "cluster", "volume", "data", "training", "evaluation", "cleanup", "maxRunHours");
-        assertThat(fieldNames(normalized.get("training"))).containsExactly("launcher", "image", "workers",
-                "procsPerWorker", "epochs", "batchSize", "learningRate", "cpu", "memory", "gpusPerWorker",
-                "maxRestarts", "timeoutMinutes");
+        assertThat(fieldNames(normalized))
+                .containsExactly("cluster", "volume", "data", "training", "evaluation", "cleanup", "maxRunHours");
+        assertThat(fieldNames(normalized.get("training")))
+                .containsExactly(
+                        "launcher",
+                        "image",
+                        "workers",
+                        "procsPerWorker",
+                        "epochs",
+                        "batchSize",
+                        "learningRate",
+                        "cpu",
+                        "memory",
+                        "gpusPerWorker",
+                        "maxRestarts",
+                        "timeoutMinutes");
         assertThat(normalized.at("/data/syntheticSamples").asInt()).isEqualTo(2000);
     }
 
@@ -70,7 +93,8 @@ class RunSpecsTest {
         JsonNode schema = RunSpecs.schema();
         ObjectNode normalized = RunSpecs.normalize(MINIMAL);
         for (String section : List.of("volume", "data", "training", "evaluation", "cleanup")) {
-            for (Map.Entry<String, JsonNode> property : schema.at("/properties/" + section + "/properties").properties()) {
+            for (Map.Entry<String, JsonNode> property :
+                    schema.at("/properties/" + section + "/properties").properties()) {
                 JsonNode expected = property.getValue().get("default");
                 if (expected != null) {
                     JsonNode actual = normalized.at("/" + section + "/" + property.getKey());
@@ -83,12 +107,14 @@ class RunSpecsTest {
                 }
             }
         }
-        assertThat(normalized.get("maxRunHours").asInt()).isEqualTo(schema.at("/properties/maxRunHours/default").asInt());
+        assertThat(normalized.get("maxRunHours").asInt())
+                .isEqualTo(schema.at("/properties/maxRunHours/default").asInt());
     }
 
     @Test
     void givenValuesWinOverDefaultsAndRoundTrip() {
-        String json = """
+        String json =
+                """
                 {
                   "runId": "cifar10-nightly-001",
                   "cluster": { "mode": "existing", "name": "warm_cluster-1" },
@@ -106,8 +132,20 @@ class RunSpecsTest {
 
         assertThat(spec.runId()).isEqualTo("cifar10-nightly-001");
         assertThat(spec.data().syntheticSamples()).isEqualTo(500);
-        assertThat(spec.training()).isEqualTo(new TrainingSpec(Launcher.INDEXED_JOB,
-                "123456789012.dkr.ecr.eu-west-1.amazonaws.com/train:v1", 4, 2, 3, 64, 0.1, "500m", "512Mi", 2, 0, 60));
+        assertThat(spec.training())
+                .isEqualTo(new TrainingSpec(
+                        Launcher.INDEXED_JOB,
+                        "123456789012.dkr.ecr.eu-west-1.amazonaws.com/train:v1",
+                        4,
+                        2,
+                        3,
+                        64,
+                        0.1,
+                        "500m",
+                        "512Mi",
+                        2,
+                        0,
+                        60));
         assertThat(spec.evaluation().minAccuracy()).isEqualTo(0.7);
         assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(true, true));
         assertThat(RunSpecs.parse(spec.toJson().toString())).isEqualTo(spec);

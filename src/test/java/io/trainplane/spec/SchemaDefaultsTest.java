@@ -1,9 +1,9 @@
 package io.trainplane.spec;
 
-import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +15,8 @@ class SchemaDefaultsTest {
 
     @Test
     void createModeGetsTheKubernetesVersionAndNodeGroupDefaults() throws Exception {
-        ObjectNode document = withDefaults("""
+        ObjectNode document = withDefaults(
+                """
                 {"cluster": {"mode": "create", "nodeGroup": {"instanceType": "g5.12xlarge", "nodes": 2}}}""");
 
         assertThat(document.at("/cluster/kubernetesVersion").asText()).isEqualTo("1.35");
@@ -44,18 +45,20 @@ class SchemaDefaultsTest {
     @Test
     void normalizedFormOfEveryModeIsValidAgainstTheSchema() throws Exception {
         for (String json : new String[] {
-                "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"p4d.24xlarge\", \"nodes\": 1,"
-                        + " \"gpusPerNode\": 8, \"capacityType\": \"CAPACITY_BLOCK\","
-                        + " \"capacityReservationId\": \"cr-0123456789abcdef0\", \"efa\": true}},"
-                        + " \"volume\": {\"type\": \"efs\"}, \"training\": {\"launcher\": \"pytorchjob\"}}",
-                "{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"volume\": {\"type\": \"efs\","
-                        + " \"fileSystemId\": \"fs-0123456789abcdef0\"}, \"data\": {\"source\": \"s3\","
-                        + " \"s3Uri\": \"s3://bucket/key\"}}"}) {
+            "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"p4d.24xlarge\", \"nodes\": 1,"
+                    + " \"gpusPerNode\": 8, \"capacityType\": \"CAPACITY_BLOCK\","
+                    + " \"capacityReservationId\": \"cr-0123456789abcdef0\", \"efa\": true}},"
+                    + " \"volume\": {\"type\": \"efs\"}, \"training\": {\"launcher\": \"pytorchjob\"}}",
+            "{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"volume\": {\"type\": \"efs\","
+                    + " \"fileSystemId\": \"fs-0123456789abcdef0\"}, \"data\": {\"source\": \"s3\","
+                    + " \"s3Uri\": \"s3://bucket/key\"}}"
+        }) {
             ObjectNode document = withDefaults(json);
             RunSpec spec = Json.strictMapper().treeToValue(document, RunSpec.class);
 
             assertThat(SCHEMA.validate(spec.toJson())).isEmpty();
-            assertThat(Json.strictMapper().treeToValue(spec.toJson(), RunSpec.class)).isEqualTo(spec);
+            assertThat(Json.strictMapper().treeToValue(spec.toJson(), RunSpec.class))
+                    .isEqualTo(spec);
         }
     }
 

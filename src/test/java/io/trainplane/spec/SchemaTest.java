@@ -48,11 +48,14 @@ class SchemaTest {
         List<String> checked = new ArrayList<>();
         for (String object : List.of("/properties/cluster", "/properties/data")) {
             for (JsonNode part : SCHEMA.at(object + "/allOf")) {
-                for (Map.Entry<String, JsonNode> property : part.path("then").path("properties").properties()) {
+                for (Map.Entry<String, JsonNode> property :
+                        part.path("then").path("properties").properties()) {
                     if (property.getValue().has("default")) {
                         JsonNode declaration = SCHEMA.at(object + "/properties/" + property.getKey());
-                        assertThat(factory.getSchema(declaration).validate(property.getValue().get("default")))
-                                .as(object + "/" + property.getKey()).isEmpty();
+                        assertThat(factory.getSchema(declaration)
+                                        .validate(property.getValue().get("default")))
+                                .as(object + "/" + property.getKey())
+                                .isEmpty();
                         checked.add(property.getKey());
                     }
                 }
@@ -62,32 +65,46 @@ class SchemaTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", "python", "python:3.11", "localhost:5000/team/train:v1",
-            "123456789012.dkr.ecr.us-east-1.amazonaws.com/train:2024-06-11",
-            "public.ecr.aws/x/y@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"})
+    @ValueSource(
+            strings = {
+                "pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime",
+                "python",
+                "python:3.11",
+                "localhost:5000/team/train:v1",
+                "123456789012.dkr.ecr.us-east-1.amazonaws.com/train:2024-06-11",
+                "public.ecr.aws/x/y@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+            })
     void imagePatternAcceptsCommonReferences(String image) {
-        assertThat(image).matches(SCHEMA.at("/properties/training/properties/image/pattern").asText());
+        assertThat(image)
+                .matches(SCHEMA.at("/properties/training/properties/image/pattern")
+                        .asText());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"PyTorch/pytorch", "pytorch:", "pytorch pytorch", "/pytorch", "pytorch:tag with space"})
     void imagePatternRefusesBrokenReferences(String image) {
-        assertThat(image).doesNotMatch(SCHEMA.at("/properties/training/properties/image/pattern").asText());
+        assertThat(image)
+                .doesNotMatch(SCHEMA.at("/properties/training/properties/image/pattern")
+                        .asText());
     }
 
     /** Every object schema has additionalProperties false; every property a description. */
     private static void visitDeclarations(JsonNode node, String path, List<String> seen) {
         if ("object".equals(node.path("type").asText())) {
-            assertThat(node.path("additionalProperties").isBoolean() && !node.get("additionalProperties").asBoolean())
-                    .as(path + " is closed").isTrue();
+            assertThat(node.path("additionalProperties").isBoolean()
+                            && !node.get("additionalProperties").asBoolean())
+                    .as(path + " is closed")
+                    .isTrue();
         }
         for (Map.Entry<String, JsonNode> property : node.path("properties").properties()) {
             String at = path + "/properties/" + property.getKey();
             seen.add(at);
-            assertThat(property.getValue().path("description").asText()).as(at + " has a description").isNotBlank();
+            assertThat(property.getValue().path("description").asText())
+                    .as(at + " has a description")
+                    .isNotBlank();
             if (property.getValue().has("pattern")) {
-                assertThat(property.getValue().path("patternMeaning").asText()).as(at + " says its pattern in words")
+                assertThat(property.getValue().path("patternMeaning").asText())
+                        .as(at + " says its pattern in words")
                         .isNotBlank();
                 Pattern.compile(property.getValue().get("pattern").asText());
             }
@@ -106,9 +123,12 @@ class SchemaTest {
             }
             declaration.path("examples").forEach(values::add);
             if (!values.isEmpty() && !"object".equals(declaration.path("type").asText())) {
-                var validator = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(declaration);
+                var validator = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+                        .getSchema(declaration);
                 for (JsonNode value : values) {
-                    assertThat(validator.validate(value)).as(at + " value " + value).isEmpty();
+                    assertThat(validator.validate(value))
+                            .as(at + " value " + value)
+                            .isEmpty();
                 }
                 checked.add(at);
             }

@@ -19,68 +19,153 @@ class SpecErrorsTest {
     static Stream<Arguments> oneError() {
         return Stream.of(
                 // wrong type
-                Arguments.of("{" + EXISTING + ", \"training\": {\"workers\": \"2\"}}",
-                        "/training/workers", "must be an integer, not a string", "remove the quotes: write 2"),
-                Arguments.of("{" + EXISTING + ", \"training\": {\"cpu\": 2}}",
-                        "/training/cpu", "must be a string, not an integer", "put the value in quotes: \"2\""),
-                Arguments.of("{" + EXISTING + ", \"training\": {\"batchSize\": 2.5}}",
-                        "/training/batchSize", "must be an integer, not a number", "whole number"),
-                Arguments.of("{" + EXISTING + ", \"cleanup\": {\"keepCluster\": \"true\"}}",
-                        "/cleanup/keepCluster", "must be a boolean", "write true, not \"true\""),
-                Arguments.of("{\"cluster\": {\"mode\": 5, \"name\": \"c\"}}",
-                        "/cluster/mode", "must be a string, not an integer", "put the value in quotes"),
-                Arguments.of("{\"cluster\": \"existing\"}",
-                        "/cluster", "must be an object, not a string", "for example {\"mode\":\"existing\""),
-                Arguments.of("{" + EXISTING + ", \"training\": []}",
-                        "/training", "must be an object, not an array", "write an object"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"workers\": \"2\"}}",
+                        "/training/workers",
+                        "must be an integer, not a string",
+                        "remove the quotes: write 2"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"cpu\": 2}}",
+                        "/training/cpu",
+                        "must be a string, not an integer",
+                        "put the value in quotes: \"2\""),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"batchSize\": 2.5}}",
+                        "/training/batchSize",
+                        "must be an integer, not a number",
+                        "whole number"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"cleanup\": {\"keepCluster\": \"true\"}}",
+                        "/cleanup/keepCluster",
+                        "must be a boolean",
+                        "write true, not \"true\""),
+                Arguments.of(
+                        "{\"cluster\": {\"mode\": 5, \"name\": \"c\"}}",
+                        "/cluster/mode",
+                        "must be a string, not an integer",
+                        "put the value in quotes"),
+                Arguments.of(
+                        "{\"cluster\": \"existing\"}",
+                        "/cluster",
+                        "must be an object, not a string",
+                        "for example {\"mode\":\"existing\""),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": []}",
+                        "/training",
+                        "must be an object, not an array",
+                        "write an object"),
                 // out of range
-                Arguments.of("{" + EXISTING + ", \"training\": {\"workers\": 65}}",
-                        "/training/workers", "must be at most 64, not 65", "use a whole number from 1 to 64 (the default is 2)"),
-                Arguments.of("{" + EXISTING + ", \"training\": {\"epochs\": 0}}",
-                        "/training/epochs", "must be at least 1, not 0", "from 1 to 1000"),
-                Arguments.of("{" + EXISTING + ", \"training\": {\"learningRate\": 0}}",
-                        "/training/learningRate", "must be greater than 0", "greater than 0 and at most 10"),
-                Arguments.of("{" + EXISTING + ", \"evaluation\": {\"minAccuracy\": 70}}",
-                        "/evaluation/minAccuracy", "must be at most 1, not 70", "use a number from 0 to 1"),
-                Arguments.of("{" + EXISTING + ", \"maxRunHours\": 169}",
-                        "/maxRunHours", "must be at most 168", "from 1 to 168"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"workers\": 65}}",
+                        "/training/workers",
+                        "must be at most 64, not 65",
+                        "use a whole number from 1 to 64 (the default is 2)"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"epochs\": 0}}",
+                        "/training/epochs",
+                        "must be at least 1, not 0",
+                        "from 1 to 1000"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"learningRate\": 0}}",
+                        "/training/learningRate",
+                        "must be greater than 0",
+                        "greater than 0 and at most 10"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"evaluation\": {\"minAccuracy\": 70}}",
+                        "/evaluation/minAccuracy",
+                        "must be at most 1, not 70",
+                        "use a number from 0 to 1"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"maxRunHours\": 169}",
+                        "/maxRunHours",
+                        "must be at most 168",
+                        "from 1 to 168"),
                 // unknown field, with and without a suggestion
-                Arguments.of("{" + EXISTING + ", \"training\": {\"wrkers\": 2}}",
-                        "/training/wrkers", "unknown field \"wrkers\"", "did you mean \"workers\"?"),
-                Arguments.of("{" + EXISTING + ", \"maxRunHour\": 2}",
-                        "/maxRunHour", "unknown field \"maxRunHour\"", "did you mean \"maxRunHours\"?"),
-                Arguments.of("{" + EXISTING + ", \"owner\": \"me\"}",
-                        "/owner", "unknown field \"owner\"", "The top-level fields are runId, cluster, volume"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"wrkers\": 2}}",
+                        "/training/wrkers",
+                        "unknown field \"wrkers\"",
+                        "did you mean \"workers\"?"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"maxRunHour\": 2}",
+                        "/maxRunHour",
+                        "unknown field \"maxRunHour\"",
+                        "did you mean \"maxRunHours\"?"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"owner\": \"me\"}",
+                        "/owner",
+                        "unknown field \"owner\"",
+                        "The top-level fields are runId, cluster, volume"),
                 // bad pattern, with the pattern said in words
-                Arguments.of("{\"runId\": \"Nightly_Run\", " + EXISTING + "}",
-                        "/runId", "lowercase letters, digits and '-'", "for example \"cifar10-nightly-001\""),
-                Arguments.of("{\"runId\": \"NIGHTLY-1\", " + EXISTING + "}",
-                        "/runId", "lowercase letters, digits and '-'", "did you mean \"nightly-1\"?"),
-                Arguments.of("{" + EXISTING + ", \"training\": {\"memory\": \"512m\"}}",
-                        "/training/memory", "'m' is not a memory unit", "for example \"4Gi\""),
-                Arguments.of("{" + EXISTING + ", \"training\": {\"image\": \"PyTorch/PyTorch:latest\"}}",
-                        "/training/image", "an image reference", "did you mean \"pytorch/pytorch:latest\"?"),
-                Arguments.of("{" + EXISTING + ", \"training\": {\"image\": \"pytorch:\"}}",
-                        "/training/image", "an image reference", "for example \"pytorch/pytorch:2.5.1"),
-                Arguments.of("{\"cluster\": {\"mode\": \"existing\", \"name\": \"-bad\"}}",
-                        "/cluster/name", "an EKS cluster name", "for example \"ml-training\""),
+                Arguments.of(
+                        "{\"runId\": \"Nightly_Run\", " + EXISTING + "}",
+                        "/runId",
+                        "lowercase letters, digits and '-'",
+                        "for example \"cifar10-nightly-001\""),
+                Arguments.of(
+                        "{\"runId\": \"NIGHTLY-1\", " + EXISTING + "}",
+                        "/runId",
+                        "lowercase letters, digits and '-'",
+                        "did you mean \"nightly-1\"?"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"memory\": \"512m\"}}",
+                        "/training/memory",
+                        "'m' is not a memory unit",
+                        "for example \"4Gi\""),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"image\": \"PyTorch/PyTorch:latest\"}}",
+                        "/training/image",
+                        "an image reference",
+                        "did you mean \"pytorch/pytorch:latest\"?"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"image\": \"pytorch:\"}}",
+                        "/training/image",
+                        "an image reference",
+                        "for example \"pytorch/pytorch:2.5.1"),
+                Arguments.of(
+                        "{\"cluster\": {\"mode\": \"existing\", \"name\": \"-bad\"}}",
+                        "/cluster/name",
+                        "an EKS cluster name",
+                        "for example \"ml-training\""),
                 // enum
-                Arguments.of("{\"cluster\": {\"mode\": \"Existing\", \"name\": \"c\"}}",
-                        "/cluster/mode", "must be one of \"existing\", \"create\", not \"Existing\"", "did you mean \"existing\"?"),
-                Arguments.of("{" + EXISTING + ", \"training\": {\"launcher\": \"mpi\"}}",
-                        "/training/launcher", "must be one of \"indexed-job\", \"pytorchjob\"", "use one of \"indexed-job\", \"pytorchjob\""),
+                Arguments.of(
+                        "{\"cluster\": {\"mode\": \"Existing\", \"name\": \"c\"}}",
+                        "/cluster/mode",
+                        "must be one of \"existing\", \"create\", not \"Existing\"",
+                        "did you mean \"existing\"?"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"launcher\": \"mpi\"}}",
+                        "/training/launcher",
+                        "must be one of \"indexed-job\", \"pytorchjob\"",
+                        "use one of \"indexed-job\", \"pytorchjob\""),
                 // missing required
-                Arguments.of("{}", "/cluster", "is required", "e.g. \"cluster\": {\"mode\":\"existing\",\"name\":\"ml-training\"}"),
+                Arguments.of(
+                        "{}",
+                        "/cluster",
+                        "is required",
+                        "e.g. \"cluster\": {\"mode\":\"existing\",\"name\":\"ml-training\"}"),
                 Arguments.of("{\"cluster\": {}}", "/cluster/mode", "is required", "'existing' to use a cluster"),
                 // mode-dependent rules
-                Arguments.of("{\"cluster\": {\"mode\": \"existing\"}}",
-                        "/cluster/name", "is required when cluster.mode is \"existing\"", "e.g. \"name\": \"ml-training\""),
-                Arguments.of("{" + EXISTING.replace("}", ", \"kubernetesVersion\": \"1.31\"}") + "}",
-                        "/cluster/kubernetesVersion", "is not allowed when cluster.mode is \"existing\"", "remove it"),
-                Arguments.of("{" + EXISTING + ", \"volume\": {\"fileSystemId\": \"fs-0123456789abcdef0\"}}",
-                        "/volume/fileSystemId", "is not allowed when volume.type is \"none\" (the default)", "remove it"),
-                Arguments.of("{" + EXISTING + ", \"data\": {\"url\": \"https://example.com/data.tgz\"}}",
-                        "/data/url", "is not allowed when data.source is \"synthetic\" (the default)", "remove it"));
+                Arguments.of(
+                        "{\"cluster\": {\"mode\": \"existing\"}}",
+                        "/cluster/name",
+                        "is required when cluster.mode is \"existing\"",
+                        "e.g. \"name\": \"ml-training\""),
+                Arguments.of(
+                        "{" + EXISTING.replace("}", ", \"kubernetesVersion\": \"1.31\"}") + "}",
+                        "/cluster/kubernetesVersion",
+                        "is not allowed when cluster.mode is \"existing\"",
+                        "remove it"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"volume\": {\"fileSystemId\": \"fs-0123456789abcdef0\"}}",
+                        "/volume/fileSystemId",
+                        "is not allowed when volume.type is \"none\" (the default)",
+                        "remove it"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"data\": {\"url\": \"https://example.com/data.tgz\"}}",
+                        "/data/url",
+                        "is not allowed when data.source is \"synthetic\" (the default)",
+                        "remove it"));
     }
 
     @ParameterizedTest(name = "{1}: {2}")
@@ -97,7 +182,8 @@ class SpecErrorsTest {
 
     @Test
     void everyErrorOfASpecIsReportedAtOnce() {
-        String json = """
+        String json =
+                """
                 {
                   "runId": "Bad Id",
                   "cluster": { "mode": "existing" },
@@ -108,16 +194,18 @@ class SpecErrorsTest {
                 }""";
 
         assertThatThrownBy(() -> RunSpecs.parse(json)).isInstanceOfSatisfying(InvalidSpecException.class, e -> {
-            assertThat(e.problems()).extracting(SpecProblem::pointer).containsExactly(
-                    "/cleanup/keepVolume",
-                    "/cluster/name",
-                    "/evaluation/minAccuracy",
-                    "/maxRunHours",
-                    "/runId",
-                    "/training/epochz",
-                    "/training/launcher",
-                    "/training/memory",
-                    "/training/workers");
+            assertThat(e.problems())
+                    .extracting(SpecProblem::pointer)
+                    .containsExactly(
+                            "/cleanup/keepVolume",
+                            "/cluster/name",
+                            "/evaluation/minAccuracy",
+                            "/maxRunHours",
+                            "/runId",
+                            "/training/epochz",
+                            "/training/launcher",
+                            "/training/memory",
+                            "/training/workers");
             assertThat(e.problems()).allSatisfy(p -> assertThat(p.hint()).isNotBlank());
             assertThat(e.getMessage()).startsWith("invalid run spec (9 problems)\n");
             assertThat(e.getMessage()).contains("\n  /training/workers: must be at least 1, not 0 — hint: ");
@@ -178,12 +266,14 @@ class SpecErrorsTest {
     @ParameterizedTest
     @ValueSource(strings = {"[]", "[{\"cluster\": {}}]", "\"spec\"", "42", "true", "null"})
     void aDocumentThatIsNotAnObjectIsOneProblem(String json) {
-        assertThatThrownBy(() -> RunSpecs.parse(json)).isInstanceOfSatisfying(InvalidSpecException.class, e ->
-                assertThat(e.problems()).singleElement().satisfies(p -> {
-                    assertThat(p.pointer()).isEmpty();
-                    assertThat(p.message()).startsWith("must be a JSON object, not ");
-                    assertThat(p.hint()).isNotBlank();
-                }));
+        assertThatThrownBy(() -> RunSpecs.parse(json))
+                .isInstanceOfSatisfying(
+                        InvalidSpecException.class,
+                        e -> assertThat(e.problems()).singleElement().satisfies(p -> {
+                            assertThat(p.pointer()).isEmpty();
+                            assertThat(p.message()).startsWith("must be a JSON object, not ");
+                            assertThat(p.hint()).isNotBlank();
+                        }));
     }
 
     @Test

@@ -1,18 +1,18 @@
 package io.trainplane.spec;
 
-import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The written-out mapping agrees with what Jackson's data binding makes of the records (their
@@ -29,15 +29,18 @@ class SpecRecordsTest {
         }
         specs.add(RunSpecsTest.MINIMAL);
         // Every optional field set, every enum at another value, whole numbers for the fractions.
-        specs.add("""
+        specs.add(
+                """
                 {"runId": "r-2", "cluster": {"mode": "create", "nodeGroup": {"instanceType": "p4d.24xlarge", "nodes": 2,
                   "gpusPerNode": 8, "capacityType": "CAPACITY_BLOCK", "capacityReservationId": "cr-0123456789abcdef0", "efa": true}},
                  "volume": {"type": "efs", "fileSystemId": "fs-01234567"},
                  "data": {"source": "url", "url": "https://example.com/d.tar.gz", "sha256": "%s"},
                  "training": {"launcher": "pytorchjob", "workers": 2, "gpusPerWorker": 8, "procsPerWorker": 8, "learningRate": 1},
                  "evaluation": {"minAccuracy": 1}, "cleanup": {"keepCluster": true, "keepVolume": true}, "maxRunHours": 48}
-                """.formatted("a".repeat(64)));
-        specs.add("""
+                """
+                        .formatted("a".repeat(64)));
+        specs.add(
+                """
                 {"cluster": {"mode": "create", "nodeGroup": {"instanceType": "c5.2xlarge", "nodes": 1, "capacityType": "SPOT"}},
                  "data": {"source": "s3", "s3Uri": "s3://my-bucket/data/k.tar.gz"}}
                 """);
@@ -53,7 +56,9 @@ class SpecRecordsTest {
 
         assertThat(SpecRecords.toJson(spec)).isEqualTo(bound);
         assertThat(SpecRecords.toJson(spec).toString()).isEqualTo(bound.toString());
-        assertThat(SpecRecords.fromJson(bound)).isEqualTo(Json.strictMapper().treeToValue(bound, RunSpec.class)).isEqualTo(spec);
+        assertThat(SpecRecords.fromJson(bound))
+                .isEqualTo(Json.strictMapper().treeToValue(bound, RunSpec.class))
+                .isEqualTo(spec);
     }
 
     @Test
@@ -62,7 +67,8 @@ class SpecRecordsTest {
         normalized.remove("training");
 
         assertThatThrownBy(() -> SpecRecords.fromJson(normalized))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("training");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("training");
     }
 
     @Test
@@ -71,6 +77,7 @@ class SpecRecordsTest {
         normalized.with("training").put("launcher", "mpijob");
 
         assertThatThrownBy(() -> SpecRecords.fromJson(normalized))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"mpijob\" is no Launcher");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("\"mpijob\" is no Launcher");
     }
 }

@@ -28,8 +28,8 @@ class SpecRulesTest {
 
     @Test
     void trainingLongerThanTheRunIsRefusedAndSaysWhenTheTimeoutIsTheDefault() {
-        List<SpecProblem> defaulted = RunSpecs.problems(
-                "{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"maxRunHours\": 2}");
+        List<SpecProblem> defaulted =
+                RunSpecs.problems("{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"maxRunHours\": 2}");
         List<SpecProblem> given = RunSpecs.problems("{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"},"
                 + " \"maxRunHours\": 1, \"training\": {\"timeoutMinutes\": 61}}");
 
@@ -53,8 +53,9 @@ class SpecRulesTest {
     void gpuWorkersMustFitTheCreatedNodeGroup() {
         assertThat(check(createWith(4), gpuTraining(3, 2))).singleElement().satisfies(p -> {
             assertThat(p.pointer()).isEqualTo("/training/workers");
-            assertThat(p.message()).isEqualTo("3 workers with 2 GPUs each do not fit on 1 node with 4 GPUs each"
-                    + " (room for 2 workers)");
+            assertThat(p.message())
+                    .isEqualTo("3 workers with 2 GPUs each do not fit on 1 node with 4 GPUs each"
+                            + " (room for 2 workers)");
             assertThat(p.hint()).isEqualTo("set training.workers to at most 2, or cluster.nodeGroup.nodes to 2");
         });
         assertThat(check(createWith(4), gpuTraining(2, 2))).isEmpty();
@@ -62,24 +63,45 @@ class SpecRulesTest {
             assertThat(p.pointer()).isEqualTo("/training/gpusPerWorker");
             assertThat(p.message()).isEqualTo("asks for 2 GPUs per worker, but a node has only 1");
         });
-        assertThat(check(createWith(0), gpuTraining(1, 1))).singleElement()
-                .satisfies(p -> assertThat(p.message()).contains("the nodes have none"));
+        assertThat(check(createWith(0), gpuTraining(1, 1))).singleElement().satisfies(p -> assertThat(p.message())
+                .contains("the nodes have none"));
     }
 
     private static List<SpecProblem> check(ClusterSpec cluster, TrainingSpec training) {
-        RunSpec spec = new RunSpec(null, cluster, BASE.volume(), BASE.data(), training, BASE.evaluation(),
-                BASE.cleanup(), BASE.maxRunHours());
+        RunSpec spec = new RunSpec(
+                null,
+                cluster,
+                BASE.volume(),
+                BASE.data(),
+                training,
+                BASE.evaluation(),
+                BASE.cleanup(),
+                BASE.maxRunHours());
         return SpecRules.check(spec, JsonNodeFactory.instance.objectNode());
     }
 
     private static ClusterSpec createWith(int gpusPerNode) {
-        return new ClusterSpec(ClusterMode.CREATE, null, "1.35",
+        return new ClusterSpec(
+                ClusterMode.CREATE,
+                null,
+                "1.35",
                 new NodeGroupSpec("g5.12xlarge", 1, gpusPerNode, CapacityType.ON_DEMAND, null, false));
     }
 
     private static TrainingSpec gpuTraining(int workers, int gpusPerWorker) {
         TrainingSpec t = BASE.training();
-        return new TrainingSpec(t.launcher(), t.image(), workers, 1, t.epochs(), t.batchSize(), t.learningRate(),
-                t.cpu(), t.memory(), gpusPerWorker, t.maxRestarts(), t.timeoutMinutes());
+        return new TrainingSpec(
+                t.launcher(),
+                t.image(),
+                workers,
+                1,
+                t.epochs(),
+                t.batchSize(),
+                t.learningRate(),
+                t.cpu(),
+                t.memory(),
+                gpusPerWorker,
+                t.maxRestarts(),
+                t.timeoutMinutes());
     }
 }

@@ -42,7 +42,8 @@ class CheckClusterStepTest {
     void whileTheLogGroupIsBeingCreatedItWaitsForItWithoutAskingEks() {
         new CreateClusterStep(run.store, run.ec2(), run.settings).run(run.state);
 
-        JsonNode look = new CheckClusterStep(run.store, StartedRun.notAskedFor("EKS"), run.ec2(), run.settings).run(run.state);
+        JsonNode look =
+                new CheckClusterStep(run.store, StartedRun.notAskedFor("EKS"), run.ec2(), run.settings).run(run.state);
 
         assertThat(look.path("done").asBoolean()).isFalse();
         assertThat(look.path("waitSeconds").asInt()).isEqualTo(CheckClusterStep.LOG_GROUP_WAIT_SECONDS);
@@ -59,7 +60,8 @@ class CheckClusterStepTest {
         assertThat(creating.path("done").asBoolean()).isFalse();
         assertThat(creating.path("waitSeconds").asInt()).isEqualTo(CheckClusterStep.WAIT_SECONDS);
         assertThat(creating.path("detail").asText()).contains("CREATING");
-        assertThat(run.record().resources().get(RunResources.EKS_CLUSTER)).contains(run.names().clusterName());
+        assertThat(run.record().resources().get(RunResources.EKS_CLUSTER))
+                .contains(run.names().clusterName());
 
         run.advance(Duration.ofMinutes(5));
         assertThat(step().run(run.state).path("done").asBoolean()).isFalse();
@@ -75,7 +77,8 @@ class CheckClusterStepTest {
     @Test
     void aRecordThatNamesNoLogGroupRequestEndsTheRun() {
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LogGroupNotRequested"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LogGroupNotRequested"))
                 .hasMessageContaining(run.names().clusterName());
         assertThat(run.calls("eks:CreateCluster")).isZero();
     }
@@ -84,16 +87,23 @@ class CheckClusterStepTest {
     void aFailedClusterEndsTheRunWithEksReason() {
         String cluster = run.names().clusterName();
         run.store.update(run.runId, r -> r.withResource(RunResources.EKS_CLUSTER, cluster));
-        EksClient eks = new OneClusterEks(Cluster.builder().name(cluster).status(ClusterStatus.FAILED)
-                .health(ClusterHealth.builder().issues(ClusterIssue.builder().code("Ec2SubnetNotFound")
-                        .message("The subnet ID 'subnet-0a1b2c3d4e5f60001' does not exist")
-                        .resourceIds(List.of("subnet-0a1b2c3d4e5f60001")).build()).build())
+        EksClient eks = new OneClusterEks(Cluster.builder()
+                .name(cluster)
+                .status(ClusterStatus.FAILED)
+                .health(ClusterHealth.builder()
+                        .issues(ClusterIssue.builder()
+                                .code("Ec2SubnetNotFound")
+                                .message("The subnet ID 'subnet-0a1b2c3d4e5f60001' does not exist")
+                                .resourceIds(List.of("subnet-0a1b2c3d4e5f60001"))
+                                .build())
+                        .build())
                 .build());
 
         CheckClusterStep step = new CheckClusterStep(run.store, () -> new EksClusters(eks), run.ec2(), run.settings);
 
         assertThatThrownBy(() -> step.run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
                 .hasMessageContaining("EKS cluster " + cluster + " failed")
                 .hasMessageContaining("Ec2SubnetNotFound: The subnet ID 'subnet-0a1b2c3d4e5f60001' does not exist")
                 .hasMessageContaining("update its subnet parameters");
@@ -103,11 +113,13 @@ class CheckClusterStepTest {
     void aClusterBeingDeletedEndsTheRun() {
         String cluster = run.names().clusterName();
         run.store.update(run.runId, r -> r.withResource(RunResources.EKS_CLUSTER, cluster));
-        EksClient eks = new OneClusterEks(Cluster.builder().name(cluster).status(ClusterStatus.DELETING).build());
+        EksClient eks = new OneClusterEks(
+                Cluster.builder().name(cluster).status(ClusterStatus.DELETING).build());
 
         assertThatThrownBy(() -> new CheckClusterStep(run.store, () -> new EksClusters(eks), run.ec2(), run.settings)
-                .run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceDeleted"));
+                        .run(run.state))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceDeleted"));
     }
 
     /** EKS answering DescribeCluster with one cluster, as built; every other call is unsupported. */

@@ -53,8 +53,15 @@ class CheckJobStepTest {
         assertThat(running.path("done").asBoolean()).isFalse();
         assertThat(running.path("waitSeconds").asInt()).as("5 minutes in").isEqualTo(30);
 
-        cluster.api().batch().v1().jobs().inNamespace(run.names().namespace()).withName(evaluation).delete();
-        cluster.job(cluster.manifests().evaluationJob(), JobsOnCluster.complete(now().minus(Duration.ofMinutes(5)), now()));
+        cluster.api()
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(run.names().namespace())
+                .withName(evaluation)
+                .delete();
+        cluster.job(
+                cluster.manifests().evaluationJob(), JobsOnCluster.complete(now().minus(Duration.ofMinutes(5)), now()));
         JsonNode done = step().run(input(evaluation, "evaluation"));
         assertThat(done.path("done").asBoolean()).isTrue();
         assertThat(done.path("waitSeconds").asInt()).isZero();
@@ -63,23 +70,33 @@ class CheckJobStepTest {
     @Test
     void aFailedEvaluationEndsTheRunAsEvaluationFailed() {
         String evaluation = run.names().evaluationJob();
-        cluster.job(cluster.manifests().evaluationJob(), JobsOnCluster.failed(now(), "BackoffLimitExceeded", "backoff limit"));
-        cluster.pod(evaluation, evaluation + "-xyz", JobsOnCluster.exited("Failed", 1, "FileNotFoundError: /shared/model.pt"));
+        cluster.job(
+                cluster.manifests().evaluationJob(),
+                JobsOnCluster.failed(now(), "BackoffLimitExceeded", "backoff limit"));
+        cluster.pod(
+                evaluation,
+                evaluation + "-xyz",
+                JobsOnCluster.exited("Failed", 1, "FileNotFoundError: /shared/model.pt"));
 
         assertThatThrownBy(() -> step().run(input(evaluation, "evaluation")))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EvaluationFailed"))
-                .hasMessageContaining("the evaluation Job " + evaluation + " failed (BackoffLimitExceeded: backoff limit)")
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EvaluationFailed"))
+                .hasMessageContaining(
+                        "the evaluation Job " + evaluation + " failed (BackoffLimitExceeded: backoff limit)")
                 .hasMessageContaining("FileNotFoundError: /shared/model.pt");
     }
 
     @Test
     void aDataJobExitingWithTheChecksumCodeEndsTheRunNamingTheAddressAndTheChecksum() {
         String data = run.names().dataJob();
-        cluster.job(cluster.manifests().dataJob(), JobsOnCluster.failed(now(), "BackoffLimitExceeded", "backoff limit"));
-        cluster.pod(data, data + "-xyz", JobsOnCluster.exited("Failed", CheckJobStep.CHECKSUM_MISMATCH, "sha256 mismatch"));
+        cluster.job(
+                cluster.manifests().dataJob(), JobsOnCluster.failed(now(), "BackoffLimitExceeded", "backoff limit"));
+        cluster.pod(
+                data, data + "-xyz", JobsOnCluster.exited("Failed", CheckJobStep.CHECKSUM_MISMATCH, "sha256 mismatch"));
 
         assertThatThrownBy(() -> step().run(input(data, "data")))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("DataChecksumMismatch"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("DataChecksumMismatch"))
                 .hasMessageContaining("the archive downloaded from " + URL)
                 .hasMessageContaining("does not match data.sha256 " + SHA256)
                 .hasMessageContaining("prepare.py exited 3");
@@ -88,11 +105,13 @@ class CheckJobStepTest {
     @Test
     void aDataJobFailingOtherwiseEndsTheRunAsDataFailed() {
         String data = run.names().dataJob();
-        cluster.job(cluster.manifests().dataJob(), JobsOnCluster.failed(now(), "BackoffLimitExceeded", "backoff limit"));
+        cluster.job(
+                cluster.manifests().dataJob(), JobsOnCluster.failed(now(), "BackoffLimitExceeded", "backoff limit"));
         cluster.pod(data, data + "-xyz", JobsOnCluster.exited("Failed", 1, "urllib.error.HTTPError: HTTP Error 404"));
 
         assertThatThrownBy(() -> step().run(input(data, "data")))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("DataFailed"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("DataFailed"))
                 .hasMessageContaining("HTTP Error 404");
     }
 
@@ -104,7 +123,8 @@ class CheckJobStepTest {
         cluster.podLogs("loading model\nImportError: libcudart.so.12: cannot open shared object file\n");
 
         assertThatThrownBy(() -> step().run(input(evaluation, "evaluation")))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("CrashLoop"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("CrashLoop"))
                 .hasMessageContaining("keeps crashing (restarted 4 times, CrashLoopBackOff)")
                 .hasMessageContaining("ImportError: libcudart.so.12");
     }
@@ -112,7 +132,8 @@ class CheckJobStepTest {
     @Test
     void aJobDeletedWhileTheRunWaitsEndsTheRun() {
         assertThatThrownBy(() -> step().run(input(run.names().evaluationJob(), "evaluation")))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("JobDeleted"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("JobDeleted"))
                 .hasMessageContaining("the evaluation Job");
     }
 }

@@ -48,8 +48,13 @@ class CheckNodegroupStepTest {
     }
 
     CheckNodegroupStep step() {
-        return new CheckNodegroupStep(run.store, nodegroups(), run.ec2(), run.eksClusters(),
-                () -> new ReservedCapacity(run.cloud.cloudControl()), run.settings);
+        return new CheckNodegroupStep(
+                run.store,
+                nodegroups(),
+                run.ec2(),
+                run.eksClusters(),
+                () -> new ReservedCapacity(run.cloud.cloudControl()),
+                run.settings);
     }
 
     @Test
@@ -57,8 +62,14 @@ class CheckNodegroupStepTest {
         run.clusterActive();
 
         // Nothing asked for yet: the launch template is; the node group and a reservation are not looked at.
-        JsonNode first = new CheckNodegroupStep(run.store, StartedRun.notAskedFor("the node groups"), run.ec2(),
-                run.eksClusters(), StartedRun.notAskedFor("the reserved capacity"), run.settings).run(run.state);
+        JsonNode first = new CheckNodegroupStep(
+                        run.store,
+                        StartedRun.notAskedFor("the node groups"),
+                        run.ec2(),
+                        run.eksClusters(),
+                        StartedRun.notAskedFor("the reserved capacity"),
+                        run.settings)
+                .run(run.state);
         assertThat(first.path("done").asBoolean()).isFalse();
         assertThat(first.path("waitSeconds").asInt()).isEqualTo(CheckNodegroupStep.PREREQUISITE_WAIT_SECONDS);
         assertThat(run.record().resources().has(RunResources.LAUNCH_TEMPLATE)).isTrue();
@@ -66,7 +77,8 @@ class CheckNodegroupStepTest {
 
         JsonNode templateCreating = step().run(run.state);
         assertThat(templateCreating.path("done").asBoolean()).isFalse();
-        assertThat(templateCreating.path("waitSeconds").asInt()).isEqualTo(CheckNodegroupStep.PREREQUISITE_WAIT_SECONDS);
+        assertThat(templateCreating.path("waitSeconds").asInt())
+                .isEqualTo(CheckNodegroupStep.PREREQUISITE_WAIT_SECONDS);
         assertThat(run.calls("eks:CreateNodegroup")).isZero();
 
         run.advance(SimulatedCloudControl.OPERATION);
@@ -74,7 +86,8 @@ class CheckNodegroupStepTest {
         assertThat(creating.path("done").asBoolean()).isFalse();
         assertThat(creating.path("waitSeconds").asInt()).isEqualTo(CheckNodegroupStep.WAIT_SECONDS);
         assertThat(creating.path("detail").asText()).contains("CREATING");
-        assertThat(run.record().resources().get(RunResources.NODE_GROUP)).contains(run.names().nodeGroupName());
+        assertThat(run.record().resources().get(RunResources.NODE_GROUP))
+                .contains(run.names().nodeGroupName());
 
         run.advance(Duration.ofMinutes(1));
         assertThat(step().run(run.state).path("done").asBoolean()).isFalse();
@@ -84,7 +97,9 @@ class CheckNodegroupStepTest {
         assertThat(active.path("done").asBoolean()).isTrue();
         assertThat(active.path("waitSeconds").asInt()).isZero();
         assertThat(run.calls("eks:CreateNodegroup")).as("asked for once").isEqualTo(1);
-        assertThat(run.calls("cloudcontrol:CreateResource")).as("the log group and the launch template").isEqualTo(2);
+        assertThat(run.calls("cloudcontrol:CreateResource"))
+                .as("the log group and the launch template")
+                .isEqualTo(2);
     }
 
     @Test
@@ -92,22 +107,38 @@ class CheckNodegroupStepTest {
         String cluster = run.names().clusterName();
         String nodegroup = run.names().nodeGroupName();
         run.store.update(run.runId, r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
-        EksClient eks = new OneNodegroupEks(cluster, Nodegroup.builder().clusterName(cluster).nodegroupName(nodegroup)
-                .status(NodegroupStatus.CREATE_FAILED)
-                .health(NodegroupHealth.builder().issues(Issue.builder().code("AsgInstanceLaunchFailures")
-                        .message("Could not launch On-Demand Instances. InsufficientInstanceCapacity")
-                        .resourceIds(List.of("eks-" + nodegroup)).build()).build())
-                .build());
+        EksClient eks = new OneNodegroupEks(
+                cluster,
+                Nodegroup.builder()
+                        .clusterName(cluster)
+                        .nodegroupName(nodegroup)
+                        .status(NodegroupStatus.CREATE_FAILED)
+                        .health(NodegroupHealth.builder()
+                                .issues(Issue.builder()
+                                        .code("AsgInstanceLaunchFailures")
+                                        .message("Could not launch On-Demand Instances. InsufficientInstanceCapacity")
+                                        .resourceIds(List.of("eks-" + nodegroup))
+                                        .build())
+                                .build())
+                        .build());
 
-        CheckNodegroupStep step = new CheckNodegroupStep(run.store, () -> new EksNodegroups(eks), run.ec2(),
-                run.eksClusters(), StartedRun.notAskedFor("the reserved capacity"), run.settings);
+        CheckNodegroupStep step = new CheckNodegroupStep(
+                run.store,
+                () -> new EksNodegroups(eks),
+                run.ec2(),
+                run.eksClusters(),
+                StartedRun.notAskedFor("the reserved capacity"),
+                run.settings);
 
         assertThatThrownBy(() -> step.run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
                 .hasMessageContaining("EKS node group " + nodegroup + " could not be created")
                 .hasMessageContaining("AsgInstanceLaunchFailures: Could not launch On-Demand Instances")
                 .hasMessageContaining("check the instance type's availability");
-        assertThat(run.calls("cloudcontrol:CreateResource")).as("no launch template asked for").isZero();
+        assertThat(run.calls("cloudcontrol:CreateResource"))
+                .as("no launch template asked for")
+                .isZero();
     }
 
     @Test
@@ -115,12 +146,24 @@ class CheckNodegroupStepTest {
         String cluster = run.names().clusterName();
         String nodegroup = run.names().nodeGroupName();
         run.store.update(run.runId, r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
-        EksClient eks = new OneNodegroupEks(cluster, Nodegroup.builder().clusterName(cluster).nodegroupName(nodegroup)
-                .status(NodegroupStatus.DEGRADED).build());
+        EksClient eks = new OneNodegroupEks(
+                cluster,
+                Nodegroup.builder()
+                        .clusterName(cluster)
+                        .nodegroupName(nodegroup)
+                        .status(NodegroupStatus.DEGRADED)
+                        .build());
 
-        assertThatThrownBy(() -> new CheckNodegroupStep(run.store, () -> new EksNodegroups(eks), run.ec2(),
-                run.eksClusters(), StartedRun.notAskedFor("the reserved capacity"), run.settings).run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+        assertThatThrownBy(() -> new CheckNodegroupStep(
+                                run.store,
+                                () -> new EksNodegroups(eks),
+                                run.ec2(),
+                                run.eksClusters(),
+                                StartedRun.notAskedFor("the reserved capacity"),
+                                run.settings)
+                        .run(run.state))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
                 .hasMessageContaining("is degraded")
                 .hasMessageContaining("EKS reports no health issue");
     }
@@ -130,14 +173,20 @@ class CheckNodegroupStepTest {
         @Override
         public DescribeClusterResponse describeCluster(DescribeClusterRequest request) {
             assertThat(request.name()).isEqualTo(cluster);
-            return DescribeClusterResponse.builder().cluster(Cluster.builder().name(cluster).status(ClusterStatus.ACTIVE).build())
+            return DescribeClusterResponse.builder()
+                    .cluster(Cluster.builder()
+                            .name(cluster)
+                            .status(ClusterStatus.ACTIVE)
+                            .build())
                     .build();
         }
 
         @Override
         public ListNodegroupsResponse listNodegroups(ListNodegroupsRequest request) {
             assertThat(request.clusterName()).isEqualTo(cluster);
-            return ListNodegroupsResponse.builder().nodegroups(nodegroup.nodegroupName()).build();
+            return ListNodegroupsResponse.builder()
+                    .nodegroups(nodegroup.nodegroupName())
+                    .build();
         }
 
         @Override

@@ -15,11 +15,10 @@ import org.junit.jupiter.api.Test;
  * pytorchjob}), whose state is the training operator's last true condition.
  */
 class CheckPyTorchJobTrainingTest {
-    final StartedRun run = new StartedRun("check-pytorchjob",
-            spec -> {
-                ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob");
-                return spec;
-            });
+    final StartedRun run = new StartedRun("check-pytorchjob", spec -> {
+        ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob");
+        return spec;
+    });
     final JobsOnCluster operator = new JobsOnCluster(run);
     final String jobName = run.names().trainingJob();
 
@@ -54,8 +53,10 @@ class CheckPyTorchJobTrainingTest {
         var look = step().run(run.state);
 
         assertThat(look.path("done").asBoolean()).isTrue();
-        assertThat(run.cloud.bus().events()).filteredOn(e -> e.detailType().equals("Training Job Completed"))
-                .singleElement().satisfies(e -> {
+        assertThat(run.cloud.bus().events())
+                .filteredOn(e -> e.detailType().equals("Training Job Completed"))
+                .singleElement()
+                .satisfies(e -> {
                     assertThat(e.detail().path("jobName").asText()).isEqualTo(jobName);
                     assertThat(e.detail().path("completionTime").asText()).isEqualTo(completed.toString());
                 });
@@ -67,8 +68,10 @@ class CheckPyTorchJobTrainingTest {
         operator.pyTorchJob(now().minus(Duration.ofMinutes(30)), now(), "Failed", "PyTorchJobFailed", message);
 
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TrainingFailed"))
-                .hasMessageContaining("the training PyTorchJob " + jobName + " failed (PyTorchJobFailed: " + message + ")");
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TrainingFailed"))
+                .hasMessageContaining(
+                        "the training PyTorchJob " + jobName + " failed (PyTorchJobFailed: " + message + ")");
         assertThat(run.cloud.bus().events()).noneMatch(e -> e.detailType().equals("Training Job Completed"));
     }
 }

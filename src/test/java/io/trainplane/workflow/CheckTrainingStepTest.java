@@ -38,7 +38,9 @@ class CheckTrainingStepTest {
     }
 
     List<SimulatedEventBus.Event> completions() {
-        return run.cloud.bus().events().stream().filter(e -> e.detailType().equals("Training Job Completed")).toList();
+        return run.cloud.bus().events().stream()
+                .filter(e -> e.detailType().equals("Training Job Completed"))
+                .toList();
     }
 
     @Test
@@ -66,7 +68,8 @@ class CheckTrainingStepTest {
         assertThat(look.path("waitSeconds").asInt()).isEqualTo(1400);
 
         cluster.podLogs("");
-        assertThat(step().run(run.state).path("waitSeconds").asInt()).as("without progress")
+        assertThat(step().run(run.state).path("waitSeconds").asInt())
+                .as("without progress")
                 .isEqualTo(JobPolling.MAX_WAIT_SECONDS);
     }
 
@@ -92,13 +95,23 @@ class CheckTrainingStepTest {
 
     @Test
     void aFailedTrainingEndsTheRunWithTheFailedPodsLastLines() {
-        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.failed(now().minus(Duration.ofMinutes(5)),
-                "BackoffLimitExceeded", "Job has reached the specified backoff limit"));
-        cluster.pod(jobName, jobName + "-0-abcde", JobsOnCluster.exited("Failed", 1,
-                "Traceback (most recent call last):\n  File \"train.py\", line 80\nRuntimeError: CUDA out of memory"));
+        cluster.job(
+                cluster.manifests().trainingJob(),
+                JobsOnCluster.failed(
+                        now().minus(Duration.ofMinutes(5)),
+                        "BackoffLimitExceeded",
+                        "Job has reached the specified backoff limit"));
+        cluster.pod(
+                jobName,
+                jobName + "-0-abcde",
+                JobsOnCluster.exited(
+                        "Failed",
+                        1,
+                        "Traceback (most recent call last):\n  File \"train.py\", line 80\nRuntimeError: CUDA out of memory"));
 
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TrainingFailed"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TrainingFailed"))
                 .hasMessageContaining("the training Job " + jobName + " failed")
                 .hasMessageContaining("BackoffLimitExceeded: Job has reached the specified backoff limit")
                 .hasMessageContaining("RuntimeError: CUDA out of memory");
@@ -108,11 +121,14 @@ class CheckTrainingStepTest {
     @Test
     void anImageThatCannotBePulledEndsTheRunWhileTheJobStillRuns() {
         cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(now().minus(Duration.ofMinutes(3)), 2));
-        cluster.pod(jobName, jobName + "-0-abcde", JobsOnCluster.waiting("ImagePullBackOff",
-                "Back-off pulling image \"pytorch/pytorch:2.5.1\"", 0));
+        cluster.pod(
+                jobName,
+                jobName + "-0-abcde",
+                JobsOnCluster.waiting("ImagePullBackOff", "Back-off pulling image \"pytorch/pytorch:2.5.1\"", 0));
 
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ImagePullFailed"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ImagePullFailed"))
                 .hasMessageContaining("pytorch/pytorch:2.5.1")
                 .hasMessageContaining("check training.image");
     }
@@ -121,20 +137,25 @@ class CheckTrainingStepTest {
     void podsUnscheduledPastThePendingTimeoutEndTheRun() {
         cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(now().minus(Duration.ofMinutes(20)), 2));
         String message = "0/2 nodes are available: 2 Insufficient cpu.";
-        cluster.pod(jobName, jobName + "-0-abcde", JobsOnCluster.unscheduled(now().minus(Duration.ofMinutes(5)), message));
+        cluster.pod(
+                jobName, jobName + "-0-abcde", JobsOnCluster.unscheduled(now().minus(Duration.ofMinutes(5)), message));
 
-        assertThat(step().run(run.state).path("done").asBoolean()).as("5 minutes unscheduled: still waiting").isFalse();
+        assertThat(step().run(run.state).path("done").asBoolean())
+                .as("5 minutes unscheduled: still waiting")
+                .isFalse();
 
         run.advance(JobWatch.pendingTimeout());
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("Unschedulable"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("Unschedulable"))
                 .hasMessageContaining(message);
     }
 
     @Test
     void aTrainingJobDeletedWhileTheRunWaitsEndsTheRun() {
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("JobDeleted"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("JobDeleted"))
                 .hasMessageContaining(run.names().namespace() + "/" + jobName);
     }
 }

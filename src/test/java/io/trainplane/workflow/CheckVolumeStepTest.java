@@ -40,8 +40,12 @@ class CheckVolumeStepTest {
     }
 
     CheckVolumeStep step() {
-        return new CheckVolumeStep(run.store, volumes(), () -> new MountTargetSecurityGroups(run.cloud.efs()),
-                run.eksClusters(), run.settings.network());
+        return new CheckVolumeStep(
+                run.store,
+                volumes(),
+                () -> new MountTargetSecurityGroups(run.cloud.efs()),
+                run.eksClusters(),
+                run.settings.network());
     }
 
     String createVolume() {
@@ -50,13 +54,19 @@ class CheckVolumeStepTest {
     }
 
     String clusterGroup() {
-        return run.cloud.eks().describeCluster(r -> r.name(run.names().clusterName())).cluster().resourcesVpcConfig()
+        return run.cloud
+                .eks()
+                .describeCluster(r -> r.name(run.names().clusterName()))
+                .cluster()
+                .resourcesVpcConfig()
                 .clusterSecurityGroupId();
     }
 
     List<List<String>> groupsOfEachMountTarget(String fileSystem) {
         return run.cloud.efs().describeMountTargets(r -> r.fileSystemId(fileSystem)).mountTargets().stream()
-                .map(mt -> run.cloud.efs().describeMountTargetSecurityGroups(r -> r.mountTargetId(mt.mountTargetId()))
+                .map(mt -> run.cloud
+                        .efs()
+                        .describeMountTargetSecurityGroups(r -> r.mountTargetId(mt.mountTargetId()))
                         .securityGroups())
                 .toList();
     }
@@ -66,8 +76,13 @@ class CheckVolumeStepTest {
         run.clusterActive();
         String fileSystem = createVolume();
 
-        JsonNode creating = new CheckVolumeStep(run.store, volumes(), StartedRun.notAskedFor("the mount target groups"),
-                StartedRun.notAskedFor("EKS"), run.settings.network()).run(run.state);
+        JsonNode creating = new CheckVolumeStep(
+                        run.store,
+                        volumes(),
+                        StartedRun.notAskedFor("the mount target groups"),
+                        StartedRun.notAskedFor("EKS"),
+                        run.settings.network())
+                .run(run.state);
         assertThat(creating.path("done").asBoolean()).isFalse();
         assertThat(creating.path("waitSeconds").asInt()).isEqualTo(CheckVolumeStep.WAIT_SECONDS);
         assertThat(creating.path("detail").asText()).contains(fileSystem);
@@ -88,7 +103,8 @@ class CheckVolumeStepTest {
         assertThat(groupsOfEachMountTarget(fileSystem)).hasSize(subnets).containsOnly(List.of(clusterGroup()));
         assertThat(run.record().resources().has(RunResources.MOUNT_TARGET_GROUP)
                         || run.record().resources().has(RunResources.MOUNT_TARGETS_OPENED))
-                .as("the run opened no mount target it did not make").isFalse();
+                .as("the run opened no mount target it did not make")
+                .isFalse();
     }
 
     @Test
@@ -100,7 +116,11 @@ class CheckVolumeStepTest {
         run.advance(SimulatedEfs.MOUNT_TARGET_CREATING);
         assertThat(step().run(run.state).path("done").asBoolean()).isTrue();
         // One mount target made for another cluster: guarded by another group only.
-        String mountTarget = run.cloud.efs().describeMountTargets(r -> r.fileSystemId(fileSystem)).mountTargets().get(0)
+        String mountTarget = run.cloud
+                .efs()
+                .describeMountTargets(r -> r.fileSystemId(fileSystem))
+                .mountTargets()
+                .get(0)
                 .mountTargetId();
         run.cloud.efs().modifyMountTargetSecurityGroups(r -> r.mountTargetId(mountTarget)
                 .securityGroups(SimulatedNetwork.STACK_DEFAULT_GROUP));
@@ -108,24 +128,36 @@ class CheckVolumeStepTest {
         JsonNode look = step().run(run.state);
 
         assertThat(look.path("done").asBoolean()).isTrue();
-        assertThat(run.cloud.efs().describeMountTargetSecurityGroups(r -> r.mountTargetId(mountTarget)).securityGroups())
+        assertThat(run.cloud
+                        .efs()
+                        .describeMountTargetSecurityGroups(r -> r.mountTargetId(mountTarget))
+                        .securityGroups())
                 .containsExactlyInAnyOrder(SimulatedNetwork.STACK_DEFAULT_GROUP, clusterGroup());
-        assertThat(run.record().resources().get(RunResources.MOUNT_TARGET_GROUP)).contains(clusterGroup());
-        assertThat(run.record().resources().list(RunResources.MOUNT_TARGETS_OPENED)).containsExactly(mountTarget);
+        assertThat(run.record().resources().get(RunResources.MOUNT_TARGET_GROUP))
+                .contains(clusterGroup());
+        assertThat(run.record().resources().list(RunResources.MOUNT_TARGETS_OPENED))
+                .containsExactly(mountTarget);
     }
 
     @Test
     void aFileSystemInErrorEndsTheRun() {
         String fileSystem = "fs-0123456789abcdef0";
         run.store.update(run.runId, r -> r.withResource(RunResources.FILE_SYSTEM, fileSystem));
-        EfsClient efs = new OneFileSystemEfs(FileSystemDescription.builder().fileSystemId(fileSystem)
-                .lifeCycleState(LifeCycleState.ERROR).build());
+        EfsClient efs = new OneFileSystemEfs(FileSystemDescription.builder()
+                .fileSystemId(fileSystem)
+                .lifeCycleState(LifeCycleState.ERROR)
+                .build());
 
-        CheckVolumeStep step = new CheckVolumeStep(run.store, () -> new EfsVolumes(efs),
-                StartedRun.notAskedFor("the mount target groups"), StartedRun.notAskedFor("EKS"), run.settings.network());
+        CheckVolumeStep step = new CheckVolumeStep(
+                run.store,
+                () -> new EfsVolumes(efs),
+                StartedRun.notAskedFor("the mount target groups"),
+                StartedRun.notAskedFor("EKS"),
+                run.settings.network());
 
         assertThatThrownBy(() -> step.run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
                 .hasMessageContaining("EFS file system " + fileSystem + " failed")
                 .hasMessageContaining("is in state error");
     }
@@ -137,12 +169,14 @@ class CheckVolumeStepTest {
         run.cloud.efs().deleteFileSystem(r -> r.fileSystemId(fileSystem));
 
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceDeleted"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceDeleted"))
                 .hasMessageContaining(fileSystem);
 
         run.advance(SimulatedEfs.DELETING);
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceGone"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceGone"))
                 .hasMessageContaining("was it deleted by hand?");
     }
 

@@ -32,9 +32,13 @@ class ConfigureClusterStepTest {
             JsonNode installing = step.run(run.state);
             assertThat(installing.path("done").asBoolean()).isFalse();
             assertThat(installing.path("waitSeconds").asInt()).isEqualTo(ConfigureClusterStep.WAIT_SECONDS);
-            assertThat(run.calls("eks:CreateAddon")).as("the Pod Identity agent and the EFS CSI driver").isEqualTo(2);
-            assertThat(run.cloud.eks().podIdentityAssociations()).singleElement()
-                    .satisfies(a -> assertThat(a.roleArn()).isEqualTo(run.settings.roles().efsCsiRoleArn()));
+            assertThat(run.calls("eks:CreateAddon"))
+                    .as("the Pod Identity agent and the EFS CSI driver")
+                    .isEqualTo(2);
+            assertThat(run.cloud.eks().podIdentityAssociations())
+                    .singleElement()
+                    .satisfies(a -> assertThat(a.roleArn())
+                            .isEqualTo(run.settings.roles().efsCsiRoleArn()));
 
             assertThat(step.run(run.state).path("done").asBoolean()).isFalse();
             run.advance(SimulatedEks.ADDON_CREATING);
@@ -54,8 +58,12 @@ class ConfigureClusterStepTest {
 
             step.run(run.state);
 
-            assertThat(api.apps().daemonSets().inNamespace(DevicePluginManifests.NAMESPACE)
-                    .withName(DevicePluginManifests.NAME).get()).isNotNull();
+            assertThat(api.apps()
+                            .daemonSets()
+                            .inNamespace(DevicePluginManifests.NAMESPACE)
+                            .withName(DevicePluginManifests.NAME)
+                            .get())
+                    .isNotNull();
         }
     }
 }

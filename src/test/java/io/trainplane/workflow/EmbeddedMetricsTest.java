@@ -1,9 +1,9 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +19,12 @@ class EmbeddedMetricsTest {
         Map<String, Double> values = new LinkedHashMap<>();
         values.put("RunsSucceeded", 1.0);
         values.put("RunDurationSeconds", 5400.0);
-        EmbeddedMetrics.emit(new PrintStream(bytes, true, StandardCharsets.UTF_8), Instant.ofEpochMilli(1_700_000_000_000L),
-                values, Map.of("RunsSucceeded", "Count", "RunDurationSeconds", "Seconds"), Map.of("runId", "r1"));
+        EmbeddedMetrics.emit(
+                new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                Instant.ofEpochMilli(1_700_000_000_000L),
+                values,
+                Map.of("RunsSucceeded", "Count", "RunDurationSeconds", "Seconds"),
+                Map.of("runId", "r1"));
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(out.lines()).hasSize(1);
         JsonNode n = Json.read(out);
@@ -29,7 +33,8 @@ class EmbeddedMetricsTest {
         assertThat(directive.path("Namespace").asText()).isEqualTo("Trainplane");
         assertThat(directive.path("Dimensions").toString()).isEqualTo("[[]]");
         assertThat(directive.path("Metrics").toString())
-                .isEqualTo("[{\"Name\":\"RunsSucceeded\",\"Unit\":\"Count\"},{\"Name\":\"RunDurationSeconds\",\"Unit\":\"Seconds\"}]");
+                .isEqualTo(
+                        "[{\"Name\":\"RunsSucceeded\",\"Unit\":\"Count\"},{\"Name\":\"RunDurationSeconds\",\"Unit\":\"Seconds\"}]");
         assertThat(n.path("RunsSucceeded").asDouble()).isEqualTo(1.0);
         assertThat(n.path("RunDurationSeconds").asDouble()).isEqualTo(5400.0);
         assertThat(n.path("runId").asText()).isEqualTo("r1");

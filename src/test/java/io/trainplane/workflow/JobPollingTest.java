@@ -29,16 +29,21 @@ class JobPollingTest {
     @Test
     void waitsAThirdOfTheEstimatedTimeLeftCappedAtHalfAnHour() {
         // 20 of 240 epochs in 10 minutes: 110 minutes left.
-        assertThat(waitAfter(Duration.ofMinutes(10), Optional.of(new JobPolling.Progress(20, 240, START)))).isEqualTo(1800);
+        assertThat(waitAfter(Duration.ofMinutes(10), Optional.of(new JobPolling.Progress(20, 240, START))))
+                .isEqualTo(1800);
         // 200 of 240 in 100 minutes: 20 minutes left.
-        assertThat(waitAfter(Duration.ofMinutes(100), Optional.of(new JobPolling.Progress(200, 240, START)))).isEqualTo(400);
+        assertThat(waitAfter(Duration.ofMinutes(100), Optional.of(new JobPolling.Progress(200, 240, START))))
+                .isEqualTo(400);
         // 238 of 240: one minute left, never under 60 s.
-        assertThat(waitAfter(Duration.ofMinutes(119), Optional.of(new JobPolling.Progress(238, 240, START)))).isEqualTo(60);
+        assertThat(waitAfter(Duration.ofMinutes(119), Optional.of(new JobPolling.Progress(238, 240, START))))
+                .isEqualTo(60);
     }
 
     @Test
     void allEpochsDoneOrNoneYetFallsBackToAMinute() {
-        assertThat(waitAfter(Duration.ofMinutes(120), Optional.of(new JobPolling.Progress(240, 240, START)))).isEqualTo(60);
-        assertThat(waitAfter(Duration.ofMinutes(20), Optional.of(new JobPolling.Progress(0, 240, START)))).isEqualTo(60);
+        assertThat(waitAfter(Duration.ofMinutes(120), Optional.of(new JobPolling.Progress(240, 240, START))))
+                .isEqualTo(60);
+        assertThat(waitAfter(Duration.ofMinutes(20), Optional.of(new JobPolling.Progress(0, 240, START))))
+                .isEqualTo(60);
     }
 }

@@ -40,7 +40,13 @@ final class JobsOnCluster {
         this.run = run;
         this.api = run.cloud.kubernetes().admin();
         this.namespace = run.names().namespace();
-        api.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+        api.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     /** The cluster as the steps reach it: every cluster name leads to this API server. */
@@ -58,36 +64,59 @@ final class JobsOnCluster {
 
     /** Creates {@code job} (one of the run's manifests) with {@code status}. */
     Job job(Job job, JobStatus status) {
-        Job created = api.batch().v1().jobs().inNamespace(namespace).resource(job).create();
+        Job created =
+                api.batch().v1().jobs().inNamespace(namespace).resource(job).create();
         created.setStatus(status);
         return api.batch().v1().jobs().inNamespace(namespace).resource(created).updateStatus();
     }
 
     static JobStatus running(Instant started, int active) {
-        return new JobStatusBuilder().withStartTime(started.toString()).withActive(active).build();
+        return new JobStatusBuilder()
+                .withStartTime(started.toString())
+                .withActive(active)
+                .build();
     }
 
     static JobStatus complete(Instant started, Instant completed) {
-        return new JobStatusBuilder().withStartTime(started.toString()).withCompletionTime(completed.toString())
-                .withSucceeded(1).withConditions(new JobConditionBuilder().withType("Complete").withStatus("True").build())
+        return new JobStatusBuilder()
+                .withStartTime(started.toString())
+                .withCompletionTime(completed.toString())
+                .withSucceeded(1)
+                .withConditions(new JobConditionBuilder()
+                        .withType("Complete")
+                        .withStatus("True")
+                        .build())
                 .build();
     }
 
     static JobStatus failed(Instant started, String reason, String message) {
-        return new JobStatusBuilder().withStartTime(started.toString()).withFailed(1)
-                .withConditions(new JobConditionBuilder().withType("Failed").withStatus("True").withReason(reason)
-                        .withMessage(message).build())
+        return new JobStatusBuilder()
+                .withStartTime(started.toString())
+                .withFailed(1)
+                .withConditions(new JobConditionBuilder()
+                        .withType("Failed")
+                        .withStatus("True")
+                        .withReason(reason)
+                        .withMessage(message)
+                        .build())
                 .build();
     }
 
     /** A pod of Job {@code jobName} (its completion index 0) with {@code status}. */
     Pod pod(String jobName, String podName, PodStatus status) {
         Pod pod = new PodBuilder()
-                .withNewMetadata().withName(podName).withNamespace(namespace)
+                .withNewMetadata()
+                .withName(podName)
+                .withNamespace(namespace)
                 .withLabels(Map.of(JOB_NAME, jobName, "job-name", jobName))
                 .withAnnotations(Map.of("batch.kubernetes.io/job-completion-index", "0"))
                 .endMetadata()
-                .withNewSpec().addNewContainer().withName("worker").withImage("pytorch/pytorch:2.5.1").endContainer().endSpec()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("worker")
+                .withImage("pytorch/pytorch:2.5.1")
+                .endContainer()
+                .endSpec()
                 .build();
         Pod created = api.pods().inNamespace(namespace).resource(pod).create();
         created.setStatus(status);
@@ -95,33 +124,67 @@ final class JobsOnCluster {
     }
 
     static PodStatus runningSince(Instant started) {
-        return new PodStatusBuilder().withPhase("Running").withStartTime(started.toString())
-                .withContainerStatuses(new ContainerStatusBuilder().withName("worker").withRestartCount(0)
-                        .withNewState().withNewRunning().withStartedAt(started.toString()).endRunning().endState().build())
+        return new PodStatusBuilder()
+                .withPhase("Running")
+                .withStartTime(started.toString())
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName("worker")
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning()
+                        .withStartedAt(started.toString())
+                        .endRunning()
+                        .endState()
+                        .build())
                 .build();
     }
 
     static PodStatus waiting(String reason, String message, int restarts) {
-        return new PodStatusBuilder().withPhase(restarts > 0 ? "Running" : "Pending")
-                .withContainerStatuses(new ContainerStatusBuilder().withName("worker").withImage("pytorch/pytorch:2.5.1")
+        return new PodStatusBuilder()
+                .withPhase(restarts > 0 ? "Running" : "Pending")
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName("worker")
+                        .withImage("pytorch/pytorch:2.5.1")
                         .withRestartCount(restarts)
-                        .withNewState().withNewWaiting().withReason(reason).withMessage(message).endWaiting().endState()
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason(reason)
+                        .withMessage(message)
+                        .endWaiting()
+                        .endState()
                         .build())
                 .build();
     }
 
     static PodStatus unscheduled(Instant since, String message) {
-        return new PodStatusBuilder().withPhase("Pending")
-                .addNewCondition().withType("PodScheduled").withStatus("False").withReason("Unschedulable")
-                .withMessage(message).withLastTransitionTime(since.toString()).endCondition()
+        return new PodStatusBuilder()
+                .withPhase("Pending")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withReason("Unschedulable")
+                .withMessage(message)
+                .withLastTransitionTime(since.toString())
+                .endCondition()
                 .build();
     }
 
     static PodStatus exited(String phase, int exitCode, String terminationMessage) {
-        ContainerStatus container = new ContainerStatusBuilder().withName("worker").withRestartCount(0)
-                .withNewState().withNewTerminated().withExitCode(exitCode).withMessage(terminationMessage)
-                .withReason(exitCode == 0 ? "Completed" : "Error").endTerminated().endState().build();
-        return new PodStatusBuilder().withPhase(phase).withContainerStatuses(container).build();
+        ContainerStatus container = new ContainerStatusBuilder()
+                .withName("worker")
+                .withRestartCount(0)
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(exitCode)
+                .withMessage(terminationMessage)
+                .withReason(exitCode == 0 ? "Completed" : "Error")
+                .endTerminated()
+                .endState()
+                .build();
+        return new PodStatusBuilder()
+                .withPhase(phase)
+                .withContainerStatuses(container)
+                .build();
     }
 
     /** The pods' logs: {@code log} for every pod (the API server's log endpoint answers with it). */
@@ -130,19 +193,34 @@ final class JobsOnCluster {
     }
 
     /** Creates the run's PyTorchJob with the operator's conditions, the last one {@code type} (True). */
-    GenericKubernetesResource pyTorchJob(Instant started, Instant completed, String type, String reason, String message) {
+    GenericKubernetesResource pyTorchJob(
+            Instant started, Instant completed, String type, String reason, String message) {
         GenericKubernetesResource job = manifests().pyTorchJob();
         PyTorchJobs.create(api, job);
-        GenericKubernetesResource created = PyTorchJobs.get(api, namespace, job.getMetadata().getName());
+        GenericKubernetesResource created =
+                PyTorchJobs.get(api, namespace, job.getMetadata().getName());
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("startTime", started.toString());
         if (completed != null) {
             status.put("completionTime", completed.toString());
         }
-        status.put("conditions", List.of(
-                Map.of("type", "Created", "status", "False", "reason", "PyTorchJobCreated", "message", "created"),
-                Map.of("type", type, "status", "True", "reason", reason, "message", message)));
+        status.put(
+                "conditions",
+                List.of(
+                        Map.of(
+                                "type",
+                                "Created",
+                                "status",
+                                "False",
+                                "reason",
+                                "PyTorchJobCreated",
+                                "message",
+                                "created"),
+                        Map.of("type", type, "status", "True", "reason", reason, "message", message)));
         created.getAdditionalProperties().put("status", status);
-        return api.genericKubernetesResources(PyTorchJobs.CONTEXT).inNamespace(namespace).resource(created).updateStatus();
+        return api.genericKubernetesResources(PyTorchJobs.CONTEXT)
+                .inNamespace(namespace)
+                .resource(created)
+                .updateStatus();
     }
 }

@@ -1,28 +1,39 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.TransientException;
-import io.trainplane.core.TerminalException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.core.TerminalException;
+import io.trainplane.core.TransientException;
 import org.junit.jupiter.api.Test;
 
 class KubernetesFailuresTest {
     static KubernetesClientException refused(int code, String message) {
-        return new KubernetesClientException(new StatusBuilder().withCode(code).withMessage(message).build());
+        return new KubernetesClientException(
+                new StatusBuilder().withCode(code).withMessage(message).build());
     }
 
     @Test
     void aRefusalIsTerminalAndSaysWhichEntryIsMissingAndHowToCreateIt() {
         var e = Failures.classify(refused(401, "Unauthorized"));
-        assertThat(e).isInstanceOfSatisfying(TerminalException.class, t -> assertThat(t.reason()).isEqualTo("ClusterAccessDenied"));
-        assertThat(e.getMessage()).contains("401 Unauthorized", "no EKS access entry", "aws eks create-access-entry",
-                "AmazonEKSClusterAdminPolicy", "README: Using an existing cluster");
+        assertThat(e).isInstanceOfSatisfying(TerminalException.class, t -> assertThat(t.reason())
+                .isEqualTo("ClusterAccessDenied"));
+        assertThat(e.getMessage())
+                .contains(
+                        "401 Unauthorized",
+                        "no EKS access entry",
+                        "aws eks create-access-entry",
+                        "AmazonEKSClusterAdminPolicy",
+                        "README: Using an existing cluster");
 
-        var named = KubernetesFailures.accessDenied("trainplane-demo", refused(403, "forbidden: User \"x\" cannot POST"));
-        assertThat(named.getMessage()).contains("cluster trainplane-demo", "403 Forbidden (forbidden: User \"x\" cannot POST)",
-                "aws eks associate-access-policy --cluster-name trainplane-demo")
+        var named =
+                KubernetesFailures.accessDenied("trainplane-demo", refused(403, "forbidden: User \"x\" cannot POST"));
+        assertThat(named.getMessage())
+                .contains(
+                        "cluster trainplane-demo",
+                        "403 Forbidden (forbidden: User \"x\" cannot POST)",
+                        "aws eks associate-access-policy --cluster-name trainplane-demo")
                 .doesNotContain("create-access-entry");
     }
 

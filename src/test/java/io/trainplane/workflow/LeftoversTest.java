@@ -1,8 +1,8 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.core.Json;
 import io.trainplane.runs.CleanupFailure;
 import io.trainplane.runs.Leftover;
 import io.trainplane.runs.RunRecord;
@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /** What the record says a run left, and what the error says removes it. */
 class LeftoversTest {
     static RunRecord run(boolean keepCluster) throws IOException {
-        var spec = (com.fasterxml.jackson.databind.node.ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
+        var spec = (com.fasterxml.jackson.databind.node.ObjectNode)
+                Json.read(Files.readString(Path.of("examples/quickstart.json")));
         ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("cleanup")).put("keepCluster", keepCluster);
         return RunRecord.newRun("quickstart", Json.write(RunSpecs.normalize(Json.write(spec))), null, Instant.EPOCH)
                 .withResource(RunResources.KUBERNETES_CLUSTER, "tp-quickstart-eks")
@@ -31,9 +32,13 @@ class LeftoversTest {
 
     @Test
     void theRecordNamesWhatIsLeftAsTheInventoryDoesAndLeavesOutWhatTheSpecKeeps() throws IOException {
-        assertThat(Leftovers.recorded(run(false))).containsExactly("cloudcontrol:request/request-1",
-                "efs:creation-token/tp-quickstart-efs", "eks:cluster/tp-quickstart-eks",
-                "eks:nodegroup/tp-quickstart-eks/tp-quickstart-nodes", "kubernetes:Namespace/tp-quickstart");
+        assertThat(Leftovers.recorded(run(false)))
+                .containsExactly(
+                        "cloudcontrol:request/request-1",
+                        "efs:creation-token/tp-quickstart-efs",
+                        "eks:cluster/tp-quickstart-eks",
+                        "eks:nodegroup/tp-quickstart-eks/tp-quickstart-nodes",
+                        "kubernetes:Namespace/tp-quickstart");
         assertThat(Leftovers.recorded(run(true).withResource(RunResources.FILE_SYSTEM, "fs-1")))
                 .containsExactly("efs:file-system/fs-1", "kubernetes:Namespace/tp-quickstart");
     }
@@ -41,14 +46,22 @@ class LeftoversTest {
     @Test
     void theJanitorRemovesWhatIsLeftOnlyWhenItCanFindTheRun() throws IOException {
         RunRecord run = run(false);
-        CleanupFailure withVolume = Leftovers.failure(run, "CleanupFailed", "refused",
-                List.of("efs:file-system/fs-1", "kubernetes:Namespace/tp-quickstart"), "prod");
+        CleanupFailure withVolume = Leftovers.failure(
+                run,
+                "CleanupFailed",
+                "refused",
+                List.of("efs:file-system/fs-1", "kubernetes:Namespace/tp-quickstart"),
+                "prod");
         assertThat(withVolume.leftBehind()).extracting(Leftover::removedBy).containsOnly(Leftover.JANITOR);
         assertThat(withVolume.command()).isEqualTo("trainplane cleanup quickstart --stack prod");
 
         // Objects in an existing cluster: the janitor never looks there.
-        CleanupFailure objectsOnly = Leftovers.failure(run, "CleanupTimedOut", null,
-                List.of("kubernetes:Namespace/tp-quickstart", "kubernetes:Pod/tp-quickstart/p"), null);
+        CleanupFailure objectsOnly = Leftovers.failure(
+                run,
+                "CleanupTimedOut",
+                null,
+                List.of("kubernetes:Namespace/tp-quickstart", "kubernetes:Pod/tp-quickstart/p"),
+                null);
         assertThat(objectsOnly.leftBehind()).extracting(Leftover::removedBy).containsOnly(Leftover.COMMAND);
         assertThat(objectsOnly.command()).isEqualTo("trainplane cleanup quickstart --stack <stack>");
         assertThat(objectsOnly.sentence()).contains("Nothing deletes them automatically");

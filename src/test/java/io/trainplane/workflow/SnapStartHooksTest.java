@@ -1,12 +1,12 @@
 package io.trainplane.workflow;
 
-import io.trainplane.core.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.clients.Clients;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
+import io.trainplane.clients.Clients;
+import io.trainplane.core.Json;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.spec.RunSpecs;
@@ -53,9 +53,13 @@ class SnapStartHooksTest {
 
         for (StepHandler handler : handlers) {
             OfflineHttpClient answered = ((SnapStartHooks) handler.snapStart()).prime();
-            assertThat(answered.requests()).as(handler.name() + ": requests primed offline").isGreaterThanOrEqualTo(3);
-            assertThat(answered.services()).as(handler.name() + ": services primed")
-                    .containsExactlyInAnyOrderElementsOf(PRIMED_SERVICES.getOrDefault(handler.name(), Set.of("dynamodb")));
+            assertThat(answered.requests())
+                    .as(handler.name() + ": requests primed offline")
+                    .isGreaterThanOrEqualTo(3);
+            assertThat(answered.services())
+                    .as(handler.name() + ": services primed")
+                    .containsExactlyInAnyOrderElementsOf(
+                            PRIMED_SERVICES.getOrDefault(handler.name(), Set.of("dynamodb")));
             handler.snapStart().beforeCheckpoint(null);
             handler.snapStart().afterRestore(null);
         }
@@ -63,15 +67,18 @@ class SnapStartHooksTest {
 
         StepHandler startRun = handlers.get(0);
         assertThat(startRun.name()).isEqualTo("StartRun");
-        var input = Json.object().put("executionName", "quickstart")
+        var input = Json.object()
+                .put("executionName", "quickstart")
                 .put("executionArn", "arn:aws:states:us-east-1:000000000000:execution:TrainingPipeline:quickstart");
         input.set("spec", Json.read(Files.readString(Path.of("examples/quickstart.json"))));
         JsonNode state = invoke(startRun, input);
         assertThat(state.path("runId").asText()).isEqualTo("quickstart");
         assertThat(clients.calls).contains("dynamoDb.putItem");
-        assertThat(StepWiring.runStore(cloud.clients()).get("quickstart").runId()).isEqualTo("quickstart");
+        assertThat(StepWiring.runStore(cloud.clients()).get("quickstart").runId())
+                .isEqualTo("quickstart");
         // The priming run never reached the function's table.
-        assertThat(StepWiring.runStore(cloud.clients()).find(SnapStartHooks.RUN_ID)).isEmpty();
+        assertThat(StepWiring.runStore(cloud.clients()).find(SnapStartHooks.RUN_ID))
+                .isEmpty();
     }
 
     /** The services whose requests each function primes (by signing name), where more than the run store's. */
@@ -103,8 +110,8 @@ class SnapStartHooksTest {
 
     /** The local cloud's clients, every SDK call recorded as {@code client.operation}. */
     static final class CountingClients implements Clients {
-        private static final Set<String> NOT_CALLS = Set.of("serviceName", "serviceClientConfiguration", "close",
-                "toString", "hashCode", "equals");
+        private static final Set<String> NOT_CALLS =
+                Set.of("serviceName", "serviceClientConfiguration", "close", "toString", "hashCode", "equals");
         final List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
         private final Clients delegate;
 
@@ -113,32 +120,68 @@ class SnapStartHooksTest {
         }
 
         <T> T counting(String name, Class<T> type, T client) {
-            return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-                if (!NOT_CALLS.contains(method.getName())) {
-                    calls.add(name + "." + method.getName());
-                }
-                try {
-                    return method.invoke(client, args);
-                } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                }
-            }));
+            return type.cast(
+                    Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+                        if (!NOT_CALLS.contains(method.getName())) {
+                            calls.add(name + "." + method.getName());
+                        }
+                        try {
+                            return method.invoke(client, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    }));
         }
 
-        @Override public Settings settings() { return delegate.settings(); }
-        @Override public Clock clock() { return delegate.clock(); }
-        @Override public DynamoDbClient dynamoDb() { return counting("dynamoDb", DynamoDbClient.class, delegate.dynamoDb()); }
-        @Override public EksClient eks() { return counting("eks", EksClient.class, delegate.eks()); }
-        @Override public EfsClient efs() { return counting("efs", EfsClient.class, delegate.efs()); }
-        @Override public CloudControlClient cloudControl() {
+        @Override
+        public Settings settings() {
+            return delegate.settings();
+        }
+
+        @Override
+        public Clock clock() {
+            return delegate.clock();
+        }
+
+        @Override
+        public DynamoDbClient dynamoDb() {
+            return counting("dynamoDb", DynamoDbClient.class, delegate.dynamoDb());
+        }
+
+        @Override
+        public EksClient eks() {
+            return counting("eks", EksClient.class, delegate.eks());
+        }
+
+        @Override
+        public EfsClient efs() {
+            return counting("efs", EfsClient.class, delegate.efs());
+        }
+
+        @Override
+        public CloudControlClient cloudControl() {
             return counting("cloudControl", CloudControlClient.class, delegate.cloudControl());
         }
-        @Override public CloudWatchEventsClient events() {
+
+        @Override
+        public CloudWatchEventsClient events() {
             return counting("events", CloudWatchEventsClient.class, delegate.events());
         }
-        @Override public SfnClient sfn() { return counting("sfn", SfnClient.class, delegate.sfn()); }
-        @Override public String cleanupStateMachineArn() { return delegate.cleanupStateMachineArn(); }
-        @Override public String trainingPipelineArn() { return delegate.trainingPipelineArn(); }
+
+        @Override
+        public SfnClient sfn() {
+            return counting("sfn", SfnClient.class, delegate.sfn());
+        }
+
+        @Override
+        public String cleanupStateMachineArn() {
+            return delegate.cleanupStateMachineArn();
+        }
+
+        @Override
+        public String trainingPipelineArn() {
+            return delegate.trainingPipelineArn();
+        }
 
         @Override
         public ClusterAccess clusters() {

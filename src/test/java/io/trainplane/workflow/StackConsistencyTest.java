@@ -35,8 +35,7 @@ import org.junit.jupiter.api.Test;
 class StackConsistencyTest {
     final JsonNode template = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(Path.of("template.yaml")));
 
-    StackConsistencyTest() throws IOException {
-    }
+    StackConsistencyTest() throws IOException {}
 
     Map<String, JsonNode> resources(String type) {
         Map<String, JsonNode> found = new TreeMap<>();
@@ -51,18 +50,23 @@ class StackConsistencyTest {
     @Test
     void theTemplateDeploysEveryDeclaredFunctionWithItsHandlerAndRole() {
         Map<String, JsonNode> functions = resources("AWS::Serverless::Function");
-        assertThat(functions.keySet()).isEqualTo(Pipeline.FUNCTIONS.stream().map(LambdaFunction::logicalId)
-                .collect(Collectors.toCollection(TreeSet::new)));
+        assertThat(functions.keySet())
+                .isEqualTo(Pipeline.FUNCTIONS.stream()
+                        .map(LambdaFunction::logicalId)
+                        .collect(Collectors.toCollection(TreeSet::new)));
         for (LambdaFunction function : Pipeline.FUNCTIONS) {
             JsonNode properties = functions.get(function.logicalId());
-            assertThat(properties.path("Handler").asText()).as(function.name())
+            assertThat(properties.path("Handler").asText())
+                    .as(function.name())
                     .isEqualTo(function.handlerClass() + "::handleRequest");
             // !GetAtt <Role>.Arn (the YAML reader drops the tag).
-            assertThat(properties.path("Role").asText()).as(function.name() + " Role")
+            assertThat(properties.path("Role").asText())
+                    .as(function.name() + " Role")
                     .isEqualTo(function.role().logicalId() + ".Arn");
         }
         for (LambdaFunction.Role role : LambdaFunction.Role.values()) {
-            assertThat(template.at("/Resources/" + role.logicalId() + "/Type").asText()).as(role.logicalId())
+            assertThat(template.at("/Resources/" + role.logicalId() + "/Type").asText())
+                    .as(role.logicalId())
                     .isEqualTo("AWS::IAM::Role");
         }
     }
@@ -71,16 +75,22 @@ class StackConsistencyTest {
     @Test
     void theTemplateGivesEachStateMachineItsFileAndTheAliasesOfItsFunctions() {
         Map<String, JsonNode> machines = resources("AWS::Serverless::StateMachine");
-        assertThat(machines.keySet()).containsExactlyInAnyOrderElementsOf(
-                Pipeline.stateMachines().stream().map(StateMachineDefinition::name).toList());
+        assertThat(machines.keySet())
+                .containsExactlyInAnyOrderElementsOf(Pipeline.stateMachines().stream()
+                        .map(StateMachineDefinition::name)
+                        .toList());
         for (StateMachineDefinition machine : Pipeline.stateMachines()) {
             JsonNode properties = machines.get(machine.name());
             assertThat(properties.path("DefinitionUri").asText()).isEqualTo("statemachines/" + machine.file());
             Map<String, String> substitutions = new TreeMap<>();
-            properties.path("DefinitionSubstitutions").properties()
+            properties
+                    .path("DefinitionSubstitutions")
+                    .properties()
                     .forEach(e -> substitutions.put(e.getKey(), e.getValue().asText()));
-            assertThat(substitutions).as(machine.name() + " DefinitionSubstitutions").isEqualTo(machine.functions().stream()
-                    .collect(Collectors.toMap(f -> f.name() + "FunctionArn", f -> f.logicalId() + ".Alias")));
+            assertThat(substitutions)
+                    .as(machine.name() + " DefinitionSubstitutions")
+                    .isEqualTo(machine.functions().stream()
+                            .collect(Collectors.toMap(f -> f.name() + "FunctionArn", f -> f.logicalId() + ".Alias")));
         }
         assertThat(template.at("/Globals/Function/AutoPublishAlias").asText()).isEqualTo("live");
         assertThat(template.at("/Globals/Function/SnapStart/ApplyOn").asText()).isEqualTo("PublishedVersions");
@@ -91,9 +101,11 @@ class StackConsistencyTest {
     void everyTaskOutlivesItsFunction() {
         int functionTimeout = template.at("/Globals/Function/Timeout").asInt();
         assertThat(functionTimeout).isPositive();
-        Pipeline.stateMachines().stream().flatMap(m -> m.states().stream())
+        Pipeline.stateMachines().stream()
+                .flatMap(m -> m.states().stream())
                 .flatMap(s -> s instanceof Task task ? Stream.of(task) : Stream.empty())
-                .forEach(task -> assertThat(task.timeout().toSeconds()).as(task.name()).isGreaterThan(functionTimeout));
+                .forEach(task ->
+                        assertThat(task.timeout().toSeconds()).as(task.name()).isGreaterThan(functionTimeout));
     }
 
     /** Each entry point is one line: its declared function, built from the environment. */
@@ -102,15 +114,23 @@ class StackConsistencyTest {
         Path entryPoints = Path.of("functions/io/trainplane/functions");
         try (Stream<Path> files = Files.list(entryPoints)) {
             assertThat(files.map(p -> p.getFileName().toString().replaceAll("\\.java$", "")))
-                    .containsExactlyInAnyOrderElementsOf(Pipeline.FUNCTIONS.stream().map(LambdaFunction::name).toList());
+                    .containsExactlyInAnyOrderElementsOf(Pipeline.FUNCTIONS.stream()
+                            .map(LambdaFunction::name)
+                            .toList());
         }
         Pattern declared = Pattern.compile("super\\(Pipeline\\.(\\w+), AwsClients\\.fromEnvironment\\(\\)\\);");
         for (LambdaFunction function : Pipeline.FUNCTIONS) {
             String source = Files.readString(entryPoints.resolve(function.name() + ".java"));
-            assertThat(source).as(function.name()).contains("public final class " + function.name() + " extends StepHandler");
+            assertThat(source)
+                    .as(function.name())
+                    .contains("public final class " + function.name() + " extends StepHandler");
             Matcher m = declared.matcher(source);
-            assertThat(m.find()).as(function.name() + " builds a declared function").isTrue();
-            assertThat(Pipeline.class.getField(m.group(1)).get(null)).as(function.name()).isSameAs(function);
+            assertThat(m.find())
+                    .as(function.name() + " builds a declared function")
+                    .isTrue();
+            assertThat(Pipeline.class.getField(m.group(1)).get(null))
+                    .as(function.name())
+                    .isSameAs(function);
         }
     }
 
@@ -119,8 +139,9 @@ class StackConsistencyTest {
         String makefile = Files.readString(Path.of("Makefile"));
         assertThat(makefile).contains("include $(dir $(lastword $(MAKEFILE_LIST)))functions.mk");
         for (LambdaArtifact artifact : LambdaArtifact.values()) {
-            assertThat(makefile).contains("$(addprefix build-,$(addsuffix Function,$(" + artifact.name() + "_FUNCTIONS))): $("
-                    + artifact.name() + "_JAR)");
+            assertThat(makefile)
+                    .contains("$(addprefix build-,$(addsuffix Function,$(" + artifact.name() + "_FUNCTIONS))): $("
+                            + artifact.name() + "_JAR)");
         }
     }
 
@@ -133,11 +154,14 @@ class StackConsistencyTest {
     void theKubernetesFunctionsAreThoseWhoseStepsUseKubernetes() throws IOException {
         AwsClients clients = AwsClients.offline(settings(), new OfflineHttpClient());
         Path workflow = Path.of("src/main/java/io/trainplane/workflow");
-        Pattern kubernetes = Pattern.compile("clusters\\(\\)\\.connect|import io\\.fabric8\\.|import io\\.trainplane\\.kubernetes\\.");
+        Pattern kubernetes = Pattern.compile(
+                "clusters\\(\\)\\.connect|import io\\.fabric8\\.|import io\\.trainplane\\.kubernetes\\.");
         for (LambdaFunction function : Pipeline.FUNCTIONS) {
             Step step = function.step().apply(clients);
             boolean declared = function.artifact() == LambdaArtifact.KUBERNETES;
-            assertThat(step instanceof KubernetesStep).as(function.name() + " is a KubernetesStep").isEqualTo(declared);
+            assertThat(step instanceof KubernetesStep)
+                    .as(function.name() + " is a KubernetesStep")
+                    .isEqualTo(declared);
             String stepClass = step.getClass().getSimpleName();
             String source = Files.readString(workflow.resolve(stepClass + ".java"));
             StringBuilder reached = new StringBuilder(source);
@@ -145,12 +169,16 @@ class StackConsistencyTest {
             Set<String> seen = new TreeSet<>();
             while (named.find()) {
                 Path helper = workflow.resolve(named.group(1) + ".java");
-                if (seen.add(named.group(1)) && !named.group(1).equals(stepClass) && Files.exists(helper)
+                if (seen.add(named.group(1))
+                        && !named.group(1).equals(stepClass)
+                        && Files.exists(helper)
                         && !Set.of("Services", "Failures", "StepWiring").contains(named.group(1))) {
                     reached.append(Files.readString(helper));
                 }
             }
-            assertThat(kubernetes.matcher(reached).find()).as(function.name() + " uses Kubernetes").isEqualTo(declared);
+            assertThat(kubernetes.matcher(reached).find())
+                    .as(function.name() + " uses Kubernetes")
+                    .isEqualTo(declared);
         }
     }
 
@@ -189,7 +217,8 @@ class StackConsistencyTest {
                 }
             }
         };
-        var construct = Class.forName(AwsFunctionProbe.class.getName(), true, withoutKubernetes).getDeclaredConstructor();
+        var construct = Class.forName(AwsFunctionProbe.class.getName(), true, withoutKubernetes)
+                .getDeclaredConstructor();
         construct.setAccessible(true);
         @SuppressWarnings("unchecked")
         Supplier<Object> probe = (Supplier<Object>) construct.newInstance();
@@ -208,8 +237,14 @@ class StackConsistencyTest {
     }
 
     static Settings settings() {
-        return new Settings("trainplane", "trainplane-runs", "trainplane", "us-east-1",
-                new ClusterNetwork(List.of("subnet-0a"), List.of()), new ClusterRoles("", "", ""), 30);
+        return new Settings(
+                "trainplane",
+                "trainplane-runs",
+                "trainplane",
+                "us-east-1",
+                new ClusterNetwork(List.of("subnet-0a"), List.of()),
+                new ClusterRoles("", "", ""),
+                30);
     }
 
     /**
@@ -229,7 +264,8 @@ class StackConsistencyTest {
         assertThat(allowed.matcher("").matches()).isTrue();
         assertThat(allowed.matcher(" 203.0.113.0/24").matches()).isTrue();
         assertThat(allowed.matcher("my-office").matches()).isFalse();
-        template.at("/Parameters/LogRetentionDays/AllowedValues").forEach(days ->
-                assertThat(Settings.RETENTION_DAYS).as("LogRetentionDays " + days).contains(days.asInt()));
+        template.at("/Parameters/LogRetentionDays/AllowedValues").forEach(days -> assertThat(Settings.RETENTION_DAYS)
+                .as("LogRetentionDays " + days)
+                .contains(days.asInt()));
     }
 }

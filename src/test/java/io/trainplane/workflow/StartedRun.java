@@ -46,7 +46,8 @@ final class StartedRun implements AutoCloseable {
         this.runId = runId;
         ObjectNode spec = edit.apply((ObjectNode) Json.read(example(example)));
         spec.put("runId", runId);
-        ObjectNode input = Json.object().put("executionName", runId)
+        ObjectNode input = Json.object()
+                .put("executionName", runId)
                 .put("executionArn", "arn:aws:states:us-east-1:000000000000:execution:TrainingPipeline:" + runId);
         input.set("spec", spec);
         state = new StartRunStep(store, events("StartRun"), cloud.clock()).run(input);
@@ -69,7 +70,8 @@ final class StartedRun implements AutoCloseable {
     }
 
     RunEventPublisher events(String function) {
-        return new RunEventPublisher(function, () -> new RunEvents(cloud.bus(), settings.eventBusName()), store, cloud.clock());
+        return new RunEventPublisher(
+                function, () -> new RunEvents(cloud.bus(), settings.eventBusName()), store, cloud.clock());
     }
 
     Supplier<EksClusters> eksClusters() {

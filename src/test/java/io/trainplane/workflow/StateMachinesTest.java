@@ -31,7 +31,8 @@ class StateMachinesTest {
                 System.out.println("wrote " + path);
             } else if (!committed.equals(file.getValue())) {
                 fail(path + " is stale: it differs from what io.trainplane.workflow.Pipeline makes of it "
-                        + firstDifference(committed, file.getValue()) + ". Regenerate it with `" + GeneratedFiles.COMMAND + "`.");
+                        + firstDifference(committed, file.getValue()) + ". Regenerate it with `"
+                        + GeneratedFiles.COMMAND + "`.");
             }
         }
     }
@@ -52,10 +53,15 @@ class StateMachinesTest {
     @Test
     void everyTaskRetriesWithTheNamedPoliciesAndOutlivesItsFunction() {
         for (StateMachineDefinition machine : Pipeline.stateMachines()) {
-            machine.states().stream().filter(s -> s instanceof Task).map(s -> (Task) s).forEach(task -> {
-                assertThat(task.retry()).as(task.name()).containsExactly(Pipeline.LAMBDA_ERRORS, Pipeline.TRANSIENT_ERRORS);
-                assertThat(task.timeout()).as(task.name()).isEqualTo(Pipeline.TASK_TIMEOUT);
-            });
+            machine.states().stream()
+                    .filter(s -> s instanceof Task)
+                    .map(s -> (Task) s)
+                    .forEach(task -> {
+                        assertThat(task.retry())
+                                .as(task.name())
+                                .containsExactly(Pipeline.LAMBDA_ERRORS, Pipeline.TRANSIENT_ERRORS);
+                        assertThat(task.timeout()).as(task.name()).isEqualTo(Pipeline.TASK_TIMEOUT);
+                    });
         }
         // The name Lambda reports for the steps' exception (its class name) is what the retrier matches.
         assertThat(Pipeline.TRANSIENT_ERRORS.errors()).contains("io.trainplane.core.TransientException");
@@ -68,7 +74,11 @@ class StateMachinesTest {
         assertThatThrownBy(dangling::build).hasMessageContaining("StartRun goes to Nowhere");
 
         var unreached = new StateMachineBuilder("M", "m.asl.json", Duration.ofHours(1), null);
-        unreached.task("StartRun", Pipeline.START_RUN).resultPath("$").catching(Catch.at("$.error", "Failed")).next("Done");
+        unreached
+                .task("StartRun", Pipeline.START_RUN)
+                .resultPath("$")
+                .catching(Catch.at("$.error", "Failed"))
+                .next("Done");
         unreached.succeed("Done");
         unreached.succeed("Orphan");
         unreached.fail("Failed", "E", "c");
@@ -87,15 +97,20 @@ class StateMachinesTest {
     @Test
     void aPollLoopLooksWaitsWhatTheStepSaysAndLooksAgain() {
         var m = new StateMachineBuilder("M", "m.asl.json", Duration.ofHours(1), null);
-        m.task("CheckCluster", Pipeline.CHECK_CLUSTER).resultPath("$.clusterStatus").poll("ClusterReady", "WaitForCluster")
+        m.task("CheckCluster", Pipeline.CHECK_CLUSTER)
+                .resultPath("$.clusterStatus")
+                .poll("ClusterReady", "WaitForCluster")
                 .then("Done");
         m.succeed("Done");
-        assertThat(m.build().states()).extracting(StateMachineDefinition.State::asl).map(Object::toString).containsExactly(
-                m.build().states().get(0).asl().toString(),
-                "{\"Type\":\"Choice\",\"Choices\":[{\"Variable\":\"$.clusterStatus.done\",\"BooleanEquals\":true,"
-                        + "\"Next\":\"Done\"}],\"Default\":\"WaitForCluster\"}",
-                "{\"Type\":\"Wait\",\"SecondsPath\":\"$.clusterStatus.waitSeconds\",\"Next\":\"CheckCluster\"}",
-                "{\"Type\":\"Succeed\"}");
+        assertThat(m.build().states())
+                .extracting(StateMachineDefinition.State::asl)
+                .map(Object::toString)
+                .containsExactly(
+                        m.build().states().get(0).asl().toString(),
+                        "{\"Type\":\"Choice\",\"Choices\":[{\"Variable\":\"$.clusterStatus.done\",\"BooleanEquals\":true,"
+                                + "\"Next\":\"Done\"}],\"Default\":\"WaitForCluster\"}",
+                        "{\"Type\":\"Wait\",\"SecondsPath\":\"$.clusterStatus.waitSeconds\",\"Next\":\"CheckCluster\"}",
+                        "{\"Type\":\"Succeed\"}");
         assertThat(m.build().states().get(0).transitions()).containsExactly("ClusterReady");
     }
 }

@@ -37,7 +37,10 @@ class StepWiringTest {
             for (LambdaFunction function : Pipeline.FUNCTIONS) {
                 AskedClients clients = new AskedClients(cloud.clients());
                 function.handler(clients);
-                assertThat(clients.asked).as(function.name()).isSubsetOf(RUN_STORE).contains("dynamoDb");
+                assertThat(clients.asked)
+                        .as(function.name())
+                        .isSubsetOf(RUN_STORE)
+                        .contains("dynamoDb");
             }
         }
     }
@@ -49,7 +52,9 @@ class StepWiringTest {
             AskedClients clients = new AskedClients(run.cloud.clients());
 
             StepWiring.checkCluster(clients).run(run.state);
-            assertThat(clients.asked).doesNotContain("eks", "efs", "events", "clusters", "sfn").contains("cloudControl");
+            assertThat(clients.asked)
+                    .doesNotContain("eks", "efs", "events", "clusters", "sfn")
+                    .contains("cloudControl");
 
             run.advance(SimulatedCloudControl.OPERATION);
             StepWiring.checkCluster(clients).run(run.state);
@@ -65,7 +70,9 @@ class StepWiringTest {
 
             StepWiring.checkVolume(clients).run(run.state);
 
-            assertThat(clients.asked).contains("efs").doesNotContain("eks", "cloudControl", "events", "clusters", "sfn");
+            assertThat(clients.asked)
+                    .contains("efs")
+                    .doesNotContain("eks", "cloudControl", "events", "clusters", "sfn");
         }
     }
 
@@ -78,8 +85,10 @@ class StepWiringTest {
 
             // The run's cluster was never created: EKS does not know it.
             assertThatThrownBy(() -> step.run(((ObjectNode) run.state.deepCopy())
-                    .put("jobName", run.names().evaluationJob()).put("purpose", "evaluation")))
-                    .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
+                            .put("jobName", run.names().evaluationJob())
+                            .put("purpose", "evaluation")))
+                    .isInstanceOfSatisfying(
+                            TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
             assertThat(clients.asked).contains("clusters");
         }
     }
@@ -98,16 +107,59 @@ class StepWiringTest {
             return value;
         }
 
-        @Override public Settings settings() { return ask("settings", delegate.settings()); }
-        @Override public Clock clock() { return ask("clock", delegate.clock()); }
-        @Override public DynamoDbClient dynamoDb() { return ask("dynamoDb", delegate.dynamoDb()); }
-        @Override public EksClient eks() { return ask("eks", delegate.eks()); }
-        @Override public EfsClient efs() { return ask("efs", delegate.efs()); }
-        @Override public CloudControlClient cloudControl() { return ask("cloudControl", delegate.cloudControl()); }
-        @Override public CloudWatchEventsClient events() { return ask("events", delegate.events()); }
-        @Override public ClusterAccess clusters() { return ask("clusters", delegate.clusters()); }
-        @Override public SfnClient sfn() { return ask("sfn", delegate.sfn()); }
-        @Override public String cleanupStateMachineArn() { return ask("cleanupStateMachineArn", delegate.cleanupStateMachineArn()); }
-        @Override public String trainingPipelineArn() { return ask("trainingPipelineArn", delegate.trainingPipelineArn()); }
+        @Override
+        public Settings settings() {
+            return ask("settings", delegate.settings());
+        }
+
+        @Override
+        public Clock clock() {
+            return ask("clock", delegate.clock());
+        }
+
+        @Override
+        public DynamoDbClient dynamoDb() {
+            return ask("dynamoDb", delegate.dynamoDb());
+        }
+
+        @Override
+        public EksClient eks() {
+            return ask("eks", delegate.eks());
+        }
+
+        @Override
+        public EfsClient efs() {
+            return ask("efs", delegate.efs());
+        }
+
+        @Override
+        public CloudControlClient cloudControl() {
+            return ask("cloudControl", delegate.cloudControl());
+        }
+
+        @Override
+        public CloudWatchEventsClient events() {
+            return ask("events", delegate.events());
+        }
+
+        @Override
+        public ClusterAccess clusters() {
+            return ask("clusters", delegate.clusters());
+        }
+
+        @Override
+        public SfnClient sfn() {
+            return ask("sfn", delegate.sfn());
+        }
+
+        @Override
+        public String cleanupStateMachineArn() {
+            return ask("cleanupStateMachineArn", delegate.cleanupStateMachineArn());
+        }
+
+        @Override
+        public String trainingPipelineArn() {
+            return ask("trainingPipelineArn", delegate.trainingPipelineArn());
+        }
     }
 }

@@ -113,12 +113,13 @@ class TeardownPlanTest {
     void theOrderIsDerivedFromTheDeclaredDependencies() {
         System.out.println("teardown order: " + TeardownPlan.ORDER.order());
         System.out.println("teardown waves: " + TeardownPlan.ORDER.waves());
-        assertThat(TeardownPlan.ORDER.waves()).containsExactly(
-                List.of(KUBERNETES_OBJECTS),
-                List.of(MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP),
-                List.of(FILE_SYSTEM, LAUNCH_TEMPLATE, PLACEMENT_GROUP),
-                List.of(CLUSTER),
-                List.of(LOG_GROUP));
+        assertThat(TeardownPlan.ORDER.waves())
+                .containsExactly(
+                        List.of(KUBERNETES_OBJECTS),
+                        List.of(MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP),
+                        List.of(FILE_SYSTEM, LAUNCH_TEMPLATE, PLACEMENT_GROUP),
+                        List.of(CLUSTER),
+                        List.of(LOG_GROUP));
     }
 
     @Test
@@ -127,18 +128,30 @@ class TeardownPlanTest {
         TeardownPlan plan = cloud.pass();
 
         assertThat(plan.advance()).isEmpty();
-        assertThat(cloud.asked).containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGETS, FILE_SYSTEM, NODE_GROUP,
-                LAUNCH_TEMPLATE, PLACEMENT_GROUP, CLUSTER, LOG_GROUP);
+        assertThat(cloud.asked)
+                .containsExactly(
+                        KUBERNETES_OBJECTS,
+                        MOUNT_TARGETS,
+                        FILE_SYSTEM,
+                        NODE_GROUP,
+                        LAUNCH_TEMPLATE,
+                        PLACEMENT_GROUP,
+                        CLUSTER,
+                        LOG_GROUP);
         assertThat(plan.failures()).isEmpty();
         assertThat(plan.progressing()).isFalse();
         assertThat(CleanupRecord.leftovers(cloud.stored)).isEmpty();
-        assertThat(cloud.stored.resources().asMap()).containsOnlyKeys(RunResources.KUBERNETES_CLUSTER.name(),
-                RunResources.CLEANUP_DELETED.name());
-        assertThat(CleanupRecord.deleted(cloud.stored)).containsExactly("kubernetes:Namespace/tp-quickstart",
-                "efs:file-system/fs-1", "eks:nodegroup/tp-quickstart-nodes",
-                "cloudcontrol:AWS::EC2::LaunchTemplate/launch-template-request",
-                "cloudcontrol:AWS::EC2::PlacementGroup/placement-group-request", "eks:cluster/" + CLUSTER_NAME,
-                "logs:log-group/" + LOG_GROUP_NAME);
+        assertThat(cloud.stored.resources().asMap())
+                .containsOnlyKeys(RunResources.KUBERNETES_CLUSTER.name(), RunResources.CLEANUP_DELETED.name());
+        assertThat(CleanupRecord.deleted(cloud.stored))
+                .containsExactly(
+                        "kubernetes:Namespace/tp-quickstart",
+                        "efs:file-system/fs-1",
+                        "eks:nodegroup/tp-quickstart-nodes",
+                        "cloudcontrol:AWS::EC2::LaunchTemplate/launch-template-request",
+                        "cloudcontrol:AWS::EC2::PlacementGroup/placement-group-request",
+                        "eks:cluster/" + CLUSTER_NAME,
+                        "logs:log-group/" + LOG_GROUP_NAME);
     }
 
     @Test
@@ -149,24 +162,38 @@ class TeardownPlanTest {
         TeardownPlan plan = cloud.pass();
         List<String> remaining = plan.advance();
 
-        assertThat(cloud.asked).as("the volume's chain goes on").containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGETS,
-                FILE_SYSTEM, NODE_GROUP);
-        assertThat(plan.outcomes()).containsEntry(NODE_GROUP, Outcome.REFUSED).containsEntry(FILE_SYSTEM, Outcome.GONE)
-                .containsEntry(LAUNCH_TEMPLATE, Outcome.HELD).containsEntry(PLACEMENT_GROUP, Outcome.HELD)
-                .containsEntry(CLUSTER, Outcome.HELD).containsEntry(LOG_GROUP, Outcome.HELD);
-        assertThat(plan.failures()).singleElement().asString()
+        assertThat(cloud.asked)
+                .as("the volume's chain goes on")
+                .containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGETS, FILE_SYSTEM, NODE_GROUP);
+        assertThat(plan.outcomes())
+                .containsEntry(NODE_GROUP, Outcome.REFUSED)
+                .containsEntry(FILE_SYSTEM, Outcome.GONE)
+                .containsEntry(LAUNCH_TEMPLATE, Outcome.HELD)
+                .containsEntry(PLACEMENT_GROUP, Outcome.HELD)
+                .containsEntry(CLUSTER, Outcome.HELD)
+                .containsEntry(LOG_GROUP, Outcome.HELD);
+        assertThat(plan.failures())
+                .singleElement()
+                .asString()
                 .startsWith("EKS node group: AccessDeniedException: not authorized to perform eks:DeleteNodegroup");
-        assertThat(plan.progressing()).as("nothing else is moving: cleanup gives up").isFalse();
-        assertThat(remaining).containsExactlyInAnyOrder("eks:nodegroup/" + CLUSTER_NAME + "/tp-quickstart-nodes",
-                "cloudcontrol:request/launch-template-request", "cloudcontrol:request/placement-group-request",
-                "eks:cluster/" + CLUSTER_NAME, "logs:log-group/" + LOG_GROUP_NAME);
+        assertThat(plan.progressing())
+                .as("nothing else is moving: cleanup gives up")
+                .isFalse();
+        assertThat(remaining)
+                .containsExactlyInAnyOrder(
+                        "eks:nodegroup/" + CLUSTER_NAME + "/tp-quickstart-nodes",
+                        "cloudcontrol:request/launch-template-request",
+                        "cloudcontrol:request/placement-group-request",
+                        "eks:cluster/" + CLUSTER_NAME,
+                        "logs:log-group/" + LOG_GROUP_NAME);
         assertThat(cloud.stored.resources().has(RunResources.FILE_SYSTEM)).isFalse();
         assertThat(cloud.stored.resources().get(RunResources.NODE_GROUP)).contains("tp-quickstart-nodes");
     }
 
     @Test
     void theClusterWaitsForItsNodeGroupAndGoesTheNextPassOnceItIsGone() throws IOException {
-        ScriptedCloud cloud = new ScriptedCloud(everything(run(false, false))).answer(NODE_GROUP, Deletion.Deleting::new);
+        ScriptedCloud cloud =
+                new ScriptedCloud(everything(run(false, false))).answer(NODE_GROUP, Deletion.Deleting::new);
         TeardownPlan first = cloud.pass();
         assertThat(first.advance()).contains("eks:cluster/" + CLUSTER_NAME);
         assertThat(first.progressing()).isTrue();
@@ -176,22 +203,24 @@ class TeardownPlanTest {
         cloud.answer(NODE_GROUP, Deletion.Gone::new);
         TeardownPlan second = cloud.pass();
         assertThat(second.advance()).isEmpty();
-        assertThat(cloud.asked).as("what the first pass deleted is forgotten").containsExactly(NODE_GROUP,
-                LAUNCH_TEMPLATE, PLACEMENT_GROUP, CLUSTER, LOG_GROUP);
+        assertThat(cloud.asked)
+                .as("what the first pass deleted is forgotten")
+                .containsExactly(NODE_GROUP, LAUNCH_TEMPLATE, PLACEMENT_GROUP, CLUSTER, LOG_GROUP);
     }
 
     @Test
     void objectsStillInTheClusterHoldBackEverythingElse() throws IOException {
-        ScriptedCloud cloud = new ScriptedCloud(everything(run(false, false)))
-                .answer(KUBERNETES_OBJECTS, () -> { throw new TransientException("the API server is busy"); });
+        ScriptedCloud cloud = new ScriptedCloud(everything(run(false, false))).answer(KUBERNETES_OBJECTS, () -> {
+            throw new TransientException("the API server is busy");
+        });
         TeardownPlan plan = cloud.pass();
         List<String> remaining = plan.advance();
 
         assertThat(cloud.asked).containsExactly(KUBERNETES_OBJECTS);
         assertThat(plan.progressing()).as("a transient failure is tried again").isTrue();
         assertThat(plan.failures()).isEmpty();
-        assertThat(remaining).contains("kubernetes:Namespace/tp-quickstart", "efs:file-system/fs-1",
-                "eks:cluster/" + CLUSTER_NAME);
+        assertThat(remaining)
+                .contains("kubernetes:Namespace/tp-quickstart", "efs:file-system/fs-1", "eks:cluster/" + CLUSTER_NAME);
     }
 
     @Test
@@ -206,24 +235,37 @@ class TeardownPlanTest {
         assertThat(left.get(RunResources.NODE_GROUP)).isPresent();
         assertThat(left.get(RunResources.LAUNCH_TEMPLATE)).isPresent();
         assertThat(left.get(RunResources.LOG_GROUP)).isPresent();
-        assertThat(CleanupRecord.kept(cloud.stored)).contains("eks:cluster/" + CLUSTER_NAME, "eks:nodegroup/tp-quickstart-nodes",
-                "logs:log-group/" + LOG_GROUP_NAME);
-        assertThat(CleanupRecord.finished(cloud.stored.withStatus(io.trainplane.runs.RunStatus.FAILED))).isTrue();
+        assertThat(CleanupRecord.kept(cloud.stored))
+                .contains(
+                        "eks:cluster/" + CLUSTER_NAME,
+                        "eks:nodegroup/tp-quickstart-nodes",
+                        "logs:log-group/" + LOG_GROUP_NAME);
+        assertThat(CleanupRecord.finished(cloud.stored.withStatus(io.trainplane.runs.RunStatus.FAILED)))
+                .isTrue();
     }
 
     @Test
     void anAdoptedFileSystemIsNeverTouchedButTheClustersGroupComesOffItsMountTargetsFirst() throws IOException {
-        RunRecord adopted = everything(run(false, false)).withoutResource(RunResources.FILE_SYSTEM_TOKEN)
+        RunRecord adopted = everything(run(false, false))
+                .withoutResource(RunResources.FILE_SYSTEM_TOKEN)
                 .withResource(RunResources.FILE_SYSTEM, "fs-shared")
                 .withResource(RunResources.FILE_SYSTEM_ADOPTED, true)
                 .withResource(RunResources.MOUNT_TARGET_GROUP, "sg-cluster")
                 .withResource(RunResources.MOUNT_TARGETS_OPENED, List.of("fsmt-1", "fsmt-2"));
         ScriptedCloud cloud = new ScriptedCloud(adopted);
         assertThat(cloud.pass().advance()).isEmpty();
-        assertThat(cloud.asked).containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGET_ACCESS, NODE_GROUP, LAUNCH_TEMPLATE,
-                PLACEMENT_GROUP, CLUSTER, LOG_GROUP);
+        assertThat(cloud.asked)
+                .containsExactly(
+                        KUBERNETES_OBJECTS,
+                        MOUNT_TARGET_ACCESS,
+                        NODE_GROUP,
+                        LAUNCH_TEMPLATE,
+                        PLACEMENT_GROUP,
+                        CLUSTER,
+                        LOG_GROUP);
         assertThat(cloud.stored.resources().get(RunResources.FILE_SYSTEM)).contains("fs-shared");
-        assertThat(cloud.stored.resources().has(RunResources.MOUNT_TARGETS_OPENED)).isFalse();
+        assertThat(cloud.stored.resources().has(RunResources.MOUNT_TARGETS_OPENED))
+                .isFalse();
         assertThat(CleanupRecord.kept(cloud.stored)).containsExactly("efs:file-system/fs-shared");
 
         // The group cannot come off yet: the cluster waits for it, its node group does not.
@@ -232,8 +274,8 @@ class TeardownPlanTest {
         });
         TeardownPlan plan = stuck.pass();
         plan.advance();
-        assertThat(stuck.asked).containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGET_ACCESS, NODE_GROUP, LAUNCH_TEMPLATE,
-                PLACEMENT_GROUP);
+        assertThat(stuck.asked)
+                .containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGET_ACCESS, NODE_GROUP, LAUNCH_TEMPLATE, PLACEMENT_GROUP);
         assertThat(plan.outcomes()).containsEntry(CLUSTER, Outcome.HELD).containsEntry(LOG_GROUP, Outcome.HELD);
     }
 }

@@ -44,13 +44,34 @@ class CifarWorkloadTest {
         Path data = work.resolve("shared/data");
 
         // Data: synthetic, CIFAR-format; a second run sees the marker and does nothing.
-        String prepared = run(python, List.of(python.python().toString(), scripts.resolve("prepare.py").toString(),
-                "--data-dir", data.toString(), "--source", "synthetic", "--samples", "2000"), Duration.ofMinutes(1)).log;
+        String prepared = run(
+                        python,
+                        List.of(
+                                python.python().toString(),
+                                scripts.resolve("prepare.py").toString(),
+                                "--data-dir",
+                                data.toString(),
+                                "--source",
+                                "synthetic",
+                                "--samples",
+                                "2000"),
+                        Duration.ofMinutes(1))
+                .log;
         assertThat(prepared).contains("data ready");
         assertThat(data.resolve("cifar-10-batches-py/data_batch_5")).exists();
         assertThat(data.resolve("cifar-10-batches-py/test_batch")).exists();
-        assertThat(run(python, List.of(python.python().toString(), scripts.resolve("prepare.py").toString(),
-                "--data-dir", data.toString(), "--source", "synthetic"), Duration.ofMinutes(1)).log).contains("skipping");
+        assertThat(run(
+                                python,
+                                List.of(
+                                        python.python().toString(),
+                                        scripts.resolve("prepare.py").toString(),
+                                        "--data-dir",
+                                        data.toString(),
+                                        "--source",
+                                        "synthetic"),
+                                Duration.ofMinutes(1))
+                        .log)
+                .contains("skipping");
 
         // Training, two epochs, two processes.
         Path first = work.resolve("shared/model-a");
@@ -61,51 +82,83 @@ class CifarWorkloadTest {
         assertThat(first.resolve("checkpoint-epoch-1.pt")).exists();
         assertThat(first.resolve("checkpoint-epoch-2.pt")).exists();
         assertThat(first.resolve("model.pt")).exists();
-        JsonNode trainMetrics = new ObjectMapper().readTree(first.resolve("train-metrics.json").toFile());
+        JsonNode trainMetrics =
+                new ObjectMapper().readTree(first.resolve("train-metrics.json").toFile());
         assertThat(trainMetrics.path("epochs").asInt()).isEqualTo(2);
         assertThat(trainMetrics.path("worldSize").asInt()).isEqualTo(2);
-        assertThat(trainMetrics.path("loss").asDouble()).isEqualTo(losses.get(1)[2], org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(trainMetrics.path("loss").asDouble())
+                .isEqualTo(losses.get(1)[2], org.assertj.core.data.Offset.offset(1e-3));
 
         // A training of four epochs killed once its second checkpoint exists, then restarted.
         Path second = work.resolve("shared/model-b");
         Path killedLog = work.resolve("killed.log");
         Process killed = start(python, train(python, scripts, data, second, 4), killedLog);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (!Files.exists(second.resolve("checkpoint-epoch-2.pt")) && killed.isAlive() && System.nanoTime() < deadline) {
+        while (!Files.exists(second.resolve("checkpoint-epoch-2.pt"))
+                && killed.isAlive()
+                && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertThat(second.resolve("checkpoint-epoch-2.pt")).as(Files.readString(killedLog)).exists();
+        assertThat(second.resolve("checkpoint-epoch-2.pt"))
+                .as(Files.readString(killedLog))
+                .exists();
         destroyTree(killed);
         assertThat(second.resolve("model.pt")).as("killed before the end").doesNotExist();
         Result resumed = run(python, train(python, scripts, data, second, 4), Duration.ofMinutes(2));
         assertThat(resumed.log).containsPattern("resuming from checkpoint-epoch-[23]\\.pt at epoch [34]");
         List<double[]> resumedLosses = losses(resumed.log);
         assertThat(resumedLosses).as(resumed.log).isNotEmpty();
-        assertThat(resumedLosses.getFirst()[0]).as("no epoch trained twice from scratch").isGreaterThanOrEqualTo(3);
+        assertThat(resumedLosses.getFirst()[0])
+                .as("no epoch trained twice from scratch")
+                .isGreaterThanOrEqualTo(3);
         assertThat(resumedLosses.getLast()[0]).isEqualTo(4);
         assertThat(second.resolve("model.pt")).exists();
 
         // Evaluation of the four-epoch model: metrics in the termination message and the log.
         Path termination = work.resolve("termination-log");
-        Result evaluated = run(python, List.of(python.python().toString(), scripts.resolve("evaluate.py").toString(),
-                "--data-dir", data.toString(), "--model-dir", second.toString(), "--metrics-file", termination.toString()),
+        Result evaluated = run(
+                python,
+                List.of(
+                        python.python().toString(),
+                        scripts.resolve("evaluate.py").toString(),
+                        "--data-dir",
+                        data.toString(),
+                        "--model-dir",
+                        second.toString(),
+                        "--metrics-file",
+                        termination.toString()),
                 Duration.ofMinutes(1));
         JsonNode metrics = new ObjectMapper().readTree(Files.readString(termination));
         Matcher line = Pattern.compile("(?m)^METRICS (\\{.*\\})$").matcher(evaluated.log);
         assertThat(line.find()).as(evaluated.log).isTrue();
         assertThat(new ObjectMapper().readTree(line.group(1))).isEqualTo(metrics);
-        assertThat(metrics.path("accuracy").asDouble()).as(metrics.toString()).isGreaterThan(0.3).isLessThanOrEqualTo(1.0);
+        assertThat(metrics.path("accuracy").asDouble())
+                .as(metrics.toString())
+                .isGreaterThan(0.3)
+                .isLessThanOrEqualTo(1.0);
         assertThat(metrics.path("samples").asInt()).isEqualTo(400);
         assertThat(metrics.has("accuracy.airplane")).isTrue();
         assertThat(Files.size(termination)).as("fits a termination message").isLessThan(4096);
-        System.out.printf("workload test: losses %s, resumed %s, metrics %s%n",
-                losses.stream().map(l -> l[2]).toList(), resumedLosses.stream().map(l -> l[2]).toList(), metrics);
+        System.out.printf(
+                "workload test: losses %s, resumed %s, metrics %s%n",
+                losses.stream().map(l -> l[2]).toList(),
+                resumedLosses.stream().map(l -> l[2]).toList(),
+                metrics);
     }
 
     private static List<String> train(PythonRuntime python, Path scripts, Path data, Path output, int epochs) {
         List<String> command = new ArrayList<>(python.torchrun());
-        command.addAll(List.of("--standalone", "--nnodes=1", "--nproc-per-node=2", scripts.resolve("train.py").toString(),
-                "--data-dir", data.toString(), "--output-dir", output.toString(), "--epochs", Integer.toString(epochs)));
+        command.addAll(List.of(
+                "--standalone",
+                "--nnodes=1",
+                "--nproc-per-node=2",
+                scripts.resolve("train.py").toString(),
+                "--data-dir",
+                data.toString(),
+                "--output-dir",
+                output.toString(),
+                "--epochs",
+                Integer.toString(epochs)));
         command.addAll(SMALL);
         return command;
     }
@@ -114,14 +167,17 @@ class CifarWorkloadTest {
         List<double[]> losses = new ArrayList<>();
         Matcher m = LOSS.matcher(log);
         while (m.find()) {
-            losses.add(new double[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Double.parseDouble(m.group(3))});
+            losses.add(new double[] {
+                Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Double.parseDouble(m.group(3))
+            });
         }
         return losses;
     }
 
     private record Result(int exitCode, String log) {}
 
-    private Result run(PythonRuntime python, List<String> command, Duration timeout) throws IOException, InterruptedException {
+    private Result run(PythonRuntime python, List<String> command, Duration timeout)
+            throws IOException, InterruptedException {
         Path log = Files.createTempFile(work, "process", ".log");
         Process process = start(python, command, log);
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -134,7 +190,8 @@ class CifarWorkloadTest {
     }
 
     private static Process start(PythonRuntime python, List<String> command, Path log) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("PYTHONUNBUFFERED", "1");
         return builder.start();
     }

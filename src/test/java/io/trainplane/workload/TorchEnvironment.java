@@ -20,8 +20,12 @@ import java.util.stream.Stream;
  */
 public final class TorchEnvironment {
     static final Path VENV = Path.of("target", "torch-venv").toAbsolutePath();
-    private static final List<Path> WHEEL_DIRS = List.of(Path.of("/opt/wheels"), Path.of("/opt"),
-            Path.of(System.getProperty("user.home"), "wheels"), Path.of("/work/shared/wheels"), Path.of("/tmp"));
+    private static final List<Path> WHEEL_DIRS = List.of(
+            Path.of("/opt/wheels"),
+            Path.of("/opt"),
+            Path.of(System.getProperty("user.home"), "wheels"),
+            Path.of("/work/shared/wheels"),
+            Path.of("/tmp"));
     private static PythonRuntime cached;
 
     private TorchEnvironment() {}
@@ -39,16 +43,30 @@ public final class TorchEnvironment {
             return cached = new PythonRuntime(venvPython);
         }
         Optional<Path> python3 = PythonRuntime.onPath("python3", System.getenv());
-        assumeTrue(python3.isPresent(), "no python3 on PATH: the real workload test needs Python 3.11 and a CPU PyTorch wheel");
+        assumeTrue(
+                python3.isPresent(),
+                "no python3 on PATH: the real workload test needs Python 3.11 and a CPU PyTorch wheel");
         Optional<Path> wheel = wheel();
-        assumeTrue(wheel.isPresent(), "no CPU PyTorch wheel (torch-*cpu*.whl) in $TRAINPLANE_TORCH_WHEEL or " + WHEEL_DIRS
-                + ": the real workload test needs one (pip install --no-deps into a venv)");
+        assumeTrue(
+                wheel.isPresent(),
+                "no CPU PyTorch wheel (torch-*cpu*.whl) in $TRAINPLANE_TORCH_WHEEL or " + WHEEL_DIRS
+                        + ": the real workload test needs one (pip install --no-deps into a venv)");
         run(List.of(python3.get().toString(), "-m", "venv", "--clear", "--system-site-packages", VENV.toString()));
-        run(List.of(venvPython.toString(), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-                "--disable-pip-version-check", wheel.get().toString()));
-        assumeTrue(PythonRuntime.canImportTorch(venvPython), "installed " + wheel.get() + " into " + VENV
-                + " but `import torch` fails there: its dependencies (numpy, typing_extensions, sympy, networkx,"
-                + " jinja2, fsspec, filelock) must come from the system site-packages of " + python3.get());
+        run(List.of(
+                venvPython.toString(),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--no-deps",
+                "--no-index",
+                "--disable-pip-version-check",
+                wheel.get().toString()));
+        assumeTrue(
+                PythonRuntime.canImportTorch(venvPython),
+                "installed " + wheel.get() + " into " + VENV
+                        + " but `import torch` fails there: its dependencies (numpy, typing_extensions, sympy, networkx,"
+                        + " jinja2, fsspec, filelock) must come from the system site-packages of " + python3.get());
         return cached = new PythonRuntime(venvPython);
     }
 
@@ -77,7 +95,9 @@ public final class TorchEnvironment {
     }
 
     private static void run(List<String> command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(new ArrayList<>(command))
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes());
         if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
             assumeTrue(false, "could not prepare the PyTorch venv (" + String.join(" ", command) + "): " + output);

@@ -11,9 +11,15 @@ import java.util.Optional;
  * for an On-Demand Capacity Reservation; {@code state} is EC2's ({@code active}, {@code scheduled},
  * {@code expired}, …).
  */
-public record CapacityReservation(String id, String availabilityZone, String instanceType, int totalInstanceCount,
-                                  String state, String reservationType, Optional<String> startDate,
-                                  Optional<String> endDate) {
+public record CapacityReservation(
+        String id,
+        String availabilityZone,
+        String instanceType,
+        int totalInstanceCount,
+        String state,
+        String reservationType,
+        Optional<String> startDate,
+        Optional<String> endDate) {
     public static final String TYPE = "AWS::EC2::CapacityReservation";
 
     public boolean capacityBlock() {
@@ -30,9 +36,17 @@ public record CapacityReservation(String id, String availabilityZone, String ins
     }
 
     static CapacityReservation fromProperties(String id, JsonNode p) {
-        int total = p.hasNonNull("TotalInstanceCount") ? p.get("TotalInstanceCount").asInt() : p.path("InstanceCount").asInt();
-        return new CapacityReservation(id, p.path("AvailabilityZone").asText(null), p.path("InstanceType").asText(null), total,
-                p.path("State").asText("active"), p.path("ReservationType").asText("default"),
-                Optional.ofNullable(p.path("StartDate").asText(null)), Optional.ofNullable(p.path("EndDate").asText(null)));
+        int total = p.hasNonNull("TotalInstanceCount")
+                ? p.get("TotalInstanceCount").asInt()
+                : p.path("InstanceCount").asInt();
+        return new CapacityReservation(
+                id,
+                p.path("AvailabilityZone").asText(null),
+                p.path("InstanceType").asText(null),
+                total,
+                p.path("State").asText("active"),
+                p.path("ReservationType").asText("default"),
+                Optional.ofNullable(p.path("StartDate").asText(null)),
+                Optional.ofNullable(p.path("EndDate").asText(null)));
     }
 }

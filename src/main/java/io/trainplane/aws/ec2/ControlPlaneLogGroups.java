@@ -32,7 +32,8 @@ public final class ControlPlaneLogGroups implements ResourceLifecycle<ControlPla
             return new ResourceState.Creating("log group " + logGroup.name() + " is being created");
         }
         return cloudControl.tags(ControlPlaneLogGroup.TYPE, logGroup.name()).isPresent()
-                ? new ResourceState.Ready() : new ResourceState.Gone();
+                ? new ResourceState.Ready()
+                : new ResourceState.Gone();
     }
 
     /**
@@ -43,15 +44,16 @@ public final class ControlPlaneLogGroups implements ResourceLifecycle<ControlPla
     @Override
     public Deletion delete(Recorded logGroup) {
         if (stillCreating(logGroup)) {
-            return new Deletion.Blocked("log group " + logGroup.name() + " is still being created: it is deleted once it exists");
+            return new Deletion.Blocked(
+                    "log group " + logGroup.name() + " is still being created: it is deleted once it exists");
         }
         Optional<Map<String, String>> tags = cloudControl.tags(ControlPlaneLogGroup.TYPE, logGroup.name());
         if (tags.isEmpty()) {
             return new Deletion.Gone();
         }
         if (!logGroup.run().on(tags.get())) {
-            LOG.warning(() -> "run " + logGroup.run().runId() + ": log group " + logGroup.name() + " is not the run's (tags "
-                    + tags.get() + "); left alone");
+            LOG.warning(() -> "run " + logGroup.run().runId() + ": log group " + logGroup.name()
+                    + " is not the run's (tags " + tags.get() + "); left alone");
             return new Deletion.Gone();
         }
         return cloudControl.delete(ControlPlaneLogGroup.TYPE, logGroup.name());
@@ -64,7 +66,7 @@ public final class ControlPlaneLogGroups implements ResourceLifecycle<ControlPla
         try {
             return cloudControl.request(logGroup.requestToken().get()).state() instanceof ResourceState.Creating;
         } catch (TerminalException expired) {
-            return false;   // Cloud Control forgot the request: it ended long ago
+            return false; // Cloud Control forgot the request: it ended long ago
         }
     }
 }

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunTags;
 import io.trainplane.core.Json;
 import io.trainplane.spec.CapacityType;
-import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceRequest;
@@ -22,6 +22,7 @@ public final class Ec2DesiredState {
     public static final String PLACEMENT_GROUP = "AWS::EC2::PlacementGroup";
     /** Client-token operations (see {@link Names#clientRequestToken}). */
     public static final String LAUNCH_TEMPLATE_OPERATION = "launch-template";
+
     public static final String PLACEMENT_GROUP_OPERATION = "placement-group";
     public static final int MAX_LAUNCH_TEMPLATE_NAME = 128;
 
@@ -76,8 +77,12 @@ public final class Ec2DesiredState {
      * @param securityGroupIds given to every EFA interface (EKS cannot add its cluster security
      *                         group to interfaces a launch template declares); unused without EFA
      */
-    public static ObjectNode launchTemplate(Names names, RunTags tags, NodeGroupSpec nodeGroup,
-                                            Optional<String> placementGroupName, List<String> securityGroupIds) {
+    public static ObjectNode launchTemplate(
+            Names names,
+            RunTags tags,
+            NodeGroupSpec nodeGroup,
+            Optional<String> placementGroupName,
+            List<String> securityGroupIds) {
         if (nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK && nodeGroup.capacityReservationId() == null) {
             throw new IllegalArgumentException("a CAPACITY_BLOCK node group needs a capacityReservationId");
         }
@@ -87,7 +92,8 @@ public final class Ec2DesiredState {
                 .put("HttpTokens", "required")
                 .put("HttpPutResponseHopLimit", METADATA_HOP_LIMIT);
         if (nodeGroup.capacityReservationId() != null) {
-            data.putObject("CapacityReservationSpecification").putObject("CapacityReservationTarget")
+            data.putObject("CapacityReservationSpecification")
+                    .putObject("CapacityReservationTarget")
                     .put("CapacityReservationId", nodeGroup.capacityReservationId());
         }
         if (nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK) {
@@ -140,9 +146,12 @@ public final class Ec2DesiredState {
         return group;
     }
 
-    public static CreateResourceRequest createLaunchTemplate(Names names, RunTags tags, NodeGroupSpec nodeGroup,
-                                                             Optional<String> placementGroupName,
-                                                             List<String> securityGroupIds) {
+    public static CreateResourceRequest createLaunchTemplate(
+            Names names,
+            RunTags tags,
+            NodeGroupSpec nodeGroup,
+            Optional<String> placementGroupName,
+            List<String> securityGroupIds) {
         return CreateResourceRequest.builder()
                 .typeName(LAUNCH_TEMPLATE)
                 .desiredState(json(launchTemplate(names, tags, nodeGroup, placementGroupName, securityGroupIds)))

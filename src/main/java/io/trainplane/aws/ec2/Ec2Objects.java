@@ -4,10 +4,10 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.core.Json;
-import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.spec.Names;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -49,9 +49,14 @@ public final class Ec2Objects {
      * The node group's launch template ({@link Ec2DesiredState#launchTemplate}); its identifier is
      * the launch template id, and EKS also takes its name ({@link Ec2DesiredState#launchTemplateName}).
      */
-    public ResourceRequest createLaunchTemplate(Names names, RunTags tags, NodeGroupSpec nodeGroup,
-                                                Optional<String> placementGroupName, List<String> securityGroupIds) {
-        return create(Ec2DesiredState.createLaunchTemplate(names, tags, nodeGroup, placementGroupName, securityGroupIds));
+    public ResourceRequest createLaunchTemplate(
+            Names names,
+            RunTags tags,
+            NodeGroupSpec nodeGroup,
+            Optional<String> placementGroupName,
+            List<String> securityGroupIds) {
+        return create(
+                Ec2DesiredState.createLaunchTemplate(names, tags, nodeGroup, placementGroupName, securityGroupIds));
     }
 
     /** A cluster placement group; its identifier is its name, chosen by EC2. */
@@ -71,13 +76,17 @@ public final class Ec2Objects {
     public Optional<Map<String, String>> tags(String typeName, String identifier) {
         String properties;
         try {
-            properties = cloudControl.getResource(r -> r.typeName(typeName).identifier(identifier))
-                    .resourceDescription().properties();
+            properties = cloudControl
+                    .getResource(r -> r.typeName(typeName).identifier(identifier))
+                    .resourceDescription()
+                    .properties();
         } catch (ResourceNotFoundException e) {
             return Optional.empty();
         }
         Map<String, String> tags = new TreeMap<>();
-        Json.read(properties).path("Tags").forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
+        Json.read(properties)
+                .path("Tags")
+                .forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
         return Optional.of(tags);
     }
 
@@ -91,10 +100,15 @@ public final class Ec2Objects {
     /** The request behind {@code requestToken}, as Cloud Control reports it now. */
     public ResourceRequest request(String requestToken) {
         try {
-            return fromEvent(cloudControl.getResourceRequestStatus(r -> r.requestToken(requestToken)).progressEvent());
+            return fromEvent(cloudControl
+                    .getResourceRequestStatus(r -> r.requestToken(requestToken))
+                    .progressEvent());
         } catch (RequestTokenNotFoundException e) {
-            throw new TerminalException("CloudControlRequestNotFound", "Cloud Control no longer knows request "
-                    + requestToken + " (it keeps requests for a limited time): start the run again", e);
+            throw new TerminalException(
+                    "CloudControlRequestNotFound",
+                    "Cloud Control no longer knows request " + requestToken
+                            + " (it keeps requests for a limited time): start the run again",
+                    e);
         }
     }
 
@@ -116,12 +130,19 @@ public final class Ec2Objects {
             // has with that request's progress, so a delete its handler was refused (IAM) ends
             // cleanup with the refusal instead of a new request each pass. Any other failure gets
             // a new request.
-            String token = UUID.nameUUIDFromBytes(("delete " + typeName + " " + identifier).getBytes(StandardCharsets.UTF_8)).toString();
-            ProgressEvent event = cloudControl.deleteResource(r -> r.typeName(typeName).identifier(identifier).clientToken(token))
+            String token = UUID.nameUUIDFromBytes(
+                            ("delete " + typeName + " " + identifier).getBytes(StandardCharsets.UTF_8))
+                    .toString();
+            ProgressEvent event = cloudControl
+                    .deleteResource(
+                            r -> r.typeName(typeName).identifier(identifier).clientToken(token))
                     .progressEvent();
-            if (event.operationStatus() == OperationStatus.FAILED && event.errorCode() != HandlerErrorCode.ACCESS_DENIED
+            if (event.operationStatus() == OperationStatus.FAILED
+                    && event.errorCode() != HandlerErrorCode.ACCESS_DENIED
                     && event.errorCode() != HandlerErrorCode.NOT_FOUND) {
-                event = cloudControl.deleteResource(r -> r.typeName(typeName).identifier(identifier)).progressEvent();
+                event = cloudControl
+                        .deleteResource(r -> r.typeName(typeName).identifier(identifier))
+                        .progressEvent();
             }
             return deletion(event);
         } catch (ResourceNotFoundException e) {
@@ -135,15 +156,23 @@ public final class Ec2Objects {
         try {
             return fromEvent(cloudControl.createResource(request).progressEvent());
         } catch (ClientTokenConflictException e) {
-            throw new TerminalException("ClientTokenConflict", "an earlier " + request.typeName() + " request of this"
-                    + " run, with token " + request.clientToken() + ", asked for something else: the node group"
-                    + " settings changed between attempts; start a new run", e);
+            throw new TerminalException(
+                    "ClientTokenConflict",
+                    "an earlier " + request.typeName() + " request of this"
+                            + " run, with token " + request.clientToken() + ", asked for something else: the node group"
+                            + " settings changed between attempts; start a new run",
+                    e);
         } catch (AlreadyExistsException e) {
-            throw new TerminalException("AlreadyExists", request.typeName() + " already exists (left by an earlier"
-                    + " run with this run id?): delete it, or start the run under another id", e);
+            throw new TerminalException(
+                    "AlreadyExists",
+                    request.typeName() + " already exists (left by an earlier"
+                            + " run with this run id?): delete it, or start the run under another id",
+                    e);
         } catch (ServiceLimitExceededException e) {
-            throw new TerminalException("ServiceLimitExceeded", "a quota stops the creation of "
-                    + request.typeName() + ": free or raise it (Service Quotas)", e);
+            throw new TerminalException(
+                    "ServiceLimitExceeded",
+                    "a quota stops the creation of " + request.typeName() + ": free or raise it (Service Quotas)",
+                    e);
         } catch (ConcurrentOperationException e) {
             throw new TransientException("Cloud Control is busy with another request on " + request.typeName(), e);
         }
@@ -151,7 +180,10 @@ public final class Ec2Objects {
 
     static ResourceRequest fromEvent(ProgressEvent event) {
         String identifier = event.identifier();
-        return new ResourceRequest(event.typeName(), event.requestToken(), state(event),
+        return new ResourceRequest(
+                event.typeName(),
+                event.requestToken(),
+                state(event),
                 identifier == null || identifier.isEmpty() ? Optional.empty() : Optional.of(identifier));
     }
 
@@ -160,14 +192,16 @@ public final class Ec2Objects {
         boolean delete = event.operation() == Operation.DELETE;
         return switch (event.operationStatus()) {
             case SUCCESS -> delete ? new ResourceState.Gone() : new ResourceState.Ready();
-            case FAILED -> delete && event.errorCode() == HandlerErrorCode.NOT_FOUND
-                    ? new ResourceState.Gone()
-                    : new ResourceState.Failed(failure(event));
+            case FAILED ->
+                delete && event.errorCode() == HandlerErrorCode.NOT_FOUND
+                        ? new ResourceState.Gone()
+                        : new ResourceState.Failed(failure(event));
             case CANCEL_IN_PROGRESS, CANCEL_COMPLETE ->
-                    new ResourceState.Failed(event.typeName() + " " + event.operationAsString() + " was cancelled");
-            case PENDING, IN_PROGRESS, UNKNOWN_TO_SDK_VERSION -> delete
-                    ? new ResourceState.Deleting()
-                    : new ResourceState.Creating(event.typeName() + " " + event.operationStatusAsString());
+                new ResourceState.Failed(event.typeName() + " " + event.operationAsString() + " was cancelled");
+            case PENDING, IN_PROGRESS, UNKNOWN_TO_SDK_VERSION ->
+                delete
+                        ? new ResourceState.Deleting()
+                        : new ResourceState.Creating(event.typeName() + " " + event.operationStatusAsString());
         };
     }
 
@@ -185,13 +219,16 @@ public final class Ec2Objects {
 
     /** "AWS::EC2::PlacementGroup CREATE failed (ServiceLimitExceeded): …" plus what to do. */
     static String failure(ProgressEvent event) {
-        String hint = event.errorCode() == null ? "" : switch (event.errorCode()) {
-            case ALREADY_EXISTS -> "; it was left by an earlier run with this run id? Delete it or use another run id";
-            case SERVICE_LIMIT_EXCEEDED -> "; free or raise the quota (Service Quotas)";
-            case ACCESS_DENIED, UNAUTHORIZED_TAGGING_OPERATION ->
-                    "; the functions' role lacks a permission for this (see template.yaml)";
-            default -> "";
-        };
+        String hint = event.errorCode() == null
+                ? ""
+                : switch (event.errorCode()) {
+                    case ALREADY_EXISTS ->
+                        "; it was left by an earlier run with this run id? Delete it or use another run id";
+                    case SERVICE_LIMIT_EXCEEDED -> "; free or raise the quota (Service Quotas)";
+                    case ACCESS_DENIED, UNAUTHORIZED_TAGGING_OPERATION ->
+                        "; the functions' role lacks a permission for this (see template.yaml)";
+                    default -> "";
+                };
         return event.typeName() + " " + event.operationAsString() + " failed (" + event.errorCodeAsString() + "): "
                 + event.statusMessage() + hint;
     }

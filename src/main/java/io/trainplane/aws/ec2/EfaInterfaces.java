@@ -19,6 +19,7 @@ public final class EfaInterfaces {
             "trn1n.32xlarge", 16);
     /** g5 and g6: the sizes that support EFA, each with one network card. */
     private static final Set<String> SINGLE_CARD_FAMILIES = Set.of("g5", "g6");
+
     private static final Set<String> SINGLE_CARD_SIZES =
             Set.of("8xlarge", "12xlarge", "16xlarge", "24xlarge", "48xlarge");
 
@@ -35,7 +36,8 @@ public final class EfaInterfaces {
             return true;
         }
         int dot = instanceType.indexOf('.');
-        return dot > 0 && SINGLE_CARD_FAMILIES.contains(instanceType.substring(0, dot))
+        return dot > 0
+                && SINGLE_CARD_FAMILIES.contains(instanceType.substring(0, dot))
                 && SINGLE_CARD_SIZES.contains(instanceType.substring(dot + 1));
     }
 }

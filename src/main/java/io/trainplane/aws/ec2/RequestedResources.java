@@ -31,8 +31,11 @@ public final class RequestedResources implements ResourceLifecycle<String> {
         if (!(request.state() instanceof ResourceState.Ready)) {
             return request.state();
         }
-        return request.identifier().flatMap(id -> cloudControl.tags(typeName, id)).isPresent()
-                ? new ResourceState.Ready() : new ResourceState.Gone();
+        return request.identifier()
+                        .flatMap(id -> cloudControl.tags(typeName, id))
+                        .isPresent()
+                ? new ResourceState.Ready()
+                : new ResourceState.Gone();
     }
 
     /**
@@ -43,8 +46,8 @@ public final class RequestedResources implements ResourceLifecycle<String> {
     public Deletion delete(String requestToken) {
         ResourceRequest request = cloudControl.request(requestToken);
         if (request.state() instanceof ResourceState.Creating) {
-            return new Deletion.Blocked(typeName + " is still being created (request " + requestToken
-                    + "): it is deleted once it exists");
+            return new Deletion.Blocked(
+                    typeName + " is still being created (request " + requestToken + "): it is deleted once it exists");
         }
         Optional<String> identifier = request.identifier();
         return identifier.isEmpty() ? new Deletion.Gone() : cloudControl.delete(typeName, identifier.get());

@@ -2,9 +2,9 @@ package io.trainplane.aws.ec2;
 
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.core.TerminalException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,57 +48,85 @@ public final class ReservedCapacity {
         if (id == null) {
             return stack;
         }
-        CapacityReservation reservation = reservation(id).orElseThrow(() -> new TerminalException("CapacityReservationNotFound",
-                "capacity reservation " + id + " (cluster.nodeGroup.capacityReservationId) does not exist in " + region
-                        + " for this account: check the id (aws ec2 describe-capacity-reservations) and the region"));
+        CapacityReservation reservation = reservation(id)
+                .orElseThrow(
+                        () -> new TerminalException(
+                                "CapacityReservationNotFound",
+                                "capacity reservation " + id
+                                        + " (cluster.nodeGroup.capacityReservationId) does not exist in " + region
+                                        + " for this account: check the id (aws ec2 describe-capacity-reservations) and the region"));
         Map<String, String> zones = new LinkedHashMap<>();
         stack.subnetIds().forEach(subnet -> zones.put(subnet, zoneOf(subnet)));
         return choose(nodeGroup, reservation, zones, stack);
     }
 
     /** The subnets of {@code stack} (in its order) that can launch into {@code reservation}, or why none can. */
-    static ClusterNetwork choose(NodeGroupSpec nodeGroup, CapacityReservation reservation, Map<String, String> subnetZones,
-                                 ClusterNetwork stack) {
+    static ClusterNetwork choose(
+            NodeGroupSpec nodeGroup,
+            CapacityReservation reservation,
+            Map<String, String> subnetZones,
+            ClusterNetwork stack) {
         String what = reservation.describe() + " (cluster.nodeGroup.capacityReservationId)";
         boolean block = nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK;
         if (block != reservation.capacityBlock()) {
-            throw new TerminalException("CapacityTypeMismatch", what + " is " + (reservation.capacityBlock()
-                    ? "a Capacity Block for ML: set cluster.nodeGroup.capacityType to CAPACITY_BLOCK"
-                    : "an On-Demand Capacity Reservation, not a Capacity Block: set cluster.nodeGroup.capacityType to ON_DEMAND"));
+            throw new TerminalException(
+                    "CapacityTypeMismatch",
+                    what + " is "
+                            + (reservation.capacityBlock()
+                                    ? "a Capacity Block for ML: set cluster.nodeGroup.capacityType to CAPACITY_BLOCK"
+                                    : "an On-Demand Capacity Reservation, not a Capacity Block: set cluster.nodeGroup.capacityType to ON_DEMAND"));
         }
         if (!reservation.active()) {
-            throw new TerminalException("CapacityReservationNotActive", what + " is " + reservation.state()
-                    + (reservation.startDate().isPresent() && "scheduled".equals(reservation.state())
-                            ? " (it starts " + reservation.startDate().get() + "): start the run once it is active"
-                            : ": EC2 launches instances only into an active reservation; use an active one"));
+            throw new TerminalException(
+                    "CapacityReservationNotActive",
+                    what + " is " + reservation.state()
+                            + (reservation.startDate().isPresent() && "scheduled".equals(reservation.state())
+                                    ? " (it starts " + reservation.startDate().get()
+                                            + "): start the run once it is active"
+                                    : ": EC2 launches instances only into an active reservation; use an active one"));
         }
         if (!nodeGroup.instanceType().equals(reservation.instanceType())) {
-            throw new TerminalException("CapacityReservationInstanceType", what + " reserves " + reservation.instanceType()
-                    + ", not " + nodeGroup.instanceType() + ": set cluster.nodeGroup.instanceType to " + reservation.instanceType()
-                    + " (and gpusPerNode to its GPU count), or use a reservation for " + nodeGroup.instanceType());
+            throw new TerminalException(
+                    "CapacityReservationInstanceType",
+                    what + " reserves " + reservation.instanceType()
+                            + ", not " + nodeGroup.instanceType() + ": set cluster.nodeGroup.instanceType to "
+                            + reservation.instanceType()
+                            + " (and gpusPerNode to its GPU count), or use a reservation for "
+                            + nodeGroup.instanceType());
         }
         if (nodeGroup.nodes() > reservation.totalInstanceCount()) {
-            throw new TerminalException("CapacityReservationTooSmall", what + " reserves " + reservation.totalInstanceCount()
-                    + " instances, the node group asks for " + nodeGroup.nodes() + ": set cluster.nodeGroup.nodes to at most "
-                    + reservation.totalInstanceCount());
+            throw new TerminalException(
+                    "CapacityReservationTooSmall",
+                    what + " reserves " + reservation.totalInstanceCount()
+                            + " instances, the node group asks for " + nodeGroup.nodes()
+                            + ": set cluster.nodeGroup.nodes to at most "
+                            + reservation.totalInstanceCount());
         }
         List<String> inZone = stack.subnetIds().stream()
-                .filter(subnet -> reservation.availabilityZone().equals(subnetZones.get(subnet))).toList();
+                .filter(subnet -> reservation.availabilityZone().equals(subnetZones.get(subnet)))
+                .toList();
         if (inZone.isEmpty()) {
-            String others = stack.subnetIds().stream().map(subnet -> subnet + " in " + subnetZones.get(subnet))
+            String others = stack.subnetIds().stream()
+                    .map(subnet -> subnet + " in " + subnetZones.get(subnet))
                     .collect(Collectors.joining(", "));
-            throw new TerminalException("NoSubnetInReservationZone", what + " is in " + reservation.availabilityZone()
-                    + " and none of the stack's subnets is (" + others + "); EC2 launches into a reservation only from "
-                    + "its zone: add a subnet in " + reservation.availabilityZone() + " to the stack's SubnetIds parameter, "
-                    + "or use a reservation in the zone of one of its subnets");
+            throw new TerminalException(
+                    "NoSubnetInReservationZone",
+                    what + " is in " + reservation.availabilityZone()
+                            + " and none of the stack's subnets is (" + others
+                            + "); EC2 launches into a reservation only from "
+                            + "its zone: add a subnet in " + reservation.availabilityZone()
+                            + " to the stack's SubnetIds parameter, "
+                            + "or use a reservation in the zone of one of its subnets");
         }
         return new ClusterNetwork(inZone, stack.securityGroupIds());
     }
 
     Optional<CapacityReservation> reservation(String id) {
         try {
-            String properties = cloudControl.getResource(r -> r.typeName(CapacityReservation.TYPE).identifier(id))
-                    .resourceDescription().properties();
+            String properties = cloudControl
+                    .getResource(r -> r.typeName(CapacityReservation.TYPE).identifier(id))
+                    .resourceDescription()
+                    .properties();
             return Optional.of(CapacityReservation.fromProperties(id, Json.read(properties)));
         } catch (ResourceNotFoundException e) {
             return Optional.empty();
@@ -107,12 +135,16 @@ public final class ReservedCapacity {
 
     String zoneOf(String subnetId) {
         try {
-            String properties = cloudControl.getResource(r -> r.typeName(SUBNET).identifier(subnetId))
-                    .resourceDescription().properties();
+            String properties = cloudControl
+                    .getResource(r -> r.typeName(SUBNET).identifier(subnetId))
+                    .resourceDescription()
+                    .properties();
             return Json.read(properties).path("AvailabilityZone").asText();
         } catch (ResourceNotFoundException e) {
-            throw new TerminalException("SubnetNotFound", "the stack's subnet " + subnetId + " no longer exists: "
-                    + "update the stack's SubnetIds parameter", e);
+            throw new TerminalException(
+                    "SubnetNotFound",
+                    "the stack's subnet " + subnetId + " no longer exists: " + "update the stack's SubnetIds parameter",
+                    e);
         }
     }
 }

@@ -57,8 +57,8 @@ public final class EfsRequests {
         return names.efsCreationToken();
     }
 
-    public static CreateMountTargetRequest createMountTarget(String fileSystemId, String subnetId,
-                                                             List<String> securityGroupIds) {
+    public static CreateMountTargetRequest createMountTarget(
+            String fileSystemId, String subnetId, List<String> securityGroupIds) {
         return CreateMountTargetRequest.builder()
                 .fileSystemId(fileSystemId)
                 .subnetId(subnetId)
@@ -76,18 +76,25 @@ public final class EfsRequests {
 
     /** One page of the file system's mount targets; {@code marker} is null for the first. */
     public static DescribeMountTargetsRequest describeMountTargets(String fileSystemId, String marker) {
-        return DescribeMountTargetsRequest.builder().fileSystemId(fileSystemId).marker(marker).build();
+        return DescribeMountTargetsRequest.builder()
+                .fileSystemId(fileSystemId)
+                .marker(marker)
+                .build();
     }
 
     public static DescribeMountTargetSecurityGroupsRequest describeMountTargetSecurityGroups(String mountTargetId) {
-        return DescribeMountTargetSecurityGroupsRequest.builder().mountTargetId(mountTargetId).build();
+        return DescribeMountTargetSecurityGroupsRequest.builder()
+                .mountTargetId(mountTargetId)
+                .build();
     }
 
     /** Replaces all the mount target's groups with {@code securityGroupIds} (EFS has no "add one"). */
-    public static ModifyMountTargetSecurityGroupsRequest modifyMountTargetSecurityGroups(String mountTargetId,
-                                                                                         List<String> securityGroupIds) {
-        return ModifyMountTargetSecurityGroupsRequest.builder().mountTargetId(mountTargetId)
-                .securityGroups(List.copyOf(securityGroupIds)).build();
+    public static ModifyMountTargetSecurityGroupsRequest modifyMountTargetSecurityGroups(
+            String mountTargetId, List<String> securityGroupIds) {
+        return ModifyMountTargetSecurityGroupsRequest.builder()
+                .mountTargetId(mountTargetId)
+                .securityGroups(List.copyOf(securityGroupIds))
+                .build();
     }
 
     public static DeleteMountTargetRequest deleteMountTarget(String mountTargetId) {

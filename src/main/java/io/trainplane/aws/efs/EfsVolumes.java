@@ -5,9 +5,9 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.spec.Names;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
+import io.trainplane.spec.Names;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,16 +58,23 @@ public final class EfsVolumes {
      */
     public String createFileSystem(Names names, RunTags tags) {
         try {
-            return efs.createFileSystem(EfsRequests.createFileSystem(names, tags)).fileSystemId();
+            return efs.createFileSystem(EfsRequests.createFileSystem(names, tags))
+                    .fileSystemId();
         } catch (FileSystemAlreadyExistsException e) {
             if (e.fileSystemId() != null && !e.fileSystemId().isBlank()) {
                 return e.fileSystemId();
             }
             // Some implementations leave the id out of the error: look it up by its token.
-            return efs.describeFileSystems(EfsRequests.describeByCreationToken(names.efsCreationToken()))
-                    .fileSystems().stream().findFirst().map(FileSystemDescription::fileSystemId)
-                    .orElseThrow(() -> new TransientException("EFS reported file system "
-                            + names.efsCreationToken() + " as existing but does not list it yet", e));
+            return efs
+                    .describeFileSystems(EfsRequests.describeByCreationToken(names.efsCreationToken()))
+                    .fileSystems()
+                    .stream()
+                    .findFirst()
+                    .map(FileSystemDescription::fileSystemId)
+                    .orElseThrow(() -> new TransientException(
+                            "EFS reported file system " + names.efsCreationToken()
+                                    + " as existing but does not list it yet",
+                            e));
         } catch (EfsException e) {
             throw EfsErrors.translate(e, "file system " + names.efsCreationToken());
         }
@@ -80,7 +87,8 @@ public final class EfsVolumes {
     public Optional<String> findByCreationToken(String creationToken) {
         try {
             return efs.describeFileSystems(EfsRequests.describeByCreationToken(creationToken)).fileSystems().stream()
-                    .map(FileSystemDescription::fileSystemId).findFirst();
+                    .map(FileSystemDescription::fileSystemId)
+                    .findFirst();
         } catch (EfsException e) {
             throw EfsErrors.translate(e, "file system " + creationToken);
         }
@@ -98,7 +106,8 @@ public final class EfsVolumes {
 
     /** Where the file system stands; a file system that does not exist is {@code Gone}. */
     public ResourceState fileSystemState(String fileSystemId) {
-        return describe(fileSystemId).map(fs -> fileSystemState(fs.lifeCycleState(), fileSystemId))
+        return describe(fileSystemId)
+                .map(fs -> fileSystemState(fs.lifeCycleState(), fileSystemId))
                 .orElseGet(ResourceState.Gone::new);
     }
 
@@ -109,8 +118,9 @@ public final class EfsVolumes {
             case ERROR -> new ResourceState.Failed("file system " + fileSystemId + " is in state error");
             case DELETING -> new ResourceState.Deleting();
             case DELETED -> new ResourceState.Gone();
-            case UNKNOWN_TO_SDK_VERSION -> new ResourceState.Creating("file system " + fileSystemId + " is in a state"
-                    + " this version does not know; waiting");
+            case UNKNOWN_TO_SDK_VERSION ->
+                new ResourceState.Creating(
+                        "file system " + fileSystemId + " is in a state" + " this version does not know; waiting");
         };
     }
 
@@ -126,23 +136,32 @@ public final class EfsVolumes {
      *                           FileSystemNotAvailable when it is not available
      */
     public void checkAdoptable(String fileSystemId, String stack, List<String> adoptable) {
-        FileSystemDescription fs = describe(fileSystemId).orElseThrow(() -> new TerminalException("FileSystemNotFound",
-                "volume.fileSystemId names file system " + fileSystemId + ", which does not exist in this account and"
-                        + " region: check the id and the stack's region, or leave volume.fileSystemId out so that the"
-                        + " run creates a file system"));
-        boolean ours = fs.tags().stream().anyMatch(t -> t.key().equals(RunTags.STACK_TAG) && t.value().equals(stack));
+        FileSystemDescription fs = describe(fileSystemId)
+                .orElseThrow(() -> new TerminalException(
+                        "FileSystemNotFound",
+                        "volume.fileSystemId names file system " + fileSystemId
+                                + ", which does not exist in this account and"
+                                + " region: check the id and the stack's region, or leave volume.fileSystemId out so that the"
+                                + " run creates a file system"));
+        boolean ours = fs.tags().stream()
+                .anyMatch(t -> t.key().equals(RunTags.STACK_TAG) && t.value().equals(stack));
         if (!ours && !adoptable.contains(fileSystemId)) {
-            throw new TerminalException("FileSystemNotAdoptable", "volume.fileSystemId names file system " + fileSystemId
-                    + ", which this stack neither created nor lists in its parameter AdoptableFileSystemIds"
-                    + (adoptable.isEmpty() ? " (empty)" : " (" + String.join(", ", adoptable) + ")")
-                    + ": add it there (sam deploy --parameter-overrides AdoptableFileSystemIds=" + fileSystemId
-                    + "), or leave volume.fileSystemId out so that the run creates a file system");
+            throw new TerminalException(
+                    "FileSystemNotAdoptable",
+                    "volume.fileSystemId names file system " + fileSystemId
+                            + ", which this stack neither created nor lists in its parameter AdoptableFileSystemIds"
+                            + (adoptable.isEmpty() ? " (empty)" : " (" + String.join(", ", adoptable) + ")")
+                            + ": add it there (sam deploy --parameter-overrides AdoptableFileSystemIds=" + fileSystemId
+                            + "), or leave volume.fileSystemId out so that the run creates a file system");
         }
         LifeCycleState state = fs.lifeCycleState();
         if (state != LifeCycleState.AVAILABLE && state != LifeCycleState.UPDATING) {
-            throw new TerminalException("FileSystemNotAvailable", "volume.fileSystemId names file system "
-                    + fileSystemId + ", which is " + fs.lifeCycleStateAsString() + ": only an available file system"
-                    + " can be used; wait for it or name another");
+            throw new TerminalException(
+                    "FileSystemNotAvailable",
+                    "volume.fileSystemId names file system "
+                            + fileSystemId + ", which is " + fs.lifeCycleStateAsString()
+                            + ": only an available file system"
+                            + " can be used; wait for it or name another");
         }
     }
 
@@ -164,13 +183,19 @@ public final class EfsVolumes {
      */
     public List<String> ensureMountTargets(String fileSystemId, List<String> subnetIds, List<String> securityGroupIds) {
         if (subnetIds.isEmpty()) {
-            throw new TerminalException("NoSubnets", "no subnet was given for the mount targets of file system "
-                    + fileSystemId + ": deploy the stack with the cluster's subnets");
+            throw new TerminalException(
+                    "NoSubnets",
+                    "no subnet was given for the mount targets of file system " + fileSystemId
+                            + ": deploy the stack with the cluster's subnets");
         }
-        List<MountTargetDescription> existing = mountTargets(fileSystemId).orElseThrow(() -> new TerminalException(
-                "FileSystemNotFound", "file system " + fileSystemId + " no longer exists (deleted outside the run?)"));
-        Set<String> covered = existing.stream().map(MountTargetDescription::subnetId).collect(Collectors.toSet());
-        List<String> ids = new ArrayList<>(existing.stream().map(MountTargetDescription::mountTargetId).toList());
+        List<MountTargetDescription> existing = mountTargets(fileSystemId)
+                .orElseThrow(() -> new TerminalException(
+                        "FileSystemNotFound",
+                        "file system " + fileSystemId + " no longer exists (deleted outside the run?)"));
+        Set<String> covered =
+                existing.stream().map(MountTargetDescription::subnetId).collect(Collectors.toSet());
+        List<String> ids = new ArrayList<>(
+                existing.stream().map(MountTargetDescription::mountTargetId).toList());
         boolean conflict = false;
         for (String subnetId : new LinkedHashSet<>(subnetIds)) {
             if (covered.contains(subnetId)) {
@@ -182,8 +207,11 @@ public final class EfsVolumes {
                         .mountTargetId());
             } catch (MountTargetConflictException e) {
                 if (String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("vpc")) {
-                    throw new TerminalException("MountTargetConflict", subject + ": the subnets are not all in the"
-                            + " same VPC as the file system's mount targets; give the stack subnets of one VPC", e);
+                    throw new TerminalException(
+                            "MountTargetConflict",
+                            subject + ": the subnets are not all in the"
+                                    + " same VPC as the file system's mount targets; give the stack subnets of one VPC",
+                            e);
                 }
                 conflict = true; // the zone already has one, or a concurrent attempt made it
             } catch (EfsException e) {
@@ -192,7 +220,8 @@ public final class EfsVolumes {
         }
         if (conflict) {
             return mountTargets(fileSystemId).orElse(List.of()).stream()
-                    .map(MountTargetDescription::mountTargetId).toList();
+                    .map(MountTargetDescription::mountTargetId)
+                    .toList();
         }
         return List.copyOf(ids);
     }
@@ -214,13 +243,13 @@ public final class EfsVolumes {
             switch (mt.lifeCycleState()) {
                 case AVAILABLE, UPDATING -> available++;
                 case ERROR -> {
-                    return new ResourceState.Failed("mount target " + mt.mountTargetId() + " in subnet "
-                            + mt.subnetId() + " is in state error");
+                    return new ResourceState.Failed("mount target " + mt.mountTargetId() + " in subnet " + mt.subnetId()
+                            + " is in state error");
                 }
                 case DELETING, DELETED -> {
                     return new ResourceState.Deleting();
                 }
-                default -> { }
+                default -> {}
             }
         }
         return available == mountTargets.size()
@@ -285,15 +314,15 @@ public final class EfsVolumes {
         } catch (FileSystemInUseException e) {
             return new Deletion.Blocked("file system " + fileSystemId + " still has mount targets: delete them first");
         } catch (IncorrectFileSystemLifeCycleStateException e) {
-            return new Deletion.Blocked("file system " + fileSystemId + " is " + fs.get().lifeCycleStateAsString()
-                    + " and cannot be deleted yet");
+            return new Deletion.Blocked("file system " + fileSystemId + " is "
+                    + fs.get().lifeCycleStateAsString() + " and cannot be deleted yet");
         }
     }
 
     private Optional<FileSystemDescription> describe(String fileSystemId) {
         try {
-            return efs.describeFileSystems(EfsRequests.describeFileSystem(fileSystemId))
-                    .fileSystems().stream().findFirst();
+            return efs.describeFileSystems(EfsRequests.describeFileSystem(fileSystemId)).fileSystems().stream()
+                    .findFirst();
         } catch (FileSystemNotFoundException e) {
             return Optional.empty();
         }

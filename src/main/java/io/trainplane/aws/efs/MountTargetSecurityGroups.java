@@ -62,8 +62,10 @@ public final class MountTargetSecurityGroups implements ResourceLifecycle<MountT
      * @throws TerminalException when the file system no longer exists
      */
     public List<String> without(String fileSystemId, String groupId) {
-        List<MountTargetDescription> all = MountTargetListing.all(efs, fileSystemId).orElseThrow(() -> new TerminalException(
-                "FileSystemNotFound", "file system " + fileSystemId + " no longer exists (deleted outside the run?)"));
+        List<MountTargetDescription> all = MountTargetListing.all(efs, fileSystemId)
+                .orElseThrow(() -> new TerminalException(
+                        "FileSystemNotFound",
+                        "file system " + fileSystemId + " no longer exists (deleted outside the run?)"));
         List<String> lacking = new ArrayList<>();
         for (MountTargetDescription mt : all) {
             if (mt.lifeCycleState() != LifeCycleState.AVAILABLE && mt.lifeCycleState() != LifeCycleState.UPDATING) {
@@ -101,11 +103,15 @@ public final class MountTargetSecurityGroups implements ResourceLifecycle<MountT
         }
         String subject = "mount target " + mountTargetId + " of file system " + fileSystemId;
         if (current.size() >= PER_MOUNT_TARGET) {
-            throw new TerminalException("SecurityGroupLimitExceeded", subject + " already has " + current.size()
-                    + " security groups (" + String.join(", ", current) + "), the most EFS allows, so the cluster's"
-                    + " security group " + groupId + " cannot join them and the cluster's nodes could not reach the"
-                    + " file system: remove a group it no longer needs (aws efs modify-mount-target-security-groups"
-                    + " --mount-target-id " + mountTargetId + " --security-groups …) and start the run again");
+            throw new TerminalException(
+                    "SecurityGroupLimitExceeded",
+                    subject + " already has " + current.size()
+                            + " security groups (" + String.join(", ", current)
+                            + "), the most EFS allows, so the cluster's"
+                            + " security group " + groupId
+                            + " cannot join them and the cluster's nodes could not reach the"
+                            + " file system: remove a group it no longer needs (aws efs modify-mount-target-security-groups"
+                            + " --mount-target-id " + mountTargetId + " --security-groups …) and start the run again");
         }
         List<String> union = new ArrayList<>(current);
         union.add(groupId);
@@ -113,9 +119,12 @@ public final class MountTargetSecurityGroups implements ResourceLifecycle<MountT
             efs.modifyMountTargetSecurityGroups(EfsRequests.modifyMountTargetSecurityGroups(mountTargetId, union));
             return true;
         } catch (SecurityGroupNotFoundException e) {
-            throw new TerminalException("SecurityGroupNotFound", subject + ": the cluster's security group " + groupId
-                    + " is not in the VPC of the file system's mount targets (EFS serves one VPC per file system):"
-                    + " volume.fileSystemId must name a file system whose mount targets are in the stack's VPC", e);
+            throw new TerminalException(
+                    "SecurityGroupNotFound",
+                    subject + ": the cluster's security group " + groupId
+                            + " is not in the VPC of the file system's mount targets (EFS serves one VPC per file system):"
+                            + " volume.fileSystemId must name a file system whose mount targets are in the stack's VPC",
+                    e);
         } catch (MountTargetNotFoundException e) {
             return false;
         } catch (IncorrectMountTargetStateException e) {
@@ -178,7 +187,8 @@ public final class MountTargetSecurityGroups implements ResourceLifecycle<MountT
 
     /** The mount target's groups; {@code fileSystemId} (may be null) names it in errors. */
     private List<String> groups(String mountTargetId, String fileSystemId) {
-        String subject = "mount target " + mountTargetId + (fileSystemId == null ? "" : " of file system " + fileSystemId);
+        String subject =
+                "mount target " + mountTargetId + (fileSystemId == null ? "" : " of file system " + fileSystemId);
         try {
             return efs.describeMountTargetSecurityGroups(EfsRequests.describeMountTargetSecurityGroups(mountTargetId))
                     .securityGroups();

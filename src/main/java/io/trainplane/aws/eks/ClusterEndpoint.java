@@ -6,9 +6,4 @@ package io.trainplane.aws.eks;
  * not report are null.
  */
 public record ClusterEndpoint(
-        String name,
-        String endpoint,
-        String certificateAuthorityData,
-        String clusterSecurityGroupId,
-        String vpcId) {
-}
+        String name, String endpoint, String certificateAuthorityData, String clusterSecurityGroupId, String vpcId) {}

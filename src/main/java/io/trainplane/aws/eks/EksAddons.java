@@ -47,8 +47,11 @@ public final class EksAddons {
         } catch (ResourceInUseException e) {
             return Creation.ADOPTED;
         } catch (ResourceNotFoundException e) {
-            throw new TerminalException("ClusterNotFound", "cannot install " + what + ": the cluster does not exist in "
-                    + EksFailures.region(eks) + " (" + EksFailures.detail(e) + ")", e);
+            throw new TerminalException(
+                    "ClusterNotFound",
+                    "cannot install " + what + ": the cluster does not exist in " + EksFailures.region(eks) + " ("
+                            + EksFailures.detail(e) + ")",
+                    e);
         } catch (ResourceLimitExceededException | InvalidParameterException e) {
             throw EksFailures.refusal(e, "CreateAddon", what, EksFailures.region(eks));
         }
@@ -66,7 +69,8 @@ public final class EksAddons {
     /** The add-ons the cluster has; none when the cluster is gone. */
     public List<String> installed(String clusterName) {
         try {
-            return eks.listAddonsPaginator(r -> r.clusterName(clusterName)).addons().stream().toList();
+            return eks.listAddonsPaginator(r -> r.clusterName(clusterName)).addons().stream()
+                    .toList();
         } catch (ResourceNotFoundException e) {
             return List.of();
         }
@@ -79,7 +83,8 @@ public final class EksAddons {
         }
         Addon addon;
         try {
-            addon = eks.describeAddon(r -> r.clusterName(clusterName).addonName(addonName)).addon();
+            addon = eks.describeAddon(r -> r.clusterName(clusterName).addonName(addonName))
+                    .addon();
         } catch (ResourceNotFoundException e) {
             return new ResourceState.Gone();
         }
@@ -96,17 +101,19 @@ public final class EksAddons {
             case DEGRADED -> new ResourceState.Failed(what + " is degraded: " + issues(addon));
             case UPDATE_FAILED -> new ResourceState.Failed(what + " could not be updated: " + issues(addon));
             case DELETE_FAILED -> new ResourceState.Failed(what + " could not be deleted: " + issues(addon));
-            case UNKNOWN_TO_SDK_VERSION -> new ResourceState.Creating(
-                    what + " reports status " + addon.statusAsString() + ", unknown to this version");
+            case UNKNOWN_TO_SDK_VERSION ->
+                new ResourceState.Creating(
+                        what + " reports status " + addon.statusAsString() + ", unknown to this version");
         };
     }
 
     private static String issues(Addon addon) {
-        List<EksFailures.HealthIssue> issues = addon.health() == null || !addon.health().hasIssues()
+        List<EksFailures.HealthIssue> issues = addon.health() == null
+                        || !addon.health().hasIssues()
                 ? List.of()
                 : addon.health().issues().stream()
-                        .map(i -> new EksFailures.HealthIssue(i.codeAsString(), i.message(),
-                                i.hasResourceIds() ? i.resourceIds() : List.of()))
+                        .map(i -> new EksFailures.HealthIssue(
+                                i.codeAsString(), i.message(), i.hasResourceIds() ? i.resourceIds() : List.of()))
                         .toList();
         return EksFailures.describe(issues, "EKS reports no health issue; see the add-on's pods in kube-system");
     }

@@ -6,10 +6,10 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.spec.ClusterSpec;
-import io.trainplane.spec.Names;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
+import io.trainplane.spec.ClusterSpec;
+import io.trainplane.spec.Names;
 import java.util.List;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.Cluster;
@@ -57,13 +57,18 @@ public final class EksClusters implements ResourceLifecycle<String> {
         try {
             existing = eks.describeCluster(r -> r.name(name)).cluster();
         } catch (ResourceNotFoundException gone) {
-            throw new TransientException("EKS cluster " + name + " was in use and is now gone (deleted meanwhile); "
-                    + "creating it again", inUse);
+            throw new TransientException(
+                    "EKS cluster " + name + " was in use and is now gone (deleted meanwhile); " + "creating it again",
+                    inUse);
         }
         if (!tags.on(existing.tags())) {
-            throw new TerminalException("ClusterNameTaken", "an EKS cluster named " + name + " already exists in "
-                    + EksFailures.region(eks) + " and is not run " + tags.runId() + "'s of stack " + tags.stack()
-                    + " (" + EksFailures.owner(existing.tags()) + "): delete that cluster, or start the run under another runId",
+            throw new TerminalException(
+                    "ClusterNameTaken",
+                    "an EKS cluster named " + name + " already exists in "
+                            + EksFailures.region(eks) + " and is not run " + tags.runId() + "'s of stack "
+                            + tags.stack()
+                            + " (" + EksFailures.owner(existing.tags())
+                            + "): delete that cluster, or start the run under another runId",
                     inUse);
         }
     }
@@ -83,12 +88,17 @@ public final class EksClusters implements ResourceLifecycle<String> {
         }
         return switch (status) {
             case ACTIVE -> new ResourceState.Ready();
-            case CREATING, PENDING, UPDATING -> new ResourceState.Creating("EKS cluster " + clusterName + " is " + status);
+            case CREATING, PENDING, UPDATING ->
+                new ResourceState.Creating("EKS cluster " + clusterName + " is " + status);
             case DELETING -> new ResourceState.Deleting();
-            case FAILED -> new ResourceState.Failed("EKS cluster " + clusterName + " failed: " + EksFailures.describe(
-                    issues(cluster), "EKS reports no health issue; see the cluster in the EKS console and CloudTrail"));
-            case UNKNOWN_TO_SDK_VERSION -> new ResourceState.Creating(
-                    "EKS cluster " + clusterName + " reports status " + cluster.statusAsString() + ", unknown to this version");
+            case FAILED ->
+                new ResourceState.Failed("EKS cluster " + clusterName + " failed: "
+                        + EksFailures.describe(
+                                issues(cluster),
+                                "EKS reports no health issue; see the cluster in the EKS console and CloudTrail"));
+            case UNKNOWN_TO_SDK_VERSION ->
+                new ResourceState.Creating("EKS cluster " + clusterName + " reports status " + cluster.statusAsString()
+                        + ", unknown to this version");
         };
     }
 
@@ -97,8 +107,8 @@ public final class EksClusters implements ResourceLifecycle<String> {
             return List.of();
         }
         return cluster.health().issues().stream()
-                .map(i -> new EksFailures.HealthIssue(i.codeAsString(), i.message(),
-                        i.hasResourceIds() ? i.resourceIds() : List.of()))
+                .map(i -> new EksFailures.HealthIssue(
+                        i.codeAsString(), i.message(), i.hasResourceIds() ? i.resourceIds() : List.of()))
                 .toList();
     }
 
@@ -112,14 +122,18 @@ public final class EksClusters implements ResourceLifecycle<String> {
         try {
             cluster = eks.describeCluster(r -> r.name(clusterName)).cluster();
         } catch (ResourceNotFoundException e) {
-            throw new TerminalException("ClusterNotFound",
-                    "EKS cluster " + clusterName + " does not exist in " + EksFailures.region(eks), e);
+            throw new TerminalException(
+                    "ClusterNotFound",
+                    "EKS cluster " + clusterName + " does not exist in " + EksFailures.region(eks),
+                    e);
         }
         var vpc = cluster.resourcesVpcConfig();
         return new ClusterEndpoint(
                 cluster.name(),
                 cluster.endpoint(),
-                cluster.certificateAuthority() == null ? null : cluster.certificateAuthority().data(),
+                cluster.certificateAuthority() == null
+                        ? null
+                        : cluster.certificateAuthority().data(),
                 vpc == null ? null : vpc.clusterSecurityGroupId(),
                 vpc == null ? null : vpc.vpcId());
     }
@@ -156,13 +170,15 @@ public final class EksClusters implements ResourceLifecycle<String> {
             if (cluster.status() == ClusterStatus.DELETING) {
                 return new Deletion.Deleting();
             }
-            List<String> nodegroups = eks.listNodegroupsPaginator(r -> r.clusterName(clusterName)).nodegroups().stream().toList();
+            List<String> nodegroups = eks.listNodegroupsPaginator(r -> r.clusterName(clusterName)).nodegroups().stream()
+                    .toList();
             if (!nodegroups.isEmpty()) {
                 return new Deletion.Blocked("EKS cluster " + clusterName + " still has node groups " + nodegroups
                         + ": delete them first (EKS: " + EksFailures.detail(inUse) + ")");
             }
             return new Deletion.Blocked("EKS cluster " + clusterName + " is " + cluster.statusAsString()
-                    + " and cannot be deleted yet: try again when that finishes (EKS: " + EksFailures.detail(inUse) + ")");
+                    + " and cannot be deleted yet: try again when that finishes (EKS: " + EksFailures.detail(inUse)
+                    + ")");
         } catch (ResourceNotFoundException gone) {
             return new Deletion.Gone();
         }

@@ -23,11 +23,13 @@ final class EksFailures {
     /** What to do about the issue codes a training run meets most. */
     private static final Map<String, String> HINTS = Map.of(
             "InsufficientFreeAddresses", "use subnets with more free IP addresses",
-            "AsgInstanceLaunchFailures", "the instances could not start: check the instance type's availability in "
-                    + "the subnets' zones, the account's EC2 quotas and, for a capacity block, its start time",
+            "AsgInstanceLaunchFailures",
+                    "the instances could not start: check the instance type's availability in "
+                            + "the subnets' zones, the account's EC2 quotas and, for a capacity block, its start time",
             "InstanceLimitExceeded", "ask for a higher EC2 vCPU quota for this instance family",
-            "NodeCreationFailure", "the nodes did not join the cluster: check the node role's policies and that "
-                    + "the subnets can reach the EKS endpoint",
+            "NodeCreationFailure",
+                    "the nodes did not join the cluster: check the node role's policies and that "
+                            + "the subnets can reach the EKS endpoint",
             "Ec2SubnetInvalidConfiguration", "give the subnets a route to the internet (public IPs or a NAT gateway)",
             "Ec2SubnetNotFound", "the stack's subnets no longer exist: update its subnet parameters",
             "Ec2SecurityGroupNotFound", "the stack's security groups no longer exist: update its parameters",
@@ -43,24 +45,31 @@ final class EksFailures {
     static RuntimeException refusal(AwsServiceException e, String operation, String resource, String region) {
         String detail = detail(e);
         if (e instanceof ResourceLimitExceededException) {
-            String quota = operation.contains("Nodegroup") ? "managed node group quota (per cluster, or nodes per group)"
+            String quota = operation.contains("Nodegroup")
+                    ? "managed node group quota (per cluster, or nodes per group)"
                     : operation.contains("Cluster") ? "cluster quota" : "quota";
-            return new TerminalException("EksQuotaReached",
+            return new TerminalException(
+                    "EksQuotaReached",
                     "EKS " + quota + " reached in " + region + " for " + resource + ": delete unused "
                             + (operation.contains("Nodegroup") ? "node groups" : "clusters")
-                            + " or ask for a higher quota in Service Quotas (" + detail + ")", e);
+                            + " or ask for a higher quota in Service Quotas (" + detail + ")",
+                    e);
         }
         if (e instanceof UnsupportedAvailabilityZoneException zone) {
             String zones = zone.hasValidZones() ? String.join(", ", zone.validZones()) : "another zone";
-            return new TerminalException("UnsupportedAvailabilityZone",
+            return new TerminalException(
+                    "UnsupportedAvailabilityZone",
                     "EKS cannot place " + resource + " in the zone of one of the given subnets in " + region
-                            + ": use subnets in " + zones + " (" + detail + ")", e);
+                            + ": use subnets in " + zones + " (" + detail + ")",
+                    e);
         }
         if (e instanceof InvalidParameterException) {
-            return new TerminalException("EksInvalidParameter",
+            return new TerminalException(
+                    "EksInvalidParameter",
                     "EKS refused " + operation + " for " + resource + ": " + detail
                             + "; check the run spec (Kubernetes version, instance type) and the stack's subnets, "
-                            + "security groups and roles", e);
+                            + "security groups and roles",
+                    e);
         }
         return e;
     }
@@ -103,8 +112,10 @@ final class EksFailures {
      */
     private static String hint(HealthIssue issue) {
         String message = issue.message() == null ? "" : issue.message();
-        if ("AsgInstanceLaunchFailures".equals(issue.code()) && (message.contains("ReservationCapacityExceeded")
-                || message.contains("CapacityReservation") || message.contains("Capacity Block"))) {
+        if ("AsgInstanceLaunchFailures".equals(issue.code())
+                && (message.contains("ReservationCapacityExceeded")
+                        || message.contains("CapacityReservation")
+                        || message.contains("Capacity Block"))) {
             return "the instances do not fit their capacity reservation: every subnet of the node group must be in the "
                     + "reservation's Availability Zone, its instance type the reservation's, the reservation active "
                     + "(a Capacity Block between its start and end) with room for every node, and a Capacity Block "
@@ -129,7 +140,7 @@ final class EksFailures {
         if (stack == null && run == null) {
             return "it has neither a " + RunTags.STACK_TAG + " nor a " + RunTags.RUN_ID_TAG + " tag";
         }
-        return "its " + RunTags.STACK_TAG + " tag is " + (stack == null ? "missing" : stack)
-                + " and its " + RunTags.RUN_ID_TAG + " tag is " + (run == null ? "missing" : run);
+        return "its " + RunTags.STACK_TAG + " tag is " + (stack == null ? "missing" : stack) + " and its "
+                + RunTags.RUN_ID_TAG + " tag is " + (run == null ? "missing" : run);
     }
 }

@@ -6,10 +6,10 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.spec.Names;
-import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
 import java.util.List;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
@@ -39,9 +39,15 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
      * @throws TerminalException when the cluster does not exist, a node group of that name
      *     belongs to something else, or EKS refuses the request for good
      */
-    public Creation create(Names names, RunTags tags, NodeGroupSpec spec, ClusterNetwork network, ClusterRoles roles,
-                           String launchTemplateId) {
-        CreateNodegroupRequest request = EksRequests.createNodegroup(names, tags, spec, network, roles, launchTemplateId);
+    public Creation create(
+            Names names,
+            RunTags tags,
+            NodeGroupSpec spec,
+            ClusterNetwork network,
+            ClusterRoles roles,
+            String launchTemplateId) {
+        CreateNodegroupRequest request =
+                EksRequests.createNodegroup(names, tags, spec, network, roles, launchTemplateId);
         String what = "EKS node group " + request.nodegroupName() + " of cluster " + request.clusterName();
         try {
             eks.createNodegroup(request);
@@ -50,8 +56,11 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
             adopt(tags, request, e);
             return Creation.ADOPTED;
         } catch (ResourceNotFoundException e) {
-            throw new TerminalException("ClusterNotFound", "cannot create " + what + ": the cluster does not exist in "
-                    + EksFailures.region(eks) + " (" + EksFailures.detail(e) + ")", e);
+            throw new TerminalException(
+                    "ClusterNotFound",
+                    "cannot create " + what + ": the cluster does not exist in " + EksFailures.region(eks) + " ("
+                            + EksFailures.detail(e) + ")",
+                    e);
         } catch (ResourceLimitExceededException | InvalidParameterException | UnsupportedAvailabilityZoneException e) {
             throw EksFailures.refusal(e, "CreateNodegroup", what, EksFailures.region(eks));
         }
@@ -62,14 +71,20 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
         try {
             existing = describe(request.clusterName(), request.nodegroupName());
         } catch (ResourceNotFoundException gone) {
-            throw new TransientException("EKS node group " + request.nodegroupName()
-                    + " was in use and is now gone (deleted meanwhile); creating it again", inUse);
+            throw new TransientException(
+                    "EKS node group " + request.nodegroupName()
+                            + " was in use and is now gone (deleted meanwhile); creating it again",
+                    inUse);
         }
         if (!tags.on(existing.tags())) {
-            throw new TerminalException("NodegroupNameTaken", "a node group named " + request.nodegroupName()
-                    + " already exists in EKS cluster " + request.clusterName() + " and is not run " + tags.runId()
-                    + "'s of stack " + tags.stack() + " (" + EksFailures.owner(existing.tags())
-                    + "): delete that node group, or start the run under another runId", inUse);
+            throw new TerminalException(
+                    "NodegroupNameTaken",
+                    "a node group named " + request.nodegroupName()
+                            + " already exists in EKS cluster " + request.clusterName() + " and is not run "
+                            + tags.runId()
+                            + "'s of stack " + tags.stack() + " (" + EksFailures.owner(existing.tags())
+                            + "): delete that node group, or start the run under another runId",
+                    inUse);
         }
     }
 
@@ -105,21 +120,25 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
             case DELETING -> new ResourceState.Deleting();
             case CREATE_FAILED -> new ResourceState.Failed(what + " could not be created: " + issues(nodegroup));
             case DEGRADED -> new ResourceState.Failed(what + " is degraded: " + issues(nodegroup));
-            case DELETE_FAILED -> new ResourceState.Failed(what + " could not be deleted: " + issues(nodegroup)
-                    + "; delete it in the EKS console once the cause is fixed");
-            case UNKNOWN_TO_SDK_VERSION -> new ResourceState.Creating(
-                    what + " reports status " + nodegroup.statusAsString() + ", unknown to this version");
+            case DELETE_FAILED ->
+                new ResourceState.Failed(what + " could not be deleted: " + issues(nodegroup)
+                        + "; delete it in the EKS console once the cause is fixed");
+            case UNKNOWN_TO_SDK_VERSION ->
+                new ResourceState.Creating(
+                        what + " reports status " + nodegroup.statusAsString() + ", unknown to this version");
         };
     }
 
     private static String issues(Nodegroup nodegroup) {
-        List<EksFailures.HealthIssue> issues = nodegroup.health() == null || !nodegroup.health().hasIssues()
+        List<EksFailures.HealthIssue> issues = nodegroup.health() == null
+                        || !nodegroup.health().hasIssues()
                 ? List.of()
                 : nodegroup.health().issues().stream()
-                        .map(i -> new EksFailures.HealthIssue(i.codeAsString(), i.message(),
-                                i.hasResourceIds() ? i.resourceIds() : List.of()))
+                        .map(i -> new EksFailures.HealthIssue(
+                                i.codeAsString(), i.message(), i.hasResourceIds() ? i.resourceIds() : List.of()))
                         .toList();
-        return EksFailures.describe(issues, "EKS reports no health issue; see the node group's Auto Scaling group activity");
+        return EksFailures.describe(
+                issues, "EKS reports no health issue; see the node group's Auto Scaling group activity");
     }
 
     /**
@@ -143,7 +162,8 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
                     return new Deletion.Deleting();
                 }
                 return new Deletion.Blocked("EKS node group " + nodegroupName + " is " + nodegroup.statusAsString()
-                        + " and cannot be deleted yet: try again when that finishes (EKS: " + EksFailures.detail(e) + ")");
+                        + " and cannot be deleted yet: try again when that finishes (EKS: " + EksFailures.detail(e)
+                        + ")");
             } catch (ResourceNotFoundException gone) {
                 return new Deletion.Gone();
             }
@@ -163,13 +183,15 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
             // The cluster first: EKS answers ListNodegroups of a missing cluster with ResourceNotFound,
             // moto (the tests' peer) with a 500.
             eks.describeCluster(r -> r.name(clusterName));
-            return eks.listNodegroupsPaginator(r -> r.clusterName(clusterName)).nodegroups().stream().anyMatch(nodegroupName::equals);
+            return eks.listNodegroupsPaginator(r -> r.clusterName(clusterName)).nodegroups().stream()
+                    .anyMatch(nodegroupName::equals);
         } catch (ResourceNotFoundException e) {
             return false;
         }
     }
 
     private Nodegroup describe(String clusterName, String nodegroupName) {
-        return eks.describeNodegroup(r -> r.clusterName(clusterName).nodegroupName(nodegroupName)).nodegroup();
+        return eks.describeNodegroup(r -> r.clusterName(clusterName).nodegroupName(nodegroupName))
+                .nodegroup();
     }
 }

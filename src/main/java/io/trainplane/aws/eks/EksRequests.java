@@ -3,11 +3,11 @@ package io.trainplane.aws.eks;
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.core.TerminalException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -41,6 +41,7 @@ public final class EksRequests {
     public static final String GPU_LABEL = "trainplane/gpu";
     /** Taint on GPU nodes, so only pods that tolerate it (those asking for GPUs) land there. */
     public static final String GPU_TAINT_KEY = "nvidia.com/gpu";
+
     public static final String GPU_TAINT_VALUE = "present";
 
     static final String CREATE_CLUSTER = "CreateCluster";
@@ -62,10 +63,11 @@ public final class EksRequests {
      * 0.0.0.0/0). The private endpoint keeps the nodes' traffic to the API inside the VPC, so a
      * narrowed public endpoint never cuts them off.
      */
-    public static CreateClusterRequest createCluster(Names names, RunTags tags, ClusterSpec spec, ClusterNetwork network,
-                                                     ClusterRoles roles) {
+    public static CreateClusterRequest createCluster(
+            Names names, RunTags tags, ClusterSpec spec, ClusterNetwork network, ClusterRoles roles) {
         if (!spec.created()) {
-            throw new IllegalArgumentException("cluster.mode is " + spec.mode() + ": Trainplane creates no cluster for it");
+            throw new IllegalArgumentException(
+                    "cluster.mode is " + spec.mode() + ": Trainplane creates no cluster for it");
         }
         VpcConfigRequest.Builder vpc = VpcConfigRequest.builder()
                 .subnetIds(network.subnetIds())
@@ -109,13 +111,22 @@ public final class EksRequests {
      * is the stack's, or for a capacity reservation its subnets in the reservation's zone
      * ({@code io.trainplane.aws.ec2.ReservedCapacity}).
      */
-    public static CreateNodegroupRequest createNodegroup(Names names, RunTags tags, NodeGroupSpec spec,
-                                                         ClusterNetwork network, ClusterRoles roles, String launchTemplateId) {
+    public static CreateNodegroupRequest createNodegroup(
+            Names names,
+            RunTags tags,
+            NodeGroupSpec spec,
+            ClusterNetwork network,
+            ClusterRoles roles,
+            String launchTemplateId) {
         if (launchTemplateId == null || launchTemplateId.isBlank()) {
-            throw new TerminalException("LaunchTemplateRequired", "node group " + names.nodeGroupName()
-                    + " needs the run's launch template (IMDSv2 settings"
-                    + (spec.capacityType() == CapacityType.CAPACITY_BLOCK ? ", the capacity block's reservation" : "")
-                    + "): create the template before the node group");
+            throw new TerminalException(
+                    "LaunchTemplateRequired",
+                    "node group " + names.nodeGroupName()
+                            + " needs the run's launch template (IMDSv2 settings"
+                            + (spec.capacityType() == CapacityType.CAPACITY_BLOCK
+                                    ? ", the capacity block's reservation"
+                                    : "")
+                            + "): create the template before the node group");
         }
         boolean gpus = spec.gpusPerNode() > 0;
         CreateNodegroupRequest.Builder request = CreateNodegroupRequest.builder()
@@ -132,7 +143,9 @@ public final class EksRequests {
                 .amiType(amiType(spec))
                 .labels(nodeLabels(names, gpus))
                 .tags(tags.asMap())
-                .launchTemplate(LaunchTemplateSpecification.builder().id(launchTemplateId).build())
+                .launchTemplate(LaunchTemplateSpecification.builder()
+                        .id(launchTemplateId)
+                        .build())
                 .clientRequestToken(names.clientRequestToken(CREATE_NODEGROUP));
         if (gpus) {
             request.taints(gpuTaint());
@@ -156,8 +169,8 @@ public final class EksRequests {
      * https://docs.aws.amazon.com/eks/latest/APIReference/API_PodIdentityAssociation.html): it
      * goes with the add-on and the cluster, and the run never describes or deletes it itself.
      */
-    public static CreateAddonRequest createAddon(String clusterName, String addonName, Optional<PodIdentity> podIdentity,
-                                                 RunTags tags) {
+    public static CreateAddonRequest createAddon(
+            String clusterName, String addonName, Optional<PodIdentity> podIdentity, RunTags tags) {
         CreateAddonRequest.Builder request = CreateAddonRequest.builder()
                 .clusterName(clusterName)
                 .addonName(addonName)
@@ -223,6 +236,10 @@ public final class EksRequests {
     }
 
     private static Taint gpuTaint() {
-        return Taint.builder().key(GPU_TAINT_KEY).value(GPU_TAINT_VALUE).effect(TaintEffect.NO_SCHEDULE).build();
+        return Taint.builder()
+                .key(GPU_TAINT_KEY)
+                .value(GPU_TAINT_VALUE)
+                .effect(TaintEffect.NO_SCHEDULE)
+                .build();
     }
 }

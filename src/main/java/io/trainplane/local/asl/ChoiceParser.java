@@ -48,8 +48,10 @@ final class ChoiceParser {
             }
         }
         if (present.size() != 1) {
-            throw rule.error(null, "a choice rule needs exactly one comparison operator or And/Or/Not, found "
-                    + (present.isEmpty() ? "none" : present));
+            throw rule.error(
+                    null,
+                    "a choice rule needs exactly one comparison operator or And/Or/Not, found "
+                            + (present.isEmpty() ? "none" : present));
         }
         String operator = present.get(0);
         if (COMBINATORS.contains(operator)) {

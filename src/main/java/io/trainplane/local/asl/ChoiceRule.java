@@ -1,7 +1,7 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,14 +26,16 @@ sealed interface ChoiceRule {
                 return value.isPresent() == operand.booleanValue();
             }
             JsonNode present = value.orElseThrow(() -> invalidPath(variable, input));
-            JsonNode resolved = operandPath == null ? operand
+            JsonNode resolved = operandPath == null
+                    ? operand
                     : operandPath.read(input).orElseThrow(() -> invalidPath(operandPath, input));
             return operator.test(present, resolved);
         }
 
         private static StatesError invalidPath(JsonPathExpr path, JsonNode input) {
             return StatesError.runtime("Invalid path '" + path.text()
-                    + "': The choice state's condition path references an invalid value. (input: " + Json.write(input) + ")");
+                    + "': The choice state's condition path references an invalid value. (input: " + Json.write(input)
+                    + ")");
         }
     }
 

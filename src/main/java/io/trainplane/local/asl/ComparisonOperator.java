@@ -27,7 +27,12 @@ enum ComparisonOperator {
     IS_BOOLEAN("IsBoolean", Operand.BOOLEAN);
 
     /** What the operator's value in the definition must be. */
-    enum Operand { STRING, NUMBER, BOOLEAN, PATH }
+    enum Operand {
+        STRING,
+        NUMBER,
+        BOOLEAN,
+        PATH
+    }
 
     private final String field;
     private final Operand operand;
@@ -57,8 +62,8 @@ enum ComparisonOperator {
      */
     boolean test(JsonNode value, JsonNode operand) {
         return switch (this) {
-            case STRING_EQUALS, STRING_EQUALS_PATH -> value.isTextual() && operand.isTextual()
-                    && value.textValue().equals(operand.textValue());
+            case STRING_EQUALS, STRING_EQUALS_PATH ->
+                value.isTextual() && operand.isTextual() && value.textValue().equals(operand.textValue());
             case STRING_MATCHES -> value.isTextual() && matchesWildcard(value.textValue(), operand.textValue());
             case NUMERIC_EQUALS, NUMERIC_EQUALS_PATH -> bothNumbers(value, operand) && compare(value, operand) == 0;
             case NUMERIC_LESS_THAN -> bothNumbers(value, operand) && compare(value, operand) < 0;
@@ -90,7 +95,9 @@ enum ComparisonOperator {
         StringBuilder regex = new StringBuilder();
         for (int i = 0; i < pattern.length(); i++) {
             char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length() && (pattern.charAt(i + 1) == '*' || pattern.charAt(i + 1) == '\\')) {
+            if (c == '\\'
+                    && i + 1 < pattern.length()
+                    && (pattern.charAt(i + 1) == '*' || pattern.charAt(i + 1) == '\\')) {
                 regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
             } else if (c == '*') {
                 regex.append(".*");

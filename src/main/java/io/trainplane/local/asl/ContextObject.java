@@ -1,8 +1,8 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -44,10 +44,12 @@ final class ContextObject {
     JsonNode forState(String stateName, Instant enteredTime, int retryCount) {
         ObjectNode context = Json.object();
         context.set("Execution", execution);
-        context.set("State", Json.object()
-                .put("EnteredTime", format(enteredTime))
-                .put("Name", stateName)
-                .put("RetryCount", retryCount));
+        context.set(
+                "State",
+                Json.object()
+                        .put("EnteredTime", format(enteredTime))
+                        .put("Name", stateName)
+                        .put("RetryCount", retryCount));
         context.set("StateMachine", stateMachine);
         return context;
     }

@@ -1,6 +1,5 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import java.time.Instant;
 

@@ -1,15 +1,21 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /** Parses and checks a Task's Retry and Catch arrays. */
 final class ErrorHandlingParser {
-    private static final Set<String> RETRIER_FIELDS = Set.of("ErrorEquals", "IntervalSeconds", "MaxAttempts",
-            "BackoffRate", "MaxDelaySeconds", "JitterStrategy", "Comment");
+    private static final Set<String> RETRIER_FIELDS = Set.of(
+            "ErrorEquals",
+            "IntervalSeconds",
+            "MaxAttempts",
+            "BackoffRate",
+            "MaxDelaySeconds",
+            "JitterStrategy",
+            "Comment");
     private static final Set<String> CATCHER_FIELDS = Set.of("ErrorEquals", "Next", "ResultPath", "Comment");
     private static final long MAX_SECONDS = 99_999_999L;
 
@@ -31,8 +37,12 @@ final class ErrorHandlingParser {
             if (jitter != null && !jitter.equals("FULL") && !jitter.equals("NONE")) {
                 throw retrier.error("JitterStrategy", "must be FULL or NONE, got '" + jitter + "'");
             }
-            retriers.add(new Retrier(errors, interval == null ? Retrier.DEFAULT_INTERVAL_SECONDS : interval,
-                    maxAttempts == null ? Retrier.DEFAULT_MAX_ATTEMPTS : maxAttempts, backoff, maxDelay,
+            retriers.add(new Retrier(
+                    errors,
+                    interval == null ? Retrier.DEFAULT_INTERVAL_SECONDS : interval,
+                    maxAttempts == null ? Retrier.DEFAULT_MAX_ATTEMPTS : maxAttempts,
+                    backoff,
+                    maxDelay,
                     jitter == null ? Retrier.JitterStrategy.NONE : Retrier.JitterStrategy.valueOf(jitter)));
         }
         return retriers;

@@ -14,11 +14,25 @@ final class ErrorNames {
     static final String RESULT_PATH_MATCH_FAILURE = "States.ResultPathMatchFailure";
 
     /** The States.* names a definition may use in ErrorEquals; any other States.* name is a typo. */
-    static final Set<String> KNOWN = Set.of(ALL, TIMEOUT, TASK_FAILED, RUNTIME, DATA_LIMIT_EXCEEDED,
-            NO_CHOICE_MATCHED, RESULT_PATH_MATCH_FAILURE, "States.HeartbeatTimeout", "States.Permissions",
-            "States.ParameterPathFailure", "States.BranchFailed", "States.IntrinsicFailure",
-            "States.ExceedToleratedFailureThreshold", "States.ItemReaderFailed", "States.ResultWriterFailed",
-            "States.QueryEvaluationError", "States.Http.Socket", "States.Http.StatusCode");
+    static final Set<String> KNOWN = Set.of(
+            ALL,
+            TIMEOUT,
+            TASK_FAILED,
+            RUNTIME,
+            DATA_LIMIT_EXCEEDED,
+            NO_CHOICE_MATCHED,
+            RESULT_PATH_MATCH_FAILURE,
+            "States.HeartbeatTimeout",
+            "States.Permissions",
+            "States.ParameterPathFailure",
+            "States.BranchFailed",
+            "States.IntrinsicFailure",
+            "States.ExceedToleratedFailureThreshold",
+            "States.ItemReaderFailed",
+            "States.ResultWriterFailed",
+            "States.QueryEvaluationError",
+            "States.Http.Socket",
+            "States.Http.StatusCode");
 
     private ErrorNames() {}
 

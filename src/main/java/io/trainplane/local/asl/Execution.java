@@ -1,8 +1,8 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import java.time.Instant;
 
 /**
@@ -30,7 +30,8 @@ final class Execution {
 
     ExecutionResult run() {
         try {
-            ObjectNode started = Json.object().put("roleArn", env.context().roleArn())
+            ObjectNode started = Json.object()
+                    .put("roleArn", env.context().roleArn())
                     .put("stateMachineArn", ContextObject.ARN_PREFIX + "stateMachine:" + machine.name());
             started.set("input", input);
             env.history().add("ExecutionStarted", null, started);
@@ -39,7 +40,10 @@ final class Execution {
             while (true) {
                 env.deadline().check();
                 if (env.listener().abortOnEntering(current)) {
-                    return close(ExecutionStatus.ABORTED, "ExecutionAborted", null,
+                    return close(
+                            ExecutionStatus.ABORTED,
+                            "ExecutionAborted",
+                            null,
                             "Aborted before entering state '" + current + "'");
                 }
                 State state = machine.state(current);
@@ -59,7 +63,10 @@ final class Execution {
         } catch (StatesError e) {
             return close(ExecutionStatus.FAILED, "ExecutionFailed", e.error(), e.cause());
         } catch (Deadline.Reached e) {
-            return close(ExecutionStatus.TIMED_OUT, "ExecutionTimedOut", ErrorNames.TIMEOUT,
+            return close(
+                    ExecutionStatus.TIMED_OUT,
+                    "ExecutionTimedOut",
+                    ErrorNames.TIMEOUT,
                     "The execution ran longer than its TimeoutSeconds of " + machine.timeoutSeconds());
         }
     }
@@ -67,7 +74,9 @@ final class Execution {
     private Step enter(State state, JsonNode raw) {
         env.transitions().incrementAndGet();
         Instant entered = env.clock().instant();
-        long enteredId = env.history().add(state.eventPrefix() + "StateEntered", state.name(), nameAnd(state, "input", raw)).id();
+        long enteredId = env.history()
+                .add(state.eventPrefix() + "StateEntered", state.name(), nameAnd(state, "input", raw))
+                .id();
         try {
             return switch (state) {
                 case State.Task task -> tasks.run(task, raw, entered);
@@ -75,11 +84,19 @@ final class Execution {
                 case State.Wait wait -> {
                     JsonNode effective = wait.inputPath().select(raw);
                     env.deadline().waitUntil(wait.time().until(env.clock().instant(), effective));
-                    yield exit(env, wait, wait.outputPath().select(effective), wait.transition().next());
+                    yield exit(
+                            env,
+                            wait,
+                            wait.outputPath().select(effective),
+                            wait.transition().next());
                 }
                 case State.Choice choice -> choice(choice, raw);
                 case State.Succeed succeed ->
-                        exit(env, succeed, succeed.outputPath().select(succeed.inputPath().select(raw)), null);
+                    exit(
+                            env,
+                            succeed,
+                            succeed.outputPath().select(succeed.inputPath().select(raw)),
+                            null);
                 case State.Fail fail -> throw new IllegalStateException("Fail states end the loop");
             };
         } catch (StatesError e) {
@@ -94,16 +111,25 @@ final class Execution {
             effective = pass.parameters().evaluate(new Scope(effective, context, env.uuids()));
         }
         JsonNode result = pass.result() != null ? pass.result().deepCopy() : effective;
-        return exit(env, pass, pass.outputPath().select(pass.resultPath().apply(raw, result)), pass.transition().next());
+        return exit(
+                env,
+                pass,
+                pass.outputPath().select(pass.resultPath().apply(raw, result)),
+                pass.transition().next());
     }
 
     private Step choice(State.Choice choice, JsonNode raw) {
         JsonNode effective = choice.inputPath().select(raw);
-        String next = choice.choices().stream().filter(branch -> branch.rule().test(effective))
-                .map(ChoiceRule.Branch::next).findFirst().orElse(choice.defaultNext());
+        String next = choice.choices().stream()
+                .filter(branch -> branch.rule().test(effective))
+                .map(ChoiceRule.Branch::next)
+                .findFirst()
+                .orElse(choice.defaultNext());
         if (next == null) {
-            throw new StatesError(ErrorNames.NO_CHOICE_MATCHED, "No Choice Rule matched the input of state '"
-                    + choice.name() + "' and it has no Default: " + Json.write(effective));
+            throw new StatesError(
+                    ErrorNames.NO_CHOICE_MATCHED,
+                    "No Choice Rule matched the input of state '" + choice.name() + "' and it has no Default: "
+                            + Json.write(effective));
         }
         return exit(env, choice, choice.outputPath().select(effective), next);
     }
@@ -111,7 +137,9 @@ final class Execution {
     private ExecutionResult failState(State.Fail fail, JsonNode raw) {
         env.transitions().incrementAndGet();
         Instant entered = env.clock().instant();
-        long enteredId = env.history().add("FailStateEntered", fail.name(), nameAnd(fail, "input", raw)).id();
+        long enteredId = env.history()
+                .add("FailStateEntered", fail.name(), nameAnd(fail, "input", raw))
+                .id();
         try {
             JsonNode context = env.context().forState(fail.name(), entered, 0);
             String error = fail.errorPath() == null ? fail.error() : failText(fail.errorPath(), raw, context);
@@ -125,10 +153,13 @@ final class Execution {
     private String failText(State.FailField field, JsonNode raw, JsonNode context) {
         JsonNode value = field.intrinsic() != null
                 ? IntrinsicFunctions.evaluate(field.intrinsic(), new Scope(raw, context, env.uuids()))
-                : field.path().read(raw, context).orElseThrow(() -> StatesError.runtime("Invalid path '"
-                        + field.path().text() + "' : No results for path (" + field.field() + ")"));
+                : field.path()
+                        .read(raw, context)
+                        .orElseThrow(() -> StatesError.runtime("Invalid path '"
+                                + field.path().text() + "' : No results for path (" + field.field() + ")"));
         if (!value.isTextual()) {
-            throw StatesError.runtime("The " + field.field() + " must resolve to a string, got " + Json.typeName(value));
+            throw StatesError.runtime(
+                    "The " + field.field() + " must resolve to a string, got " + Json.typeName(value));
         }
         return value.textValue();
     }
@@ -146,8 +177,10 @@ final class Execution {
     }
 
     private static StatesError located(StatesError e, State state, long enteredId) {
-        return new StatesError(e.error(), "An error occurred while executing the state '" + state.name()
-                + "' (entered at the event id #" + enteredId + "). " + e.cause());
+        return new StatesError(
+                e.error(),
+                "An error occurred while executing the state '" + state.name() + "' (entered at the event id #"
+                        + enteredId + "). " + e.cause());
     }
 
     private ExecutionResult close(ExecutionStatus status, String eventType, String error, String cause) {
@@ -163,7 +196,15 @@ final class Execution {
     }
 
     private ExecutionResult result(ExecutionStatus status, JsonNode output, String error, String cause) {
-        return new ExecutionResult(env.executionName(), status, output, error, cause, env.history().events(),
-                env.transitions().get(), startDate, env.clock().instant());
+        return new ExecutionResult(
+                env.executionName(),
+                status,
+                output,
+                error,
+                cause,
+                env.history().events(),
+                env.transitions().get(),
+                startDate,
+                env.clock().instant());
     }
 }

@@ -12,9 +12,16 @@ import java.util.List;
  * @param cause the cause, when there is one
  * @param stateTransitions the state transitions AWS would bill: one per state entered, one per retry
  */
-public record ExecutionResult(String executionName, ExecutionStatus status, JsonNode output, String error,
-                              String cause, List<HistoryEvent> history, int stateTransitions, Instant startDate,
-                              Instant stopDate) {
+public record ExecutionResult(
+        String executionName,
+        ExecutionStatus status,
+        JsonNode output,
+        String error,
+        String cause,
+        List<HistoryEvent> history,
+        int stateTransitions,
+        Instant startDate,
+        Instant stopDate) {
     public ExecutionResult {
         history = List.copyOf(history);
     }

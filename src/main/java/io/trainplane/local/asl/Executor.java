@@ -1,8 +1,7 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.local.asl.SimulatedClock;
+import io.trainplane.core.Json;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -29,8 +28,12 @@ public final class Executor {
      * @param listener observes the execution; {@link ExecutionListener#NONE} for none
      * @throws IllegalArgumentException when the execution name is not one Step Functions accepts
      */
-    public ExecutionResult execute(StateMachine machine, String executionName, JsonNode input, TaskInvoker invoker,
-                                   ExecutionListener listener) {
+    public ExecutionResult execute(
+            StateMachine machine,
+            String executionName,
+            JsonNode input,
+            TaskInvoker invoker,
+            ExecutionListener listener) {
         Objects.requireNonNull(machine, "machine");
         Objects.requireNonNull(invoker, "invoker");
         if (executionName == null || !NAME.matcher(executionName).matches()) {
@@ -40,8 +43,13 @@ public final class Executor {
         Instant start = clock.instant();
         History history = new History(clock, listener == null ? ExecutionListener.NONE : listener);
         ContextObject context = new ContextObject(machine.name(), executionName, start, executionInput);
-        ExecutionEnvironment env = ExecutionEnvironment.create(executionName, clock,
-                new Deadline(clock, start, machine.timeoutSeconds()), history, context, invoker,
+        ExecutionEnvironment env = ExecutionEnvironment.create(
+                executionName,
+                clock,
+                new Deadline(clock, start, machine.timeoutSeconds()),
+                history,
+                context,
+                invoker,
                 listener == null ? ExecutionListener.NONE : listener);
         return new Execution(machine, env, executionInput, start).run();
     }

@@ -1,8 +1,8 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -24,7 +24,9 @@ final class FieldReader {
      */
     FieldReader(JsonNode node, String stateName, String prefix) {
         if (!node.isObject()) {
-            throw new AslException(stateName, prefix.isEmpty() ? null : prefix.substring(0, prefix.length() - 1),
+            throw new AslException(
+                    stateName,
+                    prefix.isEmpty() ? null : prefix.substring(0, prefix.length() - 1),
                     "must be a JSON object");
         }
         this.node = (ObjectNode) node;
@@ -46,8 +48,10 @@ final class FieldReader {
         for (var property : node.properties()) {
             String name = property.getKey();
             if (!allowed.contains(name)) {
-                throw error(name, "field not supported by the local executor in " + what + " (supported: "
-                        + String.join(", ", new TreeSet<>(allowed)) + ")");
+                throw error(
+                        name,
+                        "field not supported by the local executor in " + what + " (supported: "
+                                + String.join(", ", new TreeSet<>(allowed)) + ")");
             }
         }
     }
@@ -93,7 +97,10 @@ final class FieldReader {
         if (value == null) {
             return null;
         }
-        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < min || value.longValue() > max) {
+        if (!value.isIntegralNumber()
+                || !value.canConvertToLong()
+                || value.longValue() < min
+                || value.longValue() > max) {
             throw error(field, "must be an integer from " + min + " to " + max + ", got " + value);
         }
         return (int) value.longValue();

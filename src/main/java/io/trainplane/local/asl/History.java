@@ -13,8 +13,8 @@ import java.util.Set;
  */
 final class History {
     static final int MAX_EVENTS = 25_000;
-    private static final Set<String> CLOSING = Set.of("ExecutionSucceeded", "ExecutionFailed", "ExecutionAborted",
-            "ExecutionTimedOut");
+    private static final Set<String> CLOSING =
+            Set.of("ExecutionSucceeded", "ExecutionFailed", "ExecutionAborted", "ExecutionTimedOut");
 
     private final Clock clock;
     private final ExecutionListener listener;
@@ -27,8 +27,8 @@ final class History {
 
     HistoryEvent add(String type, String stateName, JsonNode details) {
         if (events.size() >= MAX_EVENTS - 1 && !CLOSING.contains(type)) {
-            throw StatesError.runtime("The execution reached the maximum number of history events ("
-                    + MAX_EVENTS + ").");
+            throw StatesError.runtime(
+                    "The execution reached the maximum number of history events (" + MAX_EVENTS + ").");
         }
         long id = events.size() + 1;
         HistoryEvent event = new HistoryEvent(id, id - 1, type, clock.instant(), stateName, details);

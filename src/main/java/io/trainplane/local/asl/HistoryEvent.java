@@ -11,5 +11,5 @@ import java.time.Instant;
  * @param details what AWS's history carries for that type: name, input, output, error, cause,
  *     resource; input and output as JSON values rather than JSON text
  */
-public record HistoryEvent(long id, long previousEventId, String type, Instant timestamp, String stateName,
-                           JsonNode details) {}
+public record HistoryEvent(
+        long id, long previousEventId, String type, Instant timestamp, String stateName, JsonNode details) {}

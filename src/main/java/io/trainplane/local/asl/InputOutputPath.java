@@ -1,7 +1,7 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 
 /**
  * An InputPath or OutputPath: absent means {@code $} (everything), JSON null means the empty object.
@@ -25,8 +25,8 @@ record InputOutputPath(String field, JsonPathExpr path) {
         if (path.isRoot()) {
             return document;
         }
-        return path.read(document).orElseThrow(() -> StatesError.runtime(
-                "Invalid path '" + path.text() + "' : No results for path: " + path.text()
-                        + " (" + field + ", input: " + Json.write(document) + ")"));
+        return path.read(document)
+                .orElseThrow(() -> StatesError.runtime("Invalid path '" + path.text() + "' : No results for path: "
+                        + path.text() + " (" + field + ", input: " + Json.write(document) + ")"));
     }
 }

@@ -1,9 +1,9 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.trainplane.core.Json;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,7 +18,8 @@ final class IntrinsicFunctions {
         return switch (call.name()) {
             case "States.Format" -> format(call, scope);
             case "States.StringToJson" -> stringToJson(call, string(call, 0, scope));
-            case "States.JsonToString" -> Json.NODES.textNode(Json.write(value(call.args().get(0), call, scope)));
+            case "States.JsonToString" ->
+                Json.NODES.textNode(Json.write(value(call.args().get(0), call, scope)));
             case "States.Array" -> array(call, scope);
             case "States.MathAdd" -> mathAdd(call, scope);
             case "States.UUID" -> Json.NODES.textNode(scope.uuids().get());
@@ -31,10 +32,17 @@ final class IntrinsicFunctions {
         return switch (arg) {
             case Intrinsic.Literal literal -> literal.value();
             case Intrinsic.StringLiteral literal -> Json.NODES.textNode(literal.value());
-            case Intrinsic.PathArg pathArg -> pathArg.path().read(scope.input(), scope.context())
-                    .orElseThrow(() -> failure(call, "the JSONPath '" + pathArg.path().text()
-                            + "' could not be found in the " + (pathArg.path().isContext() ? "context object" : "input")
-                            + " '" + Json.write(pathArg.path().isContext() ? scope.context() : scope.input()) + "'"));
+            case Intrinsic.PathArg pathArg ->
+                pathArg.path()
+                        .read(scope.input(), scope.context())
+                        .orElseThrow(() -> failure(
+                                call,
+                                "the JSONPath '" + pathArg.path().text()
+                                        + "' could not be found in the "
+                                        + (pathArg.path().isContext() ? "context object" : "input")
+                                        + " '"
+                                        + Json.write(pathArg.path().isContext() ? scope.context() : scope.input())
+                                        + "'"));
             case Intrinsic.Call nested -> evaluate(nested, scope);
         };
     }
@@ -53,15 +61,19 @@ final class IntrinsicFunctions {
                 : List.of(string(call, 0, scope).split("\\{}", -1));
         int placeholders = pieces.size() - 1;
         if (placeholders != call.args().size() - 1) {
-            throw failure(call, "the format string has " + placeholders + " placeholder(s) but "
-                    + (call.args().size() - 1) + " value(s) are given");
+            throw failure(
+                    call,
+                    "the format string has " + placeholders + " placeholder(s) but "
+                            + (call.args().size() - 1) + " value(s) are given");
         }
         StringBuilder out = new StringBuilder(pieces.get(0));
         for (int i = 1; i < call.args().size(); i++) {
             JsonNode value = value(call.args().get(i), call, scope);
             if (value.isContainerNode()) {
-                throw failure(call, "argument " + (i + 1) + " must be a string, number, boolean or null, got "
-                        + Json.typeName(value));
+                throw failure(
+                        call,
+                        "argument " + (i + 1) + " must be a string, number, boolean or null, got "
+                                + Json.typeName(value));
             }
             out.append(value.isTextual() ? value.textValue() : value.isNull() ? "null" : value.asText());
             out.append(pieces.get(i));

@@ -46,14 +46,16 @@ final class IntrinsicParser {
 
     private Intrinsic.Call call() {
         int start = pos;
-        while (pos < text.length() && (Character.isLetterOrDigit(text.charAt(pos)) || "._".indexOf(text.charAt(pos)) >= 0)) {
+        while (pos < text.length()
+                && (Character.isLetterOrDigit(text.charAt(pos)) || "._".indexOf(text.charAt(pos)) >= 0)) {
             pos++;
         }
         String name = text.substring(start, pos);
         int[] arity = FUNCTIONS.get(name);
         if (arity == null) {
-            throw new IllegalArgumentException("intrinsic function '" + name + "' is not supported by the local executor"
-                    + " (supported: " + String.join(", ", new java.util.TreeSet<>(FUNCTIONS.keySet())) + ")");
+            throw new IllegalArgumentException(
+                    "intrinsic function '" + name + "' is not supported by the local executor" + " (supported: "
+                            + String.join(", ", new java.util.TreeSet<>(FUNCTIONS.keySet())) + ")");
         }
         expect('(');
         List<Intrinsic> args = new ArrayList<>();
@@ -70,14 +72,18 @@ final class IntrinsicParser {
         }
         expect(')');
         if (args.size() < arity[0] || (arity[1] >= 0 && args.size() > arity[1])) {
-            throw new IllegalArgumentException(name + " takes " + (arity[0] == arity[1] ? String.valueOf(arity[0])
-                    : arity[1] < 0 ? "at least " + arity[0] : arity[0] + " to " + arity[1])
+            throw new IllegalArgumentException(name + " takes "
+                    + (arity[0] == arity[1]
+                            ? String.valueOf(arity[0])
+                            : arity[1] < 0 ? "at least " + arity[0] : arity[0] + " to " + arity[1])
                     + " argument(s), got " + args.size());
         }
-        if (name.equals("States.Format") && args.get(0) instanceof Intrinsic.StringLiteral template
+        if (name.equals("States.Format")
+                && args.get(0) instanceof Intrinsic.StringLiteral template
                 && template.formatPieces().size() - 1 != args.size() - 1) {
-            throw new IllegalArgumentException("the States.Format string has " + (template.formatPieces().size() - 1)
-                    + " placeholder(s) but " + (args.size() - 1) + " value(s) are given");
+            throw new IllegalArgumentException(
+                    "the States.Format string has " + (template.formatPieces().size() - 1) + " placeholder(s) but "
+                            + (args.size() - 1) + " value(s) are given");
         }
         if (name.equals("States.JsonToString") && !(args.get(0) instanceof Intrinsic.PathArg)) {
             throw new IllegalArgumentException("the argument of States.JsonToString must be a path");
@@ -102,11 +108,12 @@ final class IntrinsicParser {
         for (String word : List.of("null", "true", "false")) {
             if (text.startsWith(word, pos)) {
                 pos += word.length();
-                return new Intrinsic.Literal(switch (word) {
-                    case "null" -> Json.NODES.nullNode();
-                    case "true" -> Json.NODES.booleanNode(true);
-                    default -> Json.NODES.booleanNode(false);
-                });
+                return new Intrinsic.Literal(
+                        switch (word) {
+                            case "null" -> Json.NODES.nullNode();
+                            case "true" -> Json.NODES.booleanNode(true);
+                            default -> Json.NODES.booleanNode(false);
+                        });
             }
         }
         throw error("expected an argument");

@@ -1,12 +1,12 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.jayway.jsonpath.Configuration;
 import com.jayway.jsonpath.JsonPath;
 import com.jayway.jsonpath.PathNotFoundException;
 import com.jayway.jsonpath.spi.json.JacksonJsonNodeJsonProvider;
 import com.jayway.jsonpath.spi.mapper.JacksonMappingProvider;
+import io.trainplane.core.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,7 +53,8 @@ final class JsonPathExpr {
     static JsonPathExpr parse(String text, boolean allowContext) {
         boolean context = text.startsWith("$$");
         if (context && !allowContext) {
-            throw new IllegalArgumentException("context object paths ($$) are not supported in this field: '" + text + "'");
+            throw new IllegalArgumentException(
+                    "context object paths ($$) are not supported in this field: '" + text + "'");
         }
         if (!text.startsWith("$")) {
             throw new IllegalArgumentException("a path must begin with '$': '" + text + "'");
@@ -79,8 +80,11 @@ final class JsonPathExpr {
                     throw unsupported(text);
                 }
                 String inside = text.substring(pos + 1, close);
-                if (inside.length() >= 2 && inside.startsWith("'") && inside.endsWith("'")
-                        && inside.indexOf('\'', 1) == inside.length() - 1 && inside.indexOf('\\') < 0) {
+                if (inside.length() >= 2
+                        && inside.startsWith("'")
+                        && inside.endsWith("'")
+                        && inside.indexOf('\'', 1) == inside.length() - 1
+                        && inside.indexOf('\\') < 0) {
                     segments.add(new Field(inside.substring(1, inside.length() - 1)));
                 } else if (inside.matches("[0-9]{1,9}")) {
                     segments.add(new Index(Integer.parseInt(inside)));
@@ -96,8 +100,8 @@ final class JsonPathExpr {
     }
 
     private static IllegalArgumentException unsupported(String text) {
-        return new IllegalArgumentException("JSONPath form not supported by the local executor: '" + text + "' ("
-                + SUPPORTED + ")");
+        return new IllegalArgumentException(
+                "JSONPath form not supported by the local executor: '" + text + "' (" + SUPPORTED + ")");
     }
 
     private static String normalized(List<Segment> segments) {

@@ -1,9 +1,9 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -60,16 +60,19 @@ final class PayloadTemplate {
             if (!names.add(name)) {
                 throw new AslException(stateName, field, "field '" + name + "' appears twice once '.$' is stripped");
             }
-            fields.add(Map.entry(name, key.endsWith(".$")
-                    ? dynamic(key, entry.getValue(), stateName, field)
-                    : compile(entry.getValue(), stateName, field)));
+            fields.add(Map.entry(
+                    name,
+                    key.endsWith(".$")
+                            ? dynamic(key, entry.getValue(), stateName, field)
+                            : compile(entry.getValue(), stateName, field)));
         }
         return new Obj(fields);
     }
 
     private static Node dynamic(String key, JsonNode value, String stateName, String field) {
         if (!value.isTextual()) {
-            throw new AslException(stateName, field, "the value of '" + key + "' must be a path or an intrinsic function");
+            throw new AslException(
+                    stateName, field, "the value of '" + key + "' must be a path or an intrinsic function");
         }
         String text = value.textValue();
         try {
@@ -82,8 +85,8 @@ final class PayloadTemplate {
         } catch (IllegalArgumentException e) {
             throw new AslException(stateName, field, "'" + key + "': " + e.getMessage());
         }
-        throw new AslException(stateName, field, "the value of '" + key + "' must be a path or an intrinsic function: '"
-                + text + "'");
+        throw new AslException(
+                stateName, field, "the value of '" + key + "' must be a path or an intrinsic function: '" + text + "'");
     }
 
     /** The payload for one input and context. */
@@ -110,11 +113,15 @@ final class PayloadTemplate {
     }
 
     private static JsonNode pathValue(PathValue p, Scope scope) {
-        JsonNode found = p.path().read(scope.input(), scope.context()).orElseThrow(() -> StatesError.runtime(
-                "The JSONPath '" + p.path().text() + "' specified for the field '" + p.field()
-                        + "' could not be found in the " + (p.path().isContext()
-                                ? "context object '" + Json.write(scope.context())
-                                : "input '" + Json.write(scope.input())) + "'"));
+        JsonNode found = p.path()
+                .read(scope.input(), scope.context())
+                .orElseThrow(() -> StatesError.runtime(
+                        "The JSONPath '" + p.path().text() + "' specified for the field '" + p.field()
+                                + "' could not be found in the "
+                                + (p.path().isContext()
+                                        ? "context object '" + Json.write(scope.context())
+                                        : "input '" + Json.write(scope.input()))
+                                + "'"));
         return found.deepCopy();
     }
 }

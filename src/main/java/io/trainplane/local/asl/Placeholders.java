@@ -1,8 +1,8 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

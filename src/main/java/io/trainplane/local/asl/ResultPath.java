@@ -1,8 +1,8 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,8 +27,8 @@ record ResultPath(String text, List<String> fields) {
         List<String> names = new ArrayList<>();
         for (JsonPathExpr.Segment segment : path.segments()) {
             if (!(segment instanceof JsonPathExpr.Field field)) {
-                throw new IllegalArgumentException("a ResultPath with an array index is not supported by the local executor: '"
-                        + text + "'");
+                throw new IllegalArgumentException(
+                        "a ResultPath with an array index is not supported by the local executor: '" + text + "'");
             }
             names.add(field.name());
         }
@@ -66,7 +66,8 @@ record ResultPath(String text, List<String> fields) {
     }
 
     private StatesError mismatch(JsonNode rawInput) {
-        return new StatesError(ErrorNames.RESULT_PATH_MATCH_FAILURE,
+        return new StatesError(
+                ErrorNames.RESULT_PATH_MATCH_FAILURE,
                 "Unable to apply ResultPath '" + text + "' to input '" + Json.write(rawInput) + "'");
     }
 }

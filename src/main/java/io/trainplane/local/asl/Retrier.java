@@ -9,9 +9,17 @@ import java.util.random.RandomGenerator;
  *
  * @param maxDelaySeconds the cap on the computed interval, or null for none
  */
-record Retrier(List<String> errorEquals, int intervalSeconds, int maxAttempts, double backoffRate,
-               Integer maxDelaySeconds, JitterStrategy jitterStrategy) {
-    enum JitterStrategy { FULL, NONE }
+record Retrier(
+        List<String> errorEquals,
+        int intervalSeconds,
+        int maxAttempts,
+        double backoffRate,
+        Integer maxDelaySeconds,
+        JitterStrategy jitterStrategy) {
+    enum JitterStrategy {
+        FULL,
+        NONE
+    }
 
     static final int DEFAULT_INTERVAL_SECONDS = 1;
     static final int DEFAULT_MAX_ATTEMPTS = 3;

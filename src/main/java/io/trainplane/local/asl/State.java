@@ -15,9 +15,18 @@ sealed interface State {
      * @param resultSelector null when absent
      * @param timeoutSeconds null when absent (AWS's default: 99999999 s)
      */
-    record Task(String name, String resource, InputOutputPath inputPath, PayloadTemplate parameters,
-                PayloadTemplate resultSelector, ResultPath resultPath, InputOutputPath outputPath,
-                List<Retrier> retry, List<Catcher> catchers, Integer timeoutSeconds, Transition transition)
+    record Task(
+            String name,
+            String resource,
+            InputOutputPath inputPath,
+            PayloadTemplate parameters,
+            PayloadTemplate resultSelector,
+            ResultPath resultPath,
+            InputOutputPath outputPath,
+            List<Retrier> retry,
+            List<Catcher> catchers,
+            Integer timeoutSeconds,
+            Transition transition)
             implements State {
         public Task {
             retry = List.copyOf(retry);
@@ -34,8 +43,15 @@ sealed interface State {
      * @param parameters null when absent
      * @param result null when absent (then the result is the effective input)
      */
-    record Pass(String name, InputOutputPath inputPath, PayloadTemplate parameters, JsonNode result,
-                ResultPath resultPath, InputOutputPath outputPath, Transition transition) implements State {
+    record Pass(
+            String name,
+            InputOutputPath inputPath,
+            PayloadTemplate parameters,
+            JsonNode result,
+            ResultPath resultPath,
+            InputOutputPath outputPath,
+            Transition transition)
+            implements State {
         @Override
         public String eventPrefix() {
             return "Pass";
@@ -43,8 +59,13 @@ sealed interface State {
     }
 
     /** @param defaultNext null when there is no Default */
-    record Choice(String name, InputOutputPath inputPath, List<ChoiceRule.Branch> choices, String defaultNext,
-                  InputOutputPath outputPath) implements State {
+    record Choice(
+            String name,
+            InputOutputPath inputPath,
+            List<ChoiceRule.Branch> choices,
+            String defaultNext,
+            InputOutputPath outputPath)
+            implements State {
         public Choice {
             choices = List.copyOf(choices);
         }
@@ -55,8 +76,9 @@ sealed interface State {
         }
     }
 
-    record Wait(String name, InputOutputPath inputPath, WaitTime time, InputOutputPath outputPath,
-                Transition transition) implements State {
+    record Wait(
+            String name, InputOutputPath inputPath, WaitTime time, InputOutputPath outputPath, Transition transition)
+            implements State {
         @Override
         public String eventPrefix() {
             return "Wait";

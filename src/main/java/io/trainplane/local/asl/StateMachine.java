@@ -1,8 +1,8 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -22,8 +22,8 @@ import java.util.Set;
  */
 public final class StateMachine {
     public static final String DEFAULT_NAME = "TrainingPipeline";
-    private static final Set<String> TOP_LEVEL = Set.of("Comment", "StartAt", "States", "TimeoutSeconds",
-            "QueryLanguage", "Version");
+    private static final Set<String> TOP_LEVEL =
+            Set.of("Comment", "StartAt", "States", "TimeoutSeconds", "QueryLanguage", "Version");
 
     private final String name;
     private final String startAt;
@@ -97,7 +97,8 @@ public final class StateMachine {
                     throw new AslException(state.name(), edge.getKey(), "names no state: '" + edge.getValue() + "'");
                 }
             }
-            terminal |= state instanceof State.Succeed || state instanceof State.Fail
+            terminal |= state instanceof State.Succeed
+                    || state instanceof State.Fail
                     || (state instanceof State.Task t && t.transition().isEnd())
                     || (state instanceof State.Pass p && p.transition().isEnd())
                     || (state instanceof State.Wait w && w.transition().isEnd());
@@ -140,8 +141,8 @@ public final class StateMachine {
                     out.put("Default", c.defaultNext());
                 }
             }
-            case State.Succeed s -> { }
-            case State.Fail f -> { }
+            case State.Succeed s -> {}
+            case State.Fail f -> {}
         }
         return out;
     }

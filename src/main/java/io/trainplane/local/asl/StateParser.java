@@ -32,7 +32,8 @@ final class StateParser {
             case "Wait" -> waitState(state);
             case "Succeed" -> succeed(state);
             case "Fail" -> fail(state);
-            case "Map", "Parallel" -> throw state.error("Type", type + " states are not supported by the local executor");
+            case "Map", "Parallel" ->
+                throw state.error("Type", type + " states are not supported by the local executor");
             default -> throw state.error("Type", "unknown state type '" + type + "'");
         };
     }
@@ -45,28 +46,55 @@ final class StateParser {
     }
 
     private static State task(FieldReader s) {
-        s.allowOnly(fields(List.of(FLOW, IO), "Resource", "Parameters", "ResultSelector", "ResultPath", "Retry",
-                "Catch", "TimeoutSeconds"), "a Task state");
+        s.allowOnly(
+                fields(
+                        List.of(FLOW, IO),
+                        "Resource",
+                        "Parameters",
+                        "ResultSelector",
+                        "ResultPath",
+                        "Retry",
+                        "Catch",
+                        "TimeoutSeconds"),
+                "a Task state");
         String resource = s.requiredString("Resource");
         if (resource.isBlank()) {
             throw s.error("Resource", "must not be empty");
         }
-        return new State.Task(s.stateName(), resource, s.inputOutputPath("InputPath"), s.template("Parameters"),
-                s.template("ResultSelector"), s.resultPath("ResultPath"), s.inputOutputPath("OutputPath"),
-                ErrorHandlingParser.retry(s), ErrorHandlingParser.catchers(s),
-                s.integer("TimeoutSeconds", 1, MAX_SECONDS), transition(s));
+        return new State.Task(
+                s.stateName(),
+                resource,
+                s.inputOutputPath("InputPath"),
+                s.template("Parameters"),
+                s.template("ResultSelector"),
+                s.resultPath("ResultPath"),
+                s.inputOutputPath("OutputPath"),
+                ErrorHandlingParser.retry(s),
+                ErrorHandlingParser.catchers(s),
+                s.integer("TimeoutSeconds", 1, MAX_SECONDS),
+                transition(s));
     }
 
     private static State pass(FieldReader s) {
         s.allowOnly(fields(List.of(FLOW, IO), "Result", "Parameters", "ResultPath"), "a Pass state");
-        return new State.Pass(s.stateName(), s.inputOutputPath("InputPath"), s.template("Parameters"), s.get("Result"),
-                s.resultPath("ResultPath"), s.inputOutputPath("OutputPath"), transition(s));
+        return new State.Pass(
+                s.stateName(),
+                s.inputOutputPath("InputPath"),
+                s.template("Parameters"),
+                s.get("Result"),
+                s.resultPath("ResultPath"),
+                s.inputOutputPath("OutputPath"),
+                transition(s));
     }
 
     private static State choice(FieldReader s) {
         s.allowOnly(fields(List.of(IO), "Choices", "Default"), "a Choice state");
-        return new State.Choice(s.stateName(), s.inputOutputPath("InputPath"), ChoiceParser.choices(s),
-                s.string("Default"), s.inputOutputPath("OutputPath"));
+        return new State.Choice(
+                s.stateName(),
+                s.inputOutputPath("InputPath"),
+                ChoiceParser.choices(s),
+                s.string("Default"),
+                s.inputOutputPath("OutputPath"));
     }
 
     private static State waitState(FieldReader s) {
@@ -74,23 +102,25 @@ final class StateParser {
         s.allowOnly(fields(List.of(FLOW, IO), kinds.toArray(String[]::new)), "a Wait state");
         List<String> given = kinds.stream().filter(s::has).toList();
         if (given.size() != 1) {
-            throw s.error(given.isEmpty() ? null : given.get(1),
+            throw s.error(
+                    given.isEmpty() ? null : given.get(1),
                     "a Wait state needs exactly one of Seconds, SecondsPath, Timestamp, TimestampPath");
         }
-        WaitTime time = switch (given.get(0)) {
-            case "Seconds" -> new WaitTime.Seconds(s.integer("Seconds", 0, MAX_SECONDS));
-            case "SecondsPath" -> new WaitTime.SecondsPath(s.path("SecondsPath", false));
-            case "TimestampPath" -> new WaitTime.TimestampPath(s.path("TimestampPath", false));
-            default -> {
-                try {
-                    yield new WaitTime.Timestamp(WaitTime.parseTimestamp(s.requiredString("Timestamp")));
-                } catch (IllegalArgumentException e) {
-                    throw s.error("Timestamp", e.getMessage());
-                }
-            }
-        };
-        return new State.Wait(s.stateName(), s.inputOutputPath("InputPath"), time, s.inputOutputPath("OutputPath"),
-                transition(s));
+        WaitTime time =
+                switch (given.get(0)) {
+                    case "Seconds" -> new WaitTime.Seconds(s.integer("Seconds", 0, MAX_SECONDS));
+                    case "SecondsPath" -> new WaitTime.SecondsPath(s.path("SecondsPath", false));
+                    case "TimestampPath" -> new WaitTime.TimestampPath(s.path("TimestampPath", false));
+                    default -> {
+                        try {
+                            yield new WaitTime.Timestamp(WaitTime.parseTimestamp(s.requiredString("Timestamp")));
+                        } catch (IllegalArgumentException e) {
+                            throw s.error("Timestamp", e.getMessage());
+                        }
+                    }
+                };
+        return new State.Wait(
+                s.stateName(), s.inputOutputPath("InputPath"), time, s.inputOutputPath("OutputPath"), transition(s));
     }
 
     private static State succeed(FieldReader s) {
@@ -102,7 +132,11 @@ final class StateParser {
         s.allowOnly(fields(List.of(), "Error", "Cause", "ErrorPath", "CausePath"), "a Fail state");
         exclusive(s, "Error", "ErrorPath");
         exclusive(s, "Cause", "CausePath");
-        return new State.Fail(s.stateName(), s.string("Error"), s.string("Cause"), failField(s, "ErrorPath"),
+        return new State.Fail(
+                s.stateName(),
+                s.string("Error"),
+                s.string("Cause"),
+                failField(s, "ErrorPath"),
                 failField(s, "CausePath"));
     }
 

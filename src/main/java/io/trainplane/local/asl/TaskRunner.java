@@ -1,8 +1,8 @@
 package io.trainplane.local.asl;
 
-import io.trainplane.core.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -34,7 +34,8 @@ final class TaskRunner {
                     throw error;
                 }
                 int index = firstMatching(task.retry(), error.error());
-                if (index >= 0 && retriesByRetrier[index] < task.retry().get(index).maxAttempts()) {
+                if (index >= 0
+                        && retriesByRetrier[index] < task.retry().get(index).maxAttempts()) {
                     Duration delay = task.retry().get(index).delay(retriesByRetrier[index], env.jitter());
                     retriesByRetrier[index]++;
                     retryCount++;
@@ -42,7 +43,9 @@ final class TaskRunner {
                     env.transitions().incrementAndGet();
                     continue;
                 }
-                Catcher catcher = task.catchers().stream().filter(c -> c.matches(error.error())).findFirst()
+                Catcher catcher = task.catchers().stream()
+                        .filter(c -> c.matches(error.error()))
+                        .findFirst()
                         .orElseThrow(() -> error);
                 ObjectNode errorOutput = Json.object().put("Error", error.error());
                 if (error.cause() != null) {
@@ -66,7 +69,8 @@ final class TaskRunner {
     private JsonNode attempt(State.Task task, JsonNode raw, Instant entered, int retryCount) {
         JsonNode effective = task.inputPath().select(raw);
         JsonNode context = env.context().forState(task.name(), entered, retryCount);
-        JsonNode payload = task.parameters() == null ? effective
+        JsonNode payload = task.parameters() == null
+                ? effective
                 : task.parameters().evaluate(new Scope(effective, context, env.uuids()));
         env.listener().beforeTask(task.name(), retryCount);
         String[] resource = resourceParts(task.resource());
@@ -83,13 +87,19 @@ final class TaskRunner {
         JsonNode result = null;
         TaskFailure failure = null;
         try {
-            result = env.invoker().invoke(task.resource(), payload.deepCopy(),
-                    new TaskContext(env.executionName(), task.name(), retryCount, entered));
+            result = env.invoker()
+                    .invoke(
+                            task.resource(),
+                            payload.deepCopy(),
+                            new TaskContext(env.executionName(), task.name(), retryCount, entered));
         } catch (TaskFailure f) {
             failure = f;
         } catch (RuntimeException e) {
-            failure = new TaskFailure(e.getClass().getName(), Json.write(Json.object()
-                    .put("errorMessage", e.getMessage()).put("errorType", e.getClass().getName())));
+            failure = new TaskFailure(
+                    e.getClass().getName(),
+                    Json.write(Json.object()
+                            .put("errorMessage", e.getMessage())
+                            .put("errorType", e.getClass().getName())));
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - realStart)
                 .plus(Duration.between(simulatedStart, env.clock().instant()));
@@ -108,7 +118,8 @@ final class TaskRunner {
         ObjectNode succeeded = resourceDetails(resource);
         succeeded.set("output", result);
         env.history().add("TaskSucceeded", task.name(), succeeded);
-        return task.resultSelector() == null ? result
+        return task.resultSelector() == null
+                ? result
                 : task.resultSelector().evaluate(new Scope(result, context, env.uuids()));
     }
 

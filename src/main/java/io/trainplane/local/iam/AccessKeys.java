@@ -35,8 +35,11 @@ public final class AccessKeys {
     /** The caller's key, issued on first use. */
     public synchronized Key keyOf(Caller caller) {
         return byCaller.computeIfAbsent(caller, c -> {
-            Key key = new Key((c.isUser() ? "AKIA" : "ASIA") + chars(BASE32, 16), chars(SECRET, 40),
-                    c.isUser() ? null : chars(SECRET, 64), c);
+            Key key = new Key(
+                    (c.isUser() ? "AKIA" : "ASIA") + chars(BASE32, 16),
+                    chars(SECRET, 40),
+                    c.isUser() ? null : chars(SECRET, 64),
+                    c);
             byId.put(key.accessKeyId(), key);
             return key;
         });

@@ -8,11 +8,25 @@ import java.util.Map;
  * asked, and what it decided. {@code statement} names the statement that decided
  * ({@code ClusterWorkRole/run-infrastructure/DescribeClusters}), or is null for a default deny.
  */
-public record AuditEntry(String function, String role, String principal, String action, String resource,
-                         Map<String, List<String>> context, Decision decision, String statement) {
+public record AuditEntry(
+        String function,
+        String role,
+        String principal,
+        String action,
+        String resource,
+        Map<String, List<String>> context,
+        Decision decision,
+        String statement) {
 
     public static AuditEntry of(Caller caller, IamRequest request, Decision decision, String statement) {
-        return new AuditEntry(caller.function(), caller.role(), caller.arn(), request.action(), request.resource(),
-                request.context(), decision, statement);
+        return new AuditEntry(
+                caller.function(),
+                caller.role(),
+                caller.arn(),
+                request.action(),
+                request.resource(),
+                request.context(),
+                decision,
+                statement);
     }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class AuditLog implements Authorizer {
     /** Set (by the build) to a directory: every log judged by the stack's own policies is kept there, for the iam-simulate replay. */
     public static final String ARCHIVE_PROPERTY = "trainplane.iam.audit.dir";
+
     private static final AtomicInteger ARCHIVED = new AtomicInteger();
 
     private volatile Authorizer policies;
@@ -37,7 +38,9 @@ public final class AuditLog implements Authorizer {
 
     @Override
     public AuditEntry authorize(Caller caller, IamRequest request) {
-        AuditEntry entry = caller.isUser() ? AuditEntry.of(caller, request, Decision.Allowed, null) : policies.authorize(caller, request);
+        AuditEntry entry = caller.isUser()
+                ? AuditEntry.of(caller, request, Decision.Allowed, null)
+                : policies.authorize(caller, request);
         synchronized (entries) {
             entries.add(entry);
         }

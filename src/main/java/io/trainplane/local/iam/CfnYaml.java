@@ -25,11 +25,21 @@ import org.yaml.snakeyaml.nodes.Tag;
  */
 final class CfnYaml {
     /** The intrinsic functions the resolver knows, by their long names. */
-    static final Set<String> FUNCTIONS = Set.of("Ref", "Condition", "Fn::GetAtt", "Fn::Sub", "Fn::Join", "Fn::If",
-            "Fn::Not", "Fn::Equals", "Fn::And", "Fn::Or", "Fn::Select", "Fn::Split");
+    static final Set<String> FUNCTIONS = Set.of(
+            "Ref",
+            "Condition",
+            "Fn::GetAtt",
+            "Fn::Sub",
+            "Fn::Join",
+            "Fn::If",
+            "Fn::Not",
+            "Fn::Equals",
+            "Fn::And",
+            "Fn::Or",
+            "Fn::Select",
+            "Fn::Split");
 
-    private CfnYaml() {
-    }
+    private CfnYaml() {}
 
     static JsonNode read(String yaml, String source) {
         LoaderOptions options = new LoaderOptions();
@@ -55,9 +65,11 @@ final class CfnYaml {
             yamlConstructors.put(null, new AbstractConstruct() {
                 @Override
                 public Object construct(Node node) {
-                    throw new TemplateException(source + " line " + (node.getStartMark().getLine() + 1) + ": "
-                            + node.getTag().getValue() + " is not an intrinsic function the simulation resolves (it knows "
-                            + FUNCTIONS.stream().sorted().toList() + ")");
+                    throw new TemplateException(
+                            source + " line " + (node.getStartMark().getLine() + 1) + ": "
+                                    + node.getTag().getValue()
+                                    + " is not an intrinsic function the simulation resolves (it knows "
+                                    + FUNCTIONS.stream().sorted().toList() + ")");
                 }
             });
         }
@@ -72,17 +84,19 @@ final class CfnYaml {
 
             @Override
             public Object construct(Node node) {
-                Object value = switch (node) {
-                    case ScalarNode scalar when function.equals("Fn::GetAtt") -> {
-                        String text = constructScalar(scalar);
-                        int dot = text.indexOf('.');
-                        yield dot < 0 ? text : List.of(text.substring(0, dot), text.substring(dot + 1));
-                    }
-                    case ScalarNode scalar -> constructScalar(scalar);
-                    case SequenceNode sequence -> constructSequence(sequence);
-                    case MappingNode mapping -> constructMapping(mapping);
-                    default -> throw new TemplateException("unexpected YAML node " + node);
-                };
+                Object value =
+                        switch (node) {
+                            case ScalarNode scalar
+                            when function.equals("Fn::GetAtt") -> {
+                                String text = constructScalar(scalar);
+                                int dot = text.indexOf('.');
+                                yield dot < 0 ? text : List.of(text.substring(0, dot), text.substring(dot + 1));
+                            }
+                            case ScalarNode scalar -> constructScalar(scalar);
+                            case SequenceNode sequence -> constructSequence(sequence);
+                            case MappingNode mapping -> constructMapping(mapping);
+                            default -> throw new TemplateException("unexpected YAML node " + node);
+                        };
                 Map<String, Object> call = new LinkedHashMap<>();
                 call.put(function, value);
                 return call;

@@ -71,7 +71,9 @@ public enum ConditionOperator {
         if (name.startsWith("Date") && instant(policyValue) == null) {
             return "is not an ISO 8601 date or epoch seconds";
         }
-        if ((this == Bool || this == Null) && !policyValue.equalsIgnoreCase("true") && !policyValue.equalsIgnoreCase("false")) {
+        if ((this == Bool || this == Null)
+                && !policyValue.equalsIgnoreCase("true")
+                && !policyValue.equalsIgnoreCase("false")) {
             return "is neither true nor false";
         }
         if (name.startsWith("Arn") && !policyValue.equals("*") && !policyValue.startsWith("arn:")) {

@@ -10,10 +10,14 @@ import java.util.Map;
  * @param operator as the policy writes it ({@code ForAllValues:StringLikeIfExists})
  * @param set      the set operator prefix, for multivalued keys
  */
-public record ConditionTest(String operator, SetOperator set, ConditionOperator base, boolean ifExists, String key,
-                     List<String> values) {
+public record ConditionTest(
+        String operator, SetOperator set, ConditionOperator base, boolean ifExists, String key, List<String> values) {
 
-    public enum SetOperator { NONE, FOR_ALL_VALUES, FOR_ANY_VALUE }
+    public enum SetOperator {
+        NONE,
+        FOR_ALL_VALUES,
+        FOR_ANY_VALUE
+    }
 
     /**
      * Whether the request satisfies this test. The rules for a key the request does not carry

@@ -22,7 +22,8 @@ public record IamRequest(String action, String resource, Map<String, List<String
             throw new IllegalArgumentException("not an IAM action: " + action);
         }
         if (resource == null || resource.isEmpty()) {
-            throw new IllegalArgumentException("no resource for " + action + " (use \"*\" for actions without a resource type)");
+            throw new IllegalArgumentException(
+                    "no resource for " + action + " (use \"*\" for actions without a resource type)");
         }
         var keys = new TreeMap<String, List<String>>();
         context.forEach((key, values) -> {

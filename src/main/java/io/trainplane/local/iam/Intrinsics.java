@@ -90,8 +90,12 @@ final class Intrinsics {
         return switch (function) {
             case "Ref" -> ref(args.asText(), where);
             case "Fn::GetAtt" -> {
-                JsonNode parts = args.isTextual() ? Json.NODES.arrayNode().add(args.asText().replaceFirst("\\..*", ""))
-                        .add(args.asText().replaceFirst("^[^.]*\\.", "")) : args;
+                JsonNode parts = args.isTextual()
+                        ? Json.NODES
+                                .arrayNode()
+                                .add(args.asText().replaceFirst("\\..*", ""))
+                                .add(args.asText().replaceFirst("^[^.]*\\.", ""))
+                        : args;
                 String logicalId = text(arguments(parts, 2, where).get(0), where);
                 String attribute = text(parts.get(1), where);
                 yield addresses.getAtt(logicalId, attribute, existing(logicalId, where));
@@ -133,12 +137,18 @@ final class Intrinsics {
 
     private JsonNode ref(String name, String where) {
         switch (name) {
-            case "AWS::AccountId": return Json.NODES.textNode(account.accountId());
-            case "AWS::Region": return Json.NODES.textNode(account.region());
-            case "AWS::Partition": return Json.NODES.textNode(account.partition());
-            case "AWS::StackName": return Json.NODES.textNode(account.stackName());
-            case "AWS::URLSuffix": return Json.NODES.textNode("amazonaws.com");
-            case "AWS::NoValue": return MissingNode.getInstance();
+            case "AWS::AccountId":
+                return Json.NODES.textNode(account.accountId());
+            case "AWS::Region":
+                return Json.NODES.textNode(account.region());
+            case "AWS::Partition":
+                return Json.NODES.textNode(account.partition());
+            case "AWS::StackName":
+                return Json.NODES.textNode(account.stackName());
+            case "AWS::URLSuffix":
+                return Json.NODES.textNode("amazonaws.com");
+            case "AWS::NoValue":
+                return MissingNode.getInstance();
             default:
         }
         if (name.startsWith("AWS::")) {
@@ -168,7 +178,9 @@ final class Intrinsics {
                 value = text(variables.get(name), where + "." + name);
             } else if (name.contains(".") && !name.startsWith("AWS::") && parameters.get(name) == null) {
                 String logicalId = name.substring(0, name.indexOf('.'));
-                value = addresses.getAtt(logicalId, name.substring(name.indexOf('.') + 1), existing(logicalId, where)).asText();
+                value = addresses
+                        .getAtt(logicalId, name.substring(name.indexOf('.') + 1), existing(logicalId, where))
+                        .asText();
             } else {
                 value = text(ref(name, where), where + " ${" + name + "}");
             }
@@ -197,7 +209,9 @@ final class Intrinsics {
     }
 
     private boolean decide(JsonNode expression, String where) {
-        String function = expression.isObject() && expression.size() == 1 ? expression.fieldNames().next() : "";
+        String function = expression.isObject() && expression.size() == 1
+                ? expression.fieldNames().next()
+                : "";
         JsonNode args = expression.path(function);
         return switch (function) {
             case "Condition" -> condition(args.asText(), where);
@@ -213,12 +227,15 @@ final class Intrinsics {
                 boolean and = function.equals("Fn::And");
                 boolean result = and;
                 for (JsonNode item : args) {
-                    result = and ? result & decide(item, where + "." + function) : result | decide(item, where + "." + function);
+                    result = and
+                            ? result & decide(item, where + "." + function)
+                            : result | decide(item, where + "." + function);
                 }
                 yield result;
             }
-            default -> throw new TemplateException(where + ": a condition must be Fn::Equals, Fn::Not, Fn::And, "
-                    + "Fn::Or or Condition, not " + expression);
+            default ->
+                throw new TemplateException(where + ": a condition must be Fn::Equals, Fn::Not, Fn::And, "
+                        + "Fn::Or or Condition, not " + expression);
         };
     }
 

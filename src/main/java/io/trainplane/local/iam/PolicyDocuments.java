@@ -5,7 +5,6 @@ import io.trainplane.local.iam.ConditionTest.SetOperator;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,8 +16,8 @@ import java.util.regex.Pattern;
  */
 final class PolicyDocuments {
     private static final Set<String> DOCUMENT_FIELDS = Set.of("Version", "Id", "Statement");
-    private static final Set<String> STATEMENT_FIELDS = Set.of("Sid", "Effect", "Action", "NotAction", "Resource",
-            "NotResource", "Condition");
+    private static final Set<String> STATEMENT_FIELDS =
+            Set.of("Sid", "Effect", "Action", "NotAction", "Resource", "NotResource", "Condition");
     // "The prefix and the action name are case insensitive" (reference_policies_elements_action.html).
     private static final Pattern ACTION = Pattern.compile("\\*|[A-Za-z0-9*?-]+:[A-Za-z0-9*?]+");
     // "The Sid element supports ASCII uppercase letters (A-Z), lowercase letters (a-z), and numbers
@@ -26,8 +25,7 @@ final class PolicyDocuments {
     private static final Pattern SID = Pattern.compile("[A-Za-z0-9]+");
     private static final Pattern OPERATOR = Pattern.compile("(?:(ForAllValues|ForAnyValue):)?([A-Za-z]+?)(IfExists)?");
 
-    private PolicyDocuments() {
-    }
+    private PolicyDocuments() {}
 
     /** The statements of {@code document}, each with the id {@code <prefix>/<Sid or index>}. */
     static List<PolicyStatement> statements(String prefix, JsonNode document) {
@@ -49,7 +47,8 @@ final class PolicyDocuments {
         Set<String> ids = new HashSet<>();
         int index = 0;
         for (JsonNode statement : body.isArray() ? body : List.of(body)) {
-            String sid = statement.path("Sid").isTextual() ? statement.get("Sid").asText() : null;
+            String sid =
+                    statement.path("Sid").isTextual() ? statement.get("Sid").asText() : null;
             String id = prefix + "/" + (sid != null ? sid : Integer.toString(index));
             if (sid != null && !SID.matcher(sid).matches()) {
                 throw invalid(id, "Sid '" + sid + "' may hold only letters and digits");
@@ -59,7 +58,9 @@ final class PolicyDocuments {
                 throw invalid(id, "Sid '" + sid + "' is used twice in the policy");
             }
             if (!ids.add(id)) {
-                throw invalid(id, "a numeric Sid names the same statement id as the statement at that index; use a Sid with a letter");
+                throw invalid(
+                        id,
+                        "a numeric Sid names the same statement id as the statement at that index; use a Sid with a letter");
             }
             statements.add(statement(id, statement));
             index++;
@@ -86,11 +87,21 @@ final class PolicyDocuments {
         });
         String resourceField = exactlyOne(id, statement, "Resource", "NotResource");
         List<String> resources = strings(id, statement.get(resourceField), resourceField);
-        resources.stream().filter(r -> !r.equals("*") && !r.startsWith("arn:")).findFirst().ifPresent(r -> {
-            throw invalid(id, resourceField + " '" + r + "' must be an ARN or *");
-        });
-        return new PolicyStatement(id, PolicyStatement.Effect.valueOf(effect), actions, actionField.equals("NotAction"),
-                resources, resourceField.equals("NotResource"), conditions(id, statement.get("Condition")), statement);
+        resources.stream()
+                .filter(r -> !r.equals("*") && !r.startsWith("arn:"))
+                .findFirst()
+                .ifPresent(r -> {
+                    throw invalid(id, resourceField + " '" + r + "' must be an ARN or *");
+                });
+        return new PolicyStatement(
+                id,
+                PolicyStatement.Effect.valueOf(effect),
+                actions,
+                actionField.equals("NotAction"),
+                resources,
+                resourceField.equals("NotResource"),
+                conditions(id, statement.get("Condition")),
+                statement);
     }
 
     private static List<ConditionTest> conditions(String id, JsonNode block) {
@@ -105,10 +116,13 @@ final class PolicyDocuments {
             Matcher m = OPERATOR.matcher(op.getKey());
             ConditionOperator base = m.matches() ? operator(m.group(2)) : null;
             if (base == null) {
-                throw invalid(id, "condition operator '" + op.getKey() + "' is not one the simulation evaluates"
-                        + " (String*, Numeric*, Date*, Bool, Arn*, Null, with ForAllValues:/ForAnyValue: and IfExists)");
+                throw invalid(
+                        id,
+                        "condition operator '" + op.getKey() + "' is not one the simulation evaluates"
+                                + " (String*, Numeric*, Date*, Bool, Arn*, Null, with ForAllValues:/ForAnyValue: and IfExists)");
             }
-            SetOperator set = m.group(1) == null ? SetOperator.NONE
+            SetOperator set = m.group(1) == null
+                    ? SetOperator.NONE
                     : m.group(1).equals("ForAllValues") ? SetOperator.FOR_ALL_VALUES : SetOperator.FOR_ANY_VALUE;
             boolean ifExists = m.group(3) != null;
             if (base == ConditionOperator.Null && (ifExists || set != SetOperator.NONE)) {
@@ -156,7 +170,8 @@ final class PolicyDocuments {
             String text = item.asText();
             if (text.contains("${")) {
                 // Policy variables (reference_policies_variables.html) are not simulated.
-                throw invalid(id, field + " '" + text + "' uses a policy variable; the simulation does not evaluate them");
+                throw invalid(
+                        id, field + " '" + text + "' uses a policy variable; the simulation does not evaluate them");
             }
             out.add(text);
         }

@@ -8,8 +8,7 @@ package io.trainplane.local.iam;
  * applies allows; otherwise the request is implicitly denied.
  */
 public final class PolicyEvaluator {
-    private PolicyEvaluator() {
-    }
+    private PolicyEvaluator() {}
 
     /** @throws UnknownPolicyException when the role has a managed policy the simulation does not know */
     public static Evaluation evaluate(Role role, IamRequest request) {

@@ -12,11 +12,20 @@ import java.util.List;
  * @param conditions  the Condition block's tests, all of which must hold
  * @param source      the statement as the policy document writes it
  */
-public record PolicyStatement(String id, Effect effect, List<String> actions, boolean notAction,
-                              List<String> resources, boolean notResource, List<ConditionTest> conditions,
-                              JsonNode source) {
+public record PolicyStatement(
+        String id,
+        Effect effect,
+        List<String> actions,
+        boolean notAction,
+        List<String> resources,
+        boolean notResource,
+        List<ConditionTest> conditions,
+        JsonNode source) {
 
-    public enum Effect { Allow, Deny }
+    public enum Effect {
+        Allow,
+        Deny
+    }
 
     /**
      * Whether the statement applies to the request: its action, its resource and every condition.

@@ -14,8 +14,10 @@ import java.util.regex.Pattern;
  * @param name    the role's or user's name (the last part of its path)
  */
 public record PrincipalArn(String arn, String type, String account, String name) {
-    private static final Pattern IAM = Pattern.compile("^arn:aws:iam::(\\d{12}):(role|user)/(?:[\\x21-\\x7E]+/)?([\\w+=,.@-]{1,128})$");
-    private static final Pattern ASSUMED_ROLE = Pattern.compile("^arn:aws:sts::(\\d{12}):assumed-role/([\\w+=,.@-]{1,64})/[\\w+=,.@-]{2,64}$");
+    private static final Pattern IAM =
+            Pattern.compile("^arn:aws:iam::(\\d{12}):(role|user)/(?:[\\x21-\\x7E]+/)?([\\w+=,.@-]{1,128})$");
+    private static final Pattern ASSUMED_ROLE =
+            Pattern.compile("^arn:aws:sts::(\\d{12}):assumed-role/([\\w+=,.@-]{1,64})/[\\w+=,.@-]{2,64}$");
 
     /** An IAM role or user ARN, or null when {@code arn} is neither (an STS session, a service, a typo). */
     public static PrincipalArn iam(String arn) {

@@ -40,7 +40,8 @@ final class ResourceAddresses {
         if (property == null && !type.equals("AWS::Lambda::Alias")) {
             throw notSimulated(logicalId, type);
         }
-        JsonNode explicit = property == null ? null : resource.path("Properties").get(property);
+        JsonNode explicit =
+                property == null ? null : resource.path("Properties").get(property);
         if (explicit == null) {
             return account.stackName() + "-" + logicalId;
         }
@@ -51,41 +52,60 @@ final class ResourceAddresses {
     JsonNode ref(String logicalId, String suffix, JsonNode resource) {
         String type = resource.path("Type").asText();
         if (suffix != null) {
-            String alias = type.equals("AWS::Serverless::Function") ? resource.path("Properties").path("AutoPublishAlias").asText(null) : null;
+            String alias = type.equals("AWS::Serverless::Function")
+                    ? resource.path("Properties").path("AutoPublishAlias").asText(null)
+                    : null;
             if (!suffix.equals("Alias") || alias == null) {
-                throw new TemplateException("Ref " + logicalId + "." + suffix + ": only the .Alias of a function with AutoPublishAlias is simulated");
+                throw new TemplateException("Ref " + logicalId + "." + suffix
+                        + ": only the .Alias of a function with AutoPublishAlias is simulated");
             }
             return text(functionArn(logicalId, resource) + ":" + alias);
         }
         String name = name(logicalId, resource);
-        return text(switch (type) {
-            case "AWS::Serverless::StateMachine", "AWS::StepFunctions::StateMachine" -> stateMachineArn(name);
-            case "AWS::SNS::Topic" -> account.arn("sns", true, name);
-            case "AWS::Events::Rule" -> bus(logicalId, resource).equals("default") ? name : bus(logicalId, resource) + "|" + name;
-            case "AWS::Lambda::Alias" -> aliasArn(logicalId, resource);
-            default -> name;
-        });
+        return text(
+                switch (type) {
+                    case "AWS::Serverless::StateMachine", "AWS::StepFunctions::StateMachine" -> stateMachineArn(name);
+                    case "AWS::SNS::Topic" -> account.arn("sns", true, name);
+                    case "AWS::Events::Rule" ->
+                        bus(logicalId, resource).equals("default") ? name : bus(logicalId, resource) + "|" + name;
+                    case "AWS::Lambda::Alias" -> aliasArn(logicalId, resource);
+                    default -> name;
+                });
     }
 
     JsonNode getAtt(String logicalId, String attribute, JsonNode resource) {
         String type = resource.path("Type").asText();
         String name = name(logicalId, resource);
-        String value = switch (type + "." + attribute) {
-            case "AWS::IAM::Role.Arn" -> account.arn("iam", false, "role" + path(logicalId, resource) + name);
-            case "AWS::DynamoDB::Table.Arn" -> account.arn("dynamodb", true, "table/" + name);
-            case "AWS::Events::EventBus.Arn" -> account.arn("events", true, "event-bus/" + name);
-            case "AWS::Events::EventBus.Name", "AWS::StepFunctions::StateMachine.Name", "AWS::Serverless::StateMachine.Name",
-                 "AWS::SNS::Topic.TopicName" -> name;
-            case "AWS::Events::Rule.Arn" -> account.arn("events", true, "rule/"
-                    + (bus(logicalId, resource).equals("default") ? "" : bus(logicalId, resource) + "/") + name);
-            case "AWS::Serverless::Function.Arn", "AWS::Lambda::Function.Arn" -> functionArn(logicalId, resource);
-            case "AWS::Serverless::StateMachine.Arn", "AWS::StepFunctions::StateMachine.Arn" -> stateMachineArn(name);
-            // "Arn: The ARN of the log group, such as arn:aws:logs:us-west-1:123456789012:log-group:/mystack-testgroup-12ABC1AHVE:*"
-            case "AWS::Logs::LogGroup.Arn" -> account.arn("logs", true, "log-group:" + name + ":*");
-            case "AWS::SNS::Topic.TopicArn" -> account.arn("sns", true, name);
-            default -> throw new TemplateException("Fn::GetAtt " + logicalId + "." + attribute + ": attribute " + attribute
-                    + " of " + type + " is not simulated");
-        };
+        String value =
+                switch (type + "." + attribute) {
+                    case "AWS::IAM::Role.Arn" -> account.arn("iam", false, "role" + path(logicalId, resource) + name);
+                    case "AWS::DynamoDB::Table.Arn" -> account.arn("dynamodb", true, "table/" + name);
+                    case "AWS::Events::EventBus.Arn" -> account.arn("events", true, "event-bus/" + name);
+                    case "AWS::Events::EventBus.Name",
+                            "AWS::StepFunctions::StateMachine.Name",
+                            "AWS::Serverless::StateMachine.Name",
+                            "AWS::SNS::Topic.TopicName" -> name;
+                    case "AWS::Events::Rule.Arn" ->
+                        account.arn(
+                                "events",
+                                true,
+                                "rule/"
+                                        + (bus(logicalId, resource).equals("default")
+                                                ? ""
+                                                : bus(logicalId, resource) + "/")
+                                        + name);
+                    case "AWS::Serverless::Function.Arn", "AWS::Lambda::Function.Arn" ->
+                        functionArn(logicalId, resource);
+                    case "AWS::Serverless::StateMachine.Arn", "AWS::StepFunctions::StateMachine.Arn" ->
+                        stateMachineArn(name);
+                    // "Arn: The ARN of the log group, such as
+                    // arn:aws:logs:us-west-1:123456789012:log-group:/mystack-testgroup-12ABC1AHVE:*"
+                    case "AWS::Logs::LogGroup.Arn" -> account.arn("logs", true, "log-group:" + name + ":*");
+                    case "AWS::SNS::Topic.TopicArn" -> account.arn("sns", true, name);
+                    default ->
+                        throw new TemplateException("Fn::GetAtt " + logicalId + "." + attribute + ": attribute "
+                                + attribute + " of " + type + " is not simulated");
+                };
         return text(value);
     }
 

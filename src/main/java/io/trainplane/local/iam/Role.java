@@ -25,6 +25,10 @@ public record Role(String logicalId, String name, String arn, List<RolePolicy> p
 
     /** A copy of this role without the statement {@code statementId} (unchanged if it has none). */
     public Role without(String statementId) {
-        return new Role(logicalId, name, arn, policies.stream().map(p -> p.without(statementId)).toList());
+        return new Role(
+                logicalId,
+                name,
+                arn,
+                policies.stream().map(p -> p.without(statementId)).toList());
     }
 }

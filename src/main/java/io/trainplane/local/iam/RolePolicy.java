@@ -23,8 +23,8 @@ public record RolePolicy(String name, String managedArn, JsonNode document, List
     /** An AWS managed policy; {@code document} null when the simulation does not ship it. */
     static RolePolicy managed(String role, String arn, JsonNode document) {
         String name = arn.substring(arn.lastIndexOf('/') + 1);
-        List<PolicyStatement> statements = document == null ? List.of()
-                : PolicyDocuments.statements(role + "/" + name, document);
+        List<PolicyStatement> statements =
+                document == null ? List.of() : PolicyDocuments.statements(role + "/" + name, document);
         return new RolePolicy(name, arn, document, statements);
     }
 
@@ -41,7 +41,8 @@ public record RolePolicy(String name, String managedArn, JsonNode document, List
         if (statements.stream().noneMatch(s -> s.id().equals(id))) {
             return this;
         }
-        List<PolicyStatement> kept = statements.stream().filter(s -> !s.id().equals(id)).toList();
+        List<PolicyStatement> kept =
+                statements.stream().filter(s -> !s.id().equals(id)).toList();
         ObjectNode copy = document.deepCopy();
         ArrayNode remaining = copy.putArray("Statement");
         kept.forEach(s -> remaining.add(s.source()));

@@ -20,9 +20,11 @@ import java.util.Set;
 final class SamTransform {
     static final String TRANSFORM = "AWS::Serverless-2016-10-31";
     /** Event sources for which SAM adds policies to the function's generated role. */
-    private static final Set<String> POLICY_EVENTS = Set.of("SQS", "Kinesis", "DynamoDB", "MSK", "MQ",
-            "SelfManagedKafka", "DocumentDB");
-    private static final JsonNode TEMPLATES = ShippedData.json("sam-policy-templates.json").path("Templates");
+    private static final Set<String> POLICY_EVENTS =
+            Set.of("SQS", "Kinesis", "DynamoDB", "MSK", "MQ", "SelfManagedKafka", "DocumentDB");
+
+    private static final JsonNode TEMPLATES =
+            ShippedData.json("sam-policy-templates.json").path("Templates");
 
     private final LocalAccount account;
 
@@ -53,14 +55,19 @@ final class SamTransform {
             } else if (type.equals("AWS::Serverless::StateMachine")) {
                 JsonNode properties = resource.path("Properties");
                 if (properties.has("Role") && properties.has("Policies")) {
-                    throw new TemplateException(id + ": Specify either 'Role' or 'Policies' (but not both at the same time) or neither of them");
+                    throw new TemplateException(
+                            id
+                                    + ": Specify either 'Role' or 'Policies' (but not both at the same time) or neither of them");
                 }
                 if (properties.has("Events")) {
-                    throw new TemplateException(id + ": the roles SAM generates for a state machine's Events are not simulated");
+                    throw new TemplateException(
+                            id + ": the roles SAM generates for a state machine's Events are not simulated");
                 }
                 if (!properties.has("Role")) {
-                    List<String> managed = properties.path("Tracing").path("Enabled").asBoolean(false)
-                            ? List.of(managedArn("AWSXrayWriteOnlyAccess")) : List.of();
+                    List<String> managed =
+                            properties.path("Tracing").path("Enabled").asBoolean(false)
+                                    ? List.of(managedArn("AWSXrayWriteOnlyAccess"))
+                                    : List.of();
                     out.set(id + "Role", role(id, resource, "states.amazonaws.com", managed));
                 }
             }
@@ -70,19 +77,26 @@ final class SamTransform {
 
     private ObjectNode functionRole(String id, JsonNode function) {
         JsonNode properties = function.path("Properties");
-        for (String unsupported : List.of("DeadLetterQueue", "EventInvokeConfig", "DurableConfig", "PermissionsBoundary",
+        for (String unsupported : List.of(
+                "DeadLetterQueue",
+                "EventInvokeConfig",
+                "DurableConfig",
+                "PermissionsBoundary",
                 "AssumeRolePolicyDocument")) {
             if (properties.has(unsupported)) {
-                throw new TemplateException(id + ": what SAM adds to the generated role for " + unsupported + " is not simulated; give the function a Role");
+                throw new TemplateException(id + ": what SAM adds to the generated role for " + unsupported
+                        + " is not simulated; give the function a Role");
             }
         }
         properties.path("Events").properties().forEach(event -> {
             if (POLICY_EVENTS.contains(event.getValue().path("Type").asText())) {
                 throw new TemplateException(id + ".Events." + event.getKey() + ": the policies SAM adds for "
-                        + event.getValue().path("Type").asText() + " event sources are not simulated; give the function a Role");
+                        + event.getValue().path("Type").asText()
+                        + " event sources are not simulated; give the function a Role");
             }
         });
-        List<String> managed = new java.util.ArrayList<>(List.of(managedArn("service-role/AWSLambdaBasicExecutionRole")));
+        List<String> managed =
+                new java.util.ArrayList<>(List.of(managedArn("service-role/AWSLambdaBasicExecutionRole")));
         if (properties.has("Tracing") && !properties.get("Tracing").asText().equals("Disabled")) {
             managed.add(managedArn("AWSXrayWriteOnlyAccess"));
         }
@@ -109,7 +123,8 @@ final class SamTransform {
         ArrayNode inline = Json.NODES.arrayNode();
         JsonNode policies = resource.path("Properties").path("Policies");
         int index = 0;
-        for (JsonNode policy : policies.isArray() ? policies : policies.isMissingNode() ? List.<JsonNode>of() : List.of(policies)) {
+        for (JsonNode policy :
+                policies.isArray() ? policies : policies.isMissingNode() ? List.<JsonNode>of() : List.of(policies)) {
             String where = owner + ".Policies[" + index + "]";
             String name = roleId + "Policy" + index++;
             if (policy.isTextual() || isIntrinsic(policy) && !policy.has("Fn::If")) {
@@ -123,9 +138,12 @@ final class SamTransform {
                 inline.addObject().put("PolicyName", name).set("PolicyDocument", policy);
             } else if (policy.isObject() && policy.size() == 1) {
                 String template = policy.fieldNames().next();
-                inline.addObject().put("PolicyName", name).set("PolicyDocument", expand(template, policy.get(template), where));
+                inline.addObject()
+                        .put("PolicyName", name)
+                        .set("PolicyDocument", expand(template, policy.get(template), where));
             } else {
-                throw new TemplateException(where + ": Policy at index " + (index - 1) + " in the 'Policies' property is not valid");
+                throw new TemplateException(
+                        where + ": Policy at index " + (index - 1) + " in the 'Policies' property is not valid");
             }
         }
         if (!inline.isEmpty()) {
@@ -138,9 +156,12 @@ final class SamTransform {
     private static JsonNode expand(String name, JsonNode values, String where) {
         JsonNode template = TEMPLATES.get(name);
         if (template == null) {
-            throw new TemplateException(where + ": policy template " + name + " is not known to the simulation (it ships "
-                    + TEMPLATES.properties().stream().map(java.util.Map.Entry::getKey).toList()
-                    + " from sam-policy-templates.json)");
+            throw new TemplateException(
+                    where + ": policy template " + name + " is not known to the simulation (it ships "
+                            + TEMPLATES.properties().stream()
+                                    .map(java.util.Map.Entry::getKey)
+                                    .toList()
+                            + " from sam-policy-templates.json)");
         }
         template.path("Parameters").fieldNames().forEachRemaining(parameter -> {
             if (!values.has(parameter)) {
@@ -152,7 +173,10 @@ final class SamTransform {
     }
 
     private static JsonNode substitute(JsonNode node, JsonNode parameters, JsonNode values) {
-        if (node.isObject() && node.size() == 1 && node.has("Ref") && parameters.has(node.get("Ref").asText())) {
+        if (node.isObject()
+                && node.size() == 1
+                && node.has("Ref")
+                && parameters.has(node.get("Ref").asText())) {
             return values.get(node.get("Ref").asText()).deepCopy();
         }
         if (node.isObject()) {
@@ -208,7 +232,8 @@ final class SamTransform {
         }
         String arn = ShippedData.ManagedPolicies.arnOf(nameOrArn);
         if (arn == null) {
-            throw new TemplateException(where + ": managed policy " + nameOrArn + " is not known to the simulation; give its ARN");
+            throw new TemplateException(
+                    where + ": managed policy " + nameOrArn + " is not known to the simulation; give its ARN");
         }
         return arn;
     }

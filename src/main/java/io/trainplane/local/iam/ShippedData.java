@@ -9,13 +9,13 @@ import java.nio.charset.StandardCharsets;
 
 /** The IAM data shipped beside these classes: AWS managed policies, SAM's policy templates, template.yaml. */
 final class ShippedData {
-    private ShippedData() {
-    }
+    private ShippedData() {}
 
     static String text(String name) {
         try (InputStream in = ShippedData.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("io/trainplane/local/iam/" + name + " is missing from the classpath (built by the pom)");
+                throw new IllegalStateException(
+                        "io/trainplane/local/iam/" + name + " is missing from the classpath (built by the pom)");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -31,8 +31,7 @@ final class ShippedData {
     static final class ManagedPolicies {
         private static final JsonNode DATA = json("aws-managed-policies.json");
 
-        private ManagedPolicies() {
-        }
+        private ManagedPolicies() {}
 
         /** The document of the managed policy {@code arn}, or null when it is not shipped. */
         static JsonNode document(String arn) {

@@ -13,8 +13,13 @@ import java.util.Map;
  * @param environment   Globals.Function.Environment.Variables merged with its own, resolved; entries
  *                      that resolve to AWS::NoValue are left out
  */
-public record StackFunction(String logicalId, String name, String arn, String aliasArn, String roleLogicalId,
-                            Map<String, String> environment) {
+public record StackFunction(
+        String logicalId,
+        String name,
+        String arn,
+        String aliasArn,
+        String roleLogicalId,
+        Map<String, String> environment) {
     public StackFunction {
         environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
     }

@@ -39,17 +39,20 @@ final class StackParameters {
             if (!section.has(name)) {
                 List<String> known = new ArrayList<>();
                 section.fieldNames().forEachRemaining(known::add);
-                throw new TemplateException("the template has no parameter " + name + " (its parameters: " + known + ")");
+                throw new TemplateException(
+                        "the template has no parameter " + name + " (its parameters: " + known + ")");
             }
         }
         Map<String, JsonNode> values = new LinkedHashMap<>();
         for (var parameter : section.properties()) {
             String name = parameter.getKey();
             JsonNode spec = parameter.getValue();
-            String value = overrides.containsKey(name) ? overrides.get(name)
+            String value = overrides.containsKey(name)
+                    ? overrides.get(name)
                     : spec.has("Default") ? spec.get("Default").asText() : null;
             if (value == null) {
-                throw new TemplateException("parameter " + name + " has no Default: give it a value (--parameter " + name + "=...)");
+                throw new TemplateException(
+                        "parameter " + name + " has no Default: give it a value (--parameter " + name + "=...)");
             }
             values.put(name, checked(name, spec, value));
         }
@@ -69,14 +72,21 @@ final class StackParameters {
             if (numeric && number(item) == null) {
                 throw problem(name, value, "is not a number");
             }
-            if (spec.has("AllowedPattern") && !item.matches(spec.get("AllowedPattern").asText())) {
-                throw problem(name, value, "does not match its AllowedPattern " + spec.get("AllowedPattern").asText());
+            if (spec.has("AllowedPattern")
+                    && !item.matches(spec.get("AllowedPattern").asText())) {
+                throw problem(
+                        name,
+                        value,
+                        "does not match its AllowedPattern "
+                                + spec.get("AllowedPattern").asText());
             }
         }
         if (spec.has("AllowedValues")) {
             boolean allowed = false;
             for (JsonNode option : spec.get("AllowedValues")) {
-                allowed |= numeric ? number(option.asText()) != null && number(option.asText()).compareTo(number(value)) == 0
+                allowed |= numeric
+                        ? number(option.asText()) != null
+                                && number(option.asText()).compareTo(number(value)) == 0
                         : option.asText().equals(value);
             }
             if (!allowed) {
@@ -84,11 +94,22 @@ final class StackParameters {
             }
         }
         if (spec.has("MinLength") && value.length() < spec.get("MinLength").asInt()
-                || spec.has("MaxLength") && value.length() > spec.get("MaxLength").asInt()) {
+                || spec.has("MaxLength")
+                        && value.length() > spec.get("MaxLength").asInt()) {
             throw problem(name, value, "is not between MinLength and MaxLength");
         }
-        if (numeric && !list && (spec.has("MinValue") && number(value).compareTo(number(spec.get("MinValue").asText())) < 0
-                || spec.has("MaxValue") && number(value).compareTo(number(spec.get("MaxValue").asText())) > 0)) {
+        if (numeric
+                && !list
+                && (spec.has("MinValue")
+                                && number(value)
+                                                .compareTo(number(
+                                                        spec.get("MinValue").asText()))
+                                        < 0
+                        || spec.has("MaxValue")
+                                && number(value)
+                                                .compareTo(number(
+                                                        spec.get("MaxValue").asText()))
+                                        > 0)) {
             throw problem(name, value, "is not between MinValue and MaxValue");
         }
         if (!list) {

@@ -16,7 +16,8 @@ public record StackPolicies(Map<String, Role> roles) {
     public Role role(String logicalId) {
         Role role = roles.get(logicalId);
         if (role == null) {
-            throw new IllegalArgumentException("the stack creates no role " + logicalId + " (its roles: " + roles.keySet() + ")");
+            throw new IllegalArgumentException(
+                    "the stack creates no role " + logicalId + " (its roles: " + roles.keySet() + ")");
         }
         return role;
     }
@@ -28,7 +29,10 @@ public record StackPolicies(Map<String, Role> roles) {
 
     /** The ids of every statement of every role, in order. */
     public List<String> statementIds() {
-        return roles.values().stream().flatMap(r -> r.statements().stream()).map(PolicyStatement::id).toList();
+        return roles.values().stream()
+                .flatMap(r -> r.statements().stream())
+                .map(PolicyStatement::id)
+                .toList();
     }
 
     /** A copy of these policies without the statement {@code statementId}. */

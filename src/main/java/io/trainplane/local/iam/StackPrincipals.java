@@ -25,7 +25,8 @@ public final class StackPrincipals {
     public Caller stateMachine(String name) {
         StackStateMachine machine = stack.stateMachines().get(name);
         if (machine == null) {
-            throw new IllegalArgumentException("template.yaml creates no state machine " + name + " with these parameters");
+            throw new IllegalArgumentException(
+                    "template.yaml creates no state machine " + name + " with these parameters");
         }
         return session(name, machine.roleLogicalId(), machine.name());
     }
@@ -41,10 +42,14 @@ public final class StackPrincipals {
     private Caller session(String name, String roleLogicalId, String sessionName) {
         Role role = stack.roles().get(roleLogicalId);
         if (role == null) {
-            throw new IllegalArgumentException(name + " runs as " + roleLogicalId + ", which template.yaml does not create");
+            throw new IllegalArgumentException(
+                    name + " runs as " + roleLogicalId + ", which template.yaml does not create");
         }
         LocalAccount account = stack.account();
-        return new Caller(name, role.logicalId(),
-                "arn:" + account.partition() + ":sts::" + account.accountId() + ":assumed-role/" + role.name() + "/" + sessionName);
+        return new Caller(
+                name,
+                role.logicalId(),
+                "arn:" + account.partition() + ":sts::" + account.accountId() + ":assumed-role/" + role.name() + "/"
+                        + sessionName);
     }
 }

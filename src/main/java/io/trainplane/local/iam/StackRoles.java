@@ -9,8 +9,7 @@ import java.util.Set;
 
 /** An AWS::IAM::Role resource to a {@link Role}: its inline policies, then its managed policies. */
 final class StackRoles {
-    private StackRoles() {
-    }
+    private StackRoles() {}
 
     static Role role(String id, JsonNode resource, Intrinsics intrinsics) {
         String where = "Resources." + id + ".Properties";
@@ -18,7 +17,9 @@ final class StackRoles {
         if (properties.has("PermissionsBoundary")) {
             throw new TemplateException(where + ".PermissionsBoundary: permissions boundaries are not simulated");
         }
-        JsonNode arnCall = Json.NODES.objectNode().set("Fn::GetAtt", Json.NODES.arrayNode().add(id).add("Arn"));
+        JsonNode arnCall = Json.NODES
+                .objectNode()
+                .set("Fn::GetAtt", Json.NODES.arrayNode().add(id).add("Arn"));
         String arn = intrinsics.text(arnCall, where);
         List<RolePolicy> policies = new ArrayList<>();
         Set<String> names = new HashSet<>();
@@ -35,7 +36,8 @@ final class StackRoles {
         }
         JsonNode managed = intrinsics.resolve(properties.path("ManagedPolicyArns"), where + ".ManagedPolicyArns");
         for (JsonNode policyArn : managed.isArray() ? managed : List.<JsonNode>of()) {
-            policies.add(RolePolicy.managed(id, policyArn.asText(), ShippedData.ManagedPolicies.document(policyArn.asText())));
+            policies.add(RolePolicy.managed(
+                    id, policyArn.asText(), ShippedData.ManagedPolicies.document(policyArn.asText())));
         }
         return new Role(id, intrinsics.name(id), arn, policies);
     }

@@ -9,8 +9,13 @@ import java.util.Map;
  * @param roleLogicalId  the logical id of its role ({@code CleanupRole}, the one SAM generates from its Policies)
  * @param substitutions  its DefinitionSubstitutions, resolved
  */
-public record StackStateMachine(String logicalId, String name, String arn, String roleLogicalId, String definitionUri,
-                                Map<String, String> substitutions) {
+public record StackStateMachine(
+        String logicalId,
+        String name,
+        String arn,
+        String roleLogicalId,
+        String definitionUri,
+        Map<String, String> substitutions) {
     public StackStateMachine {
         substitutions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(substitutions));
     }

@@ -20,13 +20,13 @@ import java.util.Set;
  */
 public final class StackTemplate {
     /** The local account's value of the parameters without a Default. */
-    public static final Map<String, String> LOCAL_PARAMETERS = Map.of(
-            "SubnetIds", "subnet-0a1b2c3d4e5f60001,subnet-0a1b2c3d4e5f60002");
+    public static final Map<String, String> LOCAL_PARAMETERS =
+            Map.of("SubnetIds", "subnet-0a1b2c3d4e5f60001,subnet-0a1b2c3d4e5f60002");
     /** Where the build puts template.yaml on the classpath (the pom's shipped-resources). */
     static final String RESOURCE = "template.yaml";
     /** Resources that change a role's permissions in ways the simulation does not model. */
-    private static final Set<String> REFUSED_TYPES = Set.of("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy",
-            "AWS::IAM::RolePolicy", "AWS::Serverless::Connector");
+    private static final Set<String> REFUSED_TYPES =
+            Set.of("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy", "AWS::IAM::RolePolicy", "AWS::Serverless::Connector");
 
     private final LocalAccount account;
     private final StackParameters parameters;
@@ -46,9 +46,12 @@ public final class StackTemplate {
         template.path("Conditions").fieldNames().forEachRemaining(name -> intrinsics.condition(name, "Conditions"));
         resources.properties().forEach(entry -> {
             String type = entry.getValue().path("Type").asText();
-            if (REFUSED_TYPES.contains(type) || type.startsWith("AWS::Serverless::")
-                    && !Set.of("AWS::Serverless::Function", "AWS::Serverless::StateMachine").contains(type)) {
-                throw new TemplateException("Resources." + entry.getKey() + ": " + type + " is not simulated (it changes what roles may do)");
+            if (REFUSED_TYPES.contains(type)
+                    || type.startsWith("AWS::Serverless::")
+                            && !Set.of("AWS::Serverless::Function", "AWS::Serverless::StateMachine")
+                                    .contains(type)) {
+                throw new TemplateException("Resources." + entry.getKey() + ": " + type
+                        + " is not simulated (it changes what roles may do)");
             }
             if (type.equals("AWS::IAM::Role") && intrinsics.exists(entry.getKey())) {
                 roles.put(entry.getKey(), StackRoles.role(entry.getKey(), entry.getValue(), intrinsics));
@@ -67,7 +70,7 @@ public final class StackTemplate {
                         stateMachines.put(id, stateMachine(id, entry.getValue()));
                     }
                 }
-                default -> { }
+                default -> {}
             }
         });
     }
@@ -93,9 +96,12 @@ public final class StackTemplate {
         }
     }
 
-    public static StackTemplate parse(String text, String source, LocalAccount account, Map<String, String> parameterValues) {
+    public static StackTemplate parse(
+            String text, String source, LocalAccount account, Map<String, String> parameterValues) {
         JsonNode template = CfnYaml.read(text, source);
-        if (template == null || !template.isObject() || !template.path("Resources").isObject()) {
+        if (template == null
+                || !template.isObject()
+                || !template.path("Resources").isObject()) {
             throw new TemplateException(source + " has no Resources section");
         }
         return new StackTemplate(template, account, parameterValues);
@@ -142,10 +148,15 @@ public final class StackTemplate {
         String where = "Resources." + id + ".Properties";
         JsonNode properties = function.path("Properties");
         String arn = intrinsics.text(getAtt(id, "Arn"), where);
-        String alias = properties.has("AutoPublishAlias") ? intrinsics.text(Json.NODES.objectNode().put("Ref", id + ".Alias"), where) : null;
+        String alias = properties.has("AutoPublishAlias")
+                ? intrinsics.text(Json.NODES.objectNode().put("Ref", id + ".Alias"), where)
+                : null;
         Map<String, String> environment = new LinkedHashMap<>();
-        intrinsics.resolve(properties.path("Environment").path("Variables"), where + ".Environment.Variables").properties()
-                .forEach(v -> environment.put(v.getKey(), scalar(v.getValue(), where + ".Environment.Variables." + v.getKey())));
+        intrinsics
+                .resolve(properties.path("Environment").path("Variables"), where + ".Environment.Variables")
+                .properties()
+                .forEach(v -> environment.put(
+                        v.getKey(), scalar(v.getValue(), where + ".Environment.Variables." + v.getKey())));
         return new StackFunction(id, intrinsics.name(id), arn, alias, roleOf(id, properties), environment);
     }
 
@@ -153,11 +164,21 @@ public final class StackTemplate {
         String where = "Resources." + id + ".Properties";
         JsonNode properties = machine.path("Properties");
         Map<String, String> substitutions = new LinkedHashMap<>();
-        intrinsics.resolve(properties.path("DefinitionSubstitutions"), where + ".DefinitionSubstitutions").properties()
-                .forEach(s -> substitutions.put(s.getKey(), scalar(s.getValue(), where + ".DefinitionSubstitutions." + s.getKey())));
-        String definition = properties.has("DefinitionUri") ? intrinsics.text(properties.get("DefinitionUri"), where + ".DefinitionUri") : null;
-        return new StackStateMachine(id, intrinsics.name(id), intrinsics.text(getAtt(id, "Arn"), where), roleOf(id, properties),
-                definition, substitutions);
+        intrinsics
+                .resolve(properties.path("DefinitionSubstitutions"), where + ".DefinitionSubstitutions")
+                .properties()
+                .forEach(s -> substitutions.put(
+                        s.getKey(), scalar(s.getValue(), where + ".DefinitionSubstitutions." + s.getKey())));
+        String definition = properties.has("DefinitionUri")
+                ? intrinsics.text(properties.get("DefinitionUri"), where + ".DefinitionUri")
+                : null;
+        return new StackStateMachine(
+                id,
+                intrinsics.name(id),
+                intrinsics.text(getAtt(id, "Arn"), where),
+                roleOf(id, properties),
+                definition,
+                substitutions);
     }
 
     /** The role a function or state machine runs as: {@code Role: !GetAtt X.Arn}, or the one SAM generates. */
@@ -167,7 +188,10 @@ public final class StackTemplate {
             return id + "Role";
         }
         JsonNode getAtt = role.path("Fn::GetAtt");
-        if (getAtt.isArray() && getAtt.size() == 2 && getAtt.get(1).asText().equals("Arn") && roles.containsKey(getAtt.get(0).asText())) {
+        if (getAtt.isArray()
+                && getAtt.size() == 2
+                && getAtt.get(1).asText().equals("Arn")
+                && roles.containsKey(getAtt.get(0).asText())) {
             return getAtt.get(0).asText();
         }
         throw new TemplateException("Resources." + id + ".Properties.Role: give !GetAtt <Role>.Arn of a role this stack"
@@ -193,7 +217,8 @@ public final class StackTemplate {
             return template.get("Resources").deepCopy();
         }
         if (!transform.asText().equals(SamTransform.TRANSFORM)) {
-            throw new TemplateException("Transform " + transform + " is not simulated (only " + SamTransform.TRANSFORM + " is)");
+            throw new TemplateException(
+                    "Transform " + transform + " is not simulated (only " + SamTransform.TRANSFORM + " is)");
         }
         return new SamTransform(account).resources(template);
     }

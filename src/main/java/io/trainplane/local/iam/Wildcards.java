@@ -5,8 +5,7 @@ package io.trainplane.local.iam;
  * {@code StringLike}), and over an ARN segment by segment (Resource, {@code ArnLike}).
  */
 final class Wildcards {
-    private Wildcards() {
-    }
+    private Wildcards() {}
 
     /** {@code *} matches any run of characters (also none), {@code ?} any one character. */
     static boolean matches(String pattern, String value, boolean ignoreCase) {
@@ -18,7 +17,8 @@ final class Wildcards {
             if (p < pattern.length() && pattern.charAt(p) == '*') {
                 starAt = p++;
                 resumeAt = v;
-            } else if (p < pattern.length() && (pattern.charAt(p) == '?' || same(pattern.charAt(p), value.charAt(v), ignoreCase))) {
+            } else if (p < pattern.length()
+                    && (pattern.charAt(p) == '?' || same(pattern.charAt(p), value.charAt(v), ignoreCase))) {
                 p++;
                 v++;
             } else if (starAt >= 0) {

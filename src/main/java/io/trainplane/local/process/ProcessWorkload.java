@@ -52,10 +52,27 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
     static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
     static final String MARKER = ".trainplane-ready";
     private static final int MESSAGE_LIMIT = 4096;
-    private static final Set<String> TORCHRUN_FLAGS = Set.of("--standalone", "--no-python", "--no_python", "--run-path", "--run_path", "-m", "--module");
-    private static final Set<String> TORCHRUN_TOPOLOGY = Set.of("--nnodes", "--nproc-per-node", "--nproc_per_node", "--node-rank", "--node_rank",
-            "--rdzv-backend", "--rdzv_backend", "--rdzv-endpoint", "--rdzv_endpoint", "--rdzv-id", "--rdzv_id", "--rdzv-conf", "--rdzv_conf",
-            "--master-addr", "--master_addr", "--master-port", "--master_port", "--standalone");
+    private static final Set<String> TORCHRUN_FLAGS =
+            Set.of("--standalone", "--no-python", "--no_python", "--run-path", "--run_path", "-m", "--module");
+    private static final Set<String> TORCHRUN_TOPOLOGY = Set.of(
+            "--nnodes",
+            "--nproc-per-node",
+            "--nproc_per_node",
+            "--node-rank",
+            "--node_rank",
+            "--rdzv-backend",
+            "--rdzv_backend",
+            "--rdzv-endpoint",
+            "--rdzv_endpoint",
+            "--rdzv-id",
+            "--rdzv_id",
+            "--rdzv-conf",
+            "--rdzv_conf",
+            "--master-addr",
+            "--master_addr",
+            "--master-port",
+            "--master_port",
+            "--standalone");
 
     private final PythonRuntime python;
     private final Path root;
@@ -91,7 +108,9 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         }
     }
 
-    public Path root() { return root; }
+    public Path root() {
+        return root;
+    }
 
     @Override
     public Outcome outcome(Job job, Pod pod, KubernetesClient client) {
@@ -111,14 +130,17 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
-        Duration runtime = Duration.ofNanos(System.nanoTime() - process.startedNanos).withNanos(0).plusSeconds(1);
+        Duration runtime = Duration.ofNanos(System.nanoTime() - process.startedNanos)
+                .withNanos(0)
+                .plusSeconds(1);
         int exit = process.process.exitValue();
         boolean carriesResult = !indexed(job) || "0".equals(index(pod));
         return Optional.of(new Outcome(runtime, exit, carriesResult ? message(process, exit) : null));
     }
 
     private static String key(Job job, Pod pod) {
-        String jobKey = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + "/" + job.getMetadata().getUid();
+        String jobKey = job.getMetadata().getNamespace() + "/"
+                + job.getMetadata().getName() + "/" + job.getMetadata().getUid();
         return indexed(job) ? jobKey : jobKey + "/" + pod.getMetadata().getName();
     }
 
@@ -132,7 +154,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
 
     private Running start(Job job, Pod pod, KubernetesClient client) {
         Container container = pod.getSpec().getContainers().get(0);
-        String name = indexed(job) ? job.getMetadata().getName() : pod.getMetadata().getName();
+        String name =
+                indexed(job) ? job.getMetadata().getName() : pod.getMetadata().getName();
         Path dir = root.resolve("pods").resolve(name);
         try {
             Files.createDirectories(dir);
@@ -141,15 +164,25 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             Files.deleteIfExists(termination);
             Files.createFile(termination);
             installScripts(pod, client);
-            int completions = job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
+            int completions =
+                    job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
             List<String> command = localCommand(container.getCommand(), container.getArgs(), completions, termination);
             if ("training".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))) {
                 prepareDataIfMissing(log);
             }
-            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             Map<String, String> env = builder.environment();
-            Stream.of("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "GROUP_RANK")
+            Stream.of(
+                            "RANK",
+                            "LOCAL_RANK",
+                            "WORLD_SIZE",
+                            "LOCAL_WORLD_SIZE",
+                            "MASTER_ADDR",
+                            "MASTER_PORT",
+                            "GROUP_RANK")
                     .forEach(env::remove);
             env.put("PYTHONUNBUFFERED", "1");
             for (EnvVar var : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
@@ -158,11 +191,17 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                 }
             }
             env.put("TRAINPLANE_LOCAL_ROOT", root.toString());
-            Files.writeString(log, "$ " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-            return new Running(builder.start(), System.nanoTime(), log, termination, container.getTerminationMessagePolicy());
+            Files.writeString(
+                    log,
+                    "$ " + String.join(" ", command) + "\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+            return new Running(
+                    builder.start(), System.nanoTime(), log, termination, container.getTerminationMessagePolicy());
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start the process of pod " + pod.getMetadata().getName(), e);
+            throw new UncheckedIOException(
+                    "could not start the process of pod " + pod.getMetadata().getName(), e);
         }
     }
 
@@ -172,15 +211,27 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
      */
     private void installScripts(Pod pod, KubernetesClient client) throws IOException {
         Container container = pod.getSpec().getContainers().get(0);
-        String volume = container.getVolumeMounts() == null ? null : container.getVolumeMounts().stream()
-                .filter(m -> WorkloadManifests.WORKLOAD_DIR.equals(m.getMountPath())).map(m -> m.getName()).findFirst().orElse(null);
-        String configMap = volume == null || pod.getSpec().getVolumes() == null ? null : pod.getSpec().getVolumes().stream()
-                .filter(v -> volume.equals(v.getName()) && v.getConfigMap() != null)
-                .map(v -> v.getConfigMap().getName()).findFirst().orElse(null);
+        String volume = container.getVolumeMounts() == null
+                ? null
+                : container.getVolumeMounts().stream()
+                        .filter(m -> WorkloadManifests.WORKLOAD_DIR.equals(m.getMountPath()))
+                        .map(m -> m.getName())
+                        .findFirst()
+                        .orElse(null);
+        String configMap = volume == null || pod.getSpec().getVolumes() == null
+                ? null
+                : pod.getSpec().getVolumes().stream()
+                        .filter(v -> volume.equals(v.getName()) && v.getConfigMap() != null)
+                        .map(v -> v.getConfigMap().getName())
+                        .findFirst()
+                        .orElse(null);
         if (configMap == null) {
             return;
         }
-        ConfigMap found = client.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(configMap).get();
+        ConfigMap found = client.configMaps()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(configMap)
+                .get();
         if (found == null || found.getData() == null) {
             return;
         }
@@ -197,9 +248,16 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         if (Files.exists(data.resolve(MARKER))) {
             return;
         }
-        Process prepare = new ProcessBuilder(python.python().toString(), scripts.resolve("prepare.py").toString(),
-                "--data-dir", data.toString(), "--source", "synthetic")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process prepare = new ProcessBuilder(
+                        python.python().toString(),
+                        scripts.resolve("prepare.py").toString(),
+                        "--data-dir",
+                        data.toString(),
+                        "--source",
+                        "synthetic")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         try {
             if (!prepare.waitFor(10, TimeUnit.MINUTES)) {
                 prepare.destroyForcibly();
@@ -221,7 +279,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             all.addAll(args);
         }
         if (all.isEmpty()) {
-            throw new IllegalArgumentException("the container has no command: the process runtime cannot run an image's entry point");
+            throw new IllegalArgumentException(
+                    "the container has no command: the process runtime cannot run an image's entry point");
         }
         List<String> local = new ArrayList<>();
         String program = all.getFirst();
@@ -268,7 +327,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         if (argument.equals("/dev/termination-log")) {
             return termination.toString();
         }
-        for (Map.Entry<String, Path> mount : Map.of("/workload", scripts, "/shared", shared).entrySet()) {
+        for (Map.Entry<String, Path> mount :
+                Map.of("/workload", scripts, "/shared", shared).entrySet()) {
             if (argument.equals(mount.getKey()) || argument.startsWith(mount.getKey() + "/")) {
                 return mount.getValue() + argument.substring(mount.getKey().length());
             }

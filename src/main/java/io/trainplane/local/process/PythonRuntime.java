@@ -23,7 +23,9 @@ public record PythonRuntime(Path python) {
         String explicit = env.get(PYTHON_VARIABLE);
         List<Optional<Path>> candidates = explicit != null && !explicit.isBlank()
                 // Absolute: the pods' processes run in their own working directories.
-                ? List.of(Optional.of(Path.of(explicit).toAbsolutePath()).filter(Files::isExecutable).or(() -> onPath(explicit, env)))
+                ? List.of(Optional.of(Path.of(explicit).toAbsolutePath())
+                        .filter(Files::isExecutable)
+                        .or(() -> onPath(explicit, env)))
                 : List.of(onPath("python3", env), onPath("python", env));
         for (Optional<Path> candidate : candidates) {
             if (candidate.isPresent() && canImportTorch(candidate.get())) {
@@ -49,7 +51,9 @@ public record PythonRuntime(Path python) {
     public static boolean canImportTorch(Path python) {
         try {
             Process process = new ProcessBuilder(python.toString(), "-c", "import torch, numpy, torch.distributed")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 return false;

@@ -84,7 +84,12 @@ public final class AuthorizedDynamoDb implements DynamoDbClient {
         String resource = TABLE + tableName + (index == null ? "" : "/index/" + index);
         AuditEntry entry = authorizer.authorize(Callers.current(), IamRequest.of("dynamodb:" + operation, resource));
         if (!entry.decision().allowed()) {
-            throw AwsErrors.of("DynamoDb", DynamoDbException.builder(), 400, "AccessDeniedException", AwsErrors.deniedMessage(entry));
+            throw AwsErrors.of(
+                    "DynamoDb",
+                    DynamoDbException.builder(),
+                    400,
+                    "AccessDeniedException",
+                    AwsErrors.deniedMessage(entry));
         }
         return call.get();
     }

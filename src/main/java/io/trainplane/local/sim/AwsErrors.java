@@ -25,7 +25,12 @@ final class AwsErrors {
     static AwsServiceException accessDenied(AwsService service, AuditEntry entry) {
         String message = deniedMessage(entry);
         return service == AwsService.EKS
-                ? of(service, software.amazon.awssdk.services.eks.model.AccessDeniedException.builder(), 403, "AccessDeniedException", message)
+                ? of(
+                        service,
+                        software.amazon.awssdk.services.eks.model.AccessDeniedException.builder(),
+                        403,
+                        "AccessDeniedException",
+                        message)
                 : of(service, service.errorBuilder(), 400, "AccessDeniedException", message);
     }
 
@@ -37,21 +42,25 @@ final class AwsErrors {
                 + ("*".equals(entry.resource()) ? "" : " on resource: " + entry.resource()) + " " + why;
     }
 
-    static AwsServiceException of(AwsService service, AwsServiceException.Builder builder, int status, String code, String message) {
+    static AwsServiceException of(
+            AwsService service, AwsServiceException.Builder builder, int status, String code, String message) {
         return of(service.serviceId(), builder, status, code, message);
     }
 
-    static AwsServiceException of(String serviceId, AwsServiceException.Builder builder, int status, String code, String message) {
+    static AwsServiceException of(
+            String serviceId, AwsServiceException.Builder builder, int status, String code, String message) {
         String requestId = UUID.randomUUID().toString();
-        return builder
-                .message(message)
+        return builder.message(message)
                 .statusCode(status)
                 .requestId(requestId)
                 .awsErrorDetails(AwsErrorDetails.builder()
                         .errorCode(code)
                         .errorMessage(message)
                         .serviceName(serviceId)
-                        .sdkHttpResponse(SdkHttpResponse.builder().statusCode(status).putHeader("x-amzn-RequestId", requestId).build())
+                        .sdkHttpResponse(SdkHttpResponse.builder()
+                                .statusCode(status)
+                                .putHeader("x-amzn-RequestId", requestId)
+                                .build())
                         .build())
                 .build();
     }

@@ -37,11 +37,13 @@ enum AwsService {
     private final Set<String> operations;
     private final Supplier<? extends AwsServiceException.Builder> errors;
 
-    AwsService(String prefix, String serviceId, Class<?> client, Supplier<? extends AwsServiceException.Builder> errors) {
+    AwsService(
+            String prefix, String serviceId, Class<?> client, Supplier<? extends AwsServiceException.Builder> errors) {
         this.prefix = prefix;
         this.serviceId = serviceId;
         this.operations = Arrays.stream(client.getMethods())
-                .map(m -> Character.toUpperCase(m.getName().charAt(0)) + m.getName().substring(1))
+                .map(m -> Character.toUpperCase(m.getName().charAt(0))
+                        + m.getName().substring(1))
                 .collect(Collectors.toUnmodifiableSet());
         this.errors = errors;
     }

@@ -10,7 +10,8 @@ public final class CallLog {
     private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
 
     public void record(String service, String operation) {
-        counts.computeIfAbsent(service + ":" + operation, k -> new AtomicInteger()).incrementAndGet();
+        counts.computeIfAbsent(service + ":" + operation, k -> new AtomicInteger())
+                .incrementAndGet();
     }
 
     /** A sorted snapshot. */

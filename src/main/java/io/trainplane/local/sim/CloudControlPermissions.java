@@ -32,13 +32,14 @@ final class CloudControlPermissions implements Permissions {
         switch (request) {
             case GetResourceRequest r -> asked.addAll(reads(r.typeName()));
             case ListResourcesRequest r -> asked.addAll(reads(r.typeName()));
-            default -> { }
+            default -> {}
         }
         return asked;
     }
 
     /** What the type's create or delete handler asks of IAM for this resource ({@code tags}: the request's on create, the resource's on delete). */
-    static List<IamRequest> handler(CloudControlTypes type, Operation operation, String identifier, Map<String, String> tags) {
+    static List<IamRequest> handler(
+            CloudControlTypes type, Operation operation, String identifier, Map<String, String> tags) {
         boolean create = operation == Operation.CREATE;
         return switch (type) {
             case LAUNCH_TEMPLATE -> {
@@ -48,7 +49,8 @@ final class CloudControlPermissions implements Permissions {
                         ? list(tagging("ec2:CreateLaunchTemplate", arn, null, tags))
                         : list(on("ec2:DeleteLaunchTemplate", arn, tags));
                 if (create && !tags.isEmpty()) {
-                    asked.add(tagging("ec2:CreateTags", arn, null, tags).with("ec2:CreateAction", "CreateLaunchTemplate"));
+                    asked.add(tagging("ec2:CreateTags", arn, null, tags)
+                            .with("ec2:CreateAction", "CreateLaunchTemplate"));
                 }
                 asked.add(IamRequest.of("ec2:DescribeLaunchTemplates", "*"));
                 yield asked;
@@ -57,7 +59,9 @@ final class CloudControlPermissions implements Permissions {
                 // The AWS::Logs::LogGroup schema's handlers (aws-cloudformation-resource-providers-logs).
                 String arn = LOGS + (identifier != null ? identifier : "LogGroup-000000000000");
                 var asked = create
-                        ? list(tagging("logs:CreateLogGroup", arn, null, tags), IamRequest.of("logs:PutRetentionPolicy", arn))
+                        ? list(
+                                tagging("logs:CreateLogGroup", arn, null, tags),
+                                IamRequest.of("logs:PutRetentionPolicy", arn))
                         : list(on("logs:DeleteLogGroup", arn, tags));
                 if (create && !tags.isEmpty()) {
                     asked.add(tagging("logs:TagResource", arn, null, tags));
@@ -71,7 +75,8 @@ final class CloudControlPermissions implements Permissions {
                         ? list(tagging("ec2:CreatePlacementGroup", arn, null, tags))
                         : list(on("ec2:DeletePlacementGroup", arn, tags));
                 if (create && !tags.isEmpty()) {
-                    asked.add(tagging("ec2:CreateTags", arn, null, tags).with("ec2:CreateAction", "CreatePlacementGroup"));
+                    asked.add(tagging("ec2:CreateTags", arn, null, tags)
+                            .with("ec2:CreateAction", "CreatePlacementGroup"));
                 }
                 asked.add(IamRequest.of("ec2:DescribePlacementGroups", "*"));
                 yield asked;
@@ -90,8 +95,10 @@ final class CloudControlPermissions implements Permissions {
             return List.of(); // the call fails as TypeNotFound
         }
         return switch (type) {
-            case LAUNCH_TEMPLATE -> List.of(IamRequest.of("ec2:DescribeLaunchTemplates", "*"),
-                    IamRequest.of("ec2:DescribeLaunchTemplateVersions", "*"));
+            case LAUNCH_TEMPLATE ->
+                List.of(
+                        IamRequest.of("ec2:DescribeLaunchTemplates", "*"),
+                        IamRequest.of("ec2:DescribeLaunchTemplateVersions", "*"));
             case PLACEMENT_GROUP -> List.of(IamRequest.of("ec2:DescribePlacementGroups", "*"));
             case LOG_GROUP -> List.of(IamRequest.of("logs:DescribeLogGroups", "*"));
         };

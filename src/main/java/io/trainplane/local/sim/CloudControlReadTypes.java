@@ -1,8 +1,8 @@
 package io.trainplane.local.sim;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.local.iam.IamRequest;
 import io.trainplane.core.Json;
+import io.trainplane.local.iam.IamRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +22,8 @@ enum CloudControlReadTypes {
      */
     CAPACITY_RESERVATION("AWS::EC2::CapacityReservation", List.of("ec2:DescribeCapacityReservations")) {
         @Override
-        Optional<ObjectNode> read(String identifier, SimulatedNetwork network, SimulatedCapacity capacity, Instant now) {
+        Optional<ObjectNode> read(
+                String identifier, SimulatedNetwork network, SimulatedCapacity capacity, Instant now) {
             return capacity.reservation(identifier).map(r -> {
                 ObjectNode p = Json.object();
                 p.put("Id", r.id());
@@ -53,7 +54,9 @@ enum CloudControlReadTypes {
 
         @Override
         List<String> identifiers(SimulatedNetwork network, SimulatedCapacity capacity) {
-            return capacity.all().stream().map(SimulatedCapacity.Reservation::id).toList();
+            return capacity.all().stream()
+                    .map(SimulatedCapacity.Reservation::id)
+                    .toList();
         }
     },
     /**
@@ -63,7 +66,8 @@ enum CloudControlReadTypes {
      */
     SUBNET("AWS::EC2::Subnet", List.of("ec2:DescribeSubnets", "ec2:DescribeNetworkAcls")) {
         @Override
-        Optional<ObjectNode> read(String identifier, SimulatedNetwork network, SimulatedCapacity capacity, Instant now) {
+        Optional<ObjectNode> read(
+                String identifier, SimulatedNetwork network, SimulatedCapacity capacity, Instant now) {
             return network.subnet(identifier).map(s -> {
                 ObjectNode p = Json.object();
                 p.put("SubnetId", s.id());
@@ -100,17 +104,23 @@ enum CloudControlReadTypes {
     }
 
     /** The resource's properties at {@code now}; empty when the account has no such resource. */
-    abstract Optional<ObjectNode> read(String identifier, SimulatedNetwork network, SimulatedCapacity capacity, Instant now);
+    abstract Optional<ObjectNode> read(
+            String identifier, SimulatedNetwork network, SimulatedCapacity capacity, Instant now);
 
     abstract List<String> identifiers(SimulatedNetwork network, SimulatedCapacity capacity);
 
-    Optional<ResourceDescription> describe(String identifier, SimulatedNetwork network, SimulatedCapacity capacity, Instant now) {
+    Optional<ResourceDescription> describe(
+            String identifier, SimulatedNetwork network, SimulatedCapacity capacity, Instant now) {
         return read(identifier, network, capacity, now).map(properties -> ResourceDescription.builder()
-                .identifier(identifier).properties(Json.write(properties)).build());
+                .identifier(identifier)
+                .properties(Json.write(properties))
+                .build());
     }
 
     List<ResourceDescription> describeAll(SimulatedNetwork network, SimulatedCapacity capacity, Instant now) {
-        return identifiers(network, capacity).stream().map(id -> describe(id, network, capacity, now).orElseThrow()).toList();
+        return identifiers(network, capacity).stream()
+                .map(id -> describe(id, network, capacity, now).orElseThrow())
+                .toList();
     }
 
     static CloudControlReadTypes byName(String typeName) {

@@ -16,7 +16,8 @@ final class CloudControlSchemas {
     private CloudControlSchemas() {}
 
     static Rejection invalid(String path, String reason) {
-        return new Rejection(HandlerErrorCode.INVALID_REQUEST, "Model validation failed (#" + path + ": " + reason + ")");
+        return new Rejection(
+                HandlerErrorCode.INVALID_REQUEST, "Model validation failed (#" + path + ": " + reason + ")");
     }
 
     /** No property outside {@code allowed} ({@code "additionalProperties": false}). */
@@ -36,7 +37,8 @@ final class CloudControlSchemas {
         if (value == null) {
             return null;
         }
-        return value.isTextual() && values.contains(value.asText()) ? null
+        return value.isTextual() && values.contains(value.asText())
+                ? null
                 : invalid(path + "/" + name, value + " is not a valid enum value");
     }
 
@@ -49,7 +51,8 @@ final class CloudControlSchemas {
         if (!value.isIntegralNumber()) {
             return invalid(path + "/" + name, "expected type: Integer, found: " + value.getNodeType());
         }
-        return value.asLong() >= min && value.asLong() <= max ? null
+        return value.asLong() >= min && value.asLong() <= max
+                ? null
                 : invalid(path + "/" + name, value.asLong() + " is not between " + min + " and " + max);
     }
 
@@ -84,7 +87,9 @@ final class CloudControlSchemas {
                 return invalid(at + "/Key", "expected length between 1 and 128");
             }
             if (value.asText().length() > 256) {
-                return invalid(at + "/Value", "expected maxLength: 256, actual: " + value.asText().length());
+                return invalid(
+                        at + "/Value",
+                        "expected maxLength: 256, actual: " + value.asText().length());
             }
             if (key.asText().startsWith("aws:")) {
                 return invalid(at + "/Key", "the aws: prefix is reserved for AWS");

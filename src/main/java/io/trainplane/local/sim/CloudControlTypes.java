@@ -44,7 +44,9 @@ enum CloudControlTypes {
             Map<String, String> tags = new TreeMap<>();
             for (JsonNode spec : desired.path("TagSpecifications")) {
                 if ("launch-template".equals(spec.path("ResourceType").asText())) {
-                    spec.path("Tags").forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
+                    spec.path("Tags")
+                            .forEach(t -> tags.put(
+                                    t.path("Key").asText(), t.path("Value").asText()));
                 }
             }
             return tags;
@@ -60,12 +62,21 @@ enum CloudControlTypes {
      * Its primary identifier is the name (the inventory: {@code logs:log-group//aws/eks/…}).
      */
     LOG_GROUP("AWS::Logs::LogGroup", "LogGroupName", "logs:log-group/") {
-        private static final Set<String> PROPERTIES = Set.of("LogGroupName", "RetentionInDays", "Tags", "KmsKeyId",
-                "DataProtectionPolicy", "LogGroupClass", "FieldIndexPolicies", "ResourcePolicyDocument",
-                "DeletionProtectionEnabled", "BearerTokenAuthenticationEnabled");
+        private static final Set<String> PROPERTIES = Set.of(
+                "LogGroupName",
+                "RetentionInDays",
+                "Tags",
+                "KmsKeyId",
+                "DataProtectionPolicy",
+                "LogGroupClass",
+                "FieldIndexPolicies",
+                "ResourcePolicyDocument",
+                "DeletionProtectionEnabled",
+                "BearerTokenAuthenticationEnabled");
         private static final Pattern NAME = Pattern.compile("[.\\-_/#A-Za-z0-9]{1,512}");
-        private static final Set<Integer> RETENTION_DAYS = Set.of(1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400,
-                545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653);
+        private static final Set<Integer> RETENTION_DAYS = Set.of(
+                1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
+                3653);
 
         @Override
         Rejection validate(ObjectNode desired) {
@@ -74,9 +85,10 @@ enum CloudControlTypes {
                 return keys;
             }
             JsonNode name = desired.get("LogGroupName");
-            if (name != null && !(name.isTextual() && NAME.matcher(name.asText()).matches())) {
-                return CloudControlSchemas.invalid("/LogGroupName", "string " + name + " does not match pattern "
-                        + NAME.pattern());
+            if (name != null
+                    && !(name.isTextual() && NAME.matcher(name.asText()).matches())) {
+                return CloudControlSchemas.invalid(
+                        "/LogGroupName", "string " + name + " does not match pattern " + NAME.pattern());
             }
             JsonNode retention = desired.get("RetentionInDays");
             if (retention != null && !(retention.isIntegralNumber() && RETENTION_DAYS.contains(retention.asInt()))) {
@@ -91,14 +103,18 @@ enum CloudControlTypes {
                 properties.put("LogGroupName", "LogGroup-" + ids.next("", 12));
             }
             String name = properties.get("LogGroupName").asText();
-            properties.put("Arn", "arn:aws:logs:" + AwsService.REGION + ":" + AwsService.ACCOUNT + ":log-group:" + name + ":*");
+            properties.put(
+                    "Arn",
+                    "arn:aws:logs:" + AwsService.REGION + ":" + AwsService.ACCOUNT + ":log-group:" + name + ":*");
             return name;
         }
 
         @Override
         Map<String, String> tags(JsonNode desired) {
             Map<String, String> tags = new TreeMap<>();
-            desired.path("Tags").forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
+            desired.path("Tags")
+                    .forEach(t ->
+                            tags.put(t.path("Key").asText(), t.path("Value").asText()));
             return tags;
         }
     },
@@ -108,9 +124,12 @@ enum CloudControlTypes {
         @Override
         Rejection validate(ObjectNode desired) {
             JsonNode strategy = desired.get("Strategy");
-            return strategy == null || STRATEGIES.contains(strategy.asText()) ? null
-                    : new Rejection(HandlerErrorCode.INVALID_REQUEST,
-                            "Model validation failed (#/Strategy: " + strategy.asText() + " is not a valid enum value)");
+            return strategy == null || STRATEGIES.contains(strategy.asText())
+                    ? null
+                    : new Rejection(
+                            HandlerErrorCode.INVALID_REQUEST,
+                            "Model validation failed (#/Strategy: " + strategy.asText()
+                                    + " is not a valid enum value)");
         }
 
         @Override
@@ -124,7 +143,9 @@ enum CloudControlTypes {
         @Override
         Map<String, String> tags(JsonNode desired) {
             Map<String, String> tags = new TreeMap<>();
-            desired.path("Tags").forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
+            desired.path("Tags")
+                    .forEach(t ->
+                            tags.put(t.path("Key").asText(), t.path("Value").asText()));
             return tags;
         }
     };
@@ -141,8 +162,15 @@ enum CloudControlTypes {
         String path = "/LaunchTemplateData/MetadataOptions";
         Set<String> onOff = Set.of("enabled", "disabled");
         return CloudControlSchemas.first(
-                CloudControlSchemas.onlyKeys(options, path, Set.of("HttpEndpoint", "HttpTokens", "HttpPutResponseHopLimit",
-                        "HttpProtocolIpv6", "InstanceMetadataTags")),
+                CloudControlSchemas.onlyKeys(
+                        options,
+                        path,
+                        Set.of(
+                                "HttpEndpoint",
+                                "HttpTokens",
+                                "HttpPutResponseHopLimit",
+                                "HttpProtocolIpv6",
+                                "InstanceMetadataTags")),
                 CloudControlSchemas.oneOf(options, path, "HttpTokens", Set.of("optional", "required")),
                 CloudControlSchemas.oneOf(options, path, "HttpEndpoint", onOff),
                 CloudControlSchemas.oneOf(options, path, "HttpProtocolIpv6", onOff),

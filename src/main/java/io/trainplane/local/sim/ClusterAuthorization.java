@@ -33,7 +33,8 @@ final class ClusterAuthorization {
     record Forbidden(String username, String reason) implements Decision {}
 
     /** The policies that only read (https://docs.aws.amazon.com/eks/latest/userguide/access-policy-permissions.html). */
-    private static final Set<String> READ_ONLY = Set.of(EksAccessEntries.POLICY_PREFIX + "AmazonEKSViewPolicy",
+    private static final Set<String> READ_ONLY = Set.of(
+            EksAccessEntries.POLICY_PREFIX + "AmazonEKSViewPolicy",
             EksAccessEntries.POLICY_PREFIX + "AmazonEKSAdminViewPolicy");
     /** A namespaced object's path: /api/v1/namespaces/NS/… or /apis/GROUP/VERSION/namespaces/NS/…. */
     private static final Pattern NAMESPACED = Pattern.compile("^/(?:api/v1|apis/[^/]+/[^/]+)/namespaces/([^/]+)/.+$");
@@ -41,9 +42,11 @@ final class ClusterAuthorization {
     static Decision decide(ClusterRecord c, String principalArn, String method, String path) {
         AuthenticationMode mode = EksAccessEntries.mode(c.request);
         if (mode == AuthenticationMode.CONFIG_MAP) {
-            return principalArn.equals(c.creatorArn) ? new Allowed(principalArn)
-                    : new Unauthenticated(principalArn + " is not the creator of cluster " + c.name()
-                            + ", whose authentication mode CONFIG_MAP admits no access entries (the aws-auth ConfigMap is not simulated)");
+            return principalArn.equals(c.creatorArn)
+                    ? new Allowed(principalArn)
+                    : new Unauthenticated(
+                            principalArn + " is not the creator of cluster " + c.name()
+                                    + ", whose authentication mode CONFIG_MAP admits no access entries (the aws-auth ConfigMap is not simulated)");
         }
         AccessEntryRecord entry = c.accessEntries.get(principalArn);
         if (entry == null) {
@@ -62,21 +65,27 @@ final class ClusterAuthorization {
         if (!entry.kubernetesGroups.isEmpty()) {
             return new Allowed(entry.username);
         }
-        return new Forbidden(entry.username, entry.policies.isEmpty()
-                ? "its access entry on cluster " + c.name() + " has no access policy and no Kubernetes group"
-                : "no access policy of its entry on cluster " + c.name() + " allows it " + entry.policies.keySet());
+        return new Forbidden(
+                entry.username,
+                entry.policies.isEmpty()
+                        ? "its access entry on cluster " + c.name() + " has no access policy and no Kubernetes group"
+                        : "no access policy of its entry on cluster " + c.name() + " allows it "
+                                + entry.policies.keySet());
     }
 
     private static boolean inScope(AssociatedAccessPolicy policy, String namespace) {
         if (policy.accessScope().type() == AccessScopeType.CLUSTER) {
             return true;
         }
-        return namespace != null && policy.accessScope().namespaces().stream().anyMatch(pattern -> matches(pattern, namespace));
+        return namespace != null
+                && policy.accessScope().namespaces().stream().anyMatch(pattern -> matches(pattern, namespace));
     }
 
     /** A namespace scope may end in {@code *} (https://docs.aws.amazon.com/eks/latest/userguide/access-policies.html). */
     private static boolean matches(String pattern, String namespace) {
-        return pattern.endsWith("*") ? namespace.startsWith(pattern.substring(0, pattern.length() - 1)) : pattern.equals(namespace);
+        return pattern.endsWith("*")
+                ? namespace.startsWith(pattern.substring(0, pattern.length() - 1))
+                : pattern.equals(namespace);
     }
 
     /** The namespace a request acts in, or null for cluster-scoped objects (namespaces themselves among them). */

@@ -33,7 +33,9 @@ public enum ClusterFault {
     }
 
     public static ClusterFault of(String cli) {
-        return Arrays.stream(values()).filter(f -> f.cli.equals(cli)).findFirst()
+        return Arrays.stream(values())
+                .filter(f -> f.cli.equals(cli))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no cluster fault '" + cli + "'; faults: "
                         + Arrays.stream(values()).map(ClusterFault::cli).collect(Collectors.joining(", "))));
     }

@@ -20,8 +20,8 @@ import software.amazon.awssdk.services.efs.model.DeleteMountTargetRequest;
 import software.amazon.awssdk.services.efs.model.DescribeFileSystemsRequest;
 import software.amazon.awssdk.services.efs.model.DescribeMountTargetSecurityGroupsRequest;
 import software.amazon.awssdk.services.efs.model.DescribeMountTargetsRequest;
-import software.amazon.awssdk.services.efs.model.ModifyMountTargetSecurityGroupsRequest;
 import software.amazon.awssdk.services.efs.model.ListTagsForResourceRequest;
+import software.amazon.awssdk.services.efs.model.ModifyMountTargetSecurityGroupsRequest;
 import software.amazon.awssdk.services.efs.model.TagResourceRequest;
 import software.amazon.awssdk.services.efs.model.UntagResourceRequest;
 
@@ -58,43 +58,60 @@ final class EfsPermissions implements Permissions {
                             .forEach(tag -> asked.add(tag.with("elasticfilesystem:CreateAction", "CreateFileSystem")));
                     yield asked;
                 }
-                case DescribeFileSystemsRequest r -> list(r.fileSystemId() == null
-                        ? IamRequest.of("elasticfilesystem:DescribeFileSystems", "*")
-                        : onFileSystem("elasticfilesystem:DescribeFileSystems", r.fileSystemId()));
-                case DeleteFileSystemRequest r -> list(onFileSystem("elasticfilesystem:DeleteFileSystem", r.fileSystemId()));
+                case DescribeFileSystemsRequest r ->
+                    list(
+                            r.fileSystemId() == null
+                                    ? IamRequest.of("elasticfilesystem:DescribeFileSystems", "*")
+                                    : onFileSystem("elasticfilesystem:DescribeFileSystems", r.fileSystemId()));
+                case DeleteFileSystemRequest r ->
+                    list(onFileSystem("elasticfilesystem:DeleteFileSystem", r.fileSystemId()));
                 case CreateMountTargetRequest r -> {
-                    var asked = list(onFileSystem("elasticfilesystem:CreateMountTarget", r.fileSystemId()),
+                    var asked = list(
+                            onFileSystem("elasticfilesystem:CreateMountTarget", r.fileSystemId()),
                             IamRequest.of("ec2:DescribeSubnets", "*"),
                             IamRequest.of("ec2:DescribeNetworkInterfaces", "*"),
                             IamRequest.of("ec2:CreateNetworkInterface", EC2 + "network-interface/eni-00000000000000000")
                                     .with("ec2:Subnet", EC2 + "subnet/" + r.subnetId()),
                             IamRequest.of("ec2:CreateNetworkInterface", EC2 + "subnet/" + r.subnetId()));
-                    r.securityGroups().forEach(group -> asked.add(IamRequest.of("ec2:CreateNetworkInterface", EC2 + "security-group/" + group)));
+                    r.securityGroups()
+                            .forEach(group -> asked.add(
+                                    IamRequest.of("ec2:CreateNetworkInterface", EC2 + "security-group/" + group)));
                     yield asked;
                 }
-                case DescribeMountTargetsRequest r -> list(onFileSystem("elasticfilesystem:DescribeMountTargets",
-                        r.fileSystemId() != null ? r.fileSystemId() : fileSystemOf(r.mountTargetId())));
+                case DescribeMountTargetsRequest r ->
+                    list(onFileSystem(
+                            "elasticfilesystem:DescribeMountTargets",
+                            r.fileSystemId() != null ? r.fileSystemId() : fileSystemOf(r.mountTargetId())));
                 case DeleteMountTargetRequest r -> {
                     MountTargetRecord mt = efs.mountTargetOrNull(r.mountTargetId());
-                    var asked = list(onFileSystem("elasticfilesystem:DeleteMountTarget", fileSystemOf(r.mountTargetId())));
+                    var asked =
+                            list(onFileSystem("elasticfilesystem:DeleteMountTarget", fileSystemOf(r.mountTargetId())));
                     if (mt != null) {
-                        asked.add(IamRequest.of("ec2:DeleteNetworkInterface", EC2 + "network-interface/" + mt.networkInterfaceId)
+                        asked.add(IamRequest.of(
+                                        "ec2:DeleteNetworkInterface",
+                                        EC2 + "network-interface/" + mt.networkInterfaceId)
                                 .with("ec2:Subnet", EC2 + "subnet/" + mt.subnet.id()));
                     }
                     yield asked;
                 }
                 // https://docs.aws.amazon.com/efs/latest/ug/API_DescribeMountTargetSecurityGroups.html: also
                 // ec2:DescribeNetworkInterfaceAttribute, which has no resource type.
-                case DescribeMountTargetSecurityGroupsRequest r -> list(onFileSystem(
-                        "elasticfilesystem:DescribeMountTargetSecurityGroups", fileSystemOf(r.mountTargetId())),
-                        IamRequest.of("ec2:DescribeNetworkInterfaceAttribute", "*"));
+                case DescribeMountTargetSecurityGroupsRequest r ->
+                    list(
+                            onFileSystem(
+                                    "elasticfilesystem:DescribeMountTargetSecurityGroups",
+                                    fileSystemOf(r.mountTargetId())),
+                            IamRequest.of("ec2:DescribeNetworkInterfaceAttribute", "*"));
                 case ModifyMountTargetSecurityGroupsRequest r -> {
                     // https://docs.aws.amazon.com/efs/latest/ug/API_ModifyMountTargetSecurityGroups.html: also
                     // ec2:ModifyNetworkInterfaceAttribute on the mount target's network interface.
                     MountTargetRecord mt = efs.mountTargetOrNull(r.mountTargetId());
-                    var asked = list(onFileSystem("elasticfilesystem:ModifyMountTargetSecurityGroups", fileSystemOf(r.mountTargetId())));
+                    var asked = list(onFileSystem(
+                            "elasticfilesystem:ModifyMountTargetSecurityGroups", fileSystemOf(r.mountTargetId())));
                     if (mt != null) {
-                        asked.add(IamRequest.of("ec2:ModifyNetworkInterfaceAttribute", EC2 + "network-interface/" + mt.networkInterfaceId)
+                        asked.add(IamRequest.of(
+                                        "ec2:ModifyNetworkInterfaceAttribute",
+                                        EC2 + "network-interface/" + mt.networkInterfaceId)
                                 .with("ec2:Subnet", EC2 + "subnet/" + mt.subnet.id()));
                     }
                     yield asked;
@@ -102,12 +119,17 @@ final class EfsPermissions implements Permissions {
                 case TagResourceRequest r -> {
                     Map<String, String> tags = new TreeMap<>();
                     r.tags().forEach(t -> tags.put(t.key(), t.value()));
-                    yield list(tagging("elasticfilesystem:TagResource", EFS + r.resourceId(), tagsOf(r.resourceId()), tags));
+                    yield list(tagging(
+                            "elasticfilesystem:TagResource", EFS + r.resourceId(), tagsOf(r.resourceId()), tags));
                 }
                 case UntagResourceRequest r ->
-                        list(untagging("elasticfilesystem:UntagResource", EFS + r.resourceId(), tagsOf(r.resourceId()), r.tagKeys()));
+                    list(untagging(
+                            "elasticfilesystem:UntagResource",
+                            EFS + r.resourceId(),
+                            tagsOf(r.resourceId()),
+                            r.tagKeys()));
                 case ListTagsForResourceRequest r ->
-                        list(on("elasticfilesystem:ListTagsForResource", EFS + r.resourceId(), tagsOf(r.resourceId())));
+                    list(on("elasticfilesystem:ListTagsForResource", EFS + r.resourceId(), tagsOf(r.resourceId())));
                 default -> Permissions.unmapped(operation);
             };
         }

@@ -18,7 +18,8 @@ final class EfsRecords {
         final Map<String, String> tags = new TreeMap<>();
         Lifecycle life;
 
-        FileSystemRecord(CreateFileSystemRequest request, String creationToken, String id, String kmsKeyId, Lifecycle life) {
+        FileSystemRecord(
+                CreateFileSystemRequest request, String creationToken, String id, String kmsKeyId, Lifecycle life) {
             this.request = request;
             this.creationToken = creationToken;
             this.id = id;
@@ -40,10 +41,15 @@ final class EfsRecords {
         final SimulatedNetwork.Subnet subnet;
         /** The groups of its network interface: replaced by ModifyMountTargetSecurityGroups. */
         List<String> securityGroups;
+
         Lifecycle life;
 
-        MountTargetRecord(CreateMountTargetRequest request, String id, String networkInterfaceId, MountTargetRules.Placement placement,
-                          Lifecycle life) {
+        MountTargetRecord(
+                CreateMountTargetRequest request,
+                String id,
+                String networkInterfaceId,
+                MountTargetRules.Placement placement,
+                Lifecycle life) {
             this.request = request;
             this.id = id;
             this.networkInterfaceId = networkInterfaceId;

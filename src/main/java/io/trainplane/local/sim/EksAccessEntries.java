@@ -39,11 +39,15 @@ final class EksAccessEntries {
     static final String CLUSTER_ADMIN_POLICY = POLICY_PREFIX + "AmazonEKSClusterAdminPolicy";
     static final String STANDARD = "STANDARD";
     /** The access policies for people (https://docs.aws.amazon.com/eks/latest/userguide/access-policy-permissions.html). */
-    static final Set<String> POLICIES = Set.of("AmazonEKSClusterAdminPolicy", "AmazonEKSAdminPolicy", "AmazonEKSEditPolicy",
-            "AmazonEKSViewPolicy", "AmazonEKSAdminViewPolicy");
+    static final Set<String> POLICIES = Set.of(
+            "AmazonEKSClusterAdminPolicy",
+            "AmazonEKSAdminPolicy",
+            "AmazonEKSEditPolicy",
+            "AmazonEKSViewPolicy",
+            "AmazonEKSAdminViewPolicy");
     /** CreateAccessEntry's type (https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateAccessEntry.html). */
-    private static final Set<String> TYPES = Set.of(STANDARD, "EC2", "EC2_LINUX", "EC2_WINDOWS", "FARGATE_LINUX", "HYBRID_LINUX",
-            "HYPERPOD_LINUX");
+    private static final Set<String> TYPES =
+            Set.of(STANDARD, "EC2", "EC2_LINUX", "EC2_WINDOWS", "FARGATE_LINUX", "HYBRID_LINUX", "HYPERPOD_LINUX");
 
     private final EksAccount account;
     private final EksErrors errors;
@@ -56,13 +60,16 @@ final class EksAccessEntries {
     /** CONFIG_MAP unless the request says otherwise (https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateAccessConfigRequest.html). */
     static AuthenticationMode mode(CreateClusterRequest r) {
         var access = r.accessConfig();
-        return access == null || access.authenticationMode() == null ? AuthenticationMode.CONFIG_MAP : access.authenticationMode();
+        return access == null || access.authenticationMode() == null
+                ? AuthenticationMode.CONFIG_MAP
+                : access.authenticationMode();
     }
 
     /** True unless the request says otherwise (same page). */
     static boolean bootstrapsCreator(CreateClusterRequest r) {
         var access = r.accessConfig();
-        return access == null || access.bootstrapClusterCreatorAdminPermissions() == null
+        return access == null
+                || access.bootstrapClusterCreatorAdminPermissions() == null
                 || access.bootstrapClusterCreatorAdminPermissions();
     }
 
@@ -71,7 +78,9 @@ final class EksAccessEntries {
      * told not to (the InvalidParameterException quoted in terraform-aws-modules/terraform-aws-eks#3026).
      */
     void requireValidAccessConfig(CreateClusterRequest r) {
-        account.require(mode(r) != AuthenticationMode.CONFIG_MAP || bootstrapsCreator(r), r.name(),
+        account.require(
+                mode(r) != AuthenticationMode.CONFIG_MAP || bootstrapsCreator(r),
+                r.name(),
                 "bootstrapClusterCreatorAdminPermissions must be true if cluster authentication mode is set to CONFIG_MAP");
     }
 
@@ -87,9 +96,15 @@ final class EksAccessEntries {
         PrincipalArn principal = PrincipalArn.canonical(creator.arn());
         c.creatorArn = principal.arn();
         if (mode(c.request) != AuthenticationMode.CONFIG_MAP && bootstrapsCreator(c.request)) {
-            var entry = new AccessEntryRecord(c.name(), principal, STANDARD, defaultUsername(principal), List.of(), null, account.ids, now);
-            entry.policies.put(CLUSTER_ADMIN_POLICY, association(CLUSTER_ADMIN_POLICY,
-                    AccessScope.builder().type(AccessScopeType.CLUSTER).build(), now, now));
+            var entry = new AccessEntryRecord(
+                    c.name(), principal, STANDARD, defaultUsername(principal), List.of(), null, account.ids, now);
+            entry.policies.put(
+                    CLUSTER_ADMIN_POLICY,
+                    association(
+                            CLUSTER_ADMIN_POLICY,
+                            AccessScope.builder().type(AccessScopeType.CLUSTER).build(),
+                            now,
+                            now));
             c.accessEntries.put(principal.arn(), entry);
         }
     }
@@ -102,29 +117,49 @@ final class EksAccessEntries {
             PrincipalArn principal = PrincipalArn.iam(r.principalArn());
             account.require(principal != null, c.name(), "The principalArn parameter format is not valid");
             String type = r.type() == null ? STANDARD : r.type();
-            account.require(TYPES.contains(type), c.name(), "The type parameter must be one of " + TYPES.stream().sorted().toList());
+            account.require(
+                    TYPES.contains(type),
+                    c.name(),
+                    "The type parameter must be one of "
+                            + TYPES.stream().sorted().toList());
             boolean groups = r.hasKubernetesGroups() && !r.kubernetesGroups().isEmpty();
             // Node types take no username or groups, and only roles (same page: type, principalArn).
-            account.require(STANDARD.equals(type) || (!groups && r.username() == null && "role".equals(principal.type())), c.name(),
+            account.require(
+                    STANDARD.equals(type) || (!groups && r.username() == null && "role".equals(principal.type())),
+                    c.name(),
                     "Access entries of type " + type + " take an IAM role and no username or kubernetesGroups");
             AccessEntryRecord existing = c.accessEntries.get(principal.arn());
             if (existing != null) {
-                if (existing.request != null && EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, r)) {
-                    return CreateAccessEntryResponse.builder().accessEntry(EksViews.accessEntry(existing)).build();
+                if (existing.request != null
+                        && EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, r)) {
+                    return CreateAccessEntryResponse.builder()
+                            .accessEntry(EksViews.accessEntry(existing))
+                            .build();
                 }
                 throw errors.accessEntryExists(c.name());
             }
-            var created = new AccessEntryRecord(c.name(), principal, type, r.username() != null ? r.username() : defaultUsername(principal),
-                    groups ? r.kubernetesGroups() : List.of(), r, account.ids, now);
+            var created = new AccessEntryRecord(
+                    c.name(),
+                    principal,
+                    type,
+                    r.username() != null ? r.username() : defaultUsername(principal),
+                    groups ? r.kubernetesGroups() : List.of(),
+                    r,
+                    account.ids,
+                    now);
             c.accessEntries.put(principal.arn(), created);
-            return CreateAccessEntryResponse.builder().accessEntry(EksViews.accessEntry(created)).build();
+            return CreateAccessEntryResponse.builder()
+                    .accessEntry(EksViews.accessEntry(created))
+                    .build();
         }
     }
 
     DescribeAccessEntryResponse describe(DescribeAccessEntryRequest r) {
         synchronized (account) {
             account.now();
-            return DescribeAccessEntryResponse.builder().accessEntry(EksViews.accessEntry(entry(r.clusterName(), r.principalArn()))).build();
+            return DescribeAccessEntryResponse.builder()
+                    .accessEntry(EksViews.accessEntry(entry(r.clusterName(), r.principalArn())))
+                    .build();
         }
     }
 
@@ -137,7 +172,10 @@ final class EksAccessEntries {
                     .map(e -> e.principal.arn())
                     .toList();
             var page = account.page(principals, r.nextToken(), r.maxResults());
-            return ListAccessEntriesResponse.builder().accessEntries(page.items()).nextToken(page.nextToken()).build();
+            return ListAccessEntriesResponse.builder()
+                    .accessEntries(page.items())
+                    .nextToken(page.nextToken())
+                    .build();
         }
     }
 
@@ -160,20 +198,34 @@ final class EksAccessEntries {
             Instant now = account.now();
             AccessEntryRecord e = entry(r.clusterName(), r.principalArn());
             String policy = r.policyArn();
-            account.require(policy != null && policy.startsWith(POLICY_PREFIX) && POLICIES.contains(policy.substring(POLICY_PREFIX.length())),
-                    e.cluster, "The policyArn " + policy + " is not an EKS access policy (aws eks list-access-policies)");
-            account.require(STANDARD.equals(e.type), e.cluster, "Access policies can only be associated with access entries of type STANDARD");
+            account.require(
+                    policy != null
+                            && policy.startsWith(POLICY_PREFIX)
+                            && POLICIES.contains(policy.substring(POLICY_PREFIX.length())),
+                    e.cluster,
+                    "The policyArn " + policy + " is not an EKS access policy (aws eks list-access-policies)");
+            account.require(
+                    STANDARD.equals(e.type),
+                    e.cluster,
+                    "Access policies can only be associated with access entries of type STANDARD");
             AccessScope scope = r.accessScope();
-            account.require(scope != null && scope.type() != null && scope.type() != AccessScopeType.UNKNOWN_TO_SDK_VERSION, e.cluster,
+            account.require(
+                    scope != null && scope.type() != null && scope.type() != AccessScopeType.UNKNOWN_TO_SDK_VERSION,
+                    e.cluster,
                     "accessScope.type must be cluster or namespace");
             boolean namespaces = scope.hasNamespaces() && !scope.namespaces().isEmpty();
-            account.require(scope.type() == AccessScopeType.NAMESPACE ? namespaces : !namespaces, e.cluster,
+            account.require(
+                    scope.type() == AccessScopeType.NAMESPACE ? namespaces : !namespaces,
+                    e.cluster,
                     "accessScope.namespaces must be given for a namespace scope and only for it");
             var previous = e.policies.get(policy);
             var associated = association(policy, scope, previous == null ? now : previous.associatedAt(), now);
             e.policies.put(policy, associated);
-            return AssociateAccessPolicyResponse.builder().clusterName(e.cluster).principalArn(e.principal.arn())
-                    .associatedAccessPolicy(associated).build();
+            return AssociateAccessPolicyResponse.builder()
+                    .clusterName(e.cluster)
+                    .principalArn(e.principal.arn())
+                    .associatedAccessPolicy(associated)
+                    .build();
         }
     }
 
@@ -193,8 +245,12 @@ final class EksAccessEntries {
             account.now();
             AccessEntryRecord e = entry(r.clusterName(), r.principalArn());
             var page = account.page(List.copyOf(e.policies.values()), r.nextToken(), r.maxResults());
-            return ListAssociatedAccessPoliciesResponse.builder().clusterName(e.cluster).principalArn(e.principal.arn())
-                    .associatedAccessPolicies(page.items()).nextToken(page.nextToken()).build();
+            return ListAssociatedAccessPoliciesResponse.builder()
+                    .clusterName(e.cluster)
+                    .principalArn(e.principal.arn())
+                    .associatedAccessPolicies(page.items())
+                    .nextToken(page.nextToken())
+                    .build();
         }
     }
 
@@ -214,14 +270,16 @@ final class EksAccessEntries {
         synchronized (account) {
             account.now();
             ClusterRecord c = account.clusters.get(cluster);
-            return c == null ? new ClusterAuthorization.Unauthenticated("cluster " + cluster + " no longer exists")
+            return c == null
+                    ? new ClusterAuthorization.Unauthenticated("cluster " + cluster + " no longer exists")
                     : ClusterAuthorization.decide(c, principalArn, method, path);
         }
     }
 
     /** The entry of {@code principalArn} on the cluster, or EKS's ResourceNotFoundException. */
     AccessEntryRecord entry(String cluster, String principalArn) {
-        AccessEntryRecord e = principalArn == null ? null : withEntries(cluster).accessEntries.get(principalArn);
+        AccessEntryRecord e =
+                principalArn == null ? null : withEntries(cluster).accessEntries.get(principalArn);
         if (e == null) {
             throw errors.accessEntryNotFound(cluster);
         }
@@ -242,10 +300,18 @@ final class EksAccessEntries {
      * the user's ARN (https://docs.aws.amazon.com/eks/latest/userguide/creating-access-entries.html).
      */
     private static String defaultUsername(PrincipalArn p) {
-        return "role".equals(p.type()) ? "arn:aws:sts::" + p.account() + ":assumed-role/" + p.name() + "/{{SessionName}}" : p.arn();
+        return "role".equals(p.type())
+                ? "arn:aws:sts::" + p.account() + ":assumed-role/" + p.name() + "/{{SessionName}}"
+                : p.arn();
     }
 
-    private static AssociatedAccessPolicy association(String policy, AccessScope scope, Instant associatedAt, Instant modifiedAt) {
-        return AssociatedAccessPolicy.builder().policyArn(policy).accessScope(scope).associatedAt(associatedAt).modifiedAt(modifiedAt).build();
+    private static AssociatedAccessPolicy association(
+            String policy, AccessScope scope, Instant associatedAt, Instant modifiedAt) {
+        return AssociatedAccessPolicy.builder()
+                .policyArn(policy)
+                .accessScope(scope)
+                .associatedAt(associatedAt)
+                .modifiedAt(modifiedAt)
+                .build();
     }
 }

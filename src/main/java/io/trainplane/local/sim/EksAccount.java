@@ -1,7 +1,7 @@
 package io.trainplane.local.sim;
 
-import io.trainplane.local.sim.EksRecords.AccessEntryRecord;
 import io.trainplane.aws.PublicAccessCidrs;
+import io.trainplane.local.sim.EksRecords.AccessEntryRecord;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
@@ -99,7 +99,9 @@ final class EksAccount {
     }
 
     void requireName(String name, int maxLength, String field, String cluster) {
-        require(name != null && name.length() <= maxLength && NAME.matcher(name).matches(), cluster,
+        require(
+                name != null && name.length() <= maxLength && NAME.matcher(name).matches(),
+                cluster,
                 "1 validation error detected: Value '" + name + "' at '" + field + "' failed to satisfy constraint: "
                         + "Member must have length less than or equal to " + maxLength
                         + " and match regular expression pattern: " + NAME.pattern());
@@ -116,7 +118,9 @@ final class EksAccount {
      * version at the end). A null version is EKS's default, always supported.
      */
     void requireSupportedVersion(String version, String cluster, Instant now) {
-        require(version == null || KubernetesVersions.canCreate(version, KubernetesVersions.day(now)), cluster,
+        require(
+                version == null || KubernetesVersions.canCreate(version, KubernetesVersions.day(now)),
+                cluster,
                 "unsupported Kubernetes version " + version);
     }
 
@@ -132,7 +136,8 @@ final class EksAccount {
     }
 
     <T> Paging<T> page(List<T> all, String token, Integer maxResults) {
-        return Paging.page(all, token, maxResults, 100, () -> errors.invalidParameter(null, "The nextToken is not valid"));
+        return Paging.page(
+                all, token, maxResults, 100, () -> errors.invalidParameter(null, "The nextToken is not valid"));
     }
 
     /**
@@ -145,28 +150,46 @@ final class EksAccount {
             return;
         }
         List<String> invalid = PublicAccessCidrs.invalid(vpc.publicAccessCidrs());
-        require(invalid.isEmpty(), name, "The following CIDRs are invalid in publicAccessCidrs: ["
-                + String.join(",", invalid) + "]");
-        require(vpc.publicAccessCidrs().size() <= PublicAccessCidrs.MAX, name, "publicAccessCidrs has "
-                + vpc.publicAccessCidrs().size() + " CIDR blocks; a cluster takes at most " + PublicAccessCidrs.MAX);
+        require(
+                invalid.isEmpty(),
+                name,
+                "The following CIDRs are invalid in publicAccessCidrs: [" + String.join(",", invalid) + "]");
+        require(
+                vpc.publicAccessCidrs().size() <= PublicAccessCidrs.MAX,
+                name,
+                "publicAccessCidrs has " + vpc.publicAccessCidrs().size() + " CIDR blocks; a cluster takes at most "
+                        + PublicAccessCidrs.MAX);
     }
 
     static boolean logsControlPlane(CreateClusterRequest request) {
-        return request.logging() != null && request.logging().hasClusterLogging() && request.logging().clusterLogging()
-                .stream().anyMatch(setup -> Boolean.TRUE.equals(setup.enabled()) && setup.hasTypes() && !setup.types().isEmpty());
+        return request.logging() != null
+                && request.logging().hasClusterLogging()
+                && request.logging().clusterLogging().stream()
+                        .anyMatch(setup -> Boolean.TRUE.equals(setup.enabled())
+                                && setup.hasTypes()
+                                && !setup.types().isEmpty());
     }
 
     List<CloudResource> resources() {
         List<CloudResource> all = new ArrayList<>();
         for (ClusterRecord c : clusters.values()) {
             all.add(new CloudResource("eks:cluster/" + c.name(), c.tags));
-            c.nodegroups.values().forEach(n -> all.add(new CloudResource("eks:nodegroup/" + c.name() + "/" + n.request.nodegroupName(), n.tags)));
-            c.addons.values().forEach(a -> all.add(new CloudResource("eks:addon/" + c.name() + "/" + a.request.addonName(), a.tags)));
+            c.nodegroups
+                    .values()
+                    .forEach(n -> all.add(
+                            new CloudResource("eks:nodegroup/" + c.name() + "/" + n.request.nodegroupName(), n.tags)));
+            c.addons
+                    .values()
+                    .forEach(a ->
+                            all.add(new CloudResource("eks:addon/" + c.name() + "/" + a.request.addonName(), a.tags)));
         }
         return all.stream().sorted().toList();
     }
 
     List<AddonPodIdentity> podIdentityAssociations() {
-        return clusters.values().stream().flatMap(c -> c.addons.values().stream()).flatMap(a -> a.podIdentities.stream()).toList();
+        return clusters.values().stream()
+                .flatMap(c -> c.addons.values().stream())
+                .flatMap(a -> a.podIdentities.stream())
+                .toList();
     }
 }

@@ -38,17 +38,23 @@ public final class EksApiServerGate implements SimulatedKubernetes.Gate {
         }
         EksTokenVerifier.Identity id;
         try {
-            id = verifier.verify(authorization.substring("Bearer ".length()).trim(), eks.accessEntries().clustersServedAt(endpoint));
+            id = verifier.verify(
+                    authorization.substring("Bearer ".length()).trim(),
+                    eks.accessEntries().clustersServedAt(endpoint));
         } catch (EksTokenVerifier.Refused e) {
             return unauthorized(method, path, e.getMessage());
         }
-        return switch (eks.accessEntries().kubernetesAccess(id.cluster(), id.principal().arn(), method, path)) {
+        return switch (eks.accessEntries()
+                .kubernetesAccess(id.cluster(), id.principal().arn(), method, path)) {
             case Allowed allowed -> null;
             case Unauthenticated refused -> unauthorized(method, path, refused.reason());
             case Forbidden forbidden -> {
                 record(403, method, path, forbidden.reason());
-                yield new SimulatedKubernetes.Refusal(403, "Forbidden", "forbidden: User \"" + forbidden.username()
-                        + "\" cannot " + method + " " + path + ": " + forbidden.reason());
+                yield new SimulatedKubernetes.Refusal(
+                        403,
+                        "Forbidden",
+                        "forbidden: User \"" + forbidden.username() + "\" cannot " + method + " " + path + ": "
+                                + forbidden.reason());
             }
         };
     }

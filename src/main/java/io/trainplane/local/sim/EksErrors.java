@@ -17,52 +17,80 @@ final class EksErrors {
     }
 
     AwsServiceException clusterNotFound(String cluster) {
-        return calls.error(ResourceNotFoundException.builder().clusterName(cluster), 404, "ResourceNotFoundException",
+        return calls.error(
+                ResourceNotFoundException.builder().clusterName(cluster),
+                404,
+                "ResourceNotFoundException",
                 "No cluster found for name: " + cluster + ".");
     }
 
     AwsServiceException nodegroupNotFound(String cluster, String nodegroup) {
-        return calls.error(ResourceNotFoundException.builder().clusterName(cluster).nodegroupName(nodegroup), 404,
-                "ResourceNotFoundException", "No node group found for name: " + nodegroup + ".");
+        return calls.error(
+                ResourceNotFoundException.builder().clusterName(cluster).nodegroupName(nodegroup),
+                404,
+                "ResourceNotFoundException",
+                "No node group found for name: " + nodegroup + ".");
     }
 
     AwsServiceException addonNotFound(String cluster, String addon) {
-        return calls.error(ResourceNotFoundException.builder().clusterName(cluster).addonName(addon), 404,
-                "ResourceNotFoundException", "No addon: " + addon + " found in cluster: " + cluster);
+        return calls.error(
+                ResourceNotFoundException.builder().clusterName(cluster).addonName(addon),
+                404,
+                "ResourceNotFoundException",
+                "No addon: " + addon + " found in cluster: " + cluster);
     }
 
     AwsServiceException clusterExists(String cluster) {
-        return calls.error(ResourceInUseException.builder().clusterName(cluster), 409, "ResourceInUseException",
+        return calls.error(
+                ResourceInUseException.builder().clusterName(cluster),
+                409,
+                "ResourceInUseException",
                 "Cluster already exists with name: " + cluster);
     }
 
     AwsServiceException nodegroupExists(String cluster, String nodegroup) {
-        return calls.error(ResourceInUseException.builder().clusterName(cluster).nodegroupName(nodegroup), 409,
-                "ResourceInUseException", "NodeGroup already exists with name " + nodegroup + " and cluster name " + cluster);
+        return calls.error(
+                ResourceInUseException.builder().clusterName(cluster).nodegroupName(nodegroup),
+                409,
+                "ResourceInUseException",
+                "NodeGroup already exists with name " + nodegroup + " and cluster name " + cluster);
     }
 
     AwsServiceException addonExists(String cluster, String addon) {
-        return calls.error(ResourceInUseException.builder().clusterName(cluster).addonName(addon), 409,
-                "ResourceInUseException", "Addon already exists.");
+        return calls.error(
+                ResourceInUseException.builder().clusterName(cluster).addonName(addon),
+                409,
+                "ResourceInUseException",
+                "Addon already exists.");
     }
 
     AwsServiceException nodegroupsAttached(String cluster, String nodegroup) {
-        return calls.error(ResourceInUseException.builder().clusterName(cluster).nodegroupName(nodegroup), 409,
-                "ResourceInUseException", "Cluster has nodegroups attached");
+        return calls.error(
+                ResourceInUseException.builder().clusterName(cluster).nodegroupName(nodegroup),
+                409,
+                "ResourceInUseException",
+                "Cluster has nodegroups attached");
     }
 
     AwsServiceException notActive(String cluster) {
-        return calls.error(InvalidRequestException.builder().clusterName(cluster), 400, "InvalidRequestException",
+        return calls.error(
+                InvalidRequestException.builder().clusterName(cluster),
+                400,
+                "InvalidRequestException",
                 "Cluster '" + cluster + "' is not in ACTIVE status");
     }
 
     AwsServiceException clusterLimit(String cluster, int limit) {
-        return calls.error(ResourceLimitExceededException.builder().clusterName(cluster), 400, "ResourceLimitExceededException",
+        return calls.error(
+                ResourceLimitExceededException.builder().clusterName(cluster),
+                400,
+                "ResourceLimitExceededException",
                 "Cluster limit exceeded: this account already has " + limit + " clusters in " + AwsService.REGION);
     }
 
     AwsServiceException invalidParameter(String cluster, String message) {
-        return calls.error(InvalidParameterException.builder().clusterName(cluster), 400, "InvalidParameterException", message);
+        return calls.error(
+                InvalidParameterException.builder().clusterName(cluster), 400, "InvalidParameterException", message);
     }
 
     AwsServiceException resourceNotFound(String arn) {
@@ -73,22 +101,34 @@ final class EksErrors {
     // crossplane issues; https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateAccessEntry.html).
 
     AwsServiceException accessEntryExists(String cluster) {
-        return calls.error(ResourceInUseException.builder().clusterName(cluster), 409, "ResourceInUseException",
+        return calls.error(
+                ResourceInUseException.builder().clusterName(cluster),
+                409,
+                "ResourceInUseException",
                 "The specified access entry resource is already in use on this cluster.");
     }
 
     AwsServiceException accessEntryNotFound(String cluster) {
-        return calls.error(ResourceNotFoundException.builder().clusterName(cluster), 404, "ResourceNotFoundException",
+        return calls.error(
+                ResourceNotFoundException.builder().clusterName(cluster),
+                404,
+                "ResourceNotFoundException",
                 "The specified principalArn could not be found. You can view your available access entries with 'list-access-entries'.");
     }
 
     AwsServiceException policyNotAssociated(String cluster, String policyArn) {
-        return calls.error(ResourceNotFoundException.builder().clusterName(cluster), 404, "ResourceNotFoundException",
+        return calls.error(
+                ResourceNotFoundException.builder().clusterName(cluster),
+                404,
+                "ResourceNotFoundException",
                 "The specified policyArn " + policyArn + " is not associated with the access entry.");
     }
 
     AwsServiceException accessEntriesNotEnabled(String cluster) {
-        return calls.error(InvalidRequestException.builder().clusterName(cluster), 400, "InvalidRequestException",
+        return calls.error(
+                InvalidRequestException.builder().clusterName(cluster),
+                400,
+                "InvalidRequestException",
                 "The cluster's authentication mode must be set to one of [API, API_AND_CONFIG_MAP] to perform this operation.");
     }
 }

@@ -66,7 +66,9 @@ final class EksPermissions implements Permissions {
         synchronized (account) {
             return switch (request) {
                 case CreateClusterRequest r -> {
-                    var asked = list(tagging("eks:CreateCluster", "*", null, r.tags()), passRole(r.roleArn(), "eks.amazonaws.com"));
+                    var asked = list(
+                            tagging("eks:CreateCluster", "*", null, r.tags()),
+                            passRole(r.roleArn(), "eks.amazonaws.com"));
                     asked.addAll(taggingOnCreate("eks:TagResource", cluster(r.name()), r.tags()));
                     yield asked;
                 }
@@ -74,51 +76,74 @@ final class EksPermissions implements Permissions {
                 case DeleteClusterRequest r -> list(onCluster("eks:DeleteCluster", r.name()));
                 case ListNodegroupsRequest r -> list(onCluster("eks:ListNodegroups", r.clusterName()));
                 case ListAddonsRequest r -> list(onCluster("eks:ListAddons", r.clusterName()));
-                case ListPodIdentityAssociationsRequest r -> list(onCluster("eks:ListPodIdentityAssociations", r.clusterName()));
+                case ListPodIdentityAssociationsRequest r ->
+                    list(onCluster("eks:ListPodIdentityAssociations", r.clusterName()));
                 case CreateNodegroupRequest r -> {
-                    var asked = list(tagging("eks:CreateNodegroup", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags()),
+                    var asked = list(
+                            tagging(
+                                    "eks:CreateNodegroup",
+                                    cluster(r.clusterName()),
+                                    clusterTags(r.clusterName()),
+                                    r.tags()),
                             passRole(r.nodeRole(), "eks.amazonaws.com"));
-                    asked.addAll(taggingOnCreate("eks:TagResource", newArn("nodegroup", r.clusterName(), r.nodegroupName()), r.tags()));
+                    asked.addAll(taggingOnCreate(
+                            "eks:TagResource", newArn("nodegroup", r.clusterName(), r.nodegroupName()), r.tags()));
                     yield asked;
                 }
-                case DescribeNodegroupRequest r -> list(onNodegroup("eks:DescribeNodegroup", r.clusterName(), r.nodegroupName()));
-                case DeleteNodegroupRequest r -> list(onNodegroup("eks:DeleteNodegroup", r.clusterName(), r.nodegroupName()));
+                case DescribeNodegroupRequest r ->
+                    list(onNodegroup("eks:DescribeNodegroup", r.clusterName(), r.nodegroupName()));
+                case DeleteNodegroupRequest r ->
+                    list(onNodegroup("eks:DeleteNodegroup", r.clusterName(), r.nodegroupName()));
                 case CreateAddonRequest r -> {
-                    var asked = list(tagging("eks:CreateAddon", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags()));
-                    asked.addAll(taggingOnCreate("eks:TagResource", newArn("addon", r.clusterName(), r.addonName()), r.tags()));
+                    var asked = list(tagging(
+                            "eks:CreateAddon", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags()));
+                    asked.addAll(taggingOnCreate(
+                            "eks:TagResource", newArn("addon", r.clusterName(), r.addonName()), r.tags()));
                     // https://docs.aws.amazon.com/eks/latest/userguide/add-ons-iam.html: the add-on's
                     // Pod Identity roles are passed to pods.eks.amazonaws.com.
-                    r.podIdentityAssociations().forEach(a -> asked.add(passRole(a.roleArn(), "pods.eks.amazonaws.com")));
+                    r.podIdentityAssociations()
+                            .forEach(a -> asked.add(passRole(a.roleArn(), "pods.eks.amazonaws.com")));
                     yield asked;
                 }
                 case DescribeAddonRequest r -> list(onAddon("eks:DescribeAddon", r.clusterName(), r.addonName()));
                 case DeleteAddonRequest r -> list(onAddon("eks:DeleteAddon", r.clusterName(), r.addonName()));
                 case CreateAccessEntryRequest r -> {
                     var asked = list(createAccessEntry(r));
-                    asked.addAll(taggingOnCreate("eks:TagResource", newAccessEntryArn(r.clusterName(), r.principalArn()), r.tags()));
+                    asked.addAll(taggingOnCreate(
+                            "eks:TagResource", newAccessEntryArn(r.clusterName(), r.principalArn()), r.tags()));
                     yield asked;
                 }
                 case ListAccessEntriesRequest r -> list(onCluster("eks:ListAccessEntries", r.clusterName()));
-                case DescribeAccessEntryRequest r -> list(onAccessEntry("eks:DescribeAccessEntry", r.clusterName(), r.principalArn()));
-                case DeleteAccessEntryRequest r -> list(onAccessEntry("eks:DeleteAccessEntry", r.clusterName(), r.principalArn()));
+                case DescribeAccessEntryRequest r ->
+                    list(onAccessEntry("eks:DescribeAccessEntry", r.clusterName(), r.principalArn()));
+                case DeleteAccessEntryRequest r ->
+                    list(onAccessEntry("eks:DeleteAccessEntry", r.clusterName(), r.principalArn()));
                 case ListAssociatedAccessPoliciesRequest r ->
-                        list(onAccessEntry("eks:ListAssociatedAccessPolicies", r.clusterName(), r.principalArn()));
+                    list(onAccessEntry("eks:ListAssociatedAccessPolicies", r.clusterName(), r.principalArn()));
                 case AssociateAccessPolicyRequest r -> {
                     IamRequest asked = onAccessEntry("eks:AssociateAccessPolicy", r.clusterName(), r.principalArn());
                     asked = withValue(asked, "eks:policyArn", r.policyArn());
                     if (r.accessScope() != null) {
-                        asked = withValue(asked, "eks:accessScope", r.accessScope().typeAsString());
-                        if (r.accessScope().hasNamespaces() && !r.accessScope().namespaces().isEmpty()) {
+                        asked = withValue(
+                                asked, "eks:accessScope", r.accessScope().typeAsString());
+                        if (r.accessScope().hasNamespaces()
+                                && !r.accessScope().namespaces().isEmpty()) {
                             asked = asked.with("eks:namespaces", r.accessScope().namespaces());
                         }
                     }
                     yield list(asked);
                 }
-                case DisassociateAccessPolicyRequest r -> list(withValue(
-                        onAccessEntry("eks:DisassociateAccessPolicy", r.clusterName(), r.principalArn()), "eks:policyArn", r.policyArn()));
-                case TagResourceRequest r -> list(tagging("eks:TagResource", r.resourceArn(), tagsOf(r.resourceArn()), r.tags()));
-                case UntagResourceRequest r -> list(untagging("eks:UntagResource", r.resourceArn(), tagsOf(r.resourceArn()), r.tagKeys()));
-                case ListTagsForResourceRequest r -> list(on("eks:ListTagsForResource", r.resourceArn(), tagsOf(r.resourceArn())));
+                case DisassociateAccessPolicyRequest r ->
+                    list(withValue(
+                            onAccessEntry("eks:DisassociateAccessPolicy", r.clusterName(), r.principalArn()),
+                            "eks:policyArn",
+                            r.policyArn()));
+                case TagResourceRequest r ->
+                    list(tagging("eks:TagResource", r.resourceArn(), tagsOf(r.resourceArn()), r.tags()));
+                case UntagResourceRequest r ->
+                    list(untagging("eks:UntagResource", r.resourceArn(), tagsOf(r.resourceArn()), r.tagKeys()));
+                case ListTagsForResourceRequest r ->
+                    list(on("eks:ListTagsForResource", r.resourceArn(), tagsOf(r.resourceArn())));
                 case ListClustersRequest r -> list(IamRequest.of("eks:ListClusters", "*"));
                 default -> Permissions.unmapped(operation);
             };
@@ -143,11 +168,14 @@ final class EksPermissions implements Permissions {
 
     /** On the cluster, with the entry's own condition keys beside the request's tags. */
     private IamRequest createAccessEntry(CreateAccessEntryRequest r) {
-        IamRequest asked = tagging("eks:CreateAccessEntry", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags());
+        IamRequest asked =
+                tagging("eks:CreateAccessEntry", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags());
         asked = withValue(asked, "eks:principalArn", r.principalArn());
         asked = withValue(asked, "eks:accessEntryType", r.type());
         asked = withValue(asked, "eks:username", r.username());
-        return r.hasKubernetesGroups() && !r.kubernetesGroups().isEmpty() ? asked.with("eks:kubernetesGroups", r.kubernetesGroups()) : asked;
+        return r.hasKubernetesGroups() && !r.kubernetesGroups().isEmpty()
+                ? asked.with("eks:kubernetesGroups", r.kubernetesGroups())
+                : asked;
     }
 
     private IamRequest onAccessEntry(String action, String cluster, String principalArn) {
@@ -170,7 +198,11 @@ final class EksPermissions implements Permissions {
         if (p == null) {
             p = new PrincipalArn(String.valueOf(principalArn), "user", AwsService.ACCOUNT, "invalid-principal");
         }
-        return EksRecords.accessEntryArn(cluster, p, UUID.nameUUIDFromBytes((cluster + "/" + p.arn()).getBytes(StandardCharsets.UTF_8)).toString());
+        return EksRecords.accessEntryArn(
+                cluster,
+                p,
+                UUID.nameUUIDFromBytes((cluster + "/" + p.arn()).getBytes(StandardCharsets.UTF_8))
+                        .toString());
     }
 
     private static String cluster(String name) {

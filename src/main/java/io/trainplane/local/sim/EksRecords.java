@@ -34,9 +34,11 @@ final class EksRecords {
         final TreeMap<String, AccessEntryRecord> accessEntries = new TreeMap<>();
         /** The IAM principal that created the cluster (its bootstrap admin), or null when unknown. */
         String creatorArn;
+
         Lifecycle life;
 
-        ClusterRecord(CreateClusterRequest request, boolean preExisting, String endpoint, SimulatedIds ids, Lifecycle life) {
+        ClusterRecord(
+                CreateClusterRequest request, boolean preExisting, String endpoint, SimulatedIds ids, Lifecycle life) {
             this.request = request;
             this.preExisting = preExisting;
             this.endpoint = endpoint;
@@ -116,14 +118,22 @@ final class EksRecords {
         final List<String> kubernetesGroups;
         /** The request that made it, or null for the entry EKS made for the cluster's creator. */
         final CreateAccessEntryRequest request;
+
         final String uuid;
         final Instant createdAt;
         final Map<String, String> tags = new TreeMap<>();
         /** By policy ARN. */
         final Map<String, AssociatedAccessPolicy> policies = new TreeMap<>();
 
-        AccessEntryRecord(String cluster, PrincipalArn principal, String type, String username, List<String> kubernetesGroups,
-                          CreateAccessEntryRequest request, SimulatedIds ids, Instant createdAt) {
+        AccessEntryRecord(
+                String cluster,
+                PrincipalArn principal,
+                String type,
+                String username,
+                List<String> kubernetesGroups,
+                CreateAccessEntryRequest request,
+                SimulatedIds ids,
+                Instant createdAt) {
             this.cluster = cluster;
             this.principal = principal;
             this.type = type;

@@ -43,8 +43,16 @@ final class EksTokenVerifier {
     static final Duration VALIDITY = Duration.ofMinutes(15);
     static final int MAX_EXPIRES_SECONDS = 900;
     static final int MAX_TOKEN_BYTES = 4096;
-    private static final Set<String> PARAMETERS = Set.of("action", "version", "x-amz-algorithm", "x-amz-credential", "x-amz-date",
-            "x-amz-expires", "x-amz-security-token", "x-amz-signature", "x-amz-signedheaders");
+    private static final Set<String> PARAMETERS = Set.of(
+            "action",
+            "version",
+            "x-amz-algorithm",
+            "x-amz-credential",
+            "x-amz-date",
+            "x-amz-expires",
+            "x-amz-security-token",
+            "x-amz-signature",
+            "x-amz-signedheaders");
     private static final Pattern STS_HOST = Pattern.compile("^sts(\\.[a-z0-9-]+)?\\.amazonaws\\.com$");
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
@@ -76,19 +84,27 @@ final class EksTokenVerifier {
         }
         URI url;
         try {
-            url = URI.create(new String(Base64.getUrlDecoder().decode(token.substring(PREFIX.length())), StandardCharsets.UTF_8));
+            url = URI.create(new String(
+                    Base64.getUrlDecoder().decode(token.substring(PREFIX.length())), StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
             throw new Refused("token is not a base64url-encoded URL: " + e.getMessage());
         }
-        if (!"https".equals(url.getScheme()) || url.getHost() == null || !STS_HOST.matcher(url.getHost()).matches()
-                || !"/".equals(url.getPath()) || url.getRawQuery() == null) {
-            throw new Refused("not a pre-signed URL of STS: " + url.getScheme() + "://" + url.getHost() + url.getPath());
+        if (!"https".equals(url.getScheme())
+                || url.getHost() == null
+                || !STS_HOST.matcher(url.getHost()).matches()
+                || !"/".equals(url.getPath())
+                || url.getRawQuery() == null) {
+            throw new Refused(
+                    "not a pre-signed URL of STS: " + url.getScheme() + "://" + url.getHost() + url.getPath());
         }
         Map<String, String> query = query(url.getRawQuery());
         if (!"GetCallerIdentity".equals(query.get("action"))) {
             throw new Refused("unexpected action parameter in pre-signed URL");
         }
-        if (!Set.of(query.getOrDefault("x-amz-signedheaders", "").toLowerCase(Locale.ROOT).split(";")).contains("x-k8s-aws-id")) {
+        if (!Set.of(query.getOrDefault("x-amz-signedheaders", "")
+                        .toLowerCase(Locale.ROOT)
+                        .split(";"))
+                .contains("x-k8s-aws-id")) {
             throw new Refused("client did not sign the x-k8s-aws-id header in the pre-signed URL");
         }
         int expires = expires(query.get("x-amz-expires"));
@@ -98,26 +114,38 @@ final class EksTokenVerifier {
         }
         String[] scope = query.getOrDefault("x-amz-credential", "").split("/");
         AccessKeys.Key key = keys.find(scope[0])
-                .orElseThrow(() -> new Refused("STS: the security token included in the request is invalid (unknown access key " + scope[0] + ")"));
+                .orElseThrow(() ->
+                        new Refused("STS: the security token included in the request is invalid (unknown access key "
+                                + scope[0] + ")"));
         if (key.sessionToken() != null && !key.sessionToken().equals(query.get("x-amz-security-token"))) {
-            throw new Refused("STS: the security token included in the request is invalid (session token of " + scope[0] + ")");
+            throw new Refused(
+                    "STS: the security token included in the request is invalid (session token of " + scope[0] + ")");
         }
         if (scope.length != 5) {
             throw new Refused("STS: malformed X-Amz-Credential " + query.get("x-amz-credential"));
         }
         for (String cluster : clusters) {
             String expected = signature(url, query, cluster, key, scope[2], signedAt, expires);
-            if (MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
+            if (MessageDigest.isEqual(
+                    expected.getBytes(StandardCharsets.US_ASCII),
                     query.getOrDefault("x-amz-signature", "").getBytes(StandardCharsets.US_ASCII))) {
-                return new Identity(PrincipalArn.canonical(key.caller().arn()), key.caller().arn(), key.accessKeyId(), cluster);
+                return new Identity(
+                        PrincipalArn.canonical(key.caller().arn()), key.caller().arn(), key.accessKeyId(), cluster);
             }
         }
-        throw new Refused("STS: SignatureDoesNotMatch: the token was not signed for any cluster of this API server " + clusters);
+        throw new Refused(
+                "STS: SignatureDoesNotMatch: the token was not signed for any cluster of this API server " + clusters);
     }
 
     /** Signs the request the token stands for again, with x-k8s-aws-id set to {@code cluster}, as STS does to check it. */
-    private static String signature(URI url, Map<String, String> query, String cluster, AccessKeys.Key key, String region,
-                                     Instant signedAt, int expires) {
+    private static String signature(
+            URI url,
+            Map<String, String> query,
+            String cluster,
+            AccessKeys.Key key,
+            String region,
+            Instant signedAt,
+            int expires) {
         SdkHttpRequest request = SdkHttpRequest.builder()
                 .method(SdkHttpMethod.GET)
                 .uri(URI.create("https://" + url.getHost() + "/"))
@@ -125,15 +153,16 @@ final class EksTokenVerifier {
                 .putRawQueryParameter("Version", query.getOrDefault("version", ""))
                 .putHeader("x-k8s-aws-id", cluster)
                 .build();
-        var signed = AwsV4HttpSigner.create().sign(r -> r
-                .identity(key.credentials())
+        var signed = AwsV4HttpSigner.create().sign(r -> r.identity(key.credentials())
                 .request(request)
                 .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "sts")
                 .putProperty(AwsV4HttpSigner.REGION_NAME, region)
                 .putProperty(AwsV4HttpSigner.AUTH_LOCATION, AuthLocation.QUERY_STRING)
                 .putProperty(AwsV4HttpSigner.EXPIRATION_DURATION, Duration.ofSeconds(expires))
                 .putProperty(HttpSigner.SIGNING_CLOCK, Clock.fixed(signedAt, ZoneOffset.UTC)));
-        return signed.request().firstMatchingRawQueryParameter("X-Amz-Signature").orElse("");
+        return signed.request()
+                .firstMatchingRawQueryParameter("X-Amz-Signature")
+                .orElse("");
     }
 
     /** The query's parameters by lower-case name: only the whitelisted ones, each once. */
@@ -141,7 +170,8 @@ final class EksTokenVerifier {
         Map<String, String> params = new TreeMap<>();
         for (String pair : raw.split("&")) {
             int eq = pair.indexOf('=');
-            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8)
+                    .toLowerCase(Locale.ROOT);
             String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
             if (!PARAMETERS.contains(name)) {
                 throw new Refused("non-whitelisted query parameter \"" + name + "\"");

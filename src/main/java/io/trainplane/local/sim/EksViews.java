@@ -57,7 +57,8 @@ final class EksViews {
     }
 
     /** A self-signed certificate (CN=kubernetes): what an EKS cluster's CA looks like to a client. */
-    private static final String CA_PEM = """
+    private static final String CA_PEM =
+            """
             -----BEGIN CERTIFICATE-----
             MIIBgjCCASegAwIBAgIUTgoV/72tvpeycn9xHWDnf1ImCwIwCgYIKoZIzj0EAwIw
             FTETMBEGA1UEAwwKa3ViZXJuZXRlczAgFw0yNjExMjIwMDQ0MTFaGA8yMTI2MTAy
@@ -70,19 +71,23 @@ final class EksViews {
             mhFQmfK/
             -----END CERTIFICATE-----
             """;
+
     static final String CA_DATA = Base64.getEncoder().encodeToString(CA_PEM.getBytes(StandardCharsets.US_ASCII));
 
     static Cluster cluster(ClusterRecord c, Instant now) {
         CreateClusterRequest r = c.request;
-        ClusterStatus status = switch (c.life.phase(now)) {
-            case CREATING -> ClusterStatus.CREATING;
-            case READY -> ClusterStatus.ACTIVE;
-            case DELETING, GONE -> ClusterStatus.DELETING;
-        };
+        ClusterStatus status =
+                switch (c.life.phase(now)) {
+                    case CREATING -> ClusterStatus.CREATING;
+                    case READY -> ClusterStatus.ACTIVE;
+                    case DELETING, GONE -> ClusterStatus.DELETING;
+                };
         // The endpoint, the CA and the cluster security group appear once the control plane is up.
         boolean up = status != ClusterStatus.CREATING;
-        VpcConfigRequest vpc = r.resourcesVpcConfig() == null ? VpcConfigRequest.builder().build() : r.resourcesVpcConfig();
-        CreateAccessConfigRequest access = r.accessConfig() == null ? CreateAccessConfigRequest.builder().build() : r.accessConfig();
+        VpcConfigRequest vpc =
+                r.resourcesVpcConfig() == null ? VpcConfigRequest.builder().build() : r.resourcesVpcConfig();
+        CreateAccessConfigRequest access =
+                r.accessConfig() == null ? CreateAccessConfigRequest.builder().build() : r.accessConfig();
         Cluster.Builder b = Cluster.builder()
                 .name(c.name())
                 .arn(c.arn())
@@ -103,35 +108,57 @@ final class EksViews {
                         .publicAccessCidrs(vpc.hasPublicAccessCidrs() ? vpc.publicAccessCidrs() : List.of("0.0.0.0/0"))
                         .build())
                 .kubernetesNetworkConfig(KubernetesNetworkConfigResponse.builder()
-                        .serviceIpv4Cidr("10.100.0.0/16").ipFamily(IpFamily.IPV4).build())
-                .logging(r.logging() != null ? r.logging() : Logging.builder()
-                        .clusterLogging(LogSetup.builder().types(LogType.knownValues()).enabled(false).build()).build())
+                        .serviceIpv4Cidr("10.100.0.0/16")
+                        .ipFamily(IpFamily.IPV4)
+                        .build())
+                .logging(
+                        r.logging() != null
+                                ? r.logging()
+                                : Logging.builder()
+                                        .clusterLogging(LogSetup.builder()
+                                                .types(LogType.knownValues())
+                                                .enabled(false)
+                                                .build())
+                                        .build())
                 .accessConfig(AccessConfigResponse.builder()
-                        .authenticationMode(access.authenticationMode() == null ? AuthenticationMode.CONFIG_MAP : access.authenticationMode())
-                        .bootstrapClusterCreatorAdminPermissions(access.bootstrapClusterCreatorAdminPermissions() == null
-                                || access.bootstrapClusterCreatorAdminPermissions())
+                        .authenticationMode(
+                                access.authenticationMode() == null
+                                        ? AuthenticationMode.CONFIG_MAP
+                                        : access.authenticationMode())
+                        .bootstrapClusterCreatorAdminPermissions(
+                                access.bootstrapClusterCreatorAdminPermissions() == null
+                                        || access.bootstrapClusterCreatorAdminPermissions())
                         .build())
                 .tags(c.tags);
         if (up) {
             b.endpoint(c.endpoint)
                     .certificateAuthority(Certificate.builder().data(CA_DATA).build())
-                    .identity(Identity.builder().oidc(OIDC.builder()
-                            .issuer("https://oidc.eks." + AwsService.REGION + ".amazonaws.com/id/" + c.id).build()).build());
+                    .identity(Identity.builder()
+                            .oidc(OIDC.builder()
+                                    .issuer("https://oidc.eks." + AwsService.REGION + ".amazonaws.com/id/" + c.id)
+                                    .build())
+                            .build());
         }
         return b.build();
     }
 
     static Nodegroup nodegroup(NodegroupRecord n, Instant now) {
         CreateNodegroupRequest r = n.request;
-        NodegroupStatus status = switch (n.life.phase(now)) {
-            case CREATING -> NodegroupStatus.CREATING;
-            case READY -> n.launchFailure == null ? NodegroupStatus.ACTIVE : NodegroupStatus.CREATE_FAILED;
-            case DELETING, GONE -> NodegroupStatus.DELETING;
-        };
-        List<Issue> issues = status != NodegroupStatus.CREATE_FAILED ? List.of() : List.of(Issue.builder()
-                .code(NodegroupIssueCode.ASG_INSTANCE_LAUNCH_FAILURES).message(n.launchFailure)
-                .resourceIds(n.autoScalingGroup).build());
-        NodegroupScalingConfig scaling = r.scalingConfig() == null ? NodegroupScalingConfig.builder().build() : r.scalingConfig();
+        NodegroupStatus status =
+                switch (n.life.phase(now)) {
+                    case CREATING -> NodegroupStatus.CREATING;
+                    case READY -> n.launchFailure == null ? NodegroupStatus.ACTIVE : NodegroupStatus.CREATE_FAILED;
+                    case DELETING, GONE -> NodegroupStatus.DELETING;
+                };
+        List<Issue> issues = status != NodegroupStatus.CREATE_FAILED
+                ? List.of()
+                : List.of(Issue.builder()
+                        .code(NodegroupIssueCode.ASG_INSTANCE_LAUNCH_FAILURES)
+                        .message(n.launchFailure)
+                        .resourceIds(n.autoScalingGroup)
+                        .build());
+        NodegroupScalingConfig scaling =
+                r.scalingConfig() == null ? NodegroupScalingConfig.builder().build() : r.scalingConfig();
         return Nodegroup.builder()
                 .nodegroupName(r.nodegroupName())
                 .nodegroupArn(n.arn())
@@ -147,7 +174,10 @@ final class EksViews {
                         .maxSize(scaling.maxSize() == null ? 2 : scaling.maxSize())
                         .desiredSize(scaling.desiredSize() == null ? 2 : scaling.desiredSize())
                         .build())
-                .instanceTypes(r.hasInstanceTypes() ? r.instanceTypes() : r.launchTemplate() == null ? List.of("t3.medium") : null)
+                .instanceTypes(
+                        r.hasInstanceTypes()
+                                ? r.instanceTypes()
+                                : r.launchTemplate() == null ? List.of("t3.medium") : null)
                 .subnets(r.subnets())
                 .amiType(r.amiType() == null ? AMITypes.AL2023_X86_64_STANDARD : r.amiType())
                 .nodeRole(r.nodeRole())
@@ -155,19 +185,26 @@ final class EksViews {
                 .taints(r.taints())
                 .diskSize(r.diskSize() != null ? r.diskSize() : r.launchTemplate() == null ? Integer.valueOf(20) : null)
                 .launchTemplate(r.launchTemplate())
-                .resources(status == NodegroupStatus.CREATING ? null : NodegroupResources.builder()
-                        .autoScalingGroups(AutoScalingGroup.builder().name(n.autoScalingGroup).build()).build())
+                .resources(
+                        status == NodegroupStatus.CREATING
+                                ? null
+                                : NodegroupResources.builder()
+                                        .autoScalingGroups(AutoScalingGroup.builder()
+                                                .name(n.autoScalingGroup)
+                                                .build())
+                                        .build())
                 .health(NodegroupHealth.builder().issues(issues).build())
                 .tags(n.tags)
                 .build();
     }
 
     static Addon addon(AddonRecord a, Instant now) {
-        AddonStatus status = switch (a.life.phase(now)) {
-            case CREATING -> AddonStatus.CREATING;
-            case READY -> AddonStatus.ACTIVE;
-            case DELETING, GONE -> AddonStatus.DELETING;
-        };
+        AddonStatus status =
+                switch (a.life.phase(now)) {
+                    case CREATING -> AddonStatus.CREATING;
+                    case READY -> AddonStatus.ACTIVE;
+                    case DELETING, GONE -> AddonStatus.DELETING;
+                };
         return Addon.builder()
                 .addonName(a.request.addonName())
                 .clusterName(a.request.clusterName())
@@ -179,7 +216,9 @@ final class EksViews {
                 .modifiedAt(a.life.isDeleting() ? a.life.deleteRequestedAt() : a.life.createdAt())
                 .serviceAccountRoleArn(a.request.serviceAccountRoleArn())
                 .configurationValues(a.request.configurationValues())
-                .podIdentityAssociations(a.podIdentities.stream().map(AddonPodIdentity::associationArn).toList())
+                .podIdentityAssociations(a.podIdentities.stream()
+                        .map(AddonPodIdentity::associationArn)
+                        .toList())
                 .tags(a.tags)
                 .build();
     }

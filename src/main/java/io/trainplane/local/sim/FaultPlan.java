@@ -94,11 +94,19 @@ public final class FaultPlan {
         String key = service.prefix() + ":" + operation;
         AtomicInteger allowed = failAfter.get(key);
         if (failures.contains(key) || (allowed != null && allowed.getAndDecrement() <= 0)) {
-            throw AwsErrors.of(service, service.errorBuilder(), 400, INJECTED_ERROR_CODE,
+            throw AwsErrors.of(
+                    service,
+                    service.errorBuilder(),
+                    400,
+                    INJECTED_ERROR_CODE,
                     "Fault injected into " + key + ": the simulated account refuses this call");
         }
         if (throttles.remove(key)) {
-            throw AwsErrors.of(service, service.errorBuilder(), 400, THROTTLING_ERROR_CODE,
+            throw AwsErrors.of(
+                    service,
+                    service.errorBuilder(),
+                    400,
+                    THROTTLING_ERROR_CODE,
                     "Rate exceeded (throttling injected into " + key + ")");
         }
     }
@@ -114,7 +122,8 @@ public final class FaultPlan {
     private static String key(String serviceOperation) {
         int colon = serviceOperation.indexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException("expected service:Operation (like eks:CreateCluster), got '" + serviceOperation + "'");
+            throw new IllegalArgumentException(
+                    "expected service:Operation (like eks:CreateCluster), got '" + serviceOperation + "'");
         }
         return key(serviceOperation.substring(0, colon), serviceOperation.substring(colon + 1));
     }
@@ -122,7 +131,8 @@ public final class FaultPlan {
     private static String key(String service, String operation) {
         AwsService known = AwsService.byPrefix(service);
         if (!known.hasOperation(operation)) {
-            throw new IllegalArgumentException(known.prefix() + " has no operation '" + operation + "' (expected a name like CreateCluster)");
+            throw new IllegalArgumentException(
+                    known.prefix() + " has no operation '" + operation + "' (expected a name like CreateCluster)");
         }
         return known.prefix() + ":" + operation;
     }

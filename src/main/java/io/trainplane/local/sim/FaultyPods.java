@@ -11,41 +11,78 @@ import java.time.Instant;
 final class FaultyPods {
     static final String NO_GPU = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. "
             + "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.";
-    static final String CRASH = "Traceback (most recent call last):\n  File \"/workload/train.py\", line 1, in <module>\n"
-            + "RuntimeError: simulated crash at start-up (--cluster-fault crash-loop)";
+    static final String CRASH =
+            "Traceback (most recent call last):\n  File \"/workload/train.py\", line 1, in <module>\n"
+                    + "RuntimeError: simulated crash at start-up (--cluster-fault crash-loop)";
     static final int RESTARTS = 3;
 
     private FaultyPods() {}
 
     static PodStatus unschedulable(Instant created) {
-        return new PodStatusBuilder().withPhase("Pending")
-                .addNewCondition().withType("PodScheduled").withStatus("False").withReason("Unschedulable")
-                .withMessage(NO_GPU).withLastTransitionTime(created.toString()).endCondition()
+        return new PodStatusBuilder()
+                .withPhase("Pending")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withReason("Unschedulable")
+                .withMessage(NO_GPU)
+                .withLastTransitionTime(created.toString())
+                .endCondition()
                 .build();
     }
 
     static PodStatus imagePullBackOff(Pod pod, Instant created) {
         Container c = pod.getSpec().getContainers().get(0);
-        return new PodStatusBuilder().withPhase("Pending")
-                .addNewCondition().withType("PodScheduled").withStatus("True").withLastTransitionTime(created.toString()).endCondition()
-                .withContainerStatuses(new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
-                        .withReady(false).withRestartCount(0)
-                        .withNewState().withNewWaiting().withReason("ImagePullBackOff")
-                        .withMessage("Back-off pulling image \"" + c.getImage() + "\"").endWaiting().endState()
+        return new PodStatusBuilder()
+                .withPhase("Pending")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("True")
+                .withLastTransitionTime(created.toString())
+                .endCondition()
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withReady(false)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("ImagePullBackOff")
+                        .withMessage("Back-off pulling image \"" + c.getImage() + "\"")
+                        .endWaiting()
+                        .endState()
                         .build())
                 .build();
     }
 
     static PodStatus crashLoopBackOff(Pod pod, Instant created) {
         Container c = pod.getSpec().getContainers().get(0);
-        return new PodStatusBuilder().withPhase("Running").withStartTime(created.toString())
-                .addNewCondition().withType("PodScheduled").withStatus("True").withLastTransitionTime(created.toString()).endCondition()
-                .withContainerStatuses(new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
-                        .withReady(false).withRestartCount(RESTARTS)
-                        .withNewState().withNewWaiting().withReason("CrashLoopBackOff")
-                        .withMessage("back-off 40s restarting failed container=" + c.getName()).endWaiting().endState()
-                        .withNewLastState().withNewTerminated().withExitCode(1).withReason("Error").withMessage(CRASH)
-                        .endTerminated().endLastState()
+        return new PodStatusBuilder()
+                .withPhase("Running")
+                .withStartTime(created.toString())
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("True")
+                .withLastTransitionTime(created.toString())
+                .endCondition()
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withReady(false)
+                        .withRestartCount(RESTARTS)
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("CrashLoopBackOff")
+                        .withMessage("back-off 40s restarting failed container=" + c.getName())
+                        .endWaiting()
+                        .endState()
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(1)
+                        .withReason("Error")
+                        .withMessage(CRASH)
+                        .endTerminated()
+                        .endLastState()
                         .build())
                 .build();
     }

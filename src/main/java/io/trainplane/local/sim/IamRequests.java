@@ -28,7 +28,8 @@ final class IamRequests {
     }
 
     /** An action that sets tags: {@code aws:RequestTag/*} and {@code aws:TagKeys}, with the resource's own tags when it has any. */
-    static IamRequest tagging(String action, String resource, Map<String, String> resourceTags, Map<String, String> requestTags) {
+    static IamRequest tagging(
+            String action, String resource, Map<String, String> resourceTags, Map<String, String> requestTags) {
         IamRequest request = on(action, resource, resourceTags);
         if (requestTags == null || requestTags.isEmpty()) {
             return request;

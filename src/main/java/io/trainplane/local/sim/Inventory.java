@@ -14,12 +14,20 @@ public interface Inventory {
 
     /** The references of everything tagged {@code trainplane:run-id}, whatever the run. */
     default List<String> runResources() {
-        return resources().stream().filter(CloudResource::ofAnyRun).map(CloudResource::ref).sorted().toList();
+        return resources().stream()
+                .filter(CloudResource::ofAnyRun)
+                .map(CloudResource::ref)
+                .sorted()
+                .toList();
     }
 
     /** The references of everything tagged {@code trainplane:run-id=<runId>}. */
     default List<String> runResources(String runId) {
         Objects.requireNonNull(runId, "runId");
-        return resources().stream().filter(r -> runId.equals(r.runId())).map(CloudResource::ref).sorted().toList();
+        return resources().stream()
+                .filter(r -> runId.equals(r.runId()))
+                .map(CloudResource::ref)
+                .sorted()
+                .toList();
     }
 }

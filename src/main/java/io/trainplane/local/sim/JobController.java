@@ -55,12 +55,17 @@ public final class JobController {
         }
         List<Pod> pods = pods(ns, name);
         if (pods.isEmpty()) {
-            int completions = job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
+            int completions =
+                    job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
             for (int index = 0; index < completions; index++) {
                 client.pods().inNamespace(ns).resource(newPod(job, index, now)).create();
             }
             job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
-                    .withStartTime(now.toString()).withActive(completions).withSucceeded(0).withFailed(0).build());
+                    .withStartTime(now.toString())
+                    .withActive(completions)
+                    .withSucceeded(0)
+                    .withFailed(0)
+                    .build());
             client.batch().v1().jobs().inNamespace(ns).resource(job).updateStatus();
             return;
         }
@@ -77,55 +82,91 @@ public final class JobController {
         if (stuck.isPresent()) {
             if (!stuck.get().equals(pod.getStatus())) {
                 pod.setStatus(stuck.get());
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .resource(pod)
+                        .updateStatus();
             }
             return;
         }
         if ("Pending".equals(phase) && !now.isBefore(created.plus(SCHEDULING))) {
             pod.getStatus().setPhase("Running");
             pod.getStatus().setStartTime(created.plus(SCHEDULING).toString());
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .resource(pod)
+                    .updateStatus();
         } else if ("Running".equals(phase)) {
             Instant started = Instant.parse(pod.getStatus().getStartTime());
-            PodBehaviour.Outcome outcome = behaviour.poll(job, pod, client, Duration.between(started, now)).orElse(null);
+            PodBehaviour.Outcome outcome = behaviour
+                    .poll(job, pod, client, Duration.between(started, now))
+                    .orElse(null);
             if (outcome != null && !now.isBefore(started.plus(outcome.runtime()))) {
                 pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
-                pod.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder()
-                        .withName(pod.getSpec().getContainers().get(0).getName())
-                        .withImage(pod.getSpec().getContainers().get(0).getImage())
-                        .withNewState().withNewTerminated()
-                        .withExitCode(outcome.exitCode())
-                        .withReason(outcome.exitCode() == 0 ? "Completed" : "Error")
-                        .withMessage(outcome.terminationMessage())
-                        .withStartedAt(started.toString())
-                        .withFinishedAt(started.plus(outcome.runtime()).toString())
-                        .endTerminated().endState()
-                        .build()));
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
+                pod.getStatus()
+                        .setContainerStatuses(List.of(new ContainerStatusBuilder()
+                                .withName(pod.getSpec().getContainers().get(0).getName())
+                                .withImage(pod.getSpec().getContainers().get(0).getImage())
+                                .withNewState()
+                                .withNewTerminated()
+                                .withExitCode(outcome.exitCode())
+                                .withReason(outcome.exitCode() == 0 ? "Completed" : "Error")
+                                .withMessage(outcome.terminationMessage())
+                                .withStartedAt(started.toString())
+                                .withFinishedAt(started.plus(outcome.runtime()).toString())
+                                .endTerminated()
+                                .endState()
+                                .build()));
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .resource(pod)
+                        .updateStatus();
             }
         }
     }
 
     private void updateJobStatus(Job job, List<Pod> pods, Instant now) {
-        int completions = job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
-        long succeeded = pods.stream().filter(p -> "Succeeded".equals(p.getStatus().getPhase())).count();
-        long failed = pods.stream().filter(p -> "Failed".equals(p.getStatus().getPhase())).count();
+        int completions =
+                job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
+        long succeeded = pods.stream()
+                .filter(p -> "Succeeded".equals(p.getStatus().getPhase()))
+                .count();
+        long failed = pods.stream()
+                .filter(p -> "Failed".equals(p.getStatus().getPhase()))
+                .count();
         var status = job.getStatus();
         status.setSucceeded((int) succeeded);
         status.setFailed((int) failed);
         status.setActive((int) (pods.size() - succeeded - failed));
         if (failed > 0) {
             status.setActive(0);
-            status.setConditions(List.of(new JobConditionBuilder().withType("Failed").withStatus("True")
-                    .withReason("FailedIndexes").withMessage("Job has failed indexes")
-                    .withLastTransitionTime(now.toString()).build()));
+            status.setConditions(List.of(new JobConditionBuilder()
+                    .withType("Failed")
+                    .withStatus("True")
+                    .withReason("FailedIndexes")
+                    .withMessage("Job has failed indexes")
+                    .withLastTransitionTime(now.toString())
+                    .build()));
         } else if (succeeded >= completions) {
             status.setCompletionTime(now.toString());
             status.setConditions(List.of(
-                    new JobConditionBuilder().withType("SuccessCriteriaMet").withStatus("True").withLastTransitionTime(now.toString()).build(),
-                    new JobConditionBuilder().withType("Complete").withStatus("True").withLastTransitionTime(now.toString()).build()));
+                    new JobConditionBuilder()
+                            .withType("SuccessCriteriaMet")
+                            .withStatus("True")
+                            .withLastTransitionTime(now.toString())
+                            .build(),
+                    new JobConditionBuilder()
+                            .withType("Complete")
+                            .withStatus("True")
+                            .withLastTransitionTime(now.toString())
+                            .build()));
         }
-        client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).resource(job).updateStatus();
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(job.getMetadata().getNamespace())
+                .resource(job)
+                .updateStatus();
     }
 
     /** Pods whose Job is gone go too, as the garbage collector does for background deletion. */
@@ -134,27 +175,38 @@ public final class JobController {
                 .map(j -> j.getMetadata().getNamespace() + "/" + j.getMetadata().getName())
                 .collect(Collectors.toSet());
         for (Pod pod : client.pods().inAnyNamespace().withLabel(JOB_NAME).list().getItems()) {
-            String owner = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(JOB_NAME);
+            String owner = pod.getMetadata().getNamespace() + "/"
+                    + pod.getMetadata().getLabels().get(JOB_NAME);
             if (!alive.contains(owner)) {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .delete();
             }
         }
     }
 
     private List<Pod> pods(String namespace, String jobName) {
-        return client.pods().inNamespace(namespace).withLabel(JOB_NAME, jobName).list().getItems();
+        return client.pods()
+                .inNamespace(namespace)
+                .withLabel(JOB_NAME, jobName)
+                .list()
+                .getItems();
     }
 
     private static boolean isFinished(Job job) {
-        return job.getStatus() != null && job.getStatus().getConditions() != null
+        return job.getStatus() != null
+                && job.getStatus().getConditions() != null
                 && job.getStatus().getConditions().stream()
-                .anyMatch(c -> "True".equals(c.getStatus()) && Set.of("Complete", "Failed").contains(c.getType()));
+                        .anyMatch(c -> "True".equals(c.getStatus())
+                                && Set.of("Complete", "Failed").contains(c.getType()));
     }
 
     private static Pod newPod(Job job, int index, Instant now) {
         String jobName = job.getMetadata().getName();
         boolean indexed = "Indexed".equals(job.getSpec().getCompletionMode());
-        Map<String, String> labels = new HashMap<>(job.getSpec().getTemplate().getMetadata().getLabels());
+        Map<String, String> labels =
+                new HashMap<>(job.getSpec().getTemplate().getMetadata().getLabels());
         labels.put(JOB_NAME, jobName);
         labels.put("job-name", jobName);
         Map<String, String> annotations = new HashMap<>();
@@ -163,16 +215,26 @@ public final class JobController {
             labels.put(COMPLETION_INDEX, Integer.toString(index));
             annotations.put(COMPLETION_INDEX, Integer.toString(index));
         }
-        String name = indexed ? jobName + "-" + index + "-" + suffix(jobName, index) : jobName + "-" + suffix(jobName, index);
+        String name =
+                indexed ? jobName + "-" + index + "-" + suffix(jobName, index) : jobName + "-" + suffix(jobName, index);
         return new PodBuilder()
                 .withNewMetadata()
-                .withName(name).withNamespace(job.getMetadata().getNamespace())
-                .withLabels(labels).withAnnotations(annotations)
-                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job")
-                        .withName(jobName).withUid(job.getMetadata().getUid()).withController(true).build())
+                .withName(name)
+                .withNamespace(job.getMetadata().getNamespace())
+                .withLabels(labels)
+                .withAnnotations(annotations)
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion("batch/v1")
+                        .withKind("Job")
+                        .withName(jobName)
+                        .withUid(job.getMetadata().getUid())
+                        .withController(true)
+                        .build())
                 .endMetadata()
                 .withSpec(job.getSpec().getTemplate().getSpec())
-                .withNewStatus().withPhase("Pending").endStatus()
+                .withNewStatus()
+                .withPhase("Pending")
+                .endStatus()
                 .build();
     }
 

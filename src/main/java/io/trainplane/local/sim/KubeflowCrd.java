@@ -26,9 +26,13 @@ final class KubeflowCrd {
 
     static CustomResourceDefinitionContext context() {
         return new CustomResourceDefinitionContext.Builder()
-                .withGroup(PyTorchJobs.CONTEXT.getGroup()).withVersion(PyTorchJobs.CONTEXT.getVersion())
-                .withPlural(PyTorchJobs.CONTEXT.getPlural()).withKind(PyTorchJobs.CONTEXT.getKind())
-                .withScope("Namespaced").withStatusSubresource(true).build();
+                .withGroup(PyTorchJobs.CONTEXT.getGroup())
+                .withVersion(PyTorchJobs.CONTEXT.getVersion())
+                .withPlural(PyTorchJobs.CONTEXT.getPlural())
+                .withKind(PyTorchJobs.CONTEXT.getKind())
+                .withScope("Namespaced")
+                .withStatusSubresource(true)
+                .build();
     }
 
     static synchronized CustomResourceDefinition definition() {
@@ -49,15 +53,34 @@ final class KubeflowCrd {
 
     private static CustomResourceDefinition minimal() {
         return new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName(PyTorchJobs.CRD_NAME).endMetadata()
-                .withNewSpec().withGroup("kubeflow.org").withScope("Namespaced")
-                .withNewNames().withKind("PyTorchJob").withListKind("PyTorchJobList").withPlural("pytorchjobs")
-                .withSingular("pytorchjob").endNames()
-                .addNewVersion().withName("v1").withServed(true).withStorage(true)
-                .withNewSubresources().withNewStatus().endStatus().endSubresources()
-                .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
-                .endOpenAPIV3Schema().endSchema()
+                .withNewMetadata()
+                .withName(PyTorchJobs.CRD_NAME)
+                .endMetadata()
+                .withNewSpec()
+                .withGroup("kubeflow.org")
+                .withScope("Namespaced")
+                .withNewNames()
+                .withKind("PyTorchJob")
+                .withListKind("PyTorchJobList")
+                .withPlural("pytorchjobs")
+                .withSingular("pytorchjob")
+                .endNames()
+                .addNewVersion()
+                .withName("v1")
+                .withServed(true)
+                .withStorage(true)
+                .withNewSubresources()
+                .withNewStatus()
+                .endStatus()
+                .endSubresources()
+                .withNewSchema()
+                .withNewOpenAPIV3Schema()
+                .withType("object")
+                .withXKubernetesPreserveUnknownFields(true)
+                .endOpenAPIV3Schema()
+                .endSchema()
                 .endVersion()
-                .endSpec().build();
+                .endSpec()
+                .build();
     }
 }

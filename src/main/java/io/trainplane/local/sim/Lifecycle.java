@@ -9,7 +9,12 @@ import java.time.Instant;
  * gone. Nothing runs in the background: every call reads the clock and asks {@link #phase}.
  */
 record Lifecycle(Instant createdAt, Duration creating, Instant deleteRequestedAt, Duration deleting) {
-    enum Phase { CREATING, READY, DELETING, GONE }
+    enum Phase {
+        CREATING,
+        READY,
+        DELETING,
+        GONE
+    }
 
     static Lifecycle startingAt(Instant now, Duration creating, Duration deleting) {
         return new Lifecycle(now, creating, null, deleting);

@@ -45,8 +45,11 @@ final class MountTargetRules {
      *
      * @param ofFileSystem the file system's mount targets; {@code all}: every mount target of the account
      */
-    Placement place(FileSystemRecord fs, CreateMountTargetRequest request, List<MountTargetRecord> ofFileSystem,
-                    Collection<MountTargetRecord> all) {
+    Placement place(
+            FileSystemRecord fs,
+            CreateMountTargetRequest request,
+            List<MountTargetRecord> ofFileSystem,
+            Collection<MountTargetRecord> all) {
         Subnet subnet = network.subnet(request.subnetId()).orElseThrow(() -> errors.subnetNotFound(request.subnetId()));
         // "For One Zone file systems, use the subnet that is associated with the file system's Availability Zone."
         String zone = fs.request.availabilityZoneName();
@@ -65,12 +68,17 @@ final class MountTargetRules {
         }
         // "If the request provides SecurityGroups, this network interface is associated with those
         // security groups. Otherwise, it belongs to the default security group for the subnet's VPC."
-        List<String> groups = request.hasSecurityGroups() && !request.securityGroups().isEmpty()
-                ? securityGroups(request.securityGroups(), subnet.vpcId())
-                : List.of(network.defaultSecurityGroup(subnet.vpcId()));
-        Set<String> taken = all.stream().filter(mt -> mt.subnet.id().equals(subnet.id()))
-                .map(mt -> mt.ipAddress).collect(Collectors.toSet());
-        String ip = request.ipAddress() != null ? requestedAddress(request.ipAddress(), subnet, taken) : freeAddress(subnet, taken);
+        List<String> groups =
+                request.hasSecurityGroups() && !request.securityGroups().isEmpty()
+                        ? securityGroups(request.securityGroups(), subnet.vpcId())
+                        : List.of(network.defaultSecurityGroup(subnet.vpcId()));
+        Set<String> taken = all.stream()
+                .filter(mt -> mt.subnet.id().equals(subnet.id()))
+                .map(mt -> mt.ipAddress)
+                .collect(Collectors.toSet());
+        String ip = request.ipAddress() != null
+                ? requestedAddress(request.ipAddress(), subnet, taken)
+                : freeAddress(subnet, taken);
         return new Placement(subnet, groups, ip);
     }
 
@@ -103,9 +111,11 @@ final class MountTargetRules {
             throw errors.badRequest("IpAddress '" + ip + "' is not an IPv4 address");
         }
         if (!subnet.cidr().contains(ip) || subnet.cidr().reserved(ip)) {
-            throw errors.badRequest("IpAddress " + ip + " is not an address of subnet " + subnet.id() + " that can be assigned"
-                    + " (its CIDR block is " + subnet.cidr().host(0) + "/" + subnet.cidr().prefix()
-                    + "; the first four and the last address are reserved)");
+            throw errors.badRequest(
+                    "IpAddress " + ip + " is not an address of subnet " + subnet.id() + " that can be assigned"
+                            + " (its CIDR block is " + subnet.cidr().host(0) + "/"
+                            + subnet.cidr().prefix()
+                            + "; the first four and the last address are reserved)");
         }
         if (taken.contains(ip)) {
             throw errors.ipAddressInUse(ip, subnet.id());

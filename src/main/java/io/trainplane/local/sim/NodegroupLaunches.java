@@ -33,8 +33,10 @@ final class NodegroupLaunches {
     /** A launch template's data by id (or by name when the id is null), when it exists. */
     private final BiFunction<String, String, Optional<JsonNode>> launchTemplates;
 
-    NodegroupLaunches(SimulatedNetwork network, SimulatedCapacity capacity,
-                      BiFunction<String, String, Optional<JsonNode>> launchTemplates) {
+    NodegroupLaunches(
+            SimulatedNetwork network,
+            SimulatedCapacity capacity,
+            BiFunction<String, String, Optional<JsonNode>> launchTemplates) {
         this.network = network;
         this.capacity = capacity;
         this.launchTemplates = launchTemplates;
@@ -55,26 +57,41 @@ final class NodegroupLaunches {
     void check(CreateNodegroupRequest request, EksAccount account, String cluster) {
         boolean block = request.capacityType() == CapacityTypes.CAPACITY_BLOCK;
         LaunchTemplateSpecification spec = request.launchTemplate();
-        account.require(!block || spec != null, cluster,
+        account.require(
+                !block || spec != null,
+                cluster,
                 "Launch template is required for capacityType CAPACITY_BLOCK: it must target the Capacity Block");
         if (spec == null || launchTemplates == null) {
             return;
         }
         JsonNode data = launchTemplates.apply(spec.id(), spec.name()).orElse(null);
-        account.require(data != null, cluster, "The specified launch template, with template "
-                + (spec.id() != null ? "ID " + spec.id() : "name " + spec.name()) + ", does not exist.");
-        boolean blockMarket = "capacity-block".equals(data.at("/InstanceMarketOptions/MarketType").asText(null));
+        account.require(
+                data != null,
+                cluster,
+                "The specified launch template, with template "
+                        + (spec.id() != null ? "ID " + spec.id() : "name " + spec.name()) + ", does not exist.");
+        boolean blockMarket = "capacity-block"
+                .equals(data.at("/InstanceMarketOptions/MarketType").asText(null));
         if (block) {
-            account.require(blockMarket && reservationId(data) != null && data.hasNonNull("InstanceType"), cluster,
+            account.require(
+                    blockMarket && reservationId(data) != null && data.hasNonNull("InstanceType"),
+                    cluster,
                     "Launch template for capacityType CAPACITY_BLOCK must set InstanceMarketOptions.MarketType "
                             + "capacity-block, CapacityReservationSpecification.CapacityReservationTarget."
                             + "CapacityReservationId and InstanceType");
         } else {
-            account.require(!blockMarket, cluster, "Launch template with InstanceMarketOptions.MarketType capacity-block "
-                    + "requires capacityType CAPACITY_BLOCK, not " + request.capacityTypeAsString());
+            account.require(
+                    !blockMarket,
+                    cluster,
+                    "Launch template with InstanceMarketOptions.MarketType capacity-block "
+                            + "requires capacityType CAPACITY_BLOCK, not " + request.capacityTypeAsString());
         }
-        account.require(!data.hasNonNull("InstanceType") || !request.hasInstanceTypes() || request.instanceTypes().isEmpty(),
-                cluster, "Cannot specify instance types in launch template and API request");
+        account.require(
+                !data.hasNonNull("InstanceType")
+                        || !request.hasInstanceTypes()
+                        || request.instanceTypes().isEmpty(),
+                cluster,
+                "Cannot specify instance types in launch template and API request");
     }
 
     /**
@@ -104,8 +121,13 @@ final class NodegroupLaunches {
      * until the block starts.
      */
     Optional<String> launch(CreateNodegroupRequest request, String owner, Instant now) {
-        JsonNode data = request.launchTemplate() == null || launchTemplates == null ? null
-                : launchTemplates.apply(request.launchTemplate().id(), request.launchTemplate().name()).orElse(null);
+        JsonNode data = request.launchTemplate() == null || launchTemplates == null
+                ? null
+                : launchTemplates
+                        .apply(
+                                request.launchTemplate().id(),
+                                request.launchTemplate().name())
+                        .orElse(null);
         String id = data == null ? null : reservationId(data);
         if (id == null) {
             return Optional.empty();
@@ -115,7 +137,8 @@ final class NodegroupLaunches {
         if (refusal.isEmpty()) {
             capacity.use(id, owner, desiredSize(request));
         }
-        return refusal.map(error -> "Could not launch On-Demand Instances. " + error + " Launching EC2 instance failed.");
+        return refusal.map(
+                error -> "Could not launch On-Demand Instances. " + error + " Launching EC2 instance failed.");
     }
 
     /** The node group's instances are terminating: their room in a reservation is free again. */
@@ -125,18 +148,22 @@ final class NodegroupLaunches {
         }
     }
 
-    private Optional<String> refusal(CreateNodegroupRequest request, JsonNode data, String id, Reservation reservation, Instant now) {
+    private Optional<String> refusal(
+            CreateNodegroupRequest request, JsonNode data, String id, Reservation reservation, Instant now) {
         if (reservation == null) {
-            return Optional.of("InvalidCapacityReservationId.NotFound - The Capacity Reservation ID '" + id + "' does not exist.");
+            return Optional.of(
+                    "InvalidCapacityReservationId.NotFound - The Capacity Reservation ID '" + id + "' does not exist.");
         }
         if (now.isBefore(reservation.start())) {
-            return Optional.of("InsufficientInstanceCapacity - We currently do not have sufficient " + reservation.instanceType()
-                    + " capacity in the Availability Zone you requested (" + reservation.zoneName() + ").");
+            return Optional.of(
+                    "InsufficientInstanceCapacity - We currently do not have sufficient " + reservation.instanceType()
+                            + " capacity in the Availability Zone you requested (" + reservation.zoneName() + ").");
         }
         if (!reservation.active(now)) {
             return Optional.of(RESERVATION_EXCEEDED);
         }
-        boolean blockMarket = "capacity-block".equals(data.at("/InstanceMarketOptions/MarketType").asText(null));
+        boolean blockMarket = "capacity-block"
+                .equals(data.at("/InstanceMarketOptions/MarketType").asText(null));
         if (reservation.capacityBlock() && !blockMarket) {
             return Optional.of("InvalidParameterCombination - Capacity Block " + id
                     + " takes only instances launched with InstanceMarketOptions.MarketType capacity-block.");
@@ -145,9 +172,12 @@ final class NodegroupLaunches {
             return Optional.of("InvalidParameterCombination - Instances in Capacity Block " + id
                     + " cannot be launched into a placement group.");
         }
-        boolean otherZone = request.subnets().stream().map(network::subnet).flatMap(Optional::stream)
+        boolean otherZone = request.subnets().stream()
+                .map(network::subnet)
+                .flatMap(Optional::stream)
                 .anyMatch(subnet -> !subnet.zoneName().equals(reservation.zoneName()));
-        boolean otherType = instanceTypes(request, data).stream().anyMatch(type -> !type.equals(reservation.instanceType()));
+        boolean otherType =
+                instanceTypes(request, data).stream().anyMatch(type -> !type.equals(reservation.instanceType()));
         if (otherZone || otherType || desiredSize(request) > capacity.available(id)) {
             return Optional.of(RESERVATION_EXCEEDED);
         }
@@ -158,15 +188,20 @@ final class NodegroupLaunches {
         if (data.hasNonNull("InstanceType")) {
             return List.of(data.get("InstanceType").asText());
         }
-        return request.hasInstanceTypes() && !request.instanceTypes().isEmpty() ? request.instanceTypes() : List.of(DEFAULT_INSTANCE_TYPE);
+        return request.hasInstanceTypes() && !request.instanceTypes().isEmpty()
+                ? request.instanceTypes()
+                : List.of(DEFAULT_INSTANCE_TYPE);
     }
 
     /** EKS's default desired size is 2, as DescribeNodegroup shows it ({@link EksViews}). */
     private static int desiredSize(CreateNodegroupRequest request) {
-        return request.scalingConfig() == null || request.scalingConfig().desiredSize() == null ? 2 : request.scalingConfig().desiredSize();
+        return request.scalingConfig() == null || request.scalingConfig().desiredSize() == null
+                ? 2
+                : request.scalingConfig().desiredSize();
     }
 
     private static String reservationId(JsonNode data) {
-        return data.at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId").asText(null);
+        return data.at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId")
+                .asText(null);
     }
 }

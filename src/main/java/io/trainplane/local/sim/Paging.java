@@ -6,8 +6,8 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 
 /** One page of a listing, with the token (an offset) of the next page as AWS's list calls return it. */
 record Paging<T>(List<T> items, String nextToken) {
-    static <T> Paging<T> page(List<T> all, String token, Integer maxResults, int defaultMax,
-                              Supplier<AwsServiceException> badToken) {
+    static <T> Paging<T> page(
+            List<T> all, String token, Integer maxResults, int defaultMax, Supplier<AwsServiceException> badToken) {
         int from = 0;
         if (token != null) {
             try {

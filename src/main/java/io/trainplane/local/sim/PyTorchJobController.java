@@ -41,7 +41,10 @@ public final class PyTorchJobController {
     }
 
     public void reconcile(Instant now) {
-        List<GenericKubernetesResource> jobs = client.genericKubernetesResources(PyTorchJobs.CONTEXT).inAnyNamespace().list().getItems();
+        List<GenericKubernetesResource> jobs = client.genericKubernetesResources(PyTorchJobs.CONTEXT)
+                .inAnyNamespace()
+                .list()
+                .getItems();
         for (GenericKubernetesResource job : jobs) {
             reconcile(job, now);
         }
@@ -57,41 +60,77 @@ public final class PyTorchJobController {
         String name = job.getMetadata().getName();
         Job asJob = asJob(job);
         if (behaviour.deletedBySomeone(asJob, now)) {
-            client.genericKubernetesResources(PyTorchJobs.CONTEXT).inNamespace(ns).withName(name).delete();
+            client.genericKubernetesResources(PyTorchJobs.CONTEXT)
+                    .inNamespace(ns)
+                    .withName(name)
+                    .delete();
             return;
         }
         List<Pod> current = pods(ns, name);
         if (current.isEmpty()) {
             replicas(job).forEach((type, count) -> {
                 for (int i = 0; i < count; i++) {
-                    client.pods().inNamespace(ns).resource(newPod(job, type, i, now)).create();
+                    client.pods()
+                            .inNamespace(ns)
+                            .resource(newPod(job, type, i, now))
+                            .create();
                 }
             });
-            setStatus(job, now.toString(), null, condition("Created", "PyTorchJobCreated", "PyTorchJob " + name + " is created.", now));
+            setStatus(
+                    job,
+                    now.toString(),
+                    null,
+                    condition("Created", "PyTorchJobCreated", "PyTorchJob " + name + " is created.", now));
             return;
         }
         for (Pod pod : current) {
             pods.advance(asJob, pod, now);
         }
         current = pods(ns, name);
-        long failed = current.stream().filter(p -> "Failed".equals(p.getStatus().getPhase())).count();
-        long succeeded = current.stream().filter(p -> "Succeeded".equals(p.getStatus().getPhase())).count();
-        long running = current.stream().filter(p -> "Running".equals(p.getStatus().getPhase())).count();
+        long failed = current.stream()
+                .filter(p -> "Failed".equals(p.getStatus().getPhase()))
+                .count();
+        long succeeded = current.stream()
+                .filter(p -> "Succeeded".equals(p.getStatus().getPhase()))
+                .count();
+        long running = current.stream()
+                .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                .count();
         String start = (String) PyTorchJobs.status(job, "startTime");
         if (failed > 0) {
-            setStatus(job, start, now.toString(), condition("Failed", "PyTorchJobFailed",
-                    "PyTorchJob " + name + " has failed because " + failed + " replica(s) failed.", now));
+            setStatus(
+                    job,
+                    start,
+                    now.toString(),
+                    condition(
+                            "Failed",
+                            "PyTorchJobFailed",
+                            "PyTorchJob " + name + " has failed because " + failed + " replica(s) failed.",
+                            now));
         } else if (succeeded == current.size()) {
-            setStatus(job, start, now.toString(), condition("Succeeded", "PyTorchJobSucceeded",
-                    "PyTorchJob " + name + " is successfully completed.", now));
-        } else if (running > 0 && !(state instanceof PyTorchJobState.Active a && a.condition().equals("Running"))) {
-            setStatus(job, start, null, condition("Running", "PyTorchJobRunning", "PyTorchJob " + name + " is running.", now));
+            setStatus(
+                    job,
+                    start,
+                    now.toString(),
+                    condition(
+                            "Succeeded",
+                            "PyTorchJobSucceeded",
+                            "PyTorchJob " + name + " is successfully completed.",
+                            now));
+        } else if (running > 0
+                && !(state instanceof PyTorchJobState.Active a && a.condition().equals("Running"))) {
+            setStatus(
+                    job,
+                    start,
+                    null,
+                    condition("Running", "PyTorchJobRunning", "PyTorchJob " + name + " is running.", now));
         }
     }
 
     /** The conditions so far (each earlier one now "False"), then {@code latest}. */
     @SuppressWarnings("unchecked")
-    private void setStatus(GenericKubernetesResource job, String startTime, String completionTime, Map<String, Object> latest) {
+    private void setStatus(
+            GenericKubernetesResource job, String startTime, String completionTime, Map<String, Object> latest) {
         List<Map<String, Object>> conditions = new ArrayList<>();
         if (PyTorchJobs.status(job, "conditions") instanceof List<?> old) {
             for (Object c : old) {
@@ -108,8 +147,10 @@ public final class PyTorchJobController {
         }
         status.put("conditions", conditions);
         job.getAdditionalProperties().put("status", status);
-        client.genericKubernetesResources(PyTorchJobs.CONTEXT).inNamespace(job.getMetadata().getNamespace())
-                .resource(job).updateStatus();
+        client.genericKubernetesResources(PyTorchJobs.CONTEXT)
+                .inNamespace(job.getMetadata().getNamespace())
+                .resource(job)
+                .updateStatus();
     }
 
     private static Map<String, Object> condition(String type, String reason, String message, Instant now) {
@@ -124,41 +165,62 @@ public final class PyTorchJobController {
     }
 
     private void collectGarbage(List<GenericKubernetesResource> jobs) {
-        Set<String> alive = jobs.stream().map(j -> j.getMetadata().getNamespace() + "/" + j.getMetadata().getName())
+        Set<String> alive = jobs.stream()
+                .map(j -> j.getMetadata().getNamespace() + "/" + j.getMetadata().getName())
                 .collect(Collectors.toSet());
-        for (Pod pod : client.pods().inAnyNamespace().withLabel(PyTorchJobs.JOB_NAME_LABEL).list().getItems()) {
-            String owner = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(PyTorchJobs.JOB_NAME_LABEL);
+        for (Pod pod : client.pods()
+                .inAnyNamespace()
+                .withLabel(PyTorchJobs.JOB_NAME_LABEL)
+                .list()
+                .getItems()) {
+            String owner = pod.getMetadata().getNamespace() + "/"
+                    + pod.getMetadata().getLabels().get(PyTorchJobs.JOB_NAME_LABEL);
             if (!alive.contains(owner)) {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .delete();
             }
         }
     }
 
     private List<Pod> pods(String namespace, String jobName) {
-        return client.pods().inNamespace(namespace).withLabel(PyTorchJobs.JOB_NAME_LABEL, jobName).list().getItems();
+        return client.pods()
+                .inNamespace(namespace)
+                .withLabel(PyTorchJobs.JOB_NAME_LABEL, jobName)
+                .list()
+                .getItems();
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Map<String, Object>> replicaSpecs(GenericKubernetesResource job) {
-        Map<String, Object> spec = (Map<String, Object>) job.getAdditionalProperties().get("spec");
+        Map<String, Object> spec =
+                (Map<String, Object>) job.getAdditionalProperties().get("spec");
         return (Map<String, Map<String, Object>>) spec.get("pytorchReplicaSpecs");
     }
 
     private static Map<String, Integer> replicas(GenericKubernetesResource job) {
         Map<String, Integer> counts = new LinkedHashMap<>();
-        replicaSpecs(job).forEach((type, spec) -> counts.put(type, ((Number) spec.getOrDefault("replicas", 1)).intValue()));
+        replicaSpecs(job)
+                .forEach((type, spec) -> counts.put(type, ((Number) spec.getOrDefault("replicas", 1)).intValue()));
         return counts;
     }
 
     private static PodTemplateSpec template(GenericKubernetesResource job, String type) {
-        return Serialization.jsonMapper().convertValue(replicaSpecs(job).get(type).get("template"), PodTemplateSpec.class);
+        return Serialization.jsonMapper()
+                .convertValue(replicaSpecs(job).get(type).get("template"), PodTemplateSpec.class);
     }
 
     /** The PyTorchJob seen as a Job with the Master's template: what a {@link PodBehaviour} reads. */
     static Job asJob(GenericKubernetesResource job) {
-        return new JobBuilder().withMetadata(job.getMetadata())
-                .withNewSpec().withTemplate(template(job, "Master")).endSpec()
-                .withNewStatus().withStartTime((String) PyTorchJobs.status(job, "startTime")).endStatus()
+        return new JobBuilder()
+                .withMetadata(job.getMetadata())
+                .withNewSpec()
+                .withTemplate(template(job, "Master"))
+                .endSpec()
+                .withNewStatus()
+                .withStartTime((String) PyTorchJobs.status(job, "startTime"))
+                .endStatus()
                 .build();
     }
 
@@ -174,13 +236,22 @@ public final class PyTorchJobController {
         spec.setRestartPolicy(String.valueOf(replicaSpecs(job).get(type).getOrDefault("restartPolicy", "Never")));
         return new PodBuilder()
                 .withNewMetadata()
-                .withName(jobName + "-" + replica + "-" + index).withNamespace(job.getMetadata().getNamespace())
-                .withLabels(labels).withAnnotations(Map.of("trainplane.local/created", now.toString()))
-                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(job.getApiVersion()).withKind(job.getKind())
-                        .withName(jobName).withUid(job.getMetadata().getUid()).withController(true).build())
+                .withName(jobName + "-" + replica + "-" + index)
+                .withNamespace(job.getMetadata().getNamespace())
+                .withLabels(labels)
+                .withAnnotations(Map.of("trainplane.local/created", now.toString()))
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion(job.getApiVersion())
+                        .withKind(job.getKind())
+                        .withName(jobName)
+                        .withUid(job.getMetadata().getUid())
+                        .withController(true)
+                        .build())
                 .endMetadata()
                 .withSpec(spec)
-                .withNewStatus().withPhase("Pending").endStatus()
+                .withNewStatus()
+                .withPhase("Pending")
+                .endStatus()
                 .build();
     }
 }

@@ -29,8 +29,14 @@ public final class SimulatedCapacity {
      * {@code reservationType} is {@code default} for an On-Demand Capacity Reservation and
      * {@code capacity-block} for a Capacity Block; {@code end} null means no end date.
      */
-    public record Reservation(String id, String reservationType, String instanceType, int instanceCount,
-                              String zoneName, Instant start, Instant end) {
+    public record Reservation(
+            String id,
+            String reservationType,
+            String instanceType,
+            int instanceCount,
+            String zoneName,
+            Instant start,
+            Instant end) {
         public Reservation {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(instanceType, "instanceType");
@@ -84,7 +90,13 @@ public final class SimulatedCapacity {
     public static SimulatedCapacity stack(Instant now) {
         Instant start = now.minus(Duration.ofHours(1));
         return new SimulatedCapacity()
-                .add(new Reservation(EXAMPLE_BLOCK, "capacity-block", "p4d.24xlarge", 2, "us-east-1a", start,
+                .add(new Reservation(
+                        EXAMPLE_BLOCK,
+                        "capacity-block",
+                        "p4d.24xlarge",
+                        2,
+                        "us-east-1a",
+                        start,
                         start.plus(EXAMPLE_BLOCK_LENGTH)))
                 .add(new Reservation(STACK_ODCR, "default", "g5.12xlarge", 4, "us-east-1b", start, null));
     }
@@ -112,7 +124,10 @@ public final class SimulatedCapacity {
         if (r == null) {
             return 0;
         }
-        int used = uses.values().stream().filter(u -> u.reservationId().equals(reservationId)).mapToInt(Use::count).sum();
+        int used = uses.values().stream()
+                .filter(u -> u.reservationId().equals(reservationId))
+                .mapToInt(Use::count)
+                .sum();
         return Math.max(0, r.instanceCount() - used);
     }
 

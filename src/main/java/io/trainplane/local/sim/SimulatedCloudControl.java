@@ -2,9 +2,9 @@ package io.trainplane.local.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.sim.CloudControlTypes.Rejection;
-import io.trainplane.core.Json;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,16 +52,27 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
     public static final Duration OPERATION = Duration.ofSeconds(10);
 
     /** A resource: readable once its create request succeeded, gone once its delete request did. */
-    private record Resource(CloudControlTypes type, String identifier, ObjectNode properties, Map<String, String> tags,
-                            Lifecycle life) {
+    private record Resource(
+            CloudControlTypes type,
+            String identifier,
+            ObjectNode properties,
+            Map<String, String> tags,
+            Lifecycle life) {
         Resource deleted(Instant now) {
             return new Resource(type, identifier, properties, tags, life.delete(now));
         }
     }
 
     /** A request as GetResourceRequestStatus reports it; {@code rejection} is null when it succeeds. */
-    private record Request(String token, Object sdkRequest, String typeName, Operation operation, String identifier,
-                           Instant start, Rejection rejection, String resourceModel) {}
+    private record Request(
+            String token,
+            Object sdkRequest,
+            String typeName,
+            Operation operation,
+            String identifier,
+            Instant start,
+            Rejection rejection,
+            String resourceModel) {}
 
     private final Map<String, Resource> resources = new LinkedHashMap<>();
     private final Map<String, Request> requests = new LinkedHashMap<>();
@@ -71,6 +82,7 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
     private final SimulatedIds ids = new SimulatedIds("cloudcontrol");
     /** What the account has from the start, read through {@link CloudControlReadTypes}. */
     private volatile SimulatedNetwork network = SimulatedNetwork.stack();
+
     private volatile SimulatedCapacity capacity;
 
     public SimulatedCloudControl(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam) {
@@ -94,27 +106,51 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
                 CloudControlTypes type = type(request.typeName());
                 Request replay = replay(request.clientToken(), request);
                 if (replay != null) {
-                    return CreateResourceResponse.builder().progressEvent(progress(replay, now)).build();
+                    return CreateResourceResponse.builder()
+                            .progressEvent(progress(replay, now))
+                            .build();
                 }
                 ObjectNode properties = desiredState(request.desiredState());
                 Rejection rejection = type.validate(properties);
                 if (rejection == null && nameTaken(type, properties)) {
-                    rejection = new Rejection(HandlerErrorCode.ALREADY_EXISTS,
-                            type.typeName() + " with " + type.nameProperty() + " '" + properties.get(type.nameProperty()).asText()
-                                    + "' already exists");
+                    rejection = new Rejection(
+                            HandlerErrorCode.ALREADY_EXISTS,
+                            type.typeName() + " with " + type.nameProperty() + " '"
+                                    + properties.get(type.nameProperty()).asText() + "' already exists");
                 }
                 if (rejection == null) {
-                    rejection = handlerDenied(type, Operation.CREATE, properties.path(type.nameProperty()).asText(null), type.tags(properties));
+                    rejection = handlerDenied(
+                            type,
+                            Operation.CREATE,
+                            properties.path(type.nameProperty()).asText(null),
+                            type.tags(properties));
                 }
                 String identifier = null;
                 if (rejection == null) {
                     identifier = type.identifier(properties, ids);
-                    resources.put(key(type, identifier), new Resource(type, identifier, properties, type.tags(properties),
-                            Lifecycle.startingAt(now, OPERATION, OPERATION)));
+                    resources.put(
+                            key(type, identifier),
+                            new Resource(
+                                    type,
+                                    identifier,
+                                    properties,
+                                    type.tags(properties),
+                                    Lifecycle.startingAt(now, OPERATION, OPERATION)));
                 }
-                Request accepted = remember(new Request(UUID.randomUUID().toString(), request, type.typeName(), Operation.CREATE,
-                        identifier, now, rejection, rejection == null ? Json.write(properties) : null), request.clientToken());
-                return CreateResourceResponse.builder().progressEvent(progress(accepted, now)).build();
+                Request accepted = remember(
+                        new Request(
+                                UUID.randomUUID().toString(),
+                                request,
+                                type.typeName(),
+                                Operation.CREATE,
+                                identifier,
+                                now,
+                                rejection,
+                                rejection == null ? Json.write(properties) : null),
+                        request.clientToken());
+                return CreateResourceResponse.builder()
+                        .progressEvent(progress(accepted, now))
+                        .build();
             }
         });
     }
@@ -126,10 +162,15 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
                 Instant now = now();
                 Request r = requests.get(request.requestToken());
                 if (r == null) {
-                    throw calls.error(RequestTokenNotFoundException.builder(), 400, "RequestTokenNotFoundException",
+                    throw calls.error(
+                            RequestTokenNotFoundException.builder(),
+                            400,
+                            "RequestTokenNotFoundException",
                             "Request with token " + request.requestToken() + " was not found");
                 }
-                return GetResourceRequestStatusResponse.builder().progressEvent(progress(r, now)).build();
+                return GetResourceRequestStatusResponse.builder()
+                        .progressEvent(progress(r, now))
+                        .build();
             }
         });
     }
@@ -141,16 +182,21 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
                 Instant now = now();
                 CloudControlReadTypes existing = CloudControlReadTypes.byName(request.typeName());
                 if (existing != null) {
-                    return GetResourceResponse.builder().typeName(existing.typeName()).resourceDescription(existing
-                            .describe(request.identifier(), network, capacity, now)
-                            .orElseThrow(() -> notFound(existing.typeName(), request.identifier()))).build();
+                    return GetResourceResponse.builder()
+                            .typeName(existing.typeName())
+                            .resourceDescription(existing.describe(request.identifier(), network, capacity, now)
+                                    .orElseThrow(() -> notFound(existing.typeName(), request.identifier())))
+                            .build();
                 }
                 CloudControlTypes type = type(request.typeName());
                 Resource r = resources.get(key(type, request.identifier()));
                 if (r == null || r.life().phase(now) == Lifecycle.Phase.CREATING) {
                     throw notFound(type, request.identifier());
                 }
-                return GetResourceResponse.builder().typeName(type.typeName()).resourceDescription(describe(r)).build();
+                return GetResourceResponse.builder()
+                        .typeName(type.typeName())
+                        .resourceDescription(describe(r))
+                        .build();
             }
         });
     }
@@ -163,23 +209,40 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
                 CloudControlTypes type = type(request.typeName());
                 Request replay = replay(request.clientToken(), request);
                 if (replay != null) {
-                    return DeleteResourceResponse.builder().progressEvent(progress(replay, now)).build();
+                    return DeleteResourceResponse.builder()
+                            .progressEvent(progress(replay, now))
+                            .build();
                 }
                 Resource r = resources.get(key(type, request.identifier()));
                 if (r == null) {
                     throw notFound(type, request.identifier());
                 }
                 if (r.life().phase(now) != Lifecycle.Phase.READY) {
-                    throw calls.error(ConcurrentOperationException.builder(), 400, "ConcurrentOperationException",
-                            "Another operation on resource [" + request.identifier() + "] of type [" + type.typeName() + "] is in progress");
+                    throw calls.error(
+                            ConcurrentOperationException.builder(),
+                            400,
+                            "ConcurrentOperationException",
+                            "Another operation on resource [" + request.identifier() + "] of type [" + type.typeName()
+                                    + "] is in progress");
                 }
                 Rejection rejection = handlerDenied(type, Operation.DELETE, r.identifier(), r.tags());
                 if (rejection == null) {
                     resources.put(key(type, r.identifier()), r.deleted(now));
                 }
-                Request accepted = remember(new Request(UUID.randomUUID().toString(), request, type.typeName(), Operation.DELETE,
-                        r.identifier(), now, rejection, null), request.clientToken());
-                return DeleteResourceResponse.builder().progressEvent(progress(accepted, now)).build();
+                Request accepted = remember(
+                        new Request(
+                                UUID.randomUUID().toString(),
+                                request,
+                                type.typeName(),
+                                Operation.DELETE,
+                                r.identifier(),
+                                now,
+                                rejection,
+                                null),
+                        request.clientToken());
+                return DeleteResourceResponse.builder()
+                        .progressEvent(progress(accepted, now))
+                        .build();
             }
         });
     }
@@ -191,14 +254,27 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
                 Instant now = now();
                 CloudControlReadTypes existing = CloudControlReadTypes.byName(request.typeName());
                 CloudControlTypes type = existing == null ? type(request.typeName()) : null;
-                List<ResourceDescription> readable = existing != null ? existing.describeAll(network, capacity, now) : resources.values().stream()
-                        .filter(r -> r.type() == type && r.life().phase(now) != Lifecycle.Phase.CREATING)
-                        .map(SimulatedCloudControl::describe)
-                        .toList();
-                var page = Paging.page(readable, request.nextToken(), request.maxResults(), 20, () -> calls.error(
-                        InvalidRequestException.builder(), 400, "InvalidRequestException", "The nextToken is not valid"));
-                return ListResourcesResponse.builder().typeName(request.typeName()).resourceDescriptions(page.items())
-                        .nextToken(page.nextToken()).build();
+                List<ResourceDescription> readable = existing != null
+                        ? existing.describeAll(network, capacity, now)
+                        : resources.values().stream()
+                                .filter(r -> r.type() == type && r.life().phase(now) != Lifecycle.Phase.CREATING)
+                                .map(SimulatedCloudControl::describe)
+                                .toList();
+                var page = Paging.page(
+                        readable,
+                        request.nextToken(),
+                        request.maxResults(),
+                        20,
+                        () -> calls.error(
+                                InvalidRequestException.builder(),
+                                400,
+                                "InvalidRequestException",
+                                "The nextToken is not valid"));
+                return ListResourcesResponse.builder()
+                        .typeName(request.typeName())
+                        .resourceDescriptions(page.items())
+                        .nextToken(page.nextToken())
+                        .build();
             }
         });
     }
@@ -217,15 +293,24 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
             return;
         }
         String identifier = CloudControlTypes.LOG_GROUP.identifier(properties, ids);
-        resources.put(key(CloudControlTypes.LOG_GROUP, identifier), new Resource(CloudControlTypes.LOG_GROUP, identifier,
-                properties, Map.of(), Lifecycle.startingAt(now, Duration.ZERO, OPERATION)));
+        resources.put(
+                key(CloudControlTypes.LOG_GROUP, identifier),
+                new Resource(
+                        CloudControlTypes.LOG_GROUP,
+                        identifier,
+                        properties,
+                        Map.of(),
+                        Lifecycle.startingAt(now, Duration.ZERO, OPERATION)));
     }
 
     /** Launch templates, placement groups and log groups that exist (being created or deleted included), with their tags. */
     @Override
     public synchronized List<CloudResource> resources() {
         now();
-        return resources.values().stream().map(r -> new CloudResource(r.type().ref(r.identifier()), r.tags())).sorted().toList();
+        return resources.values().stream()
+                .map(r -> new CloudResource(r.type().ref(r.identifier()), r.tags()))
+                .sorted()
+                .toList();
     }
 
     private Instant now() {
@@ -235,7 +320,8 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
     }
 
     /** The handler's own calls, made with the caller's permissions: a denial fails the request as AccessDenied. */
-    private Rejection handlerDenied(CloudControlTypes type, Operation operation, String identifier, Map<String, String> tags) {
+    private Rejection handlerDenied(
+            CloudControlTypes type, Operation operation, String identifier, Map<String, String> tags) {
         var denied = calls.check(CloudControlPermissions.handler(type, operation, identifier, tags));
         return denied == null ? null : new Rejection(HandlerErrorCode.ACCESS_DENIED, AwsErrors.deniedMessage(denied));
     }
@@ -247,22 +333,35 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
     public synchronized Optional<JsonNode> launchTemplateData(String id, String name) {
         Instant now = now();
         return resources.values().stream()
-                .filter(r -> r.type() == CloudControlTypes.LAUNCH_TEMPLATE && r.life().phase(now) == Lifecycle.Phase.READY)
-                .filter(r -> id != null ? id.equals(r.identifier())
-                        : name != null && name.equals(r.properties().path("LaunchTemplateName").asText(null)))
+                .filter(r -> r.type() == CloudControlTypes.LAUNCH_TEMPLATE
+                        && r.life().phase(now) == Lifecycle.Phase.READY)
+                .filter(r -> id != null
+                        ? id.equals(r.identifier())
+                        : name != null
+                                && name.equals(r.properties()
+                                        .path("LaunchTemplateName")
+                                        .asText(null)))
                 .findFirst()
                 .map(r -> (JsonNode) r.properties().path("LaunchTemplateData").deepCopy());
     }
 
     private CloudControlTypes type(String typeName) {
         if (CloudControlReadTypes.byName(typeName) != null) {
-            throw calls.error(UnsupportedActionException.builder(), 400, "UnsupportedActionException",
-                    "The simulated account reads " + typeName + " (it has them from the start) but does not create or delete them");
+            throw calls.error(
+                    UnsupportedActionException.builder(),
+                    400,
+                    "UnsupportedActionException",
+                    "The simulated account reads " + typeName
+                            + " (it has them from the start) but does not create or delete them");
         }
         CloudControlTypes type = CloudControlTypes.byName(typeName);
         if (type == null) {
-            throw calls.error(TypeNotFoundException.builder(), 400, "TypeNotFoundException",
-                    "The type '" + typeName + "' cannot be found in the simulated account (it provisions " + CloudControlTypes.names() + ")");
+            throw calls.error(
+                    TypeNotFoundException.builder(),
+                    400,
+                    "TypeNotFoundException",
+                    "The type '" + typeName + "' cannot be found in the simulated account (it provisions "
+                            + CloudControlTypes.names() + ")");
         }
         return type;
     }
@@ -274,7 +373,10 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
             return null;
         }
         if (!earlier.sdkRequest().equals(request)) {
-            throw calls.error(ClientTokenConflictException.builder(), 400, "ClientTokenConflictException",
+            throw calls.error(
+                    ClientTokenConflictException.builder(),
+                    400,
+                    "ClientTokenConflictException",
                     "The client token " + clientToken + " was already used for a different request");
         }
         return earlier;
@@ -297,13 +399,16 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
         } catch (UncheckedIOException e) {
             // reported below
         }
-        throw calls.error(InvalidRequestException.builder(), 400, "InvalidRequestException", "DesiredState is not a JSON object");
+        throw calls.error(
+                InvalidRequestException.builder(), 400, "InvalidRequestException", "DesiredState is not a JSON object");
     }
 
     private boolean nameTaken(CloudControlTypes type, ObjectNode properties) {
         JsonNode name = properties.get(type.nameProperty());
-        return name != null && resources.values().stream()
-                .anyMatch(r -> r.type() == type && Objects.equals(r.properties().get(type.nameProperty()), name));
+        return name != null
+                && resources.values().stream()
+                        .anyMatch(r -> r.type() == type
+                                && Objects.equals(r.properties().get(type.nameProperty()), name));
     }
 
     private AwsServiceException notFound(CloudControlTypes type, String identifier) {
@@ -311,28 +416,45 @@ public final class SimulatedCloudControl implements CloudControlClient, Inventor
     }
 
     private AwsServiceException notFound(String typeName, String identifier) {
-        return calls.error(ResourceNotFoundException.builder(), 400, "ResourceNotFoundException",
+        return calls.error(
+                ResourceNotFoundException.builder(),
+                400,
+                "ResourceNotFoundException",
                 "Resource of type '" + typeName + "' with identifier '" + identifier + "' was not found.");
     }
 
     /** The request as it stands at {@code now}: in progress for {@link #OPERATION}, then done. */
     private static ProgressEvent progress(Request r, Instant now) {
         Instant done = r.start().plus(OPERATION);
-        var event = ProgressEvent.builder().typeName(r.typeName()).requestToken(r.token()).operation(r.operation());
+        var event = ProgressEvent.builder()
+                .typeName(r.typeName())
+                .requestToken(r.token())
+                .operation(r.operation());
         if (now.isBefore(done)) {
-            return event.operationStatus(OperationStatus.IN_PROGRESS).eventTime(r.start())
-                    .identifier(r.operation() == Operation.DELETE ? r.identifier() : null).build();
+            return event.operationStatus(OperationStatus.IN_PROGRESS)
+                    .eventTime(r.start())
+                    .identifier(r.operation() == Operation.DELETE ? r.identifier() : null)
+                    .build();
         }
         if (r.rejection() != null) {
-            return event.operationStatus(OperationStatus.FAILED).eventTime(done)
-                    .errorCode(r.rejection().code()).statusMessage(r.rejection().message()).build();
+            return event.operationStatus(OperationStatus.FAILED)
+                    .eventTime(done)
+                    .errorCode(r.rejection().code())
+                    .statusMessage(r.rejection().message())
+                    .build();
         }
-        return event.operationStatus(OperationStatus.SUCCESS).eventTime(done).identifier(r.identifier())
-                .resourceModel(r.resourceModel()).build();
+        return event.operationStatus(OperationStatus.SUCCESS)
+                .eventTime(done)
+                .identifier(r.identifier())
+                .resourceModel(r.resourceModel())
+                .build();
     }
 
     private static ResourceDescription describe(Resource r) {
-        return ResourceDescription.builder().identifier(r.identifier()).properties(Json.write(r.properties())).build();
+        return ResourceDescription.builder()
+                .identifier(r.identifier())
+                .properties(Json.write(r.properties()))
+                .build();
     }
 
     private static String key(CloudControlTypes type, String identifier) {

@@ -78,21 +78,33 @@ public final class SimulatedEfs implements EfsClient, Inventory {
             synchronized (this) {
                 Instant now = now();
                 // The SDK fills in an idempotency token when the caller gives none.
-                String token = request.creationToken() != null ? request.creationToken() : UUID.randomUUID().toString();
+                String token = request.creationToken() != null
+                        ? request.creationToken()
+                        : UUID.randomUUID().toString();
                 if (token.isEmpty() || token.length() > 64) {
                     throw errors.badRequest("CreationToken must be 1 to 64 characters long");
                 }
-                if (request.throughputMode() == ThroughputMode.PROVISIONED && request.provisionedThroughputInMibps() == null) {
-                    throw errors.badRequest("ProvisionedThroughputInMibps is required when ThroughputMode is provisioned");
+                if (request.throughputMode() == ThroughputMode.PROVISIONED
+                        && request.provisionedThroughputInMibps() == null) {
+                    throw errors.badRequest(
+                            "ProvisionedThroughputInMibps is required when ThroughputMode is provisioned");
                 }
                 for (FileSystemRecord fs : fileSystems.values()) {
                     if (fs.creationToken.equals(token)) {
                         throw errors.alreadyExists(fs.id, token);
                     }
                 }
-                String kmsKey = !Boolean.TRUE.equals(request.encrypted()) ? null : request.kmsKeyId() != null ? request.kmsKeyId()
-                        : "arn:aws:kms:" + AwsService.REGION + ":" + AwsService.ACCOUNT + ":key/" + UUID.nameUUIDFromBytes(token.getBytes());
-                var fs = new FileSystemRecord(request, token, ids.next("fs-", 17), kmsKey,
+                String kmsKey = !Boolean.TRUE.equals(request.encrypted())
+                        ? null
+                        : request.kmsKeyId() != null
+                                ? request.kmsKeyId()
+                                : "arn:aws:kms:" + AwsService.REGION + ":" + AwsService.ACCOUNT + ":key/"
+                                        + UUID.nameUUIDFromBytes(token.getBytes());
+                var fs = new FileSystemRecord(
+                        request,
+                        token,
+                        ids.next("fs-", 17),
+                        kmsKey,
                         Lifecycle.startingAt(now, FILE_SYSTEM_CREATING, DELETING));
                 fileSystems.put(fs.id, fs);
                 return EfsViews.created(EfsViews.fileSystem(fs, 0, now));
@@ -110,13 +122,21 @@ public final class SimulatedEfs implements EfsClient, Inventory {
                     matching = List.of(fileSystem(request.fileSystemId()));
                 } else {
                     matching = fileSystems.values().stream()
-                            .filter(fs -> request.creationToken() == null || request.creationToken().equals(fs.creationToken))
+                            .filter(fs -> request.creationToken() == null
+                                    || request.creationToken().equals(fs.creationToken))
                             .toList();
                 }
-                var page = Paging.page(matching, request.marker(), request.maxItems(), 100,
+                var page = Paging.page(
+                        matching,
+                        request.marker(),
+                        request.maxItems(),
+                        100,
                         () -> errors.badRequest("The marker is not valid"));
                 return DescribeFileSystemsResponse.builder()
-                        .fileSystems(page.items().stream().map(fs -> EfsViews.fileSystem(fs, mountTargetsOf(fs.id).size(), now)).toList())
+                        .fileSystems(page.items().stream()
+                                .map(fs -> EfsViews.fileSystem(
+                                        fs, mountTargetsOf(fs.id).size(), now))
+                                .toList())
                         .marker(request.marker())
                         .nextMarker(page.nextToken())
                         .build();
@@ -149,10 +169,15 @@ public final class SimulatedEfs implements EfsClient, Inventory {
                     throw errors.badRequest("SubnetId is required");
                 }
                 if (fs.life.phase(now) != Lifecycle.Phase.READY) {
-                    throw errors.notAvailable(fs.id, EfsViews.state(fs.life, now).toString());
+                    throw errors.notAvailable(
+                            fs.id, EfsViews.state(fs.life, now).toString());
                 }
                 var placement = rules.place(fs, request, mountTargetsOf(fs.id), mountTargets.values());
-                var mt = new MountTargetRecord(request, ids.next("fsmt-", 17), ids.next("eni-", 17), placement,
+                var mt = new MountTargetRecord(
+                        request,
+                        ids.next("fsmt-", 17),
+                        ids.next("eni-", 17),
+                        placement,
                         Lifecycle.startingAt(now, MOUNT_TARGET_CREATING, DELETING));
                 mountTargets.put(mt.id, mt);
                 return EfsViews.created(EfsViews.mountTarget(mt, now));
@@ -171,12 +196,19 @@ public final class SimulatedEfs implements EfsClient, Inventory {
                 } else if (request.fileSystemId() != null) {
                     matching = mountTargetsOf(fileSystem(request.fileSystemId()).id);
                 } else {
-                    throw errors.badRequest("Must specify exactly one mutually exclusive parameter: FileSystemId, MountTargetId or AccessPointId");
+                    throw errors.badRequest(
+                            "Must specify exactly one mutually exclusive parameter: FileSystemId, MountTargetId or AccessPointId");
                 }
-                var page = Paging.page(matching, request.marker(), request.maxItems(), 10,
+                var page = Paging.page(
+                        matching,
+                        request.marker(),
+                        request.maxItems(),
+                        10,
                         () -> errors.badRequest("The marker is not valid"));
                 return DescribeMountTargetsResponse.builder()
-                        .mountTargets(page.items().stream().map(mt -> EfsViews.mountTarget(mt, now)).toList())
+                        .mountTargets(page.items().stream()
+                                .map(mt -> EfsViews.mountTarget(mt, now))
+                                .toList())
                         .marker(request.marker())
                         .nextMarker(page.nextToken())
                         .build();
@@ -203,15 +235,19 @@ public final class SimulatedEfs implements EfsClient, Inventory {
      * deleted mount target is not found here; the twin also refuses one being deleted (stricter).
      */
     @Override
-    public DescribeMountTargetSecurityGroupsResponse describeMountTargetSecurityGroups(DescribeMountTargetSecurityGroupsRequest request) {
+    public DescribeMountTargetSecurityGroupsResponse describeMountTargetSecurityGroups(
+            DescribeMountTargetSecurityGroupsRequest request) {
         return calls.call("DescribeMountTargetSecurityGroups", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 MountTargetRecord mt = mountTarget(request.mountTargetId());
                 if (mt.life.phase(now) == Lifecycle.Phase.DELETING) {
-                    throw errors.mountTargetState(mt.id, EfsViews.state(mt.life, now).toString());
+                    throw errors.mountTargetState(
+                            mt.id, EfsViews.state(mt.life, now).toString());
                 }
-                return DescribeMountTargetSecurityGroupsResponse.builder().securityGroups(mt.securityGroups).build();
+                return DescribeMountTargetSecurityGroupsResponse.builder()
+                        .securityGroups(mt.securityGroups)
+                        .build();
             }
         });
     }
@@ -224,13 +260,15 @@ public final class SimulatedEfs implements EfsClient, Inventory {
      * empty list is refused: an interface always has a group, and EFS documents no meaning for none.
      */
     @Override
-    public ModifyMountTargetSecurityGroupsResponse modifyMountTargetSecurityGroups(ModifyMountTargetSecurityGroupsRequest request) {
+    public ModifyMountTargetSecurityGroupsResponse modifyMountTargetSecurityGroups(
+            ModifyMountTargetSecurityGroupsRequest request) {
         return calls.call("ModifyMountTargetSecurityGroups", request, () -> {
             synchronized (this) {
                 Instant now = now();
                 MountTargetRecord mt = mountTarget(request.mountTargetId());
                 if (mt.life.phase(now) != Lifecycle.Phase.READY) {
-                    throw errors.mountTargetState(mt.id, EfsViews.state(mt.life, now).toString());
+                    throw errors.mountTargetState(
+                            mt.id, EfsViews.state(mt.life, now).toString());
                 }
                 if (!request.hasSecurityGroups() || request.securityGroups().isEmpty()) {
                     throw errors.badRequest("SecurityGroups must name at least one security group");
@@ -270,10 +308,21 @@ public final class SimulatedEfs implements EfsClient, Inventory {
             synchronized (this) {
                 now();
                 var tags = taggable(request.resourceId()).tags.entrySet().stream()
-                        .map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList();
-                var page = Paging.page(tags, request.nextToken(), request.maxResults(), 100,
+                        .map(e -> Tag.builder()
+                                .key(e.getKey())
+                                .value(e.getValue())
+                                .build())
+                        .toList();
+                var page = Paging.page(
+                        tags,
+                        request.nextToken(),
+                        request.maxResults(),
+                        100,
                         () -> errors.badRequest("The nextToken is not valid"));
-                return ListTagsForResourceResponse.builder().tags(page.items()).nextToken(page.nextToken()).build();
+                return ListTagsForResourceResponse.builder()
+                        .tags(page.items())
+                        .nextToken(page.nextToken())
+                        .build();
             }
         });
     }
@@ -284,8 +333,13 @@ public final class SimulatedEfs implements EfsClient, Inventory {
         now();
         List<CloudResource> all = new ArrayList<>();
         fileSystems.values().forEach(fs -> all.add(new CloudResource("efs:file-system/" + fs.id, fs.tags)));
-        mountTargets.values().forEach(mt -> all.add(new CloudResource("efs:mount-target/" + mt.id,
-                fileSystems.containsKey(mt.fileSystemId()) ? fileSystems.get(mt.fileSystemId()).tags : Map.of())));
+        mountTargets
+                .values()
+                .forEach(mt -> all.add(new CloudResource(
+                        "efs:mount-target/" + mt.id,
+                        fileSystems.containsKey(mt.fileSystemId())
+                                ? fileSystems.get(mt.fileSystemId()).tags
+                                : Map.of())));
         return all.stream().sorted().toList();
     }
 
@@ -313,12 +367,15 @@ public final class SimulatedEfs implements EfsClient, Inventory {
     }
 
     private List<MountTargetRecord> mountTargetsOf(String fileSystemId) {
-        return mountTargets.values().stream().filter(mt -> mt.fileSystemId().equals(fileSystemId)).toList();
+        return mountTargets.values().stream()
+                .filter(mt -> mt.fileSystemId().equals(fileSystemId))
+                .toList();
     }
 
     private FileSystemRecord taggable(String resourceId) {
         if (resourceId == null || !resourceId.startsWith("fs-")) {
-            throw errors.badRequest("Resource '" + resourceId + "' cannot be tagged: only file systems and access points can");
+            throw errors.badRequest(
+                    "Resource '" + resourceId + "' cannot be tagged: only file systems and access points can");
         }
         return fileSystem(resourceId);
     }

@@ -1,9 +1,9 @@
 package io.trainplane.local.sim;
 
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
-import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
@@ -11,8 +11,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import software.amazon.awssdk.core.SdkRequest;
 import java.util.function.Consumer;
+import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.AccessScopeType;
 import software.amazon.awssdk.services.eks.model.AssociateAccessPolicyRequest;
@@ -91,7 +91,8 @@ public final class SimulatedEks implements EksClient, Inventory {
     private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
     /** The account's VPCs, shared with EFS ({@link #sharing}): each cluster's security group is added to them. */
     private volatile SimulatedNetwork network = SimulatedNetwork.stack();
-    private Consumer<String> controlPlaneLogs = logGroup -> { };
+
+    private Consumer<String> controlPlaneLogs = logGroup -> {};
     /** Node groups' launch templates and the capacity they launch into ({@link #launchingInto}). */
     private volatile NodegroupLaunches launches = NodegroupLaunches.NONE;
 
@@ -119,11 +120,18 @@ public final class SimulatedEks implements EksClient, Inventory {
      * untagged, authentication mode API_AND_CONFIG_MAP, created by the caller bound to the thread.
      */
     public void addExistingCluster(String name, String endpoint, String kubernetesVersion) {
-        var request = CreateClusterRequest.builder().name(name).version(kubernetesVersion)
+        var request = CreateClusterRequest.builder()
+                .name(name)
+                .version(kubernetesVersion)
                 .roleArn("arn:aws:iam::" + AwsService.ACCOUNT + ":role/eks-cluster")
-                .accessConfig(a -> a.authenticationMode(AuthenticationMode.API_AND_CONFIG_MAP)).build();
+                .accessConfig(a -> a.authenticationMode(AuthenticationMode.API_AND_CONFIG_MAP))
+                .build();
         synchronized (account) {
-            var cluster = new ClusterRecord(request, true, endpoint, account.ids,
+            var cluster = new ClusterRecord(
+                    request,
+                    true,
+                    endpoint,
+                    account.ids,
                     Lifecycle.startingAt(clock.instant(), Duration.ZERO, CLUSTER_DELETING));
             account.clusters.put(name, cluster);
             network.addClusterSecurityGroup(cluster.securityGroupId, List.of());
@@ -139,9 +147,16 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     /** An access entry that was there before any run, with one access policy on the whole cluster. */
     public void addExistingAccessEntry(String cluster, String principalArn, String policyArn) {
-        accessEntries.create(CreateAccessEntryRequest.builder().clusterName(cluster).principalArn(principalArn).build());
-        accessEntries.associate(AssociateAccessPolicyRequest.builder().clusterName(cluster).principalArn(principalArn)
-                .policyArn(policyArn).accessScope(s -> s.type(AccessScopeType.CLUSTER)).build());
+        accessEntries.create(CreateAccessEntryRequest.builder()
+                .clusterName(cluster)
+                .principalArn(principalArn)
+                .build());
+        accessEntries.associate(AssociateAccessPolicyRequest.builder()
+                .clusterName(cluster)
+                .principalArn(principalArn)
+                .policyArn(policyArn)
+                .accessScope(s -> s.type(AccessScopeType.CLUSTER))
+                .build());
     }
 
     /**
@@ -178,14 +193,20 @@ public final class SimulatedEks implements EksClient, Inventory {
                 account.requireName(name, 100, "name", name);
                 account.require(request.roleArn() != null, name, "roleArn is required");
                 var vpc = request.resourcesVpcConfig();
-                account.require(vpc != null && vpc.hasSubnetIds() && vpc.subnetIds().stream().distinct().count() >= 2, name,
+                account.require(
+                        vpc != null
+                                && vpc.hasSubnetIds()
+                                && vpc.subnetIds().stream().distinct().count() >= 2,
+                        name,
                         "Subnets specified must be in at least two different AZs");
                 account.requireSupportedVersion(request.version(), name, now); // EKS's calendar: see EksAccount
                 account.requireValidPublicAccessCidrs(name, vpc);
                 ClusterRecord existing = account.clusters.get(name);
                 if (existing != null) {
                     if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
-                        return CreateClusterResponse.builder().cluster(EksViews.cluster(existing, now)).build();
+                        return CreateClusterResponse.builder()
+                                .cluster(EksViews.cluster(existing, now))
+                                .build();
                     }
                     throw errors.clusterExists(name);
                 }
@@ -193,7 +214,11 @@ public final class SimulatedEks implements EksClient, Inventory {
                     throw errors.clusterLimit(name, clusterLimit);
                 }
                 accessEntries.requireValidAccessConfig(request);
-                var created = new ClusterRecord(request, false, endpoint, account.ids,
+                var created = new ClusterRecord(
+                        request,
+                        false,
+                        endpoint,
+                        account.ids,
                         Lifecycle.startingAt(now, CLUSTER_CREATING, CLUSTER_DELETING));
                 account.clusters.put(name, created);
                 network.addClusterSecurityGroup(created.securityGroupId, vpc.subnetIds());
@@ -201,7 +226,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                 if (EksAccount.logsControlPlane(request)) {
                     controlPlaneLogs.accept(ControlPlaneLogGroup.name(name));
                 }
-                return CreateClusterResponse.builder().cluster(EksViews.cluster(created, now)).build();
+                return CreateClusterResponse.builder()
+                        .cluster(EksViews.cluster(created, now))
+                        .build();
             }
         });
     }
@@ -211,7 +238,9 @@ public final class SimulatedEks implements EksClient, Inventory {
         return calls.call("DescribeCluster", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
-                return DescribeClusterResponse.builder().cluster(EksViews.cluster(account.cluster(request.name()), now)).build();
+                return DescribeClusterResponse.builder()
+                        .cluster(EksViews.cluster(account.cluster(request.name()), now))
+                        .build();
             }
         });
     }
@@ -226,7 +255,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                     throw errors.nodegroupsAttached(c.name(), c.nodegroups.firstKey());
                 }
                 c.life = c.life.delete(now);
-                return DeleteClusterResponse.builder().cluster(EksViews.cluster(c, now)).build();
+                return DeleteClusterResponse.builder()
+                        .cluster(EksViews.cluster(c, now))
+                        .build();
             }
         });
     }
@@ -236,8 +267,12 @@ public final class SimulatedEks implements EksClient, Inventory {
         return calls.call("ListClusters", request, () -> {
             synchronized (account) {
                 account.now();
-                var page = account.page(List.copyOf(account.clusters.keySet()), request.nextToken(), request.maxResults());
-                return ListClustersResponse.builder().clusters(page.items()).nextToken(page.nextToken()).build();
+                var page =
+                        account.page(List.copyOf(account.clusters.keySet()), request.nextToken(), request.maxResults());
+                return ListClustersResponse.builder()
+                        .clusters(page.items())
+                        .nextToken(page.nextToken())
+                        .build();
             }
         });
     }
@@ -258,18 +293,28 @@ public final class SimulatedEks implements EksClient, Inventory {
                 NodegroupRecord existing = c.nodegroups.get(name);
                 if (existing != null) {
                     if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
-                        return CreateNodegroupResponse.builder().nodegroup(EksViews.nodegroup(existing, now)).build();
+                        return CreateNodegroupResponse.builder()
+                                .nodegroup(EksViews.nodegroup(existing, now))
+                                .build();
                     }
                     throw errors.nodegroupExists(c.name(), name);
                 }
                 launches.check(request, account, c.name());
                 account.requireActive(c, now);
-                String version = request.version() != null ? request.version() : EksViews.cluster(c, now).version();
-                var created = new NodegroupRecord(request, version, account.ids,
+                String version = request.version() != null
+                        ? request.version()
+                        : EksViews.cluster(c, now).version();
+                var created = new NodegroupRecord(
+                        request,
+                        version,
+                        account.ids,
                         Lifecycle.startingAt(now, NODEGROUP_CREATING, NODEGROUP_DELETING));
-                created.launchFailure = launches.launch(request, created.arn(), now).orElse(null);
+                created.launchFailure =
+                        launches.launch(request, created.arn(), now).orElse(null);
                 c.nodegroups.put(name, created);
-                return CreateNodegroupResponse.builder().nodegroup(EksViews.nodegroup(created, now)).build();
+                return CreateNodegroupResponse.builder()
+                        .nodegroup(EksViews.nodegroup(created, now))
+                        .build();
             }
         });
     }
@@ -280,7 +325,9 @@ public final class SimulatedEks implements EksClient, Inventory {
             synchronized (account) {
                 Instant now = account.now();
                 var n = account.nodegroup(request.clusterName(), request.nodegroupName());
-                return DescribeNodegroupResponse.builder().nodegroup(EksViews.nodegroup(n, now)).build();
+                return DescribeNodegroupResponse.builder()
+                        .nodegroup(EksViews.nodegroup(n, now))
+                        .build();
             }
         });
     }
@@ -293,7 +340,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                 var n = account.nodegroup(request.clusterName(), request.nodegroupName());
                 n.life = n.life.delete(now);
                 launches.release(n.arn());
-                return DeleteNodegroupResponse.builder().nodegroup(EksViews.nodegroup(n, now)).build();
+                return DeleteNodegroupResponse.builder()
+                        .nodegroup(EksViews.nodegroup(n, now))
+                        .build();
             }
         });
     }
@@ -305,7 +354,10 @@ public final class SimulatedEks implements EksClient, Inventory {
                 account.now();
                 var c = account.cluster(request.clusterName());
                 var page = account.page(List.copyOf(c.nodegroups.keySet()), request.nextToken(), request.maxResults());
-                return ListNodegroupsResponse.builder().nodegroups(page.items()).nextToken(page.nextToken()).build();
+                return ListNodegroupsResponse.builder()
+                        .nodegroups(page.items())
+                        .nextToken(page.nextToken())
+                        .build();
             }
         });
     }
@@ -323,25 +375,38 @@ public final class SimulatedEks implements EksClient, Inventory {
                 AddonRecord existing = c.addons.get(name);
                 if (existing != null) {
                     if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
-                        return CreateAddonResponse.builder().addon(EksViews.addon(existing, now)).build();
+                        return CreateAddonResponse.builder()
+                                .addon(EksViews.addon(existing, now))
+                                .build();
                     }
                     throw errors.addonExists(c.name(), name);
                 }
                 account.requireActive(c, now);
                 for (var association : request.podIdentityAssociations()) {
-                    account.require(association.serviceAccount() != null && association.roleArn() != null, c.name(),
+                    account.require(
+                            association.serviceAccount() != null && association.roleArn() != null,
+                            c.name(),
                             "podIdentityAssociations need a serviceAccount and a roleArn");
                 }
                 String version = request.addonVersion() != null ? request.addonVersion() : "v1.0.0-eksbuild.1";
-                var created = new AddonRecord(request, version, account.ids, Lifecycle.startingAt(now, ADDON_CREATING, ADDON_DELETING));
+                var created = new AddonRecord(
+                        request, version, account.ids, Lifecycle.startingAt(now, ADDON_CREATING, ADDON_DELETING));
                 for (var association : request.podIdentityAssociations()) {
                     String id = account.ids.next("a-", 17);
-                    created.podIdentities.add(new AddonPodIdentity(c.name(), ADDON_NAMESPACE, association.serviceAccount(),
-                            association.roleArn(), id, EksRecords.ARN_PREFIX + "podidentityassociation/" + c.name() + "/" + id,
-                            created.arn(), now));
+                    created.podIdentities.add(new AddonPodIdentity(
+                            c.name(),
+                            ADDON_NAMESPACE,
+                            association.serviceAccount(),
+                            association.roleArn(),
+                            id,
+                            EksRecords.ARN_PREFIX + "podidentityassociation/" + c.name() + "/" + id,
+                            created.arn(),
+                            now));
                 }
                 c.addons.put(name, created);
-                return CreateAddonResponse.builder().addon(EksViews.addon(created, now)).build();
+                return CreateAddonResponse.builder()
+                        .addon(EksViews.addon(created, now))
+                        .build();
             }
         });
     }
@@ -351,7 +416,9 @@ public final class SimulatedEks implements EksClient, Inventory {
         return calls.call("DescribeAddon", request, () -> {
             synchronized (account) {
                 Instant now = account.now();
-                return DescribeAddonResponse.builder().addon(EksViews.addon(account.addon(request.clusterName(), request.addonName()), now)).build();
+                return DescribeAddonResponse.builder()
+                        .addon(EksViews.addon(account.addon(request.clusterName(), request.addonName()), now))
+                        .build();
             }
         });
     }
@@ -363,7 +430,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                 Instant now = account.now();
                 AddonRecord a = account.addon(request.clusterName(), request.addonName());
                 a.life = a.life.delete(now);
-                return DeleteAddonResponse.builder().addon(EksViews.addon(a, now)).build();
+                return DeleteAddonResponse.builder()
+                        .addon(EksViews.addon(a, now))
+                        .build();
             }
         });
     }
@@ -375,7 +444,10 @@ public final class SimulatedEks implements EksClient, Inventory {
                 account.now();
                 var c = account.cluster(request.clusterName());
                 var page = account.page(List.copyOf(c.addons.keySet()), request.nextToken(), request.maxResults());
-                return ListAddonsResponse.builder().addons(page.items()).nextToken(page.nextToken()).build();
+                return ListAddonsResponse.builder()
+                        .addons(page.items())
+                        .nextToken(page.nextToken())
+                        .build();
             }
         });
     }
@@ -386,15 +458,26 @@ public final class SimulatedEks implements EksClient, Inventory {
             synchronized (account) {
                 account.now();
                 var c = account.cluster(request.clusterName());
-                var matching = c.addons.values().stream().flatMap(a -> a.podIdentities.stream())
-                        .filter(p -> request.namespace() == null || request.namespace().equals(p.namespace()))
-                        .filter(p -> request.serviceAccount() == null || request.serviceAccount().equals(p.serviceAccount()))
-                        .map(p -> PodIdentityAssociationSummary.builder().clusterName(p.clusterName()).namespace(p.namespace())
-                                .serviceAccount(p.serviceAccount()).associationArn(p.associationArn())
-                                .associationId(p.associationId()).ownerArn(p.ownerArn()).build())
+                var matching = c.addons.values().stream()
+                        .flatMap(a -> a.podIdentities.stream())
+                        .filter(p -> request.namespace() == null
+                                || request.namespace().equals(p.namespace()))
+                        .filter(p -> request.serviceAccount() == null
+                                || request.serviceAccount().equals(p.serviceAccount()))
+                        .map(p -> PodIdentityAssociationSummary.builder()
+                                .clusterName(p.clusterName())
+                                .namespace(p.namespace())
+                                .serviceAccount(p.serviceAccount())
+                                .associationArn(p.associationArn())
+                                .associationId(p.associationId())
+                                .ownerArn(p.ownerArn())
+                                .build())
                         .toList();
                 var page = account.page(matching, request.nextToken(), request.maxResults());
-                return ListPodIdentityAssociationsResponse.builder().associations(page.items()).nextToken(page.nextToken()).build();
+                return ListPodIdentityAssociationsResponse.builder()
+                        .associations(page.items())
+                        .nextToken(page.nextToken())
+                        .build();
             }
         });
     }
@@ -440,7 +523,8 @@ public final class SimulatedEks implements EksClient, Inventory {
     }
 
     @Override
-    public ListAssociatedAccessPoliciesResponse listAssociatedAccessPolicies(ListAssociatedAccessPoliciesRequest request) {
+    public ListAssociatedAccessPoliciesResponse listAssociatedAccessPolicies(
+            ListAssociatedAccessPoliciesRequest request) {
         return calls.call("ListAssociatedAccessPolicies", request, () -> accessEntries.listAssociated(request));
     }
 
@@ -478,7 +562,9 @@ public final class SimulatedEks implements EksClient, Inventory {
         return calls.call("ListTagsForResource", request, () -> {
             synchronized (account) {
                 account.now();
-                return ListTagsForResourceResponse.builder().tags(account.tagsOf(request.resourceArn())).build();
+                return ListTagsForResourceResponse.builder()
+                        .tags(account.tagsOf(request.resourceArn()))
+                        .build();
             }
         });
     }

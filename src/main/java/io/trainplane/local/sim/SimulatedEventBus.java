@@ -1,20 +1,19 @@
 package io.trainplane.local.sim;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.IamRequest;
-import software.amazon.awssdk.core.SdkRequest;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import io.trainplane.core.Json;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import java.time.temporal.ChronoUnit;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.cloudwatchevents.model.PutEventsRequest;
 import software.amazon.awssdk.services.cloudwatchevents.model.PutEventsRequestEntry;
@@ -37,8 +36,13 @@ public final class SimulatedEventBus implements CloudWatchEventsClient {
 
         /** The event as a rule's target receives it: the full EventBridge envelope. */
         public ObjectNode envelope() {
-            ObjectNode envelope = Json.object().put("version", "0").put("id", id).put("detail-type", detailType)
-                    .put("source", source).put("account", AwsService.ACCOUNT).put("time", time.truncatedTo(ChronoUnit.SECONDS).toString())
+            ObjectNode envelope = Json.object()
+                    .put("version", "0")
+                    .put("id", id)
+                    .put("detail-type", detailType)
+                    .put("source", source)
+                    .put("account", AwsService.ACCOUNT)
+                    .put("time", time.truncatedTo(ChronoUnit.SECONDS).toString())
                     .put("region", AwsService.REGION);
             envelope.putArray("resources");
             envelope.set("detail", detail.deepCopy());
@@ -86,7 +90,8 @@ public final class SimulatedEventBus implements CloudWatchEventsClient {
         if (bus != null && bus.startsWith("arn:")) {
             return bus;
         }
-        return IamRequests.ARN + "events:" + IamRequests.REGIONAL + "event-bus/" + (bus == null || bus.isEmpty() ? "default" : bus);
+        return IamRequests.ARN + "events:" + IamRequests.REGIONAL + "event-bus/"
+                + (bus == null || bus.isEmpty() ? "default" : bus);
     }
 
     @Override
@@ -95,13 +100,21 @@ public final class SimulatedEventBus implements CloudWatchEventsClient {
             var results = new java.util.ArrayList<PutEventsResultEntry>();
             var accepted = new java.util.ArrayList<Event>();
             for (PutEventsRequestEntry entry : request.entries()) {
-                Event event = new Event(entry.eventBusName(), entry.source(), entry.detailType(), Json.read(entry.detail()), clock.instant());
+                Event event = new Event(
+                        entry.eventBusName(),
+                        entry.source(),
+                        entry.detailType(),
+                        Json.read(entry.detail()),
+                        clock.instant());
                 events.add(event);
                 accepted.add(event);
                 results.add(PutEventsResultEntry.builder().eventId(event.id()).build());
             }
             accepted.forEach(this::deliver);
-            return PutEventsResponse.builder().failedEntryCount(0).entries(results).build();
+            return PutEventsResponse.builder()
+                    .failedEntryCount(0)
+                    .entries(results)
+                    .build();
         });
     }
 

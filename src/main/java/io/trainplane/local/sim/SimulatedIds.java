@@ -20,7 +20,8 @@ final class SimulatedIds {
 
     /** {@code prefix} followed by {@code hexDigits} lowercase hex digits. */
     String next(String prefix, int hexDigits) {
-        return prefix + hex(seed + "/" + prefix + "/" + counter.incrementAndGet()).substring(0, hexDigits);
+        return prefix
+                + hex(seed + "/" + prefix + "/" + counter.incrementAndGet()).substring(0, hexDigits);
     }
 
     private static String hex(String input) {

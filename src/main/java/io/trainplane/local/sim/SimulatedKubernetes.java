@@ -38,12 +38,16 @@ public final class SimulatedKubernetes implements AutoCloseable {
     private static final java.util.regex.Pattern POD_LOG =
             java.util.regex.Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/?]+)/log(\\?.*)?$");
 
-    private volatile java.util.function.BiFunction<io.fabric8.kubernetes.api.model.batch.v1.Job, io.fabric8.kubernetes.api.model.Pod,
-            java.util.Optional<String>> logs = (job, pod) -> java.util.Optional.empty();
+    private volatile java.util.function.BiFunction<
+                    io.fabric8.kubernetes.api.model.batch.v1.Job,
+                    io.fabric8.kubernetes.api.model.Pod,
+                    java.util.Optional<String>>
+            logs = (job, pod) -> java.util.Optional.empty();
     private final KubernetesMockServer server;
     private final KubernetesClient admin;
     /** The control plane's own credential (its controllers'), which no gate questions. */
     private final String controlPlaneToken = UUID.randomUUID().toString();
+
     private volatile Gate gate;
 
     /** Decides whether a request may reach the objects: null to let it through, or the refusal to answer with. */
@@ -55,7 +59,10 @@ public final class SimulatedKubernetes implements AutoCloseable {
     public record Refusal(int code, String reason, String message) {}
 
     public SimulatedKubernetes() {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        server = new KubernetesMockServer(
+                new Context(),
+                new MockWebServer(),
+                new HashMap<>(),
                 new KubernetesCrudDispatcher(new ArrayList<>(List.of(KubeflowCrd.context()))) {
                     @Override
                     public MockResponse dispatch(RecordedRequest request) {
@@ -69,29 +76,42 @@ public final class SimulatedKubernetes implements AutoCloseable {
                         if (m.find()) {
                             // Read from the store directly: a client call from here would wait for this very thread.
                             String log = "";
-                            var podResponse = super.handleGet("/api/v1/namespaces/" + m.group(1) + "/pods/" + m.group(2));
+                            var podResponse =
+                                    super.handleGet("/api/v1/namespaces/" + m.group(1) + "/pods/" + m.group(2));
                             if (podResponse.code() == 200) {
                                 var pod = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
                                         podResponse.getBody().readUtf8(), io.fabric8.kubernetes.api.model.Pod.class);
-                                String jobName = pod.getMetadata().getLabels() == null ? null
+                                String jobName = pod.getMetadata().getLabels() == null
+                                        ? null
                                         : pod.getMetadata().getLabels().get("job-name");
-                                var jobResponse = jobName == null ? null
-                                        : super.handleGet("/apis/batch/v1/namespaces/" + m.group(1) + "/jobs/" + jobName);
+                                var jobResponse = jobName == null
+                                        ? null
+                                        : super.handleGet(
+                                                "/apis/batch/v1/namespaces/" + m.group(1) + "/jobs/" + jobName);
                                 if (jobResponse != null && jobResponse.code() == 200) {
                                     var job = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
-                                            jobResponse.getBody().readUtf8(), io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+                                            jobResponse.getBody().readUtf8(),
+                                            io.fabric8.kubernetes.api.model.batch.v1.Job.class);
                                     log = logs.apply(job, pod).orElse("");
                                 }
                             }
-                            return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(200).setBody(log);
+                            return new io.fabric8.mockwebserver.http.MockResponse()
+                                    .setResponseCode(200)
+                                    .setBody(log);
                         }
                         return super.handleGet(path);
                     }
-                }, false);
+                },
+                false);
         server.init(InetAddress.getLoopbackAddress(), 0);
-        admin = server.createClient(b -> b.editOrNewConfig().withOauthToken(controlPlaneToken).endConfig());
+        admin = server.createClient(
+                b -> b.editOrNewConfig().withOauthToken(controlPlaneToken).endConfig());
         // The Kubeflow training operator is "installed": its CRD exists, as StartTraining checks.
-        admin.apiextensions().v1().customResourceDefinitions().resource(KubeflowCrd.definition()).create();
+        admin.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(KubeflowCrd.definition())
+                .create();
     }
 
     /**
@@ -112,16 +132,25 @@ public final class SimulatedKubernetes implements AutoCloseable {
         if (refused == null) {
             return null;
         }
-        var status = new StatusBuilder().withStatus("Failure").withMessage(refused.message())
-                .withReason(refused.reason()).withCode(refused.code()).build();
-        return new MockResponse().setResponseCode(refused.code())
+        var status = new StatusBuilder()
+                .withStatus("Failure")
+                .withMessage(refused.message())
+                .withReason(refused.reason())
+                .withCode(refused.code())
+                .build();
+        return new MockResponse()
+                .setResponseCode(refused.code())
                 .setHeader("Content-Type", "application/json")
                 .setBody(io.fabric8.kubernetes.client.utils.Serialization.asJson(status));
     }
 
     /** Where pod logs come from: (the pod's Job, the pod) → the log so far. */
-    public void servingLogs(java.util.function.BiFunction<io.fabric8.kubernetes.api.model.batch.v1.Job,
-            io.fabric8.kubernetes.api.model.Pod, java.util.Optional<String>> logs) {
+    public void servingLogs(
+            java.util.function.BiFunction<
+                            io.fabric8.kubernetes.api.model.batch.v1.Job,
+                            io.fabric8.kubernetes.api.model.Pod,
+                            java.util.Optional<String>>
+                    logs) {
         this.logs = logs;
     }
 
@@ -141,14 +170,41 @@ public final class SimulatedKubernetes implements AutoCloseable {
         String label = RunObjects.RUN_LABEL;
         return Stream.of(
                         admin.namespaces().withLabel(label).list().getItems(),
-                        admin.batch().v1().jobs().inAnyNamespace().withLabel(label).list().getItems(),
-                        admin.genericKubernetesResources(PyTorchJobs.CONTEXT).inAnyNamespace().withLabel(label).list().getItems(),
+                        admin.batch()
+                                .v1()
+                                .jobs()
+                                .inAnyNamespace()
+                                .withLabel(label)
+                                .list()
+                                .getItems(),
+                        admin.genericKubernetesResources(PyTorchJobs.CONTEXT)
+                                .inAnyNamespace()
+                                .withLabel(label)
+                                .list()
+                                .getItems(),
                         admin.pods().inAnyNamespace().withLabel(label).list().getItems(),
-                        admin.services().inAnyNamespace().withLabel(label).list().getItems(),
-                        admin.configMaps().inAnyNamespace().withLabel(label).list().getItems(),
-                        admin.persistentVolumeClaims().inAnyNamespace().withLabel(label).list().getItems(),
+                        admin.services()
+                                .inAnyNamespace()
+                                .withLabel(label)
+                                .list()
+                                .getItems(),
+                        admin.configMaps()
+                                .inAnyNamespace()
+                                .withLabel(label)
+                                .list()
+                                .getItems(),
+                        admin.persistentVolumeClaims()
+                                .inAnyNamespace()
+                                .withLabel(label)
+                                .list()
+                                .getItems(),
                         admin.persistentVolumes().withLabel(label).list().getItems(),
-                        admin.storage().v1().storageClasses().withLabel(label).list().getItems())
+                        admin.storage()
+                                .v1()
+                                .storageClasses()
+                                .withLabel(label)
+                                .list()
+                                .getItems())
                 .flatMap(List::stream)
                 .map(SimulatedKubernetes::ref)
                 .sorted()

@@ -15,12 +15,15 @@ import java.util.Optional;
 public final class SimulatedNetwork {
     /** The stack's VPC: the subnets of {@code LocalCloud}'s settings are in it. */
     public static final String STACK_VPC = "vpc-0e5f1a2b3c4d5e6f7";
+
     public static final String STACK_DEFAULT_GROUP = "sg-0de1a0170c0ffee01";
     /** The stack's subnets, one per zone (us-east-1a, us-east-1b), as the settings list them. */
     public static final String SUBNET_1A = "subnet-0a1b2c3d4e5f60001";
+
     public static final String SUBNET_1B = "subnet-0a1b2c3d4e5f60002";
     /** Two more subnets of the stack's VPC: a second one in us-east-1a, and one in us-east-1c. */
     public static final String SUBNET_1A_SECOND = "subnet-0a1b2c3d4e5f60003";
+
     public static final String SUBNET_1C = "subnet-0a1b2c3d4e5f60004";
 
     /**
@@ -85,8 +88,12 @@ public final class SimulatedNetwork {
      * AWS only while a network interface (a mount target's) still uses it.
      */
     public synchronized void addClusterSecurityGroup(String groupId, List<String> subnetIds) {
-        String vpc = subnetIds.stream().map(subnets::get).filter(s -> s != null).map(Subnet::vpcId)
-                .findFirst().orElse(STACK_VPC);
+        String vpc = subnetIds.stream()
+                .map(subnets::get)
+                .filter(s -> s != null)
+                .map(Subnet::vpcId)
+                .findFirst()
+                .orElse(STACK_VPC);
         groups.putIfAbsent(groupId, defaultGroups.containsKey(vpc) ? vpc : STACK_VPC);
     }
 

@@ -1,15 +1,14 @@
 package io.trainplane.local.sim;
 
-import io.trainplane.local.iam.Authorizer;
-import io.trainplane.local.iam.IamRequest;
-import software.amazon.awssdk.core.SdkRequest;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
+import io.trainplane.local.iam.Authorizer;
+import io.trainplane.local.iam.IamRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionRequest;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
@@ -34,7 +33,8 @@ public final class SimulatedStepFunctions implements SfnClient {
     }
 
     /** One execution started here, with how it ended. */
-    public record ExecutionRecord(String executionArn, String stateMachineArn, String name, JsonNode input, String status) {}
+    public record ExecutionRecord(
+            String executionArn, String stateMachineArn, String name, JsonNode input, String status) {}
 
     private final ServiceCalls calls;
     private final Map<String, Machine> machines = new ConcurrentHashMap<>();
@@ -67,21 +67,31 @@ public final class SimulatedStepFunctions implements SfnClient {
         return calls.call("StartExecution", request, () -> {
             Machine machine = machines.get(request.stateMachineArn());
             if (machine == null) {
-                throw (StateMachineDoesNotExistException) calls.error(StateMachineDoesNotExistException.builder(), 400,
-                        "StateMachineDoesNotExist", "State Machine Does Not Exist: '" + request.stateMachineArn() + "'");
+                throw (StateMachineDoesNotExistException) calls.error(
+                        StateMachineDoesNotExistException.builder(),
+                        400,
+                        "StateMachineDoesNotExist",
+                        "State Machine Does Not Exist: '" + request.stateMachineArn() + "'");
             }
             String arn = request.stateMachineArn().replace(":stateMachine:", ":execution:") + ":" + request.name();
             synchronized (executions) {
                 if (executions.containsKey(arn)) {
-                    throw (ExecutionAlreadyExistsException) calls.error(ExecutionAlreadyExistsException.builder(), 400,
-                            "ExecutionAlreadyExists", "Execution Already Exists: '" + arn + "'");
+                    throw (ExecutionAlreadyExistsException) calls.error(
+                            ExecutionAlreadyExistsException.builder(),
+                            400,
+                            "ExecutionAlreadyExists",
+                            "Execution Already Exists: '" + arn + "'");
                 }
                 JsonNode input = Json.read(request.input() == null ? "{}" : request.input());
-                executions.put(arn, new ExecutionRecord(arn, request.stateMachineArn(), request.name(), input, "RUNNING"));
+                executions.put(
+                        arn, new ExecutionRecord(arn, request.stateMachineArn(), request.name(), input, "RUNNING"));
                 String status = machine.execute(request.name(), input);
                 executions.put(arn, new ExecutionRecord(arn, request.stateMachineArn(), request.name(), input, status));
             }
-            return StartExecutionResponse.builder().executionArn(arn).startDate(java.time.Instant.now()).build();
+            return StartExecutionResponse.builder()
+                    .executionArn(arn)
+                    .startDate(java.time.Instant.now())
+                    .build();
         });
     }
 
@@ -93,11 +103,19 @@ public final class SimulatedStepFunctions implements SfnClient {
                 e = executions.get(request.executionArn());
             }
             if (e == null) {
-                throw (ExecutionDoesNotExistException) calls.error(ExecutionDoesNotExistException.builder(), 400,
-                        "ExecutionDoesNotExist", "Execution Does Not Exist: '" + request.executionArn() + "'");
+                throw (ExecutionDoesNotExistException) calls.error(
+                        ExecutionDoesNotExistException.builder(),
+                        400,
+                        "ExecutionDoesNotExist",
+                        "Execution Does Not Exist: '" + request.executionArn() + "'");
             }
-            return DescribeExecutionResponse.builder().executionArn(e.executionArn()).stateMachineArn(e.stateMachineArn())
-                    .name(e.name()).status(e.status()).input(Json.write(e.input())).build();
+            return DescribeExecutionResponse.builder()
+                    .executionArn(e.executionArn())
+                    .stateMachineArn(e.stateMachineArn())
+                    .name(e.name())
+                    .status(e.status())
+                    .input(Json.write(e.input()))
+                    .build();
         });
     }
 

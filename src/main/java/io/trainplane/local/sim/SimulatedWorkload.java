@@ -37,12 +37,23 @@ public final class SimulatedWorkload implements PodBehaviour {
         String component = component(job);
         return switch (component) {
             case "training" -> new Outcome(EPOCH.multipliedBy(epochs(job)), 0, null);
-            case "evaluation" -> new Outcome(EVALUATION, 0,
-                    metrics(fault == ClusterFault.LOW_ACCURACY ? LOW_ACCURACY : accuracyAfter(trainedEpochs(job, client))));
-            case "data" -> fault == ClusterFault.BAD_CHECKSUM
-                    ? new Outcome(Duration.ofSeconds(20), 3, "CHECKSUM MISMATCH expected " + argument(job, "--sha256")
-                            + " got 0000000000000000000000000000000000000000000000000000000000000000 for " + argument(job, "--url"))
-                    : new Outcome(OTHER, 0, null);
+            case "evaluation" ->
+                new Outcome(
+                        EVALUATION,
+                        0,
+                        metrics(
+                                fault == ClusterFault.LOW_ACCURACY
+                                        ? LOW_ACCURACY
+                                        : accuracyAfter(trainedEpochs(job, client))));
+            case "data" ->
+                fault == ClusterFault.BAD_CHECKSUM
+                        ? new Outcome(
+                                Duration.ofSeconds(20),
+                                3,
+                                "CHECKSUM MISMATCH expected " + argument(job, "--sha256")
+                                        + " got 0000000000000000000000000000000000000000000000000000000000000000 for "
+                                        + argument(job, "--url"))
+                        : new Outcome(OTHER, 0, null);
             default -> new Outcome(OTHER, 0, null);
         };
     }
@@ -50,7 +61,9 @@ public final class SimulatedWorkload implements PodBehaviour {
     /** A training pod prints what train.py prints after each epoch: {@code epoch N/M loss L}, its last lines. */
     @Override
     public Optional<String> log(Job job, Pod pod, Instant now) {
-        if (!"training".equals(component(job)) || pod.getStatus() == null || pod.getStatus().getStartTime() == null) {
+        if (!"training".equals(component(job))
+                || pod.getStatus() == null
+                || pod.getStatus().getStartTime() == null) {
             return Optional.empty();
         }
         int epochs = epochs(job);
@@ -58,7 +71,8 @@ public final class SimulatedWorkload implements PodBehaviour {
         long done = Math.min(epochs, Math.max(0, running.dividedBy(EPOCH)));
         StringBuilder log = new StringBuilder();
         for (long epoch = Math.max(1, done - 9); epoch <= done; epoch++) {
-            log.append(String.format(java.util.Locale.ROOT, "epoch %d/%d loss %.4f%n", epoch, epochs, 2.3 * Math.exp(-epoch / 5.0)));
+            log.append(String.format(
+                    java.util.Locale.ROOT, "epoch %d/%d loss %.4f%n", epoch, epochs, 2.3 * Math.exp(-epoch / 5.0)));
         }
         return log.isEmpty() ? Optional.empty() : Optional.of(log.toString());
     }
@@ -78,7 +92,9 @@ public final class SimulatedWorkload implements PodBehaviour {
 
     @Override
     public boolean deletedBySomeone(Job job, Instant now) {
-        if (fault != ClusterFault.JOB_DELETED || !"training".equals(component(job)) || job.getStatus() == null
+        if (fault != ClusterFault.JOB_DELETED
+                || !"training".equals(component(job))
+                || job.getStatus() == null
                 || job.getStatus().getStartTime() == null) {
             return false;
         }
@@ -104,13 +120,27 @@ public final class SimulatedWorkload implements PodBehaviour {
 
     private static int trainedEpochs(Job evaluation, KubernetesClient client) {
         String ns = evaluation.getMetadata().getNamespace();
-        return client.batch().v1().jobs().inNamespace(ns)
-                .withLabel(WorkloadManifests.COMPONENT, "training").list().getItems().stream()
+        return client
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(ns)
+                .withLabel(WorkloadManifests.COMPONENT, "training")
+                .list()
+                .getItems()
+                .stream()
                 .findFirst()
-                .or(() -> client.genericKubernetesResources(PyTorchJobs.CONTEXT).inNamespace(ns)
-                        .withLabel(WorkloadManifests.COMPONENT, "training").list().getItems().stream()
-                        .findFirst().map(PyTorchJobController::asJob))
-                .map(SimulatedWorkload::epochs).orElse(0);
+                .or(() -> client
+                        .genericKubernetesResources(PyTorchJobs.CONTEXT)
+                        .inNamespace(ns)
+                        .withLabel(WorkloadManifests.COMPONENT, "training")
+                        .list()
+                        .getItems()
+                        .stream()
+                        .findFirst()
+                        .map(PyTorchJobController::asJob))
+                .map(SimulatedWorkload::epochs)
+                .orElse(0);
     }
 
     static int epochs(Job training) {
@@ -119,7 +149,8 @@ public final class SimulatedWorkload implements PodBehaviour {
     }
 
     private static String argument(Job job, String flag) {
-        List<String> command = job.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand();
+        List<String> command =
+                job.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand();
         int at = command.indexOf(flag);
         return at < 0 || at + 1 >= command.size() ? null : command.get(at + 1);
     }

@@ -32,8 +32,10 @@ final class CfnSchemas {
     static CfnSchemas fromCfnLint() throws IOException, InterruptedException {
         Path dir = null;
         try {
-            Process python = new ProcessBuilder("python3", "-c",
-                    "import cfnlint, os; print(os.path.dirname(cfnlint.__file__))").redirectErrorStream(true).start();
+            Process python = new ProcessBuilder(
+                            "python3", "-c", "import cfnlint, os; print(os.path.dirname(cfnlint.__file__))")
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             if (python.waitFor(30, TimeUnit.SECONDS) && python.exitValue() == 0) {
                 dir = Path.of(out, "data", "schemas");
@@ -41,7 +43,8 @@ final class CfnSchemas {
         } catch (IOException noPython) {
             // skipped below
         }
-        Assumptions.assumeTrue(dir != null && Files.isDirectory(dir),
+        Assumptions.assumeTrue(
+                dir != null && Files.isDirectory(dir),
                 "cfn-lint not installed for python3 (pip install cfn-lint): its CloudFormation schemas are needed");
         return new CfnSchemas(dir);
     }
@@ -49,12 +52,16 @@ final class CfnSchemas {
     /** The problems of {@code desiredState} as a {@code typeName} resource; empty when valid. */
     Set<ValidationMessage> validate(String typeName, JsonNode desiredState) throws IOException {
         String providers = Files.readString(schemas.resolve("providers").resolve("us_east_1.py"));
-        Matcher hash = Pattern.compile("\"" + Pattern.quote(typeName) + "\": \"([0-9a-f]+)\"").matcher(providers);
+        Matcher hash = Pattern.compile("\"" + Pattern.quote(typeName) + "\": \"([0-9a-f]+)\"")
+                .matcher(providers);
         if (!hash.find()) {
             throw new IllegalStateException("cfn-lint has no schema for " + typeName);
         }
-        ObjectNode schema = (ObjectNode) MAPPER.readTree(schemas.resolve("resources").resolve(hash.group(1) + ".json").toFile());
+        ObjectNode schema = (ObjectNode) MAPPER.readTree(
+                schemas.resolve("resources").resolve(hash.group(1) + ".json").toFile());
         schema.remove("$schema"); // the provider meta-schema: validate as plain draft 7
-        return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7).getSchema(schema).validate(desiredState);
+        return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7)
+                .getSchema(schema)
+                .validate(desiredState);
     }
 }

@@ -6,10 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunTags;
-import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.spec.CapacityType;
-import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -28,54 +27,74 @@ class Ec2DesiredStateTest {
 
     @Test
     void onlyEfaNodesNeedAPlacementGroup() {
-        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("g5.12xlarge", CapacityType.ON_DEMAND, null, false))).isFalse();
-        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("g5.12xlarge", CapacityType.SPOT, "cr-0123456789abcdef0", false)))
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("g5.12xlarge", CapacityType.ON_DEMAND, null, false)))
                 .isFalse();
-        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true))).isTrue();
+        assertThat(Ec2DesiredState.needsPlacementGroup(
+                        nodes("g5.12xlarge", CapacityType.SPOT, "cr-0123456789abcdef0", false)))
+                .isFalse();
+        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true)))
+                .isTrue();
     }
 
     @Test
     void everyTemplateRequiresImdsV2WithAHopLimitOfOne() {
-        for (NodeGroupSpec spec : List.of(nodes("m6i.large", CapacityType.ON_DEMAND, null, false),
+        for (NodeGroupSpec spec : List.of(
+                nodes("m6i.large", CapacityType.ON_DEMAND, null, false),
                 nodes("g5.12xlarge", CapacityType.SPOT, null, false),
                 nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true))) {
             JsonNode metadata = Ec2DesiredState.launchTemplate(names, tags, spec, Optional.empty(), List.of())
                     .at("/LaunchTemplateData/MetadataOptions");
-            assertThat(metadata.toString()).as(spec.instanceType())
-                    .isEqualTo("{\"HttpEndpoint\":\"enabled\",\"HttpTokens\":\"required\",\"HttpPutResponseHopLimit\":1}");
+            assertThat(metadata.toString())
+                    .as(spec.instanceType())
+                    .isEqualTo(
+                            "{\"HttpEndpoint\":\"enabled\",\"HttpTokens\":\"required\",\"HttpPutResponseHopLimit\":1}");
         }
     }
 
     @Test
     void efaInACapacityBlockNeedsNoPlacementGroupButAnOnDemandReservationKeepsIt() {
-        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p4d.24xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true)))
+        assertThat(Ec2DesiredState.needsPlacementGroup(
+                        nodes("p4d.24xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true)))
                 .isFalse();
-        assertThat(Ec2DesiredState.needsPlacementGroup(nodes("p4d.24xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", true)))
+        assertThat(Ec2DesiredState.needsPlacementGroup(
+                        nodes("p4d.24xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", true)))
                 .isTrue();
     }
 
     @Test
     void aCapacityBlockIsTheCapacityBlockMarketTargetingItsReservationWithItsInstanceType() {
-        ObjectNode template = Ec2DesiredState.launchTemplate(names, tags,
-                nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", false), Optional.empty(), List.of());
+        ObjectNode template = Ec2DesiredState.launchTemplate(
+                names,
+                tags,
+                nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", false),
+                Optional.empty(),
+                List.of());
 
-        assertThat(Ec2DesiredState.json(template)).isEqualTo("""
+        assertThat(Ec2DesiredState.json(template))
+                .isEqualTo(
+                        """
                 {"LaunchTemplateName":"tp-llm-pretrain-7-nodes","LaunchTemplateData":{\
                 "MetadataOptions":{"HttpEndpoint":"enabled","HttpTokens":"required","HttpPutResponseHopLimit":1},\
                 "CapacityReservationSpecification":{"CapacityReservationTarget":{"CapacityReservationId":"cr-0123456789abcdef0"}},\
                 "InstanceMarketOptions":{"MarketType":"capacity-block"},"InstanceType":"p5.48xlarge",\
                 "TagSpecifications":[\
                 {"ResourceType":"instance","Tags":%1$s},{"ResourceType":"volume","Tags":%1$s}]},\
-                "TagSpecifications":[{"ResourceType":"launch-template","Tags":%1$s}]}""".formatted(RUN_TAGS));
+                "TagSpecifications":[{"ResourceType":"launch-template","Tags":%1$s}]}"""
+                                .formatted(RUN_TAGS));
     }
 
     @Test
     void anOnDemandReservationIsTargetedWithoutAMarketType() {
-        JsonNode data = Ec2DesiredState.launchTemplate(names, tags,
-                nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false), Optional.empty(), List.of())
+        JsonNode data = Ec2DesiredState.launchTemplate(
+                        names,
+                        tags,
+                        nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false),
+                        Optional.empty(),
+                        List.of())
                 .get("LaunchTemplateData");
 
-        assertThat(data.at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId").asText())
+        assertThat(data.at("/CapacityReservationSpecification/CapacityReservationTarget/CapacityReservationId")
+                        .asText())
                 .isEqualTo("cr-0123456789abcdef0");
         assertThat(data.has("InstanceMarketOptions")).isFalse();
         assertThat(data.has("InstanceType")).as("the node group names it").isFalse();
@@ -85,9 +104,14 @@ class Ec2DesiredStateTest {
 
     @Test
     void aCapacityBlockWithoutItsReservationIsRefused() {
-        assertThatThrownBy(() -> Ec2DesiredState.launchTemplate(names, tags,
-                nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, null, false), Optional.empty(), List.of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("capacityReservationId");
+        assertThatThrownBy(() -> Ec2DesiredState.launchTemplate(
+                        names,
+                        tags,
+                        nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, null, false),
+                        Optional.empty(),
+                        List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("capacityReservationId");
     }
 
     @Test
@@ -121,8 +145,13 @@ class Ec2DesiredStateTest {
 
     @Test
     void thePlacementGroupIsNamedInThePlacement() {
-        JsonNode data = Ec2DesiredState.launchTemplate(names, tags, nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true),
-                Optional.of("tp-pg-1"), List.of()).get("LaunchTemplateData");
+        JsonNode data = Ec2DesiredState.launchTemplate(
+                        names,
+                        tags,
+                        nodes("p5.48xlarge", CapacityType.ON_DEMAND, null, true),
+                        Optional.of("tp-pg-1"),
+                        List.of())
+                .get("LaunchTemplateData");
 
         assertThat(data.at("/Placement/GroupName").asText()).isEqualTo("tp-pg-1");
         assertThat(data.get("NetworkInterfaces").get(0).has("Groups")).isFalse();
@@ -137,7 +166,8 @@ class Ec2DesiredStateTest {
     @Test
     void requestsCarryTheTypeTheRunsClientTokenAndTheSameJsonEveryTime() {
         NodeGroupSpec efa = nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true);
-        CreateResourceRequest template = Ec2DesiredState.createLaunchTemplate(names, tags, efa, Optional.of("pg"), List.of("sg-1"));
+        CreateResourceRequest template =
+                Ec2DesiredState.createLaunchTemplate(names, tags, efa, Optional.of("pg"), List.of("sg-1"));
         CreateResourceRequest group = Ec2DesiredState.createPlacementGroup(names, tags);
 
         assertThat(template.typeName()).isEqualTo("AWS::EC2::LaunchTemplate");
@@ -145,7 +175,12 @@ class Ec2DesiredStateTest {
         assertThat(group.typeName()).isEqualTo("AWS::EC2::PlacementGroup");
         assertThat(group.clientToken()).isEqualTo(names.clientRequestToken("placement-group"));
         assertThat(group.clientToken()).isNotEqualTo(template.clientToken()).matches("[-A-Za-z0-9+/=]{1,128}");
-        assertThat(Ec2DesiredState.createLaunchTemplate(new Names("llm-pretrain-7"), new RunTags("ml-prod", "llm-pretrain-7"), efa, Optional.of("pg"), List.of("sg-1")))
+        assertThat(Ec2DesiredState.createLaunchTemplate(
+                        new Names("llm-pretrain-7"),
+                        new RunTags("ml-prod", "llm-pretrain-7"),
+                        efa,
+                        Optional.of("pg"),
+                        List.of("sg-1")))
                 .isEqualTo(template);
     }
 
@@ -153,7 +188,8 @@ class Ec2DesiredStateTest {
     void theLaunchTemplateNameFitsEc2sLimit() {
         String longest = "r" + "x".repeat(61) + "9";
         assertThat(Ec2DesiredState.launchTemplateName(new Names(longest)))
-                .hasSizeLessThanOrEqualTo(128).matches("[a-zA-Z0-9().\\-/_]{3,128}");
+                .hasSizeLessThanOrEqualTo(128)
+                .matches("[a-zA-Z0-9().\\-/_]{3,128}");
     }
 
     @Test
@@ -161,27 +197,45 @@ class Ec2DesiredStateTest {
         CfnSchemas schemas = CfnSchemas.fromCfnLint();
         NodeGroupSpec everything = nodes("p5.48xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true);
 
-        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE,
-                Ec2DesiredState.launchTemplate(names, tags, everything, Optional.of("pg-1"), List.of("sg-1")))).isEmpty();
-        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, Ec2DesiredState.launchTemplate(names, tags,
-                nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false), Optional.empty(), List.of())))
+        assertThat(schemas.validate(
+                        Ec2DesiredState.LAUNCH_TEMPLATE,
+                        Ec2DesiredState.launchTemplate(names, tags, everything, Optional.of("pg-1"), List.of("sg-1"))))
                 .isEmpty();
-        assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, Ec2DesiredState.placementGroup(tags))).isEmpty();
+        assertThat(schemas.validate(
+                        Ec2DesiredState.LAUNCH_TEMPLATE,
+                        Ec2DesiredState.launchTemplate(
+                                names,
+                                tags,
+                                nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false),
+                                Optional.empty(),
+                                List.of())))
+                .isEmpty();
+        assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, Ec2DesiredState.placementGroup(tags)))
+                .isEmpty();
         ObjectNode wrong = Ec2DesiredState.placementGroup(tags).put("Strategy", "clustered");
         assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, wrong)).isNotEmpty(); // the check has teeth
         ObjectNode misspelt = Ec2DesiredState.launchTemplate(names, tags, everything, Optional.empty(), List.of());
-        ((ObjectNode) misspelt.get("LaunchTemplateData")).putObject("InstanceMarketOption").put("MarketType", "spot");
+        ((ObjectNode) misspelt.get("LaunchTemplateData"))
+                .putObject("InstanceMarketOption")
+                .put("MarketType", "spot");
         assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, misspelt)).isNotEmpty();
-        assertThat(schemas.validate(ControlPlaneLogGroup.TYPE, ControlPlaneLogGroup.desiredState(names, tags, 30))).isEmpty();
-        assertThat(schemas.validate(ControlPlaneLogGroup.TYPE, ControlPlaneLogGroup.desiredState(names, tags, 31))).isNotEmpty();
+        assertThat(schemas.validate(ControlPlaneLogGroup.TYPE, ControlPlaneLogGroup.desiredState(names, tags, 30)))
+                .isEmpty();
+        assertThat(schemas.validate(ControlPlaneLogGroup.TYPE, ControlPlaneLogGroup.desiredState(names, tags, 31)))
+                .isNotEmpty();
         ObjectNode badTokens = Ec2DesiredState.launchTemplate(names, tags, everything, Optional.empty(), List.of());
         ((ObjectNode) badTokens.at("/LaunchTemplateData/MetadataOptions")).put("HttpTokens", "mandatory");
         assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, badTokens)).isNotEmpty();
     }
 
     private List<JsonNode> interfaces(String instanceType) {
-        JsonNode nics = Ec2DesiredState.launchTemplate(names, tags, nodes(instanceType, CapacityType.ON_DEMAND, null, true),
-                Optional.empty(), List.of("sg-cluster", "sg-efa")).at("/LaunchTemplateData/NetworkInterfaces");
+        JsonNode nics = Ec2DesiredState.launchTemplate(
+                        names,
+                        tags,
+                        nodes(instanceType, CapacityType.ON_DEMAND, null, true),
+                        Optional.empty(),
+                        List.of("sg-cluster", "sg-efa"))
+                .at("/LaunchTemplateData/NetworkInterfaces");
         return IntStream.range(0, nics.size()).mapToObj(nics::get).toList();
     }
 }

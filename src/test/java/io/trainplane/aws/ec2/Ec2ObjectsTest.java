@@ -6,11 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.aws.ec2.ControlPlaneLogGroup;
-import io.trainplane.spec.CapacityType;
-import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.spec.Names;
 import io.trainplane.core.TerminalException;
+import io.trainplane.spec.CapacityType;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -54,13 +53,17 @@ class Ec2ObjectsTest {
         cloudControl.finish(group.requestToken());
         String groupName = ec2.request(group.requestToken()).identifier().orElseThrow();
 
-        ResourceRequest template = ec2.createLaunchTemplate(names, tags, efaNodes, Optional.of(groupName), List.of("sg-1"));
+        ResourceRequest template =
+                ec2.createLaunchTemplate(names, tags, efaNodes, Optional.of(groupName), List.of("sg-1"));
         cloudControl.finish(template.requestToken());
 
-        assertThat(ec2.request(template.requestToken()).identifier()).hasValueSatisfying(id -> assertThat(id).startsWith("lt-"));
+        assertThat(ec2.request(template.requestToken()).identifier())
+                .hasValueSatisfying(id -> assertThat(id).startsWith("lt-"));
         CreateResourceRequest sent = (CreateResourceRequest) cloudControl.calls.stream()
-                .filter(c -> c instanceof CreateResourceRequest r && r.typeName().equals(Ec2DesiredState.LAUNCH_TEMPLATE))
-                .findFirst().orElseThrow();
+                .filter(c ->
+                        c instanceof CreateResourceRequest r && r.typeName().equals(Ec2DesiredState.LAUNCH_TEMPLATE))
+                .findFirst()
+                .orElseThrow();
         assertThat(sent.desiredState()).contains("\"GroupName\":\"" + groupName + "\"", "\"InterfaceType\":\"efa\"");
         assertThat(sent.clientToken()).isEqualTo(names.clientRequestToken("launch-template"));
     }
@@ -71,7 +74,8 @@ class Ec2ObjectsTest {
         NodeGroupSpec changed = new NodeGroupSpec("p5.48xlarge", 2, 8, CapacityType.ON_DEMAND, null, true);
 
         assertThatThrownBy(() -> ec2.createLaunchTemplate(names, tags, changed, Optional.empty(), List.of()))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClientTokenConflict"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClientTokenConflict"));
     }
 
     @Test
@@ -79,9 +83,10 @@ class Ec2ObjectsTest {
         ResourceRequest group = ec2.createPlacementGroup(names, tags);
         cloudControl.fail(group.requestToken(), HandlerErrorCode.SERVICE_LIMIT_EXCEEDED, "You have reached the limit");
 
-        assertThat(ec2.requestState(group.requestToken())).isEqualTo(new ResourceState.Failed(
-                "AWS::EC2::PlacementGroup CREATE failed (ServiceLimitExceeded): You have reached the limit;"
-                        + " free or raise the quota (Service Quotas)"));
+        assertThat(ec2.requestState(group.requestToken()))
+                .isEqualTo(new ResourceState.Failed(
+                        "AWS::EC2::PlacementGroup CREATE failed (ServiceLimitExceeded): You have reached the limit;"
+                                + " free or raise the quota (Service Quotas)"));
     }
 
     @Test
@@ -97,18 +102,21 @@ class Ec2ObjectsTest {
         CreateResourceRequest sent = (CreateResourceRequest) cloudControl.calls.getFirst();
         assertThat(sent.typeName()).isEqualTo("AWS::Logs::LogGroup");
         assertThat(sent.clientToken()).isEqualTo(names.clientRequestToken("log-group"));
-        assertThat(sent.desiredState()).isEqualTo("{\"LogGroupName\":\"" + name + "\",\"RetentionInDays\":14,\"Tags\":"
-                + "[{\"Key\":\"trainplane:run-id\",\"Value\":\"efa-run\"},{\"Key\":\"trainplane:stack\",\"Value\":\"ml-prod\"}]}");
+        assertThat(sent.desiredState())
+                .isEqualTo(
+                        "{\"LogGroupName\":\"" + name + "\",\"RetentionInDays\":14,\"Tags\":"
+                                + "[{\"Key\":\"trainplane:run-id\",\"Value\":\"efa-run\"},{\"Key\":\"trainplane:stack\",\"Value\":\"ml-prod\"}]}");
         assertThat(ControlPlaneLogGroup.runCluster(name)).contains("tp-efa-run-eks");
-        assertThat(ControlPlaneLogGroup.runCluster("/aws/eks/someone-elses/cluster")).isEmpty();
+        assertThat(ControlPlaneLogGroup.runCluster("/aws/eks/someone-elses/cluster"))
+                .isEmpty();
         assertThat(ControlPlaneLogGroup.runCluster("/aws/lambda/tp-x")).isEmpty();
     }
 
     @Test
     void anUnknownRequestTokenIsTerminal() {
         assertThatThrownBy(() -> ec2.requestState("req-unknown"))
-                .isInstanceOfSatisfying(TerminalException.class,
-                        e -> assertThat(e.reason()).isEqualTo("CloudControlRequestNotFound"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("CloudControlRequestNotFound"));
     }
 
     @Test
@@ -135,8 +143,10 @@ class Ec2ObjectsTest {
         cloudControl.fail(cloudControl.lastRequestToken(), HandlerErrorCode.RESOURCE_CONFLICT, "group in use");
 
         assertThat(ec2.delete(Ec2DesiredState.PLACEMENT_GROUP, name)).isEqualTo(new Deletion.Deleting());
-        List<String> tokens = cloudControl.calls.stream().filter(c -> c instanceof DeleteResourceRequest)
-                .map(c -> ((DeleteResourceRequest) c).clientToken()).toList();
+        List<String> tokens = cloudControl.calls.stream()
+                .filter(c -> c instanceof DeleteResourceRequest)
+                .map(c -> ((DeleteResourceRequest) c).clientToken())
+                .toList();
         assertThat(tokens).hasSize(2).doesNotContainNull();
         assertThat(tokens.get(1)).isEqualTo(tokens.get(0));
     }
@@ -152,24 +162,27 @@ class Ec2ObjectsTest {
                 .isEqualTo(new ResourceState.Creating("AWS::EC2::LaunchTemplate PENDING"));
         assertThat(Ec2Objects.state(event(Operation.CREATE, OperationStatus.IN_PROGRESS, null)))
                 .isEqualTo(new ResourceState.Creating("AWS::EC2::LaunchTemplate IN_PROGRESS"));
-        assertThat(Ec2Objects.state(event(Operation.CREATE, OperationStatus.SUCCESS, null))).isEqualTo(new ResourceState.Ready());
+        assertThat(Ec2Objects.state(event(Operation.CREATE, OperationStatus.SUCCESS, null)))
+                .isEqualTo(new ResourceState.Ready());
         assertThat(Ec2Objects.state(event(Operation.CREATE, OperationStatus.FAILED, HandlerErrorCode.ALREADY_EXISTS)))
-                .isInstanceOfSatisfying(ResourceState.Failed.class,
-                        f -> assertThat(f.reason()).contains("AlreadyExists", "another run id"));
+                .isInstanceOfSatisfying(ResourceState.Failed.class, f -> assertThat(f.reason())
+                        .contains("AlreadyExists", "another run id"));
         assertThat(Ec2Objects.state(event(Operation.CREATE, OperationStatus.CANCEL_COMPLETE, null)))
                 .isEqualTo(new ResourceState.Failed("AWS::EC2::LaunchTemplate CREATE was cancelled"));
         assertThat(Ec2Objects.state(event(Operation.CREATE, OperationStatus.CANCEL_IN_PROGRESS, null)))
                 .isInstanceOf(ResourceState.Failed.class);
         assertThat(Ec2Objects.state(event(Operation.DELETE, OperationStatus.IN_PROGRESS, null)))
                 .isEqualTo(new ResourceState.Deleting());
-        assertThat(Ec2Objects.state(event(Operation.DELETE, OperationStatus.SUCCESS, null))).isEqualTo(new ResourceState.Gone());
+        assertThat(Ec2Objects.state(event(Operation.DELETE, OperationStatus.SUCCESS, null)))
+                .isEqualTo(new ResourceState.Gone());
         assertThat(Ec2Objects.state(event(Operation.DELETE, OperationStatus.FAILED, HandlerErrorCode.NOT_FOUND)))
                 .isEqualTo(new ResourceState.Gone());
     }
 
     @Test
     void aDeleteRefusedAtOnceIsBlockedWithItsReason() {
-        assertThat(Ec2Objects.deletion(event(Operation.DELETE, OperationStatus.FAILED, HandlerErrorCode.RESOURCE_CONFLICT)))
+        assertThat(Ec2Objects.deletion(
+                        event(Operation.DELETE, OperationStatus.FAILED, HandlerErrorCode.RESOURCE_CONFLICT)))
                 .isEqualTo(new Deletion.Blocked("AWS::EC2::LaunchTemplate DELETE failed (ResourceConflict): because"));
         assertThat(Ec2Objects.deletion(event(Operation.DELETE, OperationStatus.FAILED, HandlerErrorCode.NOT_FOUND)))
                 .isEqualTo(new Deletion.Gone());
@@ -178,8 +191,13 @@ class Ec2ObjectsTest {
     }
 
     private static ProgressEvent event(Operation operation, OperationStatus status, HandlerErrorCode error) {
-        return ProgressEvent.builder().typeName(Ec2DesiredState.LAUNCH_TEMPLATE).operation(operation)
-                .operationStatus(status).errorCode(error).statusMessage(error == null ? null : "because")
-                .requestToken("req-1").build();
+        return ProgressEvent.builder()
+                .typeName(Ec2DesiredState.LAUNCH_TEMPLATE)
+                .operation(operation)
+                .operationStatus(status)
+                .errorCode(error)
+                .statusMessage(error == null ? null : "because")
+                .requestToken("req-1")
+                .build();
     }
 }

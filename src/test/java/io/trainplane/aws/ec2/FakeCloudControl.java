@@ -1,8 +1,6 @@
 package io.trainplane.aws.ec2;
 
-import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.core.Json;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,6 +40,7 @@ final class FakeCloudControl implements CloudControlClient {
     private final Map<String, ProgressEvent> events = new HashMap<>();
     /** typeName + "|" + identifier → properties JSON. */
     final Map<String, String> resources = new LinkedHashMap<>();
+
     final List<Object> calls = new ArrayList<>();
     private int next;
 
@@ -51,21 +50,29 @@ final class FakeCloudControl implements CloudControlClient {
         Request earlier = byClientToken.get(request.clientToken());
         if (earlier != null) {
             if (!earlier.desiredState().equals(request.desiredState())) {
-                throw ClientTokenConflictException.builder().message("token used in another request").build();
+                throw ClientTokenConflictException.builder()
+                        .message("token used in another request")
+                        .build();
             }
-            return CreateResourceResponse.builder().progressEvent(events.get(earlier.token())).build();
+            return CreateResourceResponse.builder()
+                    .progressEvent(events.get(earlier.token()))
+                    .build();
         }
-        String identifier = switch (request.typeName()) {
-            case Ec2DesiredState.LAUNCH_TEMPLATE -> "lt-0" + (++next);
-            case ControlPlaneLogGroup.TYPE -> Json.read(request.desiredState()).path("LogGroupName").asText();
-            default -> "pg-" + (++next);
-        };
-        Request created = new Request("req-" + (++next), Operation.CREATE, request.typeName(), request.desiredState(),
-                identifier);
+        String identifier =
+                switch (request.typeName()) {
+                    case Ec2DesiredState.LAUNCH_TEMPLATE -> "lt-0" + (++next);
+                    case ControlPlaneLogGroup.TYPE ->
+                        Json.read(request.desiredState()).path("LogGroupName").asText();
+                    default -> "pg-" + (++next);
+                };
+        Request created = new Request(
+                "req-" + (++next), Operation.CREATE, request.typeName(), request.desiredState(), identifier);
         byClientToken.put(request.clientToken(), created);
         byRequestToken.put(created.token(), created);
         events.put(created.token(), event(created, OperationStatus.IN_PROGRESS).build());
-        return CreateResourceResponse.builder().progressEvent(events.get(created.token())).build();
+        return CreateResourceResponse.builder()
+                .progressEvent(events.get(created.token()))
+                .build();
     }
 
     @Override
@@ -73,7 +80,9 @@ final class FakeCloudControl implements CloudControlClient {
         calls.add(request);
         ProgressEvent event = events.get(request.requestToken());
         if (event == null) {
-            throw RequestTokenNotFoundException.builder().message("no such request").build();
+            throw RequestTokenNotFoundException.builder()
+                    .message("no such request")
+                    .build();
         }
         return GetResourceRequestStatusResponse.builder().progressEvent(event).build();
     }
@@ -85,8 +94,13 @@ final class FakeCloudControl implements CloudControlClient {
         if (properties == null) {
             throw ResourceNotFoundException.builder().message("not found").build();
         }
-        return GetResourceResponse.builder().typeName(request.typeName()).resourceDescription(
-                ResourceDescription.builder().identifier(request.identifier()).properties(properties).build()).build();
+        return GetResourceResponse.builder()
+                .typeName(request.typeName())
+                .resourceDescription(ResourceDescription.builder()
+                        .identifier(request.identifier())
+                        .properties(properties)
+                        .build())
+                .build();
     }
 
     @Override
@@ -98,13 +112,18 @@ final class FakeCloudControl implements CloudControlClient {
         for (Request running : byRequestToken.values()) {
             if (running.identifier().equals(request.identifier())
                     && events.get(running.token()).operationStatus() == OperationStatus.IN_PROGRESS) {
-                throw ConcurrentOperationException.builder().message("another operation is running").build();
+                throw ConcurrentOperationException.builder()
+                        .message("another operation is running")
+                        .build();
             }
         }
-        Request delete = new Request("req-" + (++next), Operation.DELETE, request.typeName(), null, request.identifier());
+        Request delete =
+                new Request("req-" + (++next), Operation.DELETE, request.typeName(), null, request.identifier());
         byRequestToken.put(delete.token(), delete);
         events.put(delete.token(), event(delete, OperationStatus.IN_PROGRESS).build());
-        return DeleteResourceResponse.builder().progressEvent(events.get(delete.token())).build();
+        return DeleteResourceResponse.builder()
+                .progressEvent(events.get(delete.token()))
+                .build();
     }
 
     /** The request succeeds: a create makes its resource exist, a delete removes it. */
@@ -116,19 +135,29 @@ final class FakeCloudControl implements CloudControlClient {
         } else {
             resources.remove(key);
         }
-        events.put(requestToken, event(request, OperationStatus.SUCCESS).identifier(request.identifier()).build());
+        events.put(
+                requestToken,
+                event(request, OperationStatus.SUCCESS)
+                        .identifier(request.identifier())
+                        .build());
     }
 
     /** Finishes every request still in progress. */
     void finishAll() {
         byRequestToken.keySet().stream()
                 .filter(token -> events.get(token).operationStatus() == OperationStatus.IN_PROGRESS)
-                .toList().forEach(this::finish);
+                .toList()
+                .forEach(this::finish);
     }
 
     void fail(String requestToken, HandlerErrorCode code, String message) {
         Request request = byRequestToken.get(requestToken);
-        events.put(requestToken, event(request, OperationStatus.FAILED).errorCode(code).statusMessage(message).build());
+        events.put(
+                requestToken,
+                event(request, OperationStatus.FAILED)
+                        .errorCode(code)
+                        .statusMessage(message)
+                        .build());
     }
 
     /** The token of the latest request. */
@@ -137,8 +166,12 @@ final class FakeCloudControl implements CloudControlClient {
     }
 
     private static ProgressEvent.Builder event(Request request, OperationStatus status) {
-        return ProgressEvent.builder().typeName(request.typeName()).requestToken(request.token())
-                .operation(request.operation()).operationStatus(status).eventTime(Instant.EPOCH)
+        return ProgressEvent.builder()
+                .typeName(request.typeName())
+                .requestToken(request.token())
+                .operation(request.operation())
+                .operationStatus(status)
+                .eventTime(Instant.EPOCH)
                 .identifier(request.operation() == Operation.DELETE ? request.identifier() : null);
     }
 

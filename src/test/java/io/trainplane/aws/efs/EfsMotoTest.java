@@ -7,8 +7,8 @@ import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
-import io.trainplane.spec.Names;
 import io.trainplane.core.TerminalException;
+import io.trainplane.spec.Names;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -41,7 +41,8 @@ class EfsMotoTest {
         try {
             String vpc = started.createVpc("10.20.0.0/16");
             network = new ClusterNetwork(
-                    List.of(started.createSubnet(vpc, "10.20.1.0/24", "us-east-1a"),
+                    List.of(
+                            started.createSubnet(vpc, "10.20.1.0/24", "us-east-1a"),
                             started.createSubnet(vpc, "10.20.2.0/24", "us-east-1b")),
                     List.of(started.createSecurityGroup(vpc, "trainplane-efs")));
             otherClusterGroup = started.createSecurityGroup(vpc, "trainplane-next-cluster");
@@ -74,8 +75,10 @@ class EfsMotoTest {
 
         assertThat(second).isEqualTo(first);
         assertThat(third).isEqualTo(first);
-        assertThat(efs.describeFileSystems(r -> r.creationToken(names.efsCreationToken())).fileSystems())
-                .extracting(FileSystemDescription::fileSystemId).containsExactly(first);
+        assertThat(efs.describeFileSystems(r -> r.creationToken(names.efsCreationToken()))
+                        .fileSystems())
+                .extracting(FileSystemDescription::fileSystemId)
+                .containsExactly(first);
     }
 
     @Test
@@ -84,15 +87,19 @@ class EfsMotoTest {
         String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
 
         assertThat(volumes.fileSystemState(id)).isEqualTo(new ResourceState.Ready());
-        FileSystemDescription fs = efs.describeFileSystems(r -> r.fileSystemId(id)).fileSystems().get(0);
+        FileSystemDescription fs =
+                efs.describeFileSystems(r -> r.fileSystemId(id)).fileSystems().get(0);
         assertThat(fs.encrypted()).isTrue();
         assertThat(fs.performanceModeAsString()).isEqualTo("generalPurpose");
         assertThat(fs.throughputModeAsString()).isEqualTo("elastic");
         assertThat(fs.name()).isEqualTo(names.efsCreationToken());
         Map<String, String> tags = efs.listTagsForResource(r -> r.resourceId(id)).tags().stream()
                 .collect(Collectors.toMap(Tag::key, Tag::value));
-        assertThat(tags).containsEntry("Name", names.efsCreationToken())
-                .containsEntry(Names.RUN_ID_TAG, "efs-tags").containsEntry(RunTags.STACK_TAG, "ml").hasSize(3);
+        assertThat(tags)
+                .containsEntry("Name", names.efsCreationToken())
+                .containsEntry(Names.RUN_ID_TAG, "efs-tags")
+                .containsEntry(RunTags.STACK_TAG, "ml")
+                .hasSize(3);
         // The stack's own file system (an earlier run kept it) may be adopted; another stack's may not.
         volumes.checkAdoptable(id, "ml", List.of());
         assertThatThrownBy(() -> volumes.checkAdoptable(id, "other-stack", List.of()))
@@ -113,13 +120,15 @@ class EfsMotoTest {
         assertThat(first).hasSize(2);
         assertThat(second).containsExactlyInAnyOrderElementsOf(first);
         assertThat(efs.describeMountTargets(r -> r.fileSystemId(id)).mountTargets())
-                .extracting(mt -> mt.subnetId()).containsExactlyInAnyOrderElementsOf(network.subnetIds());
+                .extracting(mt -> mt.subnetId())
+                .containsExactlyInAnyOrderElementsOf(network.subnetIds());
         assertThat(volumes.mountTargetsState(id)).isEqualTo(new ResourceState.Ready());
     }
 
     @Test
     void anotherClustersGroupJoinsTheMountTargetsGroupsOnceAndLeavesAgain() {
-        String id = volumes.createFileSystem(new Names("efs-groups"), new io.trainplane.aws.RunTags("trainplane", "efs-groups"));
+        String id = volumes.createFileSystem(
+                new Names("efs-groups"), new io.trainplane.aws.RunTags("trainplane", "efs-groups"));
         volumes.ensureMountTargets(id, network);
         var groups = new MountTargetSecurityGroups(efs);
         String first = network.securityGroupIds().get(0);
@@ -129,11 +138,13 @@ class EfsMotoTest {
         lacking.forEach(mt -> assertThat(groups.add(id, mt, otherClusterGroup)).isTrue());
         assertThat(groups.without(id, otherClusterGroup)).isEmpty();
         lacking.forEach(mt -> assertThat(groups.add(id, mt, otherClusterGroup)).isFalse());
-        assertThat(efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(lacking.get(0))).securityGroups())
+        assertThat(efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(lacking.get(0)))
+                        .securityGroups())
                 .containsExactlyInAnyOrder(first, otherClusterGroup);
 
         lacking.forEach(mt -> assertThat(groups.remove(mt, otherClusterGroup)).isTrue());
-        assertThat(efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(lacking.get(1))).securityGroups())
+        assertThat(efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(lacking.get(1)))
+                        .securityGroups())
                 .containsExactly(first);
     }
 
@@ -162,8 +173,8 @@ class EfsMotoTest {
                     assertThat(e.getMessage()).contains("subnet-00000000", "subnet ids the stack was deployed with");
                 });
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, network.subnetIds(), List.of("sg-00000000")))
-                .isInstanceOfSatisfying(TerminalException.class,
-                        e -> assertThat(e.reason()).isEqualTo("SecurityGroupNotFound"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("SecurityGroupNotFound"));
     }
 
     @Test

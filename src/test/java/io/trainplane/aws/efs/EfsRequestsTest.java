@@ -23,23 +23,34 @@ class EfsRequestsTest {
     void theFileSystemIsEncryptedElasticGeneralPurposeAndNamedByTheRun() {
         CreateFileSystemRequest request = EfsRequests.createFileSystem(names, tags(names));
 
-        assertThat(request.creationToken()).isEqualTo("tp-cifar10-nightly-001-efs").isEqualTo(names.efsCreationToken());
+        assertThat(request.creationToken())
+                .isEqualTo("tp-cifar10-nightly-001-efs")
+                .isEqualTo(names.efsCreationToken());
         assertThat(request.encrypted()).isTrue();
         assertThat(request.performanceMode()).isEqualTo(PerformanceMode.GENERAL_PURPOSE);
         assertThat(request.throughputMode()).isEqualTo(ThroughputMode.ELASTIC);
         assertThat(request.provisionedThroughputInMibps()).isNull();
         assertThat(request.availabilityZoneName()).isNull(); // regional, not One Zone
-        assertThat(request.tags()).containsExactly(
-                Tag.builder().key("Name").value("tp-cifar10-nightly-001-efs").build(),
-                Tag.builder().key(Names.RUN_ID_TAG).value("cifar10-nightly-001").build(),
-                Tag.builder().key(RunTags.STACK_TAG).value("ml").build());
+        assertThat(request.tags())
+                .containsExactly(
+                        Tag.builder()
+                                .key("Name")
+                                .value("tp-cifar10-nightly-001-efs")
+                                .build(),
+                        Tag.builder()
+                                .key(Names.RUN_ID_TAG)
+                                .value("cifar10-nightly-001")
+                                .build(),
+                        Tag.builder().key(RunTags.STACK_TAG).value("ml").build());
     }
 
     @Test
     void theSameRunGivesTheSameRequest() {
-        assertThat(EfsRequests.createFileSystem(new Names("cifar10-nightly-001"), new RunTags("ml", "cifar10-nightly-001")))
+        assertThat(EfsRequests.createFileSystem(
+                        new Names("cifar10-nightly-001"), new RunTags("ml", "cifar10-nightly-001")))
                 .isEqualTo(EfsRequests.createFileSystem(names, tags(names)));
-        assertThat(EfsRequests.createFileSystem(new Names("other"), new RunTags("ml", "other")).creationToken())
+        assertThat(EfsRequests.createFileSystem(new Names("other"), new RunTags("ml", "other"))
+                        .creationToken())
                 .isNotEqualTo(names.efsCreationToken());
     }
 
@@ -55,7 +66,8 @@ class EfsRequestsTest {
 
     @Test
     void withoutSecurityGroupsEfsUsesTheVpcDefault() {
-        assertThat(EfsRequests.createMountTarget("fs-1", "subnet-1", List.of()).hasSecurityGroups()).isFalse();
+        assertThat(EfsRequests.createMountTarget("fs-1", "subnet-1", List.of()).hasSecurityGroups())
+                .isFalse();
     }
 
     @Test
@@ -66,7 +78,8 @@ class EfsRequestsTest {
         assertThat(EfsRequests.describeMountTargets("fs-1", "m2").marker()).isEqualTo("m2");
         assertThat(EfsRequests.deleteMountTarget("fsmt-1").mountTargetId()).isEqualTo("fsmt-1");
         assertThat(EfsRequests.deleteFileSystem("fs-1").fileSystemId()).isEqualTo("fs-1");
-        assertThat(EfsRequests.describeMountTargetSecurityGroups("fsmt-1").mountTargetId()).isEqualTo("fsmt-1");
+        assertThat(EfsRequests.describeMountTargetSecurityGroups("fsmt-1").mountTargetId())
+                .isEqualTo("fsmt-1");
     }
 
     @Test

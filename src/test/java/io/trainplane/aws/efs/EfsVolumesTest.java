@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
-import io.trainplane.spec.Names;
-import io.trainplane.workflow.Failures;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
+import io.trainplane.spec.Names;
+import io.trainplane.workflow.Failures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -66,7 +66,8 @@ class EfsVolumesTest {
         String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
 
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, SUBNETS, GROUPS))
-                .isInstanceOf(TransientException.class).hasMessageContaining("file system not available yet");
+                .isInstanceOf(TransientException.class)
+                .hasMessageContaining("file system not available yet");
     }
 
     @Test
@@ -75,7 +76,8 @@ class EfsVolumesTest {
         efs.settle();
 
         List<String> ids = volumes.ensureMountTargets(id, SUBNETS, GROUPS);
-        assertThat(volumes.mountTargetsState(id)).isEqualTo(new ResourceState.Creating("0 of 2 mount targets available"));
+        assertThat(volumes.mountTargetsState(id))
+                .isEqualTo(new ResourceState.Creating("0 of 2 mount targets available"));
         efs.calls.clear();
         assertThat(volumes.ensureMountTargets(id, SUBNETS, GROUPS)).isEqualTo(ids);
         assertThat(efs.calls).doesNotContain("CreateMountTarget");
@@ -91,7 +93,8 @@ class EfsVolumesTest {
         efs.mountTarget(id, "subnet-b", LifeCycleState.AVAILABLE);
         efs.mountTarget(id, "subnet-c", LifeCycleState.AVAILABLE);
 
-        assertThat(volumes.ensureMountTargets(id, List.of("subnet-a", "subnet-b", "subnet-c"), GROUPS)).hasSize(3);
+        assertThat(volumes.ensureMountTargets(id, List.of("subnet-a", "subnet-b", "subnet-c"), GROUPS))
+                .hasSize(3);
         assertThat(efs.calls).containsExactly("DescribeMountTargets", "DescribeMountTargets", "DescribeMountTargets");
     }
 
@@ -102,62 +105,89 @@ class EfsVolumesTest {
         String broken = efs.mountTarget(id, "subnet-b", LifeCycleState.ERROR);
 
         assertThat(volumes.mountTargetsState(id))
-                .isEqualTo(new ResourceState.Failed("mount target " + broken + " in subnet subnet-b is in state error"));
+                .isEqualTo(
+                        new ResourceState.Failed("mount target " + broken + " in subnet subnet-b is in state error"));
     }
 
     @Test
     void aZoneThatAlreadyHasAMountTargetIsNotAnError() {
         String id = efs.fileSystem("other", LifeCycleState.AVAILABLE);
         String existing = efs.mountTarget(id, "subnet-a", LifeCycleState.AVAILABLE);
-        efs.failNext("CreateMountTarget", MountTargetConflictException.builder()
-                .message("mount target already exists in this AZ").build());
+        efs.failNext(
+                "CreateMountTarget",
+                MountTargetConflictException.builder()
+                        .message("mount target already exists in this AZ")
+                        .build());
 
-        assertThat(volumes.ensureMountTargets(id, List.of("subnet-a", "subnet-a2"), GROUPS)).containsExactly(existing);
+        assertThat(volumes.ensureMountTargets(id, List.of("subnet-a", "subnet-a2"), GROUPS))
+                .containsExactly(existing);
     }
 
     @Test
     void subnetsOfAnotherVpcAreTerminal() {
         String id = efs.fileSystem("other", LifeCycleState.AVAILABLE);
-        efs.failNext("CreateMountTarget", MountTargetConflictException.builder().message(
-                "requested subnet for new mount target is not in the same VPC as existing mount targets").build());
+        efs.failNext(
+                "CreateMountTarget",
+                MountTargetConflictException.builder()
+                        .message(
+                                "requested subnet for new mount target is not in the same VPC as existing mount targets")
+                        .build());
 
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, SUBNETS, GROUPS))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("MountTargetConflict"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("MountTargetConflict"));
     }
 
     @Test
     void quotasAndFullSubnetsAreTerminalWithWhatToDo() {
-        efs.failNext("CreateFileSystem", FileSystemLimitExceededException.builder().message("limit").build());
-        assertThatThrownBy(() -> volumes.createFileSystem(names, EfsRequestsTest.tags(names))).isInstanceOfSatisfying(TerminalException.class, e -> {
-            assertThat(e.reason()).isEqualTo("FileSystemLimitExceeded");
-            assertThat(e.getMessage()).contains("quota", "volume.fileSystemId");
-            assertThat(e.getCause()).isInstanceOf(FileSystemLimitExceededException.class);
-        });
+        efs.failNext(
+                "CreateFileSystem",
+                FileSystemLimitExceededException.builder().message("limit").build());
+        assertThatThrownBy(() -> volumes.createFileSystem(names, EfsRequestsTest.tags(names)))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("FileSystemLimitExceeded");
+                    assertThat(e.getMessage()).contains("quota", "volume.fileSystemId");
+                    assertThat(e.getCause()).isInstanceOf(FileSystemLimitExceededException.class);
+                });
 
         String id = efs.fileSystem("other", LifeCycleState.AVAILABLE);
-        efs.failNext("CreateMountTarget", NetworkInterfaceLimitExceededException.builder().message("enis").build());
+        efs.failNext(
+                "CreateMountTarget",
+                NetworkInterfaceLimitExceededException.builder().message("enis").build());
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, SUBNETS, GROUPS))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
                     assertThat(e.reason()).isEqualTo("NetworkInterfaceLimitExceeded");
                     assertThat(e.getMessage()).contains("subnet-a", "network interfaces");
                 });
-        efs.failNext("CreateMountTarget", NoFreeAddressesInSubnetException.builder().message("full").build());
+        efs.failNext(
+                "CreateMountTarget",
+                NoFreeAddressesInSubnetException.builder().message("full").build());
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, SUBNETS, GROUPS))
-                .isInstanceOfSatisfying(TerminalException.class,
-                        e -> assertThat(e.reason()).isEqualTo("NoFreeAddressesInSubnet"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NoFreeAddressesInSubnet"));
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, List.of(), GROUPS))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NoSubnets"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NoSubnets"));
     }
 
     @Test
     void throttlingAndServerErrorsPassThroughForTheRetryPolicy() {
-        ThrottlingException throttled = ThrottlingException.builder().statusCode(429).message("slow down")
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode("ThrottlingException").build()).build();
+        ThrottlingException throttled = ThrottlingException.builder()
+                .statusCode(429)
+                .message("slow down")
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode("ThrottlingException")
+                        .build())
+                .build();
         efs.failNext("CreateFileSystem", throttled);
-        assertThatThrownBy(() -> volumes.createFileSystem(names, EfsRequestsTest.tags(names))).isSameAs(throttled);
+        assertThatThrownBy(() -> volumes.createFileSystem(names, EfsRequestsTest.tags(names)))
+                .isSameAs(throttled);
         assertThat(Failures.classify(throttled)).isInstanceOf(TransientException.class);
 
-        InternalServerErrorException internal = InternalServerErrorException.builder().statusCode(500).message("oops").build();
+        InternalServerErrorException internal = InternalServerErrorException.builder()
+                .statusCode(500)
+                .message("oops")
+                .build();
         efs.failNext("DescribeMountTargets", internal);
         assertThatThrownBy(() -> volumes.mountTargetsState("fs-1")).isSameAs(internal);
         assertThat(Failures.classify(internal)).isInstanceOf(TransientException.class);
@@ -193,7 +223,9 @@ class EfsVolumesTest {
     void aMountTargetDeletedMeanwhileCountsAsDeleted() {
         String id = efs.fileSystem("other", LifeCycleState.AVAILABLE);
         efs.mountTarget(id, "subnet-a", LifeCycleState.AVAILABLE);
-        efs.failNext("DeleteMountTarget", MountTargetNotFoundException.builder().message("gone").build());
+        efs.failNext(
+                "DeleteMountTarget",
+                MountTargetNotFoundException.builder().message("gone").build());
 
         assertThat(volumes.deleteMountTargets(id)).isEqualTo(new Deletion.Deleting());
     }
@@ -201,10 +233,11 @@ class EfsVolumesTest {
     @Test
     void onlyAnAvailableFileSystemCanBeAdopted() {
         String creating = efs.fileSystem("other", LifeCycleState.CREATING);
-        assertThatThrownBy(() -> volumes.checkAdoptable(creating, "trainplane", List.of(creating))).isInstanceOfSatisfying(TerminalException.class, e -> {
-            assertThat(e.reason()).isEqualTo("FileSystemNotAvailable");
-            assertThat(e.getMessage()).contains(creating, "creating");
-        });
+        assertThatThrownBy(() -> volumes.checkAdoptable(creating, "trainplane", List.of(creating)))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("FileSystemNotAvailable");
+                    assertThat(e.getMessage()).contains(creating, "creating");
+                });
         String ready = efs.fileSystem("ready", LifeCycleState.AVAILABLE);
         volumes.checkAdoptable(ready, "trainplane", List.of(ready));
     }

@@ -48,14 +48,19 @@ final class MotoEfs implements AutoCloseable {
     /** Starts moto_server, or skips the calling test when it is not installed. */
     static MotoEfs start() throws IOException, InterruptedException {
         Optional<Path> executable = MotoProcess.executable();
-        Assumptions.assumeTrue(executable.isPresent(),
+        Assumptions.assumeTrue(
+                executable.isPresent(),
                 "moto_server not on PATH: install moto 5 with its server extra (pip install 'moto[server]')");
         return new MotoEfs(MotoProcess.start(executable.get()));
     }
 
     EfsClient efs() {
-        return EfsClient.builder().endpointOverride(endpoint).region(REGION).credentialsProvider(CREDENTIALS)
-                .httpClient(http).build();
+        return EfsClient.builder()
+                .endpointOverride(endpoint)
+                .region(REGION)
+                .credentialsProvider(CREDENTIALS)
+                .httpClient(http)
+                .build();
     }
 
     /** A new VPC, for subnets that must share one. */
@@ -64,28 +69,37 @@ final class MotoEfs implements AutoCloseable {
     }
 
     String createSubnet(String vpcId, String cidr, String availabilityZone) {
-        return field(ec2("Action=CreateSubnet&VpcId=" + vpcId + "&CidrBlock=" + cidr
-                + "&AvailabilityZone=" + availabilityZone), "subnetId");
+        return field(
+                ec2("Action=CreateSubnet&VpcId=" + vpcId + "&CidrBlock=" + cidr + "&AvailabilityZone="
+                        + availabilityZone),
+                "subnetId");
     }
 
     String createSecurityGroup(String vpcId, String name) {
-        return field(ec2("Action=CreateSecurityGroup&VpcId=" + vpcId + "&GroupName=" + name
-                + "&GroupDescription=trainplane-test"), "groupId");
+        return field(
+                ec2("Action=CreateSecurityGroup&VpcId=" + vpcId + "&GroupName=" + name
+                        + "&GroupDescription=trainplane-test"),
+                "groupId");
     }
 
     private String ec2(String query) {
         String body = query + "&Version=2016-11-15";
-        SdkHttpRequest request = SdkHttpRequest.builder().method(SdkHttpMethod.POST).uri(endpoint)
-                .putHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8").build();
-        var signed = AwsV4HttpSigner.create().sign(r -> r
-                .identity(CREDENTIALS.resolveCredentials())
+        SdkHttpRequest request = SdkHttpRequest.builder()
+                .method(SdkHttpMethod.POST)
+                .uri(endpoint)
+                .putHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+                .build();
+        var signed = AwsV4HttpSigner.create().sign(r -> r.identity(CREDENTIALS.resolveCredentials())
                 .request(request)
                 .payload(ContentStreamProvider.fromUtf8String(body))
                 .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "ec2")
                 .putProperty(AwsV4HttpSigner.REGION_NAME, REGION.id()));
         try {
             HttpExecuteResponse response = http.prepareRequest(HttpExecuteRequest.builder()
-                    .request(signed.request()).contentStreamProvider(signed.payload().orElseThrow()).build()).call();
+                            .request(signed.request())
+                            .contentStreamProvider(signed.payload().orElseThrow())
+                            .build())
+                    .call();
             String text;
             try (InputStream in = response.responseBody().orElseThrow()) {
                 text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -101,7 +115,8 @@ final class MotoEfs implements AutoCloseable {
     }
 
     private static String field(String xml, String element) {
-        Matcher m = Pattern.compile("<" + element + ">([^<]+)</" + element + ">").matcher(xml);
+        Matcher m =
+                Pattern.compile("<" + element + ">([^<]+)</" + element + ">").matcher(xml);
         if (!m.find()) {
             throw new IllegalStateException("no <" + element + "> in " + xml);
         }

@@ -8,13 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.TerminalException;
 import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.spec.Names;
-import io.trainplane.core.TerminalException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,15 +29,19 @@ class MountTargetSecurityGroupsTest {
     final SimulatedClock clock = SimulatedClock.startingNow();
     final CallLog calls = new CallLog();
     final SimulatedNetwork network = SimulatedNetwork.stack()
-            .addSecurityGroup(FIRST_CLUSTER, STACK_VPC).addSecurityGroup(SECOND_CLUSTER, STACK_VPC)
-            .addVpc("vpc-0e15e3e700000000a", "sg-0e15e3e7000000000").addSecurityGroup(ELSEWHERE, "vpc-0e15e3e700000000a");
-    final SimulatedEfs efs = new SimulatedEfs(calls, clock, new FaultPlan(), io.trainplane.local.iam.Authorizer.ALLOW_ALL, network);
+            .addSecurityGroup(FIRST_CLUSTER, STACK_VPC)
+            .addSecurityGroup(SECOND_CLUSTER, STACK_VPC)
+            .addVpc("vpc-0e15e3e700000000a", "sg-0e15e3e7000000000")
+            .addSecurityGroup(ELSEWHERE, "vpc-0e15e3e700000000a");
+    final SimulatedEfs efs =
+            new SimulatedEfs(calls, clock, new FaultPlan(), io.trainplane.local.iam.Authorizer.ALLOW_ALL, network);
     final EfsVolumes volumes = new EfsVolumes(efs);
     final MountTargetSecurityGroups groups = new MountTargetSecurityGroups(efs);
 
     /** A file system with available mount targets guarded by {@code group}, as an earlier run leaves it. */
     String fileSystemOfAnEarlierRun(String group) {
-        String fs = volumes.createFileSystem(new Names("earlier"), new io.trainplane.aws.RunTags("trainplane", "earlier"));
+        String fs =
+                volumes.createFileSystem(new Names("earlier"), new io.trainplane.aws.RunTags("trainplane", "earlier"));
         clock.advance(SimulatedEfs.FILE_SYSTEM_CREATING);
         volumes.ensureMountTargets(fs, List.of(SUBNET_1A, SUBNET_1B), List.of(group));
         clock.advance(SimulatedEfs.MOUNT_TARGET_CREATING);
@@ -46,7 +50,8 @@ class MountTargetSecurityGroupsTest {
 
     List<List<String>> groupsOfEach(String fs) {
         return efs.describeMountTargets(r -> r.fileSystemId(fs)).mountTargets().stream()
-                .map(mt -> efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(mt.mountTargetId())).securityGroups())
+                .map(mt -> efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(mt.mountTargetId()))
+                        .securityGroups())
                 .toList();
     }
 
@@ -66,7 +71,8 @@ class MountTargetSecurityGroupsTest {
         assertThat(first).hasSize(2);
         assertThat(second).containsExactlyInAnyOrderElementsOf(first);
         assertThat(efs.describeMountTargets(r -> r.fileSystemId(fs)).mountTargets())
-                .extracting(MountTargetDescription::availabilityZoneName).containsExactlyInAnyOrder("us-east-1a", "us-east-1b");
+                .extracting(MountTargetDescription::availabilityZoneName)
+                .containsExactlyInAnyOrder("us-east-1a", "us-east-1b");
         clock.advance(Duration.ofMinutes(2));
         assertThat(volumes.mountTargetsState(fs)).isEqualTo(new ResourceState.Ready());
     }
@@ -106,16 +112,24 @@ class MountTargetSecurityGroupsTest {
     void aMountTargetWithFiveGroupsIsRefusedClearlyAndKeepsThem() {
         String fs = fileSystemOfAnEarlierRun(FIRST_CLUSTER);
         String mt = groups.without(fs, SECOND_CLUSTER).get(0);
-        List<String> five = List.of(FIRST_CLUSTER, "sg-0f00000000000000b", "sg-0f00000000000000c", "sg-0f00000000000000d",
+        List<String> five = List.of(
+                FIRST_CLUSTER,
+                "sg-0f00000000000000b",
+                "sg-0f00000000000000c",
+                "sg-0f00000000000000d",
                 "sg-0f00000000000000e");
         five.forEach(g -> network.addSecurityGroup(g, STACK_VPC));
         efs.modifyMountTargetSecurityGroups(r -> r.mountTargetId(mt).securityGroups(five));
 
-        assertThatThrownBy(() -> groups.add(fs, mt, SECOND_CLUSTER)).isInstanceOfSatisfying(TerminalException.class, e -> {
-            assertThat(e.reason()).isEqualTo("SecurityGroupLimitExceeded");
-            assertThat(e.getMessage()).contains(mt, fs, SECOND_CLUSTER, "already has 5 security groups", "remove a group");
-        });
-        assertThat(efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(mt)).securityGroups()).isEqualTo(five);
+        assertThatThrownBy(() -> groups.add(fs, mt, SECOND_CLUSTER))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("SecurityGroupLimitExceeded");
+                    assertThat(e.getMessage())
+                            .contains(mt, fs, SECOND_CLUSTER, "already has 5 security groups", "remove a group");
+                });
+        assertThat(efs.describeMountTargetSecurityGroups(r -> r.mountTargetId(mt))
+                        .securityGroups())
+                .isEqualTo(five);
     }
 
     @Test

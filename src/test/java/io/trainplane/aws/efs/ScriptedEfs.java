@@ -51,25 +51,38 @@ final class ScriptedEfs implements EfsClient {
 
     String fileSystem(String token, LifeCycleState state) {
         String id = "fs-" + (++next);
-        fileSystems.put(id, FileSystemDescription.builder().fileSystemId(id).creationToken(token)
-                .lifeCycleState(state).build());
+        fileSystems.put(
+                id,
+                FileSystemDescription.builder()
+                        .fileSystemId(id)
+                        .creationToken(token)
+                        .lifeCycleState(state)
+                        .build());
         return id;
     }
 
     String mountTarget(String fileSystemId, String subnetId, LifeCycleState state) {
         String id = "fsmt-" + (++next);
-        mountTargets.put(id, MountTargetDescription.builder().mountTargetId(id).fileSystemId(fileSystemId)
-                .subnetId(subnetId).lifeCycleState(state).build());
+        mountTargets.put(
+                id,
+                MountTargetDescription.builder()
+                        .mountTargetId(id)
+                        .fileSystemId(fileSystemId)
+                        .subnetId(subnetId)
+                        .lifeCycleState(state)
+                        .build());
         return id;
     }
 
     /** Time passes: creating becomes available, deleting becomes gone. */
     void settle() {
         fileSystems.replaceAll((id, fs) -> fs.lifeCycleState() == LifeCycleState.CREATING
-                ? fs.toBuilder().lifeCycleState(LifeCycleState.AVAILABLE).build() : fs);
+                ? fs.toBuilder().lifeCycleState(LifeCycleState.AVAILABLE).build()
+                : fs);
         fileSystems.values().removeIf(fs -> fs.lifeCycleState() == LifeCycleState.DELETING);
         mountTargets.replaceAll((id, mt) -> mt.lifeCycleState() == LifeCycleState.CREATING
-                ? mt.toBuilder().lifeCycleState(LifeCycleState.AVAILABLE).build() : mt);
+                ? mt.toBuilder().lifeCycleState(LifeCycleState.AVAILABLE).build()
+                : mt);
         mountTargets.values().removeIf(mt -> mt.lifeCycleState() == LifeCycleState.DELETING);
     }
 
@@ -86,12 +99,17 @@ final class ScriptedEfs implements EfsClient {
         call("CreateFileSystem");
         for (FileSystemDescription fs : fileSystems.values()) {
             if (fs.creationToken().equals(request.creationToken())) {
-                throw FileSystemAlreadyExistsException.builder().fileSystemId(fs.fileSystemId())
-                        .message("File system '" + fs.fileSystemId() + "' already exists with creation token").build();
+                throw FileSystemAlreadyExistsException.builder()
+                        .fileSystemId(fs.fileSystemId())
+                        .message("File system '" + fs.fileSystemId() + "' already exists with creation token")
+                        .build();
             }
         }
         String id = fileSystem(request.creationToken(), LifeCycleState.CREATING);
-        return CreateFileSystemResponse.builder().fileSystemId(id).lifeCycleState(LifeCycleState.CREATING).build();
+        return CreateFileSystemResponse.builder()
+                .fileSystemId(id)
+                .lifeCycleState(LifeCycleState.CREATING)
+                .build();
     }
 
     @Override
@@ -100,12 +118,17 @@ final class ScriptedEfs implements EfsClient {
         if (request.fileSystemId() != null) {
             FileSystemDescription fs = fileSystems.get(request.fileSystemId());
             if (fs == null) {
-                throw FileSystemNotFoundException.builder().message("File system does not exist.").build();
+                throw FileSystemNotFoundException.builder()
+                        .message("File system does not exist.")
+                        .build();
             }
             return DescribeFileSystemsResponse.builder().fileSystems(fs).build();
         }
-        return DescribeFileSystemsResponse.builder().fileSystems(fileSystems.values().stream()
-                .filter(fs -> fs.creationToken().equals(request.creationToken())).toList()).build();
+        return DescribeFileSystemsResponse.builder()
+                .fileSystems(fileSystems.values().stream()
+                        .filter(fs -> fs.creationToken().equals(request.creationToken()))
+                        .toList())
+                .build();
     }
 
     @Override
@@ -113,17 +136,26 @@ final class ScriptedEfs implements EfsClient {
         call("CreateMountTarget");
         FileSystemDescription fs = fileSystems.get(request.fileSystemId());
         if (fs == null) {
-            throw FileSystemNotFoundException.builder().message("File system does not exist.").build();
+            throw FileSystemNotFoundException.builder()
+                    .message("File system does not exist.")
+                    .build();
         }
         if (fs.lifeCycleState() != LifeCycleState.AVAILABLE) {
-            throw IncorrectFileSystemLifeCycleStateException.builder().message("File system is not available").build();
+            throw IncorrectFileSystemLifeCycleStateException.builder()
+                    .message("File system is not available")
+                    .build();
         }
         if (mountTargets.values().stream().anyMatch(mt -> mt.subnetId().equals(request.subnetId()))) {
-            throw MountTargetConflictException.builder().message("mount target already exists in this AZ").build();
+            throw MountTargetConflictException.builder()
+                    .message("mount target already exists in this AZ")
+                    .build();
         }
         String id = mountTarget(request.fileSystemId(), request.subnetId(), LifeCycleState.CREATING);
-        return CreateMountTargetResponse.builder().mountTargetId(id).subnetId(request.subnetId())
-                .lifeCycleState(LifeCycleState.CREATING).build();
+        return CreateMountTargetResponse.builder()
+                .mountTargetId(id)
+                .subnetId(request.subnetId())
+                .lifeCycleState(LifeCycleState.CREATING)
+                .build();
     }
 
     /** One mount target per page: the marker is the index of the next one. */
@@ -131,14 +163,18 @@ final class ScriptedEfs implements EfsClient {
     public DescribeMountTargetsResponse describeMountTargets(DescribeMountTargetsRequest request) {
         call("DescribeMountTargets");
         if (!fileSystems.containsKey(request.fileSystemId())) {
-            throw FileSystemNotFoundException.builder().message("File system does not exist.").build();
+            throw FileSystemNotFoundException.builder()
+                    .message("File system does not exist.")
+                    .build();
         }
         List<MountTargetDescription> all = mountTargets.values().stream()
-                .filter(mt -> mt.fileSystemId().equals(request.fileSystemId())).toList();
+                .filter(mt -> mt.fileSystemId().equals(request.fileSystemId()))
+                .toList();
         int index = request.marker() == null ? 0 : Integer.parseInt(request.marker());
         return DescribeMountTargetsResponse.builder()
                 .mountTargets(all.subList(Math.min(index, all.size()), Math.min(index + 1, all.size())))
-                .nextMarker(index + 1 < all.size() ? String.valueOf(index + 1) : null).build();
+                .nextMarker(index + 1 < all.size() ? String.valueOf(index + 1) : null)
+                .build();
     }
 
     @Override
@@ -146,9 +182,13 @@ final class ScriptedEfs implements EfsClient {
         call("DeleteMountTarget");
         MountTargetDescription mt = mountTargets.get(request.mountTargetId());
         if (mt == null) {
-            throw MountTargetNotFoundException.builder().message("Mount target does not exist.").build();
+            throw MountTargetNotFoundException.builder()
+                    .message("Mount target does not exist.")
+                    .build();
         }
-        mountTargets.put(mt.mountTargetId(), mt.toBuilder().lifeCycleState(LifeCycleState.DELETING).build());
+        mountTargets.put(
+                mt.mountTargetId(),
+                mt.toBuilder().lifeCycleState(LifeCycleState.DELETING).build());
         return DeleteMountTargetResponse.builder().build();
     }
 
@@ -157,15 +197,23 @@ final class ScriptedEfs implements EfsClient {
         call("DeleteFileSystem");
         FileSystemDescription fs = fileSystems.get(request.fileSystemId());
         if (fs == null) {
-            throw FileSystemNotFoundException.builder().message("File system does not exist.").build();
+            throw FileSystemNotFoundException.builder()
+                    .message("File system does not exist.")
+                    .build();
         }
         if (mountTargets.values().stream().anyMatch(mt -> mt.fileSystemId().equals(fs.fileSystemId()))) {
-            throw FileSystemInUseException.builder().message("File system is in use.").build();
+            throw FileSystemInUseException.builder()
+                    .message("File system is in use.")
+                    .build();
         }
         if (fs.lifeCycleState() != LifeCycleState.AVAILABLE) {
-            throw IncorrectFileSystemLifeCycleStateException.builder().message("File system is not available").build();
+            throw IncorrectFileSystemLifeCycleStateException.builder()
+                    .message("File system is not available")
+                    .build();
         }
-        fileSystems.put(fs.fileSystemId(), fs.toBuilder().lifeCycleState(LifeCycleState.DELETING).build());
+        fileSystems.put(
+                fs.fileSystemId(),
+                fs.toBuilder().lifeCycleState(LifeCycleState.DELETING).build());
         return DeleteFileSystemResponse.builder().build();
     }
 

@@ -1,14 +1,13 @@
 package io.trainplane.aws.eks;
 
-import io.trainplane.aws.ClusterRoles;
-
-import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static io.trainplane.aws.eks.Fixtures.CLUSTER;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;
+import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.MotoServer;
 import io.trainplane.aws.ResourceState;
 import java.util.Optional;
@@ -40,7 +39,8 @@ class EksAddonsMotoTest {
     void clusterToInstallInto() {
         MOTO.reset();
         eks = MOTO.eks();
-        ClusterRoles roles = new ClusterRoles(MotoServer.roleArn("c"), MotoServer.roleArn("n"), MotoServer.roleArn("efs"));
+        ClusterRoles roles =
+                new ClusterRoles(MotoServer.roleArn("c"), MotoServer.roleArn("n"), MotoServer.roleArn("efs"));
         new EksClusters(eks).create(NAMES, TAGS, CLUSTER, NETWORK, roles);
     }
 
@@ -66,15 +66,19 @@ class EksAddonsMotoTest {
             }
             // An unknown route is neither "gone" nor "there": it must surface, not be read as a state.
             assertThatThrownBy(() -> addons.state(cluster, EksAddons.POD_IDENTITY_AGENT))
-                    .isInstanceOf(EksException.class).isNotInstanceOf(ResourceNotFoundException.class);
+                    .isInstanceOf(EksException.class)
+                    .isNotInstanceOf(ResourceNotFoundException.class);
             Assumptions.abort("moto_server has no EKS add-on or Pod Identity API (CreateAddon answers HTTP 404 "
                     + "without an error type); EksAddonsTest covers ensure and state with a hand-written EksClient");
             return;
         }
         assertThat(first).isEqualTo(Creation.CREATED);
-        assertThat(addons.ensure(cluster, EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS)).isEqualTo(Creation.ADOPTED);
-        assertThat(addons.ensure(cluster, EksAddons.EFS_CSI_DRIVER, efsRole, TAGS)).isEqualTo(Creation.CREATED);
-        assertThat(addons.ensure(cluster, EksAddons.EFS_CSI_DRIVER, efsRole, TAGS)).isEqualTo(Creation.ADOPTED);
+        assertThat(addons.ensure(cluster, EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS))
+                .isEqualTo(Creation.ADOPTED);
+        assertThat(addons.ensure(cluster, EksAddons.EFS_CSI_DRIVER, efsRole, TAGS))
+                .isEqualTo(Creation.CREATED);
+        assertThat(addons.ensure(cluster, EksAddons.EFS_CSI_DRIVER, efsRole, TAGS))
+                .isEqualTo(Creation.ADOPTED);
         assertThat(eks.listAddons(r -> r.clusterName(cluster)).addons())
                 .containsExactlyInAnyOrder(EksAddons.POD_IDENTITY_AGENT, EksAddons.EFS_CSI_DRIVER);
         assertThat(addons.state(cluster, EksAddons.EFS_CSI_DRIVER)).isNotEqualTo(new ResourceState.Gone());

@@ -49,7 +49,11 @@ class EksAddonsTest {
             if (addons.containsKey(request.addonName())) {
                 throw inUse("Addon already exists.");
             }
-            Addon addon = Addon.builder().addonName(request.addonName()).clusterName(CLUSTER).status(AddonStatus.CREATING).build();
+            Addon addon = Addon.builder()
+                    .addonName(request.addonName())
+                    .clusterName(CLUSTER)
+                    .status(AddonStatus.CREATING)
+                    .build();
             addons.put(request.addonName(), addon);
             return CreateAddonResponse.builder().addon(addon).build();
         }
@@ -79,8 +83,10 @@ class EksAddonsTest {
     void ensureCreatesOnceThenFindsItThere() {
         PodIdentity identity = PodIdentity.efsCsiController(Fixtures.ROLES.efsCsiRoleArn());
 
-        assertThat(addons.ensure(CLUSTER, EksAddons.EFS_CSI_DRIVER, Optional.of(identity), TAGS)).isEqualTo(Creation.CREATED);
-        assertThat(addons.ensure(CLUSTER, EksAddons.EFS_CSI_DRIVER, Optional.of(identity), TAGS)).isEqualTo(Creation.ADOPTED);
+        assertThat(addons.ensure(CLUSTER, EksAddons.EFS_CSI_DRIVER, Optional.of(identity), TAGS))
+                .isEqualTo(Creation.CREATED);
+        assertThat(addons.ensure(CLUSTER, EksAddons.EFS_CSI_DRIVER, Optional.of(identity), TAGS))
+                .isEqualTo(Creation.ADOPTED);
 
         assertThat(eks.creates).hasSize(2).allSatisfy(request -> {
             assertThat(request.podIdentityAssociations()).singleElement().satisfies(a -> {
@@ -88,39 +94,65 @@ class EksAddonsTest {
                 assertThat(a.roleArn()).isEqualTo(Fixtures.ROLES.efsCsiRoleArn());
             });
         });
-        assertThat(eks.creates.get(0).clientRequestToken()).isEqualTo(eks.creates.get(1).clientRequestToken());
+        assertThat(eks.creates.get(0).clientRequestToken())
+                .isEqualTo(eks.creates.get(1).clientRequestToken());
         assertThat(addons.state(CLUSTER, EksAddons.EFS_CSI_DRIVER)).isInstanceOf(ResourceState.Creating.class);
     }
 
     @Test
     void missingClusterAndUnknownAddonAreTerminal() {
         assertThatThrownBy(() -> addons.ensure("other", EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
         assertThatThrownBy(() -> addons.ensure(CLUSTER, "not-an-addon", Optional.empty(), TAGS))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
                 .hasMessageContaining("not supported in 1.31");
     }
 
     @ParameterizedTest
-    @CsvSource({"ACTIVE, Ready", "CREATING, Creating", "UPDATING, Creating", "DELETING, Deleting",
-        "CREATE_FAILED, Failed", "DEGRADED, Failed", "UPDATE_FAILED, Failed", "DELETE_FAILED, Failed"})
+    @CsvSource({
+        "ACTIVE, Ready",
+        "CREATING, Creating",
+        "UPDATING, Creating",
+        "DELETING, Deleting",
+        "CREATE_FAILED, Failed",
+        "DEGRADED, Failed",
+        "UPDATE_FAILED, Failed",
+        "DELETE_FAILED, Failed"
+    })
     void statesMapOntoTheSharedEnum(String status, String state) {
-        eks.addons.put(EksAddons.POD_IDENTITY_AGENT, Addon.builder().addonName(EksAddons.POD_IDENTITY_AGENT).status(status).build());
+        eks.addons.put(
+                EksAddons.POD_IDENTITY_AGENT,
+                Addon.builder()
+                        .addonName(EksAddons.POD_IDENTITY_AGENT)
+                        .status(status)
+                        .build());
 
-        assertThat(addons.state(CLUSTER, EksAddons.POD_IDENTITY_AGENT).getClass().getSimpleName()).isEqualTo(state);
+        assertThat(addons.state(CLUSTER, EksAddons.POD_IDENTITY_AGENT)
+                        .getClass()
+                        .getSimpleName())
+                .isEqualTo(state);
     }
 
     @Test
     void failedAddonCarriesItsHealthIssues() {
-        eks.addons.put(EksAddons.EFS_CSI_DRIVER, Addon.builder().addonName(EksAddons.EFS_CSI_DRIVER)
-                .status(AddonStatus.CREATE_FAILED)
-                .health(AddonHealth.builder().issues(AddonIssue.builder().code("InsufficientNumberOfReplicas")
-                        .message("The add-on is unhealthy because it doesn't have the desired number of replicas.")
-                        .build()).build())
-                .build());
+        eks.addons.put(
+                EksAddons.EFS_CSI_DRIVER,
+                Addon.builder()
+                        .addonName(EksAddons.EFS_CSI_DRIVER)
+                        .status(AddonStatus.CREATE_FAILED)
+                        .health(AddonHealth.builder()
+                                .issues(AddonIssue.builder()
+                                        .code("InsufficientNumberOfReplicas")
+                                        .message(
+                                                "The add-on is unhealthy because it doesn't have the desired number of replicas.")
+                                        .build())
+                                .build())
+                        .build());
 
-        assertThat(addons.state(CLUSTER, EksAddons.EFS_CSI_DRIVER)).isInstanceOfSatisfying(ResourceState.Failed.class,
-                failed -> assertThat(failed.reason())
+        assertThat(addons.state(CLUSTER, EksAddons.EFS_CSI_DRIVER))
+                .isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
                         .contains("EKS add-on aws-efs-csi-driver could not be installed")
                         .contains("InsufficientNumberOfReplicas: The add-on is unhealthy"));
     }

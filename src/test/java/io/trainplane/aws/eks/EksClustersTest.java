@@ -1,7 +1,5 @@
 package io.trainplane.aws.eks;
 
-import io.trainplane.aws.Deletion;
-
 import static io.trainplane.aws.eks.Fixtures.CLUSTER;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;
@@ -10,10 +8,11 @@ import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
-import io.trainplane.workflow.Failures;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
+import io.trainplane.workflow.Failures;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -81,16 +80,28 @@ class EksClustersTest {
     final EksClusters clusters = new EksClusters(eks);
 
     static Cluster cluster(String status, Map<String, String> tags) {
-        return Cluster.builder().name(NAMES.clusterName()).status(status).tags(tags).build();
+        return Cluster.builder()
+                .name(NAMES.clusterName())
+                .status(status)
+                .tags(tags)
+                .build();
     }
 
     @ParameterizedTest
-    @CsvSource({"ACTIVE, Ready", "CREATING, Creating", "PENDING, Creating", "UPDATING, Creating",
-        "DELETING, Deleting", "FAILED, Failed", "SOMETHING_NEW, Creating"})
+    @CsvSource({
+        "ACTIVE, Ready",
+        "CREATING, Creating",
+        "PENDING, Creating",
+        "UPDATING, Creating",
+        "DELETING, Deleting",
+        "FAILED, Failed",
+        "SOMETHING_NEW, Creating"
+    })
     void statesMapOntoTheSharedEnum(String status, String state) {
         eks.cluster = cluster(status, Map.of());
 
-        assertThat(clusters.state(NAMES.clusterName()).getClass().getSimpleName()).isEqualTo(state);
+        assertThat(clusters.state(NAMES.clusterName()).getClass().getSimpleName())
+                .isEqualTo(state);
     }
 
     @Test
@@ -100,10 +111,20 @@ class EksClustersTest {
 
     @Test
     void failedClusterSaysWhyAndWhatToDo() {
-        eks.cluster = cluster("FAILED", Map.of()).toBuilder().health(ClusterHealth.builder().issues(
-                ClusterIssue.builder().code("Ec2SubnetNotFound").message("The subnet ID 'subnet-0aa' does not exist")
-                        .resourceIds("subnet-0aa").build(),
-                ClusterIssue.builder().code("IamRoleNotFound").message("Role not found").build()).build()).build();
+        eks.cluster = cluster("FAILED", Map.of()).toBuilder()
+                .health(ClusterHealth.builder()
+                        .issues(
+                                ClusterIssue.builder()
+                                        .code("Ec2SubnetNotFound")
+                                        .message("The subnet ID 'subnet-0aa' does not exist")
+                                        .resourceIds("subnet-0aa")
+                                        .build(),
+                                ClusterIssue.builder()
+                                        .code("IamRoleNotFound")
+                                        .message("Role not found")
+                                        .build())
+                        .build())
+                .build();
 
         ResourceState state = clusters.state(NAMES.clusterName());
 
@@ -118,8 +139,10 @@ class EksClustersTest {
     void failedClusterWithoutIssuesPointsToTheConsole() {
         eks.cluster = cluster("FAILED", Map.of());
 
-        assertThat(clusters.state(NAMES.clusterName())).isInstanceOfSatisfying(ResourceState.Failed.class,
-                failed -> assertThat(failed.reason()).contains("no health issue").contains("EKS console"));
+        assertThat(clusters.state(NAMES.clusterName()))
+                .isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
+                        .contains("no health issue")
+                        .contains("EKS console"));
     }
 
     @Test
@@ -128,9 +151,11 @@ class EksClustersTest {
         eks.nodegroups = List.of("tp-cifar10-nightly-001-nodes");
         eks.onDelete = () -> StubEks.inUse("Cluster has nodegroups attached");
 
-        assertThat(clusters.delete(NAMES.clusterName())).isInstanceOfSatisfying(Deletion.Blocked.class,
-                blocked -> assertThat(blocked.reason()).contains("[tp-cifar10-nightly-001-nodes]")
-                        .contains("delete them first").contains("Cluster has nodegroups attached"));
+        assertThat(clusters.delete(NAMES.clusterName()))
+                .isInstanceOfSatisfying(Deletion.Blocked.class, blocked -> assertThat(blocked.reason())
+                        .contains("[tp-cifar10-nightly-001-nodes]")
+                        .contains("delete them first")
+                        .contains("Cluster has nodegroups attached"));
     }
 
     @Test
@@ -146,8 +171,10 @@ class EksClustersTest {
         eks.cluster = cluster("CREATING", Map.of());
         eks.onDelete = () -> StubEks.inUse("Cluster is in CREATING state");
 
-        assertThat(clusters.delete(NAMES.clusterName())).isInstanceOfSatisfying(Deletion.Blocked.class,
-                blocked -> assertThat(blocked.reason()).contains("is CREATING").contains("try again"));
+        assertThat(clusters.delete(NAMES.clusterName()))
+                .isInstanceOfSatisfying(Deletion.Blocked.class, blocked -> assertThat(blocked.reason())
+                        .contains("is CREATING")
+                        .contains("try again"));
     }
 
     @Test
@@ -162,7 +189,8 @@ class EksClustersTest {
         eks.onCreate = () -> StubEks.limit("Cluster limit exceeded for account.");
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksQuotaReached"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksQuotaReached"))
                 .hasMessageContaining("EKS cluster quota reached in us-east-1")
                 .hasMessageContaining("delete unused clusters or ask for a higher quota")
                 .hasMessageContaining("Cluster limit exceeded for account.");
@@ -172,10 +200,13 @@ class EksClustersTest {
     void unsupportedZoneIsTerminalAndListsTheZonesThatWork() {
         eks.onCreate = () -> UnsupportedAvailabilityZoneException.builder()
                 .message("Cannot create cluster because us-east-1e does not have sufficient capacity")
-                .validZones("us-east-1a", "us-east-1b").statusCode(400).build();
+                .validZones("us-east-1a", "us-east-1b")
+                .statusCode(400)
+                .build();
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("UnsupportedAvailabilityZone"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("UnsupportedAvailabilityZone"))
                 .hasMessageContaining("use subnets in us-east-1a, us-east-1b");
     }
 
@@ -184,21 +215,28 @@ class EksClustersTest {
         eks.onCreate = () -> StubEks.invalid("unsupported Kubernetes version 1.12");
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
                 .hasMessageContaining("unsupported Kubernetes version 1.12")
                 .hasMessageContaining("check the run spec");
     }
 
     @Test
     void throttlingServerErrorsAndNetworkErrorsPropagateForTheStepWrapperToRetry() {
-        RuntimeException throttled = ThrottlingException.builder().message("Rate exceeded").statusCode(429).build();
+        RuntimeException throttled = ThrottlingException.builder()
+                .message("Rate exceeded")
+                .statusCode(429)
+                .build();
         RuntimeException server = StubEks.status(503, "Service Unavailable");
         RuntimeException network = SdkClientException.create("Connection reset");
         for (RuntimeException failure : List.of(throttled, server, network)) {
             eks.onCreate = () -> failure;
 
-            assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES)).isSameAs(failure);
-            assertThat(Failures.classify(failure)).isInstanceOf(TransientException.class).hasCause(failure);
+            assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
+                    .isSameAs(failure);
+            assertThat(Failures.classify(failure))
+                    .isInstanceOf(TransientException.class)
+                    .hasCause(failure);
         }
     }
 
@@ -206,7 +244,8 @@ class EksClustersTest {
     void inUseButGoneMeanwhileIsTransient() {
         eks.onCreate = () -> StubEks.inUse("Cluster already exists with name: " + NAMES.clusterName());
 
-        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES)).isInstanceOf(TransientException.class);
+        assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
+                .isInstanceOf(TransientException.class);
     }
 
     @Test
@@ -217,7 +256,12 @@ class EksClustersTest {
                 .resourcesVpcConfig(vpc -> vpc.clusterSecurityGroupId("sg-0eks").vpcId("vpc-0123"))
                 .build();
 
-        assertThat(clusters.describe(NAMES.clusterName())).isEqualTo(new ClusterEndpoint(NAMES.clusterName(),
-                "https://ABC.gr7.us-east-1.eks.amazonaws.com", "LS0tLS1CRUdJTg==", "sg-0eks", "vpc-0123"));
+        assertThat(clusters.describe(NAMES.clusterName()))
+                .isEqualTo(new ClusterEndpoint(
+                        NAMES.clusterName(),
+                        "https://ABC.gr7.us-east-1.eks.amazonaws.com",
+                        "LS0tLS1CRUdJTg==",
+                        "sg-0eks",
+                        "vpc-0123"));
     }
 }

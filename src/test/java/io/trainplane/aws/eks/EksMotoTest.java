@@ -1,24 +1,21 @@
 package io.trainplane.aws.eks;
 
-import io.trainplane.aws.Deletion;
-
-import io.trainplane.aws.ClusterRoles;
-
-import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static io.trainplane.aws.eks.Fixtures.CLUSTER;
 import static io.trainplane.aws.eks.Fixtures.CPU_NODES;
 import static io.trainplane.aws.eks.Fixtures.GPU_NODES;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;
+import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainplane.aws.ClusterRoles;
+import io.trainplane.aws.Deletion;
 import io.trainplane.aws.MotoServer;
 import io.trainplane.aws.ResourceState;
-import io.trainplane.spec.Names;
 import io.trainplane.core.TerminalException;
+import io.trainplane.spec.Names;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +52,9 @@ class EksMotoTest {
     static final MotoServer MOTO = new MotoServer();
 
     static final ClusterRoles ROLES = new ClusterRoles(
-            MotoServer.roleArn("trainplane-cluster"), MotoServer.roleArn("trainplane-nodes"), MotoServer.roleArn("trainplane-efs-csi"));
+            MotoServer.roleArn("trainplane-cluster"),
+            MotoServer.roleArn("trainplane-nodes"),
+            MotoServer.roleArn("trainplane-efs-csi"));
 
     EksClient eks;
     EksClusters clusters;
@@ -89,7 +88,8 @@ class EksMotoTest {
         assertThat(cluster.version()).isEqualTo("1.31");
         assertThat(cluster.roleArn()).isEqualTo(ROLES.clusterRoleArn());
         assertThat(cluster.resourcesVpcConfig().subnetIds()).containsExactlyElementsOf(NETWORK.subnetIds());
-        assertThat(cluster.resourcesVpcConfig().securityGroupIds()).containsExactlyElementsOf(NETWORK.securityGroupIds());
+        assertThat(cluster.resourcesVpcConfig().securityGroupIds())
+                .containsExactlyElementsOf(NETWORK.securityGroupIds());
         assertThat(cluster.resourcesVpcConfig().endpointPublicAccess()).isTrue();
         assertThat(cluster.resourcesVpcConfig().endpointPrivateAccess()).isTrue();
         assertThat(cluster.logging().clusterLogging()).singleElement().satisfies(setup -> {
@@ -99,7 +99,8 @@ class EksMotoTest {
         assertThat(cluster.clientRequestToken()).isEqualTo(NAMES.clientRequestToken("CreateCluster"));
         // Tags round-trip, on the cluster and through the tagging API.
         assertThat(cluster.tags()).containsExactlyEntriesOf(TAGS.asMap());
-        assertThat(eks.listTagsForResource(r -> r.resourceArn(cluster.arn())).tags()).containsExactlyEntriesOf(TAGS.asMap());
+        assertThat(eks.listTagsForResource(r -> r.resourceArn(cluster.arn())).tags())
+                .containsExactlyEntriesOf(TAGS.asMap());
     }
 
     @Test
@@ -118,22 +119,27 @@ class EksMotoTest {
 
     @Test
     void aClusterOfTheSameNameThatIsNotTheRunsIsNeverAdopted() {
-        eks.createCluster(r -> r.name(NAMES.clusterName()).roleArn(ROLES.clusterRoleArn())
-                .resourcesVpcConfig(v -> v.subnetIds("subnet-1")).tags(Map.of(Names.RUN_ID_TAG, "someone-else")));
+        eks.createCluster(r -> r.name(NAMES.clusterName())
+                .roleArn(ROLES.clusterRoleArn())
+                .resourcesVpcConfig(v -> v.subnetIds("subnet-1"))
+                .tags(Map.of(Names.RUN_ID_TAG, "someone-else")));
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
                 .hasMessageContaining(NAMES.clusterName())
                 .hasMessageContaining("its trainplane:run-id tag is someone-else");
     }
 
     @Test
     void anUntaggedClusterOfTheSameNameIsNeverAdopted() {
-        eks.createCluster(r -> r.name(NAMES.clusterName()).roleArn(ROLES.clusterRoleArn())
+        eks.createCluster(r -> r.name(NAMES.clusterName())
+                .roleArn(ROLES.clusterRoleArn())
                 .resourcesVpcConfig(v -> v.subnetIds("subnet-1")));
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
                 .hasMessageContaining("it has neither a trainplane:stack nor a trainplane:run-id tag");
     }
 
@@ -142,7 +148,8 @@ class EksMotoTest {
         ClusterRoles bad = new ClusterRoles("not-a-role", ROLES.nodeRoleArn(), ROLES.efsCsiRoleArn());
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, bad))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
                 .hasMessageContaining("Invalid Role Arn: 'not-a-role'");
     }
 
@@ -150,14 +157,20 @@ class EksMotoTest {
     void createNodeGroupThreeTimesMakesOneThatIsReadyWithItsLabelsTaintsAndTags() {
         clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES);
 
-        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123")).isEqualTo(Creation.CREATED);
-        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123")).isEqualTo(Creation.ADOPTED);
-        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123")).isEqualTo(Creation.ADOPTED);
+        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
+                .isEqualTo(Creation.CREATED);
+        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
+                .isEqualTo(Creation.ADOPTED);
+        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
+                .isEqualTo(Creation.ADOPTED);
 
-        assertThat(eks.listNodegroups(r -> r.clusterName(NAMES.clusterName())).nodegroups()).containsExactly(NAMES.nodeGroupName());
+        assertThat(eks.listNodegroups(r -> r.clusterName(NAMES.clusterName())).nodegroups())
+                .containsExactly(NAMES.nodeGroupName());
         assertThat(nodegroups.state(NAMES.clusterName(), NAMES.nodeGroupName())).isEqualTo(new ResourceState.Ready());
 
-        Nodegroup nodegroup = eks.describeNodegroup(r -> r.clusterName(NAMES.clusterName()).nodegroupName(NAMES.nodeGroupName())).nodegroup();
+        Nodegroup nodegroup = eks.describeNodegroup(
+                        r -> r.clusterName(NAMES.clusterName()).nodegroupName(NAMES.nodeGroupName()))
+                .nodegroup();
         assertThat(nodegroup.nodeRole()).isEqualTo(ROLES.nodeRoleArn());
         assertThat(nodegroup.subnets()).containsExactlyElementsOf(NETWORK.subnetIds());
         assertThat(nodegroup.instanceTypes()).containsExactly("g5.12xlarge");
@@ -166,7 +179,9 @@ class EksMotoTest {
         assertThat(nodegroup.scalingConfig().minSize()).isEqualTo(2);
         assertThat(nodegroup.scalingConfig().desiredSize()).isEqualTo(2);
         assertThat(nodegroup.scalingConfig().maxSize()).isEqualTo(2);
-        assertThat(nodegroup.labels()).containsEntry("trainplane/run-id", Fixtures.RUN_ID).containsEntry("trainplane/gpu", "true");
+        assertThat(nodegroup.labels())
+                .containsEntry("trainplane/run-id", Fixtures.RUN_ID)
+                .containsEntry("trainplane/gpu", "true");
         assertThat(nodegroup.taints()).singleElement().satisfies(taint -> {
             assertThat(taint.key()).isEqualTo("nvidia.com/gpu");
             assertThat(taint.value()).isEqualTo("present");
@@ -180,7 +195,9 @@ class EksMotoTest {
         clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES);
         nodegroups.create(NAMES, TAGS, CPU_NODES, NETWORK, ROLES, "lt-0123");
 
-        Nodegroup nodegroup = eks.describeNodegroup(r -> r.clusterName(NAMES.clusterName()).nodegroupName(NAMES.nodeGroupName())).nodegroup();
+        Nodegroup nodegroup = eks.describeNodegroup(
+                        r -> r.clusterName(NAMES.clusterName()).nodegroupName(NAMES.nodeGroupName()))
+                .nodegroup();
         assertThat(nodegroup.amiType()).isEqualTo(AMITypes.AL2023_X86_64_STANDARD);
         assertThat(nodegroup.capacityType()).isEqualTo(CapacityTypes.SPOT);
         assertThat(nodegroup.taints()).isEmpty();
@@ -190,7 +207,8 @@ class EksMotoTest {
     @Test
     void nodeGroupWithoutItsClusterIsTerminal() {
         assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"))
                 .hasMessageContaining(NAMES.clusterName());
     }
 
@@ -200,13 +218,17 @@ class EksMotoTest {
         nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123");
 
         // moto, like EKS, refuses to delete a cluster that still has node groups.
-        assertThat(clusters.delete(NAMES.clusterName())).isInstanceOfSatisfying(Deletion.Blocked.class,
-                blocked -> assertThat(blocked.reason()).contains("[" + NAMES.nodeGroupName() + "]").contains("delete them first"));
+        assertThat(clusters.delete(NAMES.clusterName()))
+                .isInstanceOfSatisfying(Deletion.Blocked.class, blocked -> assertThat(blocked.reason())
+                        .contains("[" + NAMES.nodeGroupName() + "]")
+                        .contains("delete them first"));
         assertThat(clusters.state(NAMES.clusterName())).isEqualTo(new ResourceState.Ready());
 
-        assertThat(nodegroups.delete(NAMES.clusterName(), NAMES.nodeGroupName())).isEqualTo(new Deletion.Deleting());
+        assertThat(nodegroups.delete(NAMES.clusterName(), NAMES.nodeGroupName()))
+                .isEqualTo(new Deletion.Deleting());
         assertThat(nodegroups.state(NAMES.clusterName(), NAMES.nodeGroupName())).isEqualTo(new ResourceState.Gone());
-        assertThat(nodegroups.delete(NAMES.clusterName(), NAMES.nodeGroupName())).isEqualTo(new Deletion.Gone());
+        assertThat(nodegroups.delete(NAMES.clusterName(), NAMES.nodeGroupName()))
+                .isEqualTo(new Deletion.Gone());
 
         assertThat(clusters.delete(NAMES.clusterName())).isEqualTo(new Deletion.Deleting());
         assertThat(clusters.state(NAMES.clusterName())).isEqualTo(new ResourceState.Gone());
@@ -214,13 +236,15 @@ class EksMotoTest {
         assertThat(eks.listClusters(r -> {}).clusters()).isEmpty();
         // The node group of a cluster that is gone is gone too.
         assertThat(nodegroups.state(NAMES.clusterName(), NAMES.nodeGroupName())).isEqualTo(new ResourceState.Gone());
-        assertThat(nodegroups.delete(NAMES.clusterName(), NAMES.nodeGroupName())).isEqualTo(new Deletion.Gone());
+        assertThat(nodegroups.delete(NAMES.clusterName(), NAMES.nodeGroupName()))
+                .isEqualTo(new Deletion.Gone());
     }
 
     @Test
     void unknownClusterIsGoneAndCannotBeDescribed() {
         assertThat(clusters.state("tp-nothing-eks")).isEqualTo(new ResourceState.Gone());
         assertThatThrownBy(() -> clusters.describe("tp-nothing-eks"))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
     }
 }

@@ -1,7 +1,5 @@
 package io.trainplane.aws.eks;
 
-import io.trainplane.aws.Deletion;
-
 import static io.trainplane.aws.eks.Fixtures.GPU_NODES;
 import static io.trainplane.aws.eks.Fixtures.NAMES;
 import static io.trainplane.aws.eks.Fixtures.NETWORK;
@@ -11,10 +9,10 @@ import static io.trainplane.aws.eks.Fixtures.TAGS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.core.TerminalException;
-import java.util.Optional;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -26,11 +24,11 @@ import software.amazon.awssdk.services.eks.model.DeleteNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.DescribeClusterRequest;
 import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
-import software.amazon.awssdk.services.eks.model.ListNodegroupsRequest;
-import software.amazon.awssdk.services.eks.model.ListNodegroupsResponse;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.Issue;
+import software.amazon.awssdk.services.eks.model.ListNodegroupsRequest;
+import software.amazon.awssdk.services.eks.model.ListNodegroupsResponse;
 import software.amazon.awssdk.services.eks.model.Nodegroup;
 import software.amazon.awssdk.services.eks.model.NodegroupHealth;
 
@@ -63,12 +61,16 @@ class EksNodegroupsTest {
 
         @Override
         public DescribeClusterResponse describeCluster(DescribeClusterRequest request) {
-            return DescribeClusterResponse.builder().cluster(c -> c.name(request.name())).build();
+            return DescribeClusterResponse.builder()
+                    .cluster(c -> c.name(request.name()))
+                    .build();
         }
 
         @Override
         public ListNodegroupsResponse listNodegroups(ListNodegroupsRequest request) {
-            return ListNodegroupsResponse.builder().nodegroups(listed ? List.of(NAMES.nodeGroupName()) : List.of()).build();
+            return ListNodegroupsResponse.builder()
+                    .nodegroups(listed ? List.of(NAMES.nodeGroupName()) : List.of())
+                    .build();
         }
 
         @Override
@@ -88,13 +90,23 @@ class EksNodegroupsTest {
     final String name = NAMES.nodeGroupName();
 
     static Nodegroup nodegroup(String status, Issue... issues) {
-        return Nodegroup.builder().nodegroupName(NAMES.nodeGroupName()).status(status)
-                .health(NodegroupHealth.builder().issues(issues).build()).build();
+        return Nodegroup.builder()
+                .nodegroupName(NAMES.nodeGroupName())
+                .status(status)
+                .health(NodegroupHealth.builder().issues(issues).build())
+                .build();
     }
 
     @ParameterizedTest
-    @CsvSource({"ACTIVE, Ready", "CREATING, Creating", "UPDATING, Creating", "DELETING, Deleting",
-        "CREATE_FAILED, Failed", "DELETE_FAILED, Failed", "DEGRADED, Failed"})
+    @CsvSource({
+        "ACTIVE, Ready",
+        "CREATING, Creating",
+        "UPDATING, Creating",
+        "DELETING, Deleting",
+        "CREATE_FAILED, Failed",
+        "DELETE_FAILED, Failed",
+        "DEGRADED, Failed"
+    })
     void statesMapOntoTheSharedEnum(String status, String state) {
         eks.nodegroup = nodegroup(status);
 
@@ -103,42 +115,62 @@ class EksNodegroupsTest {
 
     @Test
     void createFailedCarriesTheHealthIssuesAndWhatToDo() {
-        eks.nodegroup = nodegroup("CREATE_FAILED",
-                Issue.builder().code("InsufficientFreeAddresses")
-                        .message("One or more of the subnets associated with your node group does not have enough available IP addresses.")
-                        .resourceIds("subnet-0aa").build(),
-                Issue.builder().code("AsgInstanceLaunchFailures")
-                        .message("We currently do not have sufficient g5.12xlarge capacity in the Availability Zone you requested")
-                        .resourceIds("eks-tp-nodes-1234").build());
+        eks.nodegroup = nodegroup(
+                "CREATE_FAILED",
+                Issue.builder()
+                        .code("InsufficientFreeAddresses")
+                        .message(
+                                "One or more of the subnets associated with your node group does not have enough available IP addresses.")
+                        .resourceIds("subnet-0aa")
+                        .build(),
+                Issue.builder()
+                        .code("AsgInstanceLaunchFailures")
+                        .message(
+                                "We currently do not have sufficient g5.12xlarge capacity in the Availability Zone you requested")
+                        .resourceIds("eks-tp-nodes-1234")
+                        .build());
 
-        assertThat(nodegroups.state(cluster, name)).isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
-                .startsWith("EKS node group tp-cifar10-nightly-001-nodes could not be created: ")
-                .contains("InsufficientFreeAddresses: One or more of the subnets")
-                .contains("(subnet-0aa) - use subnets with more free IP addresses")
-                .contains("AsgInstanceLaunchFailures: We currently do not have sufficient g5.12xlarge capacity")
-                .contains("check the instance type's availability"));
+        assertThat(nodegroups.state(cluster, name))
+                .isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
+                        .startsWith("EKS node group tp-cifar10-nightly-001-nodes could not be created: ")
+                        .contains("InsufficientFreeAddresses: One or more of the subnets")
+                        .contains("(subnet-0aa) - use subnets with more free IP addresses")
+                        .contains("AsgInstanceLaunchFailures: We currently do not have sufficient g5.12xlarge capacity")
+                        .contains("check the instance type's availability"));
     }
 
     @Test
     void aLaunchRefusedByItsCapacityReservationSaysWhatTheReservationNeeds() {
-        eks.nodegroup = nodegroup("CREATE_FAILED", Issue.builder().code("AsgInstanceLaunchFailures")
-                .message("Could not launch On-Demand Instances. ReservationCapacityExceeded - The requested reservation does not "
-                        + "have sufficient compatible and available capacity for this request. Launching EC2 instance failed.")
-                .resourceIds("eks-tp-nodes-1234").build());
+        eks.nodegroup = nodegroup(
+                "CREATE_FAILED",
+                Issue.builder()
+                        .code("AsgInstanceLaunchFailures")
+                        .message(
+                                "Could not launch On-Demand Instances. ReservationCapacityExceeded - The requested reservation does not "
+                                        + "have sufficient compatible and available capacity for this request. Launching EC2 instance failed.")
+                        .resourceIds("eks-tp-nodes-1234")
+                        .build());
 
-        assertThat(nodegroups.state(cluster, name)).isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
-                .contains("ReservationCapacityExceeded", "(eks-tp-nodes-1234)")
-                .contains("every subnet of the node group must be in the reservation's Availability Zone")
-                .doesNotContain("check the instance type's availability"));
+        assertThat(nodegroups.state(cluster, name))
+                .isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
+                        .contains("ReservationCapacityExceeded", "(eks-tp-nodes-1234)")
+                        .contains("every subnet of the node group must be in the reservation's Availability Zone")
+                        .doesNotContain("check the instance type's availability"));
     }
 
     @Test
     void deleteFailedIsFailed() {
-        eks.nodegroup = nodegroup("DELETE_FAILED",
-                Issue.builder().code("Ec2SecurityGroupDeletionFailure").message("DependencyViolation").build());
+        eks.nodegroup = nodegroup(
+                "DELETE_FAILED",
+                Issue.builder()
+                        .code("Ec2SecurityGroupDeletionFailure")
+                        .message("DependencyViolation")
+                        .build());
 
-        assertThat(nodegroups.state(cluster, name)).isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
-                .contains("could not be deleted").contains("Ec2SecurityGroupDeletionFailure: DependencyViolation"));
+        assertThat(nodegroups.state(cluster, name))
+                .isInstanceOfSatisfying(ResourceState.Failed.class, failed -> assertThat(failed.reason())
+                        .contains("could not be deleted")
+                        .contains("Ec2SecurityGroupDeletionFailure: DependencyViolation"));
     }
 
     @Test
@@ -171,8 +203,10 @@ class EksNodegroupsTest {
         eks.nodegroup = nodegroup("UPDATING");
         eks.onDelete = () -> StubEks.inUse("Nodegroup has an update in progress");
 
-        assertThat(nodegroups.delete(cluster, name)).isInstanceOfSatisfying(Deletion.Blocked.class,
-                blocked -> assertThat(blocked.reason()).contains("is UPDATING").contains("update in progress"));
+        assertThat(nodegroups.delete(cluster, name))
+                .isInstanceOfSatisfying(Deletion.Blocked.class, blocked -> assertThat(blocked.reason())
+                        .contains("is UPDATING")
+                        .contains("update in progress"));
     }
 
     @Test
@@ -180,7 +214,8 @@ class EksNodegroupsTest {
         eks.onCreate = () -> StubEks.limit("Nodegroups per cluster limit exceeded");
 
         assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksQuotaReached"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksQuotaReached"))
                 .hasMessageContaining("managed node group quota")
                 .hasMessageContaining("us-east-1")
                 .hasMessageContaining("delete unused node groups");
@@ -190,17 +225,22 @@ class EksNodegroupsTest {
     void adoptionNeedsTheRunsAndTheStacksTags() {
         eks.onCreate = () -> StubEks.inUse("NodeGroup already exists");
         eks.nodegroup = nodegroup("ACTIVE").toBuilder().tags(TAGS.asMap()).build();
-        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123")).isEqualTo(Creation.ADOPTED);
+        assertThat(nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
+                .isEqualTo(Creation.ADOPTED);
 
         eks.nodegroup = nodegroup("ACTIVE");
         assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NodegroupNameTaken"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NodegroupNameTaken"))
                 .hasMessageContaining("neither a trainplane:stack nor a trainplane:run-id tag");
 
         // The same run id in another stack of the account is someone else's node group.
-        eks.nodegroup = nodegroup("ACTIVE").toBuilder().tags(new RunTags("ml-dev", RUN_ID).asMap()).build();
+        eks.nodegroup = nodegroup("ACTIVE").toBuilder()
+                .tags(new RunTags("ml-dev", RUN_ID).asMap())
+                .build();
         assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NodegroupNameTaken"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NodegroupNameTaken"))
                 .hasMessageContaining("its trainplane:stack tag is ml-dev");
     }
 }

@@ -12,12 +12,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterMode;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
-import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,23 +54,26 @@ class EksRequestsTest {
         assertThat(request.resourcesVpcConfig().endpointPrivateAccess()).isTrue();
         assertThat(request.resourcesVpcConfig().hasPublicAccessCidrs()).isFalse(); // EKS's default: 0.0.0.0/0
         assertThat(request.accessConfig().authenticationMode()).isEqualTo(AuthenticationMode.API_AND_CONFIG_MAP);
-        assertThat(request.accessConfig().bootstrapClusterCreatorAdminPermissions()).isTrue();
+        assertThat(request.accessConfig().bootstrapClusterCreatorAdminPermissions())
+                .isTrue();
         assertThat(request.logging().clusterLogging()).singleElement().satisfies(setup -> {
             assertThat(setup.enabled()).isTrue();
             assertThat(setup.types()).containsExactly(LogType.API, LogType.AUDIT, LogType.AUTHENTICATOR);
         });
-        assertThat(request.tags()).isEqualTo(Map.of(Names.RUN_ID_TAG, "cifar10-nightly-001", RunTags.STACK_TAG, "ml-prod"));
+        assertThat(request.tags())
+                .isEqualTo(Map.of(Names.RUN_ID_TAG, "cifar10-nightly-001", RunTags.STACK_TAG, "ml-prod"));
         assertThat(request.clientRequestToken()).isEqualTo(NAMES.clientRequestToken("CreateCluster"));
     }
 
     @Test
     void theStacksPublicCidrsNarrowThePublicEndpoint() {
-        ClusterNetwork narrowed = new ClusterNetwork(NETWORK.subnetIds(), NETWORK.securityGroupIds(),
-                List.of("203.0.113.0/24", "198.51.100.7/32"));
+        ClusterNetwork narrowed = new ClusterNetwork(
+                NETWORK.subnetIds(), NETWORK.securityGroupIds(), List.of("203.0.113.0/24", "198.51.100.7/32"));
 
         CreateClusterRequest request = EksRequests.createCluster(NAMES, TAGS, CLUSTER, narrowed, ROLES);
 
-        assertThat(request.resourcesVpcConfig().publicAccessCidrs()).containsExactly("203.0.113.0/24", "198.51.100.7/32");
+        assertThat(request.resourcesVpcConfig().publicAccessCidrs())
+                .containsExactly("203.0.113.0/24", "198.51.100.7/32");
         assertThat(request.resourcesVpcConfig().endpointPrivateAccess()).isTrue();
     }
 
@@ -97,10 +100,14 @@ class EksRequestsTest {
         assertThat(request.instanceTypes()).containsExactly("g5.12xlarge");
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.ON_DEMAND);
         assertThat(request.amiType()).isEqualTo(AMITypes.AL2023_X86_64_NVIDIA);
-        assertThat(request.labels()).isEqualTo(Map.of(
-                "trainplane/run-id", "cifar10-nightly-001", "trainplane/gpu", "true"));
-        assertThat(request.taints()).containsExactly(Taint.builder()
-                .key("nvidia.com/gpu").value("present").effect(TaintEffect.NO_SCHEDULE).build());
+        assertThat(request.labels())
+                .isEqualTo(Map.of("trainplane/run-id", "cifar10-nightly-001", "trainplane/gpu", "true"));
+        assertThat(request.taints())
+                .containsExactly(Taint.builder()
+                        .key("nvidia.com/gpu")
+                        .value("present")
+                        .effect(TaintEffect.NO_SCHEDULE)
+                        .build());
         assertThat(request.tags()).isEqualTo(TAGS.asMap());
         assertThat(request.clientRequestToken()).isEqualTo(NAMES.clientRequestToken("CreateNodegroup"));
         assertThat(request.launchTemplate().id()).isEqualTo("lt-0123");
@@ -138,17 +145,36 @@ class EksRequestsTest {
         "inf2.xlarge,   0, AL2023_x86_64_NEURON",
     })
     void amiTypeFollowsTheInstanceType(String instanceType, int gpus, String amiType) {
-        assertThat(EksRequests.amiType(Fixtures.nodes(instanceType, gpus)).toString()).isEqualTo(amiType);
+        assertThat(EksRequests.amiType(Fixtures.nodes(instanceType, gpus)).toString())
+                .isEqualTo(amiType);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"m7g.large", "c7gn.16xlarge", "im4gn.large", "is4gen.medium", "hpc7g.16xlarge", "x2gd.large", "m8g.large"})
+    @ValueSource(
+            strings = {
+                "m7g.large",
+                "c7gn.16xlarge",
+                "im4gn.large",
+                "is4gen.medium",
+                "hpc7g.16xlarge",
+                "x2gd.large",
+                "m8g.large"
+            })
     void gravitonFamiliesAreArm(String type) {
         assertThat(EksRequests.isGraviton(type)).isTrue();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"g4dn.xlarge", "g6e.xlarge", "gr6.4xlarge", "p5.48xlarge", "m7i-flex.large", "p6-b200.48xlarge", "nonsense"})
+    @ValueSource(
+            strings = {
+                "g4dn.xlarge",
+                "g6e.xlarge",
+                "gr6.4xlarge",
+                "p5.48xlarge",
+                "m7i-flex.large",
+                "p6-b200.48xlarge",
+                "nonsense"
+            })
     void otherFamiliesAreX86(String type) {
         assertThat(EksRequests.isGraviton(type)).isFalse();
     }
@@ -169,10 +195,12 @@ class EksRequestsTest {
         NodeGroupSpec block = new NodeGroupSpec("p5.48xlarge", 2, 8, CapacityType.CAPACITY_BLOCK, "cr-0abc", true);
 
         assertThatThrownBy(() -> EksRequests.createNodegroup(NAMES, TAGS, block, NETWORK, ROLES, null))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"))
                 .hasMessageContaining("capacity block");
         assertThatThrownBy(() -> EksRequests.createNodegroup(NAMES, TAGS, CPU_NODES, NETWORK, ROLES, ""))
-                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"));
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"));
         CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, block, NETWORK, ROLES, "lt-0123");
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.CAPACITY_BLOCK);
         // The Capacity Block's launch template names the instance type; EKS refuses it twice.
@@ -190,23 +218,37 @@ class EksRequestsTest {
 
         String longest = "r".repeat(63);
         Names longNames = new Names(longest);
-        String cluster = EksRequests.createCluster(longNames, tagsOf(longNames), CLUSTER, NETWORK, ROLES).clientRequestToken();
-        String nodegroup = EksRequests.createNodegroup(longNames, tagsOf(longNames), GPU_NODES, NETWORK, ROLES, "lt-0123").clientRequestToken();
-        String addon = EksRequests.createAddon(longNames.clusterName(), EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS).clientRequestToken();
+        String cluster = EksRequests.createCluster(longNames, tagsOf(longNames), CLUSTER, NETWORK, ROLES)
+                .clientRequestToken();
+        String nodegroup = EksRequests.createNodegroup(
+                        longNames, tagsOf(longNames), GPU_NODES, NETWORK, ROLES, "lt-0123")
+                .clientRequestToken();
+        String addon = EksRequests.createAddon(
+                        longNames.clusterName(), EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS)
+                .clientRequestToken();
         assertThat(cluster).hasSizeLessThanOrEqualTo(64).isNotEqualTo(nodegroup);
         assertThat(nodegroup).hasSizeLessThanOrEqualTo(64);
         assertThat(addon).hasSizeLessThanOrEqualTo(64);
-        assertThat(EksRequests.createCluster(new Names("other-run"), tagsOf(new Names("other-run")), CLUSTER, NETWORK, ROLES).clientRequestToken())
-                .isNotEqualTo(EksRequests.createCluster(NAMES, TAGS, CLUSTER, NETWORK, ROLES).clientRequestToken());
-        assertThat(EksRequests.createAddon("c", EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS).clientRequestToken())
-                .isEqualTo(EksRequests.createAddon("c", EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS).clientRequestToken())
-                .isNotEqualTo(EksRequests.createAddon("c", EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS).clientRequestToken());
+        assertThat(EksRequests.createCluster(
+                                new Names("other-run"), tagsOf(new Names("other-run")), CLUSTER, NETWORK, ROLES)
+                        .clientRequestToken())
+                .isNotEqualTo(EksRequests.createCluster(NAMES, TAGS, CLUSTER, NETWORK, ROLES)
+                        .clientRequestToken());
+        assertThat(EksRequests.createAddon("c", EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS)
+                        .clientRequestToken())
+                .isEqualTo(EksRequests.createAddon("c", EksAddons.EFS_CSI_DRIVER, Optional.empty(), TAGS)
+                        .clientRequestToken())
+                .isNotEqualTo(EksRequests.createAddon("c", EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS)
+                        .clientRequestToken());
     }
 
     @Test
     void efsCsiAddonGetsItsControllerRoleThroughPodIdentity() {
-        CreateAddonRequest request = EksRequests.createAddon(NAMES.clusterName(), EksAddons.EFS_CSI_DRIVER,
-                Optional.of(PodIdentity.efsCsiController(Fixtures.ROLES.efsCsiRoleArn())), TAGS);
+        CreateAddonRequest request = EksRequests.createAddon(
+                NAMES.clusterName(),
+                EksAddons.EFS_CSI_DRIVER,
+                Optional.of(PodIdentity.efsCsiController(Fixtures.ROLES.efsCsiRoleArn())),
+                TAGS);
 
         assertThat(request.clusterName()).isEqualTo(NAMES.clusterName());
         assertThat(request.addonName()).isEqualTo("aws-efs-csi-driver");
@@ -221,8 +263,8 @@ class EksRequestsTest {
 
     @Test
     void podIdentityAgentHasNoAssociation() {
-        CreateAddonRequest request = EksRequests.createAddon(NAMES.clusterName(), EksAddons.POD_IDENTITY_AGENT, Optional.empty(),
-                TAGS);
+        CreateAddonRequest request =
+                EksRequests.createAddon(NAMES.clusterName(), EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS);
 
         assertThat(request.addonName()).isEqualTo("eks-pod-identity-agent");
         assertThat(request.tags()).isEqualTo(TAGS.asMap());

@@ -29,19 +29,31 @@ class StubEks implements EksClient {
     public void close() {}
 
     static ResourceNotFoundException notFound(String message) {
-        return (ResourceNotFoundException) ResourceNotFoundException.builder().message(message).statusCode(404).build();
+        return (ResourceNotFoundException) ResourceNotFoundException.builder()
+                .message(message)
+                .statusCode(404)
+                .build();
     }
 
     static ResourceInUseException inUse(String message) {
-        return (ResourceInUseException) ResourceInUseException.builder().message(message).statusCode(409).build();
+        return (ResourceInUseException) ResourceInUseException.builder()
+                .message(message)
+                .statusCode(409)
+                .build();
     }
 
     static ResourceLimitExceededException limit(String message) {
-        return (ResourceLimitExceededException) ResourceLimitExceededException.builder().message(message).statusCode(400).build();
+        return (ResourceLimitExceededException) ResourceLimitExceededException.builder()
+                .message(message)
+                .statusCode(400)
+                .build();
     }
 
     static InvalidParameterException invalid(String message) {
-        return (InvalidParameterException) InvalidParameterException.builder().message(message).statusCode(400).build();
+        return (InvalidParameterException) InvalidParameterException.builder()
+                .message(message)
+                .statusCode(400)
+                .build();
     }
 
     static AwsServiceException status(int code, String message) {

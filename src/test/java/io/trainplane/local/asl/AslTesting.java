@@ -3,7 +3,6 @@ package io.trainplane.local.asl;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,10 +42,10 @@ final class AslTesting {
         return run(definition, input, invoker, listener, new SimulatedClock(T0));
     }
 
-    static Run run(String definition, String input, TaskInvoker invoker, ExecutionListener listener,
-                   SimulatedClock clock) {
-        ExecutionResult result = new Executor(clock)
-                .execute(machine(definition), "run-1", json(input), invoker, listener);
+    static Run run(
+            String definition, String input, TaskInvoker invoker, ExecutionListener listener, SimulatedClock clock) {
+        ExecutionResult result =
+                new Executor(clock).execute(machine(definition), "run-1", json(input), invoker, listener);
         return new Run(result, clock);
     }
 
@@ -62,7 +61,8 @@ final class AslTesting {
         /** Seconds of simulated time between the start and each event of a type. */
         List<Long> secondsOf(String type) {
             return result.events(type).stream()
-                    .map(e -> Duration.between(T0, e.timestamp()).toSeconds()).toList();
+                    .map(e -> Duration.between(T0, e.timestamp()).toSeconds())
+                    .toList();
         }
     }
 

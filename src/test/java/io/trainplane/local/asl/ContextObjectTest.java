@@ -5,14 +5,14 @@ import static io.trainplane.local.asl.AslTesting.script;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The context object ($$) as Parameters see it, and execution names. */
 class ContextObjectTest {
-    private static final String DEFINITION = """
+    private static final String DEFINITION =
+            """
             {"StartAt": "Sleep", "States": {
               "Sleep": {"Type": "Wait", "Seconds": 90, "Next": "Work"},
               "Work": {"Type": "Task", "Resource": "F", "Parameters": {
@@ -28,9 +28,17 @@ class ContextObjectTest {
     void parametersReadTheContextObject() {
         var invoker = script().returns("{}");
         SimulatedClock clock = new SimulatedClock(AslTesting.T0.plusMillis(250));
-        new Executor(clock).execute(StateMachine.parse(DEFINITION, Map.of()), "cifar10-nightly-001",
-                json("{\"runId\": \"cifar10-nightly-001\"}"), invoker, ExecutionListener.NONE);
-        assertThat(invoker.payloads.get(0)).isEqualTo(json("""
+        new Executor(clock)
+                .execute(
+                        StateMachine.parse(DEFINITION, Map.of()),
+                        "cifar10-nightly-001",
+                        json("{\"runId\": \"cifar10-nightly-001\"}"),
+                        invoker,
+                        ExecutionListener.NONE);
+        assertThat(invoker.payloads.get(0))
+                .isEqualTo(
+                        json(
+                                """
                 {"executionId": "arn:aws:states:local:000000000000:execution:TrainingPipeline:cifar10-nightly-001",
                  "executionName": "cifar10-nightly-001",
                  "startTime": "2024-05-01T12:00:00.250Z",
@@ -41,15 +49,24 @@ class ContextObjectTest {
                  "machineId": "arn:aws:states:local:000000000000:stateMachine:TrainingPipeline",
                  "machineName": "TrainingPipeline",
                  "fromInput": "cifar10-nightly-001"}"""));
-        assertThat(invoker.contexts.get(0)).isEqualTo(new TaskContext("cifar10-nightly-001", "Work", 0,
-                AslTesting.T0.plusMillis(250).plus(Duration.ofSeconds(90))));
+        assertThat(invoker.contexts.get(0))
+                .isEqualTo(new TaskContext(
+                        "cifar10-nightly-001",
+                        "Work",
+                        0,
+                        AslTesting.T0.plusMillis(250).plus(Duration.ofSeconds(90))));
     }
 
     @Test
     void theMachineNameGivenAtLoadNamesTheArns() {
         var invoker = script().returns("{}");
-        new Executor(new SimulatedClock(AslTesting.T0)).execute(StateMachine.parse(DEFINITION, Map.of(), "Cleanup"),
-                "r1", json("{\"runId\": \"r1\"}"), invoker, ExecutionListener.NONE);
+        new Executor(new SimulatedClock(AslTesting.T0))
+                .execute(
+                        StateMachine.parse(DEFINITION, Map.of(), "Cleanup"),
+                        "r1",
+                        json("{\"runId\": \"r1\"}"),
+                        invoker,
+                        ExecutionListener.NONE);
         assertThat(invoker.payloads.get(0).get("executionId").textValue())
                 .isEqualTo("arn:aws:states:local:000000000000:execution:Cleanup:r1");
         assertThat(invoker.payloads.get(0).get("machineName").textValue()).isEqualTo("Cleanup");
@@ -57,8 +74,12 @@ class ContextObjectTest {
 
     @Test
     void aContextPathThatNamesNothingIsAStatesRuntimeError() {
-        var run = AslTesting.run(AslTesting.single("""
-                {"Type": "Pass", "Parameters": {"token.$": "$$.Task.Token"}, "End": true}"""), "{}", script());
+        var run = AslTesting.run(
+                AslTesting.single(
+                        """
+                {"Type": "Pass", "Parameters": {"token.$": "$$.Task.Token"}, "End": true}"""),
+                "{}",
+                script());
         assertThat(run.result().error()).isEqualTo("States.Runtime");
         assertThat(run.result().cause()).contains("'$$.Task.Token'").contains("context object");
     }
@@ -69,9 +90,11 @@ class ContextObjectTest {
         StateMachine machine = AslTesting.machine(AslTesting.single("{\"Type\": \"Succeed\"}"));
         for (String bad : new String[] {"", "has space", "a/b", "x".repeat(81), "a:b"}) {
             assertThatThrownBy(() -> executor.execute(machine, bad, json("{}"), script(), ExecutionListener.NONE))
-                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThat(executor.execute(machine, "cifar10_nightly-001", null, script(), null).status())
+        assertThat(executor.execute(machine, "cifar10_nightly-001", null, script(), null)
+                        .status())
                 .isEqualTo(ExecutionStatus.SUCCEEDED);
     }
 }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** History events with AWS's types and details, transitions, the listener, aborts and limits. */
 class HistoryTest {
-    private static final String PIPELINE = """
+    private static final String PIPELINE =
+            """
             {"StartAt": "Work", "States": {
               "Work": {"Type": "Task", "Resource": "arn:aws:states:::lambda:invoke",
                        "Parameters": {"FunctionName": "Start", "Payload.$": "$"},
@@ -24,18 +25,28 @@ class HistoryTest {
     @Test
     void aSuccessfulExecutionRecordsAwsEventTypesInOrder() {
         var run = run(PIPELINE, "{\"runId\": \"r1\"}", script().returns("{\"Payload\": 1}"));
-        assertThat(run.types()).containsExactly("ExecutionStarted",
-                "TaskStateEntered", "TaskScheduled", "TaskStarted", "TaskSucceeded", "TaskStateExited",
-                "WaitStateEntered", "WaitStateExited",
-                "PassStateEntered", "PassStateExited",
-                "SucceedStateEntered", "SucceedStateExited",
-                "ExecutionSucceeded");
+        assertThat(run.types())
+                .containsExactly(
+                        "ExecutionStarted",
+                        "TaskStateEntered",
+                        "TaskScheduled",
+                        "TaskStarted",
+                        "TaskSucceeded",
+                        "TaskStateExited",
+                        "WaitStateEntered",
+                        "WaitStateExited",
+                        "PassStateEntered",
+                        "PassStateExited",
+                        "SucceedStateEntered",
+                        "SucceedStateExited",
+                        "ExecutionSucceeded");
         List<HistoryEvent> events = run.result().history();
         for (int i = 0; i < events.size(); i++) {
             assertThat(events.get(i).id()).isEqualTo(i + 1);
             assertThat(events.get(i).previousEventId()).isEqualTo(i);
             if (i > 0) {
-                assertThat(events.get(i).timestamp()).isAfterOrEqualTo(events.get(i - 1).timestamp());
+                assertThat(events.get(i).timestamp())
+                        .isAfterOrEqualTo(events.get(i - 1).timestamp());
             }
         }
         assertThat(run.result().stateTransitions()).isEqualTo(4);
@@ -47,7 +58,8 @@ class HistoryTest {
     void eventDetailsCarryInputsOutputsAndTheResource() {
         var run = run(PIPELINE, "{\"runId\": \"r1\"}", script().returns("{\"Payload\": 1}"));
         var result = run.result();
-        assertThat(result.events("ExecutionStarted").get(0).details().get("input")).isEqualTo(json("{\"runId\": \"r1\"}"));
+        assertThat(result.events("ExecutionStarted").get(0).details().get("input"))
+                .isEqualTo(json("{\"runId\": \"r1\"}"));
         HistoryEvent entered = result.events("TaskStateEntered").get(0);
         assertThat(entered.stateName()).isEqualTo("Work");
         assertThat(entered.details()).isEqualTo(json("{\"name\": \"Work\", \"input\": {\"runId\": \"r1\"}}"));
@@ -56,10 +68,12 @@ class HistoryTest {
         assertThat(scheduled.details().get("resource").textValue()).isEqualTo("invoke");
         assertThat(scheduled.details().get("parameters"))
                 .isEqualTo(json("{\"FunctionName\": \"Start\", \"Payload\": {\"runId\": \"r1\"}}"));
-        assertThat(result.events("TaskSucceeded").get(0).details().get("output")).isEqualTo(json("{\"Payload\": 1}"));
+        assertThat(result.events("TaskSucceeded").get(0).details().get("output"))
+                .isEqualTo(json("{\"Payload\": 1}"));
         assertThat(result.events("PassStateExited").get(0).details())
                 .isEqualTo(json("{\"name\": \"Shape\", \"output\": {\"ok\": true}}"));
-        assertThat(result.events("ExecutionSucceeded").get(0).details().get("output")).isEqualTo(json("{\"ok\": true}"));
+        assertThat(result.events("ExecutionSucceeded").get(0).details().get("output"))
+                .isEqualTo(json("{\"ok\": true}"));
         assertThat(result.output()).isEqualTo(json("{\"ok\": true}"));
     }
 
@@ -70,15 +84,18 @@ class HistoryTest {
         assertThat(failed.details().get("error").textValue()).isEqualTo("io.trainplane.core.TerminalException");
         assertThat(failed.details().get("cause").textValue()).isEqualTo("spec invalid");
         assertThat(run.types()).containsSubsequence("TaskFailed", "TaskStateExited", "PassStateEntered");
-        assertThat(run.result().events("PassStateEntered")).extracting(HistoryEvent::stateName)
+        assertThat(run.result().events("PassStateEntered"))
+                .extracting(HistoryEvent::stateName)
                 .containsExactly("Recover");
     }
 
     @Test
     void aFailStateEndsTheExecutionWithItsErrorAndCause() {
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "F", "States": {"F": {"Type": "Fail", "Error": "RunFailed", "Cause": "see the run record"}}}""",
-                "{}", script());
+                "{}",
+                script());
         assertThat(run.result().status()).isEqualTo(ExecutionStatus.FAILED);
         assertThat(run.result().error()).isEqualTo("RunFailed");
         assertThat(run.result().cause()).isEqualTo("see the run record");
@@ -90,10 +107,12 @@ class HistoryTest {
 
     @Test
     void errorPathAndCausePathReadTheInput() {
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "F", "States": {"F": {"Type": "Fail", "ErrorPath": "$.failure.Error",
                   "CausePath": "States.Format('{} failed: {}', $.state, $.failure.Cause)"}}}""",
-                "{\"state\": \"CreateCluster\", \"failure\": {\"Error\": \"E\", \"Cause\": \"quota\"}}", script());
+                "{\"state\": \"CreateCluster\", \"failure\": {\"Error\": \"E\", \"Cause\": \"quota\"}}",
+                script());
         assertThat(run.result().error()).isEqualTo("E");
         assertThat(run.result().cause()).isEqualTo("CreateCluster failed: quota");
     }
@@ -102,13 +121,17 @@ class HistoryTest {
     void abortOnEnteringStopsTheExecutionWithoutRunningTheStateOrACatch() {
         var invoker = script().returns("{}");
         List<String> asked = new ArrayList<>();
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "First", "States": {
                   "First": {"Type": "Task", "Resource": "F", "Next": "Second"},
                   "Second": {"Type": "Task", "Resource": "F",
                              "Catch": [{"ErrorEquals": ["States.ALL"], "Next": "Cleanup"}], "Next": "Done"},
                   "Cleanup": {"Type": "Pass", "Next": "Done"},
-                  "Done": {"Type": "Succeed"}}}""", "{}", invoker, new ExecutionListener() {
+                  "Done": {"Type": "Succeed"}}}""",
+                "{}",
+                invoker,
+                new ExecutionListener() {
                     @Override
                     public boolean abortOnEntering(String stateName) {
                         asked.add(stateName);
@@ -138,12 +161,15 @@ class HistoryTest {
 
     @Test
     void anExecutionCannotExceedTwentyFiveThousandEvents() {
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "Loop", "States": {
                   "Loop": {"Type": "Pass", "Next": "Again?"},
                   "Again?": {"Type": "Choice", "Choices": [{"Variable": "$.stop", "IsPresent": true, "Next": "Done"}],
                              "Default": "Loop"},
-                  "Done": {"Type": "Succeed"}}}""", "{}", script());
+                  "Done": {"Type": "Succeed"}}}""",
+                "{}",
+                script());
         assertThat(run.result().status()).isEqualTo(ExecutionStatus.FAILED);
         assertThat(run.result().error()).isEqualTo("States.Runtime");
         assertThat(run.result().history()).hasSize(25_000);

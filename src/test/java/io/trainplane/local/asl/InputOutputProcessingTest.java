@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /** InputPath → Parameters → task → ResultSelector → ResultPath → OutputPath, with AWS's documented examples. */
 class InputOutputProcessingTest {
-    private static final String DOC_INPUT = """
+    private static final String DOC_INPUT =
+            """
             {"comment": "This is a test of the input and output of a Task state.",
              "details": "Default example", "who": "AWS Step Functions"}""";
     private static final String GREETING = "\"Hello, AWS Step Functions!\"";
@@ -35,7 +36,10 @@ class InputOutputProcessingTest {
     @Test
     void resultPathFieldIncludesTheResultWithTheInput() {
         var run = run(task("\"ResultPath\": \"$.taskresult\""), DOC_INPUT, script().returns(GREETING));
-        assertThat(run.output()).isEqualTo(json("""
+        assertThat(run.output())
+                .isEqualTo(
+                        json(
+                                """
                 {"comment": "This is a test of the input and output of a Task state.",
                  "details": "Default example", "who": "AWS Step Functions",
                  "taskresult": "Hello, AWS Step Functions!"}"""));
@@ -43,11 +47,15 @@ class InputOutputProcessingTest {
 
     @Test
     void resultPathUpdatesANodeInsideTheInput() {
-        String input = """
+        String input =
+                """
                 {"comment": "An input comment.", "data": {"val1": 23, "val2": 17},
                  "extra": "foo", "lambda": {"who": "AWS Step Functions"}}""";
         var run = run(task("\"ResultPath\": \"$.data.lambdaresult\""), input, script().returns(GREETING));
-        assertThat(run.output()).isEqualTo(json("""
+        assertThat(run.output())
+                .isEqualTo(
+                        json(
+                                """
                 {"comment": "An input comment.",
                  "data": {"val1": 23, "val2": 17, "lambdaresult": "Hello, AWS Step Functions!"},
                  "extra": "foo", "lambda": {"who": "AWS Step Functions"}}"""));
@@ -56,49 +64,70 @@ class InputOutputProcessingTest {
     @Test
     void resultPathOverwritesAnExistingFieldAndCreatesMissingLevels() {
         String input = "{\"master\": {\"detail\": [1, 2, 3]}}";
-        assertThat(run(task("\"ResultPath\": \"$.master.detail\""), input, script().returns("6")).output())
+        assertThat(run(task("\"ResultPath\": \"$.master.detail\""), input, script().returns("6"))
+                        .output())
                 .isEqualTo(json("{\"master\": {\"detail\": 6}}"));
-        assertThat(run(task("\"ResultPath\": \"$.master.result.sum\""), input, script().returns("6")).output())
+        assertThat(run(task("\"ResultPath\": \"$.master.result.sum\""), input, script().returns("6"))
+                        .output())
                 .isEqualTo(json("{\"master\": {\"detail\": [1, 2, 3], \"result\": {\"sum\": 6}}}"));
     }
 
     @Test
     void inputPathSelectsWhatTheTaskGetsAndResultPathMergesIntoTheRawInput() {
         var invoker = script().returns("7");
-        var run = run(task("\"InputPath\": \"$.numbers\", \"ResultPath\": \"$.sum\""),
-                "{\"title\": \"Numbers to add\", \"numbers\": {\"val1\": 3, \"val2\": 4}}", invoker);
+        var run = run(
+                task("\"InputPath\": \"$.numbers\", \"ResultPath\": \"$.sum\""),
+                "{\"title\": \"Numbers to add\", \"numbers\": {\"val1\": 3, \"val2\": 4}}",
+                invoker);
         assertThat(invoker.payloads).containsExactly(json("{\"val1\": 3, \"val2\": 4}"));
-        assertThat(run.output()).isEqualTo(json(
-                "{\"title\": \"Numbers to add\", \"numbers\": {\"val1\": 3, \"val2\": 4}, \"sum\": 7}"));
+        assertThat(run.output())
+                .isEqualTo(
+                        json("{\"title\": \"Numbers to add\", \"numbers\": {\"val1\": 3, \"val2\": 4}, \"sum\": 7}"));
     }
 
     @Test
     void parametersBuildThePayloadFromTheEffectiveInput() {
         var invoker = script().returns("{}");
-        run(task("""
+        run(
+                task(
+                        """
                 "InputPath": "$.in",
                 "Parameters": {"flagged": true, "parts": {"first.$": "$.vals[0]", "all.$": "$.vals"},
                                "list": [{"v.$": "$.vals[1]"}, "plain"]}"""),
-                "{\"in\": {\"flagged\": 7, \"vals\": [0, 10, 20]}}", invoker);
-        assertThat(invoker.payloads).containsExactly(json("""
+                "{\"in\": {\"flagged\": 7, \"vals\": [0, 10, 20]}}",
+                invoker);
+        assertThat(invoker.payloads)
+                .containsExactly(
+                        json(
+                                """
                 {"flagged": true, "parts": {"first": 0, "all": [0, 10, 20]}, "list": [{"v": 10}, "plain"]}"""));
     }
 
     @Test
     void resultSelectorReshapesTheRawResultBeforeResultPath() {
-        String result = """
+        String result =
+                """
                 {"resourceType": "elasticmapreduce", "resource": "createCluster.sync",
                  "output": {"SdkHttpMetadata": {"HttpStatusCode": 200}, "ClusterId": "AKIAIOSFODNN7EXAMPLE"}}""";
-        var run = run(task("""
+        var run = run(
+                task(
+                        """
                 "ResultSelector": {"ClusterId.$": "$.output.ClusterId", "ResourceType.$": "$.resourceType"},
-                "ResultPath": "$.EMROutput\""""), "{\"a\": 1}", script().returns(result));
-        assertThat(run.output()).isEqualTo(json("""
+                "ResultPath": "$.EMROutput\""""),
+                "{\"a\": 1}",
+                script().returns(result));
+        assertThat(run.output())
+                .isEqualTo(
+                        json(
+                                """
                 {"a": 1, "EMROutput": {"ClusterId": "AKIAIOSFODNN7EXAMPLE", "ResourceType": "elasticmapreduce"}}"""));
     }
 
     @Test
     void outputPathSelectsFromTheCombinedOutput() {
-        var run = run(task("\"ResultPath\": \"$.r\", \"OutputPath\": \"$.r.Payload\""), "{\"a\": 1}",
+        var run = run(
+                task("\"ResultPath\": \"$.r\", \"OutputPath\": \"$.r.Payload\""),
+                "{\"a\": 1}",
                 script().returns("{\"Payload\": {\"ok\": true}, \"StatusCode\": 200}"));
         assertThat(run.output()).isEqualTo(json("{\"ok\": true}"));
     }
@@ -113,49 +142,67 @@ class InputOutputProcessingTest {
 
     @Test
     void passStateResultGoesToResultPath() {
-        var run = run(single("""
+        var run = run(
+                single(
+                        """
                 {"Type": "Pass", "Result": {"x-datum": 0.381018, "y-datum": 622.2269926397355},
-                 "ResultPath": "$.coords", "End": true}"""), "{\"georefOf\": \"Home\"}", script());
-        assertThat(run.output()).isEqualTo(json(
-                "{\"georefOf\": \"Home\", \"coords\": {\"x-datum\": 0.381018, \"y-datum\": 622.2269926397355}}"));
+                 "ResultPath": "$.coords", "End": true}"""),
+                "{\"georefOf\": \"Home\"}",
+                script());
+        assertThat(run.output())
+                .isEqualTo(
+                        json(
+                                "{\"georefOf\": \"Home\", \"coords\": {\"x-datum\": 0.381018, \"y-datum\": 622.2269926397355}}"));
     }
 
     @Test
     void passStateWithParametersAndNoResultOutputsTheParameters() {
-        var run = run(single("""
+        var run = run(
+                single(
+                        """
                 {"Type": "Pass", "InputPath": "$.spec", "Parameters": {"id.$": "$.runId", "kind": "train"},
-                 "ResultPath": "$.derived", "End": true}"""), "{\"spec\": {\"runId\": \"r1\"}}", script());
-        assertThat(run.output()).isEqualTo(json(
-                "{\"spec\": {\"runId\": \"r1\"}, \"derived\": {\"id\": \"r1\", \"kind\": \"train\"}}"));
+                 "ResultPath": "$.derived", "End": true}"""),
+                "{\"spec\": {\"runId\": \"r1\"}}",
+                script());
+        assertThat(run.output())
+                .isEqualTo(json("{\"spec\": {\"runId\": \"r1\"}, \"derived\": {\"id\": \"r1\", \"kind\": \"train\"}}"));
     }
 
     @Test
     void parameterPathFailureFailsTheExecutionWithStatesRuntimeAndNoCatchRuns() {
         var invoker = script();
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "S", "States": {
                   "S": {"Type": "Task", "Resource": "arn:aws:lambda:local:000000000000:function:F",
                         "Parameters": {"JobName.$": "$.JobName"},
                         "Catch": [{"ErrorEquals": ["States.ALL"], "Next": "Handler"}], "End": true},
-                  "Handler": {"Type": "Pass", "End": true}}}""", "{}", invoker);
+                  "Handler": {"Type": "Pass", "End": true}}}""",
+                "{}",
+                invoker);
         assertThat(run.result().status()).isEqualTo(ExecutionStatus.FAILED);
         assertThat(run.result().error()).isEqualTo("States.Runtime");
-        assertThat(run.result().cause()).isEqualTo("An error occurred while executing the state 'S' (entered at the"
-                + " event id #2). The JSONPath '$.JobName' specified for the field 'JobName.$' could not be found in"
-                + " the input '{}'");
+        assertThat(run.result().cause())
+                .isEqualTo("An error occurred while executing the state 'S' (entered at the"
+                        + " event id #2). The JSONPath '$.JobName' specified for the field 'JobName.$' could not be found in"
+                        + " the input '{}'");
         assertThat(invoker.calls()).isZero();
-        assertThat(run.types()).doesNotContain("PassStateEntered")
+        assertThat(run.types())
+                .doesNotContain("PassStateEntered")
                 .containsExactly("ExecutionStarted", "TaskStateEntered", "ExecutionFailed");
     }
 
     @Test
     void inputPathThatNamesNothingIsAnUncatchableRuntimeError() {
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "S", "States": {
                   "S": {"Type": "Task", "Resource": "F", "InputPath": "$.missing",
                         "Retry": [{"ErrorEquals": ["States.ALL"]}],
                         "Catch": [{"ErrorEquals": ["States.ALL"], "Next": "Handler"}], "End": true},
-                  "Handler": {"Type": "Pass", "End": true}}}""", "{\"a\": 1}", script());
+                  "Handler": {"Type": "Pass", "End": true}}}""",
+                "{\"a\": 1}",
+                script());
         assertThat(run.result().status()).isEqualTo(ExecutionStatus.FAILED);
         assertThat(run.result().error()).isEqualTo("States.Runtime");
         assertThat(run.result().cause()).contains("Invalid path '$.missing'");
@@ -164,7 +211,8 @@ class InputOutputProcessingTest {
 
     @Test
     void resultPathThatCannotApplyIsAResultPathMatchFailureThatCatchHandles() {
-        String definition = """
+        String definition =
+                """
                 {"StartAt": "S", "States": {
                   "S": {"Type": "Task", "Resource": "F", "ResultPath": "$.x",
                         "Catch": [{"ErrorEquals": ["States.ResultPathMatchFailure"], "ResultPath": "$", "Next": "H"}],
@@ -173,6 +221,7 @@ class InputOutputProcessingTest {
         var run = run(definition, "\"foo\"", script().returns("1"));
         assertThat(run.result().status()).isEqualTo(ExecutionStatus.SUCCEEDED);
         assertThat(run.output().get("Error").textValue()).isEqualTo("States.ResultPathMatchFailure");
-        assertThat(run.output().get("Cause").textValue()).isEqualTo("Unable to apply ResultPath '$.x' to input '\"foo\"'");
+        assertThat(run.output().get("Cause").textValue())
+                .isEqualTo("Unable to apply ResultPath '$.x' to input '\"foo\"'");
     }
 }

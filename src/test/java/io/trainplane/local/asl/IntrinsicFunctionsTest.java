@@ -12,8 +12,11 @@ import org.junit.jupiter.api.Test;
 class IntrinsicFunctionsTest {
     /** The payload a Pass state's Parameters build from the input. */
     private static AslTesting.Run pass(String parameters, String input) {
-        return run("{\"StartAt\": \"P\", \"States\": {\"P\": {\"Type\": \"Pass\", \"Parameters\": " + parameters
-                + ", \"End\": true}}}", input, script());
+        return run(
+                "{\"StartAt\": \"P\", \"States\": {\"P\": {\"Type\": \"Pass\", \"Parameters\": " + parameters
+                        + ", \"End\": true}}}",
+                input,
+                script());
     }
 
     private static JsonNode value(String expression, String input) {
@@ -24,9 +27,13 @@ class IntrinsicFunctionsTest {
 
     @Test
     void formatInterpolatesStringsNumbersAndPaths() {
-        assertThat(value("States.Format('Your name is {}, we are in the year {}', $.name, 2020)",
-                "{\"name\": \"Foo\", \"zebra\": \"stripe\"}")).isEqualTo(json("\"Your name is Foo, we are in the year 2020\""));
-        assertThat(value("States.Format($.template, $.name)", "{\"name\": \"Arnav\", \"template\": \"Hello, my name is {}.\"}"))
+        assertThat(value(
+                        "States.Format('Your name is {}, we are in the year {}', $.name, 2020)",
+                        "{\"name\": \"Foo\", \"zebra\": \"stripe\"}"))
+                .isEqualTo(json("\"Your name is Foo, we are in the year 2020\""));
+        assertThat(value(
+                        "States.Format($.template, $.name)",
+                        "{\"name\": \"Arnav\", \"template\": \"Hello, my name is {}.\"}"))
                 .isEqualTo(json("\"Hello, my name is Arnav.\""));
         assertThat(value("States.Format('{} {} {}', $.b, $.n, $.z)", "{\"b\": true, \"n\": null, \"z\": 1.5}"))
                 .isEqualTo(json("\"true null 1.5\""));
@@ -34,8 +41,10 @@ class IntrinsicFunctionsTest {
 
     @Test
     void formatHonoursEscapes() {
-        assertThat(value("States.Format('Welcome to {} {}\\'s playlist.', $.firstName, $.lastName)",
-                "{\"firstName\": \"John\", \"lastName\": \"Doe\"}")).isEqualTo(json("\"Welcome to John Doe's playlist.\""));
+        assertThat(value(
+                        "States.Format('Welcome to {} {}\\'s playlist.', $.firstName, $.lastName)",
+                        "{\"firstName\": \"John\", \"lastName\": \"Doe\"}"))
+                .isEqualTo(json("\"Welcome to John Doe's playlist.\""));
         assertThat(value("States.Format('literal \\{\\} and {} and \\\\', $.x)", "{\"x\": \"X\"}"))
                 .isEqualTo(json("\"literal {} and X and \\\\\""));
     }
@@ -57,13 +66,15 @@ class IntrinsicFunctionsTest {
 
     @Test
     void mathAddAddsIntegers() {
-        assertThat(value("States.MathAdd($.value1, $.step)", "{\"value1\": 111, \"step\": -1}")).isEqualTo(json("110"));
+        assertThat(value("States.MathAdd($.value1, $.step)", "{\"value1\": 111, \"step\": -1}"))
+                .isEqualTo(json("110"));
         assertThat(value("States.MathAdd($.n, 1)", "{\"n\": 41}")).isEqualTo(json("42"));
     }
 
     @Test
     void arrayLengthCountsElements() {
-        assertThat(value("States.ArrayLength($.inputArray)", "{\"inputArray\": [1,2,3,4,5,6,7,8,9]}")).isEqualTo(json("9"));
+        assertThat(value("States.ArrayLength($.inputArray)", "{\"inputArray\": [1,2,3,4,5,6,7,8,9]}"))
+                .isEqualTo(json("9"));
     }
 
     @Test
@@ -79,23 +90,32 @@ class IntrinsicFunctionsTest {
 
     @Test
     void nestedFunctionsAndContextPaths() {
-        assertThat(value("States.Format('{} has {} items', $$.Execution.Name, States.ArrayLength($.items))",
-                "{\"items\": [1, 2]}")).isEqualTo(json("\"run-1 has 2 items\""));
+        assertThat(value(
+                        "States.Format('{} has {} items', $$.Execution.Name, States.ArrayLength($.items))",
+                        "{\"items\": [1, 2]}"))
+                .isEqualTo(json("\"run-1 has 2 items\""));
     }
 
     @Test
     void intrinsicsWorkInResultSelector() {
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "T", "States": {"T": {"Type": "Task", "Resource": "F",
                   "ResultSelector": {"summary.$": "States.Format('{} nodes', $.nodes)"}, "End": true}}}""",
-                "{}", script().returns("{\"nodes\": 4}"));
+                "{}",
+                script().returns("{\"nodes\": 4}"));
         assertThat(run.output()).isEqualTo(json("{\"summary\": \"4 nodes\"}"));
     }
 
     @Test
     void anIntrinsicFailureFailsTheExecutionWithStatesRuntime() {
-        for (String expression : new String[] {"States.StringToJson($.s)", "States.MathAdd($.s, 1)",
-                "States.ArrayLength($.s)", "States.Format('{}', $.missing)", "States.Format('{}', $.o)"}) {
+        for (String expression : new String[] {
+            "States.StringToJson($.s)",
+            "States.MathAdd($.s, 1)",
+            "States.ArrayLength($.s)",
+            "States.Format('{}', $.missing)",
+            "States.Format('{}', $.o)"
+        }) {
             var run = pass("{\"v.$\": \"" + expression + "\"}", "{\"s\": \"not json\", \"o\": {\"a\": 1}}");
             assertThat(run.result().status()).as(expression).isEqualTo(ExecutionStatus.FAILED);
             assertThat(run.result().error()).as(expression).isEqualTo("States.Runtime");

@@ -15,7 +15,8 @@ class WaitTest {
         return """
                 {"StartAt": "W", "States": {
                   "W": {"Type": "Wait", %s, "Next": "Done"},
-                  "Done": {"Type": "Succeed"}}}""".formatted(waitFields);
+                  "Done": {"Type": "Succeed"}}}"""
+                .formatted(waitFields);
     }
 
     @Test
@@ -32,23 +33,31 @@ class WaitTest {
 
     @Test
     void secondsPathReadsTheWaitFromTheEffectiveInput() {
-        var run = run(waitThenSucceed("\"InputPath\": \"$.poll\", \"SecondsPath\": \"$.waitSeconds\""),
-                "{\"poll\": {\"waitSeconds\": 45}, \"x\": 1}", script());
+        var run = run(
+                waitThenSucceed("\"InputPath\": \"$.poll\", \"SecondsPath\": \"$.waitSeconds\""),
+                "{\"poll\": {\"waitSeconds\": 45}, \"x\": 1}",
+                script());
         assertThat(run.clock().instant()).isEqualTo(T0.plusSeconds(45));
         assertThat(run.output()).isEqualTo(json("{\"waitSeconds\": 45}"));
     }
 
     @Test
     void timestampWaitsUntilThatInstantAndAPastTimestampDoesNotWait() {
-        assertThat(run(waitThenSucceed("\"Timestamp\": \"2024-05-01T12:30:00Z\""), "{}", script()).clock().instant())
+        assertThat(run(waitThenSucceed("\"Timestamp\": \"2024-05-01T12:30:00Z\""), "{}", script())
+                        .clock()
+                        .instant())
                 .isEqualTo(T0.plus(Duration.ofMinutes(30)));
-        assertThat(run(waitThenSucceed("\"Timestamp\": \"2024-05-01T11:00:00Z\""), "{}", script()).clock().instant())
+        assertThat(run(waitThenSucceed("\"Timestamp\": \"2024-05-01T11:00:00Z\""), "{}", script())
+                        .clock()
+                        .instant())
                 .isEqualTo(T0);
     }
 
     @Test
     void timestampPathReadsAnRfc3339Timestamp() {
-        var run = run(waitThenSucceed("\"TimestampPath\": \"$.until\""), "{\"until\": \"2024-05-01T14:00:00+01:00\"}",
+        var run = run(
+                waitThenSucceed("\"TimestampPath\": \"$.until\""),
+                "{\"until\": \"2024-05-01T14:00:00+01:00\"}",
                 script());
         assertThat(run.clock().instant()).isEqualTo(T0.plus(Duration.ofHours(1)));
     }
@@ -65,10 +74,13 @@ class WaitTest {
 
     @Test
     void aWaitPastTheExecutionTimeoutTimesTheExecutionOutAtTheDeadline() {
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "W", "TimeoutSeconds": 600, "States": {
                   "W": {"Type": "Wait", "Seconds": 3600, "Next": "Done"},
-                  "Done": {"Type": "Succeed"}}}""", "{}", script());
+                  "Done": {"Type": "Succeed"}}}""",
+                "{}",
+                script());
         assertThat(run.result().status()).isEqualTo(ExecutionStatus.TIMED_OUT);
         assertThat(run.result().error()).isEqualTo("States.Timeout");
         assertThat(run.clock().instant()).isEqualTo(T0.plusSeconds(600));
@@ -78,15 +90,19 @@ class WaitTest {
 
     @Test
     void aPollingLoopWithinTheTimeoutCompletes() {
-        var invoker = script().returns("{\"done\": false, \"wait\": 30}").returns("{\"done\": false, \"wait\": 30}")
+        var invoker = script().returns("{\"done\": false, \"wait\": 30}")
+                .returns("{\"done\": false, \"wait\": 30}")
                 .returns("{\"done\": true, \"wait\": 30}");
-        var run = run("""
+        var run = run(
+                """
                 {"StartAt": "Check", "TimeoutSeconds": 600, "States": {
                   "Check": {"Type": "Task", "Resource": "F", "Next": "Done?"},
                   "Done?": {"Type": "Choice", "Choices": [{"Variable": "$.done", "BooleanEquals": true, "Next": "End"}],
                             "Default": "Sleep"},
                   "Sleep": {"Type": "Wait", "SecondsPath": "$.wait", "Next": "Check"},
-                  "End": {"Type": "Succeed"}}}""", "{}", invoker);
+                  "End": {"Type": "Succeed"}}}""",
+                "{}",
+                invoker);
         assertThat(run.result().status()).isEqualTo(ExecutionStatus.SUCCEEDED);
         assertThat(run.secondsOf("TaskScheduled")).containsExactly(0L, 30L, 60L);
         assertThat(run.result().stateTransitions()).isEqualTo(3 + 3 + 2 + 1);

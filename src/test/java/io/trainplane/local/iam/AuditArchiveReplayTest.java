@@ -27,12 +27,15 @@ class AuditArchiveReplayTest {
         try (Stream<Path> files = Files.isDirectory(archive) ? Files.list(archive) : Stream.empty()) {
             logs = files.filter(f -> f.toString().endsWith(".jsonl")).sorted().toArray(Path[]::new);
         }
-        assertThat(logs).as("audit logs archived in %s by the test phase", archive).isNotEmpty();
+        assertThat(logs)
+                .as("audit logs archived in %s by the test phase", archive)
+                .isNotEmpty();
         Path policies = Files.createTempFile("trainplane-iam", ".json");
         Files.writeString(policies, Json.write(IamReport.json(StackTemplate.local())));
 
         IamSimulate.Replay replay = IamSimulate.installed().replay(policies, logs);
-        System.out.printf("%d audit logs: iam-simulate: %d calls, %d agree, %d disagree, %d malformed%n",
+        System.out.printf(
+                "%d audit logs: iam-simulate: %d calls, %d agree, %d disagree, %d malformed%n",
                 logs.length, replay.calls(), replay.agree(), replay.disagree(), replay.malformed());
 
         assertThat(replay.disagreements()).as(replay.output()).isEmpty();

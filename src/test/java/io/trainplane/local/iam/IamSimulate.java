@@ -44,10 +44,11 @@ public final class IamSimulate {
     private static final List<String> FILES = List.of("package.json", "package-lock.json", "replay.mjs");
     /** Written into node_modules after a successful install: the digest of what was installed. */
     private static final String STAMP = ".trainplane-installed";
-    private static final Pattern TOTALS = Pattern.compile(
-            "iam-simulate: (\\d+) calls, (\\d+) agree, (\\d+) disagree, (\\d+) malformed");
-    private static final Pattern OFFENSE = Pattern.compile(
-            "(disagree|malformed) (.+?:\\d+)(?: \\((\\d+) identical calls\\))?: (.*)");
+
+    private static final Pattern TOTALS =
+            Pattern.compile("iam-simulate: (\\d+) calls, (\\d+) agree, (\\d+) disagree, (\\d+) malformed");
+    private static final Pattern OFFENSE =
+            Pattern.compile("(disagree|malformed) (.+?:\\d+)(?: \\((\\d+) identical calls\\))?: (.*)");
     /** npm's codes for a registry it cannot reach. */
     private static final Pattern OFFLINE = Pattern.compile("ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH");
 
@@ -65,14 +66,16 @@ public final class IamSimulate {
     }
 
     /** What the replay found wrong with one distinct audit line. */
-    public enum Kind { DISAGREE, MALFORMED }
+    public enum Kind {
+        DISAGREE,
+        MALFORMED
+    }
 
     /**
      * One distinct offending request: where it first occurs ({@code audit.jsonl:12}), how many
      * identical lines the log holds, and the replay's line about it.
      */
-    public record Offense(Kind kind, String location, int count, String text) {
-    }
+    public record Offense(Kind kind, String location, int count, String text) {}
 
     /** The totals of one replay (lines, not distinct requests) and its offending requests. */
     public record Replay(int calls, int agree, int disagree, int malformed, List<Offense> offenses, String output) {
@@ -86,7 +89,9 @@ public final class IamSimulate {
 
         /** The offense first found at {@code file:line}, e.g. {@code at("audit.jsonl", 12)}. */
         public Optional<Offense> at(String fileName, int line) {
-            return offenses.stream().filter(o -> o.location().endsWith(fileName + ":" + line)).findFirst();
+            return offenses.stream()
+                    .filter(o -> o.location().endsWith(fileName + ":" + line))
+                    .findFirst();
         }
     }
 
@@ -96,7 +101,8 @@ public final class IamSimulate {
             Optional<Path> node = onPath("node");
             Optional<Path> npm = onPath("npm");
             if (node.isEmpty() || npm.isEmpty()) {
-                unavailable((node.isEmpty() ? "node" : "npm") + " is not on the PATH: install Node.js 18 or later (with npm)"
+                unavailable((node.isEmpty() ? "node" : "npm")
+                        + " is not on the PATH: install Node.js 18 or later (with npm)"
                         + " to replay IAM audit logs through @cloud-copilot/iam-simulate");
             }
             install(npm.get());
@@ -107,7 +113,8 @@ public final class IamSimulate {
 
     /** Replays the audit logs against the policies file ({@code trainplane iam --output json}). */
     public Replay replay(Path policies, Path... auditLogs) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(node.toString(), "replay.mjs", policies.toAbsolutePath().toString()));
+        List<String> command = new ArrayList<>(
+                List.of(node.toString(), "replay.mjs", policies.toAbsolutePath().toString()));
         for (Path log : auditLogs) {
             command.add(log.toAbsolutePath().toString());
         }
@@ -120,13 +127,23 @@ public final class IamSimulate {
         for (String line : run.output().split("\n")) {
             Matcher offense = OFFENSE.matcher(line);
             if (offense.matches()) {
-                offenses.add(new Offense(Kind.valueOf(offense.group(1).toUpperCase()), offense.group(2),
-                        offense.group(3) == null ? 1 : Integer.parseInt(offense.group(3)), offense.group(4)));
+                offenses.add(new Offense(
+                        Kind.valueOf(offense.group(1).toUpperCase()),
+                        offense.group(2),
+                        offense.group(3) == null ? 1 : Integer.parseInt(offense.group(3)),
+                        offense.group(4)));
             }
         }
-        var replay = new Replay(count(totals, 1), count(totals, 2), count(totals, 3), count(totals, 4), List.copyOf(offenses), run.output());
+        var replay = new Replay(
+                count(totals, 1),
+                count(totals, 2),
+                count(totals, 3),
+                count(totals, 4),
+                List.copyOf(offenses),
+                run.output());
         if ((run.status() == 0) != (replay.disagree() + replay.malformed() == 0)) {
-            throw new IllegalStateException("replay.mjs exited " + run.status() + " with these totals:\n" + run.output());
+            throw new IllegalStateException(
+                    "replay.mjs exited " + run.status() + " with these totals:\n" + run.output());
         }
         return replay;
     }
@@ -139,8 +156,9 @@ public final class IamSimulate {
     private static void install(Path npm) throws IOException, InterruptedException {
         Files.createDirectories(INSTALL);
         // Two forked JVMs of one build may get here together: one installs, the other waits.
-        try (FileChannel lockFile = FileChannel.open(INSTALL.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = lockFile.lock()) {
+        try (FileChannel lockFile = FileChannel.open(
+                        INSTALL.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock ignored = lockFile.lock()) {
             for (String file : FILES) {
                 Files.copy(SOURCE.resolve(file), INSTALL.resolve(file), StandardCopyOption.REPLACE_EXISTING);
             }
@@ -149,11 +167,15 @@ public final class IamSimulate {
             if (Files.isRegularFile(stamp) && Files.readString(stamp).equals(digest)) {
                 return;
             }
-            Run ci = run(INSTALL.toAbsolutePath(), List.of(npm.toString(), "ci", "--no-audit", "--no-fund"), INSTALL_SECONDS);
+            Run ci = run(
+                    INSTALL.toAbsolutePath(),
+                    List.of(npm.toString(), "ci", "--no-audit", "--no-fund"),
+                    INSTALL_SECONDS);
             if (ci.status() != 0) {
                 String why = "npm ci in " + INSTALL + " failed (exit " + ci.status() + "):\n" + ci.output();
                 if (OFFLINE.matcher(ci.output()).find()) {
-                    unavailable("the npm registry is unreachable, so @cloud-copilot/iam-simulate cannot be installed: " + why);
+                    unavailable("the npm registry is unreachable, so @cloud-copilot/iam-simulate cannot be installed: "
+                            + why);
                 }
                 throw new IllegalStateException(why);
             }
@@ -191,15 +213,17 @@ public final class IamSimulate {
         }
     }
 
-    private record Run(int status, String output) {
-    }
+    private record Run(int status, String output) {}
 
     /** Runs a command in {@code dir}; stdout and stderr together, as the user would see them. */
     private static Run run(Path dir, List<String> command, int seconds) throws IOException, InterruptedException {
         Path output = Files.createTempFile("iam-replay-", ".out");
         try {
-            Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(output.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
             if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException(String.join(" ", command) + " did not finish in " + seconds + " s:\n"

@@ -32,8 +32,10 @@ class IamSimulateReplayTest {
         List<ObjectNode> lines = lines(AUDIT);
         Set<String> decisions = new LinkedHashSet<>();
         lines.forEach(line -> decisions.add(line.get("decision").asText()));
-        assertThat(decisions).as("the fixture decides every way").containsExactlyInAnyOrder(
-                Decision.Allowed.name(), Decision.ImplicitlyDenied.name(), Decision.ExplicitlyDenied.name());
+        assertThat(decisions)
+                .as("the fixture decides every way")
+                .containsExactlyInAnyOrder(
+                        Decision.Allowed.name(), Decision.ImplicitlyDenied.name(), Decision.ExplicitlyDenied.name());
 
         IamSimulate.Replay replay = IamSimulate.installed().replay(POLICIES, AUDIT);
 
@@ -46,8 +48,11 @@ class IamSimulateReplayTest {
     void aWrongDecisionAmongRightOnesIsADisagreement(@TempDir Path dir) throws Exception {
         // ChangeRunClusters allows DeleteCluster only on clusters carrying the run tag: this one carries none.
         ObjectNode deleteUntagged = lines(AUDIT).stream()
-                .filter(line -> line.get("action").asText().equals("eks:DeleteCluster") && !line.get("role").isNull())
-                .findFirst().orElseThrow().deepCopy()
+                .filter(line -> line.get("action").asText().equals("eks:DeleteCluster")
+                        && !line.get("role").isNull())
+                .findFirst()
+                .orElseThrow()
+                .deepCopy()
                 .put("decision", Decision.Allowed.name());
         deleteUntagged.putObject("context");
         Path wrong = write(dir.resolve("wrong.jsonl"), List.of(deleteUntagged));
@@ -68,7 +73,11 @@ class IamSimulateReplayTest {
         List<ObjectNode> lines = lines(AUDIT);
         List<ObjectNode> changed = new ArrayList<>();
         for (ObjectNode line : lines) {
-            changed.add(line.deepCopy().put("decision", other(Decision.valueOf(line.get("decision").asText())).name()));
+            changed.add(line.deepCopy()
+                    .put(
+                            "decision",
+                            other(Decision.valueOf(line.get("decision").asText()))
+                                    .name()));
         }
         Path log = write(dir.resolve("changed.jsonl"), changed);
 
@@ -77,8 +86,12 @@ class IamSimulateReplayTest {
         assertThat(replay.disagree()).as(replay.output()).isEqualTo(lines.size());
         assertThat(replay.agree()).isZero();
         assertThat(replay.malformed()).isZero();
-        assertThat(replay.disagreements().stream().mapToInt(IamSimulate.Offense::count).sum()).isEqualTo(lines.size());
-        assertThat(replay.disagreements()).as("the poll repeated three times is one request")
+        assertThat(replay.disagreements().stream()
+                        .mapToInt(IamSimulate.Offense::count)
+                        .sum())
+                .isEqualTo(lines.size());
+        assertThat(replay.disagreements())
+                .as("the poll repeated three times is one request")
                 .anySatisfy(offense -> assertThat(offense.count()).isEqualTo(3));
         for (IamSimulate.Offense offense : replay.disagreements()) {
             ObjectNode original = lines.get(Integer.parseInt(offense.location().replaceAll(".*:", "")) - 1);
@@ -106,7 +119,9 @@ class IamSimulateReplayTest {
         assertThat(replay.malformed()).as(replay.output()).isEqualTo(reasons.size());
         assertThat(replay.agree()).isZero();
         assertThat(replay.disagree()).isZero();
-        reasons.forEach((line, reason) -> assertThat(replay.at("malformed.jsonl", line)).as("line " + line).get()
+        reasons.forEach((line, reason) -> assertThat(replay.at("malformed.jsonl", line))
+                .as("line " + line)
+                .get()
                 .satisfies(offense -> {
                     assertThat(offense.kind()).isEqualTo(IamSimulate.Kind.MALFORMED);
                     assertThat(offense.text()).contains(reason);

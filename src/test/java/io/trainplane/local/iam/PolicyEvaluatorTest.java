@@ -18,7 +18,10 @@ class PolicyEvaluatorTest {
 
     static Role role(String... statements) {
         String document = "{\"Version\": \"2012-10-17\", \"Statement\": [" + String.join(",", statements) + "]}";
-        return new Role("R", "trainplane-R", "arn:aws:iam::000000000000:role/trainplane-R",
+        return new Role(
+                "R",
+                "trainplane-R",
+                "arn:aws:iam::000000000000:role/trainplane-R",
                 List.of(RolePolicy.inline("R", "p", Json.read(document))));
     }
 
@@ -32,23 +35,30 @@ class PolicyEvaluatorTest {
 
     @Test
     void anExplicitDenyWinsOverEveryAllowAndNamesItsStatement() {
-        Role r = role(allow("s3:*", "*"),
+        Role r = role(
+                allow("s3:*", "*"),
                 "{\"Sid\": \"NoDeletes\", \"Effect\": \"Deny\", \"Action\": \"s3:Delete*\", \"Resource\": \"*\"}",
                 allow("s3:DeleteObject", BUCKET_OBJECT));
         assertThat(r.evaluate(IamRequest.of("s3:DeleteObject", BUCKET_OBJECT)))
                 .isEqualTo(new Evaluation(Decision.ExplicitlyDenied, "R/p/NoDeletes"));
-        assertThat(r.evaluate(IamRequest.of("s3:GetObject", BUCKET_OBJECT))).isEqualTo(new Evaluation(Decision.Allowed, "R/p/0"));
-        assertThat(r.evaluate(IamRequest.of("sqs:SendMessage", "*"))).isEqualTo(new Evaluation(Decision.ImplicitlyDenied, null));
+        assertThat(r.evaluate(IamRequest.of("s3:GetObject", BUCKET_OBJECT)))
+                .isEqualTo(new Evaluation(Decision.Allowed, "R/p/0"));
+        assertThat(r.evaluate(IamRequest.of("sqs:SendMessage", "*")))
+                .isEqualTo(new Evaluation(Decision.ImplicitlyDenied, null));
     }
 
     @Test
     void theFirstMatchingAllowDecides() {
         Role r = role(allow("s3:PutObject", "*"), allow("s3:GetObject", "*"), allow("s3:Get*", "*"));
-        assertThat(r.evaluate(IamRequest.of("s3:GetObject", BUCKET_OBJECT)).statement()).isEqualTo("R/p/1");
+        assertThat(r.evaluate(IamRequest.of("s3:GetObject", BUCKET_OBJECT)).statement())
+                .isEqualTo("R/p/1");
     }
 
     @ParameterizedTest(name = "{0} on {1}: {2}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             eks:Describe*       | eks:DescribeCluster   | true
             EKS:describecluster | eks:DescribeCluster   | true
             eks:Describe?luster | eks:DescribeCluster   | true
@@ -63,7 +73,10 @@ class PolicyEvaluatorTest {
     }
 
     @ParameterizedTest(name = "{0} on {1}: {2}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             arn:aws:eks:us-east-1:000000000000:cluster/tp-*  | arn:aws:eks:us-east-1:000000000000:cluster/tp-run   | true
             arn:aws:eks:us-east-1:000000000000:cluster/tp-*  | arn:aws:eks:us-east-1:000000000000:cluster/TP-run   | false
             arn:aws:eks:us-east-1:000000000000:cluster/tp-*  | arn:aws:eks:us-east-1:000000000000:nodegroup/tp-run/ng/1 | false
@@ -79,16 +92,20 @@ class PolicyEvaluatorTest {
             *                                                | arn:aws:s3:::bucket                                 | true
             """)
     void resourcesMatchSegmentBySegment(String pattern, String resource, boolean allowed) {
-        assertThat(decide(role(allow("eks:DescribeCluster", pattern)), "eks:DescribeCluster", resource).allowed()).isEqualTo(allowed);
+        assertThat(decide(role(allow("eks:DescribeCluster", pattern)), "eks:DescribeCluster", resource)
+                        .allowed())
+                .isEqualTo(allowed);
     }
 
     @Test
     void notActionAndNotResourceApplyToEverythingElse() {
-        Role r = role("{\"Effect\": \"Allow\", \"NotAction\": [\"iam:*\", \"sts:*\"], \"Resource\": \"*\"}",
+        Role r = role(
+                "{\"Effect\": \"Allow\", \"NotAction\": [\"iam:*\", \"sts:*\"], \"Resource\": \"*\"}",
                 "{\"Effect\": \"Deny\", \"Action\": \"s3:*\", \"NotResource\": \"arn:aws:s3:::bucket/*\"}");
         assertThat(decide(r, "s3:GetObject", BUCKET_OBJECT)).isEqualTo(Decision.Allowed);
         assertThat(decide(r, "s3:GetObject", "arn:aws:s3:::other/key")).isEqualTo(Decision.ExplicitlyDenied);
-        assertThat(decide(r, "iam:PassRole", "arn:aws:iam::000000000000:role/x")).isEqualTo(Decision.ImplicitlyDenied);
+        assertThat(decide(r, "iam:PassRole", "arn:aws:iam::000000000000:role/x"))
+                .isEqualTo(Decision.ImplicitlyDenied);
     }
 
     /** {@code k=v;k2=v1,v2} → a request context (aws:TagKeys multivalued, every other key one value). */
@@ -104,7 +121,11 @@ class PolicyEvaluatorTest {
     }
 
     @ParameterizedTest(name = "{0} with [{1}]: {2}")
-    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            textBlock =
+                    """
             {"StringEquals": {"k": "a"}}                           | k=a              | true
             {"StringEquals": {"k": "a"}}                           | k=A              | false
             {"StringEquals": {"k": ["a", "b"]}}                    | k=b              | true
@@ -164,13 +185,19 @@ class PolicyEvaluatorTest {
             {"StringNotEquals": {"aws:TagKeys": "a"}}                     | aws:TagKeys=b | false
             """)
     void conditionsFollowAwsRules(String condition, String context, boolean allowed) {
-        Role r = role("{\"Effect\": \"Allow\", \"Action\": \"s3:GetObject\", \"Resource\": \"*\", \"Condition\": " + condition + "}");
-        assertThat(r.evaluate(new IamRequest("s3:GetObject", BUCKET_OBJECT, context(context))).decision().allowed())
+        Role r = role("{\"Effect\": \"Allow\", \"Action\": \"s3:GetObject\", \"Resource\": \"*\", \"Condition\": "
+                + condition + "}");
+        assertThat(r.evaluate(new IamRequest("s3:GetObject", BUCKET_OBJECT, context(context)))
+                        .decision()
+                        .allowed())
                 .isEqualTo(allowed);
     }
 
     @ParameterizedTest(name = "{1}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condition": {"IpAddress": {"aws:SourceIp": "10.0.0.0/8"}}} | IpAddress
             {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condition": {"StringEqualz": {"k": "a"}}}      | StringEqualz
             {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condition": {"NullIfExists": {"k": "true"}}}   | Null takes neither
@@ -190,18 +217,30 @@ class PolicyEvaluatorTest {
             {"Sid": "1", "Effect": "Allow", "Action": "s3:*", "Resource": "*"}, {"Effect": "Deny", "Action": "s3:*", "Resource": "*"} | same statement id
             """)
     void policiesIamOrTheSimulationCannotTakeAreRefusedWhenLoaded(String statements, String message) {
-        assertThatThrownBy(() -> role(statements)).isInstanceOf(InvalidPolicyException.class)
-                .hasMessageStartingWith("R/p").hasMessageContaining(message);
+        assertThatThrownBy(() -> role(statements))
+                .isInstanceOf(InvalidPolicyException.class)
+                .hasMessageStartingWith("R/p")
+                .hasMessageContaining(message);
     }
 
     @Test
     void aDocumentNeedsStatementsAndAKnownVersion() {
         assertThatThrownBy(() -> RolePolicy.inline("R", "p", Json.read("{\"Version\": \"2012-10-17\"}")))
                 .hasMessageContaining("no Statement");
-        assertThatThrownBy(() -> RolePolicy.inline("R", "p", Json.read("{\"Version\": \"2020-01-01\", \"Statement\": []}")))
+        assertThatThrownBy(() ->
+                        RolePolicy.inline("R", "p", Json.read("{\"Version\": \"2020-01-01\", \"Statement\": []}")))
                 .hasMessageContaining("Version");
-        Role single = new Role("R", "r", "arn", List.of(RolePolicy.inline("R", "p",
-                Json.read("{\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"s3:GetObject\", \"Resource\": \"*\"}}"))));
-        assertThat(single.evaluate(IamRequest.of("s3:GetObject", BUCKET_OBJECT))).isEqualTo(new Evaluation(Decision.Allowed, "R/p/0"));
+        Role single = new Role(
+                "R",
+                "r",
+                "arn",
+                List.of(
+                        RolePolicy.inline(
+                                "R",
+                                "p",
+                                Json.read(
+                                        "{\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"s3:GetObject\", \"Resource\": \"*\"}}"))));
+        assertThat(single.evaluate(IamRequest.of("s3:GetObject", BUCKET_OBJECT)))
+                .isEqualTo(new Evaluation(Decision.Allowed, "R/p/0"));
     }
 }

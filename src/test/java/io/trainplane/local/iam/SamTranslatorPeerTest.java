@@ -41,7 +41,9 @@ class SamTranslatorPeerTest {
             Process process;
             try {
                 process = new ProcessBuilder("python3", "scripts/sam-transform.py", "template.yaml")
-                        .redirectOutput(output.toFile()).redirectError(errors.toFile()).start();
+                        .redirectOutput(output.toFile())
+                        .redirectError(errors.toFile())
+                        .start();
             } catch (IOException e) {
                 throw unavailable("python3 is not on the PATH");
             }
@@ -53,7 +55,9 @@ class SamTranslatorPeerTest {
             if (process.exitValue() == 3) {
                 throw unavailable(stderr.strip());
             }
-            assertThat(process.exitValue()).as("scripts/sam-transform.py: " + stderr).isZero();
+            assertThat(process.exitValue())
+                    .as("scripts/sam-transform.py: " + stderr)
+                    .isZero();
             return Files.readString(output, StandardCharsets.UTF_8);
         } finally {
             Files.deleteIfExists(output);
@@ -70,20 +74,29 @@ class SamTranslatorPeerTest {
     }
 
     static List<Map<String, String>> parameterSets() {
-        return List.of(Map.of(),
-                Map.of("RetrainingSchedule", "rate(1 day)", "ExistingClusterNamePrefix", "warm-",
-                        "ClusterSecurityGroupIds", "sg-1"));
+        return List.of(
+                Map.of(),
+                Map.of(
+                        "RetrainingSchedule",
+                        "rate(1 day)",
+                        "ExistingClusterNamePrefix",
+                        "warm-",
+                        "ClusterSecurityGroupIds",
+                        "sg-1"));
     }
 
     @ParameterizedTest(name = "parameters {0}")
     @MethodSource("parameterSets")
-    void theTranslatorsRolesResolveToTheEnginesRoles(Map<String, String> overrides) throws IOException, InterruptedException {
+    void theTranslatorsRolesResolveToTheEnginesRoles(Map<String, String> overrides)
+            throws IOException, InterruptedException {
         Map<String, String> values = new LinkedHashMap<>(StackTemplate.LOCAL_PARAMETERS);
         values.putAll(overrides);
         StackTemplate engine = StackTemplate.local(overrides);
-        StackTemplate translator = StackTemplate.parse(translated(), "aws-sam-translator output", LocalAccount.LOCAL, values);
+        StackTemplate translator =
+                StackTemplate.parse(translated(), "aws-sam-translator output", LocalAccount.LOCAL, values);
 
-        assertThat(engine.roles().keySet()).containsExactlyInAnyOrderElementsOf(translator.roles().keySet());
+        assertThat(engine.roles().keySet())
+                .containsExactlyInAnyOrderElementsOf(translator.roles().keySet());
         assertThat(engine.roles()).containsKeys("TrainingPipelineRole", "CleanupRole");
         for (Role theirs : translator.roles().values()) {
             Role ours = engine.roles().get(theirs.logicalId());
@@ -96,8 +109,12 @@ class SamTranslatorPeerTest {
                 assertThat(got.name()).as(what).isEqualTo(want.name());
                 assertThat(got.managedArn()).as(what).isEqualTo(want.managedArn());
                 assertThat(got.document()).as(what).isEqualTo(want.document());
-                assertThat(got.statements()).extracting(PolicyStatement::id).as(what)
-                        .isEqualTo(want.statements().stream().map(PolicyStatement::id).toList());
+                assertThat(got.statements())
+                        .extracting(PolicyStatement::id)
+                        .as(what)
+                        .isEqualTo(want.statements().stream()
+                                .map(PolicyStatement::id)
+                                .toList());
             }
         }
     }

@@ -12,41 +12,68 @@ class StackTemplateTest {
     static final StackTemplate LOCAL = StackTemplate.local();
 
     static JsonNode document(Role role, String policy) {
-        return role.policies().stream().filter(p -> p.name().equals(policy)).findFirst().orElseThrow().document();
+        return role.policies().stream()
+                .filter(p -> p.name().equals(policy))
+                .findFirst()
+                .orElseThrow()
+                .document();
     }
 
     @Test
     void theRolesOfTheTemplateAndThoseSamGeneratesAreThereWithTheirArns() {
-        assertThat(LOCAL.roles().keySet()).containsExactly("RunRecordRole", "EksClusterRole", "EksNodeRole",
-                "EfsCsiDriverRole", "ClusterWorkRole", "TrainingPipelineRole", "CleanupRole", "SafetyNetRole", "JanitorRole");
+        assertThat(LOCAL.roles().keySet())
+                .containsExactly(
+                        "RunRecordRole",
+                        "EksClusterRole",
+                        "EksNodeRole",
+                        "EfsCsiDriverRole",
+                        "ClusterWorkRole",
+                        "TrainingPipelineRole",
+                        "CleanupRole",
+                        "SafetyNetRole",
+                        "JanitorRole");
         Role work = LOCAL.roles().get("ClusterWorkRole");
         assertThat(work.name()).isEqualTo("trainplane-ClusterWorkRole");
         assertThat(work.arn()).isEqualTo("arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole");
-        assertThat(work.policies()).extracting(RolePolicy::name)
+        assertThat(work.policies())
+                .extracting(RolePolicy::name)
                 .containsExactly("run-record", "run-infrastructure", "AWSLambdaBasicExecutionRole");
     }
 
     @Test
     void inlinePoliciesAreResolvedWithTheirAnchorsAndArns() {
         JsonNode runRecord = document(LOCAL.roles().get("RunRecordRole"), "run-record");
-        assertThat(runRecord.at("/Statement/0/Resource/0").asText()).isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/trainplane-RunsTable");
-        assertThat(runRecord.at("/Statement/0/Resource/1").asText()).isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/trainplane-RunsTable/index/byStatus");
-        assertThat(runRecord.at("/Statement/1/Resource").asText()).isEqualTo("arn:aws:events:us-east-1:000000000000:event-bus/trainplane-trainplane");
+        assertThat(runRecord.at("/Statement/0/Resource/0").asText())
+                .isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/trainplane-RunsTable");
+        assertThat(runRecord.at("/Statement/0/Resource/1").asText())
+                .isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/trainplane-RunsTable/index/byStatus");
+        assertThat(runRecord.at("/Statement/1/Resource").asText())
+                .isEqualTo("arn:aws:events:us-east-1:000000000000:event-bus/trainplane-trainplane");
         // The YAML alias *runRecordPolicy: the same document in the second role.
         assertThat(document(LOCAL.roles().get("ClusterWorkRole"), "run-record")).isEqualTo(runRecord);
 
         JsonNode infrastructure = document(LOCAL.roles().get("ClusterWorkRole"), "run-infrastructure");
-        assertThat(statement(infrastructure, "DescribeExistingClusters").path("Resource").asText()).isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/*");
-        assertThat(statement(infrastructure, "PassRunRoles").at("/Resource/1").asText()).isEqualTo("arn:aws:iam::000000000000:role/trainplane-EksNodeRole");
-        assertThat(document(LOCAL.roles().get("SafetyNetRole"), "start-cleanup").at("/Statement/1/Resource").asText())
+        assertThat(statement(infrastructure, "DescribeExistingClusters")
+                        .path("Resource")
+                        .asText())
+                .isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/*");
+        assertThat(statement(infrastructure, "PassRunRoles").at("/Resource/1").asText())
+                .isEqualTo("arn:aws:iam::000000000000:role/trainplane-EksNodeRole");
+        assertThat(document(LOCAL.roles().get("SafetyNetRole"), "start-cleanup")
+                        .at("/Statement/1/Resource")
+                        .asText())
                 .isEqualTo("arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-Cleanup");
     }
 
     @Test
     void statementsHaveStableIdsFromRolePolicyAndSidOrIndex() {
-        assertThat(LOCAL.roles().get("ClusterWorkRole").statements()).extracting(PolicyStatement::id)
-                .contains("ClusterWorkRole/run-record/0", "ClusterWorkRole/run-record/1",
-                        "ClusterWorkRole/run-infrastructure/DescribeExistingClusters", "ClusterWorkRole/AWSLambdaBasicExecutionRole/0");
+        assertThat(LOCAL.roles().get("ClusterWorkRole").statements())
+                .extracting(PolicyStatement::id)
+                .contains(
+                        "ClusterWorkRole/run-record/0",
+                        "ClusterWorkRole/run-record/1",
+                        "ClusterWorkRole/run-infrastructure/DescribeExistingClusters",
+                        "ClusterWorkRole/AWSLambdaBasicExecutionRole/0");
         assertThat(LOCAL.policies().statementIds()).doesNotHaveDuplicates();
     }
 
@@ -54,10 +81,13 @@ class StackTemplateTest {
     void samGeneratesTheStateMachineRolesWithLambdaInvokePolicyExpanded() {
         Role cleanup = LOCAL.roles().get("CleanupRole");
         assertThat(cleanup.arn()).isEqualTo("arn:aws:iam::000000000000:role/trainplane-CleanupRole");
-        assertThat(cleanup.policies()).extracting(RolePolicy::name)
+        assertThat(cleanup.policies())
+                .extracting(RolePolicy::name)
                 .containsExactly("CleanupRolePolicy0", "CleanupRolePolicy1", "CleanupRolePolicy2");
         JsonNode invoke = document(cleanup, "CleanupRolePolicy1");
-        assertThat(invoke.has("Version")).as("SAM writes the template's Statement only").isFalse();
+        assertThat(invoke.has("Version"))
+                .as("SAM writes the template's Statement only")
+                .isFalse();
         assertThat(invoke.at("/Statement/0/Action/0").asText()).isEqualTo("lambda:InvokeFunction");
         assertThat(invoke.at("/Statement/0/Resource").asText())
                 .isEqualTo("arn:aws:lambda:us-east-1:000000000000:function:trainplane-TeardownFunction*");
@@ -69,17 +99,21 @@ class StackTemplateTest {
     void functionsHaveTheirNamesAliasesRolesAndResolvedEnvironment() {
         StackFunction startRun = LOCAL.functions().get("StartRunFunction");
         assertThat(startRun.name()).isEqualTo("trainplane-StartRunFunction");
-        assertThat(startRun.arn()).isEqualTo("arn:aws:lambda:us-east-1:000000000000:function:trainplane-StartRunFunction");
+        assertThat(startRun.arn())
+                .isEqualTo("arn:aws:lambda:us-east-1:000000000000:function:trainplane-StartRunFunction");
         assertThat(startRun.aliasArn()).isEqualTo(startRun.arn() + ":live");
         assertThat(startRun.roleLogicalId()).isEqualTo("RunRecordRole");
-        assertThat(startRun.environment()).containsEntry("RUNS_TABLE", "trainplane-RunsTable")
+        assertThat(startRun.environment())
+                .containsEntry("RUNS_TABLE", "trainplane-RunsTable")
                 .containsEntry("EVENT_BUS_NAME", "trainplane-trainplane")
                 .containsEntry("CLUSTER_SUBNET_IDS", "subnet-0a1b2c3d4e5f60001,subnet-0a1b2c3d4e5f60002")
                 .containsEntry("CLUSTER_ROLE_ARN", "arn:aws:iam::000000000000:role/trainplane-EksClusterRole")
                 .containsEntry("PENDING_TIMEOUT_MINUTES", "15")
                 .doesNotContainKey("CLUSTER_SECURITY_GROUP_IDS");
         assertThat(LOCAL.functions().get("JanitorFunction").environment())
-                .containsEntry("CLEANUP_STATE_MACHINE_ARN", "arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-Cleanup")
+                .containsEntry(
+                        "CLEANUP_STATE_MACHINE_ARN",
+                        "arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-Cleanup")
                 .containsKey("RUNS_TABLE");
         assertThat(LOCAL.functions()).doesNotContainKey("StartScheduledRunFunction");
     }
@@ -87,58 +121,91 @@ class StackTemplateTest {
     @Test
     void stateMachinesHaveTheirArnsAndSubstitutions() {
         StackStateMachine pipeline = LOCAL.stateMachines().get("TrainingPipeline");
-        assertThat(pipeline.arn()).isEqualTo("arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-TrainingPipeline");
+        assertThat(pipeline.arn())
+                .isEqualTo("arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-TrainingPipeline");
         assertThat(pipeline.definitionUri()).isEqualTo("statemachines/training-pipeline.asl.json");
-        assertThat(pipeline.substitutions()).hasSize(19).containsEntry("TeardownFunctionArn",
-                "arn:aws:lambda:us-east-1:000000000000:function:trainplane-TeardownFunction:live");
+        assertThat(pipeline.substitutions())
+                .hasSize(19)
+                .containsEntry(
+                        "TeardownFunctionArn",
+                        "arn:aws:lambda:us-east-1:000000000000:function:trainplane-TeardownFunction:live");
     }
 
     @Test
     void parametersChangeTheResolvedResourcesAndConditions() {
-        StackTemplate prefixed = StackTemplate.local(Map.of("ExistingClusterNamePrefix", "team-a-",
-                "ClusterSecurityGroupIds", "sg-1,sg-2", "RetrainingSchedule", "rate(1 day)"));
-        assertThat(statement(document(prefixed.roles().get("ClusterWorkRole"), "run-infrastructure"), "DescribeExistingClusters").path("Resource").asText())
+        StackTemplate prefixed = StackTemplate.local(Map.of(
+                "ExistingClusterNamePrefix",
+                "team-a-",
+                "ClusterSecurityGroupIds",
+                "sg-1,sg-2",
+                "RetrainingSchedule",
+                "rate(1 day)"));
+        assertThat(statement(
+                                document(prefixed.roles().get("ClusterWorkRole"), "run-infrastructure"),
+                                "DescribeExistingClusters")
+                        .path("Resource")
+                        .asText())
                 .isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/team-a-*");
-        assertThat(prefixed.functions().get("CreateClusterFunction").environment()).containsEntry("CLUSTER_SECURITY_GROUP_IDS", "sg-1,sg-2");
+        assertThat(prefixed.functions().get("CreateClusterFunction").environment())
+                .containsEntry("CLUSTER_SECURITY_GROUP_IDS", "sg-1,sg-2");
         assertThat(prefixed.roles()).containsKeys("StartScheduledRunRole", "RetrainingSchedulerRole");
-        assertThat(document(prefixed.roles().get("RetrainingSchedulerRole"), "invoke-start-scheduled-run").at("/Statement/0/Resource/1").asText())
+        assertThat(document(prefixed.roles().get("RetrainingSchedulerRole"), "invoke-start-scheduled-run")
+                        .at("/Statement/0/Resource/1")
+                        .asText())
                 .isEqualTo("arn:aws:lambda:us-east-1:000000000000:function:trainplane-StartScheduledRunFunction:*");
         assertThat(prefixed.functions().get("StartScheduledRunFunction").environment())
-                .containsEntry("TRAINING_PIPELINE_ARN", "arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-TrainingPipeline");
+                .containsEntry(
+                        "TRAINING_PIPELINE_ARN",
+                        "arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-TrainingPipeline");
     }
 
     @Test
     void badParametersAreRefusedNamingTheParameter() {
         assertThatThrownBy(() -> StackTemplate.local(Map.of("ExistingClusterNamePrefix", "no spaces")))
-                .isInstanceOf(TemplateException.class).hasMessageContaining("ExistingClusterNamePrefix").hasMessageContaining("AllowedPattern");
+                .isInstanceOf(TemplateException.class)
+                .hasMessageContaining("ExistingClusterNamePrefix")
+                .hasMessageContaining("AllowedPattern");
         assertThatThrownBy(() -> StackTemplate.local(Map.of("LogRetentionDays", "2")))
-                .hasMessageContaining("LogRetentionDays").hasMessageContaining("AllowedValues");
+                .hasMessageContaining("LogRetentionDays")
+                .hasMessageContaining("AllowedValues");
         assertThatThrownBy(() -> StackTemplate.local(Map.of("Nope", "x"))).hasMessageContaining("no parameter Nope");
-        assertThatThrownBy(() -> StackTemplate.parse(ShippedData.text("template.yaml"), "template.yaml", LocalAccount.LOCAL, Map.of()))
+        assertThatThrownBy(() -> StackTemplate.parse(
+                        ShippedData.text("template.yaml"), "template.yaml", LocalAccount.LOCAL, Map.of()))
                 .hasMessageContaining("SubnetIds has no Default");
     }
 
     static StackTemplate template(String resources) {
-        return StackTemplate.parse("""
+        return StackTemplate.parse(
+                """
                 Parameters:
                   Flag: {Type: String, Default: 'no'}
                 Conditions:
                   On: !Equals [!Ref Flag, 'yes']
                 Resources:
-                """ + resources, "test.yaml", LocalAccount.LOCAL, Map.of());
+                """
+                        + resources,
+                "test.yaml",
+                LocalAccount.LOCAL,
+                Map.of());
     }
 
     @Test
     void unknownIntrinsicsAreRefusedInShortAndLongForm() {
         assertThatThrownBy(() -> template("  R: {Type: AWS::IAM::Role, Properties: {RoleName: !ImportValue x}}\n"))
-                .isInstanceOf(TemplateException.class).hasMessageContaining("!ImportValue").hasMessageContaining("line 6");
-        assertThatThrownBy(() -> template("  R: {Type: AWS::IAM::Role, Properties: {RoleName: {'Fn::FindInMap': [a, b, c]}}}\n"))
-                .isInstanceOf(TemplateException.class).hasMessageContaining("Fn::FindInMap").hasMessageContaining("Resources.R.Properties.RoleName");
+                .isInstanceOf(TemplateException.class)
+                .hasMessageContaining("!ImportValue")
+                .hasMessageContaining("line 6");
+        assertThatThrownBy(() ->
+                        template("  R: {Type: AWS::IAM::Role, Properties: {RoleName: {'Fn::FindInMap': [a, b, c]}}}\n"))
+                .isInstanceOf(TemplateException.class)
+                .hasMessageContaining("Fn::FindInMap")
+                .hasMessageContaining("Resources.R.Properties.RoleName");
     }
 
     @Test
     void explicitNamesSubAndConditionsResolve() {
-        StackTemplate t = template("""
+        StackTemplate t = template(
+                """
                   R:
                     Type: AWS::IAM::Role
                     Properties:
@@ -173,20 +240,29 @@ class StackTemplateTest {
         });
         assertThatThrownBy(() -> eks.evaluate(IamRequest.of("eks:DescribeCluster", "*")))
                 .isInstanceOf(UnknownPolicyException.class)
-                .hasMessageContaining("policy arn:aws:iam::aws:policy/AmazonEKSClusterPolicy of role EksClusterRole is not known to the simulation");
+                .hasMessageContaining(
+                        "policy arn:aws:iam::aws:policy/AmazonEKSClusterPolicy of role EksClusterRole is not known to the simulation");
     }
 
     @Test
     void removingAStatementLeavesTheOthers() {
         StackPolicies policies = LOCAL.policies();
         String id = "ClusterWorkRole/run-infrastructure/DescribeExistingClusters";
-        IamRequest describe = IamRequest.of("eks:DescribeCluster", "arn:aws:eks:us-east-1:000000000000:cluster/team-cluster");
+        IamRequest describe =
+                IamRequest.of("eks:DescribeCluster", "arn:aws:eks:us-east-1:000000000000:cluster/team-cluster");
         assertThat(policies.evaluate("ClusterWorkRole", describe)).isEqualTo(new Evaluation(Decision.Allowed, id));
         StackPolicies without = policies.without(id);
         assertThat(without.evaluate("ClusterWorkRole", describe).decision()).isEqualTo(Decision.ImplicitlyDenied);
-        assertThat(without.statementIds()).hasSize(policies.statementIds().size() - 1).doesNotContain(id);
-        assertThat(document(without.role("ClusterWorkRole"), "run-infrastructure").get("Statement").toString()).doesNotContain("DescribeExistingClusters");
-        assertThat(policies.evaluate("ClusterWorkRole", describe).decision()).as("the original is unchanged").isEqualTo(Decision.Allowed);
+        assertThat(without.statementIds())
+                .hasSize(policies.statementIds().size() - 1)
+                .doesNotContain(id);
+        assertThat(document(without.role("ClusterWorkRole"), "run-infrastructure")
+                        .get("Statement")
+                        .toString())
+                .doesNotContain("DescribeExistingClusters");
+        assertThat(policies.evaluate("ClusterWorkRole", describe).decision())
+                .as("the original is unchanged")
+                .isEqualTo(Decision.Allowed);
         assertThatThrownBy(() -> policies.without("ClusterWorkRole/nope/0")).hasMessageContaining("no statement");
     }
 

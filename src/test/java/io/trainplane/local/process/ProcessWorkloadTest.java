@@ -32,18 +32,60 @@ class ProcessWorkloadTest {
         PythonRuntime python = new PythonRuntime(Path.of("/opt/py/bin/python"));
         try (ProcessWorkload runtime = new ProcessWorkload(python, work, false)) {
             Path termination = work.resolve("pods/x/termination-log");
-            List<String> training = runtime.localCommand(List.of("torchrun", "--nnodes=2", "--nproc-per-node=3", "--max-restarts=3",
-                    "--rdzv-backend=c10d", "--rdzv-endpoint=tp-a-train-0.tp-a-train:29400", "--rdzv-id", "a",
-                    "/workload/train.py", "--data-dir", "/shared/data", "--output-dir=/shared/model", "--epochs", "2"), null, 2, termination);
-            assertThat(training).containsExactly("/opt/py/bin/python", "-m", "torch.distributed.run",
-                    "--standalone", "--nnodes=1", "--nproc-per-node=6", "--max-restarts=3",
-                    work.resolve("workload/train.py").toString(), "--data-dir", work.resolve("shared/data").toString(),
-                    "--output-dir=" + work.resolve("shared/model"), "--epochs", "2");
+            List<String> training = runtime.localCommand(
+                    List.of(
+                            "torchrun",
+                            "--nnodes=2",
+                            "--nproc-per-node=3",
+                            "--max-restarts=3",
+                            "--rdzv-backend=c10d",
+                            "--rdzv-endpoint=tp-a-train-0.tp-a-train:29400",
+                            "--rdzv-id",
+                            "a",
+                            "/workload/train.py",
+                            "--data-dir",
+                            "/shared/data",
+                            "--output-dir=/shared/model",
+                            "--epochs",
+                            "2"),
+                    null,
+                    2,
+                    termination);
+            assertThat(training)
+                    .containsExactly(
+                            "/opt/py/bin/python",
+                            "-m",
+                            "torch.distributed.run",
+                            "--standalone",
+                            "--nnodes=1",
+                            "--nproc-per-node=6",
+                            "--max-restarts=3",
+                            work.resolve("workload/train.py").toString(),
+                            "--data-dir",
+                            work.resolve("shared/data").toString(),
+                            "--output-dir=" + work.resolve("shared/model"),
+                            "--epochs",
+                            "2");
 
-            List<String> evaluation = runtime.localCommand(List.of("python", "/workload/evaluate.py", "--model-dir", "/shared/model",
-                    "--metrics-file", "/dev/termination-log"), null, 1, termination);
-            assertThat(evaluation).containsExactly("/opt/py/bin/python", work.resolve("workload/evaluate.py").toString(),
-                    "--model-dir", work.resolve("shared/model").toString(), "--metrics-file", termination.toString());
+            List<String> evaluation = runtime.localCommand(
+                    List.of(
+                            "python",
+                            "/workload/evaluate.py",
+                            "--model-dir",
+                            "/shared/model",
+                            "--metrics-file",
+                            "/dev/termination-log"),
+                    null,
+                    1,
+                    termination);
+            assertThat(evaluation)
+                    .containsExactly(
+                            "/opt/py/bin/python",
+                            work.resolve("workload/evaluate.py").toString(),
+                            "--model-dir",
+                            work.resolve("shared/model").toString(),
+                            "--metrics-file",
+                            termination.toString());
             assertThat(work.resolve("workload/train.py")).exists();
         }
         assertThat(work).doesNotExist();
@@ -51,7 +93,11 @@ class ProcessWorkloadTest {
 
     @Test
     void aFailedProcessWithoutMessageReportsTheTailOfItsLog() {
-        String log = String.join("\n", java.util.stream.IntStream.range(0, 200).mapToObj(i -> "line " + i).toList());
+        String log = String.join(
+                "\n",
+                java.util.stream.IntStream.range(0, 200)
+                        .mapToObj(i -> "line " + i)
+                        .toList());
         assertThat(ProcessWorkload.tail(log, 80, 2048)).startsWith("line 120").endsWith("line 199");
     }
 
@@ -59,16 +105,40 @@ class ProcessWorkloadTest {
     void aPodEndsWithItsProcessAndAFailureCarriesTheLogsTail() throws Exception {
         Path python3 = PythonRuntime.onPath("python3", System.getenv()).orElse(null);
         org.junit.jupiter.api.Assumptions.assumeTrue(python3 != null, "no python3 on PATH");
-        Job job = new JobBuilder().withNewMetadata().withName("tp-x-eval").withNamespace("tp-x").withUid("u1")
-                .withLabels(java.util.Map.of("app.kubernetes.io/component", "evaluation")).endMetadata()
-                .withNewSpec().withCompletions(1).endSpec().build();
-        Pod pod = new PodBuilder().withNewMetadata().withName("tp-x-eval-abc").withNamespace("tp-x").endMetadata()
-                .withNewSpec().addNewContainer().withName("evaluator").withTerminationMessagePolicy("FallbackToLogsOnError")
-                .withCommand("python3", "-c", "import sys, time; time.sleep(1); print('boom at ' + sys.argv[1]); sys.exit(4)", "/shared/x")
-                .endContainer().endSpec().build();
+        Job job = new JobBuilder()
+                .withNewMetadata()
+                .withName("tp-x-eval")
+                .withNamespace("tp-x")
+                .withUid("u1")
+                .withLabels(java.util.Map.of("app.kubernetes.io/component", "evaluation"))
+                .endMetadata()
+                .withNewSpec()
+                .withCompletions(1)
+                .endSpec()
+                .build();
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("tp-x-eval-abc")
+                .withNamespace("tp-x")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("evaluator")
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withCommand(
+                        "python3",
+                        "-c",
+                        "import sys, time; time.sleep(1); print('boom at ' + sys.argv[1]); sys.exit(4)",
+                        "/shared/x")
+                .endContainer()
+                .endSpec()
+                .build();
         try (ProcessWorkload runtime = new ProcessWorkload(new PythonRuntime(python3), work.resolve("run"), false)) {
-            assertThat(runtime.poll(job, pod, null, Duration.ZERO)).as("still running").isEmpty();
-            PodBehaviour.Outcome outcome = runtime.poll(job, pod, null, Duration.ofMinutes(1)).orElseThrow();
+            assertThat(runtime.poll(job, pod, null, Duration.ZERO))
+                    .as("still running")
+                    .isEmpty();
+            PodBehaviour.Outcome outcome =
+                    runtime.poll(job, pod, null, Duration.ofMinutes(1)).orElseThrow();
             assertThat(outcome.exitCode()).isEqualTo(4);
             assertThat(outcome.runtime()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
             assertThat(outcome.terminationMessage()).contains("boom at " + work.resolve("run/shared/x"));
@@ -85,12 +155,15 @@ class ProcessWorkloadTest {
         long started = System.nanoTime();
         RunReport report;
         try (ProcessWorkload runtime = new ProcessWorkload(python, work.resolve("run"), true);
-             LocalCloud cloud = new LocalCloud(runtime)) {
-            report = new LocalRun(cloud, Faults.none(), e -> events.add(e.type())).execute(RunSpecs.normalize(spec), "cifar10-local");
+                LocalCloud cloud = new LocalCloud(runtime)) {
+            report = new LocalRun(cloud, Faults.none(), e -> events.add(e.type()))
+                    .execute(RunSpecs.normalize(spec), "cifar10-local");
             // The data phase's pod prepared the data; training found it ready.
             Path dataPod;
             try (var pods = Files.list(work.resolve("run/pods"))) {
-                dataPod = pods.filter(d -> d.getFileName().toString().startsWith("tp-cifar10-local-data")).findFirst().orElseThrow();
+                dataPod = pods.filter(d -> d.getFileName().toString().startsWith("tp-cifar10-local-data"))
+                        .findFirst()
+                        .orElseThrow();
             }
             assertThat(Files.readString(dataPod.resolve("log"))).contains("data ready");
             String trainingLog = Files.readString(work.resolve("run/pods/tp-cifar10-local-train/log"));
@@ -102,7 +175,8 @@ class ProcessWorkloadTest {
         assertThat(report.metrics().get("accuracy").doubleValue()).isGreaterThan(0.3);
         assertThat(report.metrics()).containsKey("accuracy.truck");
         assertThat(report.resources().remaining()).isEmpty();
-        System.out.printf("local run with the process runtime: %s in %d ms, metrics %s%n",
+        System.out.printf(
+                "local run with the process runtime: %s in %d ms, metrics %s%n",
                 report.status(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), report.metrics());
     }
 }

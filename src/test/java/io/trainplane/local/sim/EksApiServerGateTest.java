@@ -43,7 +43,8 @@ class EksApiServerGateTest {
 
     final SimulatedClock clock = new SimulatedClock(SimAccount.START);
     final SimulatedKubernetes kubernetes = new SimulatedKubernetes();
-    final SimulatedEks eks = new SimulatedEks(new CallLog(), clock, new FaultPlan(), Authorizer.ALLOW_ALL, kubernetes.endpoint());
+    final SimulatedEks eks =
+            new SimulatedEks(new CallLog(), clock, new FaultPlan(), Authorizer.ALLOW_ALL, kubernetes.endpoint());
     final AccessKeys keys = new AccessKeys();
     final EksApiServerGate gate = new EksApiServerGate(eks, keys, clock, kubernetes.endpoint());
     final HttpClient http = HttpClient.newHttpClient();
@@ -66,7 +67,10 @@ class EksApiServerGateTest {
     }
 
     KubernetesClient as(Caller caller, String cluster) {
-        KubernetesClient client = new EksClusterAccess(eks, tokens(StaticCredentialsProvider.create(keys.keyOf(caller).credentials())))
+        KubernetesClient client = new EksClusterAccess(
+                        eks,
+                        tokens(StaticCredentialsProvider.create(
+                                keys.keyOf(caller).credentials())))
                 .connect(cluster);
         opened.add(client);
         return client;
@@ -77,7 +81,8 @@ class EksApiServerGateTest {
     }
 
     String token(Caller caller, String cluster) {
-        return tokens(StaticCredentialsProvider.create(keys.keyOf(caller).credentials())).tokenFor(cluster);
+        return tokens(StaticCredentialsProvider.create(keys.keyOf(caller).credentials()))
+                .tokenFor(cluster);
     }
 
     HttpResponse<String> get(String authorization) throws IOException, InterruptedException {
@@ -89,8 +94,13 @@ class EksApiServerGateTest {
     }
 
     static String tamper(String token, UnaryOperator<String> url) {
-        String decoded = new String(Base64.getUrlDecoder().decode(token.substring(EksTokenVerifier.PREFIX.length())), StandardCharsets.UTF_8);
-        return EksTokenVerifier.PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(url.apply(decoded).getBytes(StandardCharsets.UTF_8));
+        String decoded = new String(
+                Base64.getUrlDecoder().decode(token.substring(EksTokenVerifier.PREFIX.length())),
+                StandardCharsets.UTF_8);
+        return EksTokenVerifier.PREFIX
+                + Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(url.apply(decoded).getBytes(StandardCharsets.UTF_8));
     }
 
     String lastRefusal() {
@@ -99,7 +109,13 @@ class EksApiServerGateTest {
     }
 
     void createNamespace(KubernetesClient client, String name) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     @Test
@@ -114,15 +130,19 @@ class EksApiServerGateTest {
     @Test
     void aPrincipalWithoutAnEntryIsUnauthorizedUntilItGetsOne() throws Exception {
         assertThatThrownBy(() -> createNamespace(as(DEV, "c1"), "a"))
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(401));
-        assertThat(lastRefusal()).isEqualTo("401 POST /api/v1/namespaces: no access entry for " + DEV_ROLE + " on cluster c1");
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(401));
+        assertThat(lastRefusal())
+                .isEqualTo("401 POST /api/v1/namespaces: no access entry for " + DEV_ROLE + " on cluster c1");
         var raw = get("Bearer " + token(DEV, "c1"));
         assertThat(raw.statusCode()).isEqualTo(401);
         assertThat(raw.body()).contains("\"message\":\"Unauthorized\"", "\"reason\":\"Unauthorized\"", "\"code\":401");
         assertThat(kubernetes.admin().namespaces().withName("a").get()).isNull();
 
         eks.createAccessEntry(r -> r.clusterName("c1").principalArn(DEV_ROLE));
-        eks.associateAccessPolicy(r -> r.clusterName("c1").principalArn(DEV_ROLE).policyArn(EksAccessEntries.CLUSTER_ADMIN_POLICY)
+        eks.associateAccessPolicy(r -> r.clusterName("c1")
+                .principalArn(DEV_ROLE)
+                .policyArn(EksAccessEntries.CLUSTER_ADMIN_POLICY)
                 .accessScope(s -> s.type(AccessScopeType.CLUSTER)));
         createNamespace(as(DEV, "c1"), "a");
         assertThat(kubernetes.admin().namespaces().withName("a").get()).isNotNull();
@@ -133,18 +153,30 @@ class EksApiServerGateTest {
         eks.createAccessEntry(r -> r.clusterName("c1").principalArn(DEV_ROLE));
         KubernetesClient dev = as(DEV, "c1");
         assertThatThrownBy(() -> dev.namespaces().list())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
-        assertThat(lastRefusal()).contains("403 GET /api/v1/namespaces", "has no access policy and no Kubernetes group");
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(403));
+        assertThat(lastRefusal())
+                .contains("403 GET /api/v1/namespaces", "has no access policy and no Kubernetes group");
 
-        eks.associateAccessPolicy(r -> r.clusterName("c1").principalArn(DEV_ROLE).policyArn(SimulatedEksAccessEntriesTest.VIEW_POLICY)
+        eks.associateAccessPolicy(r -> r.clusterName("c1")
+                .principalArn(DEV_ROLE)
+                .policyArn(SimulatedEksAccessEntriesTest.VIEW_POLICY)
                 .accessScope(s -> s.type(AccessScopeType.NAMESPACE).namespaces("tp-*")));
         createNamespace(kubernetes.admin(), "tp-run");
         assertThat(dev.pods().inNamespace("tp-run").list().getItems()).isEmpty();
         assertThatThrownBy(() -> dev.pods().inNamespace("default").list())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
-        assertThatThrownBy(() -> dev.configMaps().inNamespace("tp-run").resource(new ConfigMapBuilder()
-                .withNewMetadata().withName("x").endMetadata().build()).create())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(403));
+        assertThatThrownBy(() -> dev.configMaps()
+                        .inNamespace("tp-run")
+                        .resource(new ConfigMapBuilder()
+                                .withNewMetadata()
+                                .withName("x")
+                                .endMetadata()
+                                .build())
+                        .create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(403));
     }
 
     @Test
@@ -153,9 +185,11 @@ class EksApiServerGateTest {
         eks.addExistingCluster("elsewhere", "https://elsewhere.example", "1.31");
         eks.addExistingAccessEntry("elsewhere", ROLE, EksAccessEntries.CLUSTER_ADMIN_POLICY);
 
-        assertThat(get("Bearer " + token(START_TRAINING, "elsewhere")).statusCode()).isEqualTo(401);
+        assertThat(get("Bearer " + token(START_TRAINING, "elsewhere")).statusCode())
+                .isEqualTo(401);
         assertThat(lastRefusal()).contains("SignatureDoesNotMatch", "[c1]");
-        assertThat(get("Bearer " + token(START_TRAINING, "no-such-cluster")).statusCode()).isEqualTo(401);
+        assertThat(get("Bearer " + token(START_TRAINING, "no-such-cluster")).statusCode())
+                .isEqualTo(401);
         assertThat(get("Bearer " + token(START_TRAINING, "c1")).statusCode()).isEqualTo(200);
     }
 
@@ -178,23 +212,37 @@ class EksApiServerGateTest {
         assertThat(get(null).statusCode()).isEqualTo(401);
         assertThat(lastRefusal()).endsWith("no bearer token");
 
-        assertThat(get("Bearer " + tamper(token, u -> u.replace("X-Amz-Expires=60", "X-Amz-Expires=901"))).statusCode()).isEqualTo(401);
-        assertThat(lastRefusal()).contains("invalid X-Amz-Expires parameter in pre-signed URL: 901");
-        assertThat(get("Bearer " + tamper(token, u -> u.replace("GetCallerIdentity", "GetSessionToken"))).statusCode()).isEqualTo(401);
-        assertThat(lastRefusal()).contains("unexpected action parameter");
-        assertThat(get("Bearer " + tamper(token, u -> u.replace("sts.us-east-1.amazonaws.com", "sts.example.com"))).statusCode())
+        assertThat(get("Bearer " + tamper(token, u -> u.replace("X-Amz-Expires=60", "X-Amz-Expires=901")))
+                        .statusCode())
                 .isEqualTo(401);
-        assertThat(get("Bearer " + tamper(token, u -> u + "&X-Amz-Foo=1")).statusCode()).isEqualTo(401);
+        assertThat(lastRefusal()).contains("invalid X-Amz-Expires parameter in pre-signed URL: 901");
+        assertThat(get("Bearer " + tamper(token, u -> u.replace("GetCallerIdentity", "GetSessionToken")))
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(lastRefusal()).contains("unexpected action parameter");
+        assertThat(get("Bearer " + tamper(token, u -> u.replace("sts.us-east-1.amazonaws.com", "sts.example.com")))
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(get("Bearer " + tamper(token, u -> u + "&X-Amz-Foo=1")).statusCode())
+                .isEqualTo(401);
         assertThat(lastRefusal()).contains("non-whitelisted query parameter \"x-amz-foo\"");
-        assertThat(get("Bearer " + tamper(token, u -> u.replace("x-k8s-aws-id", "x-other"))).statusCode()).isEqualTo(401);
+        assertThat(get("Bearer " + tamper(token, u -> u.replace("x-k8s-aws-id", "x-other")))
+                        .statusCode())
+                .isEqualTo(401);
         assertThat(lastRefusal()).contains("did not sign the x-k8s-aws-id header");
-        assertThat(get("Bearer " + tamper(token, u -> u.replaceFirst("X-Amz-Security-Token=[^&]+", "X-Amz-Security-Token=forged")))
-                .statusCode()).isEqualTo(401);
+        assertThat(get("Bearer "
+                                + tamper(
+                                        token,
+                                        u -> u.replaceFirst(
+                                                "X-Amz-Security-Token=[^&]+", "X-Amz-Security-Token=forged")))
+                        .statusCode())
+                .isEqualTo(401);
         assertThat(lastRefusal()).contains("security token included in the request is invalid");
         assertThat(get("Bearer " + token.substring(3)).statusCode()).isEqualTo(401);
 
         // Well signed, but with a key this account never issued.
-        String stranger = tokens(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIAIOSFODNN7EXAMPLE", "secret")))
+        String stranger = tokens(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIAIOSFODNN7EXAMPLE", "secret")))
                 .tokenFor("c1");
         assertThat(get("Bearer " + stranger).statusCode()).isEqualTo(401);
         assertThat(lastRefusal()).contains("unknown access key AKIAIOSFODNN7EXAMPLE");
@@ -202,8 +250,11 @@ class EksApiServerGateTest {
 
     @Test
     void aConfigMapClusterAdmitsItsCreatorOnly() throws Exception {
-        Callers.as(CREATE_CLUSTER, () -> eks.createCluster(SimAccount.cluster("legacy", "t2", "run-2").toBuilder()
-                .accessConfig(a -> a.authenticationMode("CONFIG_MAP")).build()));
+        Callers.as(
+                CREATE_CLUSTER,
+                () -> eks.createCluster(SimAccount.cluster("legacy", "t2", "run-2").toBuilder()
+                        .accessConfig(a -> a.authenticationMode("CONFIG_MAP"))
+                        .build()));
         clock.advance(SimulatedEks.CLUSTER_CREATING);
 
         createNamespace(as(START_TRAINING, "legacy"), "ok");

@@ -25,12 +25,17 @@ class EksPermissionsTest {
     final List<IamRequest> asked = new ArrayList<>();
     /** Denies what {@link #denied} names, allows the rest, and remembers every question. */
     final Set<String> denied = new HashSet<>();
+
     final Authorizer recording = (caller, request) -> {
         asked.add(request);
-        return AuditEntry.of(caller, request, denied.contains(request.action()) ? Decision.ImplicitlyDenied : Decision.Allowed, null);
+        return AuditEntry.of(
+                caller,
+                request,
+                denied.contains(request.action()) ? Decision.ImplicitlyDenied : Decision.Allowed,
+                null);
     };
-    final SimulatedEks eks = new SimulatedEks(new CallLog(), new SimulatedClock(SimAccount.START), new FaultPlan(),
-            recording, SimAccount.ENDPOINT);
+    final SimulatedEks eks = new SimulatedEks(
+            new CallLog(), new SimulatedClock(SimAccount.START), new FaultPlan(), recording, SimAccount.ENDPOINT);
 
     EksPermissionsTest() {
         eks.createCluster(SimAccount.cluster("tp-run-1", "t", "run-1"));
@@ -38,14 +43,23 @@ class EksPermissionsTest {
     }
 
     IamRequest only(String action) {
-        return asked.stream().filter(r -> r.action().equals(action)).reduce((a, b) -> {
-            throw new AssertionError("asked twice: " + action);
-        }).orElseThrow(() -> new AssertionError("not asked: " + action + " in " + asked));
+        return asked.stream()
+                .filter(r -> r.action().equals(action))
+                .reduce((a, b) -> {
+                    throw new AssertionError("asked twice: " + action);
+                })
+                .orElseThrow(() -> new AssertionError("not asked: " + action + " in " + asked));
     }
 
     String createTaggedEntry() {
-        return eks.createAccessEntry(r -> r.clusterName("tp-run-1").principalArn(DEV).kubernetesGroups("ml", "viewers")
-                .username("dev").type("STANDARD").tags(Map.of("trainplane:run-id", "run-1"))).accessEntry().accessEntryArn();
+        return eks.createAccessEntry(r -> r.clusterName("tp-run-1")
+                        .principalArn(DEV)
+                        .kubernetesGroups("ml", "viewers")
+                        .username("dev")
+                        .type("STANDARD")
+                        .tags(Map.of("trainplane:run-id", "run-1")))
+                .accessEntry()
+                .accessEntryArn();
     }
 
     @Test
@@ -54,7 +68,8 @@ class EksPermissionsTest {
 
         IamRequest create = only("eks:CreateAccessEntry");
         assertThat(create.resource()).isEqualTo(CLUSTER_ARN);
-        assertThat(create.context()).containsEntry("eks:principalArn", List.of(DEV))
+        assertThat(create.context())
+                .containsEntry("eks:principalArn", List.of(DEV))
                 .containsEntry("eks:kubernetesGroups", List.of("ml", "viewers"))
                 .containsEntry("eks:username", List.of("dev"))
                 .containsEntry("eks:accessEntryType", List.of("STANDARD"))
@@ -63,7 +78,9 @@ class EksPermissionsTest {
                 // The cluster's own tags: it is the resource of CreateAccessEntry.
                 .containsEntry("aws:ResourceTag/trainplane:run-id", List.of("run-1"));
         IamRequest tag = only("eks:TagResource");
-        assertThat(tag.resource()).matches("arn:aws:eks:us-east-1:000000000000:access-entry/tp-run-1/role/000000000000/dev/[0-9a-f-]{36}");
+        assertThat(tag.resource())
+                .matches(
+                        "arn:aws:eks:us-east-1:000000000000:access-entry/tp-run-1/role/000000000000/dev/[0-9a-f-]{36}");
         assertThat(tag.context()).containsEntry("aws:RequestTag/trainplane:run-id", List.of("run-1"));
         assertThat(arn).startsWith("arn:aws:eks:us-east-1:000000000000:access-entry/tp-run-1/role/000000000000/dev/");
     }
@@ -72,7 +89,8 @@ class EksPermissionsTest {
     void anUntaggedCreateAsksNoTaggingAndSetsOnlyTheKeysItCarries() {
         eks.createAccessEntry(r -> r.clusterName("tp-run-1").principalArn(DEV));
         assertThat(asked).extracting(IamRequest::action).containsExactly("eks:CreateAccessEntry");
-        assertThat(only("eks:CreateAccessEntry").context()).containsOnlyKeys("eks:principalArn", "aws:ResourceTag/trainplane:run-id");
+        assertThat(only("eks:CreateAccessEntry").context())
+                .containsOnlyKeys("eks:principalArn", "aws:ResourceTag/trainplane:run-id");
     }
 
     @Test
@@ -83,13 +101,22 @@ class EksPermissionsTest {
 
         eks.describeAccessEntry(r -> r.clusterName("tp-run-1").principalArn(DEV));
         eks.listAssociatedAccessPolicies(r -> r.clusterName("tp-run-1").principalArn(DEV));
-        eks.associateAccessPolicy(r -> r.clusterName("tp-run-1").principalArn(DEV).policyArn(EksAccessEntries.CLUSTER_ADMIN_POLICY)
+        eks.associateAccessPolicy(r -> r.clusterName("tp-run-1")
+                .principalArn(DEV)
+                .policyArn(EksAccessEntries.CLUSTER_ADMIN_POLICY)
                 .accessScope(s -> s.type(AccessScopeType.NAMESPACE).namespaces("tp-a", "tp-b")));
-        eks.disassociateAccessPolicy(r -> r.clusterName("tp-run-1").principalArn(DEV).policyArn(EksAccessEntries.CLUSTER_ADMIN_POLICY));
+        eks.disassociateAccessPolicy(
+                r -> r.clusterName("tp-run-1").principalArn(DEV).policyArn(EksAccessEntries.CLUSTER_ADMIN_POLICY));
         eks.deleteAccessEntry(r -> r.clusterName("tp-run-1").principalArn(DEV));
 
-        assertThat(asked).extracting(IamRequest::action).containsExactly("eks:DescribeAccessEntry", "eks:ListAssociatedAccessPolicies",
-                "eks:AssociateAccessPolicy", "eks:DisassociateAccessPolicy", "eks:DeleteAccessEntry");
+        assertThat(asked)
+                .extracting(IamRequest::action)
+                .containsExactly(
+                        "eks:DescribeAccessEntry",
+                        "eks:ListAssociatedAccessPolicies",
+                        "eks:AssociateAccessPolicy",
+                        "eks:DisassociateAccessPolicy",
+                        "eks:DeleteAccessEntry");
         assertThat(asked).allSatisfy(r -> {
             assertThat(r.resource()).isEqualTo(arn);
             assertThat(r.context()).containsEntry("aws:ResourceTag/entry-only", List.of("yes"));
@@ -98,7 +125,9 @@ class EksPermissionsTest {
                 .containsEntry("eks:policyArn", List.of(EksAccessEntries.CLUSTER_ADMIN_POLICY))
                 .containsEntry("eks:accessScope", List.of("namespace"))
                 .containsEntry("eks:namespaces", List.of("tp-a", "tp-b"));
-        assertThat(only("eks:DisassociateAccessPolicy").context()).containsKey("eks:policyArn").doesNotContainKey("eks:accessScope");
+        assertThat(only("eks:DisassociateAccessPolicy").context())
+                .containsKey("eks:policyArn")
+                .doesNotContainKey("eks:accessScope");
     }
 
     @Test
@@ -106,10 +135,12 @@ class EksPermissionsTest {
         eks.listAccessEntries(r -> r.clusterName("tp-run-1"));
         assertThat(only("eks:ListAccessEntries").resource()).isEqualTo(CLUSTER_ARN);
 
-        assertThatThrownBy(() -> eks.describeAccessEntry(r -> r.clusterName("tp-run-1").principalArn(DEV)))
+        assertThatThrownBy(() ->
+                        eks.describeAccessEntry(r -> r.clusterName("tp-run-1").principalArn(DEV)))
                 .isInstanceOf(ResourceNotFoundException.class);
         IamRequest describe = only("eks:DescribeAccessEntry");
-        assertThat(describe.resource()).startsWith("arn:aws:eks:us-east-1:000000000000:access-entry/tp-run-1/role/000000000000/dev/");
+        assertThat(describe.resource())
+                .startsWith("arn:aws:eks:us-east-1:000000000000:access-entry/tp-run-1/role/000000000000/dev/");
         assertThat(describe.context()).isEmpty();
     }
 
@@ -117,7 +148,8 @@ class EksPermissionsTest {
     void aDeniedCreateCreatesNothing() {
         denied.add("eks:TagResource");
         assertThatThrownBy(this::createTaggedEntry)
-                .isInstanceOfSatisfying(EksException.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+                .isInstanceOfSatisfying(
+                        EksException.class, e -> assertThat(e.statusCode()).isEqualTo(403));
         assertThat(eks.listAccessEntries(r -> r.clusterName("tp-run-1")).accessEntries())
                 .containsExactly("arn:aws:iam::000000000000:user/trainplane-user");
     }
@@ -126,7 +158,10 @@ class EksPermissionsTest {
     void theCreatorsEntryNeedsNoPermissionOfItsOwn() {
         denied.add("eks:CreateAccessEntry");
         eks.createCluster(SimAccount.cluster("tp-run-2", "t2", "run-2"));
-        assertThat(asked).extracting(IamRequest::action).doesNotContain("eks:CreateAccessEntry", "eks:AssociateAccessPolicy");
-        assertThat(eks.listAccessEntries(r -> r.clusterName("tp-run-2")).accessEntries()).hasSize(1);
+        assertThat(asked)
+                .extracting(IamRequest::action)
+                .doesNotContain("eks:CreateAccessEntry", "eks:AssociateAccessPolicy");
+        assertThat(eks.listAccessEntries(r -> r.clusterName("tp-run-2")).accessEntries())
+                .hasSize(1);
     }
 }

@@ -42,15 +42,23 @@ class FaultPlanTest {
 
     @Test
     void eachServiceFailsWithItsOwnExceptionType() {
-        sim.faults.fail("efs:CreateFileSystem").fail("cloudcontrol:CreateResource").fail("events:PutEvents");
-        assertThatThrownBy(() -> sim.efs.createFileSystem(r -> r.creationToken("t"))).isExactlyInstanceOf(EfsException.class);
-        assertThatThrownBy(() -> sim.cloudControl.createResource(r -> r.typeName("AWS::EC2::PlacementGroup").desiredState("{}")))
+        sim.faults
+                .fail("efs:CreateFileSystem")
+                .fail("cloudcontrol:CreateResource")
+                .fail("events:PutEvents");
+        assertThatThrownBy(() -> sim.efs.createFileSystem(r -> r.creationToken("t")))
+                .isExactlyInstanceOf(EfsException.class);
+        assertThatThrownBy(() -> sim.cloudControl.createResource(
+                        r -> r.typeName("AWS::EC2::PlacementGroup").desiredState("{}")))
                 .isExactlyInstanceOf(CloudControlException.class);
-        assertThatThrownBy(() -> sim.bus.putEvents(r -> r.entries(PutEventsRequestEntry.builder().detail("{}").build())))
+        assertThatThrownBy(() -> sim.bus.putEvents(r ->
+                        r.entries(PutEventsRequestEntry.builder().detail("{}").build())))
                 .isExactlyInstanceOf(CloudWatchEventsException.class);
         assertThat(sim.bus.events()).isEmpty();
-        assertThat(sim.calls.counts()).containsEntry("efs:CreateFileSystem", 1)
-                .containsEntry("cloudcontrol:CreateResource", 1).containsEntry("events:PutEvents", 1);
+        assertThat(sim.calls.counts())
+                .containsEntry("efs:CreateFileSystem", 1)
+                .containsEntry("cloudcontrol:CreateResource", 1)
+                .containsEntry("events:PutEvents", 1);
     }
 
     @Test
@@ -65,7 +73,8 @@ class FaultPlanTest {
                     assertThat(error.statusCode()).isEqualTo(400);
                     assertThat(error.awsErrorDetails().errorCode()).isEqualTo("ThrottlingException");
                 });
-        assertThat(sim.eks.describeCluster(r -> r.name("c1")).cluster().status()).isEqualTo(ClusterStatus.CREATING);
+        assertThat(sim.eks.describeCluster(r -> r.name("c1")).cluster().status())
+                .isEqualTo(ClusterStatus.CREATING);
         assertThat(sim.eks.describeCluster(r -> r.name("c1")).cluster().name()).isEqualTo("c1");
         assertThat(sim.count("eks:DescribeCluster")).isEqualTo(3);
     }
@@ -87,17 +96,29 @@ class FaultPlanTest {
     @Test
     void aTimeoutAfterAcceptOnEfsAndCloudControlLeavesOneResourceEach() {
         sim.faults.timeoutAfter("efs:CreateFileSystem").timeoutAfter("cloudcontrol:CreateResource");
-        assertThatThrownBy(() -> sim.efs.createFileSystem(r -> r.creationToken("token-1"))).isInstanceOf(SdkClientException.class);
-        String id = sim.efs.describeFileSystems(r -> r.creationToken("token-1")).fileSystems().get(0).fileSystemId();
+        assertThatThrownBy(() -> sim.efs.createFileSystem(r -> r.creationToken("token-1")))
+                .isInstanceOf(SdkClientException.class);
+        String id = sim.efs
+                .describeFileSystems(r -> r.creationToken("token-1"))
+                .fileSystems()
+                .get(0)
+                .fileSystemId();
         assertThatThrownBy(() -> sim.efs.createFileSystem(r -> r.creationToken("token-1")))
                 .isInstanceOf(FileSystemAlreadyExistsException.class)
-                .satisfies(e -> assertThat(((FileSystemAlreadyExistsException) e).fileSystemId()).isEqualTo(id));
+                .satisfies(e -> assertThat(((FileSystemAlreadyExistsException) e).fileSystemId())
+                        .isEqualTo(id));
 
-        var request = CreateResourceRequest.builder().typeName("AWS::EC2::PlacementGroup").clientToken("ct")
-                .desiredState("{\"GroupName\": \"pg\", \"Strategy\": \"cluster\"}").build();
+        var request = CreateResourceRequest.builder()
+                .typeName("AWS::EC2::PlacementGroup")
+                .clientToken("ct")
+                .desiredState("{\"GroupName\": \"pg\", \"Strategy\": \"cluster\"}")
+                .build();
         assertThatThrownBy(() -> sim.cloudControl.createResource(request)).isInstanceOf(SdkClientException.class);
         var retried = sim.cloudControl.createResource(request).progressEvent();
-        assertThat(sim.cloudControl.getResourceRequestStatus(r -> r.requestToken(retried.requestToken())).progressEvent().typeName())
+        assertThat(sim.cloudControl
+                        .getResourceRequestStatus(r -> r.requestToken(retried.requestToken()))
+                        .progressEvent()
+                        .typeName())
                 .isEqualTo("AWS::EC2::PlacementGroup");
         assertThat(sim.cloudControl.resources()).hasSize(1);
         assertThat(sim.efs.resources()).hasSize(1);
@@ -106,18 +127,22 @@ class FaultPlanTest {
     @Test
     void clearLiftsEveryFaultAndArmedListsThem() {
         sim.faults.fail("eks:CreateCluster").throttle("efs:DescribeFileSystems").timeoutAfter("eks:DeleteCluster");
-        assertThat(sim.faults.armed()).containsExactly(
-                "fail eks:CreateCluster", "throttle efs:DescribeFileSystems", "timeout eks:DeleteCluster");
+        assertThat(sim.faults.armed())
+                .containsExactly(
+                        "fail eks:CreateCluster", "throttle efs:DescribeFileSystems", "timeout eks:DeleteCluster");
         sim.faults.clear();
         assertThat(sim.faults.armed()).isEmpty();
-        assertThat(sim.eks.createCluster(cluster("c1", "t", "run-1")).cluster().name()).isEqualTo("c1");
+        assertThat(sim.eks.createCluster(cluster("c1", "t", "run-1")).cluster().name())
+                .isEqualTo("c1");
     }
 
     @Test
     void unknownServicesAndOperationsAreRefusedWhenPlanned() {
-        assertThatThrownBy(() -> sim.faults.fail("ec2", "RunInstances")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> sim.faults.fail("ec2", "RunInstances"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("eks, efs, cloudcontrol, events");
-        assertThatThrownBy(() -> sim.faults.fail("eks:CreateClustr")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> sim.faults.fail("eks:CreateClustr"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("CreateClustr");
         assertThatThrownBy(() -> sim.faults.throttle("CreateCluster")).isInstanceOf(IllegalArgumentException.class);
     }

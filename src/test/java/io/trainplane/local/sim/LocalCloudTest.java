@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.trainplane.core.TerminalException;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.spec.Names;
-import io.trainplane.core.TerminalException;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -23,7 +23,8 @@ class LocalCloudTest {
 
     @BeforeAll
     static void start() {
-        cloud = new LocalCloud(new Faults(Set.of(), Set.of(), Set.of("efs:DeleteFileSystem"), Set.of("eks:ListClusters")));
+        cloud = new LocalCloud(
+                new Faults(Set.of(), Set.of(), Set.of("efs:DeleteFileSystem"), Set.of("eks:ListClusters")));
     }
 
     @AfterAll
@@ -40,12 +41,18 @@ class LocalCloudTest {
 
         // awsThrottles: the first ListClusters is throttled, the next one answers.
         assertThatThrownBy(() -> clients.eks().listClusters(r -> {}))
-                .isInstanceOfSatisfying(AwsServiceException.class, e -> assertThat(e.isThrottlingException()).isTrue());
+                .isInstanceOfSatisfying(AwsServiceException.class, e -> assertThat(e.isThrottlingException())
+                        .isTrue());
         assertThat(clients.eks().listClusters(r -> {}).clusters()).contains(LocalCloud.DEMO_CLUSTER);
         // awsFailures: every DeleteFileSystem is refused.
-        String fs = clients.efs().createFileSystem(r -> r.creationToken("faults-test")).fileSystemId();
-        assertThatThrownBy(() -> clients.efs().deleteFileSystem(r -> r.fileSystemId(fs))).isExactlyInstanceOf(EfsException.class);
-        assertThat(cloud.calls().counts()).containsEntry("eks:ListClusters", 2).containsEntry("efs:DeleteFileSystem", 1);
+        String fs = clients.efs()
+                .createFileSystem(r -> r.creationToken("faults-test"))
+                .fileSystemId();
+        assertThatThrownBy(() -> clients.efs().deleteFileSystem(r -> r.fileSystemId(fs)))
+                .isExactlyInstanceOf(EfsException.class);
+        assertThat(cloud.calls().counts())
+                .containsEntry("eks:ListClusters", 2)
+                .containsEntry("efs:DeleteFileSystem", 1);
     }
 
     @Test
@@ -53,28 +60,54 @@ class LocalCloudTest {
         cloud.eks().createCluster(SimAccount.cluster("tp-reach", "reach", "reach"));
         assertThatThrownBy(() -> cloud.clients().clusters().connect("tp-reach")).isInstanceOf(TerminalException.class);
         cloud.clock().advance(SimulatedEks.CLUSTER_CREATING);
-        cloud.kubernetes().admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("reach").endMetadata().build()).create();
+        cloud.kubernetes()
+                .admin()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("reach")
+                        .endMetadata()
+                        .build())
+                .create();
         var client = cloud.clients().clusters().connect("tp-reach");
         // The handler's path: DescribeCluster's endpoint and CA, a bearer token, fabric8 over HTTP.
         assertThat(client.namespaces().withName("reach").get()).isNotNull();
-        assertThat(client.getMasterUrl().toString()).startsWith(cloud.kubernetes().endpoint());
+        assertThat(client.getMasterUrl().toString())
+                .startsWith(cloud.kubernetes().endpoint());
     }
 
     @Test
     void inventoryJoinsEveryServicesRunResourcesWithKubernetesAndLeavesOutPreExistingClusters() {
         String run = "inventory-run";
         cloud.eks().createCluster(SimAccount.cluster("tp-inv", "inv", run));
-        String fs = cloud.efs().createFileSystem(r -> r.creationToken("inv")
-                .tags(Tag.builder().key(Names.RUN_ID_TAG).value(run).build())).fileSystemId();
+        String fs = cloud.efs()
+                .createFileSystem(r -> r.creationToken("inv")
+                        .tags(Tag.builder().key(Names.RUN_ID_TAG).value(run).build()))
+                .fileSystemId();
         cloud.cloudControl().createResource(r -> r.typeName("AWS::EC2::PlacementGroup")
-                .desiredState("{\"GroupName\": \"tp-inv\", \"Tags\": [{\"Key\": \"trainplane:run-id\", \"Value\": \"" + run + "\"}]}"));
-        cloud.kubernetes().admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("tp-inv")
-                .withLabels(Map.of(Names.RUN_ID_LABEL, run)).endMetadata().build()).create();
+                .desiredState("{\"GroupName\": \"tp-inv\", \"Tags\": [{\"Key\": \"trainplane:run-id\", \"Value\": \""
+                        + run + "\"}]}"));
+        cloud.kubernetes()
+                .admin()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("tp-inv")
+                        .withLabels(Map.of(Names.RUN_ID_LABEL, run))
+                        .endMetadata()
+                        .build())
+                .create();
 
         assertThat(cloud.inventory())
-                .contains("eks:cluster/tp-inv", "efs:file-system/" + fs, "ec2:placement-group/tp-inv", "kubernetes:Namespace/tp-inv")
+                .contains(
+                        "eks:cluster/tp-inv",
+                        "efs:file-system/" + fs,
+                        "ec2:placement-group/tp-inv",
+                        "kubernetes:Namespace/tp-inv")
                 .isSorted()
                 .noneMatch(ref -> ref.contains(LocalCloud.DEMO_CLUSTER));
-        assertThat(cloud.awsResources()).extracting(CloudResource::ref).contains("eks:cluster/" + LocalCloud.DEMO_CLUSTER);
+        assertThat(cloud.awsResources())
+                .extracting(CloudResource::ref)
+                .contains("eks:cluster/" + LocalCloud.DEMO_CLUSTER);
     }
 }

@@ -21,9 +21,10 @@ final class SimAccount {
     final FaultPlan faults = new FaultPlan();
     final SimulatedNetwork network = SimulatedNetwork.stack();
     final SimulatedCapacity capacity = SimulatedCapacity.stack(START);
-    final SimulatedCloudControl cloudControl = new SimulatedCloudControl(calls, clock, faults, Authorizer.ALLOW_ALL)
-            .reading(network, capacity);
-    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, Authorizer.ALLOW_ALL, ENDPOINT).sharing(network)
+    final SimulatedCloudControl cloudControl =
+            new SimulatedCloudControl(calls, clock, faults, Authorizer.ALLOW_ALL).reading(network, capacity);
+    final SimulatedEks eks = new SimulatedEks(calls, clock, faults, Authorizer.ALLOW_ALL, ENDPOINT)
+            .sharing(network)
             .launchingInto(capacity, cloudControl);
     final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, Authorizer.ALLOW_ALL, network);
     final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, Authorizer.ALLOW_ALL);
@@ -48,7 +49,8 @@ final class SimAccount {
                 .roleArn("arn:aws:iam::000000000000:role/trainplane-cluster")
                 .resourcesVpcConfig(v -> v.subnetIds(SUBNETS).securityGroupIds("sg-0control"))
                 .accessConfig(a -> a.authenticationMode("API_AND_CONFIG_MAP"))
-                .logging(l -> l.clusterLogging(s -> s.typesWithStrings("api", "audit").enabled(true)))
+                .logging(l ->
+                        l.clusterLogging(s -> s.typesWithStrings("api", "audit").enabled(true)))
                 .clientRequestToken(token)
                 .tags(runId == null ? Map.of() : Map.of(RUN_TAG, runId))
                 .build();

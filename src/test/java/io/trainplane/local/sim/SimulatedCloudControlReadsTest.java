@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.iam.AuditEntry;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Decision;
 import io.trainplane.local.iam.IamRequest;
-import io.trainplane.core.Json;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,10 @@ class SimulatedCloudControlReadsTest {
     final SimAccount sim = new SimAccount();
 
     JsonNode read(String type, String id) {
-        return Json.read(sim.cloudControl.getResource(r -> r.typeName(type).identifier(id)).resourceDescription().properties());
+        return Json.read(sim.cloudControl
+                .getResource(r -> r.typeName(type).identifier(id))
+                .resourceDescription()
+                .properties());
     }
 
     @Test
@@ -49,15 +52,26 @@ class SimulatedCloudControlReadsTest {
 
     @Test
     void aReservationsStateFollowsTheClock() {
-        sim.capacity.add(new SimulatedCapacity.Reservation("cr-0future000000000", "capacity-block", "p5.48xlarge", 1, "us-east-1b",
-                SimAccount.START.plus(Duration.ofDays(1)), SimAccount.START.plus(Duration.ofDays(2))));
+        sim.capacity.add(new SimulatedCapacity.Reservation(
+                "cr-0future000000000",
+                "capacity-block",
+                "p5.48xlarge",
+                1,
+                "us-east-1b",
+                SimAccount.START.plus(Duration.ofDays(1)),
+                SimAccount.START.plus(Duration.ofDays(2))));
 
-        assertThat(read(RESERVATION, "cr-0future000000000").get("State").asText()).isEqualTo("scheduled");
+        assertThat(read(RESERVATION, "cr-0future000000000").get("State").asText())
+                .isEqualTo("scheduled");
         sim.advance(Duration.ofDays(1));
-        assertThat(read(RESERVATION, "cr-0future000000000").get("State").asText()).isEqualTo("active");
+        assertThat(read(RESERVATION, "cr-0future000000000").get("State").asText())
+                .isEqualTo("active");
         sim.advance(Duration.ofDays(1));
-        assertThat(read(RESERVATION, "cr-0future000000000").get("State").asText()).isEqualTo("expired");
-        assertThat(read(RESERVATION, SimulatedCapacity.STACK_ODCR).get("State").asText()).as("no end date").isEqualTo("active");
+        assertThat(read(RESERVATION, "cr-0future000000000").get("State").asText())
+                .isEqualTo("expired");
+        assertThat(read(RESERVATION, SimulatedCapacity.STACK_ODCR).get("State").asText())
+                .as("no end date")
+                .isEqualTo("active");
     }
 
     @Test
@@ -72,22 +86,29 @@ class SimulatedCloudControlReadsTest {
 
     @Test
     void unknownIdsAreNotFoundAndTheTypesAreNotCreatedHere() {
-        assertThatThrownBy(() -> read(RESERVATION, "cr-0aaaaaaaaaaaaaaaa")).isInstanceOf(ResourceNotFoundException.class)
+        assertThatThrownBy(() -> read(RESERVATION, "cr-0aaaaaaaaaaaaaaaa"))
+                .isInstanceOf(ResourceNotFoundException.class)
                 .hasMessageContaining("cr-0aaaaaaaaaaaaaaaa");
         assertThatThrownBy(() -> read(SUBNET, "subnet-0gone")).isInstanceOf(ResourceNotFoundException.class);
-        assertThatThrownBy(() -> sim.cloudControl.createResource(r -> r.typeName(RESERVATION).desiredState("{}")))
+        assertThatThrownBy(() -> sim.cloudControl.createResource(
+                        r -> r.typeName(RESERVATION).desiredState("{}")))
                 .isInstanceOf(UnsupportedActionException.class);
     }
 
     @Test
     void listingGivesEveryReservationAndSubnet() {
-        List<String> reservations = sim.cloudControl.listResources(r -> r.typeName(RESERVATION)).resourceDescriptions().stream()
-                .map(ResourceDescription::identifier).toList();
+        List<String> reservations =
+                sim.cloudControl.listResources(r -> r.typeName(RESERVATION)).resourceDescriptions().stream()
+                        .map(ResourceDescription::identifier)
+                        .toList();
         List<String> subnets = sim.cloudControl.listResources(r -> r.typeName(SUBNET)).resourceDescriptions().stream()
-                .map(ResourceDescription::identifier).toList();
+                .map(ResourceDescription::identifier)
+                .toList();
 
         assertThat(reservations).containsExactly(SimulatedCapacity.EXAMPLE_BLOCK, SimulatedCapacity.STACK_ODCR);
-        assertThat(subnets).contains(SimulatedNetwork.SUBNET_1A, SimulatedNetwork.SUBNET_1B).hasSize(4);
+        assertThat(subnets)
+                .contains(SimulatedNetwork.SUBNET_1A, SimulatedNetwork.SUBNET_1B)
+                .hasSize(4);
     }
 
     @Test
@@ -97,26 +118,37 @@ class SimulatedCloudControlReadsTest {
             asked.add(request);
             return AuditEntry.of(caller, request, Decision.Allowed, null);
         };
-        var cloudControl = new SimulatedCloudControl(new CallLog(), new SimulatedClock(SimAccount.START), new FaultPlan(), recording)
+        var cloudControl = new SimulatedCloudControl(
+                        new CallLog(), new SimulatedClock(SimAccount.START), new FaultPlan(), recording)
                 .reading(SimulatedNetwork.stack(), SimulatedCapacity.stack(SimAccount.START));
 
         cloudControl.getResource(r -> r.typeName(RESERVATION).identifier(SimulatedCapacity.EXAMPLE_BLOCK));
-        assertThat(asked).extracting(IamRequest::action, IamRequest::resource).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("cloudformation:GetResource", "*"),
-                org.assertj.core.groups.Tuple.tuple("ec2:DescribeCapacityReservations", "*"));
+        assertThat(asked)
+                .extracting(IamRequest::action, IamRequest::resource)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("cloudformation:GetResource", "*"),
+                        org.assertj.core.groups.Tuple.tuple("ec2:DescribeCapacityReservations", "*"));
         asked.clear();
         cloudControl.getResource(r -> r.typeName(SUBNET).identifier(SimulatedNetwork.SUBNET_1A));
-        assertThat(asked).extracting(IamRequest::action).containsExactly("cloudformation:GetResource", "ec2:DescribeSubnets",
-                "ec2:DescribeNetworkAcls");
+        assertThat(asked)
+                .extracting(IamRequest::action)
+                .containsExactly("cloudformation:GetResource", "ec2:DescribeSubnets", "ec2:DescribeNetworkAcls");
     }
 
     @Test
     void aDeniedReadHandlerFailsTheCallWithoutAnswering() {
-        Authorizer noReservations = (caller, request) -> AuditEntry.of(caller, request,
-                request.action().equals("ec2:DescribeCapacityReservations") ? Decision.ImplicitlyDenied : Decision.Allowed, null);
-        var cloudControl = new SimulatedCloudControl(new CallLog(), new SimulatedClock(SimAccount.START), new FaultPlan(), noReservations);
+        Authorizer noReservations = (caller, request) -> AuditEntry.of(
+                caller,
+                request,
+                request.action().equals("ec2:DescribeCapacityReservations")
+                        ? Decision.ImplicitlyDenied
+                        : Decision.Allowed,
+                null);
+        var cloudControl = new SimulatedCloudControl(
+                new CallLog(), new SimulatedClock(SimAccount.START), new FaultPlan(), noReservations);
 
-        assertThatThrownBy(() -> cloudControl.getResource(r -> r.typeName(RESERVATION).identifier(SimulatedCapacity.EXAMPLE_BLOCK)))
+        assertThatThrownBy(() -> cloudControl.getResource(
+                        r -> r.typeName(RESERVATION).identifier(SimulatedCapacity.EXAMPLE_BLOCK)))
                 .hasMessageContaining("ec2:DescribeCapacityReservations");
     }
 }

@@ -26,16 +26,22 @@ class SimulatedEfsTest {
                 .creationToken(token)
                 .encrypted(true)
                 .throughputMode(ThroughputMode.ELASTIC)
-                .tags(Tag.builder().key("Name").value("tp-" + runId).build(), Tag.builder().key("trainplane:run-id").value(runId).build())
+                .tags(
+                        Tag.builder().key("Name").value("tp-" + runId).build(),
+                        Tag.builder().key("trainplane:run-id").value(runId).build())
                 .build();
     }
 
     FileSystemDescription describe(String id) {
-        return sim.efs.describeFileSystems(r -> r.fileSystemId(id)).fileSystems().get(0);
+        return sim.efs
+                .describeFileSystems(r -> r.fileSystemId(id))
+                .fileSystems()
+                .get(0);
     }
 
     String availableFileSystem(String runId) {
-        String id = sim.efs.createFileSystem(fileSystem("token-" + runId, runId)).fileSystemId();
+        String id =
+                sim.efs.createFileSystem(fileSystem("token-" + runId, runId)).fileSystemId();
         sim.advance(SimulatedEfs.FILE_SYSTEM_CREATING);
         return id;
     }
@@ -56,7 +62,8 @@ class SimulatedEfsTest {
         assertThat(fs.throughputMode()).isEqualTo(ThroughputMode.ELASTIC);
         assertThat(fs.name()).isEqualTo("tp-run-1");
         assertThat(fs.creationToken()).isEqualTo("token-1");
-        assertThat(fs.tags()).contains(Tag.builder().key("trainplane:run-id").value("run-1").build());
+        assertThat(fs.tags())
+                .contains(Tag.builder().key("trainplane:run-id").value("run-1").build());
     }
 
     @Test
@@ -75,31 +82,47 @@ class SimulatedEfsTest {
         // Different parameters under the same token: the same answer, never a second file system.
         assertThatThrownBy(() -> sim.efs.createFileSystem(fileSystem("token-1", "run-2")))
                 .isInstanceOf(FileSystemAlreadyExistsException.class);
-        assertThat(sim.efs.describeFileSystems(r -> {}).fileSystems()).extracting(FileSystemDescription::fileSystemId).containsExactly(id);
-        assertThat(sim.efs.describeFileSystems(r -> r.creationToken("token-1")).fileSystems()).hasSize(1);
-        assertThat(sim.efs.describeFileSystems(r -> r.creationToken("other")).fileSystems()).isEmpty();
+        assertThat(sim.efs.describeFileSystems(r -> {}).fileSystems())
+                .extracting(FileSystemDescription::fileSystemId)
+                .containsExactly(id);
+        assertThat(sim.efs.describeFileSystems(r -> r.creationToken("token-1")).fileSystems())
+                .hasSize(1);
+        assertThat(sim.efs.describeFileSystems(r -> r.creationToken("other")).fileSystems())
+                .isEmpty();
         assertThat(sim.count("efs:CreateFileSystem")).isEqualTo(4);
     }
 
     @Test
     void mountTargetNeedsAnAvailableFileSystemAndTakesNinetySeconds() {
         String id = sim.efs.createFileSystem(fileSystem("t", "run-1")).fileSystemId();
-        assertThatThrownBy(() -> sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A)))
+        assertThatThrownBy(
+                        () -> sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A)))
                 .isInstanceOf(IncorrectFileSystemLifeCycleStateException.class)
-                .satisfies(e -> assertThat(((IncorrectFileSystemLifeCycleStateException) e).errorCode()).isEqualTo("IncorrectFileSystemLifeCycleState"));
-        assertThatThrownBy(() -> sim.efs.createMountTarget(r -> r.fileSystemId("fs-0000").subnetId(SUBNET_1A)))
+                .satisfies(e -> assertThat(((IncorrectFileSystemLifeCycleStateException) e).errorCode())
+                        .isEqualTo("IncorrectFileSystemLifeCycleState"));
+        assertThatThrownBy(() ->
+                        sim.efs.createMountTarget(r -> r.fileSystemId("fs-0000").subnetId(SUBNET_1A)))
                 .isInstanceOf(FileSystemNotFoundException.class);
 
         sim.advance(SimulatedEfs.FILE_SYSTEM_CREATING);
         sim.network.addSecurityGroup("sg-0f5a1e2b3c4d5e6f7", SimulatedNetwork.STACK_VPC);
-        var mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A).securityGroups("sg-0f5a1e2b3c4d5e6f7"));
+        var mt = sim.efs.createMountTarget(
+                r -> r.fileSystemId(id).subnetId(SUBNET_1A).securityGroups("sg-0f5a1e2b3c4d5e6f7"));
         assertThat(mt.lifeCycleState()).isEqualTo(LifeCycleState.CREATING);
         assertThat(mt.mountTargetId()).matches("fsmt-[0-9a-f]{17}");
         sim.advance(SimulatedEfs.MOUNT_TARGET_CREATING.minusSeconds(1));
-        assertThat(sim.efs.describeMountTargets(r -> r.fileSystemId(id)).mountTargets().get(0).lifeCycleState())
+        assertThat(sim.efs
+                        .describeMountTargets(r -> r.fileSystemId(id))
+                        .mountTargets()
+                        .get(0)
+                        .lifeCycleState())
                 .isEqualTo(LifeCycleState.CREATING);
         sim.advance(Duration.ofSeconds(1));
-        assertThat(sim.efs.describeMountTargets(r -> r.mountTargetId(mt.mountTargetId())).mountTargets().get(0).lifeCycleState())
+        assertThat(sim.efs
+                        .describeMountTargets(r -> r.mountTargetId(mt.mountTargetId()))
+                        .mountTargets()
+                        .get(0)
+                        .lifeCycleState())
                 .isEqualTo(LifeCycleState.AVAILABLE);
         assertThat(describe(id).numberOfMountTargets()).isEqualTo(1);
     }
@@ -107,19 +130,28 @@ class SimulatedEfsTest {
     @Test
     void fileSystemIsInUseUntilItsMountTargetsAreGone() {
         String id = availableFileSystem("run-1");
-        String mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A)).mountTargetId();
+        String mt = sim.efs
+                .createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A))
+                .mountTargetId();
         sim.advance(SimulatedEfs.MOUNT_TARGET_CREATING);
 
         assertThatThrownBy(() -> sim.efs.deleteFileSystem(r -> r.fileSystemId(id)))
                 .isInstanceOf(FileSystemInUseException.class)
-                .satisfies(e -> assertThat(((FileSystemInUseException) e).errorCode()).isEqualTo("FileSystemInUse"));
+                .satisfies(e ->
+                        assertThat(((FileSystemInUseException) e).errorCode()).isEqualTo("FileSystemInUse"));
         sim.efs.deleteMountTarget(r -> r.mountTargetId(mt));
-        assertThat(sim.efs.describeMountTargets(r -> r.mountTargetId(mt)).mountTargets().get(0).lifeCycleState())
+        assertThat(sim.efs
+                        .describeMountTargets(r -> r.mountTargetId(mt))
+                        .mountTargets()
+                        .get(0)
+                        .lifeCycleState())
                 .isEqualTo(LifeCycleState.DELETING);
         sim.advance(SimulatedEfs.DELETING.minusSeconds(1));
-        assertThatThrownBy(() -> sim.efs.deleteFileSystem(r -> r.fileSystemId(id))).isInstanceOf(FileSystemInUseException.class);
+        assertThatThrownBy(() -> sim.efs.deleteFileSystem(r -> r.fileSystemId(id)))
+                .isInstanceOf(FileSystemInUseException.class);
         sim.advance(Duration.ofSeconds(1));
-        assertThatThrownBy(() -> sim.efs.describeMountTargets(r -> r.mountTargetId(mt))).isInstanceOf(MountTargetNotFoundException.class);
+        assertThatThrownBy(() -> sim.efs.describeMountTargets(r -> r.mountTargetId(mt)))
+                .isInstanceOf(MountTargetNotFoundException.class);
 
         sim.efs.deleteFileSystem(r -> r.fileSystemId(id));
         assertThat(describe(id).lifeCycleState()).isEqualTo(LifeCycleState.DELETING);
@@ -132,23 +164,34 @@ class SimulatedEfsTest {
 
     @Test
     void unknownIdsAreNotFoundAndAListingNeedsAFilter() {
-        assertThatThrownBy(() -> sim.efs.deleteFileSystem(r -> r.fileSystemId("fs-0123"))).isInstanceOf(FileSystemNotFoundException.class)
-                .satisfies(e -> assertThat(((FileSystemNotFoundException) e).statusCode()).isEqualTo(404));
-        assertThatThrownBy(() -> sim.efs.deleteMountTarget(r -> r.mountTargetId("fsmt-0123"))).isInstanceOf(MountTargetNotFoundException.class);
-        assertThatThrownBy(() -> sim.efs.describeMountTargets(r -> r.fileSystemId("fs-0123"))).isInstanceOf(FileSystemNotFoundException.class);
+        assertThatThrownBy(() -> sim.efs.deleteFileSystem(r -> r.fileSystemId("fs-0123")))
+                .isInstanceOf(FileSystemNotFoundException.class)
+                .satisfies(e -> assertThat(((FileSystemNotFoundException) e).statusCode())
+                        .isEqualTo(404));
+        assertThatThrownBy(() -> sim.efs.deleteMountTarget(r -> r.mountTargetId("fsmt-0123")))
+                .isInstanceOf(MountTargetNotFoundException.class);
+        assertThatThrownBy(() -> sim.efs.describeMountTargets(r -> r.fileSystemId("fs-0123")))
+                .isInstanceOf(FileSystemNotFoundException.class);
         assertThatThrownBy(() -> sim.efs.describeMountTargets(r -> {})).isInstanceOf(BadRequestException.class);
     }
 
     @Test
     void tagsAreKeptAndMountTargetsInheritTheirFileSystemsForTheInventory() {
         String id = availableFileSystem("run-1");
-        String mt = sim.efs.createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A)).mountTargetId();
-        sim.efs.tagResource(r -> r.resourceId(id).tags(Tag.builder().key("team").value("ml").build()));
-        assertThat(sim.efs.listTagsForResource(r -> r.resourceId(id)).tags()).extracting(Tag::key)
+        String mt = sim.efs
+                .createMountTarget(r -> r.fileSystemId(id).subnetId(SUBNET_1A))
+                .mountTargetId();
+        sim.efs.tagResource(
+                r -> r.resourceId(id).tags(Tag.builder().key("team").value("ml").build()));
+        assertThat(sim.efs.listTagsForResource(r -> r.resourceId(id)).tags())
+                .extracting(Tag::key)
                 .containsExactly("Name", "team", "trainplane:run-id");
         sim.efs.untagResource(r -> r.resourceId(id).tagKeys("team"));
-        assertThat(sim.efs.listTagsForResource(r -> r.resourceId(id)).tags()).extracting(Tag::key).doesNotContain("team");
-        assertThatThrownBy(() -> sim.efs.tagResource(r -> r.resourceId(mt).tags(Tag.builder().key("a").value("b").build())))
+        assertThat(sim.efs.listTagsForResource(r -> r.resourceId(id)).tags())
+                .extracting(Tag::key)
+                .doesNotContain("team");
+        assertThatThrownBy(() -> sim.efs.tagResource(r ->
+                        r.resourceId(mt).tags(Tag.builder().key("a").value("b").build())))
                 .isInstanceOf(BadRequestException.class);
 
         String other = sim.efs.createFileSystem(fileSystem("token-x", "run-2")).fileSystemId();

@@ -20,7 +20,9 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 
 class SimulatedEksAccessEntriesTest {
     static final String ROLE = "arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole";
-    static final Caller WORK_ROLE = new Caller("CreateCluster", "ClusterWorkRole",
+    static final Caller WORK_ROLE = new Caller(
+            "CreateCluster",
+            "ClusterWorkRole",
             "arn:aws:sts::000000000000:assumed-role/trainplane-ClusterWorkRole/trainplane-CreateCluster");
     static final String DEV = "arn:aws:iam::000000000000:role/dev";
     static final String ADMIN_POLICY = EksAccessEntries.CLUSTER_ADMIN_POLICY;
@@ -32,56 +34,89 @@ class SimulatedEksAccessEntriesTest {
     }
 
     AccessEntry describe(String cluster, String principal) {
-        return sim.eks.describeAccessEntry(r -> r.clusterName(cluster).principalArn(principal)).accessEntry();
+        return sim.eks
+                .describeAccessEntry(r -> r.clusterName(cluster).principalArn(principal))
+                .accessEntry();
     }
 
     CreateAccessEntryRequest entry(String cluster, String principal, String token) {
-        return CreateAccessEntryRequest.builder().clusterName(cluster).principalArn(principal).clientRequestToken(token).build();
+        return CreateAccessEntryRequest.builder()
+                .clusterName(cluster)
+                .principalArn(principal)
+                .clientRequestToken(token)
+                .build();
     }
 
     @Test
     void theCreatorsRoleGetsAnAdminEntryWhenItCreatesTheClusterThroughASession() {
         createAs(WORK_ROLE, cluster("c1", "t", "run-1"));
 
-        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1")).accessEntries()).containsExactly(ROLE);
+        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1")).accessEntries())
+                .containsExactly(ROLE);
         AccessEntry entry = describe("c1", ROLE);
         assertThat(entry.accessEntryArn())
-                .matches("arn:aws:eks:us-east-1:000000000000:access-entry/c1/role/000000000000/trainplane-ClusterWorkRole/"
-                        + "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+                .matches(
+                        "arn:aws:eks:us-east-1:000000000000:access-entry/c1/role/000000000000/trainplane-ClusterWorkRole/"
+                                + "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
         assertThat(entry.type()).isEqualTo("STANDARD");
-        assertThat(entry.username()).isEqualTo("arn:aws:sts::000000000000:assumed-role/trainplane-ClusterWorkRole/{{SessionName}}");
-        var policies = sim.eks.listAssociatedAccessPolicies(r -> r.clusterName("c1").principalArn(ROLE)).associatedAccessPolicies();
+        assertThat(entry.username())
+                .isEqualTo("arn:aws:sts::000000000000:assumed-role/trainplane-ClusterWorkRole/{{SessionName}}");
+        var policies = sim.eks
+                .listAssociatedAccessPolicies(r -> r.clusterName("c1").principalArn(ROLE))
+                .associatedAccessPolicies();
         assertThat(policies).singleElement().satisfies(p -> {
             assertThat(p.policyArn()).isEqualTo(ADMIN_POLICY);
             assertThat(p.accessScope().type()).isEqualTo(AccessScopeType.CLUSTER);
         });
-        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1").associatedPolicyArn(VIEW_POLICY)).accessEntries()).isEmpty();
+        assertThat(sim.eks
+                        .listAccessEntries(r -> r.clusterName("c1").associatedPolicyArn(VIEW_POLICY))
+                        .accessEntries())
+                .isEmpty();
     }
 
     @Test
     void noCreatorEntryWhenTheRequestSaysSoAndConfigMapClustersCannotSaySo() {
-        createAs(WORK_ROLE, cluster("c1", "t", "run-1").toBuilder()
-                .accessConfig(a -> a.authenticationMode("API").bootstrapClusterCreatorAdminPermissions(false)).build());
-        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1")).accessEntries()).isEmpty();
+        createAs(
+                WORK_ROLE,
+                cluster("c1", "t", "run-1").toBuilder()
+                        .accessConfig(a -> a.authenticationMode("API").bootstrapClusterCreatorAdminPermissions(false))
+                        .build());
+        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1")).accessEntries())
+                .isEmpty();
 
-        assertThatThrownBy(() -> createAs(WORK_ROLE, cluster("c2", "t", "run-1").toBuilder()
-                .accessConfig(a -> a.authenticationMode("CONFIG_MAP").bootstrapClusterCreatorAdminPermissions(false)).build()))
+        assertThatThrownBy(() -> createAs(
+                        WORK_ROLE,
+                        cluster("c2", "t", "run-1").toBuilder()
+                                .accessConfig(a -> a.authenticationMode("CONFIG_MAP")
+                                        .bootstrapClusterCreatorAdminPermissions(false))
+                                .build()))
                 .isInstanceOf(InvalidParameterException.class)
-                .hasMessageStartingWith("bootstrapClusterCreatorAdminPermissions must be true if cluster authentication mode is set to CONFIG_MAP");
+                .hasMessageStartingWith(
+                        "bootstrapClusterCreatorAdminPermissions must be true if cluster authentication mode is set to CONFIG_MAP");
         assertThat(sim.eks.listClusters(r -> {}).clusters()).containsExactly("c1");
     }
 
     @Test
     void configMapClustersHaveNoAccessEntries() {
-        createAs(WORK_ROLE, cluster("c1", "t", "run-1").toBuilder().accessConfig(a -> a.authenticationMode("CONFIG_MAP")).build());
+        createAs(
+                WORK_ROLE,
+                cluster("c1", "t", "run-1").toBuilder()
+                        .accessConfig(a -> a.authenticationMode("CONFIG_MAP"))
+                        .build());
         // Without accessConfig EKS's API defaults to CONFIG_MAP too.
-        createAs(WORK_ROLE, cluster("c2", "t", "run-1").toBuilder().accessConfig((CreateAccessConfigRequest) null).build());
+        createAs(
+                WORK_ROLE,
+                cluster("c2", "t", "run-1").toBuilder()
+                        .accessConfig((CreateAccessConfigRequest) null)
+                        .build());
 
         for (String c : new String[] {"c1", "c2"}) {
             assertThatThrownBy(() -> sim.eks.createAccessEntry(entry(c, DEV, null)))
                     .isInstanceOf(InvalidRequestException.class)
-                    .hasMessageStartingWith("The cluster's authentication mode must be set to one of [API, API_AND_CONFIG_MAP]");
-            assertThatThrownBy(() -> sim.eks.listAccessEntries(r -> r.clusterName(c))).isInstanceOf(InvalidRequestException.class);
+                    .hasMessageStartingWith(
+                            "The cluster's authentication mode must be set to one of [API, API_AND_CONFIG_MAP]");
+            assertThatThrownBy(() -> sim.eks.listAccessEntries(r -> r.clusterName(c)))
+                    .isInstanceOf(InvalidRequestException.class);
         }
     }
 
@@ -90,14 +125,18 @@ class SimulatedEksAccessEntriesTest {
         createAs(WORK_ROLE, cluster("c1", "t", "run-1"));
         AccessEntry first = sim.eks.createAccessEntry(entry("c1", DEV, "tok-1")).accessEntry();
 
-        assertThat(sim.eks.createAccessEntry(entry("c1", DEV, "tok-1")).accessEntry()).isEqualTo(first);
+        assertThat(sim.eks.createAccessEntry(entry("c1", DEV, "tok-1")).accessEntry())
+                .isEqualTo(first);
         assertThatThrownBy(() -> sim.eks.createAccessEntry(entry("c1", DEV, "tok-2")))
                 .isInstanceOf(ResourceInUseException.class)
                 .hasMessageStartingWith("The specified access entry resource is already in use on this cluster.")
-                .satisfies(e -> assertThat(((ResourceInUseException) e).statusCode()).isEqualTo(409));
+                .satisfies(e ->
+                        assertThat(((ResourceInUseException) e).statusCode()).isEqualTo(409));
         // The creator's entry counts too.
-        assertThatThrownBy(() -> sim.eks.createAccessEntry(entry("c1", ROLE, null))).isInstanceOf(ResourceInUseException.class);
-        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1")).accessEntries()).containsExactlyInAnyOrder(ROLE, DEV);
+        assertThatThrownBy(() -> sim.eks.createAccessEntry(entry("c1", ROLE, null)))
+                .isInstanceOf(ResourceInUseException.class);
+        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1")).accessEntries())
+                .containsExactlyInAnyOrder(ROLE, DEV);
     }
 
     @Test
@@ -108,8 +147,10 @@ class SimulatedEksAccessEntriesTest {
                     .isInstanceOf(InvalidParameterException.class)
                     .hasMessageStartingWith("The principalArn parameter format is not valid");
         }
-        assertThatThrownBy(() -> sim.eks.createAccessEntry(entry("c1", "arn:aws:iam::000000000000:user/u", null).toBuilder()
-                .type("EC2_LINUX").build()))
+        assertThatThrownBy(() ->
+                        sim.eks.createAccessEntry(entry("c1", "arn:aws:iam::000000000000:user/u", null).toBuilder()
+                                .type("EC2_LINUX")
+                                .build()))
                 .isInstanceOf(InvalidParameterException.class);
     }
 
@@ -119,8 +160,10 @@ class SimulatedEksAccessEntriesTest {
         assertThatThrownBy(() -> describe("c1", DEV))
                 .isInstanceOf(ResourceNotFoundException.class)
                 .hasMessageStartingWith("The specified principalArn could not be found.")
-                .satisfies(e -> assertThat(((ResourceNotFoundException) e).statusCode()).isEqualTo(404));
-        assertThatThrownBy(() -> sim.eks.deleteAccessEntry(r -> r.clusterName("c1").principalArn(DEV)))
+                .satisfies(e ->
+                        assertThat(((ResourceNotFoundException) e).statusCode()).isEqualTo(404));
+        assertThatThrownBy(
+                        () -> sim.eks.deleteAccessEntry(r -> r.clusterName("c1").principalArn(DEV)))
                 .isInstanceOf(ResourceNotFoundException.class);
         assertThatThrownBy(() -> sim.eks.createAccessEntry(entry("nope", DEV, null)))
                 .isInstanceOf(ResourceNotFoundException.class)
@@ -130,13 +173,17 @@ class SimulatedEksAccessEntriesTest {
     @Test
     void entriesAreTaggedOnCreateAndByArn() {
         createAs(WORK_ROLE, cluster("c1", "t", "run-1"));
-        String arn = sim.eks.createAccessEntry(entry("c1", DEV, null).toBuilder().tags(Map.of("team", "ml")).build())
-                .accessEntry().accessEntryArn();
+        String arn = sim.eks
+                .createAccessEntry(entry("c1", DEV, null).toBuilder()
+                        .tags(Map.of("team", "ml"))
+                        .build())
+                .accessEntry()
+                .accessEntryArn();
         assertThat(arn).startsWith("arn:aws:eks:us-east-1:000000000000:access-entry/c1/role/000000000000/dev/");
 
         sim.eks.tagResource(r -> r.resourceArn(arn).tags(Map.of("owner", "me")));
-        assertThat(sim.eks.listTagsForResource(r -> r.resourceArn(arn)).tags()).containsExactlyInAnyOrderEntriesOf(
-                Map.of("team", "ml", "owner", "me"));
+        assertThat(sim.eks.listTagsForResource(r -> r.resourceArn(arn)).tags())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("team", "ml", "owner", "me"));
         assertThat(describe("c1", DEV).tags()).containsEntry("owner", "me");
     }
 
@@ -145,26 +192,44 @@ class SimulatedEksAccessEntriesTest {
         createAs(WORK_ROLE, cluster("c1", "t", "run-1"));
         sim.eks.createAccessEntry(entry("c1", DEV, null));
 
-        assertThatThrownBy(() -> sim.eks.associateAccessPolicy(r -> r.clusterName("c1").principalArn(DEV).policyArn(VIEW_POLICY)
-                .accessScope(s -> s.type(AccessScopeType.NAMESPACE))))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("namespaces");
-        assertThatThrownBy(() -> sim.eks.associateAccessPolicy(r -> r.clusterName("c1").principalArn(DEV)
-                .policyArn("arn:aws:iam::aws:policy/AdministratorAccess").accessScope(s -> s.type(AccessScopeType.CLUSTER))))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("not an EKS access policy");
+        assertThatThrownBy(() -> sim.eks.associateAccessPolicy(r -> r.clusterName("c1")
+                        .principalArn(DEV)
+                        .policyArn(VIEW_POLICY)
+                        .accessScope(s -> s.type(AccessScopeType.NAMESPACE))))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("namespaces");
+        assertThatThrownBy(() -> sim.eks.associateAccessPolicy(r -> r.clusterName("c1")
+                        .principalArn(DEV)
+                        .policyArn("arn:aws:iam::aws:policy/AdministratorAccess")
+                        .accessScope(s -> s.type(AccessScopeType.CLUSTER))))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("not an EKS access policy");
 
-        var associated = sim.eks.associateAccessPolicy(r -> r.clusterName("c1").principalArn(DEV).policyArn(VIEW_POLICY)
-                .accessScope(s -> s.type(AccessScopeType.NAMESPACE).namespaces("tp-*"))).associatedAccessPolicy();
+        var associated = sim.eks
+                .associateAccessPolicy(r -> r.clusterName("c1")
+                        .principalArn(DEV)
+                        .policyArn(VIEW_POLICY)
+                        .accessScope(s -> s.type(AccessScopeType.NAMESPACE).namespaces("tp-*")))
+                .associatedAccessPolicy();
         assertThat(associated.accessScope().namespaces()).containsExactly("tp-*");
-        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1").associatedPolicyArn(VIEW_POLICY)).accessEntries())
+        assertThat(sim.eks
+                        .listAccessEntries(r -> r.clusterName("c1").associatedPolicyArn(VIEW_POLICY))
+                        .accessEntries())
                 .containsExactly(DEV);
 
-        sim.eks.disassociateAccessPolicy(r -> r.clusterName("c1").principalArn(DEV).policyArn(VIEW_POLICY));
-        assertThat(sim.eks.listAssociatedAccessPolicies(r -> r.clusterName("c1").principalArn(DEV)).associatedAccessPolicies()).isEmpty();
-        assertThatThrownBy(() -> sim.eks.disassociateAccessPolicy(r -> r.clusterName("c1").principalArn(DEV).policyArn(VIEW_POLICY)))
+        sim.eks.disassociateAccessPolicy(
+                r -> r.clusterName("c1").principalArn(DEV).policyArn(VIEW_POLICY));
+        assertThat(sim.eks
+                        .listAssociatedAccessPolicies(r -> r.clusterName("c1").principalArn(DEV))
+                        .associatedAccessPolicies())
+                .isEmpty();
+        assertThatThrownBy(() -> sim.eks.disassociateAccessPolicy(
+                        r -> r.clusterName("c1").principalArn(DEV).policyArn(VIEW_POLICY)))
                 .isInstanceOf(ResourceNotFoundException.class);
 
         sim.eks.deleteAccessEntry(r -> r.clusterName("c1").principalArn(DEV));
-        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1")).accessEntries()).containsExactly(ROLE);
+        assertThat(sim.eks.listAccessEntries(r -> r.clusterName("c1")).accessEntries())
+                .containsExactly(ROLE);
     }
 
     @Test

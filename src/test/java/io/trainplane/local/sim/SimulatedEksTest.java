@@ -41,7 +41,8 @@ class SimulatedEksTest {
 
     @Test
     void clusterIsCreatingForTenMinutesThenActiveWithEndpointCaAndSecurityGroup() throws CertificateException {
-        Cluster created = sim.eks.createCluster(cluster("tp-run-1", "tok-1", "run-1")).cluster();
+        Cluster created =
+                sim.eks.createCluster(cluster("tp-run-1", "tok-1", "run-1")).cluster();
         assertThat(created.status()).isEqualTo(ClusterStatus.CREATING);
         assertThat(created.endpoint()).isNull();
         assertThat(created.certificateAuthority()).isNull();
@@ -54,7 +55,8 @@ class SimulatedEksTest {
         assertThat(active.status()).isEqualTo(ClusterStatus.ACTIVE);
         assertThat(active.endpoint()).isEqualTo(SimAccount.ENDPOINT);
         var ca = (X509Certificate) CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(Base64.getDecoder().decode(active.certificateAuthority().data())));
+                .generateCertificate(new ByteArrayInputStream(
+                        Base64.getDecoder().decode(active.certificateAuthority().data())));
         assertThat(ca.getSubjectX500Principal().getName()).isEqualTo("CN=kubernetes");
         assertThat(active.resourcesVpcConfig().clusterSecurityGroupId()).matches("sg-[0-9a-f]{17}");
         assertThat(active.resourcesVpcConfig().subnetIds()).isEqualTo(SUBNETS);
@@ -79,7 +81,8 @@ class SimulatedEksTest {
         assertThatThrownBy(() -> describe("c1"))
                 .isInstanceOf(ResourceNotFoundException.class)
                 .hasMessageStartingWith("No cluster found for name: c1.")
-                .satisfies(e -> assertThat(((ResourceNotFoundException) e).statusCode()).isEqualTo(404));
+                .satisfies(e ->
+                        assertThat(((ResourceNotFoundException) e).statusCode()).isEqualTo(404));
         assertThat(sim.eks.listClusters(r -> {}).clusters()).isEmpty();
     }
 
@@ -102,10 +105,13 @@ class SimulatedEksTest {
         assertThatThrownBy(() -> sim.eks.createCluster(cluster("c1", "token-b", "run-1")))
                 .isInstanceOf(ResourceInUseException.class)
                 .hasMessageStartingWith("Cluster already exists with name: c1")
-                .satisfies(e -> assertThat(((ResourceInUseException) e).statusCode()).isEqualTo(409));
-        assertThatThrownBy(() -> sim.eks.createCluster(cluster("c1", null, "run-1"))).isInstanceOf(ResourceInUseException.class);
+                .satisfies(e ->
+                        assertThat(((ResourceInUseException) e).statusCode()).isEqualTo(409));
+        assertThatThrownBy(() -> sim.eks.createCluster(cluster("c1", null, "run-1")))
+                .isInstanceOf(ResourceInUseException.class);
         // Same token, different request: not a retry either.
-        assertThatThrownBy(() -> sim.eks.createCluster(cluster("c1", "token-a", "run-2"))).isInstanceOf(ResourceInUseException.class);
+        assertThatThrownBy(() -> sim.eks.createCluster(cluster("c1", "token-a", "run-2")))
+                .isInstanceOf(ResourceInUseException.class);
     }
 
     @Test
@@ -125,13 +131,19 @@ class SimulatedEksTest {
         assertThat(ng.scalingConfig().desiredSize()).isEqualTo(2);
 
         sim.advance(SimulatedEks.NODEGROUP_CREATING.minusSeconds(1));
-        assertThat(sim.eks.describeNodegroup(r -> r.clusterName("c1").nodegroupName("ng")).nodegroup().status())
+        assertThat(sim.eks
+                        .describeNodegroup(r -> r.clusterName("c1").nodegroupName("ng"))
+                        .nodegroup()
+                        .status())
                 .isEqualTo(NodegroupStatus.CREATING);
         sim.advance(Duration.ofSeconds(1));
-        var active = sim.eks.describeNodegroup(r -> r.clusterName("c1").nodegroupName("ng")).nodegroup();
+        var active = sim.eks
+                .describeNodegroup(r -> r.clusterName("c1").nodegroupName("ng"))
+                .nodegroup();
         assertThat(active.status()).isEqualTo(NodegroupStatus.ACTIVE);
         assertThat(active.resources().autoScalingGroups()).hasSize(1);
-        assertThat(sim.eks.listNodegroups(r -> r.clusterName("c1")).nodegroups()).containsExactly("ng");
+        assertThat(sim.eks.listNodegroups(r -> r.clusterName("c1")).nodegroups())
+                .containsExactly("ng");
     }
 
     @Test
@@ -140,7 +152,8 @@ class SimulatedEksTest {
         for (int i = 0; i < 3; i++) {
             sim.eks.createNodegroup(nodegroup("c1", "ng", "same", "run-1"));
         }
-        assertThat(sim.eks.listNodegroups(r -> r.clusterName("c1")).nodegroups()).containsExactly("ng");
+        assertThat(sim.eks.listNodegroups(r -> r.clusterName("c1")).nodegroups())
+                .containsExactly("ng");
         assertThatThrownBy(() -> sim.eks.createNodegroup(nodegroup("c1", "ng", "other", "run-1")))
                 .isInstanceOf(ResourceInUseException.class)
                 .hasMessageStartingWith("NodeGroup already exists with name ng and cluster name c1");
@@ -155,15 +168,19 @@ class SimulatedEksTest {
         assertThatThrownBy(() -> sim.eks.deleteCluster(r -> r.name("c1")))
                 .isInstanceOf(ResourceInUseException.class)
                 .hasMessageStartingWith("Cluster has nodegroups attached")
-                .satisfies(e -> assertThat(((ResourceInUseException) e).nodegroupName()).isEqualTo("ng"));
+                .satisfies(e ->
+                        assertThat(((ResourceInUseException) e).nodegroupName()).isEqualTo("ng"));
 
-        var deleting = sim.eks.deleteNodegroup(r -> r.clusterName("c1").nodegroupName("ng")).nodegroup();
+        var deleting = sim.eks
+                .deleteNodegroup(r -> r.clusterName("c1").nodegroupName("ng"))
+                .nodegroup();
         assertThat(deleting.status()).isEqualTo(NodegroupStatus.DELETING);
         sim.advance(SimulatedEks.NODEGROUP_DELETING.minusSeconds(1));
         assertThatThrownBy(() -> sim.eks.deleteCluster(r -> r.name("c1"))).isInstanceOf(ResourceInUseException.class);
 
         sim.advance(Duration.ofSeconds(1));
-        assertThatThrownBy(() -> sim.eks.describeNodegroup(r -> r.clusterName("c1").nodegroupName("ng")))
+        assertThatThrownBy(
+                        () -> sim.eks.describeNodegroup(r -> r.clusterName("c1").nodegroupName("ng")))
                 .isInstanceOf(ResourceNotFoundException.class)
                 .hasMessageStartingWith("No node group found for name: ng.");
         assertThat(sim.eks.deleteCluster(r -> r.name("c1")).cluster().status()).isEqualTo(ClusterStatus.DELETING);
@@ -171,16 +188,19 @@ class SimulatedEksTest {
 
     @Test
     void unknownResourcesAreNotFound() {
-        assertThatThrownBy(() -> sim.eks.deleteCluster(r -> r.name("ghost"))).isInstanceOf(ResourceNotFoundException.class);
+        assertThatThrownBy(() -> sim.eks.deleteCluster(r -> r.name("ghost")))
+                .isInstanceOf(ResourceNotFoundException.class);
         activeCluster("c1");
-        assertThatThrownBy(() -> sim.eks.deleteNodegroup(r -> r.clusterName("c1").nodegroupName("ghost")))
+        assertThatThrownBy(
+                        () -> sim.eks.deleteNodegroup(r -> r.clusterName("c1").nodegroupName("ghost")))
                 .isInstanceOf(ResourceNotFoundException.class);
         assertThatThrownBy(() -> sim.eks.describeAddon(r -> r.clusterName("c1").addonName("ghost")))
                 .isInstanceOf(ResourceNotFoundException.class)
                 .hasMessageStartingWith("No addon: ghost found in cluster: c1");
         assertThatThrownBy(() -> sim.eks.deleteAddon(r -> r.clusterName("c1").addonName("ghost")))
                 .isInstanceOf(ResourceNotFoundException.class);
-        assertThatThrownBy(() -> sim.eks.listTagsForResource(r -> r.resourceArn("arn:aws:eks:us-east-1:000000000000:cluster/ghost")))
+        assertThatThrownBy(() -> sim.eks.listTagsForResource(
+                        r -> r.resourceArn("arn:aws:eks:us-east-1:000000000000:cluster/ghost")))
                 .isInstanceOf(NotFoundException.class);
     }
 
@@ -191,9 +211,11 @@ class SimulatedEksTest {
         sim.eks.createCluster(cluster("c2", "t2", "run-1"));
         assertThatThrownBy(() -> sim.eks.createCluster(cluster("c3", "t3", "run-1")))
                 .isInstanceOf(ResourceLimitExceededException.class)
-                .satisfies(e -> assertThat(((ResourceLimitExceededException) e).statusCode()).isEqualTo(400));
+                .satisfies(e -> assertThat(((ResourceLimitExceededException) e).statusCode())
+                        .isEqualTo(400));
         // A retry of an accepted create is not a new cluster: the quota does not refuse it.
-        assertThat(sim.eks.createCluster(cluster("c2", "t2", "run-1")).cluster().name()).isEqualTo("c2");
+        assertThat(sim.eks.createCluster(cluster("c2", "t2", "run-1")).cluster().name())
+                .isEqualTo("c2");
     }
 
     @Test
@@ -205,17 +227,21 @@ class SimulatedEksTest {
                 .isInstanceOf(ResourceLimitExceededException.class);
         var firstPage = sim.eks.listClusters(r -> r.maxResults(60));
         assertThat(firstPage.clusters()).hasSize(60);
-        assertThat(sim.eks.listClusters(r -> r.nextToken(firstPage.nextToken())).clusters()).hasSize(40);
-        assertThat(sim.eks.listClustersPaginator(r -> {}).clusters().stream().count()).isEqualTo(100);
+        assertThat(sim.eks.listClusters(r -> r.nextToken(firstPage.nextToken())).clusters())
+                .hasSize(40);
+        assertThat(sim.eks.listClustersPaginator(r -> {}).clusters().stream().count())
+                .isEqualTo(100);
     }
 
     @Test
     void requestsEksWouldRejectAreInvalidParameters() {
         assertThatThrownBy(() -> sim.eks.createCluster(cluster("c1", "t", "r").toBuilder()
-                        .resourcesVpcConfig(v -> v.subnetIds("subnet-only-one")).build()))
+                        .resourcesVpcConfig(v -> v.subnetIds("subnet-only-one"))
+                        .build()))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessageContaining("at least two different AZs");
-        assertThatThrownBy(() -> sim.eks.createCluster(cluster("bad name!", "t", "r"))).isInstanceOf(InvalidParameterException.class);
+        assertThatThrownBy(() -> sim.eks.createCluster(cluster("bad name!", "t", "r")))
+                .isInstanceOf(InvalidParameterException.class);
         assertThat(sim.eks.listClusters(r -> {}).clusters()).isEmpty();
     }
 
@@ -224,27 +250,46 @@ class SimulatedEksTest {
         activeCluster("c1");
         assertThatThrownBy(() -> sim.eks.createAddon(r -> r.clusterName("ghost").addonName("aws-efs-csi-driver")))
                 .isInstanceOf(ResourceNotFoundException.class);
-        var addon = sim.eks.createAddon(r -> r.clusterName("c1").addonName("aws-efs-csi-driver").clientRequestToken("a")
-                .podIdentityAssociations(p -> p.serviceAccount("efs-csi-controller-sa").roleArn("arn:aws:iam::000000000000:role/efs-csi"))
-                .tags(Map.of("trainplane:run-id", "run-1"))).addon();
+        var addon = sim.eks
+                .createAddon(r -> r.clusterName("c1")
+                        .addonName("aws-efs-csi-driver")
+                        .clientRequestToken("a")
+                        .podIdentityAssociations(p -> p.serviceAccount("efs-csi-controller-sa")
+                                .roleArn("arn:aws:iam::000000000000:role/efs-csi"))
+                        .tags(Map.of("trainplane:run-id", "run-1")))
+                .addon();
         assertThat(addon.status()).isEqualTo(AddonStatus.CREATING);
-        assertThat(addon.podIdentityAssociations()).hasSize(1).allMatch(a -> a.startsWith("arn:aws:eks:us-east-1:000000000000:podidentityassociation/c1/a-"));
+        assertThat(addon.podIdentityAssociations())
+                .hasSize(1)
+                .allMatch(a -> a.startsWith("arn:aws:eks:us-east-1:000000000000:podidentityassociation/c1/a-"));
 
         sim.advance(SimulatedEks.ADDON_CREATING.minusSeconds(1));
-        assertThat(sim.eks.describeAddon(r -> r.clusterName("c1").addonName("aws-efs-csi-driver")).addon().status()).isEqualTo(AddonStatus.CREATING);
+        assertThat(sim.eks
+                        .describeAddon(r -> r.clusterName("c1").addonName("aws-efs-csi-driver"))
+                        .addon()
+                        .status())
+                .isEqualTo(AddonStatus.CREATING);
         sim.advance(Duration.ofSeconds(1));
-        assertThat(sim.eks.describeAddon(r -> r.clusterName("c1").addonName("aws-efs-csi-driver")).addon().status()).isEqualTo(AddonStatus.ACTIVE);
+        assertThat(sim.eks
+                        .describeAddon(r -> r.clusterName("c1").addonName("aws-efs-csi-driver"))
+                        .addon()
+                        .status())
+                .isEqualTo(AddonStatus.ACTIVE);
 
         assertThat(sim.eks.podIdentityAssociations()).singleElement().satisfies(p -> {
             assertThat(p.serviceAccount()).isEqualTo("efs-csi-controller-sa");
             assertThat(p.roleArn()).isEqualTo("arn:aws:iam::000000000000:role/efs-csi");
             assertThat(p.namespace()).isEqualTo("kube-system");
-            assertThat(p.associationArn()).isEqualTo(addon.podIdentityAssociations().get(0));
+            assertThat(p.associationArn())
+                    .isEqualTo(addon.podIdentityAssociations().get(0));
         });
-        assertThat(sim.eks.listPodIdentityAssociations(r -> r.clusterName("c1").serviceAccount("efs-csi-controller-sa"))
-                .associations()).hasSize(1);
+        assertThat(sim.eks
+                        .listPodIdentityAssociations(r -> r.clusterName("c1").serviceAccount("efs-csi-controller-sa"))
+                        .associations())
+                .hasSize(1);
         assertThat(sim.eks.listAddons(r -> r.clusterName("c1")).addons()).containsExactly("aws-efs-csi-driver");
-        assertThatThrownBy(() -> sim.eks.createAddon(r -> r.clusterName("c1").addonName("aws-efs-csi-driver").clientRequestToken("b")))
+        assertThatThrownBy(() -> sim.eks.createAddon(
+                        r -> r.clusterName("c1").addonName("aws-efs-csi-driver").clientRequestToken("b")))
                 .isInstanceOf(ResourceInUseException.class);
     }
 
@@ -271,7 +316,10 @@ class SimulatedEksTest {
         assertThat(sim.eks.listTagsForResource(r -> r.resourceArn(arn)).tags()).containsOnlyKeys("trainplane:run-id");
 
         sim.eks.createNodegroup(nodegroup("c1", "ng", "n", null));
-        String ngArn = sim.eks.describeNodegroup(r -> r.clusterName("c1").nodegroupName("ng")).nodegroup().nodegroupArn();
+        String ngArn = sim.eks
+                .describeNodegroup(r -> r.clusterName("c1").nodegroupName("ng"))
+                .nodegroup()
+                .nodegroupArn();
         sim.eks.tagResource(r -> r.resourceArn(ngArn).tags(Map.of("trainplane:run-id", "run-9")));
         assertThat(sim.eks.runResources("run-9")).containsExactly("eks:nodegroup/c1/ng");
     }
@@ -286,7 +334,9 @@ class SimulatedEksTest {
         assertThat(warm.tags()).isEmpty();
         activeCluster("mine");
 
-        assertThat(sim.eks.resources()).extracting(CloudResource::ref).containsExactly("eks:cluster/mine", "eks:cluster/warm");
+        assertThat(sim.eks.resources())
+                .extracting(CloudResource::ref)
+                .containsExactly("eks:cluster/mine", "eks:cluster/warm");
         assertThat(sim.eks.runResources()).containsExactly("eks:cluster/mine");
         assertThat(sim.eks.runResources("run-1")).containsExactly("eks:cluster/mine");
         assertThat(sim.eks.runResources("run-2")).isEmpty();

@@ -16,7 +16,9 @@ class SimulatedEksVersionsTest {
     final SimAccount sim = new SimAccount();
 
     static CreateClusterRequest withVersion(String name, String version) {
-        return cluster(name, "tok-" + name, "run-1").toBuilder().version(version).build();
+        return cluster(name, "tok-" + name, "run-1").toBuilder()
+                .version(version)
+                .build();
     }
 
     void refusedAsEksDoes(Runnable call, String version) {
@@ -37,20 +39,25 @@ class SimulatedEksVersionsTest {
         refusedAsEksDoes(() -> sim.eks.createCluster(withVersion("c1", "1.20")), "1.20");
         refusedAsEksDoes(() -> sim.eks.createCluster(withVersion("c1", "1.32")), "1.32"); // released on EKS 2025-01-23
 
-        assertThat(sim.eks.listClusters(r -> { }).clusters()).isEmpty();
+        assertThat(sim.eks.listClusters(r -> {}).clusters()).isEmpty();
         assertThat(sim.eks.resources()).isEmpty();
     }
 
     @Test
     void aVersionIsCreatedUntilTheEndOfItsExtendedSupport() {
         // 2025-01-01: 1.28 is in extended support (standard support ended 2024-11-26, extended ends 2025-11-26).
-        assertThat(sim.eks.createCluster(withVersion("old", "1.28")).cluster().version()).isEqualTo("1.28");
+        assertThat(sim.eks.createCluster(withVersion("old", "1.28")).cluster().version())
+                .isEqualTo("1.28");
 
         moveTo("2025-11-25");
-        assertThat(sim.eks.createCluster(withVersion("last-day", "1.28")).cluster().version()).isEqualTo("1.28");
+        assertThat(sim.eks
+                        .createCluster(withVersion("last-day", "1.28"))
+                        .cluster()
+                        .version())
+                .isEqualTo("1.28");
         moveTo("2025-11-26");
         refusedAsEksDoes(() -> sim.eks.createCluster(withVersion("too-late", "1.28")), "1.28");
-        assertThat(sim.eks.listClusters(r -> { }).clusters()).containsExactly("last-day", "old");
+        assertThat(sim.eks.listClusters(r -> {}).clusters()).containsExactly("last-day", "old");
     }
 
     @Test
@@ -58,11 +65,19 @@ class SimulatedEksVersionsTest {
         sim.eks.createCluster(cluster("c1", "t", "run-1"));
         sim.advance(SimulatedEks.CLUSTER_CREATING);
 
-        refusedAsEksDoes(() -> sim.eks.createNodegroup(nodegroup("c1", "ng", "n", "run-1").toBuilder().version("1.27").build()),
+        refusedAsEksDoes(
+                () -> sim.eks.createNodegroup(nodegroup("c1", "ng", "n", "run-1").toBuilder()
+                        .version("1.27")
+                        .build()),
                 "1.27");
-        assertThat(sim.eks.listNodegroups(r -> r.clusterName("c1")).nodegroups()).isEmpty();
+        assertThat(sim.eks.listNodegroups(r -> r.clusterName("c1")).nodegroups())
+                .isEmpty();
 
-        assertThat(sim.eks.createNodegroup(nodegroup("c1", "ng", "n", "run-1")).nodegroup().version()).isEqualTo("1.31");
+        assertThat(sim.eks
+                        .createNodegroup(nodegroup("c1", "ng", "n", "run-1"))
+                        .nodegroup()
+                        .version())
+                .isEqualTo("1.31");
     }
 
     @Test
@@ -70,6 +85,7 @@ class SimulatedEksVersionsTest {
         sim.eks.createCluster(withVersion("default", null));
 
         // 2025-01-01: 1.31 is the newest on EKS (1.32 comes 2025-01-23).
-        assertThat(sim.eks.describeCluster(r -> r.name("default")).cluster().version()).isEqualTo("1.31");
+        assertThat(sim.eks.describeCluster(r -> r.name("default")).cluster().version())
+                .isEqualTo("1.31");
     }
 }
