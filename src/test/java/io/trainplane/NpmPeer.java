@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Assumptions;
  *
  * <p>Without node or npm on the PATH, or without the npm registry on a first install, the calling
  * test is skipped with a message saying so, except when the environment variable {@code CI} is
- * {@code true}: there it fails, so that a CI build never passes without the judge. (The same rules
- * as {@code local.iam.IamSimulate}, the first peer.)
+ * {@code true}: there it fails, so that a CI build never passes without the judge. Used by
+ * {@code local.iam.IamSimulate} (iam-replay) and {@code kubernetes.KubernetesModels} (kubernetes-models).
  */
 public final class NpmPeer {
     /** Written into node_modules after a successful install: the digest of what was installed. */
