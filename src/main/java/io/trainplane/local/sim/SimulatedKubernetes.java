@@ -49,6 +49,8 @@ public final class SimulatedKubernetes implements AutoCloseable {
     private final String controlPlaneToken = UUID.randomUUID().toString();
 
     private volatile Gate gate;
+    /** What callers other than the control plane sent to be stored, oldest first (see {@link #writes()}). */
+    private final List<Write> writes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Decides whether a request may reach the objects: null to let it through, or the refusal to answer with. */
     public interface Gate {
@@ -67,7 +69,11 @@ public final class SimulatedKubernetes implements AutoCloseable {
                     @Override
                     public MockResponse dispatch(RecordedRequest request) {
                         MockResponse refused = refusal(request);
-                        return refused != null ? refused : super.dispatch(request);
+                        if (refused != null) {
+                            return refused;
+                        }
+                        record(request);
+                        return super.dispatch(request);
                     }
 
                     @Override
@@ -142,6 +148,33 @@ public final class SimulatedKubernetes implements AutoCloseable {
                 .setResponseCode(refused.code())
                 .setHeader("Content-Type", "application/json")
                 .setBody(io.fabric8.kubernetes.client.utils.Serialization.asJson(status));
+    }
+
+    /** One write a caller other than the control plane sent: its method, path and body (JSON or, for a patch, the patch). */
+    public record Write(String method, String path, String contentType, String body) {}
+
+    /**
+     * Every POST, PUT and PATCH that callers other than the control plane (the run's functions,
+     * the user) sent past the gate, in order: every object the project creates, whichever
+     * manifest builder made it, for the tests that validate them against the published schemas.
+     */
+    public List<Write> writes() {
+        return List.copyOf(writes);
+    }
+
+    private void record(RecordedRequest request) {
+        String method = request.getMethod();
+        boolean write = "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
+        if (write && !("Bearer " + controlPlaneToken).equals(request.getHeader("Authorization"))) {
+            // getBytes, not readUtf8: reading would empty the body before the dispatcher stores it.
+            byte[] body =
+                    request.getBody() == null ? new byte[0] : request.getBody().getBytes();
+            writes.add(new Write(
+                    method,
+                    request.getPath(),
+                    request.getHeader("Content-Type"),
+                    new String(body, java.nio.charset.StandardCharsets.UTF_8)));
+        }
     }
 
     /** Where pod logs come from: (the pod's Job, the pod) → the log so far. */
