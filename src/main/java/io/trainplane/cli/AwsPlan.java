@@ -30,8 +30,16 @@ final class AwsPlan {
                     + ", authentication API_AND_CONFIG_MAP, control-plane logs api/audit/authenticator,"
                     + " private endpoint and a public one for the stack's ClusterEndpointPublicCidrs"
                     + (spec.cleanup().keepCluster() ? " (kept after the run)" : " (deleted after the run)"));
-            lines.add("EKS node group " + names.nodeGroupName() + ": " + nodes.nodes() + " × " + nodes.instanceType()
+            NodeGroupSpec system = EksRequests.systemNodeGroup();
+            lines.add("EKS node group " + names.systemNodeGroupName() + " (system: CoreDNS, add-on controllers,"
+                    + " the data job): " + system.nodes() + " × " + system.instanceType() + ", "
+                    + system.capacityType().json() + ", AMI " + EksRequests.amiType(system) + ", untainted, label "
+                    + EksRequests.NODE_POOL_LABEL + "=" + EksRequests.SYSTEM_POOL
+                    + ", EKS's default launch template, in the workers' subnets");
+            lines.add("EKS node group " + names.nodeGroupName() + " (workers: training and evaluation): "
+                    + nodes.nodes() + " × " + nodes.instanceType()
                     + ", " + nodes.capacityType().json() + ", AMI " + EksRequests.amiType(nodes)
+                    + ", label " + EksRequests.NODE_POOL_LABEL + "=" + EksRequests.WORKER_POOL
                     + (nodes.gpusPerNode() > 0
                             ? ", " + nodes.gpusPerNode() + " GPUs per node, taint nvidia.com/gpu"
                             : "")
@@ -53,7 +61,11 @@ final class AwsPlan {
                         + " with a Pod Identity association to the stack's EFS CSI role");
             }
             if (nodes.gpusPerNode() > 0) {
-                lines.add("NVIDIA device plugin DaemonSet in kube-system");
+                lines.add("NVIDIA device plugin DaemonSet in kube-system, on the workers");
+            }
+            if (nodes.efa()) {
+                lines.add("AWS EFA device plugin DaemonSet in kube-system, on the workers (each training pod asks for "
+                        + "vpc.amazonaws.com/efa)");
             }
         } else {
             lines.add("EKS cluster " + cluster.name() + " (existing: used, never modified)");

@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.core.Json;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.NodeGroupSpec;
@@ -136,6 +137,12 @@ record CostEstimate(
                     nodes.nodes() * hours,
                     "node-hour",
                     prices.instancePerHour(nodes.instanceType())));
+            NodeGroupSpec system = EksRequests.systemNodeGroup();
+            lines.add(new Line(
+                    "EC2 " + system.nodes() + " × " + system.instanceType() + " (system)",
+                    system.nodes() * hours,
+                    "node-hour",
+                    prices.instancePerHour(system.instanceType())));
             lines.add(new Line(controlPlane.item(), hours, "hour", controlPlane.perHour()));
         }
         if (spec.volume().type() == VolumeType.EFS) {

@@ -35,6 +35,7 @@ final class KubernetesJson {
         List<HasMetadata> objects = new ArrayList<>(new WorkloadManifests(spec).all());
         objects.addAll(new VolumeManifests(spec.names(), "fs-00000000").all());
         objects.add(DevicePluginManifests.daemonSet(spec.names()));
+        objects.add(DevicePluginManifests.efaDaemonSet(spec.names()));
         for (HasMetadata object : objects) {
             SERIALIZATION.unmarshal(SERIALIZATION.asJson(object), object.getClass());
         }

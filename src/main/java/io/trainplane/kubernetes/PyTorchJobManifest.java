@@ -73,11 +73,11 @@ final class PyTorchJobManifest {
         Container trainer = manifests.container(
                 CONTAINER,
                 command,
-                manifests.resources(),
+                manifests.trainingResources(),
                 List.of(
                         WorkloadManifests.env("TRAINPLANE_RUN_ID", spec.runId()),
                         WorkloadManifests.env("TRAINPLANE_ROLE", "training")));
-        PodSpec pod = manifests.podSpec(trainer, null);
+        PodSpec pod = manifests.podSpec(trainer, null, WorkloadManifests.Placement.WORKERS);
         // The replica's restartPolicy is the one that counts; the template's would be overridden.
         pod.setRestartPolicy(null);
         var template = new PodTemplateSpecBuilder()

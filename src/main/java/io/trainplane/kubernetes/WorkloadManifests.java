@@ -23,9 +23,12 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.trainplane.aws.ec2.EfaInterfaces;
+import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.spec.DataSpec;
 import io.trainplane.spec.Launcher;
 import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainingSpec;
 import io.trainplane.spec.VolumeType;
@@ -44,6 +47,16 @@ public final class WorkloadManifests {
     public static final String SHARED_DIR = "/shared";
     public static final int RENDEZVOUS_PORT = 29400;
     public static final String COMPONENT = "app.kubernetes.io/component";
+
+    /**
+     * What the data job asks for on a created cluster's system node: room beside CoreDNS, the
+     * add-ons' controllers and an operator on one {@value EksRequests#SYSTEM_INSTANCE_TYPE}
+     * (about 1.9 CPUs and 7 GiB allocatable); it downloads, verifies and unpacks, so its CPU is
+     * not limited and it uses more when the node has it.
+     */
+    static final String DATA_CPU = "500m";
+
+    static final String DATA_MEMORY = "2Gi";
 
     private final RunSpec spec;
     private final Names names;
@@ -122,7 +135,7 @@ public final class WorkloadManifests {
         Container trainer = container(
                 "trainer",
                 command,
-                resources(),
+                trainingResources(),
                 List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "training")));
         return new JobBuilder()
                 .withNewMetadata()
@@ -142,7 +155,7 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("training"))
                 .endMetadata()
-                .withSpec(podSpec(trainer, names.trainingService()))
+                .withSpec(podSpec(trainer, names.trainingService(), Placement.WORKERS))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -178,7 +191,7 @@ public final class WorkloadManifests {
         Container preparer = container(
                 "data",
                 command,
-                cpuAndMemory(),
+                spec.cluster().created() ? systemCpuAndMemory() : cpuAndMemory(),
                 List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "data")));
         return new JobBuilder()
                 .withNewMetadata()
@@ -195,7 +208,7 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("data"))
                 .endMetadata()
-                .withSpec(podSpec(preparer, null))
+                .withSpec(podSpec(preparer, null, Placement.SYSTEM))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -231,7 +244,7 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("evaluation"))
                 .endMetadata()
-                .withSpec(podSpec(evaluator, null))
+                .withSpec(podSpec(evaluator, null, Placement.WORKERS))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -268,7 +281,15 @@ public final class WorkloadManifests {
                 .build();
     }
 
-    /** The data pod needs no accelerator. */
+    /** The data pod on a created cluster: sized for the system node ({@link #DATA_CPU}, {@link #DATA_MEMORY}). */
+    private static ResourceRequirements systemCpuAndMemory() {
+        return new ResourceRequirementsBuilder()
+                .withRequests(Map.of("cpu", new Quantity(DATA_CPU), "memory", new Quantity(DATA_MEMORY)))
+                .withLimits(Map.of("memory", new Quantity(DATA_MEMORY)))
+                .build();
+    }
+
+    /** The data pod on an existing cluster needs no accelerator: the training's CPU and memory, as before. */
     private ResourceRequirements cpuAndMemory() {
         TrainingSpec t = spec.training();
         return new ResourceRequirementsBuilder()
@@ -294,15 +315,68 @@ public final class WorkloadManifests {
                 .build();
     }
 
-    PodSpec podSpec(Container container, String subdomain) {
+    /**
+     * A training pod's resources: {@link #resources()} and, when the nodes have EFA interfaces,
+     * its share of them ({@link #efaPerWorker()}), without which NCCL silently falls back to TCP.
+     */
+    ResourceRequirements trainingResources() {
+        ResourceRequirements resources = resources();
+        int efa = efaPerWorker();
+        if (efa > 0) {
+            Quantity interfaces = new Quantity(Integer.toString(efa));
+            resources.getRequests().put(DevicePluginManifests.EFA_RESOURCE, interfaces);
+            resources.getLimits().put(DevicePluginManifests.EFA_RESOURCE, interfaces);
+        }
+        return resources;
+    }
+
+    /**
+     * The EFA interfaces ({@code vpc.amazonaws.com/efa}, advertised by the EFA device plugin) each
+     * training pod asks for, 0 without EFA: all of its node's when one worker runs per node (EKS's
+     * example, https://docs.aws.amazon.com/eks/latest/userguide/node-efa.html), an even share when
+     * several do, at least one. An extended resource is requested and limited alike.
+     */
+    int efaPerWorker() {
+        if (!spec.cluster().created() || !spec.cluster().nodeGroup().efa()) {
+            return 0;
+        }
+        NodeGroupSpec nodes = spec.cluster().nodeGroup();
+        int workersPerNode = Math.ceilDiv(spec.training().workers(), nodes.nodes());
+        return Math.max(1, EfaInterfaces.count(nodes.instanceType()) / workersPerNode);
+    }
+
+    /** Which node group a pod runs on. */
+    enum Placement {
+        /** The system node group: the data job. */
+        SYSTEM,
+        /** The run's node group, tainted when it has GPUs: training and evaluation. */
+        WORKERS
+    }
+
+    /**
+     * On a created cluster a pod selects its node group by {@value EksRequests#NODE_POOL_LABEL},
+     * and the workers' pods tolerate their GPU taint; the system pool is untainted. On an existing
+     * cluster nothing carries that label: no selector, and the GPU taint (the usual one) is
+     * tolerated by every pod of a run that asks for GPUs.
+     */
+    PodSpec podSpec(Container container, String subdomain, Placement placement) {
         PodSpecBuilder pod = new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withSubdomain(subdomain)
                 .withContainers(container)
                 .withVolumes(volumes());
-        if (spec.training().gpusPerWorker() > 0) {
+        boolean created = spec.cluster().created();
+        boolean gpuTaint = created
+                ? placement == Placement.WORKERS && spec.cluster().nodeGroup().gpusPerNode() > 0
+                : spec.training().gpusPerWorker() > 0;
+        if (created) {
+            pod.addToNodeSelector(
+                    EksRequests.NODE_POOL_LABEL,
+                    placement == Placement.SYSTEM ? EksRequests.SYSTEM_POOL : EksRequests.WORKER_POOL);
+        }
+        if (gpuTaint) {
             pod.addNewToleration()
-                    .withKey("nvidia.com/gpu")
+                    .withKey(EksRequests.GPU_TAINT_KEY)
                     .withOperator("Exists")
                     .withEffect("NoSchedule")
                     .endToleration();

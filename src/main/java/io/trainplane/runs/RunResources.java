@@ -63,6 +63,8 @@ public final class RunResources {
     public static final Key<String> EKS_CLUSTER = text("eks/cluster");
 
     public static final Key<String> NODE_GROUP = text("eks/nodegroup");
+    /** The created cluster's system node group (CoreDNS, add-on controllers, the data job). */
+    public static final Key<String> SYSTEM_NODE_GROUP = text("eks/system-nodegroup");
     /** Cloud Control request tokens of the node group's launch template and placement group, when it needs them. */
     public static final Key<String> LAUNCH_TEMPLATE = text("ec2/launch-template");
 
@@ -102,6 +104,7 @@ public final class RunResources {
             NAMESPACE,
             EKS_CLUSTER,
             NODE_GROUP,
+            SYSTEM_NODE_GROUP,
             LAUNCH_TEMPLATE,
             PLACEMENT_GROUP,
             LOG_GROUP,

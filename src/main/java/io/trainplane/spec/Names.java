@@ -105,6 +105,11 @@ public final class Names {
         return fit(PREFIX + runId + "-nodes", MAX_EKS_NODEGROUP_NAME);
     }
 
+    /** EKS managed node group of the created cluster's system pods (CoreDNS, add-on controllers, the data job). */
+    public String systemNodeGroupName() {
+        return fit(PREFIX + runId + "-system", MAX_EKS_NODEGROUP_NAME);
+    }
+
     /** EFS CreationToken: creating the file system twice returns the same one. */
     public String efsCreationToken() {
         return fit(PREFIX + runId + "-efs", MAX_TOKEN);

@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
@@ -16,8 +17,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Looks once at the node group (~4 min to ACTIVE). Before it exists, it moves its prerequisites
- * along: the placement group (EFA), then the launch template (always), then the node group itself.
+ * Looks once at the node groups (~4 min to ACTIVE): done when both the system and the workers'
+ * are. Before the workers' exists, it moves its prerequisites along: the placement group (EFA),
+ * then the launch template (always), then the node group itself.
  */
 public final class CheckNodegroupStep implements Step {
     static final int WAIT_SECONDS = 30;
@@ -49,8 +51,37 @@ public final class CheckNodegroupStep implements Step {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        String nodegroup = run.names().nodeGroupName();
         RunRecord record = store.get(run.runId());
+        // Looked at first: a failed system node group fails the run even while the workers' still waits.
+        ObjectNode system = ResourceWait.look(
+                systemNodegroup(run, record),
+                "EKS system node group " + run.names().systemNodeGroupName(),
+                WAIT_SECONDS);
+        ObjectNode workers = workerNodegroup(run, record);
+        return workers.path("done").asBoolean() ? system : workers;
+    }
+
+    /** The system node group's state, created (or adopted) when the record does not list it or it is gone. */
+    private ResourceState systemNodegroup(RunContext run, RunRecord record) {
+        String nodegroup = run.names().systemNodeGroupName();
+        ResourceState state = record.resources().has(RunResources.SYSTEM_NODE_GROUP)
+                ? nodegroups.get().state(run.clusterName(), nodegroup)
+                : new ResourceState.Gone();
+        if (state instanceof ResourceState.Gone) {
+            // Asked for and the answer lost: asking again is the same request.
+            NodegroupPrerequisites.createSystemNodegroup(
+                    run,
+                    store,
+                    nodegroups,
+                    settings,
+                    NodegroupPrerequisites.network(run, reservedCapacity.get(), settings));
+            state = nodegroups.get().state(run.clusterName(), nodegroup);
+        }
+        return state;
+    }
+
+    private ObjectNode workerNodegroup(RunContext run, RunRecord record) {
+        String nodegroup = run.names().nodeGroupName();
         ResourceState state = record.resources().has(RunResources.NODE_GROUP)
                 ? nodegroups.get().state(run.clusterName(), nodegroup)
                 : new ResourceState.Gone();

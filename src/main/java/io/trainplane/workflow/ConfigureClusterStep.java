@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 /**
  * Readies a created cluster for the run: the EKS Pod Identity agent and, when the run has an EFS
  * volume, the EFS CSI driver with a Pod Identity association to the stack's role; the NVIDIA
- * device plugin when the nodes have GPUs. Installs what is missing, then reports whether all of
+ * device plugin when the nodes have GPUs, the EFA device plugin when they have EFA interfaces. Installs what is missing, then reports whether all of
  * it is ready; the state machine calls it again until it is.
  */
 public final class ConfigureClusterStep implements KubernetesStep {
@@ -53,6 +53,11 @@ public final class ConfigureClusterStep implements KubernetesStep {
         if (run.spec().cluster().nodeGroup().gpusPerNode() > 0) {
             new RunObjects(clusters.connect(cluster), run.runId())
                     .createOrAdopt(DevicePluginManifests.daemonSet(run.names()));
+        }
+        // Without it the EFA interfaces are attached but no pod can ask for one: NCCL falls back to TCP.
+        if (run.spec().cluster().nodeGroup().efa()) {
+            new RunObjects(clusters.connect(cluster), run.runId())
+                    .createOrAdopt(DevicePluginManifests.efaDaemonSet(run.names()));
         }
         return ResourceWait.look(combined, "the add-ons of EKS cluster " + cluster, WAIT_SECONDS);
     }

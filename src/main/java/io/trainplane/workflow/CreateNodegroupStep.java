@@ -8,6 +8,7 @@ import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.ec2.ReservedCapacity;
 import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.aws.eks.EksNodegroups;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
@@ -16,7 +17,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Starts the run's node group. A node group that launches into a capacity reservation is checked
+ * Starts the run's node groups: the system node group (CoreDNS, the add-ons' controllers, the
+ * data job) at once, and the workers'. A node group that launches into a capacity reservation is checked
  * against it first ({@code ReservedCapacity}: its zone's subnets only, its instance type, active).
  * Then its placement group when it needs one (EFA outside a Capacity Block), then its launch
  * template (every node group has one: the nodes' metadata options, a capacity reservation, EFA),
@@ -27,6 +29,7 @@ public final class CreateNodegroupStep implements Step {
     private final Supplier<ReservedCapacity> reservedCapacity;
     private final Supplier<Ec2Objects> ec2;
     private final Supplier<EksClusters> clusters;
+    private final Supplier<EksNodegroups> nodegroups;
     private final Settings settings;
 
     /** The AWS parts as suppliers: their SDK clients are built on first use (a placement group needs no EKS). */
@@ -35,11 +38,13 @@ public final class CreateNodegroupStep implements Step {
             Supplier<ReservedCapacity> reservedCapacity,
             Supplier<Ec2Objects> ec2,
             Supplier<EksClusters> clusters,
+            Supplier<EksNodegroups> nodegroups,
             Settings settings) {
         this.store = store;
         this.reservedCapacity = reservedCapacity;
         this.ec2 = ec2;
         this.clusters = clusters;
+        this.nodegroups = nodegroups;
         this.settings = settings;
     }
 
@@ -49,6 +54,8 @@ public final class CreateNodegroupStep implements Step {
         NodeGroupSpec nodeGroup = run.spec().cluster().nodeGroup();
         // A reservation the node group cannot launch into is refused before anything is created.
         ClusterNetwork network = NodegroupPrerequisites.network(run, reservedCapacity.get(), settings);
+        // Needs no template: started first, it is ready by the time the workers' node group is.
+        NodegroupPrerequisites.createSystemNodegroup(run, store, nodegroups, settings, network);
         if (Ec2DesiredState.needsPlacementGroup(nodeGroup)) {
             var request = ec2.get().createPlacementGroup(run.names(), RunTags.of(settings, run.names()));
             store.update(run.runId(), r -> r.withResource(RunResources.PLACEMENT_GROUP, request.requestToken()));

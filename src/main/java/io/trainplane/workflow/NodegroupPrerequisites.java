@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The create calls of a node group and its launch template, shared by CreateNodegroup and
- * CheckNodegroup. The AWS parts come as suppliers, each asked for where it is first used.
+ * The create calls of the node groups (the workers' and the system one) and the workers' launch
+ * template, shared by CreateNodegroup and CheckNodegroup. The AWS parts come as suppliers, each asked for where it is first used.
  */
 final class NodegroupPrerequisites {
     private NodegroupPrerequisites() {}
@@ -49,6 +49,21 @@ final class NodegroupPrerequisites {
      */
     static ClusterNetwork network(RunContext run, ReservedCapacity reservedCapacity, Settings settings) {
         return reservedCapacity.networkFor(run.spec().cluster().nodeGroup(), settings.network(), settings.region());
+    }
+
+    /**
+     * The created cluster's system node group, in the workers' subnets ({@code network}) with
+     * their node role; recorded before the call, as the workers' node group is.
+     */
+    static void createSystemNodegroup(
+            RunContext run,
+            RunStore store,
+            Supplier<EksNodegroups> nodegroups,
+            Settings settings,
+            ClusterNetwork network) {
+        String nodegroup = run.names().systemNodeGroupName();
+        store.update(run.runId(), r -> r.withResource(RunResources.SYSTEM_NODE_GROUP, nodegroup));
+        nodegroups.get().createSystem(run.names(), RunTags.of(settings, run.names()), network, settings.roles());
     }
 
     static String createNodegroup(

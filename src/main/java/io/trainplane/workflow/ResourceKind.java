@@ -39,6 +39,9 @@ enum ResourceKind {
             entries(RunResources.FILE_SYSTEM, RunResources.FILE_SYSTEM_TOKEN),
             MOUNT_TARGETS),
     NODE_GROUP("EKS node group", Keep.WITH_CLUSTER, entries(RunResources.NODE_GROUP), KUBERNETES_OBJECTS),
+    /** After the run's objects: its nodes run the EFS CSI controller that lets go of the run's volume. */
+    SYSTEM_NODE_GROUP(
+            "EKS system node group", Keep.WITH_CLUSTER, entries(RunResources.SYSTEM_NODE_GROUP), KUBERNETES_OBJECTS),
     LAUNCH_TEMPLATE("launch template", Keep.WITH_CLUSTER, entries(RunResources.LAUNCH_TEMPLATE), NODE_GROUP),
     PLACEMENT_GROUP("placement group", Keep.WITH_CLUSTER, entries(RunResources.PLACEMENT_GROUP), NODE_GROUP),
     CLUSTER(
@@ -46,6 +49,7 @@ enum ResourceKind {
             Keep.WITH_CLUSTER,
             entries(RunResources.EKS_CLUSTER),
             NODE_GROUP,
+            SYSTEM_NODE_GROUP,
             LAUNCH_TEMPLATE,
             PLACEMENT_GROUP,
             MOUNT_TARGET_ACCESS),
@@ -114,9 +118,8 @@ enum ResourceKind {
             // Not resources of their own: a change to someone's mount targets, and the file system's parts.
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
-            case NODE_GROUP ->
-                list(r.get(RunResources.EKS_CLUSTER)
-                        .flatMap(c -> r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + c + "/" + ng)));
+            case NODE_GROUP -> nodegroup(r, RunResources.NODE_GROUP);
+            case SYSTEM_NODE_GROUP -> nodegroup(r, RunResources.SYSTEM_NODE_GROUP);
             case LAUNCH_TEMPLATE ->
                 list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
             case PLACEMENT_GROUP ->
@@ -140,6 +143,7 @@ enum ResourceKind {
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
             case NODE_GROUP -> list(r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
+            case SYSTEM_NODE_GROUP -> list(r.get(RunResources.SYSTEM_NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
             case LAUNCH_TEMPLATE ->
                 list(r.get(RunResources.LAUNCH_TEMPLATE)
                         .map(token -> "cloudcontrol:AWS::EC2::LaunchTemplate/" + token));
@@ -153,6 +157,11 @@ enum ResourceKind {
 
     private static List<RunResources.Key<?>> entries(RunResources.Key<?>... keys) {
         return List.of(keys);
+    }
+
+    private static List<String> nodegroup(RunResources r, RunResources.Key<String> key) {
+        return list(
+                r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(key).map(ng -> "eks:nodegroup/" + c + "/" + ng)));
     }
 
     /** Its id once EFS answered, its creation token before. */

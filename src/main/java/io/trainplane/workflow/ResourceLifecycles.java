@@ -129,9 +129,8 @@ final class ResourceLifecycles {
                                     group, r.list(RunResources.MOUNT_TARGETS_OPENED))));
                 case MOUNT_TARGETS -> recordsFileSystem() ? Optional.of(mountTargets()) : Optional.empty();
                 case FILE_SYSTEM -> recordsFileSystem() ? Optional.of(fileSystem()) : Optional.empty();
-                case NODE_GROUP ->
-                    r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(RunResources.NODE_GROUP)
-                            .map(ng -> bound(kind, new EksNodegroups.InCluster(c, ng), this::nodegroups, null)));
+                case NODE_GROUP -> nodegroup(kind, RunResources.NODE_GROUP);
+                case SYSTEM_NODE_GROUP -> nodegroup(kind, RunResources.SYSTEM_NODE_GROUP);
                 case LAUNCH_TEMPLATE ->
                     r.get(RunResources.LAUNCH_TEMPLATE)
                             .map(token ->
@@ -163,6 +162,11 @@ final class ResourceLifecycles {
                                     () -> new ControlPlaneLogGroups(ec2()),
                                     logGroup -> kind.named(r)));
             };
+        }
+
+        private Optional<Held> nodegroup(ResourceKind kind, RunResources.Key<String> key) {
+            return r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(key)
+                    .map(ng -> bound(kind, new EksNodegroups.InCluster(c, ng), this::nodegroups, null)));
         }
 
         /**

@@ -44,7 +44,12 @@ public final class StepWiring {
 
     public static Step createNodegroup(Clients clients) {
         return new CreateNodegroupStep(
-                runStore(clients), reservedCapacity(clients), ec2(clients), eksClusters(clients), clients.settings());
+                runStore(clients),
+                reservedCapacity(clients),
+                ec2(clients),
+                eksClusters(clients),
+                () -> new EksNodegroups(clients.eks()),
+                clients.settings());
     }
 
     public static Step checkNodegroup(Clients clients) {

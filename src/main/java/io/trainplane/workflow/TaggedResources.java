@@ -48,9 +48,13 @@ final class TaggedResources {
                 continue;
             }
             List<Found> found = byRun.computeIfAbsent(runId, k -> new ArrayList<>());
+            String system = Names.isValidRunId(runId) ? new Names(runId).systemNodeGroupName() : null;
             for (String nodegroup :
                     eks.listNodegroupsPaginator(r -> r.clusterName(cluster)).nodegroups()) {
-                found.add(new Found(RunResources.NODE_GROUP, nodegroup, "eks:nodegroup/" + nodegroup));
+                // The system node group has its own entry in the record, as the run itself writes it.
+                RunResources.Key<String> key =
+                        nodegroup.equals(system) ? RunResources.SYSTEM_NODE_GROUP : RunResources.NODE_GROUP;
+                found.add(new Found(key, nodegroup, "eks:nodegroup/" + nodegroup));
             }
             found.add(new Found(RunResources.EKS_CLUSTER, cluster, "eks:cluster/" + cluster));
         }

@@ -157,8 +157,8 @@ class CliTest {
     void anAwsFaultFailsTheRunAndAThrottleDoesNot() {
         Result fault = cli("run", "examples/quickstart.json", "--output", "json", "--fault", "eks:CreateNodegroup");
         assertThat(fault.exit()).isEqualTo(1);
-        // The node group is asked for by CheckNodegroup, once its launch template exists.
-        assertThat(Json.read(fault.out()).path("failedState").asText()).isEqualTo("CheckNodegroup");
+        // The system node group is asked for first, by CreateNodegroup (the workers' waits for its launch template).
+        assertThat(Json.read(fault.out()).path("failedState").asText()).isEqualTo("CreateNodegroup");
         assertThat(Json.read(fault.out()).path("resources").path("remaining")).isEmpty();
 
         Result throttle =
@@ -180,7 +180,10 @@ class CliTest {
         assertThat(r.out())
                 .contains(
                         "EKS cluster tp-quickstart-eks",
-                        "EKS node group tp-quickstart-nodes: 2 × c5.2xlarge",
+                        "EKS node group tp-quickstart-system (system: CoreDNS, add-on controllers, the data job):"
+                                + " 1 × m5.large, ON_DEMAND",
+                        "EKS node group tp-quickstart-nodes (workers: training and evaluation): 2 × c5.2xlarge",
+                        "trainplane.io/node-pool: \"system\"",
                         "EFS file system",
                         "kind: \"PersistentVolume\"",
                         "driver: \"efs.csi.aws.com\"",
@@ -195,7 +198,9 @@ class CliTest {
                 .contains(
                         "2 × p4d.24xlarge, CAPACITY_BLOCK",
                         "in the stack's subnets of the reservation's Availability Zone",
-                        "capacity reservation cr-0123456789abcdef0, 4 EFA interfaces")
+                        "capacity reservation cr-0123456789abcdef0, 4 EFA interfaces",
+                        "AWS EFA device plugin DaemonSet in kube-system",
+                        "vpc.amazonaws.com/efa: \"4\"")
                 .doesNotContain("placement group");
     }
 

@@ -92,13 +92,22 @@ class PlanCostTest {
         assertThat(line(lines, "Step Functions", "cost")).isCloseTo(0.195 * 0.025, within(1e-6));
         assertThat(line(lines, "Lambda", "quantity")).isCloseTo(150, within(1e-6));
         assertThat(line(lines, "Lambda", "cost")).isCloseTo(150 * 0.0000166667, within(1e-6));
-        double total = 2 * hours * 1.212 + hours * 0.10 + 2.0 * hours / 730 * 0.30 + 0.12 + 0.126 + 0.004875 + 0.0025;
+        assertThat(line(lines, "EC2 1 × m5.large (system)", "cost")).isCloseTo(hours * 0.096, within(1e-4));
+        double total = 2 * hours * 1.212
+                + hours * 0.096
+                + hours * 0.10
+                + 2.0 * hours / 730 * 0.30
+                + 0.12
+                + 0.126
+                + 0.004875
+                + 0.0025;
         assertThat(cost.path("total").asDouble()).isCloseTo(total, within(1e-3));
 
         JsonNode worst = cost.path("worstCase");
         assertThat(worst.path("hours").asDouble()).isEqualTo(6.0);
         // 40 + 6 × 3600 / 120 = 220 polls: 720 transitions, 500 GB-s.
-        double worstTotal = 12 * 1.212 + 0.6 + 2.0 * 6 / 730 * 0.30 + 0.12 + 0.126 + 0.720 * 0.025 + 500 * 0.0000166667;
+        double worstTotal =
+                12 * 1.212 + 6 * 0.096 + 0.6 + 2.0 * 6 / 730 * 0.30 + 0.12 + 0.126 + 0.720 * 0.025 + 500 * 0.0000166667;
         assertThat(worst.path("total").asDouble()).isCloseTo(worstTotal, within(1e-3));
     }
 

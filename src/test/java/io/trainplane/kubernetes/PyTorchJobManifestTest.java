@@ -17,6 +17,7 @@ import io.trainplane.spec.RunSpecs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -117,6 +118,30 @@ class PyTorchJobManifestTest {
                 .contains(VolumeManifests.CLAIM);
         assertThat(pod.path("spec").path("tolerations").get(0).path("key").asText())
                 .isEqualTo("nvidia.com/gpu");
+    }
+
+    @Test
+    void onACreatedEfaClusterEveryReplicaSelectsTheWorkersAndAsksForTheirEfaInterfaces() {
+        RunSpec created = RunSpecs.parse(
+                """
+                {"runId": "nightly-7", "cluster": {"mode": "create", "kubernetesVersion": "1.35",
+                  "nodeGroup": {"instanceType": "p4d.24xlarge", "nodes": 2, "gpusPerNode": 8, "efa": true}},
+                 "training": {"launcher": "pytorchjob", "workers": 2, "gpusPerWorker": 8, "procsPerWorker": 8}}""");
+        JsonNode replicas = Json.mapper()
+                .valueToTree(new WorkloadManifests(created).pyTorchJob())
+                .path("spec")
+                .path("pytorchReplicaSpecs");
+        for (String replica : List.of("Master", "Worker")) {
+            JsonNode pod = replicas.path(replica).path("template").path("spec");
+            assertThat(pod.path("nodeSelector").path("trainplane.io/node-pool").asText())
+                    .as(replica)
+                    .isEqualTo("workers");
+            JsonNode resources = pod.path("containers").get(0).path("resources");
+            assertThat(resources.path("requests").path("vpc.amazonaws.com/efa").asText())
+                    .isEqualTo("4");
+            assertThat(resources.path("limits").path("vpc.amazonaws.com/efa").asText())
+                    .isEqualTo("4");
+        }
     }
 
     @Test

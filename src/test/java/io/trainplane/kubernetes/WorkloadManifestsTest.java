@@ -54,6 +54,110 @@ class WorkloadManifestsTest {
         assertThat(trainer.getResources().getLimits()).doesNotContainKey("nvidia.com/gpu");
     }
 
+    static RunSpec created(String nodeGroup, String training) {
+        return RunSpecs.parse(
+                """
+                {"runId": "nightly-7", "cluster": {"mode": "create", "kubernetesVersion": "1.35", "nodeGroup": %s},
+                 "training": %s}"""
+                        .formatted(nodeGroup, training));
+    }
+
+    static io.fabric8.kubernetes.api.model.PodSpec pod(Job job) {
+        return job.getSpec().getTemplate().getSpec();
+    }
+
+    @Test
+    void onACreatedGpuClusterTheDataJobRunsOnTheSystemNodesAndTrainingAndEvaluationOnTheTaintedWorkers() {
+        var manifests = new WorkloadManifests(created(
+                "{\"instanceType\": \"g5.12xlarge\", \"nodes\": 2, \"gpusPerNode\": 4}",
+                "{\"workers\": 2, \"gpusPerWorker\": 4, \"cpu\": \"40\", \"memory\": \"150Gi\"}"));
+
+        var data = pod(manifests.dataJob());
+        assertThat(data.getNodeSelector()).containsExactly(java.util.Map.entry("trainplane.io/node-pool", "system"));
+        assertThat(data.getTolerations()).as("the system nodes are untainted").isEmpty();
+        // Sized for one m5.large beside CoreDNS and the controllers, not like a training pod.
+        assertThat(data.getContainers().get(0).getResources().getRequests())
+                .containsEntry("cpu", new io.fabric8.kubernetes.api.model.Quantity("500m"))
+                .containsEntry("memory", new io.fabric8.kubernetes.api.model.Quantity("2Gi"))
+                .doesNotContainKey("nvidia.com/gpu");
+
+        for (Job job : java.util.List.of(manifests.trainingJob(), manifests.evaluationJob())) {
+            assertThat(pod(job).getNodeSelector())
+                    .containsExactly(java.util.Map.entry("trainplane.io/node-pool", "workers"));
+            assertThat(pod(job).getTolerations()).singleElement().satisfies(t -> {
+                assertThat(t.getKey()).isEqualTo("nvidia.com/gpu");
+                assertThat(t.getOperator()).isEqualTo("Exists");
+                assertThat(t.getEffect()).isEqualTo("NoSchedule");
+            });
+            assertThat(pod(job).getContainers().get(0).getResources().getLimits())
+                    .doesNotContainKey("vpc.amazonaws.com/efa");
+        }
+    }
+
+    @Test
+    void onACreatedCpuClusterTheWorkersAreSelectedAndNoTaintIsTolerated() {
+        var manifests = new WorkloadManifests(created("{\"instanceType\": \"c5.2xlarge\", \"nodes\": 2}", "{}"));
+        assertThat(pod(manifests.trainingJob()).getNodeSelector()).containsEntry("trainplane.io/node-pool", "workers");
+        assertThat(pod(manifests.trainingJob()).getTolerations()).isEmpty();
+        assertThat(pod(manifests.dataJob()).getNodeSelector()).containsEntry("trainplane.io/node-pool", "system");
+    }
+
+    @Test
+    void onAnExistingClusterNoPodSelectsANodePoolAndTheDataJobKeepsItsSizeAndToleration() {
+        var manifests = new WorkloadManifests(spec("{\"gpusPerWorker\": 1, \"cpu\": \"6\", \"memory\": \"24Gi\"}"));
+        for (Job job : java.util.List.of(manifests.dataJob(), manifests.trainingJob(), manifests.evaluationJob())) {
+            assertThat(pod(job).getNodeSelector())
+                    .as(job.getMetadata().getName())
+                    .isNullOrEmpty();
+            assertThat(pod(job).getTolerations()).extracting("key").containsExactly("nvidia.com/gpu");
+        }
+        assertThat(pod(manifests.dataJob())
+                        .getContainers()
+                        .get(0)
+                        .getResources()
+                        .getRequests())
+                .containsEntry("cpu", new io.fabric8.kubernetes.api.model.Quantity("6"));
+    }
+
+    @Test
+    void withEfaEachTrainingPodAsksForItsNodesEfaInterfacesAndEvaluationForNone() {
+        var manifests = new WorkloadManifests(created(
+                "{\"instanceType\": \"p4d.24xlarge\", \"nodes\": 2, \"gpusPerNode\": 8, \"efa\": true}",
+                "{\"workers\": 2, \"gpusPerWorker\": 8}"));
+        var trainer = pod(manifests.trainingJob()).getContainers().get(0).getResources();
+        assertThat(trainer.getRequests().get("vpc.amazonaws.com/efa").getAmount())
+                .isEqualTo("4");
+        assertThat(trainer.getLimits().get("vpc.amazonaws.com/efa").getAmount()).isEqualTo("4");
+        assertThat(trainer.getLimits().get("nvidia.com/gpu").getAmount()).isEqualTo("8");
+        assertThat(pod(manifests.evaluationJob())
+                        .getContainers()
+                        .get(0)
+                        .getResources()
+                        .getLimits())
+                .doesNotContainKey("vpc.amazonaws.com/efa");
+        assertThat(pod(manifests.dataJob())
+                        .getContainers()
+                        .get(0)
+                        .getResources()
+                        .getLimits())
+                .doesNotContainKey("vpc.amazonaws.com/efa");
+    }
+
+    @Test
+    void severalWorkersOnAnEfaNodeShareItsInterfaces() {
+        // 4 workers on 2 nodes: 2 a node, each with half of a p4d's 4 interfaces.
+        var manifests = new WorkloadManifests(created(
+                "{\"instanceType\": \"p4d.24xlarge\", \"nodes\": 2, \"gpusPerNode\": 8, \"efa\": true}",
+                "{\"workers\": 4, \"gpusPerWorker\": 4}"));
+        assertThat(manifests.efaPerWorker()).isEqualTo(2);
+        // More workers a node than interfaces: one each.
+        assertThat(new WorkloadManifests(created(
+                                "{\"instanceType\": \"g5.48xlarge\", \"nodes\": 1, \"gpusPerNode\": 8, \"efa\": true}",
+                                "{\"workers\": 8, \"gpusPerWorker\": 1}"))
+                        .efaPerWorker())
+                .isEqualTo(1);
+    }
+
     @Test
     void rendezvousServiceIsHeadlessAndSelectsTheTrainingPods() {
         var manifests = new WorkloadManifests(spec("{}"));

@@ -82,10 +82,25 @@ class CreateStepsIdempotencyTest {
         clusterActive();
         threeTimes("CreateNodegroup", "cloudcontrol:CreateResource", timeout);
         assertThat(count("ec2:launch-template/")).isEqualTo(1);
+        assertThat(count("eks:nodegroup/")).as("the system node group").isEqualTo(1);
 
         cloud.clock().advance(Duration.ofSeconds(15));
         threeTimes("CheckNodegroup", "eks:CreateNodegroup", timeout);
-        assertThat(count("eks:nodegroup/")).isEqualTo(1);
+        assertThat(count("eks:nodegroup/"))
+                .as("the system and the workers' node groups")
+                .isEqualTo(2);
+        assertThat(count("ec2:launch-template/")).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "lost answer: {0}")
+    @ValueSource(booleans = {false, true})
+    void createNodegroupMakesOneSystemNodegroup(boolean timeout) {
+        clusterActive();
+        threeTimes("CreateNodegroup", "eks:CreateNodegroup", timeout);
+        assertThat(cloud.eks()
+                        .listNodegroups(r -> r.clusterName("tp-quickstart-eks"))
+                        .nodegroups())
+                .containsExactly("tp-quickstart-system");
         assertThat(count("ec2:launch-template/")).isEqualTo(1);
     }
 

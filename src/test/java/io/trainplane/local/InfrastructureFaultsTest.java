@@ -147,16 +147,48 @@ class InfrastructureFaultsTest {
     @Test
     void aFailureWhileTheNodegroupIsStillCreatingEndsWithNothingLeft() {
         try (LocalCloud cloud = new LocalCloud()) {
-            // CheckNodegroup creates the node group and sees it CREATING; its next look is refused.
-            cloud.faults().failAfter("eks:DescribeNodegroup", 1);
+            // CheckNodegroup's first look: the system node group (its launch template is asked for); its
+            // second: the system node group, then the workers', created and CREATING; its next look is refused.
+            cloud.faults().failAfter("eks:DescribeNodegroup", 3);
             RunReport r =
                     new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
             assertThat(r.status()).isEqualTo("FAILED");
             assertThat(r.failedState()).isEqualTo("CheckNodegroup");
             assertThat(r.resources().created())
-                    .anyMatch(c -> c.startsWith("eks:nodegroup/"))
+                    .contains("eks:nodegroup/tp-quickstart-eks/tp-quickstart-nodes")
+                    .contains("eks:nodegroup/tp-quickstart-eks/tp-quickstart-system")
                     .anyMatch(c -> c.startsWith("ec2:launch-template/"))
                     .anyMatch(c -> c.startsWith("logs:log-group/"));
+            assertThat(r.resources().remaining()).isEmpty();
+        }
+    }
+
+    @Test
+    void aRefusedSystemNodegroupFailsCreateNodegroupAndCleanupLeavesNothing() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            // The first CreateNodegroup call is the system node group's; the run records it before the call.
+            cloud.faults().failAfter("eks:CreateNodegroup", 0);
+            RunReport r =
+                    new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
+            assertThat(r.status()).isEqualTo("FAILED");
+            assertThat(r.failedState()).isEqualTo("CreateNodegroup");
+            assertThat(r.resources().created()).noneMatch(c -> c.startsWith("eks:nodegroup/"));
+            assertThat(r.resources().remaining()).isEmpty();
+        }
+    }
+
+    @Test
+    void aFailureAfterTheSystemNodegroupWasCreatedEndsWithNothingLeft() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            // The system node group is created; the workers' is refused.
+            cloud.faults().failAfter("eks:CreateNodegroup", 1);
+            RunReport r =
+                    new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
+            assertThat(r.status()).isEqualTo("FAILED");
+            assertThat(r.failedState()).isEqualTo("CheckNodegroup");
+            assertThat(r.resources().created())
+                    .contains("eks:nodegroup/tp-quickstart-eks/tp-quickstart-system")
+                    .doesNotContain("eks:nodegroup/tp-quickstart-eks/tp-quickstart-nodes");
             assertThat(r.resources().remaining()).isEmpty();
         }
     }

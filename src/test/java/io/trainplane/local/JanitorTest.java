@@ -160,4 +160,44 @@ class JanitorTest {
             assertThat(cloud.stepFunctions().executions()).hasSize(4);
         }
     }
+
+    @Test
+    void anOrphanedClustersSystemNodeGroupIsAdoptedUnderItsOwnEntryAndGoesWithTheWorkers() throws IOException {
+        try (LocalCloud cloud = new LocalCloud()) {
+            RunStore store = StepWiring.runStore(cloud.clients());
+            store.create("done-run", spec("done-run", false), null);
+            store.update("done-run", r -> r.withStatus(RunStatus.SUCCEEDED));
+            cluster(cloud, "tp-done-run-eks", "done-run");
+            cloud.clock().advance(Duration.ofMinutes(20));
+            cloud.reconcile();
+            Names names = new Names("done-run");
+            for (String nodegroup : List.of(names.nodeGroupName(), names.systemNodeGroupName())) {
+                cloud.eks().createNodegroup(r -> r.clusterName("tp-done-run-eks")
+                        .nodegroupName(nodegroup)
+                        .nodeRole("arn:aws:iam::000000000000:role/x")
+                        .subnets(SUBNETS)
+                        .tags(ours("done-run")));
+            }
+            cloud.clock().advance(Duration.ofMinutes(5));
+            cloud.reconcile();
+
+            JsonNode report = LocalJanitor.sweep(cloud);
+            cloud.reconcile();
+
+            assertThat(report.path("runs").get(0).path("resources"))
+                    .extracting(JsonNode::asText)
+                    .contains(
+                            "eks:nodegroup/" + names.nodeGroupName(),
+                            "eks:nodegroup/" + names.systemNodeGroupName(),
+                            "eks:cluster/tp-done-run-eks");
+            // Both in one cleanup: a second node group under the workers' entry would have waited
+            // for the next sweep, and the cluster with it.
+            assertThat(cloud.awsResources()).extracting(r -> r.ref()).noneMatch(ref -> ref.contains("tp-done-run"));
+            assertThat(store.get("done-run").resources().list(RunResources.CLEANUP_DELETED))
+                    .contains(
+                            "eks:nodegroup/" + names.nodeGroupName(),
+                            "eks:nodegroup/" + names.systemNodeGroupName(),
+                            "eks:cluster/tp-done-run-eks");
+        }
+    }
 }

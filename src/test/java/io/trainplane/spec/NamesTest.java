@@ -27,8 +27,13 @@ class NamesTest {
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final Pattern LABEL_KEY =
             Pattern.compile("([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-    private static final List<String> OPERATIONS =
-            List.of("CreateCluster", "CreateNodegroup", "CreateAccessEntry", "create-addon", "X".repeat(40));
+    private static final List<String> OPERATIONS = List.of(
+            "CreateCluster",
+            "CreateNodegroup",
+            "CreateSystemNodegroup",
+            "CreateAccessEntry",
+            "create-addon",
+            "X".repeat(40));
 
     static Stream<String> runIds() {
         List<String> ids = new ArrayList<>(List.of(
@@ -85,6 +90,7 @@ class NamesTest {
         assertValid(names.configMap(), DNS_1123_LABEL, 63);
         assertValid(names.clusterName(), EKS_NAME, 100);
         assertValid(names.nodeGroupName(), EKS_NAME, 63);
+        assertValid(names.systemNodeGroupName(), EKS_NAME, 63);
         assertThat(names.efsCreationToken()).hasSizeBetween(1, 64).matches("\\p{Graph}+");
         for (String operation : OPERATIONS) {
             assertValid(names.clientRequestToken(operation), CLIENT_TOKEN, 64);
@@ -191,6 +197,7 @@ class NamesTest {
         all.put("configMap", names.configMap());
         all.put("clusterName", names.clusterName());
         all.put("nodeGroupName", names.nodeGroupName());
+        all.put("systemNodeGroupName", names.systemNodeGroupName());
         all.put("efsCreationToken", names.efsCreationToken());
         for (String operation : OPERATIONS) {
             all.put("token " + operation, names.clientRequestToken(operation));

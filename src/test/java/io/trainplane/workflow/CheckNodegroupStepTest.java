@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.eks.model.NodegroupStatus;
 /**
  * CheckNodegroup's looks once the run's cluster is ACTIVE on the simulated account: the launch
  * template asked for and waited for, then the node group asked for once and waited for until
- * ACTIVE; a node group EKS could not create (an EKS answer built by hand) ends the run with the
+ * ACTIVE, with the system node group CreateNodegroup asked for (asked again when that was lost); a node group EKS could not create (an EKS answer built by hand) ends the run with the
  * health issue and what to do about it.
  */
 class CheckNodegroupStepTest {
@@ -57,14 +57,21 @@ class CheckNodegroupStepTest {
                 run.settings);
     }
 
+    /** What CreateNodegroup does first: the system node group, which needs no launch template. */
+    void systemNodegroupAskedFor() {
+        NodegroupPrerequisites.createSystemNodegroup(
+                RunContext.from(run.state), run.store, nodegroups(), run.settings, run.settings.network());
+    }
+
     @Test
     void itAsksForTheLaunchTemplateThenTheNodeGroupOnceAndWaitsUntilItIsActive() {
         run.clusterActive();
+        systemNodegroupAskedFor();
 
-        // Nothing asked for yet: the launch template is; the node group and a reservation are not looked at.
+        // The workers' node group not asked for yet: its launch template is; a reservation is not looked at.
         JsonNode first = new CheckNodegroupStep(
                         run.store,
-                        StartedRun.notAskedFor("the node groups"),
+                        nodegroups(),
                         run.ec2(),
                         run.eksClusters(),
                         StartedRun.notAskedFor("the reserved capacity"),
@@ -79,7 +86,9 @@ class CheckNodegroupStepTest {
         assertThat(templateCreating.path("done").asBoolean()).isFalse();
         assertThat(templateCreating.path("waitSeconds").asInt())
                 .isEqualTo(CheckNodegroupStep.PREREQUISITE_WAIT_SECONDS);
-        assertThat(run.calls("eks:CreateNodegroup")).isZero();
+        assertThat(run.calls("eks:CreateNodegroup"))
+                .as("the system node group's")
+                .isEqualTo(1);
 
         run.advance(SimulatedCloudControl.OPERATION);
         JsonNode creating = step().run(run.state);
@@ -96,7 +105,9 @@ class CheckNodegroupStepTest {
         JsonNode active = step().run(run.state);
         assertThat(active.path("done").asBoolean()).isTrue();
         assertThat(active.path("waitSeconds").asInt()).isZero();
-        assertThat(run.calls("eks:CreateNodegroup")).as("asked for once").isEqualTo(1);
+        assertThat(run.calls("eks:CreateNodegroup"))
+                .as("each node group asked for once")
+                .isEqualTo(2);
         assertThat(run.calls("cloudcontrol:CreateResource"))
                 .as("the log group and the launch template")
                 .isEqualTo(2);
@@ -106,9 +117,11 @@ class CheckNodegroupStepTest {
     void aNodeGroupEksCouldNotCreateEndsTheRunWithTheHealthIssue() {
         String cluster = run.names().clusterName();
         String nodegroup = run.names().nodeGroupName();
-        run.store.update(run.runId, r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
-        EksClient eks = new OneNodegroupEks(
+        run.store.update(run.runId, r -> r.withResource(RunResources.NODE_GROUP, nodegroup)
+                .withResource(RunResources.SYSTEM_NODE_GROUP, run.names().systemNodeGroupName()));
+        EksClient eks = new NodegroupsEks(
                 cluster,
+                activeSystemNodegroup(),
                 Nodegroup.builder()
                         .clusterName(cluster)
                         .nodegroupName(nodegroup)
@@ -145,9 +158,11 @@ class CheckNodegroupStepTest {
     void aDegradedNodeGroupEndsTheRun() {
         String cluster = run.names().clusterName();
         String nodegroup = run.names().nodeGroupName();
-        run.store.update(run.runId, r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
-        EksClient eks = new OneNodegroupEks(
+        run.store.update(run.runId, r -> r.withResource(RunResources.NODE_GROUP, nodegroup)
+                .withResource(RunResources.SYSTEM_NODE_GROUP, run.names().systemNodeGroupName()));
+        EksClient eks = new NodegroupsEks(
                 cluster,
+                activeSystemNodegroup(),
                 Nodegroup.builder()
                         .clusterName(cluster)
                         .nodegroupName(nodegroup)
@@ -168,8 +183,85 @@ class CheckNodegroupStepTest {
                 .hasMessageContaining("EKS reports no health issue");
     }
 
-    /** EKS knowing one cluster (ACTIVE) with one node group, as built; every other call is unsupported. */
-    record OneNodegroupEks(String cluster, Nodegroup nodegroup) implements EksClient {
+    @Test
+    void aSystemNodeGroupEksCouldNotCreateEndsTheRunWhileTheWorkersNodeGroupIsStillCreating() {
+        String cluster = run.names().clusterName();
+        String system = run.names().systemNodeGroupName();
+        String workers = run.names().nodeGroupName();
+        run.store.update(run.runId, r -> r.withResource(RunResources.NODE_GROUP, workers)
+                .withResource(RunResources.SYSTEM_NODE_GROUP, system));
+        EksClient eks = new NodegroupsEks(
+                cluster,
+                Nodegroup.builder()
+                        .clusterName(cluster)
+                        .nodegroupName(system)
+                        .status(NodegroupStatus.CREATE_FAILED)
+                        .health(NodegroupHealth.builder()
+                                .issues(Issue.builder()
+                                        .code("AsgInstanceLaunchFailures")
+                                        .message("Could not launch On-Demand Instances. InsufficientInstanceCapacity")
+                                        .build())
+                                .build())
+                        .build(),
+                Nodegroup.builder()
+                        .clusterName(cluster)
+                        .nodegroupName(workers)
+                        .status(NodegroupStatus.CREATING)
+                        .build());
+
+        assertThatThrownBy(() -> new CheckNodegroupStep(
+                                run.store,
+                                () -> new EksNodegroups(eks),
+                                run.ec2(),
+                                run.eksClusters(),
+                                StartedRun.notAskedFor("the reserved capacity"),
+                                run.settings)
+                        .run(run.state))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                .hasMessageContaining("EKS system node group " + system + " failed")
+                .hasMessageContaining("AsgInstanceLaunchFailures");
+    }
+
+    @Test
+    void aSystemNodeGroupWhoseCreateWasLostIsAskedForAgainAndWaitedFor() {
+        run.clusterActive();
+        // Recorded before the call, and the call never reached EKS.
+        run.store.update(
+                run.runId,
+                r -> r.withResource(RunResources.SYSTEM_NODE_GROUP, run.names().systemNodeGroupName()));
+
+        step().run(run.state);
+        assertThat(run.calls("eks:CreateNodegroup"))
+                .as("the system node group's")
+                .isEqualTo(1);
+        assertThat(run.cloud
+                        .eks()
+                        .listNodegroups(r -> r.clusterName(run.names().clusterName()))
+                        .nodegroups())
+                .containsExactly(run.names().systemNodeGroupName());
+
+        run.advance(SimulatedCloudControl.OPERATION);
+        step().run(run.state);
+        run.advance(SimulatedEks.NODEGROUP_CREATING);
+        assertThat(step().run(run.state).path("done").asBoolean()).isTrue();
+        assertThat(run.calls("eks:CreateNodegroup")).isEqualTo(2);
+    }
+
+    Nodegroup activeSystemNodegroup() {
+        return Nodegroup.builder()
+                .clusterName(run.names().clusterName())
+                .nodegroupName(run.names().systemNodeGroupName())
+                .status(NodegroupStatus.ACTIVE)
+                .build();
+    }
+
+    /** EKS knowing one cluster (ACTIVE) with these node groups, as built; every other call is unsupported. */
+    record NodegroupsEks(String cluster, List<Nodegroup> nodegroups) implements EksClient {
+        NodegroupsEks(String cluster, Nodegroup... nodegroups) {
+            this(cluster, List.of(nodegroups));
+        }
+
         @Override
         public DescribeClusterResponse describeCluster(DescribeClusterRequest request) {
             assertThat(request.name()).isEqualTo(cluster);
@@ -185,14 +277,19 @@ class CheckNodegroupStepTest {
         public ListNodegroupsResponse listNodegroups(ListNodegroupsRequest request) {
             assertThat(request.clusterName()).isEqualTo(cluster);
             return ListNodegroupsResponse.builder()
-                    .nodegroups(nodegroup.nodegroupName())
+                    .nodegroups(
+                            nodegroups.stream().map(Nodegroup::nodegroupName).toList())
                     .build();
         }
 
         @Override
         public DescribeNodegroupResponse describeNodegroup(DescribeNodegroupRequest request) {
-            assertThat(request.nodegroupName()).isEqualTo(nodegroup.nodegroupName());
-            return DescribeNodegroupResponse.builder().nodegroup(nodegroup).build();
+            return DescribeNodegroupResponse.builder()
+                    .nodegroup(nodegroups.stream()
+                            .filter(n -> n.nodegroupName().equals(request.nodegroupName()))
+                            .findFirst()
+                            .orElseThrow())
+                    .build();
         }
 
         @Override

@@ -64,6 +64,46 @@ class ConfigureClusterStepTest {
                             .withName(DevicePluginManifests.NAME)
                             .get())
                     .isNotNull();
+            assertThat(api.apps()
+                            .daemonSets()
+                            .inNamespace(DevicePluginManifests.NAMESPACE)
+                            .withName(DevicePluginManifests.EFA_NAME)
+                            .get())
+                    .as("no EFA on these nodes")
+                    .isNull();
+        }
+    }
+
+    @Test
+    void onEfaNodesItInstallsTheEfaDevicePluginOnTheWorkersBesideNvidias() {
+        try (StartedRun run = new StartedRun("multi-node-efa", "configure-efa", spec -> spec)) {
+            run.clusterActive();
+            var api = run.cloud.kubernetes().admin();
+            ConfigureClusterStep step = new ConfigureClusterStep(addons(run), cluster -> api, run.settings);
+
+            step.run(run.state);
+            step.run(run.state); // a second poll adopts what the first created
+
+            var daemonSets = api.apps().daemonSets().inNamespace(DevicePluginManifests.NAMESPACE);
+            var efa = daemonSets.withName(DevicePluginManifests.EFA_NAME).get();
+            assertThat(efa).isNotNull();
+            assertThat(efa.getMetadata().getLabels()).containsEntry("trainplane/run-id", "configure-efa");
+            var pod = efa.getSpec().getTemplate().getSpec();
+            assertThat(pod.getContainers().getFirst().getImage())
+                    .isEqualTo("public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6");
+            assertThat(pod.getNodeSelector()).containsEntry("trainplane.io/node-pool", "workers");
+            assertThat(pod.getTolerations()).extracting("key").contains("nvidia.com/gpu");
+            assertThat(pod.getVolumes())
+                    .anySatisfy(
+                            v -> assertThat(v.getHostPath().getPath()).isEqualTo("/var/lib/kubelet/device-plugins"));
+            assertThat(daemonSets
+                            .withName(DevicePluginManifests.NAME)
+                            .get()
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getNodeSelector())
+                    .containsEntry("trainplane.io/node-pool", "workers");
         }
     }
 }

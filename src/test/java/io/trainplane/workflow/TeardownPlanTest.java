@@ -9,6 +9,7 @@ import static io.trainplane.workflow.ResourceKind.MOUNT_TARGETS;
 import static io.trainplane.workflow.ResourceKind.MOUNT_TARGET_ACCESS;
 import static io.trainplane.workflow.ResourceKind.NODE_GROUP;
 import static io.trainplane.workflow.ResourceKind.PLACEMENT_GROUP;
+import static io.trainplane.workflow.ResourceKind.SYSTEM_NODE_GROUP;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -56,6 +57,7 @@ class TeardownPlanTest {
                 .withResource(RunResources.PLACEMENT_GROUP, "placement-group-request")
                 .withResource(RunResources.LAUNCH_TEMPLATE, "launch-template-request")
                 .withResource(RunResources.NODE_GROUP, "tp-quickstart-nodes")
+                .withResource(RunResources.SYSTEM_NODE_GROUP, "tp-quickstart-system")
                 .withResource(RunResources.FILE_SYSTEM_TOKEN, "tp-quickstart-efs")
                 .withResource(RunResources.FILE_SYSTEM, "fs-1")
                 .withResource(RunResources.NAMESPACE, "tp-quickstart");
@@ -116,7 +118,7 @@ class TeardownPlanTest {
         assertThat(TeardownPlan.ORDER.waves())
                 .containsExactly(
                         List.of(KUBERNETES_OBJECTS),
-                        List.of(MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP),
+                        List.of(MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP, SYSTEM_NODE_GROUP),
                         List.of(FILE_SYSTEM, LAUNCH_TEMPLATE, PLACEMENT_GROUP),
                         List.of(CLUSTER),
                         List.of(LOG_GROUP));
@@ -134,6 +136,7 @@ class TeardownPlanTest {
                         MOUNT_TARGETS,
                         FILE_SYSTEM,
                         NODE_GROUP,
+                        SYSTEM_NODE_GROUP,
                         LAUNCH_TEMPLATE,
                         PLACEMENT_GROUP,
                         CLUSTER,
@@ -148,6 +151,7 @@ class TeardownPlanTest {
                         "kubernetes:Namespace/tp-quickstart",
                         "efs:file-system/fs-1",
                         "eks:nodegroup/tp-quickstart-nodes",
+                        "eks:nodegroup/tp-quickstart-system",
                         "cloudcontrol:AWS::EC2::LaunchTemplate/launch-template-request",
                         "cloudcontrol:AWS::EC2::PlacementGroup/placement-group-request",
                         "eks:cluster/" + CLUSTER_NAME,
@@ -163,8 +167,8 @@ class TeardownPlanTest {
         List<String> remaining = plan.advance();
 
         assertThat(cloud.asked)
-                .as("the volume's chain goes on")
-                .containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGETS, FILE_SYSTEM, NODE_GROUP);
+                .as("the volume's chain goes on, and the other node group")
+                .containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGETS, FILE_SYSTEM, NODE_GROUP, SYSTEM_NODE_GROUP);
         assertThat(plan.outcomes())
                 .containsEntry(NODE_GROUP, Outcome.REFUSED)
                 .containsEntry(FILE_SYSTEM, Outcome.GONE)
@@ -206,6 +210,25 @@ class TeardownPlanTest {
         assertThat(cloud.asked)
                 .as("what the first pass deleted is forgotten")
                 .containsExactly(NODE_GROUP, LAUNCH_TEMPLATE, PLACEMENT_GROUP, CLUSTER, LOG_GROUP);
+    }
+
+    @Test
+    void theClusterWaitsForTheSystemNodeGroupTooButTheWorkersTemplateDoesNot() throws IOException {
+        ScriptedCloud cloud =
+                new ScriptedCloud(everything(run(false, false))).answer(SYSTEM_NODE_GROUP, Deletion.Deleting::new);
+        TeardownPlan first = cloud.pass();
+        assertThat(first.advance())
+                .contains("eks:nodegroup/" + CLUSTER_NAME + "/tp-quickstart-system", "eks:cluster/" + CLUSTER_NAME);
+        assertThat(first.outcomes())
+                .containsEntry(SYSTEM_NODE_GROUP, Outcome.WAITING)
+                .containsEntry(NODE_GROUP, Outcome.GONE)
+                .containsEntry(LAUNCH_TEMPLATE, Outcome.GONE)
+                .containsEntry(CLUSTER, Outcome.HELD);
+
+        cloud.answer(SYSTEM_NODE_GROUP, Deletion.Gone::new);
+        TeardownPlan second = cloud.pass();
+        assertThat(second.advance()).isEmpty();
+        assertThat(cloud.asked).containsExactly(SYSTEM_NODE_GROUP, CLUSTER, LOG_GROUP);
     }
 
     @Test
@@ -259,6 +282,7 @@ class TeardownPlanTest {
                         KUBERNETES_OBJECTS,
                         MOUNT_TARGET_ACCESS,
                         NODE_GROUP,
+                        SYSTEM_NODE_GROUP,
                         LAUNCH_TEMPLATE,
                         PLACEMENT_GROUP,
                         CLUSTER,
@@ -275,7 +299,13 @@ class TeardownPlanTest {
         TeardownPlan plan = stuck.pass();
         plan.advance();
         assertThat(stuck.asked)
-                .containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGET_ACCESS, NODE_GROUP, LAUNCH_TEMPLATE, PLACEMENT_GROUP);
+                .containsExactly(
+                        KUBERNETES_OBJECTS,
+                        MOUNT_TARGET_ACCESS,
+                        NODE_GROUP,
+                        SYSTEM_NODE_GROUP,
+                        LAUNCH_TEMPLATE,
+                        PLACEMENT_GROUP);
         assertThat(plan.outcomes()).containsEntry(CLUSTER, Outcome.HELD).containsEntry(LOG_GROUP, Outcome.HELD);
     }
 }

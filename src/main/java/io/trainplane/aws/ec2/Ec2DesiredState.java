@@ -34,8 +34,9 @@ public final class Ec2DesiredState {
      * the node role's credentials. Without a launch template of its own, a managed node group
      * gets one EKS generates with the AMI's defaults, and AL2023 sets the hop limit to 2 "to
      * allow for containerized workload support"
-     * (https://docs.aws.amazon.com/linux/al2023/ug/imdsv2.html): so every node group of a run
-     * gets the run's template. EKS recommends these settings in the launch template of managed
+     * (https://docs.aws.amazon.com/linux/al2023/ug/imdsv2.html): so the workers' node group gets
+     * the run's template (the system node group, which runs the data job, does not:
+     * {@code EksRequests#createSystemNodegroup}). EKS recommends these settings in the launch template of managed
      * nodes ("Restrict access to the instance profile assigned to the worker node",
      * https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html);
      * a managed node group accepts a launch template's metadata options, which are not among

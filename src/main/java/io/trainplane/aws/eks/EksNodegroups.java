@@ -46,8 +46,20 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
             ClusterNetwork network,
             ClusterRoles roles,
             String launchTemplateId) {
-        CreateNodegroupRequest request =
-                EksRequests.createNodegroup(names, tags, spec, network, roles, launchTemplateId);
+        return create(tags, EksRequests.createNodegroup(names, tags, spec, network, roles, launchTemplateId));
+    }
+
+    /**
+     * Creates the created cluster's system node group ({@link EksRequests#createSystemNodegroup}),
+     * or adopts it when it already exists with the run's tags.
+     *
+     * @throws TerminalException as {@link #create(Names, RunTags, NodeGroupSpec, ClusterNetwork, ClusterRoles, String)}
+     */
+    public Creation createSystem(Names names, RunTags tags, ClusterNetwork network, ClusterRoles roles) {
+        return create(tags, EksRequests.createSystemNodegroup(names, tags, network, roles));
+    }
+
+    private Creation create(RunTags tags, CreateNodegroupRequest request) {
         String what = "EKS node group " + request.nodegroupName() + " of cluster " + request.clusterName();
         try {
             eks.createNodegroup(request);

@@ -43,9 +43,34 @@ public final class EksRequests {
     public static final String GPU_TAINT_KEY = "nvidia.com/gpu";
 
     public static final String GPU_TAINT_VALUE = "present";
+    /**
+     * Label on the nodes of each node group of a created cluster: which pool they are. The pods
+     * select it ({@code io.trainplane.kubernetes.WorkloadManifests}); an existing cluster's nodes
+     * do not carry it.
+     */
+    public static final String NODE_POOL_LABEL = "trainplane.io/node-pool";
+    /** The pool of the small untainted node group: CoreDNS, the add-ons' controllers, operators, the data job. */
+    public static final String SYSTEM_POOL = "system";
+    /** The pool of the run's node group (accelerated, tainted when it has GPUs): training and evaluation only. */
+    public static final String WORKER_POOL = "workers";
+    /**
+     * The system node group's instance type: the smallest general-purpose x86 size (2 vCPU, 8 GiB,
+     * 29 pods with the VPC CNI) that holds what must run beside the workers: CoreDNS's two
+     * replicas, the EFS CSI controller's, the Pod Identity agent, an operator, and the data job.
+     * Not burstable (t3): the data job would spend its CPU credits.
+     */
+    public static final String SYSTEM_INSTANCE_TYPE = "m5.large";
+    /** One node: what runs there is light, and a run lasts hours, not the weeks a second replica's zone guards. */
+    public static final int SYSTEM_NODES = 1;
+    /**
+     * On demand whatever the workers' capacity type: a reclaimed Spot node would take the
+     * cluster's DNS (and so the rendezvous) down with it in the middle of training.
+     */
+    public static final CapacityType SYSTEM_CAPACITY_TYPE = CapacityType.ON_DEMAND;
 
     static final String CREATE_CLUSTER = "CreateCluster";
     static final String CREATE_NODEGROUP = "CreateNodegroup";
+    static final String CREATE_SYSTEM_NODEGROUP = "CreateSystemNodegroup";
 
     /** Instance type: family (letters, generation digit, attribute letters), '.', size. */
     private static final Pattern INSTANCE_TYPE = Pattern.compile("([a-z]+)(\\d+)([a-z-]*)\\.[a-z0-9-]+");
@@ -141,7 +166,7 @@ public final class EksRequests {
                         .build())
                 .capacityType(capacityType(spec.capacityType()))
                 .amiType(amiType(spec))
-                .labels(nodeLabels(names, gpus))
+                .labels(nodeLabels(names, WORKER_POOL, gpus))
                 .tags(tags.asMap())
                 .launchTemplate(LaunchTemplateSpecification.builder()
                         .id(launchTemplateId)
@@ -154,6 +179,43 @@ public final class EksRequests {
             request.instanceTypes(spec.instanceType()); // a Capacity Block's template names it: EKS refuses both
         }
         return request.build();
+    }
+
+    /**
+     * CreateNodegroup of the created cluster's system node group: {@value #SYSTEM_NODES} ×
+     * {@value #SYSTEM_INSTANCE_TYPE}, on demand, untainted, labeled {@value #NODE_POOL_LABEL} =
+     * {@value #SYSTEM_POOL}, in the workers' subnets with their node role. No launch template:
+     * the run's carries the workers' EFA interfaces and capacity reservation. So these nodes get
+     * the template EKS generates, with AL2023's IMDS hop limit of 2
+     * (https://docs.aws.amazon.com/linux/al2023/ug/imdsv2.html), not the run's hop limit of 1
+     * ({@link io.trainplane.aws.ec2.Ec2DesiredState#METADATA_HOP_LIMIT}): a pod there (the data
+     * job) can reach the node role's credentials, as on an existing cluster's usual nodes.
+     */
+    public static CreateNodegroupRequest createSystemNodegroup(
+            Names names, RunTags tags, ClusterNetwork network, ClusterRoles roles) {
+        NodeGroupSpec system = systemNodeGroup();
+        return CreateNodegroupRequest.builder()
+                .clusterName(names.clusterName())
+                .nodegroupName(names.systemNodeGroupName())
+                .nodeRole(roles.nodeRoleArn())
+                .subnets(network.subnetIds())
+                .scalingConfig(NodegroupScalingConfig.builder()
+                        .minSize(system.nodes())
+                        .desiredSize(system.nodes())
+                        .maxSize(system.nodes())
+                        .build())
+                .capacityType(capacityType(system.capacityType()))
+                .amiType(amiType(system))
+                .instanceTypes(system.instanceType())
+                .labels(nodeLabels(names, SYSTEM_POOL, false))
+                .tags(tags.asMap())
+                .clientRequestToken(names.clientRequestToken(CREATE_SYSTEM_NODEGROUP))
+                .build();
+    }
+
+    /** The system node group as a node group spec: what the plan and the cost estimate price. */
+    public static NodeGroupSpec systemNodeGroup() {
+        return new NodeGroupSpec(SYSTEM_INSTANCE_TYPE, SYSTEM_NODES, 0, SYSTEM_CAPACITY_TYPE, null, false);
     }
 
     /**
@@ -226,9 +288,10 @@ public final class EksRequests {
         };
     }
 
-    private static Map<String, String> nodeLabels(Names names, boolean gpus) {
+    private static Map<String, String> nodeLabels(Names names, String pool, boolean gpus) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Names.RUN_ID_LABEL, names.runId());
+        labels.put(NODE_POOL_LABEL, pool);
         if (gpus) {
             labels.put(GPU_LABEL, "true");
         }

@@ -101,7 +101,13 @@ class EksRequestsTest {
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.ON_DEMAND);
         assertThat(request.amiType()).isEqualTo(AMITypes.AL2023_X86_64_NVIDIA);
         assertThat(request.labels())
-                .isEqualTo(Map.of("trainplane/run-id", "cifar10-nightly-001", "trainplane/gpu", "true"));
+                .isEqualTo(Map.of(
+                        "trainplane/run-id",
+                        "cifar10-nightly-001",
+                        "trainplane.io/node-pool",
+                        "workers",
+                        "trainplane/gpu",
+                        "true"));
         assertThat(request.taints())
                 .containsExactly(Taint.builder()
                         .key("nvidia.com/gpu")
@@ -120,11 +126,39 @@ class EksRequestsTest {
         CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, CPU_NODES, NETWORK, ROLES, "lt-0123");
 
         assertThat(request.amiType()).isEqualTo(AMITypes.AL2023_X86_64_STANDARD);
-        assertThat(request.labels()).containsExactlyEntriesOf(Map.of("trainplane/run-id", "cifar10-nightly-001"));
+        assertThat(request.labels())
+                .isEqualTo(Map.of("trainplane/run-id", "cifar10-nightly-001", "trainplane.io/node-pool", "workers"));
         assertThat(request.hasTaints()).isFalse();
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.SPOT);
         assertThat(request.scalingConfig().minSize()).isEqualTo(3);
         assertThat(request.scalingConfig().maxSize()).isEqualTo(3);
+    }
+
+    @Test
+    void theSystemNodeGroupIsOneSmallUntaintedOnDemandNodeInTheWorkersSubnetsWithoutALaunchTemplate() {
+        CreateNodegroupRequest request = EksRequests.createSystemNodegroup(NAMES, TAGS, NETWORK, ROLES);
+
+        assertThat(request.clusterName()).isEqualTo(NAMES.clusterName());
+        assertThat(request.nodegroupName())
+                .isEqualTo(NAMES.systemNodeGroupName())
+                .isEqualTo("tp-cifar10-nightly-001-system");
+        assertThat(request.nodeRole()).isEqualTo(ROLES.nodeRoleArn());
+        assertThat(request.subnets()).containsExactly("subnet-0aa", "subnet-0bb");
+        assertThat(request.scalingConfig().minSize()).isEqualTo(1);
+        assertThat(request.scalingConfig().desiredSize()).isEqualTo(1);
+        assertThat(request.scalingConfig().maxSize()).isEqualTo(1);
+        assertThat(request.instanceTypes()).containsExactly("m5.large");
+        assertThat(request.capacityType()).isEqualTo(CapacityTypes.ON_DEMAND);
+        assertThat(request.amiType()).isEqualTo(AMITypes.AL2023_X86_64_STANDARD);
+        assertThat(request.labels())
+                .isEqualTo(Map.of("trainplane/run-id", "cifar10-nightly-001", "trainplane.io/node-pool", "system"));
+        assertThat(request.hasTaints()).isFalse();
+        assertThat(request.launchTemplate()).isNull();
+        assertThat(request.tags()).isEqualTo(TAGS.asMap());
+        // Its own token: a retried create of one node group is never taken for the other.
+        assertThat(request.clientRequestToken())
+                .isEqualTo(NAMES.clientRequestToken("CreateSystemNodegroup"))
+                .isNotEqualTo(NAMES.clientRequestToken("CreateNodegroup"));
     }
 
     @ParameterizedTest
