@@ -131,7 +131,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         try (ProcessWorkload processes = processRuntime();
                 LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
             Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
-            PodLogs logs = new PodLogs(cloud.kubernetes().admin(), runId);
+            PodLogs logs = new PodLogs(() -> cloud.kubernetesClusters().admins(), runId);
             java.util.function.Consumer<HistoryEvent> events = noStore
                     ? progress
                     : event -> {

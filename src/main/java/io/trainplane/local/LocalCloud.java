@@ -14,12 +14,12 @@ import io.trainplane.local.sim.AuthorizedDynamoDb;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
 import io.trainplane.local.sim.EksApiServerGate;
+import io.trainplane.local.sim.ExistingCluster;
 import io.trainplane.local.sim.FaultPlan;
-import io.trainplane.local.sim.JobController;
 import io.trainplane.local.sim.PodBehaviour;
-import io.trainplane.local.sim.PyTorchJobController;
 import io.trainplane.local.sim.SimulatedCapacity;
 import io.trainplane.local.sim.SimulatedCloudControl;
+import io.trainplane.local.sim.SimulatedClusters;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
 import io.trainplane.local.sim.SimulatedEventBus;
@@ -46,14 +46,16 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 /**
  * One simulated AWS account with one region, for local mode: DynamoDB Local holding the Runs
  * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups, log groups) and
- * EventBridge, a Kubernetes API server with its Job controller, all on one simulated clock, with
+ * EventBridge, and one Kubernetes API server per EKS cluster with its controllers and scheduler
+ * ({@link SimulatedClusters}), all on one simulated clock, with
  * one call log, one {@link FaultPlan} and one {@link SimulatedNetwork}. {@link #clients()} is
  * what the handlers get instead of {@code AwsClients}.
  */
 public final class LocalCloud implements AutoCloseable {
     /**
      * The cluster that exists in the simulated account before any run (examples/existing-cluster.json):
-     * created by the user, with the access entry README's "Using an existing cluster" asks for.
+     * created by the user, with the access entry README's "Using an existing cluster" asks for, and
+     * what {@link ExistingCluster#demo} says is installed on it.
      */
     public static final String DEMO_CLUSTER = "trainplane-demo";
 
@@ -87,7 +89,9 @@ public final class LocalCloud implements AutoCloseable {
     private final LocalDynamoDb dynamoDb;
     private final AuthorizedDynamoDb runsTable;
     private final boolean ownsDynamoDb;
-    private final SimulatedKubernetes kubernetes = new SimulatedKubernetes();
+    private final PodBehaviour workload;
+    /** Each EKS cluster's Kubernetes: API server, controllers, scheduler. */
+    private final SimulatedClusters kubernetes;
     /** The stack's VPC: EKS adds each cluster's security group to it, EFS checks mount targets against it. */
     private final SimulatedNetwork network = SimulatedNetwork.stack();
     /** The account's capacity reservations: Cloud Control reads them, node groups launch into them. */
@@ -95,14 +99,9 @@ public final class LocalCloud implements AutoCloseable {
 
     private final SimulatedCloudControl cloudControl =
             new SimulatedCloudControl(calls, clock, faults, iam).reading(network, capacity);
-    private final SimulatedEks eks = new SimulatedEks(calls, clock, faults, iam, kubernetes.endpoint())
-            .sharing(network)
-            .launchingInto(capacity, cloudControl);
+    private final SimulatedEks eks;
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam, network);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, iam);
-    private final PodBehaviour workload;
-    private final JobController controller;
-    private final PyTorchJobController operator;
     private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults, iam);
     private final ClusterAccess clusters;
     private final EksApiServerGate apiServerGate;
@@ -130,22 +129,24 @@ public final class LocalCloud implements AutoCloseable {
         this.runsTable = new AuthorizedDynamoDb(dynamoDb.client(), iam);
         this.ownsDynamoDb = ownsDynamoDb;
         this.workload = workload;
-        controller = new JobController(kubernetes.admin(), workload);
-        operator = new PyTorchJobController(kubernetes.admin(), workload, controller);
+        this.kubernetes = new SimulatedClusters(workload, clock);
+        this.eks = new SimulatedEks(calls, clock, faults, iam, kubernetes)
+                .sharing(network)
+                .launchingInto(capacity, cloudControl);
         if (ownsDynamoDb) {
             RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         }
-        kubernetes.servingLogs((job, pod) -> workload.log(job, pod, clock.instant()));
-        apiServerGate = new EksApiServerGate(eks, keys, clock, kubernetes.endpoint());
+        apiServerGate = new EksApiServerGate(eks, keys, clock);
         kubernetes.guardedBy(apiServerGate);
         // The demo cluster runs what a cluster created today would: the newest version in standard support.
-        eks.addExistingCluster(
-                DEMO_CLUSTER,
-                kubernetes.endpoint(),
-                KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant()))
-                        .orElseThrow(() ->
-                                new IllegalStateException("no Kubernetes version in standard support today: update "
-                                        + "src/main/resources/eks/kubernetes-versions.json")));
+        kubernetes.addExisting(
+                ExistingCluster.demo(
+                        DEMO_CLUSTER,
+                        KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant()))
+                                .orElseThrow(() -> new IllegalStateException(
+                                        "no Kubernetes version in standard support today: update "
+                                                + "src/main/resources/eks/kubernetes-versions.json"))),
+                eks);
         eks.addExistingAccessEntry(DEMO_CLUSTER, CLUSTER_WORK_ROLE_ARN, CLUSTER_ADMIN_POLICY);
         clusters = new CallerClusterAccess(caller -> new EksClusterAccess(
                 eks,
@@ -238,10 +239,9 @@ public final class LocalCloud implements AutoCloseable {
         };
     }
 
-    /** Lets the cluster's controllers catch up with the simulated clock. */
+    /** Lets every cluster's nodes, scheduler and controllers catch up with the simulated clock. */
     public void reconcile() {
-        controller.reconcile(clock.instant());
-        operator.reconcile(clock.instant());
+        kubernetes.reconcile(eks);
     }
 
     /**
@@ -304,7 +304,17 @@ public final class LocalCloud implements AutoCloseable {
         return stepFunctions;
     }
 
-    public SimulatedKubernetes kubernetes() {
+    /** The API server of the cluster named {@code clusterName}, while the cluster exists. */
+    public SimulatedKubernetes kubernetes(String clusterName) {
+        return kubernetes
+                .cluster(clusterName)
+                .orElseThrow(
+                        () -> new IllegalArgumentException("no cluster " + clusterName + " in the simulated account"))
+                .kubernetes();
+    }
+
+    /** Every cluster's Kubernetes. */
+    public SimulatedClusters kubernetesClusters() {
         return kubernetes;
     }
 

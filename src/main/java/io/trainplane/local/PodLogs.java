@@ -35,16 +35,24 @@ public final class PodLogs {
                 || "ExecutionTimedOut".equals(eventType);
     }
 
-    private final KubernetesClient client;
+    /** The API servers the run's pods may be on: every cluster of the local cloud. */
+    private final java.util.function.Supplier<java.util.List<KubernetesClient>> clients;
+
     private final String runId;
     private final Map<String, String> logs = new TreeMap<>();
 
-    public PodLogs(KubernetesClient client, String runId) {
-        this.client = client;
+    public PodLogs(java.util.function.Supplier<java.util.List<KubernetesClient>> clients, String runId) {
+        this.clients = clients;
         this.runId = runId;
     }
 
     public void capture() {
+        for (KubernetesClient client : clients.get()) {
+            capture(client);
+        }
+    }
+
+    private void capture(KubernetesClient client) {
         try {
             for (Pod pod : client.pods()
                     .inAnyNamespace()
@@ -60,8 +68,8 @@ public final class PodLogs {
                     logs.put(name, log);
                 }
             }
-        } catch (KubernetesClientException e) {
-            // A log is a convenience: the run goes on without it.
+        } catch (KubernetesClientException | IllegalStateException e) {
+            // A log is a convenience: the run goes on without it (or its cluster was just deleted).
         }
     }
 

@@ -138,7 +138,8 @@ public final class Orchestration {
      * the next handler runs, so the Job's own completionTime would hide the polling delay.)
      */
     static Instant trainingFinished(LocalCloud cloud) {
-        return cloud.kubernetes().admin().pods().inAnyNamespace().list().getItems().stream()
+        return cloud.kubernetesClusters().admins().stream()
+                .flatMap(api -> api.pods().inAnyNamespace().list().getItems().stream())
                 .filter(p -> p.getMetadata().getName().contains("train"))
                 .filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
                 .flatMap(p -> p.getStatus().getContainerStatuses().stream())

@@ -93,7 +93,7 @@ class CreatedObjectsSchemaTest {
                         .as("%s: %s %s", scenario.name(), report.error(), report.cause())
                         .isEqualTo("SUCCEEDED");
                 String version = clusterVersion(cloud, spec);
-                for (SimulatedKubernetes.Write write : cloud.kubernetes().writes()) {
+                for (SimulatedKubernetes.Write write : cloud.kubernetesClusters().writes()) {
                     created.add(new Created(scenario.name(), version, write, object(scenario, write)));
                 }
             }

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.local.LocalCloud;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +39,7 @@ final class JobsOnCluster {
 
     JobsOnCluster(StartedRun run) {
         this.run = run;
-        this.api = run.cloud.kubernetes().admin();
+        this.api = run.cloud.kubernetes(LocalCloud.DEMO_CLUSTER).admin();
         this.namespace = run.names().namespace();
         api.namespaces()
                 .resource(new NamespaceBuilder()
@@ -189,7 +190,7 @@ final class JobsOnCluster {
 
     /** The pods' logs: {@code log} for every pod (the API server's log endpoint answers with it). */
     void podLogs(String log) {
-        run.cloud.kubernetes().servingLogs((job, pod) -> Optional.of(log));
+        run.cloud.kubernetes(LocalCloud.DEMO_CLUSTER).servingLogs((job, pod) -> Optional.of(log));
     }
 
     /** Creates the run's PyTorchJob with the operator's conditions, the last one {@code type} (True). */

@@ -27,15 +27,24 @@ final class EksAccount {
     final SimulatedIds ids = new SimulatedIds("eks");
     final EksErrors errors;
     private final Clock clock;
+    /** Told the name of each cluster that has finished deleting (its API server stops). */
+    private final java.util.function.Consumer<String> clusterGone;
 
-    EksAccount(Clock clock, EksErrors errors) {
+    EksAccount(Clock clock, EksErrors errors, java.util.function.Consumer<String> clusterGone) {
         this.clock = clock;
         this.errors = errors;
+        this.clusterGone = clusterGone;
     }
 
     Instant now() {
         Instant now = clock.instant();
-        clusters.values().removeIf(c -> c.life.phase(now) == Lifecycle.Phase.GONE);
+        clusters.values().removeIf(c -> {
+            boolean gone = c.life.phase(now) == Lifecycle.Phase.GONE;
+            if (gone) {
+                clusterGone.accept(c.name());
+            }
+            return gone;
+        });
         for (ClusterRecord c : clusters.values()) {
             c.nodegroups.values().removeIf(n -> n.life.phase(now) == Lifecycle.Phase.GONE);
             c.addons.values().removeIf(a -> a.life.phase(now) == Lifecycle.Phase.GONE);

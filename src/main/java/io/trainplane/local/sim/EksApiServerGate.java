@@ -16,19 +16,35 @@ import java.util.List;
  * (https://repost.aws/knowledge-center/eks-api-server-unauthorized-error); the reason goes to
  * {@link #log()}, as EKS writes it to the cluster's authenticator log.
  *
- * <p>All clusters of local mode share one API server for now: the cluster a request is for is the
- * one its token was signed for, among the clusters EKS serves at this endpoint.
+ * <p>Each cluster has its own API server; {@link #at} gives the gate of the server at an endpoint,
+ * all of them writing to one log. The cluster a request is for is the one its token was signed
+ * for, among the clusters EKS serves at that endpoint.
  */
 public final class EksApiServerGate implements SimulatedKubernetes.Gate {
     private final SimulatedEks eks;
     private final String endpoint;
     private final EksTokenVerifier verifier;
-    private final List<String> log = new ArrayList<>();
+    private final List<String> log;
 
     public EksApiServerGate(SimulatedEks eks, AccessKeys keys, Clock clock, String endpoint) {
+        this(eks, new EksTokenVerifier(keys, clock), endpoint, new ArrayList<>());
+    }
+
+    /** The gate of no server yet: {@link #at} gives each server's. */
+    public EksApiServerGate(SimulatedEks eks, AccessKeys keys, Clock clock) {
+        this(eks, keys, clock, null);
+    }
+
+    private EksApiServerGate(SimulatedEks eks, EksTokenVerifier verifier, String endpoint, List<String> log) {
         this.eks = eks;
         this.endpoint = endpoint;
-        this.verifier = new EksTokenVerifier(keys, clock);
+        this.verifier = verifier;
+        this.log = log;
+    }
+
+    /** The gate of the API server at {@code endpoint}, sharing this one's log. */
+    public EksApiServerGate at(String endpoint) {
+        return new EksApiServerGate(eks, verifier, endpoint, log);
     }
 
     @Override
@@ -40,7 +56,7 @@ public final class EksApiServerGate implements SimulatedKubernetes.Gate {
         try {
             id = verifier.verify(
                     authorization.substring("Bearer ".length()).trim(),
-                    eks.accessEntries().clustersServedAt(endpoint));
+                    endpoint == null ? List.of() : eks.accessEntries().clustersServedAt(endpoint));
         } catch (EksTokenVerifier.Refused e) {
             return unauthorized(method, path, e.getMessage());
         }

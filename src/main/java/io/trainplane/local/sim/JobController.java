@@ -16,9 +16,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The part of kube-controller-manager, the scheduler and the kubelet that local mode needs: Jobs
- * get pods (Indexed Jobs one per completion index), pods go Pending → Running → Succeeded or
- * Failed in simulated time, Jobs get their Complete/Failed conditions, and pods of deleted Jobs
+ * The part of kube-controller-manager and the kubelet that local mode needs: Jobs get pods (Indexed
+ * Jobs one per completion index), pods are bound by the cluster's {@link Scheduler} (a pod no node
+ * takes stays Pending), then go Running → Succeeded or Failed in simulated time, Jobs get their Complete/Failed conditions, and pods of deleted Jobs
  * are garbage-collected. What the pods "do" comes from a {@link PodBehaviour}.
  */
 public final class JobController {
@@ -28,10 +28,23 @@ public final class JobController {
 
     private final KubernetesClient client;
     private final PodBehaviour behaviour;
+    private final Scheduler scheduler;
 
-    public JobController(KubernetesClient client, PodBehaviour behaviour) {
+    JobController(KubernetesClient client, PodBehaviour behaviour, Scheduler scheduler) {
         this.client = client;
         this.behaviour = behaviour;
+        this.scheduler = scheduler;
+    }
+
+    /** When the scheduler bound the pod (its PodScheduled=True condition), or null while it is unbound. */
+    static Instant boundAt(Pod pod) {
+        if (pod.getSpec().getNodeName() == null) {
+            return null;
+        }
+        return Scheduler.scheduledCondition(pod)
+                .filter(c -> "True".equals(c.getStatus()) && c.getLastTransitionTime() != null)
+                .map(c -> Instant.parse(c.getLastTransitionTime()))
+                .orElse(null);
     }
 
     /** Moves the world forward to {@code now}. */
@@ -89,9 +102,18 @@ public final class JobController {
             }
             return;
         }
-        if ("Pending".equals(phase) && !now.isBefore(created.plus(SCHEDULING))) {
+        if ("Pending".equals(phase)) {
+            pod = scheduler.schedule(pod, now);
+            Instant bound = boundAt(pod);
+            if (bound == null) {
+                return;
+            }
+            Instant start = (bound.isAfter(created) ? bound : created).plus(SCHEDULING);
+            if (now.isBefore(start)) {
+                return;
+            }
             pod.getStatus().setPhase("Running");
-            pod.getStatus().setStartTime(created.plus(SCHEDULING).toString());
+            pod.getStatus().setStartTime(start.toString());
             client.pods()
                     .inNamespace(pod.getMetadata().getNamespace())
                     .resource(pod)

@@ -184,6 +184,40 @@ final class NodegroupLaunches {
         return Optional.empty();
     }
 
+    /** The instance type the node group's instances launch as: its launch template's, its first one, or EKS's default. */
+    String instanceType(CreateNodegroupRequest request) {
+        JsonNode data = request.launchTemplate() == null || launchTemplates == null
+                ? null
+                : launchTemplates
+                        .apply(
+                                request.launchTemplate().id(),
+                                request.launchTemplate().name())
+                        .orElse(null);
+        return instanceTypes(request, data == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : data)
+                .get(0);
+    }
+
+    /** The EFA interfaces the launch template attaches to each instance (NetworkInterfaces of InterfaceType efa or efa-only). */
+    int efaInterfaces(CreateNodegroupRequest request) {
+        JsonNode data = request.launchTemplate() == null || launchTemplates == null
+                ? null
+                : launchTemplates
+                        .apply(
+                                request.launchTemplate().id(),
+                                request.launchTemplate().name())
+                        .orElse(null);
+        int count = 0;
+        if (data != null) {
+            for (JsonNode nic : data.path("NetworkInterfaces")) {
+                String type = nic.path("InterfaceType").asText("");
+                if (type.equals("efa") || type.equals("efa-only")) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
     private static List<String> instanceTypes(CreateNodegroupRequest request, JsonNode data) {
         if (data.hasNonNull("InstanceType")) {
             return List.of(data.get("InstanceType").asText());

@@ -29,18 +29,30 @@ import java.util.stream.Collectors;
  */
 public final class PyTorchJobController {
     static final String REPLICA_INDEX = "training.kubeflow.org/replica-index";
+    /** Where the operator's standalone manifests install it, and the image its pod runs. */
+    static final String OPERATOR_NAMESPACE = "kubeflow";
+
+    static final String OPERATOR_IMAGE = "kubeflow/training-operator";
 
     private final KubernetesClient client;
     private final PodBehaviour behaviour;
     private final JobController pods;
 
-    public PyTorchJobController(KubernetesClient client, PodBehaviour behaviour, JobController pods) {
+    PyTorchJobController(KubernetesClient client, PodBehaviour behaviour, JobController pods) {
         this.client = client;
         this.behaviour = behaviour;
         this.pods = pods;
     }
 
+    /** Acts only while the operator's pod runs on the cluster: without it a PyTorchJob just sits there. */
     public void reconcile(Instant now) {
+        boolean running = client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                .flatMap(p -> p.getSpec().getContainers().stream())
+                .anyMatch(c -> c.getImage() != null && c.getImage().contains(OPERATOR_IMAGE));
+        if (!running) {
+            return;
+        }
         List<GenericKubernetesResource> jobs = client.genericKubernetesResources(PyTorchJobs.CONTEXT)
                 .inAnyNamespace()
                 .list()

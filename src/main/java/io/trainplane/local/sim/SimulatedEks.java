@@ -69,7 +69,8 @@ import software.amazon.awssdk.services.eks.model.UntagResourceResponse;
  * lifecycles in simulated time, its rules (client request tokens, nothing deleted from under a
  * node group, node groups only on ACTIVE clusters, a cluster quota) and its errors. State is
  * computed from timestamps on each call, so a Wait in the state machine is what makes a cluster
- * ACTIVE. Every cluster's API server is the simulated Kubernetes endpoint given at construction.
+ * ACTIVE. Each created cluster gets its own Kubernetes API server from {@link ApiServers}, stopped
+ * when the cluster has finished deleting.
  */
 public final class SimulatedEks implements EksClient, Inventory {
     public static final Duration CLUSTER_CREATING = Duration.ofMinutes(10);
@@ -87,7 +88,7 @@ public final class SimulatedEks implements EksClient, Inventory {
     private final EksErrors errors;
     private final EksPermissions permissions;
     private final EksAccessEntries accessEntries;
-    private final String endpoint;
+    private final ApiServers servers;
     private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
     /** The account's VPCs, shared with EFS ({@link #sharing}): each cluster's security group is added to them. */
     private volatile SimulatedNetwork network = SimulatedNetwork.stack();
@@ -96,19 +97,24 @@ public final class SimulatedEks implements EksClient, Inventory {
     /** Node groups' launch templates and the capacity they launch into ({@link #launchingInto}). */
     private volatile NodegroupLaunches launches = NodegroupLaunches.NONE;
 
-    public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam, String kubernetesEndpoint) {
+    public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam, ApiServers servers) {
         this.clock = clock;
         this.calls = new ServiceCalls(AwsService.EKS, calls, faults, iam, this::permissions);
         this.errors = new EksErrors(this.calls);
-        this.account = new EksAccount(clock, errors);
+        this.account = new EksAccount(clock, errors, servers::stop);
         this.permissions = new EksPermissions(account);
         this.accessEntries = new EksAccessEntries(account, errors);
-        this.endpoint = kubernetesEndpoint;
+        this.servers = servers;
+    }
+
+    /** Every cluster's API server is at {@code kubernetesEndpoint}, which the caller runs. */
+    public SimulatedEks(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam, String kubernetesEndpoint) {
+        this(calls, clock, faults, iam, ApiServers.at(kubernetesEndpoint));
     }
 
     /** Without faults or IAM; created clusters have no API server (pre-existing ones bring their own). */
     public SimulatedEks(CallLog calls, Clock clock) {
-        this(calls, clock, new FaultPlan(), Authorizer.ALLOW_ALL, null);
+        this(calls, clock, new FaultPlan(), Authorizer.ALLOW_ALL, ApiServers.NONE);
     }
 
     private List<IamRequest> permissions(String operation, SdkRequest request) {
@@ -217,7 +223,10 @@ public final class SimulatedEks implements EksClient, Inventory {
                 var created = new ClusterRecord(
                         request,
                         false,
-                        endpoint,
+                        servers.start(
+                                name,
+                                request.version() != null ? request.version() : EksViews.defaultVersion(now),
+                                !Boolean.FALSE.equals(request.bootstrapSelfManagedAddons())),
                         account.ids,
                         Lifecycle.startingAt(now, CLUSTER_CREATING, CLUSTER_DELETING));
                 account.clusters.put(name, created);
@@ -567,6 +576,95 @@ public final class SimulatedEks implements EksClient, Inventory {
                         .build();
             }
         });
+    }
+
+    // ---- what the clusters' API servers see
+
+    /**
+     * The node groups of {@code cluster} whose instances run (ACTIVE), as their nodes see them;
+     * empty for a cluster that does not exist.
+     */
+    List<ClusterNodes.Group> activeNodegroups(String cluster) {
+        synchronized (account) {
+            Instant now = account.now();
+            ClusterRecord c = account.clusters.get(cluster);
+            if (c == null) {
+                return List.of();
+            }
+            return c.nodegroups.values().stream()
+                    .map(n -> EksViews.nodegroup(n, now))
+                    .filter(n -> n.status() == software.amazon.awssdk.services.eks.model.NodegroupStatus.ACTIVE)
+                    .map(n -> new ClusterNodes.Group(
+                            n.nodegroupName(),
+                            launches.instanceType(c.nodegroups.get(n.nodegroupName()).request),
+                            n.scalingConfig().desiredSize(),
+                            n.capacityTypeAsString(),
+                            n.hasLabels() ? n.labels() : java.util.Map.of(),
+                            n.hasTaints()
+                                    ? n.taints().stream()
+                                            .map(t -> new io.fabric8.kubernetes.api.model.Taint(
+                                                    switch (t.effect()) {
+                                                        case NO_EXECUTE -> "NoExecute";
+                                                        case PREFER_NO_SCHEDULE -> "PreferNoSchedule";
+                                                        default -> "NoSchedule";
+                                                    },
+                                                    t.key(),
+                                                    null,
+                                                    t.value()))
+                                            .toList()
+                                    : List.of(),
+                            n.subnets().stream()
+                                    .map(network::subnet)
+                                    .flatMap(java.util.Optional::stream)
+                                    .map(SimulatedNetwork.Subnet::zoneName)
+                                    .toList(),
+                            launches.efaInterfaces(c.nodegroups.get(n.nodegroupName()).request)))
+                    .toList();
+        }
+    }
+
+    /** The clusters that exist (any status), by name. */
+    List<String> clusterNames() {
+        synchronized (account) {
+            account.now();
+            return List.copyOf(account.clusters.keySet());
+        }
+    }
+
+    /**
+     * A node group that exists on a pre-existing cluster ({@link #addExistingCluster}): ACTIVE,
+     * untagged, in the first two subnets of the account's network.
+     */
+    public void addExistingNodegroup(
+            String cluster,
+            String name,
+            String instanceType,
+            int nodes,
+            java.util.Map<String, String> labels,
+            List<software.amazon.awssdk.services.eks.model.Taint> taints) {
+        synchronized (account) {
+            ClusterRecord c = account.cluster(cluster);
+            var request = CreateNodegroupRequest.builder()
+                    .clusterName(cluster)
+                    .nodegroupName(name)
+                    .nodeRole("arn:aws:iam::" + AwsService.ACCOUNT + ":role/eks-node")
+                    .subnets(network.subnets().stream()
+                            .limit(2)
+                            .map(SimulatedNetwork.Subnet::id)
+                            .toList())
+                    .instanceTypes(instanceType)
+                    .scalingConfig(s -> s.minSize(nodes).maxSize(nodes).desiredSize(nodes))
+                    .labels(labels)
+                    .taints(taints)
+                    .build();
+            c.nodegroups.put(
+                    name,
+                    new NodegroupRecord(
+                            request,
+                            EksViews.cluster(c, clock.instant()).version(),
+                            account.ids,
+                            Lifecycle.startingAt(clock.instant(), Duration.ZERO, NODEGROUP_DELETING)));
+        }
     }
 
     // ---- inventory

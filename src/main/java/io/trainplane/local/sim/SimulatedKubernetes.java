@@ -21,9 +21,12 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
- * A Kubernetes API server for local mode: the fabric8 mock server in CRUD mode (objects are
- * stored, listed by label and deleted as on a real cluster) on a loopback port, which the
- * handlers reach over HTTP like any API server.
+ * One cluster's Kubernetes API server for local mode: the fabric8 mock server in CRUD mode (objects
+ * are stored, listed by label and deleted as on a real cluster) on a loopback port, which the
+ * handlers reach over HTTP like any API server. It starts empty, with no CustomResourceDefinition:
+ * a custom resource is served only once its CRD has been created through the API (the CRUD
+ * dispatcher then registers it, status subresource included); until then its paths answer 404 as
+ * an API server does for a resource it does not know.
  */
 public final class SimulatedKubernetes implements AutoCloseable {
     // The mock server logs every request at INFO; local runs show their own progress instead.
@@ -34,6 +37,32 @@ public final class SimulatedKubernetes implements AutoCloseable {
         // The mock server runs on Netty; without Unsafe it works the same and JDK 24+ prints no warnings.
         System.setProperty("io.netty.noUnsafe", "true");
     }
+
+    /** /apis/GROUP/VERSION/[namespaces/NS/]PLURAL...: group 1 the group, 3 or 4 the plural. */
+    private static final java.util.regex.Pattern CUSTOM_RESOURCE =
+            java.util.regex.Pattern.compile("^/apis/([^/]+)/([^/?]+)/(?:namespaces/[^/?]+/([^/?]+)|([^/?]+))");
+    /** The API groups a Kubernetes API server serves without any CRD (kubectl api-resources on a bare cluster). */
+    static final java.util.Set<String> BUILT_IN_GROUPS = java.util.Set.of(
+            "admissionregistration.k8s.io",
+            "apiextensions.k8s.io",
+            "apiregistration.k8s.io",
+            "apps",
+            "authentication.k8s.io",
+            "authorization.k8s.io",
+            "autoscaling",
+            "batch",
+            "certificates.k8s.io",
+            "coordination.k8s.io",
+            "discovery.k8s.io",
+            "events.k8s.io",
+            "flowcontrol.apiserver.k8s.io",
+            "networking.k8s.io",
+            "node.k8s.io",
+            "policy",
+            "rbac.authorization.k8s.io",
+            "resource.k8s.io",
+            "scheduling.k8s.io",
+            "storage.k8s.io");
 
     private static final java.util.regex.Pattern POD_LOG =
             java.util.regex.Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/?]+)/log(\\?.*)?$");
@@ -65,15 +94,54 @@ public final class SimulatedKubernetes implements AutoCloseable {
                 new Context(),
                 new MockWebServer(),
                 new HashMap<>(),
-                new KubernetesCrudDispatcher(new ArrayList<>(List.of(KubeflowCrd.context()))) {
+                new KubernetesCrudDispatcher(new ArrayList<>()) {
                     @Override
                     public MockResponse dispatch(RecordedRequest request) {
                         MockResponse refused = refusal(request);
                         if (refused != null) {
                             return refused;
                         }
+                        MockResponse unknown = unknownResource(request.getPath());
+                        if (unknown != null) {
+                            return unknown;
+                        }
                         record(request);
                         return super.dispatch(request);
+                    }
+
+                    /** 404 for a resource of an API group Kubernetes does not build in and no CRD defines. */
+                    private MockResponse unknownResource(String path) {
+                        java.util.regex.Matcher m = CUSTOM_RESOURCE.matcher(path);
+                        if (!m.find() || BUILT_IN_GROUPS.contains(m.group(1))) {
+                            return null;
+                        }
+                        var crds = super.handleGet("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
+                        String plural = m.group(4) != null ? m.group(4) : m.group(3);
+                        if (crds.code() == 200) {
+                            var list = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                                    crds.getBody().readUtf8(),
+                                    io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList
+                                            .class);
+                            boolean served = list.getItems().stream()
+                                    .anyMatch(crd -> crd.getSpec().getGroup().equals(m.group(1))
+                                            && crd.getSpec()
+                                                    .getNames()
+                                                    .getPlural()
+                                                    .equals(plural));
+                            if (served) {
+                                return null;
+                            }
+                        }
+                        var status = new StatusBuilder()
+                                .withStatus("Failure")
+                                .withMessage("the server could not find the requested resource")
+                                .withReason("NotFound")
+                                .withCode(404)
+                                .build();
+                        return new MockResponse()
+                                .setResponseCode(404)
+                                .setHeader("Content-Type", "application/json")
+                                .setBody(io.fabric8.kubernetes.client.utils.Serialization.asJson(status));
                     }
 
                     @Override
@@ -112,12 +180,6 @@ public final class SimulatedKubernetes implements AutoCloseable {
         server.init(InetAddress.getLoopbackAddress(), 0);
         admin = server.createClient(
                 b -> b.editOrNewConfig().withOauthToken(controlPlaneToken).endConfig());
-        // The Kubeflow training operator is "installed": its CRD exists, as StartTraining checks.
-        admin.apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .resource(KubeflowCrd.definition())
-                .create();
     }
 
     /**
@@ -210,11 +272,18 @@ public final class SimulatedKubernetes implements AutoCloseable {
                                 .withLabel(label)
                                 .list()
                                 .getItems(),
-                        admin.genericKubernetesResources(PyTorchJobs.CONTEXT)
-                                .inAnyNamespace()
-                                .withLabel(label)
-                                .list()
-                                .getItems(),
+                        admin.apiextensions()
+                                                .v1()
+                                                .customResourceDefinitions()
+                                                .withName(PyTorchJobs.CRD_NAME)
+                                                .get()
+                                        == null
+                                ? List.<HasMetadata>of()
+                                : admin.genericKubernetesResources(PyTorchJobs.CONTEXT)
+                                        .inAnyNamespace()
+                                        .withLabel(label)
+                                        .list()
+                                        .getItems(),
                         admin.pods().inAnyNamespace().withLabel(label).list().getItems(),
                         admin.services()
                                 .inAnyNamespace()

@@ -60,7 +60,7 @@ class LocalCloudTest {
         cloud.eks().createCluster(SimAccount.cluster("tp-reach", "reach", "reach"));
         assertThatThrownBy(() -> cloud.clients().clusters().connect("tp-reach")).isInstanceOf(TerminalException.class);
         cloud.clock().advance(SimulatedEks.CLUSTER_CREATING);
-        cloud.kubernetes()
+        cloud.kubernetes("tp-reach")
                 .admin()
                 .namespaces()
                 .resource(new NamespaceBuilder()
@@ -73,7 +73,7 @@ class LocalCloudTest {
         // The handler's path: DescribeCluster's endpoint and CA, a bearer token, fabric8 over HTTP.
         assertThat(client.namespaces().withName("reach").get()).isNotNull();
         assertThat(client.getMasterUrl().toString())
-                .startsWith(cloud.kubernetes().endpoint());
+                .startsWith(cloud.kubernetes("tp-reach").endpoint());
     }
 
     @Test
@@ -87,7 +87,7 @@ class LocalCloudTest {
         cloud.cloudControl().createResource(r -> r.typeName("AWS::EC2::PlacementGroup")
                 .desiredState("{\"GroupName\": \"tp-inv\", \"Tags\": [{\"Key\": \"trainplane:run-id\", \"Value\": \""
                         + run + "\"}]}"));
-        cloud.kubernetes()
+        cloud.kubernetes("tp-inv")
                 .admin()
                 .namespaces()
                 .resource(new NamespaceBuilder()

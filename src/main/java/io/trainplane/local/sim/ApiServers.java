@@ -1,0 +1,34 @@
+package io.trainplane.local.sim;
+
+/**
+ * Where EKS gets each cluster's Kubernetes API server: one is started when a cluster is created
+ * (its endpoint is what DescribeCluster reports once the cluster is ACTIVE) and stopped when the
+ * cluster has finished deleting.
+ */
+public interface ApiServers {
+    /** No API server: created clusters have no endpoint (tests of EKS alone). */
+    ApiServers NONE = at(null);
+
+    /**
+     * Starts the API server of {@code cluster}, bare as EKS creates it, with the self-managed
+     * networking add-ons (CoreDNS, kube-proxy, the VPC CNI) unless {@code networkingAddons} is false
+     * (CreateCluster's bootstrapSelfManagedAddons); its endpoint.
+     */
+    String start(String cluster, String kubernetesVersion, boolean networkingAddons);
+
+    /** The cluster is gone: its API server and everything stored in it go too. */
+    void stop(String cluster);
+
+    /** One fixed endpoint for every cluster, started and stopped by someone else (tests that bring their own). */
+    static ApiServers at(String endpoint) {
+        return new ApiServers() {
+            @Override
+            public String start(String cluster, String kubernetesVersion, boolean networkingAddons) {
+                return endpoint;
+            }
+
+            @Override
+            public void stop(String cluster) {}
+        };
+    }
+}

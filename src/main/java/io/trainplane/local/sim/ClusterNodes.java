@@ -1,0 +1,173 @@
+package io.trainplane.local.sim;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.local.sim.InstanceTypes.InstanceType;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The Node objects of a cluster's managed node groups: a node group that is ACTIVE has
+ * {@code desiredSize} nodes, each with the labels EKS and the kubelet put on it, the node group's
+ * taints, and the capacity and allocatable of its instance type; nodes go when their node group is
+ * deleted (EKS drains and terminates them) and pods bound to a node that is gone go with it (the
+ * pod garbage collector).
+ */
+final class ClusterNodes {
+    /** Label EKS puts on a managed node group's nodes (https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html). */
+    static final String NODEGROUP_LABEL = "eks.amazonaws.com/nodegroup";
+
+    static final String CAPACITY_TYPE_LABEL = "eks.amazonaws.com/capacityType";
+    static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
+    /** Extended resources, which exist on a node only while their device plugin runs there ({@link DevicePlugins}). */
+    static final String GPU = "nvidia.com/gpu";
+
+    static final String EFA = "vpc.amazonaws.com/efa";
+
+    /**
+     * A node group as its nodes see it: EKS's view of an ACTIVE node group ({@link SimulatedEks#activeNodegroups}).
+     * {@code zones} are the Availability Zones of its subnets, nodes spread over them in turn;
+     * {@code efaInterfaces} the EFA interfaces its launch template attaches to each instance.
+     */
+    record Group(
+            String name,
+            String instanceType,
+            int count,
+            String capacityType,
+            Map<String, String> labels,
+            List<Taint> taints,
+            List<String> zones,
+            int efaInterfaces) {}
+
+    private ClusterNodes() {}
+
+    /** Makes the nodes of {@code groups} exist and no others; deletes the pods of nodes that went. */
+    static void sync(KubernetesClient client, List<Group> groups, Instant now) {
+        Map<String, Node> wanted = new LinkedHashMap<>();
+        for (Group g : groups) {
+            for (int i = 0; i < g.count(); i++) {
+                Node node = node(g, i, now);
+                wanted.put(node.getMetadata().getName(), node);
+            }
+        }
+        List<Node> existing = client.nodes().list().getItems();
+        Set<String> have = existing.stream().map(n -> n.getMetadata().getName()).collect(Collectors.toSet());
+        for (Node node : existing) {
+            String name = node.getMetadata().getName();
+            if (!wanted.containsKey(name) && node.getMetadata().getLabels().containsKey(NODEGROUP_LABEL)) {
+                client.nodes().withName(name).delete();
+                for (var pod : client.pods().inAnyNamespace().list().getItems()) {
+                    if (name.equals(pod.getSpec().getNodeName())) {
+                        client.pods()
+                                .inNamespace(pod.getMetadata().getNamespace())
+                                .withName(pod.getMetadata().getName())
+                                .delete();
+                    }
+                }
+            }
+        }
+        for (Node node : wanted.values()) {
+            if (!have.contains(node.getMetadata().getName())) {
+                client.nodes().resource(node).create();
+            }
+        }
+    }
+
+    /**
+     * The {@code index}th node of the group. Labels: the node group's own labels, EKS's
+     * {@code eks.amazonaws.com/nodegroup} and {@code eks.amazonaws.com/capacityType}, and the
+     * kubelet's well-known ones (https://kubernetes.io/docs/reference/labels-annotations-taints/:
+     * kubernetes.io/arch, kubernetes.io/os, kubernetes.io/hostname, node.kubernetes.io/instance-type,
+     * topology.kubernetes.io/region and zone). The name is the instance's private DNS name, as on EKS.
+     */
+    static Node node(Group g, int index, Instant now) {
+        InstanceType type = InstanceTypes.require(g.instanceType());
+        String zone = g.zones().isEmpty()
+                ? AwsService.REGION + "a"
+                : g.zones().get(index % g.zones().size());
+        String name = "ip-10-0-" + (Math.abs(g.name().hashCode()) % 200) + "-" + (10 + index) + "." + AwsService.REGION
+                + ".compute.internal";
+        Map<String, String> labels = new LinkedHashMap<>(g.labels());
+        labels.put(NODEGROUP_LABEL, g.name());
+        labels.put(CAPACITY_TYPE_LABEL, g.capacityType());
+        labels.put(INSTANCE_TYPE_LABEL, type.name());
+        labels.put("beta.kubernetes.io/instance-type", type.name());
+        labels.put("topology.kubernetes.io/region", AwsService.REGION);
+        labels.put("topology.kubernetes.io/zone", zone);
+        labels.put("kubernetes.io/arch", arch(type));
+        labels.put("kubernetes.io/os", "linux");
+        labels.put("kubernetes.io/hostname", name);
+        Map<String, Quantity> capacity = capacity(type);
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .withProviderID("aws:///" + zone + "/i-"
+                        + String.format(Locale.ROOT, "%017x", (long) Math.abs((g.name() + index).hashCode())))
+                .withTaints(g.taints())
+                .endSpec()
+                .withNewStatus()
+                .withCapacity(capacity)
+                .withAllocatable(allocatable(type))
+                .withConditions(new NodeConditionBuilder()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .withReason("KubeletReady")
+                        .withMessage("kubelet is posting ready status")
+                        .withLastTransitionTime(now.toString())
+                        .build())
+                .endStatus()
+                .build();
+    }
+
+    /** Every instance type of the table is x86_64 (Graviton types would be arm64). */
+    private static String arch(InstanceType type) {
+        return "amd64";
+    }
+
+    /** What the kubelet reports before any device plugin runs: cpu, memory, pods. */
+    static Map<String, Quantity> capacity(InstanceType type) {
+        Map<String, Quantity> capacity = new LinkedHashMap<>();
+        capacity.put("cpu", new Quantity(Integer.toString(type.vcpus())));
+        capacity.put("memory", new Quantity(type.memoryMiB() + "Mi"));
+        capacity.put("pods", new Quantity(Integer.toString(type.maxPods())));
+        return capacity;
+    }
+
+    /**
+     * Capacity less what the EKS AMI reserves (awslabs/amazon-eks-ami, nodeadm
+     * internal/kubelet/config.go, and the AL2 bootstrap.sh before it): kube-reserved cpu of 6 % of
+     * the first core, 1 % of the second, 0.5 % of the third and fourth and 0.25 % of every core
+     * above four; kube-reserved memory of 11 MiB per pod the node may run plus 255 MiB; and the
+     * hard eviction threshold memory.available 100Mi.
+     */
+    static Map<String, Quantity> allocatable(InstanceType type) {
+        Map<String, Quantity> allocatable = capacity(type);
+        allocatable.put("cpu", new Quantity((type.vcpus() * 1000L - reservedMillicores(type.vcpus())) + "m"));
+        allocatable.put("memory", new Quantity((type.memoryMiB() - reservedMemoryMiB(type.maxPods()) - 100) + "Mi"));
+        return allocatable;
+    }
+
+    static long reservedMillicores(int cores) {
+        double reserved = 0;
+        for (int core = 1; core <= cores; core++) {
+            reserved += core == 1 ? 60 : core == 2 ? 10 : core <= 4 ? 5 : 2.5;
+        }
+        return (long) reserved;
+    }
+
+    static long reservedMemoryMiB(int maxPods) {
+        return 11L * maxPods + 255;
+    }
+}

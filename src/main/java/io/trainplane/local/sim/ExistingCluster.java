@@ -1,0 +1,209 @@
+package io.trainplane.local.sim;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A cluster that exists in the simulated account before any run, described by data: its name,
+ * Kubernetes version, managed node groups, and what its owner installed on it. Its API server
+ * holds exactly that: the objects of a bare cluster ({@link BareCluster}, with kube-proxy and the
+ * VPC CNI), and the real objects of each installed piece of software.
+ */
+public record ExistingCluster(String name, String version, List<NodeGroup> nodeGroups, Set<Software> installed) {
+    /** A managed node group of the cluster: its nodes, labels and taints ({@code key=value:NoSchedule}). */
+    public record NodeGroup(
+            String name, String instanceType, int nodes, Map<String, String> labels, List<String> taints) {}
+
+    /** What can be installed on a cluster, as the objects its installation creates. */
+    public enum Software {
+        /** CoreDNS: the Deployment and the kube-dns Service. */
+        COREDNS,
+        /** The Amazon EFS CSI driver: CSIDriver efs.csi.aws.com, its controller and node DaemonSet. */
+        AWS_EFS_CSI_DRIVER,
+        /** The NVIDIA device plugin DaemonSet (advertises nvidia.com/gpu). */
+        NVIDIA_DEVICE_PLUGIN,
+        /** The EFA device plugin DaemonSet (advertises vpc.amazonaws.com/efa). */
+        EFA_DEVICE_PLUGIN,
+        /** The Kubeflow training operator: its CRDs and its Deployment in namespace kubeflow. */
+        TRAINING_OPERATOR
+    }
+
+    /**
+     * trainplane-demo, which examples/existing-cluster.json uses (CPU, two workers, no volume):
+     * two m5.xlarge nodes, CoreDNS, and the Kubeflow training operator so {@code launcher:
+     * pytorchjob} works there too; no EFS CSI driver, no device plugins.
+     */
+    public static ExistingCluster demo(String name, String version) {
+        return new ExistingCluster(
+                name,
+                version,
+                List.of(new NodeGroup("standard-workers", "m5.xlarge", 2, Map.of(), List.of())),
+                Set.of(Software.COREDNS, Software.TRAINING_OPERATOR));
+    }
+
+    public ExistingCluster {
+        nodeGroups = List.copyOf(nodeGroups);
+        installed = Set.copyOf(installed);
+    }
+
+    /** Creates what this cluster holds in {@code client}'s server (its nodes come with its node groups). */
+    void install(KubernetesClient client) {
+        BareCluster.bootstrap(client, false);
+        BareCluster.nodeAgents(client);
+        for (Software s : installed) {
+            switch (s) {
+                case COREDNS -> BareCluster.coreDns(client);
+                case AWS_EFS_CSI_DRIVER -> efsCsiDriver(client);
+                case NVIDIA_DEVICE_PLUGIN ->
+                    nodeDaemon(client, "nvidia-device-plugin-daemonset", "nvcr.io/nvidia/k8s-device-plugin:v0.17.0");
+                case EFA_DEVICE_PLUGIN ->
+                    nodeDaemon(
+                            client,
+                            "aws-efa-k8s-device-plugin-daemonset",
+                            BareCluster.REGISTRY + "/eks/aws-efa-k8s-device-plugin:v0.5.6");
+                case TRAINING_OPERATOR -> trainingOperator(client);
+            }
+        }
+    }
+
+    /**
+     * The EFS CSI driver as the EKS add-on installs it
+     * (https://docs.aws.amazon.com/eks/latest/userguide/efs-csi.html): the CSIDriver object
+     * efs.csi.aws.com, the efs-csi-controller Deployment (2 replicas) and the efs-csi-node DaemonSet.
+     */
+    static void efsCsiDriver(KubernetesClient client) {
+        BareCluster.create(
+                client,
+                new CSIDriverBuilder()
+                        .withNewMetadata()
+                        .withName("efs.csi.aws.com")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withAttachRequired(false)
+                        .endSpec()
+                        .build());
+        BareCluster.create(
+                client,
+                new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("efs-csi-controller")
+                        .withNamespace(BareCluster.SYSTEM)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(2)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "efs-csi-controller")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "efs-csi-controller")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addToNodeSelector("kubernetes.io/os", "linux")
+                        .addNewToleration()
+                        .withKey("CriticalAddonsOnly")
+                        .withOperator("Exists")
+                        .endToleration()
+                        .addNewContainer()
+                        .withName("efs-plugin")
+                        .withImage(BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.10")
+                        .withNewResources()
+                        .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("40Mi")))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build());
+        nodeDaemon(client, "efs-csi-node", BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.10");
+    }
+
+    /** A DaemonSet on every node, whatever its taints (a device plugin advertises nothing where its hardware is missing). */
+    private static void nodeDaemon(KubernetesClient client, String name, String image) {
+        var spec = new io.fabric8.kubernetes.api.model.PodSpecBuilder()
+                .withPriorityClassName("system-node-critical")
+                .addNewToleration()
+                .withOperator("Exists")
+                .endToleration()
+                .addNewContainer()
+                .withName(name)
+                .withImage(image)
+                .withNewResources()
+                .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("20Mi")))
+                .endResources()
+                .endContainer()
+                .build();
+        BareCluster.create(
+                client,
+                new DaemonSetBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(BareCluster.SYSTEM)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewSelector()
+                        .addToMatchLabels("name", name)
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("name", name)
+                        .endMetadata()
+                        .withSpec(spec)
+                        .endTemplate()
+                        .endSpec()
+                        .build());
+    }
+
+    /**
+     * The Kubeflow training operator v1.9 as its standalone manifests install it: namespace
+     * kubeflow, the PyTorchJob CRD (the published one, {@link KubeflowCrd}) and the
+     * training-operator Deployment.
+     */
+    static void trainingOperator(KubernetesClient client) {
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(PyTorchJobController.OPERATOR_NAMESPACE)
+                        .endMetadata()
+                        .build())
+                .create();
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(KubeflowCrd.definition())
+                .create();
+        BareCluster.create(
+                client,
+                new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("training-operator")
+                        .withNamespace(PyTorchJobController.OPERATOR_NAMESPACE)
+                        .addToLabels("control-plane", "kubeflow-training-operator")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(1)
+                        .withNewSelector()
+                        .addToMatchLabels("control-plane", "kubeflow-training-operator")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("control-plane", "kubeflow-training-operator")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("training-operator")
+                        .withImage("kubeflow/training-operator:v1-855e096")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build());
+    }
+}

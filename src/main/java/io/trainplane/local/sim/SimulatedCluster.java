@@ -1,0 +1,54 @@
+package io.trainplane.local.sim;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One cluster's Kubernetes: its own API server and the control plane that acts on it (the
+ * scheduler, the Job, Deployment and DaemonSet controllers, the node objects of its node groups,
+ * device plugins' resources) and, when installed, the Kubeflow training operator.
+ */
+public final class SimulatedCluster implements AutoCloseable {
+    private final String name;
+    private final SimulatedKubernetes server;
+    private final Scheduler scheduler;
+    private final WorkloadControllers workloads;
+    private final JobController jobs;
+    private final PyTorchJobController pytorchJobs;
+    private boolean closed;
+
+    SimulatedCluster(String name, PodBehaviour behaviour) {
+        this.name = name;
+        this.server = new SimulatedKubernetes();
+        this.scheduler = new Scheduler(server.admin());
+        this.workloads = new WorkloadControllers(server.admin(), scheduler);
+        this.jobs = new JobController(server.admin(), behaviour, scheduler);
+        this.pytorchJobs = new PyTorchJobController(server.admin(), behaviour, jobs);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public SimulatedKubernetes kubernetes() {
+        return server;
+    }
+
+    /** Catches up with {@code now}: nodes of the ACTIVE node groups {@code groups}, then the controllers. */
+    synchronized void reconcile(Instant now, List<ClusterNodes.Group> groups) {
+        if (closed) {
+            return;
+        }
+        ClusterNodes.sync(server.admin(), groups, now);
+        workloads.reconcile(now);
+        DevicePlugins.sync(server.admin(), groups);
+        jobs.reconcile(now);
+        pytorchJobs.reconcile(now);
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        server.close();
+    }
+}

@@ -1,0 +1,151 @@
+package io.trainplane.local.sim;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import software.amazon.awssdk.services.eks.model.Taint;
+import software.amazon.awssdk.services.eks.model.TaintEffect;
+
+/**
+ * The Kubernetes side of the simulated account: one {@link SimulatedCluster} per EKS cluster,
+ * started when EKS creates the cluster ({@link ApiServers}) or for a cluster that exists before any
+ * run ({@link #addExisting}), and gone with the cluster.
+ */
+public final class SimulatedClusters implements ApiServers, AutoCloseable {
+    private final Map<String, SimulatedCluster> clusters = new ConcurrentHashMap<>();
+    /** Every API server started, gone or not: what was written to it outlives it (the schema check reads it). */
+    private final List<SimulatedKubernetes> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final PodBehaviour behaviour;
+    private final Clock clock;
+    private volatile EksApiServerGate gate;
+
+    public SimulatedClusters(PodBehaviour behaviour, Clock clock) {
+        this.behaviour = behaviour;
+        this.clock = clock;
+    }
+
+    /** Every API server, now and later, checks requests with {@code gate} (its view for the server's endpoint). */
+    public void guardedBy(EksApiServerGate gate) {
+        this.gate = gate;
+        clusters.values()
+                .forEach(c -> c.kubernetes().guardedBy(gate.at(c.kubernetes().endpoint())));
+    }
+
+    @Override
+    public String start(String cluster, String kubernetesVersion, boolean networkingAddons) {
+        SimulatedCluster c = open(cluster);
+        BareCluster.bootstrap(c.kubernetes().admin(), networkingAddons);
+        return c.kubernetes().endpoint();
+    }
+
+    @Override
+    public void stop(String cluster) {
+        SimulatedCluster c = clusters.remove(cluster);
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    /** The cluster {@code existing} describes: in EKS (ACTIVE, with its node groups) and on its API server. */
+    public SimulatedCluster addExisting(ExistingCluster existing, SimulatedEks eks) {
+        SimulatedCluster c = open(existing.name());
+        existing.install(c.kubernetes().admin());
+        eks.addExistingCluster(existing.name(), c.kubernetes().endpoint(), existing.version());
+        for (var group : existing.nodeGroups()) {
+            eks.addExistingNodegroup(
+                    existing.name(),
+                    group.name(),
+                    group.instanceType(),
+                    group.nodes(),
+                    group.labels(),
+                    group.taints().stream().map(SimulatedClusters::taint).toList());
+        }
+        return c;
+    }
+
+    /** {@code key=value:Effect} as EKS's Taint. */
+    private static Taint taint(String spec) {
+        int colon = spec.lastIndexOf(':');
+        String[] kv = spec.substring(0, colon).split("=", 2);
+        String effect = spec.substring(colon + 1);
+        return Taint.builder()
+                .key(kv[0])
+                .value(kv.length > 1 ? kv[1] : null)
+                .effect(
+                        switch (effect) {
+                            case "NoExecute" -> TaintEffect.NO_EXECUTE;
+                            case "PreferNoSchedule" -> TaintEffect.PREFER_NO_SCHEDULE;
+                            default -> TaintEffect.NO_SCHEDULE;
+                        })
+                .build();
+    }
+
+    private SimulatedCluster open(String name) {
+        SimulatedCluster c = new SimulatedCluster(name, behaviour);
+        started.add(c.kubernetes());
+        c.kubernetes().servingLogs((job, pod) -> behaviour.log(job, pod, clock.instant()));
+        EksApiServerGate current = gate;
+        if (current != null) {
+            c.kubernetes().guardedBy(current.at(c.kubernetes().endpoint()));
+        }
+        SimulatedCluster previous = clusters.put(name, c);
+        if (previous != null) {
+            previous.close();
+        }
+        return c;
+    }
+
+    /** The cluster's Kubernetes, while the cluster exists. */
+    public Optional<SimulatedCluster> cluster(String name) {
+        return Optional.ofNullable(clusters.get(name));
+    }
+
+    /** The clusters whose API servers are up, by name. */
+    public List<SimulatedCluster> live() {
+        return clusters.values().stream()
+                .sorted(java.util.Comparator.comparing(SimulatedCluster::name))
+                .toList();
+    }
+
+    /** An operator's client on every live API server. */
+    public List<KubernetesClient> admins() {
+        return live().stream().map(c -> c.kubernetes().admin()).toList();
+    }
+
+    /** Lets every cluster catch up with the clock: nodes of its ACTIVE node groups, then its controllers. */
+    public void reconcile(SimulatedEks eks) {
+        for (SimulatedCluster c : live()) {
+            // EKS's view first, outside the cluster's lock: EKS may stop a cluster while holding its own.
+            List<ClusterNodes.Group> groups = eks.activeNodegroups(c.name());
+            c.reconcile(clock.instant(), groups);
+        }
+    }
+
+    /** What callers other than the control plane wrote to any cluster's API server, including clusters gone since. */
+    public List<SimulatedKubernetes.Write> writes() {
+        return started.stream().flatMap(k -> k.writes().stream()).toList();
+    }
+
+    /** Every object that carries a run label, on every live server. */
+    public List<String> labeledObjects() {
+        List<String> all = new ArrayList<>();
+        for (SimulatedCluster c : live()) {
+            try {
+                all.addAll(c.kubernetes().labeledObjects());
+            } catch (RuntimeException e) {
+                // The cluster finished deleting while being read: its objects are gone with it.
+            }
+        }
+        return Stream.of(all).flatMap(List::stream).sorted().toList();
+    }
+
+    @Override
+    public void close() {
+        clusters.keySet().forEach(this::stop);
+    }
+}
