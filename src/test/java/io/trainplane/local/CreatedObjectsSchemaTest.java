@@ -93,7 +93,8 @@ class CreatedObjectsSchemaTest {
                         .as("%s: %s %s", scenario.name(), report.error(), report.cause())
                         .isEqualTo("SUCCEEDED");
                 String version = clusterVersion(cloud, spec);
-                for (SimulatedKubernetes.Write write : cloud.kubernetesClusters().writes()) {
+                for (SimulatedKubernetes.Write write :
+                        cloud.kubernetesClusters().writes()) {
                     created.add(new Created(scenario.name(), version, write, object(scenario, write)));
                 }
             }

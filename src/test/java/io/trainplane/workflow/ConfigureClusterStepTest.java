@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.DevicePluginManifests;
-import io.trainplane.local.LocalCloud;
 import io.trainplane.local.sim.SimulatedEks;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -54,7 +53,7 @@ class ConfigureClusterStepTest {
     void onGpuNodesItAlsoInstallsTheDevicePlugin() {
         try (StartedRun run = new StartedRun("gpu-single-node", "configure-gpu", spec -> spec)) {
             run.clusterActive();
-            var api = run.cloud.kubernetes(LocalCloud.DEMO_CLUSTER).admin();
+            var api = run.cloud.kubernetes(run.clusterName()).admin();
             ConfigureClusterStep step = new ConfigureClusterStep(addons(run), cluster -> api, run.settings);
 
             step.run(run.state);
@@ -79,7 +78,7 @@ class ConfigureClusterStepTest {
     void onEfaNodesItInstallsTheEfaDevicePluginOnTheWorkersBesideNvidias() {
         try (StartedRun run = new StartedRun("multi-node-efa", "configure-efa", spec -> spec)) {
             run.clusterActive();
-            var api = run.cloud.kubernetes().admin();
+            var api = run.cloud.kubernetes(run.clusterName()).admin();
             ConfigureClusterStep step = new ConfigureClusterStep(addons(run), cluster -> api, run.settings);
 
             step.run(run.state);

@@ -93,6 +93,11 @@ final class StartedRun implements AutoCloseable {
         cloud.clock().advance(duration);
     }
 
+    /** The EKS cluster the run creates. */
+    String clusterName() {
+        return RunContext.from(state).names().clusterName();
+    }
+
     /** CreateCluster and CheckCluster until the run's EKS cluster is ACTIVE. */
     void clusterActive() {
         new CreateClusterStep(store, ec2(), settings).run(state);

@@ -29,6 +29,7 @@ public final class InstanceTypes {
             type("c5.xlarge", 4, 8, 0, 58),
             type("c5.2xlarge", 8, 16, 0, 58),
             type("c5.4xlarge", 16, 32, 0, 234),
+            type("m5.large", 2, 8, 0, 29),
             type("m5.xlarge", 4, 16, 0, 58),
             type("m5.2xlarge", 8, 32, 0, 58),
             type("g5.xlarge", 4, 16, 1, 58),

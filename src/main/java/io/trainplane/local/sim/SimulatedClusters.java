@@ -20,6 +20,7 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     private final Map<String, SimulatedCluster> clusters = new ConcurrentHashMap<>();
     /** Every API server started, gone or not: what was written to it outlives it (the schema check reads it). */
     private final List<SimulatedKubernetes> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private final PodBehaviour behaviour;
     private final Clock clock;
     private volatile EksApiServerGate gate;

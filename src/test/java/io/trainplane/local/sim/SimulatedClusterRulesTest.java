@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.kubernetes.DevicePluginManifests;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.local.asl.SimulatedClock;
@@ -72,7 +73,7 @@ class SimulatedClusterRulesTest {
                 .subnets(SimulatedNetwork.SUBNET_1A)
                 .instanceTypes("g5.2xlarge")
                 .scalingConfig(s -> s.minSize(count).maxSize(count).desiredSize(count))
-                .labels(Map.of("trainplane/gpu", "true", "pool", "workers"))
+                .labels(Map.of("trainplane/gpu", "true", "pool", "workers", EksRequests.NODE_POOL_LABEL, "workers"))
                 .taints(t -> t.key("nvidia.com/gpu").value("true").effect(TaintEffect.NO_SCHEDULE))
                 .build();
     }
