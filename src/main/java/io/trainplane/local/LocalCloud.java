@@ -15,6 +15,7 @@ import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
 import io.trainplane.local.sim.EksApiServerGate;
 import io.trainplane.local.sim.FaultPlan;
+import io.trainplane.local.sim.InstalledSoftware;
 import io.trainplane.local.sim.JobController;
 import io.trainplane.local.sim.PodBehaviour;
 import io.trainplane.local.sim.PyTorchJobController;
@@ -103,6 +104,7 @@ public final class LocalCloud implements AutoCloseable {
     private final PodBehaviour workload;
     private final JobController controller;
     private final PyTorchJobController operator;
+    private final InstalledSoftware installed;
     private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults, iam);
     private final ClusterAccess clusters;
     private final EksApiServerGate apiServerGate;
@@ -132,6 +134,7 @@ public final class LocalCloud implements AutoCloseable {
         this.workload = workload;
         controller = new JobController(kubernetes.admin(), workload);
         operator = new PyTorchJobController(kubernetes.admin(), workload, controller);
+        installed = new InstalledSoftware(kubernetes.admin());
         if (ownsDynamoDb) {
             RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         }
@@ -242,6 +245,7 @@ public final class LocalCloud implements AutoCloseable {
     public void reconcile() {
         controller.reconcile(clock.instant());
         operator.reconcile(clock.instant());
+        installed.reconcile(clock.instant());
     }
 
     /**
