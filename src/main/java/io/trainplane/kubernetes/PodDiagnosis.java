@@ -14,9 +14,24 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Why a job's pods do not get anywhere, read from what the scheduler and the kubelet wrote: pods
- * that cannot be scheduled, images that cannot be pulled, containers that keep crashing. A pure
- * function of the pods and their events, so it is tested without a cluster.
+ * Why a job's pods do not get anywhere, read from what the scheduler, the kubelet and the pods
+ * themselves wrote: pods that cannot be scheduled (which resource, which taint), volumes that
+ * cannot be mounted (no CSI driver, no reachable mount target), images that cannot be pulled,
+ * containers that keep crashing (with their log tail), a rendezvous whose host name does not
+ * resolve (no cluster DNS). Each diagnosis says what to fix. A pure function of the pods, their
+ * events and their log tails, so it is tested without a cluster.
+ *
+ * <p>The texts it reads are the components' own: kube-scheduler's FailedScheduling summary
+ * ("0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "1 node(s) had untolerated taint
+ * {nvidia.com/gpu: true}", kubernetes/kubernetes#116133), the kubelet's FailedMount events
+ * ("MountVolume.MountDevice failed for volume \"efs-pv\" : kubernetes.io/csi: attacher.MountDevice
+ * failed to create newCsiDriverClient: driver name efs.csi.aws.com not found in the list of
+ * registered CSI drivers", kubernetes-sigs/aws-efs-csi-driver#284 and #323; "MountVolume.SetUp
+ * failed for volume \"efs-pv\" : rpc error: code = DeadlineExceeded desc = context deadline
+ * exceeded", aws-efs-csi-driver#262 and #34; "mount.nfs4: Connection timed out", aws/efs-utils#22),
+ * and torch's c10d ("The IPv4 network addresses of (host, 29400) cannot be retrieved (gai error:
+ * -2 - Name or service not known)", pytorch/pytorch#150532 and the warnings quoted in
+ * antgroup/animate-x#15, nyu-systems/Grendel-GS#9).
  */
 public final class PodDiagnosis {
     static final Set<String> IMAGE_PULL = Set.of("ImagePullBackOff", "ErrImagePull", "InvalidImageName");
@@ -28,6 +43,18 @@ public final class PodDiagnosis {
      */
     public record Diagnosis(String reason, String message, String pod, boolean restarted) {}
 
+    /** A pod's log tail by name; of its previous container when {@code previous}. Empty when there is none. */
+    @FunctionalInterface
+    public interface LogTails {
+        Optional<String> tail(String pod, boolean previous);
+
+        LogTails NONE = (pod, previous) -> Optional.empty();
+    }
+
+    /** What torch's c10d and Python's resolver print when a host name does not resolve. */
+    static final List<String> NAME_NOT_RESOLVED =
+            List.of("Name or service not known", "Temporary failure in name resolution", "failed to resolve");
+
     private PodDiagnosis() {}
 
     /**
@@ -35,14 +62,31 @@ public final class PodDiagnosis {
      */
     public static Optional<Diagnosis> of(
             List<Pod> pods, List<Event> events, Instant now, Duration pendingTimeout, boolean jobFailed) {
+        return of(pods, events, now, pendingTimeout, jobFailed, LogTails.NONE);
+    }
+
+    /**
+     * @param jobFailed whether the job itself has failed: restarts alone are not a diagnosis while it runs
+     * @param logs the pods' log tails, read only for a pod that crashed or failed
+     */
+    public static Optional<Diagnosis> of(
+            List<Pod> pods,
+            List<Event> events,
+            Instant now,
+            Duration pendingTimeout,
+            boolean jobFailed,
+            LogTails logs) {
         for (Pod pod : pods) {
-            Optional<Diagnosis> found = imagePull(pod).or(() -> crashLoop(pod, jobFailed));
+            Optional<Diagnosis> found = imagePull(pod)
+                    .or(() -> crashLoop(pod, jobFailed, logs))
+                    .or(() -> failedWithUnresolvedName(pod, jobFailed, logs));
             if (found.isPresent()) {
                 return found;
             }
         }
         for (Pod pod : pods) {
-            Optional<Diagnosis> found = unschedulable(pod, events, now, pendingTimeout);
+            Optional<Diagnosis> found = unschedulable(pod, events, now, pendingTimeout)
+                    .or(() -> failedMount(pod, events, now, pendingTimeout));
             if (found.isPresent()) {
                 return found;
             }
@@ -68,7 +112,7 @@ public final class PodDiagnosis {
         return Optional.empty();
     }
 
-    private static Optional<Diagnosis> crashLoop(Pod pod, boolean jobFailed) {
+    private static Optional<Diagnosis> crashLoop(Pod pod, boolean jobFailed, LogTails logs) {
         for (ContainerStatus status : containerStatuses(pod)) {
             ContainerStateWaiting waiting =
                     status.getState() == null ? null : status.getState().getWaiting();
@@ -81,12 +125,19 @@ public final class PodDiagnosis {
                                         ? ""
                                         : ":\n" + JobPods.tail(t.getMessage())))
                         .orElse("");
+                Optional<String> tail = logs.tail(name(pod), restarts > 0);
+                Optional<Diagnosis> unresolved = unresolvedName(pod, tail.orElse("") + "\n" + last, restarts > 0);
+                if (unresolved.isPresent()) {
+                    return unresolved;
+                }
                 return Optional.of(new Diagnosis(
                         "CrashLoop",
                         "container " + status.getName() + " of pod " + name(pod)
                                 + " keeps crashing (restarted " + restarts + " times"
                                 + (looping ? ", CrashLoopBackOff" : "") + ")"
-                                + last,
+                                + last
+                                + tail.map(t -> "\nlast lines of its log:\n" + t)
+                                        .orElse(""),
                         name(pod),
                         restarts > 0));
             }
@@ -114,11 +165,125 @@ public final class PodDiagnosis {
                         .orElse(Objects.requireNonNullElse(scheduled.getReason(), "no reason given"));
         return Optional.of(new Diagnosis(
                 "Unschedulable",
-                "pod " + name(pod) + " has not been scheduled for "
-                        + timeout.toMinutes() + " minutes: " + why
-                        + "; check the node group's instance type, size and GPUs against training.workers and training.gpusPerWorker",
+                "pod " + name(pod) + " has not been scheduled for " + timeout.toMinutes() + " minutes: " + why + "; "
+                        + SchedulerMessage.fix(why),
                 name(pod),
                 false));
+    }
+
+    /**
+     * A pod that failed (no restart to show as a crash loop) because a host name did not resolve:
+     * read only once the job failed, when its log tail is what there is to say.
+     */
+    private static Optional<Diagnosis> failedWithUnresolvedName(Pod pod, boolean jobFailed, LogTails logs) {
+        if (!jobFailed
+                || pod.getStatus() == null
+                || !"Failed".equals(pod.getStatus().getPhase())) {
+            return Optional.empty();
+        }
+        String message = containerStatuses(pod).stream()
+                .map(PodDiagnosis::lastTermination)
+                .flatMap(Optional::stream)
+                .map(ContainerStateTerminated::getMessage)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse("");
+        return unresolvedName(pod, logs.tail(name(pod), false).orElse("") + "\n" + message, false);
+    }
+
+    /**
+     * The rendezvous (or any peer) could not be found by name: the line of the log that says so.
+     * c10d also warns that a name has no IPv6 address while its IPv4 one resolves; those lines
+     * alone say nothing, and are skipped.
+     */
+    private static Optional<Diagnosis> unresolvedName(Pod pod, String log, boolean restarted) {
+        return log.lines()
+                .filter(line -> NAME_NOT_RESOLVED.stream().anyMatch(line::contains))
+                .filter(line -> !line.contains("IPv6 network addresses"))
+                .reduce((first, last) -> last)
+                .map(line -> new Diagnosis(
+                        "RendezvousUnresolved",
+                        "pod " + name(pod) + " could not resolve a host name: " + line.strip()
+                                + "; the training's rendezvous is reached by its Service's DNS name, which only"
+                                + " the cluster DNS answers: CoreDNS is not running on the cluster (check the"
+                                + " EKS add-on coredns: aws eks describe-addon --cluster-name <cluster>"
+                                + " --addon-name coredns, and kubectl -n kube-system get pods -l k8s-app=kube-dns;"
+                                + " its pods need a node whose taints they tolerate)",
+                        name(pod),
+                        restarted));
+    }
+
+    /**
+     * A scheduled pod whose volumes the kubelet cannot mount, past the pending timeout: the last
+     * FailedMount (or FailedAttachVolume) event about it, and what it means for EFS.
+     */
+    private static Optional<Diagnosis> failedMount(Pod pod, List<Event> events, Instant now, Duration timeout) {
+        if (pod.getStatus() == null || !"Pending".equals(pod.getStatus().getPhase())) {
+            return Optional.empty();
+        }
+        PodCondition scheduled = condition(pod, "PodScheduled");
+        if (scheduled == null || !"True".equals(scheduled.getStatus())) {
+            return Optional.empty();
+        }
+        List<String> mountErrors = events.stream()
+                .filter(e -> "FailedMount".equals(e.getReason()) || "FailedAttachVolume".equals(e.getReason()))
+                .filter(e -> e.getInvolvedObject() != null
+                        && name(pod).equals(e.getInvolvedObject().getName()))
+                .map(Event::getMessage)
+                .filter(Objects::nonNull)
+                .toList();
+        if (mountErrors.isEmpty()) {
+            return Optional.empty();
+        }
+        String since = scheduled.getLastTransitionTime() != null
+                ? scheduled.getLastTransitionTime()
+                : pod.getMetadata().getCreationTimestamp();
+        if (since == null || Duration.between(Instant.parse(since), now).compareTo(timeout) < 0) {
+            return Optional.empty();
+        }
+        // The kubelet's summary ("Unable to attach or mount volumes: ... timed out waiting for the
+        // condition") comes with every cause; the specific message says which.
+        String why = mountErrors.stream()
+                .filter(m -> !m.startsWith("Unable to attach or mount volumes"))
+                .reduce((first, last) -> last)
+                .orElse(mountErrors.get(mountErrors.size() - 1));
+        return Optional.of(new Diagnosis(
+                "FailedMount",
+                "pod " + name(pod) + " has waited " + timeout.toMinutes() + " minutes for its volumes: " + why + "; "
+                        + mountFix(mountErrors),
+                name(pod),
+                false));
+    }
+
+    static String mountFix(List<String> messages) {
+        java.util.regex.Matcher driver = messages.stream()
+                .map(m -> java.util.regex.Pattern.compile(
+                                "driver name (\\S+) not found in the list of registered CSI drivers")
+                        .matcher(m))
+                .filter(java.util.regex.Matcher::find)
+                .findFirst()
+                .orElse(null);
+        if (driver != null) {
+            String name = driver.group(1);
+            return name.equals(ClusterPrerequisites.EFS_CSI_DRIVER)
+                    ? "the Amazon EFS CSI driver does not run on the pod's node: install the EKS add-on aws-efs-csi-driver"
+                            + " (" + ClusterPrerequisites.INSTALL_EFS_CSI_DRIVER + ") and check that its"
+                            + " efs-csi-node pods run on every node (kubectl -n kube-system get pods -l app=efs-csi-node)"
+                    : "the CSI driver " + name + " does not run on the pod's node: install it, and check that its node"
+                            + " pods run there";
+        }
+        boolean unreachable = messages.stream()
+                .anyMatch(m -> m.contains("Connection timed out")
+                        || m.contains("DeadlineExceeded")
+                        || m.contains("Failed to resolve")
+                        || m.contains("mount target"));
+        if (unreachable) {
+            return "the node cannot reach the file system: it needs a mount target in the node's Availability Zone"
+                    + " (aws efs describe-mount-targets --file-system-id <fs>), and the mount target's security group"
+                    + " must allow NFS (TCP 2049) from the nodes' security group"
+                    + " (https://docs.aws.amazon.com/efs/latest/ug/troubleshooting-efs-mounting.html)";
+        }
+        return "check the volume (kubectl describe pod) and the CSI driver's node pods";
     }
 
     private static Optional<String> schedulerEvent(Pod pod, List<Event> events) {

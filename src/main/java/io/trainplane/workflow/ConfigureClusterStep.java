@@ -9,6 +9,8 @@ import io.trainplane.aws.eks.PodIdentity;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.DevicePluginManifests;
 import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.kubernetes.TrainingOperator;
+import io.trainplane.spec.Launcher;
 import io.trainplane.spec.VolumeType;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +20,8 @@ import java.util.function.Supplier;
 /**
  * Readies a created cluster for the run: the EKS Pod Identity agent and, when the run has an EFS
  * volume, the EFS CSI driver with a Pod Identity association to the stack's role; the NVIDIA
- * device plugin when the nodes have GPUs, the EFA device plugin when they have EFA interfaces. Installs what is missing, then reports whether all of
+ * device plugin when the nodes have GPUs, the EFA device plugin when they have EFA interfaces; the
+ * Kubeflow training operator for a PyTorchJob. Installs what is missing, then reports whether all of
  * it is ready; the state machine calls it again until it is.
  */
 public final class ConfigureClusterStep implements KubernetesStep {
@@ -59,7 +62,23 @@ public final class ConfigureClusterStep implements KubernetesStep {
             new RunObjects(clusters.connect(cluster), run.runId())
                     .createOrAdopt(DevicePluginManifests.efaDaemonSet(run.names()));
         }
+        if (run.spec().training().launcher() == Launcher.PYTORCHJOB) {
+            combined = stillWaiting(combined, trainingOperator(cluster));
+        }
         return ResourceWait.look(combined, "the add-ons of EKS cluster " + cluster, WAIT_SECONDS);
+    }
+
+    /**
+     * The Kubeflow training operator, from the manifest in the jar. It belongs to the cluster: it
+     * goes when the cluster is deleted, with nothing of its own to tear down; a cluster kept by
+     * {@code cleanup.keepCluster} keeps it too, so a later run there ({@code mode: existing}) finds it.
+     */
+    private ResourceState trainingOperator(String cluster) {
+        return new TrainingOperator(clusters.connect(cluster)).ensure();
+    }
+
+    private static ResourceState stillWaiting(ResourceState combined, ResourceState next) {
+        return combined instanceof ResourceState.Ready ? next : combined;
     }
 
     private Map<String, Optional<PodIdentity>> addons(RunContext run) {

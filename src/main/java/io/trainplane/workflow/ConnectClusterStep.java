@@ -4,19 +4,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.kubernetes.ClusterPrerequisites;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
+import java.util.List;
 
 /**
  * Connects to an existing cluster ({@code cluster.mode: existing}) and creates the run's
  * namespace there: proof that the functions' role can reach the API and write to it. A cluster
  * that refuses the role (no access entry: 401; an entry without the rights: 403) fails the run
- * as ClusterAccessDenied, with the commands that fix it.
+ * as ClusterAccessDenied, with the commands that fix it; a cluster without what the spec uses
+ * (operator, CSI driver, device plugins) fails it as ClusterPrerequisitesMissing, with what to install.
  */
 public final class ConnectClusterStep implements KubernetesStep {
+    static final String PREREQUISITES_MISSING = "ClusterPrerequisitesMissing";
+
     private final RunStore store;
     private final ClusterAccess clusters;
 
@@ -35,6 +41,9 @@ public final class ConnectClusterStep implements KubernetesStep {
         try {
             // A read first: a cluster that refuses the role fails the run before anything is recorded.
             existed = client.namespaces().withName(namespace).get() != null;
+            if (!run.spec().cluster().created()) {
+                refuseWhatIsMissing(client, cluster, run);
+            }
         } catch (KubernetesClientException e) {
             throw KubernetesFailures.refused(e) ? KubernetesFailures.accessDenied(cluster, e) : e;
         }
@@ -55,5 +64,31 @@ public final class ConnectClusterStep implements KubernetesStep {
             throw KubernetesFailures.accessDenied(cluster, e);
         }
         return Json.object().put("name", cluster).put("namespace", namespace);
+    }
+
+    /**
+     * A cluster the run does not create must already have what the spec uses (the training
+     * operator, the EFS CSI driver, GPU and EFA device plugins): checked before the run records or
+     * creates anything, so a refused run leaves nothing behind.
+     */
+    private static void refuseWhatIsMissing(KubernetesClient client, String cluster, RunContext run) {
+        List<ClusterPrerequisites.Missing> missing =
+                new ClusterPrerequisites(client).missing(ClusterPrerequisites.Needs.of(run.spec()));
+        if (missing.isEmpty()) {
+            return;
+        }
+        StringBuilder message =
+                new StringBuilder("cluster " + cluster + " lacks what the run needs; nothing was created. ");
+        for (int i = 0; i < missing.size(); i++) {
+            var m = missing.get(i);
+            message.append(i + 1)
+                    .append(") missing ")
+                    .append(m.what())
+                    .append("; ")
+                    .append(m.install())
+                    .append(". ");
+        }
+        message.append("Install it on the cluster (README: Using an existing cluster), then start the run again.");
+        throw new TerminalException(PREREQUISITES_MISSING, message.toString());
     }
 }

@@ -14,7 +14,8 @@ import java.util.function.IntFunction;
 
 /**
  * Looks once at a Job of the run: done, not yet (with how long to wait), or a terminal failure,
- * named after what its pods show (Unschedulable, ImagePullFailed, CrashLoop) when they show it.
+ * named after what its pods show (Unschedulable, FailedMount, ImagePullFailed, CrashLoop,
+ * RendezvousUnresolved) when they show it.
  */
 final class JobWatch {
     /** Environment variable: minutes a pod may stay unscheduled before the run fails (default 15). */
@@ -71,18 +72,12 @@ final class JobWatch {
     /** Throws the diagnosis of the job's pods, if they show one; the crash's log tail included. */
     static void diagnose(JobPods pods, String what, String jobName, Instant now, boolean failed) {
         Optional<PodDiagnosis.Diagnosis> found =
-                PodDiagnosis.of(pods.list(), pods.events(), now, pendingTimeout(), failed);
+                PodDiagnosis.of(pods.list(), pods.events(), now, pendingTimeout(), failed, pods::logTail);
         if (found.isEmpty()) {
             return;
         }
         PodDiagnosis.Diagnosis d = found.get();
-        String tail = "";
-        if (d.reason().equals("CrashLoop")) {
-            tail = pods.logTail(d.pod(), d.restarted())
-                    .map(t -> "\nlast lines of its log:\n" + t)
-                    .orElse("");
-        }
-        throw new TerminalException(d.reason(), "the " + what + " job " + jobName + ": " + d.message() + tail);
+        throw new TerminalException(d.reason(), "the " + what + " job " + jobName + ": " + d.message());
     }
 
     static Duration pendingTimeout() {

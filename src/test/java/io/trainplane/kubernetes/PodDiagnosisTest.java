@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What the scheduler and the kubelet wrote, read without a cluster. */
@@ -165,5 +166,176 @@ class PodDiagnosisTest {
 
         assertThat(diagnose(List.of(pod("p-0", running)), List.of(), Duration.ofHours(3), false))
                 .isNull();
+    }
+    // kube-scheduler's own summaries (kubernetes/kubernetes#116133 quotes the taint form).
+    static final String GPU_TAINT = "0/2 nodes are available: 2 node(s) had untolerated taint {nvidia.com/gpu: true}."
+            + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+    static final String NO_EFA = "0/2 nodes are available: 2 Insufficient vpc.amazonaws.com/efa."
+            + " preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.";
+    // The kubelet's FailedMount texts (kubernetes-sigs/aws-efs-csi-driver#284, #323, #262).
+    static final String NO_EFS_DRIVER = "MountVolume.MountDevice failed for volume \"tp-run-shared\" :"
+            + " kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name"
+            + " efs.csi.aws.com not found in the list of registered CSI drivers";
+    static final String MOUNT_SUMMARY = "Unable to attach or mount volumes: unmounted volumes=[shared],"
+            + " unattached volumes=[shared kube-api-access-x2v9z]: timed out waiting for the condition";
+    static final String MOUNT_TIMEOUT = "MountVolume.SetUp failed for volume \"tp-run-shared\" : rpc error:"
+            + " code = DeadlineExceeded desc = context deadline exceeded";
+    // torch's c10d, when the rendezvous host does not resolve (pytorch/pytorch#150532).
+    static final String UNRESOLVED = "[W1123 10:02:11.123456 socket.cpp:755] [c10d] The IPv4 network addresses of"
+            + " (run-training-0.run-training, 29400) cannot be retrieved (gai error: -2 - Name or service not known).";
+    static final String IPV6_ONLY = "[W socket.cpp:601] [c10d] The IPv6 network addresses of"
+            + " (run-training-0.run-training, 29400) cannot be retrieved (gai error: -2 - Name or service not known).";
+
+    static PodStatus scheduledButWaiting() {
+        return new PodStatusBuilder()
+                .withPhase("Pending")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("True")
+                .withLastTransitionTime(T0.toString())
+                .endCondition()
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName("trainer")
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("ContainerCreating")
+                        .endWaiting()
+                        .endState()
+                        .build())
+                .build();
+    }
+
+    static Event event(String pod, String reason, String message) {
+        return new EventBuilder()
+                .withReason(reason)
+                .withMessage(message)
+                .withNewInvolvedObject()
+                .withKind("Pod")
+                .withName(pod)
+                .endInvolvedObject()
+                .build();
+    }
+
+    static PodDiagnosis.Diagnosis withLogs(List<Pod> pods, boolean failed, String log) {
+        return PodDiagnosis.of(pods, List.of(), T0, TIMEOUT, failed, (pod, previous) -> Optional.of(log))
+                .orElse(null);
+    }
+
+    @Test
+    void tooFewGpusSayWhetherTheDevicePluginOrTheSpecIsAtFault() {
+        var d = diagnose(List.of(pod("p-0", pending(NO_GPU))), List.of(), Duration.ofMinutes(16), false);
+
+        assertThat(d.message())
+                .contains("no node has that many free nvidia.com/gpu")
+                .contains("NVIDIA device plugin")
+                .contains("training.gpusPerWorker asks more GPUs than one node has");
+    }
+
+    @Test
+    void anUntoleratedGpuTaintPointsAtTheSystemNodeGroup() {
+        var d = diagnose(List.of(pod("coredns-0", pending(GPU_TAINT))), List.of(), Duration.ofMinutes(16), false);
+
+        assertThat(d.reason()).isEqualTo("Unschedulable");
+        assertThat(d.message())
+                .contains(GPU_TAINT)
+                .contains("the GPU nodes carry the taint nvidia.com/gpu=true")
+                .contains("untainted (system) node group")
+                .doesNotContain("Insufficient")
+                .doesNotContain("check the node group's instance type");
+    }
+
+    @Test
+    void tooFewEfaInterfacesPointAtTheEfaDevicePlugin() {
+        var d = diagnose(List.of(pod("p-0", pending(NO_EFA))), List.of(), Duration.ofMinutes(16), false);
+
+        assertThat(d.message()).contains("EFA device plugin").contains("vpc.amazonaws.com/efa");
+    }
+
+    @Test
+    void aMissingEfsCsiDriverIsAFailedMountWithTheAddOnToInstall() {
+        List<Event> events =
+                List.of(event("p-0", "FailedMount", NO_EFS_DRIVER), event("p-0", "FailedMount", MOUNT_SUMMARY));
+
+        assertThat(diagnose(List.of(pod("p-0", scheduledButWaiting())), events, Duration.ofMinutes(14), false))
+                .as("still within the pending timeout")
+                .isNull();
+        var d = diagnose(List.of(pod("p-0", scheduledButWaiting())), events, Duration.ofMinutes(16), false);
+
+        assertThat(d.reason()).isEqualTo("FailedMount");
+        assertThat(d.message())
+                .contains(NO_EFS_DRIVER)
+                .contains("install the EKS add-on aws-efs-csi-driver")
+                .contains("efs-csi-node");
+    }
+
+    @Test
+    void anUnreachableMountTargetIsAFailedMountAboutZonesAndSecurityGroups() {
+        List<Event> events =
+                List.of(event("p-0", "FailedMount", MOUNT_TIMEOUT), event("p-0", "FailedMount", MOUNT_SUMMARY));
+
+        var d = diagnose(List.of(pod("p-0", scheduledButWaiting())), events, Duration.ofMinutes(16), false);
+
+        assertThat(d.reason()).isEqualTo("FailedMount");
+        assertThat(d.message())
+                .contains(MOUNT_TIMEOUT)
+                .contains("mount target in the node's Availability Zone")
+                .contains("NFS (TCP 2049)");
+    }
+
+    @Test
+    void aCrashLoopShowsTheLogTail() {
+        var d = withLogs(
+                List.of(pod("p-1", waiting("CrashLoopBackOff", 3, null))),
+                false,
+                "epoch 1\nTraceback (most recent call last):\nValueError: bad batch");
+
+        assertThat(d.reason()).isEqualTo("CrashLoop");
+        assertThat(d.message()).contains("last lines of its log:\nepoch 1").contains("ValueError: bad batch");
+    }
+
+    @Test
+    void aRendezvousHostThatDoesNotResolveBlamesTheClusterDns() {
+        var d = withLogs(
+                List.of(pod("p-1", waiting("CrashLoopBackOff", 2, null))),
+                false,
+                "starting torchrun\n" + UNRESOLVED + "\ntorch.distributed.DistNetworkError: The client socket has"
+                        + " failed to connect to any network address of (run-training-0.run-training, 29400).");
+
+        assertThat(d.reason()).isEqualTo("RendezvousUnresolved");
+        assertThat(d.message())
+                .contains("gai error: -2 - Name or service not known")
+                .contains("CoreDNS is not running")
+                .contains("--addon-name coredns");
+    }
+
+    @Test
+    void aFailedPodWhoseLogShowsAnUnresolvedNameIsDiagnosedOnceTheJobFails() {
+        var failed = new PodStatusBuilder()
+                .withPhase("Failed")
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName("trainer")
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(1)
+                        .endTerminated()
+                        .endState()
+                        .build())
+                .build();
+        String log = "socket.gaierror: [Errno -3] Temporary failure in name resolution";
+
+        assertThat(withLogs(List.of(pod("p-0", failed)), false, log)).isNull();
+        assertThat(withLogs(List.of(pod("p-0", failed)), true, log).reason()).isEqualTo("RendezvousUnresolved");
+    }
+
+    @Test
+    void c10dsIpv6WarningAloneIsNoDnsFailure() {
+        var d = withLogs(
+                List.of(pod("p-1", waiting("CrashLoopBackOff", 2, null))),
+                false,
+                IPV6_ONLY + "\nValueError: bad batch");
+
+        assertThat(d.reason()).isEqualTo("CrashLoop");
     }
 }

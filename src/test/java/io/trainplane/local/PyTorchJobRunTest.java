@@ -39,16 +39,44 @@ class PyTorchJobRunTest {
     }
 
     @Test
-    void withoutTheTrainingOperatorStartTrainingSaysHowToInstallIt() throws IOException {
-        // A created cluster is bare, as EKS makes it: no CRD until something installs one.
+    void onACreatedClusterTheRunInstallsTheTrainingOperatorFromTheReleaseManifest() throws IOException {
+        // A created cluster is bare, as EKS makes it: the run installs the operator, CRDs first.
         RunReport r = run(Faults.none(), cloud -> {});
 
+        assertThat(r.status()).as(r.cause()).isEqualTo("SUCCEEDED");
+        assertThat(r.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void anExistingClusterWithoutTheTrainingOperatorIsRefusedBeforeAnythingIsCreated() throws IOException {
+        ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/existing-cluster.json")));
+        ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob");
+        spec.putObject("volume").put("type", "efs");
+        RunReport r;
+        try (LocalCloud cloud = new LocalCloud()) {
+            cloud.kubernetes(LocalCloud.DEMO_CLUSTER)
+                    .admin()
+                    .apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(PyTorchJobs.CRD_NAME)
+                    .delete();
+            r = new LocalRun(cloud, Faults.none(), e -> {})
+                    .execute(RunSpecs.normalize(Json.write(spec)), "warm-cluster");
+            assertThat(cloud.inventory()).isEmpty();
+        }
+
         assertThat(r.status()).isEqualTo("FAILED");
-        assertThat(r.failedState()).isEqualTo("StartTraining");
-        assertThat(r.error() + " " + r.cause())
-                .contains("TrainingOperatorMissing")
+        assertThat(r.failedState()).isEqualTo("ConnectCluster");
+        assertThat(r.error()).isEqualTo("ClusterPrerequisitesMissing");
+        assertThat(r.cause())
+                .contains("cluster trainplane-demo lacks what the run needs; nothing was created")
+                .contains("1) missing the CRD pytorchjobs.kubeflow.org")
                 .contains("kubectl apply --server-side -k")
-                .contains("training-operator.git/manifests/overlays/standalone?ref=v1.9.4");
+                .contains("training-operator.git/manifests/overlays/standalone?ref=v1.9.4")
+                .contains("2) missing the CSIDriver efs.csi.aws.com")
+                .contains("aws-efs-csi-driver");
+        assertThat(r.resources().created()).isEmpty();
         assertThat(r.resources().remaining()).isEmpty();
     }
 

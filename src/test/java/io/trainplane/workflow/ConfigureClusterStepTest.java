@@ -3,9 +3,11 @@ package io.trainplane.workflow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.DevicePluginManifests;
+import io.trainplane.kubernetes.TrainingOperator;
 import io.trainplane.local.sim.SimulatedEks;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -104,6 +106,35 @@ class ConfigureClusterStepTest {
                             .getSpec()
                             .getNodeSelector())
                     .containsEntry("trainplane.io/node-pool", "workers");
+        }
+    }
+
+    @Test
+    void forAPyTorchJobItInstallsTheTrainingOperatorAndWaitsUntilItRuns() {
+        try (StartedRun run = new StartedRun("configure-operator", spec -> {
+            ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob");
+            return spec;
+        })) {
+            run.clusterActive();
+            var api = run.cloud.kubernetes(run.clusterName()).admin();
+            ConfigureClusterStep step = new ConfigureClusterStep(addons(run), cluster -> api, run.settings);
+            step.run(run.state);
+            run.advance(SimulatedEks.ADDON_CREATING);
+
+            JsonNode installed = step.run(run.state);
+            assertThat(installed.path("done").asBoolean())
+                    .as("the add-ons are ACTIVE, the operator's Deployment not yet available")
+                    .isFalse();
+            assertThat(installed.path("detail").asText()).contains("pytorchjobs.kubeflow.org is not Established");
+            assertThat(api.apps()
+                            .deployments()
+                            .inNamespace(TrainingOperator.NAMESPACE)
+                            .withName(TrainingOperator.DEPLOYMENT)
+                            .get())
+                    .isNotNull();
+
+            run.cloud.reconcile();
+            assertThat(step.run(run.state).path("done").asBoolean()).isTrue();
         }
     }
 }

@@ -39,6 +39,7 @@ public final class SimulatedCluster implements AutoCloseable {
         if (closed) {
             return;
         }
+        ApiExtensions.establish(server.admin(), server.takeNewDefinitions(), now);
         ClusterNodes.sync(server.admin(), groups, now);
         workloads.reconcile(now);
         DevicePlugins.sync(server.admin(), groups);

@@ -78,6 +78,9 @@ public final class SimulatedKubernetes implements AutoCloseable {
     private final String controlPlaneToken = UUID.randomUUID().toString();
 
     private volatile Gate gate;
+    private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    /** CRDs created and not yet Established: the names the apiextensions controller still has to accept. */
+    private final java.util.Queue<String> newDefinitions = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** What callers other than the control plane sent to be stored, oldest first (see {@link #writes()}). */
     private final List<Write> writes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -106,7 +109,12 @@ public final class SimulatedKubernetes implements AutoCloseable {
                             return unknown;
                         }
                         record(request);
-                        return super.dispatch(request);
+                        String definition = definitionCreated(request);
+                        MockResponse response = super.dispatch(request);
+                        if (definition != null && response.code() == 201) {
+                            newDefinitions.add(definition);
+                        }
+                        return response;
                     }
 
                     /** 404 for a resource of an API group Kubernetes does not build in and no CRD defines. */
@@ -237,6 +245,24 @@ public final class SimulatedKubernetes implements AutoCloseable {
                     request.getHeader("Content-Type"),
                     new String(body, java.nio.charset.StandardCharsets.UTF_8)));
         }
+    }
+
+    /** The name of the CRD {@code request} creates, or null. Read before dispatching: the dispatcher empties the body. */
+    private static String definitionCreated(RecordedRequest request) {
+        if (!"POST".equals(request.getMethod()) || !CRDS.equals(request.getPath())) {
+            return null;
+        }
+        String body = new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        return io.trainplane.core.Json.read(body).path("metadata").path("name").asText();
+    }
+
+    /** The CRDs created since the last call, by name (read once: the training operator's are 3.7 MB). */
+    List<String> takeNewDefinitions() {
+        List<String> names = new ArrayList<>();
+        for (String name; (name = newDefinitions.poll()) != null; ) {
+            names.add(name);
+        }
+        return names;
     }
 
     /** Where pod logs come from: (the pod's Job, the pod) → the log so far. */
