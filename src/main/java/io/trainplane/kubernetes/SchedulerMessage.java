@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * cpu, 2 node(s) had untolerated taint {nvidia.com/gpu: true}. preemption: ..." (the taint text of
  * kube-scheduler since 1.25; before, "had taint {k: v}, that the pod didn't tolerate"; see
  * kubernetes/kubernetes#116133, the plugin texts in pkg/scheduler/framework/plugins/noderesources
- * and tainttoleration).
+ * and tainttoleration). Since 1.34 the message names no taint: "node(s) had untolerated taint(s)"
+ * (kubernetes/kubernetes#134740, #135023).
  */
 final class SchedulerMessage {
     private static final Pattern INSUFFICIENT = Pattern.compile("Insufficient ([A-Za-z0-9./_-]*[A-Za-z0-9])");
@@ -30,6 +31,11 @@ final class SchedulerMessage {
         Matcher taint = TAINT.matcher(message);
         while (taint.find()) {
             fixes.add(taint(taint.group(1).strip(), taint.group(2).strip()));
+        }
+        if (message.contains("had untolerated taint(s)")) {
+            fixes.add("nodes carry taints the pod does not tolerate (kubectl describe nodes shows them; GPU node groups"
+                    + " carry nvidia.com/gpu): pods that need no GPU belong on an untainted (system) node group,"
+                    + " and a pod that asks for GPUs needs the toleration");
         }
         if (message.contains("didn't match Pod's node affinity/selector")) {
             fixes.add("no node has the labels the pod selects (nodeSelector or required node affinity): check the"

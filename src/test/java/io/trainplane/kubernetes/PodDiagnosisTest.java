@@ -170,6 +170,9 @@ class PodDiagnosisTest {
     // kube-scheduler's own summaries (kubernetes/kubernetes#116133 quotes the taint form).
     static final String GPU_TAINT = "0/2 nodes are available: 2 node(s) had untolerated taint {nvidia.com/gpu: true}."
             + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+    // Since 1.34 the summary names no taint (kubernetes/kubernetes#134740); the simulated scheduler writes this.
+    static final String UNTOLERATED_TAINTS = "0/1 nodes are available: 1 node(s) had untolerated taint(s)."
+            + " preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.";
     static final String NO_EFA = "0/2 nodes are available: 2 Insufficient vpc.amazonaws.com/efa."
             + " preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.";
     // The kubelet's FailedMount texts (kubernetes-sigs/aws-efs-csi-driver#284, #323, #262).
@@ -242,6 +245,19 @@ class PodDiagnosisTest {
                 .contains("the GPU nodes carry the taint nvidia.com/gpu=true")
                 .contains("untainted (system) node group")
                 .doesNotContain("Insufficient")
+                .doesNotContain("check the node group's instance type");
+    }
+
+    @Test
+    void theTaintFreeWordingOfNewerSchedulersPointsAtTheSystemNodeGroupToo() {
+        var d = diagnose(
+                List.of(pod("coredns-0", pending(UNTOLERATED_TAINTS))), List.of(), Duration.ofMinutes(16), false);
+
+        assertThat(d.reason()).isEqualTo("Unschedulable");
+        assertThat(d.message())
+                .contains(UNTOLERATED_TAINTS)
+                .contains("nodes carry taints the pod does not tolerate")
+                .contains("untainted (system) node group")
                 .doesNotContain("check the node group's instance type");
     }
 

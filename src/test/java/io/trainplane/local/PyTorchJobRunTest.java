@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
+import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.spec.RunSpecs;
 import java.io.IOException;

@@ -111,6 +111,20 @@ final class StartedRun implements AutoCloseable {
         throw new AssertionError("cluster of " + runId + " not ACTIVE after 20 looks");
     }
 
+    /** CreateNodegroup and CheckNodegroup until the run's node groups are ACTIVE and their nodes are on the cluster. */
+    void nodegroupsActive() {
+        StepWiring.createNodegroup(cloud.clients()).run(state);
+        Step check = StepWiring.checkNodegroup(cloud.clients());
+        for (int look = 0; look < 30; look++) {
+            if (check.run(state).path("done").asBoolean()) {
+                cloud.reconcile();
+                return;
+            }
+            advance(Duration.ofMinutes(1));
+        }
+        throw new AssertionError("node groups of " + runId + " not ACTIVE after 30 looks");
+    }
+
     int calls(String serviceOperation) {
         return cloud.calls().counts().getOrDefault(serviceOperation, 0);
     }

@@ -32,7 +32,8 @@ public final class PyTorchJobController {
     /** Where the operator's standalone manifests install it, and the image its pod runs. */
     static final String OPERATOR_NAMESPACE = "kubeflow";
 
-    static final String OPERATOR_IMAGE = "kubeflow/training-operator";
+    /** The operator's image by its repository's last segment: releases publish it under several paths (ghcr.io/kubeflow/training-v1/, kubeflow/). */
+    static final String OPERATOR_IMAGE = "/training-operator";
 
     private final KubernetesClient client;
     private final PodBehaviour behaviour;
@@ -49,7 +50,8 @@ public final class PyTorchJobController {
         boolean running = client.pods().inAnyNamespace().list().getItems().stream()
                 .filter(p -> "Running".equals(p.getStatus().getPhase()))
                 .flatMap(p -> p.getSpec().getContainers().stream())
-                .anyMatch(c -> c.getImage() != null && c.getImage().contains(OPERATOR_IMAGE));
+                .anyMatch(c -> c.getImage() != null
+                        && c.getImage().replaceFirst(":[^/:]*$", "").endsWith(OPERATOR_IMAGE));
         if (!running) {
             return;
         }
