@@ -129,7 +129,7 @@ public final class LocalCloud implements AutoCloseable {
         this.runsTable = new AuthorizedDynamoDb(dynamoDb.client(), iam);
         this.ownsDynamoDb = ownsDynamoDb;
         this.workload = workload;
-        this.kubernetes = new SimulatedClusters(workload, clock);
+        this.kubernetes = new SimulatedClusters(workload, clock).mountingFrom(efs::mountTargetZones);
         this.eks = new SimulatedEks(calls, clock, faults, iam, kubernetes)
                 .sharing(network)
                 .launchingInto(capacity, cloudControl);

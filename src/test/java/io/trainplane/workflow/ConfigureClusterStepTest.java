@@ -45,6 +45,16 @@ class ConfigureClusterStepTest {
 
             assertThat(step.run(run.state).path("done").asBoolean()).isFalse();
             run.advance(SimulatedEks.ADDON_CREATING);
+            JsonNode waiting = step.run(run.state);
+            assertThat(waiting.path("done").asBoolean())
+                    .as("an add-on is ACTIVE only once its pods run, and no node runs them yet")
+                    .isFalse();
+            assertThat(waiting.path("detail").asText()).contains("is CREATING");
+            run.nodegroupsActive();
+            for (int i = 0; i < 3; i++) {
+                run.advance(Duration.ofSeconds(10));
+                run.cloud.reconcile();
+            }
             JsonNode ready = step.run(run.state);
             assertThat(ready.path("done").asBoolean()).isTrue();
             assertThat(ready.path("waitSeconds").asInt()).isZero();
@@ -125,9 +135,8 @@ class ConfigureClusterStepTest {
 
             JsonNode installed = step.run(run.state);
             assertThat(installed.path("done").asBoolean())
-                    .as("the add-ons are ACTIVE, the operator's Deployment not yet available")
+                    .as("neither the add-ons' pods nor the operator's run yet")
                     .isFalse();
-            assertThat(installed.path("detail").asText()).contains("pytorchjobs.kubeflow.org is not Established");
             assertThat(api.apps()
                             .deployments()
                             .inNamespace(TrainingOperator.NAMESPACE)

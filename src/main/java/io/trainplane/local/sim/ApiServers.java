@@ -19,6 +19,20 @@ public interface ApiServers {
     /** The cluster is gone: its API server and everything stored in it go too. */
     void stop(String cluster);
 
+    /** EKS installs add-on {@code addon} on the cluster ({@link AddonWorkloads}). */
+    default void installAddon(String cluster, String addon) {}
+
+    /** EKS removes add-on {@code addon} from the cluster, its workloads with it. */
+    default void removeAddon(String cluster, String addon) {}
+
+    /**
+     * Whether the add-on's pods run on the cluster; empty when this has no API server for it (then
+     * EKS's timer alone says when the add-on is ACTIVE).
+     */
+    default java.util.Optional<Boolean> addonRunning(String cluster, String addon) {
+        return java.util.Optional.empty();
+    }
+
     /** One fixed endpoint for every cluster, started and stopped by someone else (tests that bring their own). */
     static ApiServers at(String endpoint) {
         return new ApiServers() {

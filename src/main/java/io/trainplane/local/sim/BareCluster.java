@@ -69,7 +69,15 @@ public final class BareCluster {
 
     /** kube-proxy and the VPC CNI (aws-node), without which no node of the cluster gets Ready. */
     static void nodeAgents(KubernetesClient client) {
+        kubeProxy(client);
+        awsNode(client);
+    }
+
+    static void kubeProxy(KubernetesClient client) {
         daemonSet(client, KUBE_PROXY, REGISTRY + "/eks/kube-proxy:v1.35.0-minimal-eksbuild.2", "100m");
+    }
+
+    static void awsNode(KubernetesClient client) {
         daemonSet(client, AWS_NODE, REGISTRY + "/amazon-k8s-cni:v1.20.4-eksbuild.1", "25m");
     }
 
@@ -124,7 +132,7 @@ public final class BareCluster {
     }
 
     /** Linux nodes of the architectures EKS builds the add-on for, as the add-on manifests' node affinity says. */
-    private static List<NodeSelectorRequirement> linux() {
+    static List<NodeSelectorRequirement> linux() {
         return new ArrayList<>(List.of(
                 new NodeSelectorRequirementBuilder()
                         .withKey("kubernetes.io/os")
@@ -244,7 +252,7 @@ public final class BareCluster {
      * A node agent: on every Linux node whatever its taints (the manifests tolerate everything with
      * {@code operator: Exists}) except Fargate, hybrid and Auto Mode nodes.
      */
-    private static void daemonSet(KubernetesClient client, String name, String image, String cpu) {
+    static void daemonSet(KubernetesClient client, String name, String image, String cpu) {
         Map<String, String> labels = Map.of("k8s-app", name);
         List<NodeSelectorRequirement> where = linux();
         where.add(new NodeSelectorRequirementBuilder()

@@ -93,6 +93,8 @@ final class EksRecords {
         final List<AddonPodIdentity> podIdentities = new ArrayList<>();
         final Map<String, String> tags = new TreeMap<>();
         Lifecycle life;
+        /** Whether it has been ACTIVE: from then on, pods that stop running make it DEGRADED at once. */
+        boolean wasActive;
 
         AddonRecord(CreateAddonRequest request, String version, SimulatedIds ids, Lifecycle life) {
             this.request = request;

@@ -44,6 +44,10 @@ import software.amazon.awssdk.services.eks.model.VpcConfigResponse;
 
 /** EKS resources as DescribeCluster/DescribeNodegroup/DescribeAddon show them at a given instant. */
 final class EksViews {
+    /** DescribeAddon's message for an add-on whose pods do not all run. */
+    static final String INSUFFICIENT_REPLICAS =
+            "The add-on is unhealthy because it doesn't have the desired number of replicas.";
+
     private EksViews() {}
 
     /**
@@ -198,11 +202,39 @@ final class EksViews {
                 .build();
     }
 
-    static Addon addon(AddonRecord a, Instant now) {
+    /**
+     * The add-on at {@code now}; {@code running} is whether its pods run on the cluster (empty: no
+     * API server to ask, the timer alone decides). It is CREATING for at least
+     * {@link SimulatedEks#ADDON_CREATING}, then ACTIVE once its pods run; while they do not it stays
+     * CREATING until {@link SimulatedEks#ADDON_DEGRADED_AFTER}, and is DEGRADED after that (or at
+     * once if it had been ACTIVE), with the health issue EKS reports.
+     */
+    static Addon addon(AddonRecord a, Instant now, java.util.Optional<Boolean> running) {
+        boolean healthy = running.orElse(true);
+        List<software.amazon.awssdk.services.eks.model.AddonIssue> issues = List.of();
         AddonStatus status =
                 switch (a.life.phase(now)) {
                     case CREATING -> AddonStatus.CREATING;
-                    case READY -> AddonStatus.ACTIVE;
+                    case READY -> {
+                        if (healthy) {
+                            a.wasActive = true;
+                            yield AddonStatus.ACTIVE;
+                        }
+                        if (!a.wasActive && now.isBefore(a.life.createdAt().plus(SimulatedEks.ADDON_DEGRADED_AFTER))) {
+                            yield AddonStatus.CREATING;
+                        }
+                        // EKS's wording, as DescribeAddon returns it (e.g.
+                        // https://github.com/aws-ia/terraform-aws-eks-blueprints-addons/issues/335,
+                        // https://github.com/aws/containers-roadmap/issues/2328); codes:
+                        // https://docs.aws.amazon.com/eks/latest/APIReference/API_AddonIssue.html
+                        issues = List.of(software.amazon.awssdk.services.eks.model.AddonIssue.builder()
+                                .code(
+                                        software.amazon.awssdk.services.eks.model.AddonIssueCode
+                                                .INSUFFICIENT_NUMBER_OF_REPLICAS)
+                                .message(INSUFFICIENT_REPLICAS)
+                                .build());
+                        yield AddonStatus.DEGRADED;
+                    }
                     case DELETING, GONE -> AddonStatus.DELETING;
                 };
         return Addon.builder()
@@ -211,7 +243,7 @@ final class EksViews {
                 .addonArn(a.arn())
                 .addonVersion(a.version)
                 .status(status)
-                .health(AddonHealth.builder().issues(List.of()).build())
+                .health(AddonHealth.builder().issues(issues).build())
                 .createdAt(a.life.createdAt())
                 .modifiedAt(a.life.isDeleting() ? a.life.deleteRequestedAt() : a.life.createdAt())
                 .serviceAccountRoleArn(a.request.serviceAccountRoleArn())

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +59,7 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
         for (Software s : installed) {
             switch (s) {
                 case COREDNS -> BareCluster.coreDns(client);
-                case AWS_EFS_CSI_DRIVER -> efsCsiDriver(client);
+                case AWS_EFS_CSI_DRIVER -> AddonWorkloads.efsCsiDriver(client);
                 case NVIDIA_DEVICE_PLUGIN ->
                     nodeDaemon(client, "nvidia-device-plugin-daemonset", "nvcr.io/nvidia/k8s-device-plugin:v0.17.0");
                 case EFA_DEVICE_PLUGIN ->
@@ -71,58 +70,6 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
                 case TRAINING_OPERATOR -> trainingOperator(client);
             }
         }
-    }
-
-    /**
-     * The EFS CSI driver as the EKS add-on installs it
-     * (https://docs.aws.amazon.com/eks/latest/userguide/efs-csi.html): the CSIDriver object
-     * efs.csi.aws.com, the efs-csi-controller Deployment (2 replicas) and the efs-csi-node DaemonSet.
-     */
-    static void efsCsiDriver(KubernetesClient client) {
-        BareCluster.create(
-                client,
-                new CSIDriverBuilder()
-                        .withNewMetadata()
-                        .withName("efs.csi.aws.com")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withAttachRequired(false)
-                        .endSpec()
-                        .build());
-        BareCluster.create(
-                client,
-                new DeploymentBuilder()
-                        .withNewMetadata()
-                        .withName("efs-csi-controller")
-                        .withNamespace(BareCluster.SYSTEM)
-                        .endMetadata()
-                        .withNewSpec()
-                        .withReplicas(2)
-                        .withNewSelector()
-                        .addToMatchLabels("app", "efs-csi-controller")
-                        .endSelector()
-                        .withNewTemplate()
-                        .withNewMetadata()
-                        .addToLabels("app", "efs-csi-controller")
-                        .endMetadata()
-                        .withNewSpec()
-                        .addToNodeSelector("kubernetes.io/os", "linux")
-                        .addNewToleration()
-                        .withKey("CriticalAddonsOnly")
-                        .withOperator("Exists")
-                        .endToleration()
-                        .addNewContainer()
-                        .withName("efs-plugin")
-                        .withImage(BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.10")
-                        .withNewResources()
-                        .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("40Mi")))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .endTemplate()
-                        .endSpec()
-                        .build());
-        nodeDaemon(client, "efs-csi-node", BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.10");
     }
 
     /** A DaemonSet on every node, whatever its taints (a device plugin advertises nothing where its hardware is missing). */

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -29,11 +30,13 @@ public final class JobController {
     private final KubernetesClient client;
     private final PodBehaviour behaviour;
     private final Scheduler scheduler;
+    private final VolumeMounts mounts;
 
-    JobController(KubernetesClient client, PodBehaviour behaviour, Scheduler scheduler) {
+    JobController(KubernetesClient client, PodBehaviour behaviour, Scheduler scheduler, VolumeMounts.MountTargets efs) {
         this.client = client;
         this.behaviour = behaviour;
         this.scheduler = scheduler;
+        this.mounts = new VolumeMounts(client, efs);
     }
 
     /** When the scheduler bound the pod (its PodScheduled=True condition), or null while it is unbound. */
@@ -112,6 +115,12 @@ public final class JobController {
             if (now.isBefore(start)) {
                 return;
             }
+            var mountFailure = mounts.failure(pod);
+            if (mountFailure.isPresent()) {
+                mounts.waiting(pod, mountFailure.get(), now);
+                return;
+            }
+            pod.getStatus().setContainerStatuses(null);
             pod.getStatus().setPhase("Running");
             pod.getStatus().setStartTime(start.toString());
             client.pods()
@@ -120,8 +129,9 @@ public final class JobController {
                     .updateStatus();
         } else if ("Running".equals(phase)) {
             Instant started = Instant.parse(pod.getStatus().getStartTime());
-            PodBehaviour.Outcome outcome = behaviour
-                    .poll(job, pod, client, Duration.between(started, now))
+            Pod running = pod;
+            PodBehaviour.Outcome outcome = unresolvedRendezvous(running, started)
+                    .or(() -> behaviour.poll(job, running, client, Duration.between(started, now)))
                     .orElse(null);
             if (outcome != null && !now.isBefore(started.plus(outcome.runtime()))) {
                 pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
@@ -145,6 +155,14 @@ public final class JobController {
                         .updateStatus();
             }
         }
+    }
+
+    /** A pod whose rendezvous is a Service DNS name fails when no CoreDNS pod answers ({@link ClusterDns}). */
+    private Optional<PodBehaviour.Outcome> unresolvedRendezvous(Pod pod, Instant started) {
+        return ClusterDns.rendezvous(pod)
+                .filter(endpoint -> !ClusterDns.answers(client))
+                .map(endpoint -> new PodBehaviour.Outcome(
+                        ClusterDns.RENDEZVOUS_TIMEOUT, 1, ClusterDns.unresolved(endpoint, started)));
     }
 
     private void updateJobStatus(Job job, List<Pod> pods, Instant now) {

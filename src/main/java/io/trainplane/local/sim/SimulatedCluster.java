@@ -17,12 +17,12 @@ public final class SimulatedCluster implements AutoCloseable {
     private final PyTorchJobController pytorchJobs;
     private boolean closed;
 
-    SimulatedCluster(String name, PodBehaviour behaviour) {
+    SimulatedCluster(String name, PodBehaviour behaviour, VolumeMounts.MountTargets mountTargets) {
         this.name = name;
         this.server = new SimulatedKubernetes();
         this.scheduler = new Scheduler(server.admin());
         this.workloads = new WorkloadControllers(server.admin(), scheduler);
-        this.jobs = new JobController(server.admin(), behaviour, scheduler);
+        this.jobs = new JobController(server.admin(), behaviour, scheduler, mountTargets);
         this.pytorchJobs = new PyTorchJobController(server.admin(), behaviour, jobs);
     }
 

@@ -24,10 +24,17 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     private final PodBehaviour behaviour;
     private final Clock clock;
     private volatile EksApiServerGate gate;
+    private volatile VolumeMounts.MountTargets mountTargets = VolumeMounts.MountTargets.UNKNOWN;
 
     public SimulatedClusters(PodBehaviour behaviour, Clock clock) {
         this.behaviour = behaviour;
         this.clock = clock;
+    }
+
+    /** EFS volumes mount only from a zone where the file system has a mount target, as {@code efs} says. */
+    public SimulatedClusters mountingFrom(VolumeMounts.MountTargets efs) {
+        this.mountTargets = efs;
+        return this;
     }
 
     /** Every API server, now and later, checks requests with {@code gate} (its view for the server's endpoint). */
@@ -50,6 +57,21 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
         if (c != null) {
             c.close();
         }
+    }
+
+    @Override
+    public void installAddon(String cluster, String addon) {
+        cluster(cluster).ifPresent(c -> AddonWorkloads.install(c.kubernetes().admin(), addon));
+    }
+
+    @Override
+    public void removeAddon(String cluster, String addon) {
+        cluster(cluster).ifPresent(c -> AddonWorkloads.remove(c.kubernetes().admin(), addon));
+    }
+
+    @Override
+    public Optional<Boolean> addonRunning(String cluster, String addon) {
+        return cluster(cluster).map(c -> AddonWorkloads.running(c.kubernetes().admin(), addon));
     }
 
     /** The cluster {@code existing} describes: in EKS (ACTIVE, with its node groups) and on its API server. */
@@ -87,9 +109,10 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     }
 
     private SimulatedCluster open(String name) {
-        SimulatedCluster c = new SimulatedCluster(name, behaviour);
+        SimulatedCluster c = new SimulatedCluster(name, behaviour, fileSystem -> mountTargets.zones(fileSystem));
         started.add(c.kubernetes());
-        c.kubernetes().servingLogs((job, pod) -> behaviour.log(job, pod, clock.instant()));
+        c.kubernetes()
+                .servingLogs((job, pod) -> ClusterDns.log(pod).or(() -> behaviour.log(job, pod, clock.instant())));
         EksApiServerGate current = gate;
         if (current != null) {
             c.kubernetes().guardedBy(current.at(c.kubernetes().endpoint()));

@@ -343,6 +343,21 @@ public final class SimulatedEfs implements EfsClient, Inventory {
         return all.stream().sorted().toList();
     }
 
+    /**
+     * The Availability Zones where file system {@code fileSystemId} has an available mount target
+     * (what a node there can reach over NFS); empty when there is no such file system.
+     */
+    public synchronized java.util.Optional<java.util.Set<String>> mountTargetZones(String fileSystemId) {
+        Instant now = now();
+        if (!fileSystems.containsKey(fileSystemId)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(mountTargetsOf(fileSystemId).stream()
+                .filter(mt -> mt.life.phase(now) == Lifecycle.Phase.READY)
+                .map(mt -> mt.subnet.zoneName())
+                .collect(java.util.stream.Collectors.toSet()));
+    }
+
     private Instant now() {
         Instant now = clock.instant();
         mountTargets.values().removeIf(mt -> mt.life.phase(now) == Lifecycle.Phase.GONE);

@@ -77,7 +77,16 @@ public final class SimulatedEks implements EksClient, Inventory {
     public static final Duration CLUSTER_DELETING = Duration.ofMinutes(4);
     public static final Duration NODEGROUP_CREATING = Duration.ofMinutes(4);
     public static final Duration NODEGROUP_DELETING = Duration.ofMinutes(3);
+    /** The least time an add-on is CREATING; after that it is ACTIVE once its pods run ({@link AddonWorkloads}). */
     public static final Duration ADDON_CREATING = Duration.ofMinutes(1);
+    /**
+     * How long an add-on whose pods do not run stays CREATING before EKS reports it DEGRADED. EKS
+     * documents no such timeout (https://docs.aws.amazon.com/eks/latest/userguide/eks-add-ons.html);
+     * this is the twin's choice, shorter than the 20 minutes Terraform waits for an add-on
+     * (https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eks_addon#timeouts).
+     */
+    public static final Duration ADDON_DEGRADED_AFTER = Duration.ofMinutes(15);
+
     public static final Duration ADDON_DELETING = Duration.ofMinutes(1);
     public static final int DEFAULT_CLUSTER_LIMIT = 100;
     static final String ADDON_NAMESPACE = "kube-system";
@@ -385,7 +394,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                 if (existing != null) {
                     if (EksAccount.sameRequest(existing.request.clientRequestToken(), existing.request, request)) {
                         return CreateAddonResponse.builder()
-                                .addon(EksViews.addon(existing, now))
+                                .addon(addonView(existing, now))
                                 .build();
                     }
                     throw errors.addonExists(c.name(), name);
@@ -413,8 +422,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                             now));
                 }
                 c.addons.put(name, created);
+                servers.installAddon(c.name(), name);
                 return CreateAddonResponse.builder()
-                        .addon(EksViews.addon(created, now))
+                        .addon(addonView(created, now))
                         .build();
             }
         });
@@ -426,7 +436,7 @@ public final class SimulatedEks implements EksClient, Inventory {
             synchronized (account) {
                 Instant now = account.now();
                 return DescribeAddonResponse.builder()
-                        .addon(EksViews.addon(account.addon(request.clusterName(), request.addonName()), now))
+                        .addon(addonView(account.addon(request.clusterName(), request.addonName()), now))
                         .build();
             }
         });
@@ -438,12 +448,21 @@ public final class SimulatedEks implements EksClient, Inventory {
             synchronized (account) {
                 Instant now = account.now();
                 AddonRecord a = account.addon(request.clusterName(), request.addonName());
+                if (!a.life.isDeleting() && !Boolean.TRUE.equals(request.preserve())) {
+                    servers.removeAddon(a.request.clusterName(), a.request.addonName());
+                }
                 a.life = a.life.delete(now);
-                return DeleteAddonResponse.builder()
-                        .addon(EksViews.addon(a, now))
-                        .build();
+                return DeleteAddonResponse.builder().addon(addonView(a, now)).build();
             }
         });
+    }
+
+    /** The add-on as DescribeAddon shows it: its status from its pods on the cluster's API server. */
+    private software.amazon.awssdk.services.eks.model.Addon addonView(AddonRecord a, Instant now) {
+        java.util.Optional<Boolean> running = a.life.phase(now) == Lifecycle.Phase.READY
+                ? servers.addonRunning(a.request.clusterName(), a.request.addonName())
+                : java.util.Optional.empty();
+        return EksViews.addon(a, now, running);
     }
 
     @Override
