@@ -202,13 +202,14 @@ public final class Pipeline {
                 .poll("NodegroupReady", "WaitForNodegroup")
                 .then("ConfigureCluster");
         m.task("ConfigureCluster", CONFIGURE_CLUSTER)
-                .comment("Add-ons (Pod Identity agent, EFS CSI driver) and the NVIDIA"
-                        + " device plugin; called again until all are ready.")
+                .comment("Add-ons (Pod Identity agent, EFS CSI driver), the NVIDIA and EFA device plugins and,"
+                        + " for a PyTorchJob, the Kubeflow training operator; called again until all are ready.")
                 .resultPath("$.configuration")
                 .poll("ClusterConfigured", "WaitForConfiguration")
                 .then("ConnectCluster");
         m.task("ConnectCluster", CONNECT_CLUSTER)
-                .comment("Reach the cluster's API (an EKS token, no kubeconfig) and create the run's namespace.")
+                .comment("Reach the cluster's API (an EKS token, no kubeconfig); on an existing cluster, check it has"
+                        + " what the run needs before anything is created; create the run's namespace.")
                 .resultPath("$.cluster")
                 .next("VolumeMode");
         m.choice("VolumeMode")
