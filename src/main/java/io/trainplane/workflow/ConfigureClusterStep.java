@@ -49,9 +49,7 @@ public final class ConfigureClusterStep implements KubernetesStep {
                 eksAddons.get().ensure(cluster, addon.getKey(), addon.getValue(), RunTags.of(settings, run.names()));
                 state = new ResourceState.Creating("installing " + addon.getKey());
             }
-            if (!(state instanceof ResourceState.Ready) && combined instanceof ResourceState.Ready) {
-                combined = state;
-            }
+            combined = stillWaiting(combined, state);
         }
         if (run.spec().cluster().nodeGroup().gpusPerNode() > 0) {
             new RunObjects(clusters.connect(cluster), run.runId())
@@ -77,6 +75,7 @@ public final class ConfigureClusterStep implements KubernetesStep {
         return new TrainingOperator(clusters.connect(cluster)).ensure();
     }
 
+    /** The first of the parts that is not ready says why the step waits. */
     private static ResourceState stillWaiting(ResourceState combined, ResourceState next) {
         return combined instanceof ResourceState.Ready ? next : combined;
     }
