@@ -3,7 +3,6 @@ package io.trainplane.local.sim;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -29,8 +28,9 @@ final class ClusterDns {
     private ClusterDns() {}
 
     /** Whether a CoreDNS pod runs: the kube-dns Service has an endpoint. */
-    static boolean answers(KubernetesClient client) {
-        return client.pods().inNamespace(BareCluster.SYSTEM).withLabel("k8s-app", "kube-dns").list().getItems().stream()
+    static boolean answers(ClusterReads reads) {
+        return reads.podsLabeled("k8s-app", "kube-dns").stream()
+                .filter(p -> BareCluster.SYSTEM.equals(p.getMetadata().getNamespace()))
                 .anyMatch(p ->
                         p.getStatus() != null && "Running".equals(p.getStatus().getPhase()));
     }

@@ -51,21 +51,21 @@ final class ClusterNodes {
     private ClusterNodes() {}
 
     /** Makes the nodes of {@code groups} exist and no others; deletes the pods of nodes that went. */
-    static void sync(KubernetesClient client, List<Group> groups, Instant now) {
-        Map<String, Node> wanted = new LinkedHashMap<>();
+    static void sync(ClusterReads reads, List<Group> groups, Instant now) {
+        KubernetesClient client = reads.client();
+        Map<String, Map.Entry<Group, Integer>> wanted = new LinkedHashMap<>();
         for (Group g : groups) {
             for (int i = 0; i < g.count(); i++) {
-                Node node = node(g, i, now);
-                wanted.put(node.getMetadata().getName(), node);
+                wanted.put(name(g, i), Map.entry(g, i));
             }
         }
-        List<Node> existing = client.nodes().list().getItems();
+        List<Node> existing = reads.nodes();
         Set<String> have = existing.stream().map(n -> n.getMetadata().getName()).collect(Collectors.toSet());
         for (Node node : existing) {
             String name = node.getMetadata().getName();
             if (!wanted.containsKey(name) && node.getMetadata().getLabels().containsKey(NODEGROUP_LABEL)) {
                 client.nodes().withName(name).delete();
-                for (var pod : client.pods().inAnyNamespace().list().getItems()) {
+                for (var pod : reads.pods()) {
                     if (name.equals(pod.getSpec().getNodeName())) {
                         client.pods()
                                 .inNamespace(pod.getMetadata().getNamespace())
@@ -75,11 +75,13 @@ final class ClusterNodes {
                 }
             }
         }
-        for (Node node : wanted.values()) {
-            if (!have.contains(node.getMetadata().getName())) {
-                client.nodes().resource(node).create();
+        wanted.forEach((name, member) -> {
+            if (!have.contains(name)) {
+                client.nodes()
+                        .resource(node(member.getKey(), member.getValue(), now))
+                        .create();
             }
-        }
+        });
     }
 
     /**
@@ -94,8 +96,7 @@ final class ClusterNodes {
         String zone = g.zones().isEmpty()
                 ? AwsService.REGION + "a"
                 : g.zones().get(index % g.zones().size());
-        String name = "ip-10-0-" + (Math.abs(g.name().hashCode()) % 200) + "-" + (10 + index) + "." + AwsService.REGION
-                + ".compute.internal";
+        String name = name(g, index);
         Map<String, String> labels = new LinkedHashMap<>(g.labels());
         labels.put(NODEGROUP_LABEL, g.name());
         labels.put(CAPACITY_TYPE_LABEL, g.capacityType());
@@ -129,6 +130,12 @@ final class ClusterNodes {
                         .build())
                 .endStatus()
                 .build();
+    }
+
+    /** The instance's private DNS name, as EKS names its node. */
+    private static String name(Group g, int index) {
+        return "ip-10-0-" + (Math.abs(g.name().hashCode()) % 200) + "-" + (10 + index) + "." + AwsService.REGION
+                + ".compute.internal";
     }
 
     /** Every instance type of the table is x86_64 (Graviton types would be arm64). */

@@ -26,9 +26,10 @@ final class DevicePlugins {
     private DevicePlugins() {}
 
     /** Sets each node's capacity and allocatable: the instance type's, plus what its running plugins advertise. */
-    static void sync(KubernetesClient client, List<ClusterNodes.Group> groups) {
-        List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
-        for (Node node : client.nodes().list().getItems()) {
+    static void sync(ClusterReads reads, List<ClusterNodes.Group> groups) {
+        KubernetesClient client = reads.client();
+        List<Pod> pods = reads.pods();
+        for (Node node : reads.nodes()) {
             String group = node.getMetadata().getLabels().get(ClusterNodes.NODEGROUP_LABEL);
             ClusterNodes.Group g = groups.stream()
                     .filter(x -> x.name().equals(group))

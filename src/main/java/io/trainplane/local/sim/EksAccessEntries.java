@@ -259,7 +259,7 @@ final class EksAccessEntries {
         synchronized (account) {
             Instant now = account.now();
             return account.clusters.values().stream()
-                    .filter(c -> endpoint.equals(c.endpoint) && c.life.phase(now) != Lifecycle.Phase.CREATING)
+                    .filter(c -> endpoint.equals(c.startedEndpoint()) && c.life.phase(now) != Lifecycle.Phase.CREATING)
                     .map(ClusterRecord::name)
                     .toList();
         }

@@ -23,7 +23,10 @@ final class EksRecords {
     static final class ClusterRecord {
         final CreateClusterRequest request;
         final boolean preExisting;
-        final String endpoint;
+        /** Starts the cluster's API server and gives its URL (see {@link #endpoint}). */
+        private final java.util.function.Supplier<String> server;
+
+        private String endpoint;
         final String id;
         final String securityGroupId;
         final String vpcId;
@@ -38,10 +41,16 @@ final class EksRecords {
         Lifecycle life;
 
         ClusterRecord(
-                CreateClusterRequest request, boolean preExisting, String endpoint, SimulatedIds ids, Lifecycle life) {
+                CreateClusterRequest request,
+                boolean preExisting,
+                java.util.function.Supplier<String> server,
+                SimulatedIds ids,
+                Lifecycle life) {
             this.request = request;
             this.preExisting = preExisting;
-            this.endpoint = endpoint;
+            this.server = server;
+            // A created cluster's server started with it; a pre-existing one's starts on first use.
+            this.endpoint = preExisting ? null : server.get();
             this.id = ids.next("", 32).toUpperCase(Locale.ROOT);
             this.securityGroupId = ids.next("sg-", 17);
             this.vpcId = ids.next("vpc-", 17);
@@ -53,6 +62,23 @@ final class EksRecords {
 
         String name() {
             return request.name();
+        }
+
+        /**
+         * The API server's URL. A pre-existing cluster's server starts when its endpoint is first
+         * given out: most local runs never reach the demo cluster, and starting it cost each of
+         * them a second. Called under the account's lock.
+         */
+        String endpoint() {
+            if (endpoint == null) {
+                endpoint = server.get();
+            }
+            return endpoint;
+        }
+
+        /** The endpoint if the API server has started, else null (no request can reach a server that has not). */
+        String startedEndpoint() {
+            return endpoint;
         }
 
         String arn() {

@@ -60,6 +60,11 @@ final class EksViews {
                 .orElse(KubernetesVersions.all().getLast().version());
     }
 
+    /** The cluster's Kubernetes version: the one it was created with, else the default of its day. */
+    static String version(ClusterRecord c) {
+        return c.request.version() == null ? defaultVersion(c.life.createdAt()) : c.request.version();
+    }
+
     /** A self-signed certificate (CN=kubernetes): what an EKS cluster's CA looks like to a client. */
     private static final String CA_PEM =
             """
@@ -97,7 +102,7 @@ final class EksViews {
                 .arn(c.arn())
                 .id(c.id.toLowerCase(Locale.ROOT))
                 .createdAt(c.life.createdAt())
-                .version(r.version() == null ? defaultVersion(c.life.createdAt()) : r.version())
+                .version(version(c))
                 .platformVersion("eks.1")
                 .roleArn(r.roleArn())
                 .status(status)
@@ -135,7 +140,7 @@ final class EksViews {
                         .build())
                 .tags(c.tags);
         if (up) {
-            b.endpoint(c.endpoint)
+            b.endpoint(c.endpoint())
                     .certificateAuthority(Certificate.builder().data(CA_DATA).build())
                     .identity(Identity.builder()
                             .oidc(OIDC.builder()

@@ -28,15 +28,17 @@ public final class JobController {
     static final Duration SCHEDULING = Duration.ofSeconds(5);
 
     private final KubernetesClient client;
+    private final ClusterReads reads;
     private final PodBehaviour behaviour;
     private final Scheduler scheduler;
     private final VolumeMounts mounts;
 
-    JobController(KubernetesClient client, PodBehaviour behaviour, Scheduler scheduler, VolumeMounts.MountTargets efs) {
-        this.client = client;
+    JobController(ClusterReads reads, PodBehaviour behaviour, Scheduler scheduler, VolumeMounts.MountTargets efs) {
+        this.reads = reads;
+        this.client = reads.client();
         this.behaviour = behaviour;
         this.scheduler = scheduler;
-        this.mounts = new VolumeMounts(client, efs);
+        this.mounts = new VolumeMounts(reads, efs);
     }
 
     /** When the scheduler bound the pod (its PodScheduled=True condition), or null while it is unbound. */
@@ -52,7 +54,7 @@ public final class JobController {
 
     /** Moves the world forward to {@code now}. */
     public void reconcile(Instant now) {
-        List<Job> jobs = client.batch().v1().jobs().inAnyNamespace().list().getItems();
+        List<Job> jobs = reads.jobs();
         for (Job job : jobs) {
             reconcile(job, now);
         }
@@ -160,7 +162,7 @@ public final class JobController {
     /** A pod whose rendezvous is a Service DNS name fails when no CoreDNS pod answers ({@link ClusterDns}). */
     private Optional<PodBehaviour.Outcome> unresolvedRendezvous(Pod pod, Instant started) {
         return ClusterDns.rendezvous(pod)
-                .filter(endpoint -> !ClusterDns.answers(client))
+                .filter(endpoint -> !ClusterDns.answers(reads))
                 .map(endpoint -> new PodBehaviour.Outcome(
                         ClusterDns.RENDEZVOUS_TIMEOUT, 1, ClusterDns.unresolved(endpoint, started)));
     }
@@ -175,6 +177,7 @@ public final class JobController {
                 .filter(p -> "Failed".equals(p.getStatus().getPhase()))
                 .count();
         var status = job.getStatus();
+        var before = new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder(status).build();
         status.setSucceeded((int) succeeded);
         status.setFailed((int) failed);
         status.setActive((int) (pods.size() - succeeded - failed));
@@ -201,6 +204,9 @@ public final class JobController {
                             .withLastTransitionTime(now.toString())
                             .build()));
         }
+        if (status.equals(before)) {
+            return;
+        }
         client.batch()
                 .v1()
                 .jobs()
@@ -214,7 +220,7 @@ public final class JobController {
         Set<String> alive = jobs.stream()
                 .map(j -> j.getMetadata().getNamespace() + "/" + j.getMetadata().getName())
                 .collect(Collectors.toSet());
-        for (Pod pod : client.pods().inAnyNamespace().withLabel(JOB_NAME).list().getItems()) {
+        for (Pod pod : reads.podsLabeled(JOB_NAME, null)) {
             String owner = pod.getMetadata().getNamespace() + "/"
                     + pod.getMetadata().getLabels().get(JOB_NAME);
             if (!alive.contains(owner)) {
@@ -227,11 +233,9 @@ public final class JobController {
     }
 
     private List<Pod> pods(String namespace, String jobName) {
-        return client.pods()
-                .inNamespace(namespace)
-                .withLabel(JOB_NAME, jobName)
-                .list()
-                .getItems();
+        return reads.podsLabeled(JOB_NAME, jobName).stream()
+                .filter(p -> namespace.equals(p.getMetadata().getNamespace()))
+                .toList();
     }
 
     private static boolean isFinished(Job job) {

@@ -36,23 +36,28 @@ public final class PyTorchJobController {
     static final String OPERATOR_IMAGE = "/training-operator";
 
     private final KubernetesClient client;
+    private final ClusterReads reads;
     private final PodBehaviour behaviour;
     private final JobController pods;
 
-    PyTorchJobController(KubernetesClient client, PodBehaviour behaviour, JobController pods) {
-        this.client = client;
+    PyTorchJobController(ClusterReads reads, PodBehaviour behaviour, JobController pods) {
+        this.reads = reads;
+        this.client = reads.client();
         this.behaviour = behaviour;
         this.pods = pods;
     }
 
-    /** Acts only while the operator's pod runs on the cluster: without it a PyTorchJob just sits there. */
+    /**
+     * Acts only while the operator's pod runs on the cluster and the PyTorchJob CRD is there:
+     * without the operator a PyTorchJob just sits there; without the CRD there is none to watch.
+     */
     public void reconcile(Instant now) {
-        boolean running = client.pods().inAnyNamespace().list().getItems().stream()
+        boolean running = reads.pods().stream()
                 .filter(p -> "Running".equals(p.getStatus().getPhase()))
                 .flatMap(p -> p.getSpec().getContainers().stream())
                 .anyMatch(c -> c.getImage() != null
                         && c.getImage().replaceFirst(":[^/:]*$", "").endsWith(OPERATOR_IMAGE));
-        if (!running) {
+        if (!running || !reads.serves(PyTorchJobs.CONTEXT.getGroup(), PyTorchJobs.CONTEXT.getPlural())) {
             return;
         }
         List<GenericKubernetesResource> jobs = client.genericKubernetesResources(PyTorchJobs.CONTEXT)
@@ -182,11 +187,7 @@ public final class PyTorchJobController {
         Set<String> alive = jobs.stream()
                 .map(j -> j.getMetadata().getNamespace() + "/" + j.getMetadata().getName())
                 .collect(Collectors.toSet());
-        for (Pod pod : client.pods()
-                .inAnyNamespace()
-                .withLabel(PyTorchJobs.JOB_NAME_LABEL)
-                .list()
-                .getItems()) {
+        for (Pod pod : reads.podsLabeled(PyTorchJobs.JOB_NAME_LABEL, null)) {
             String owner = pod.getMetadata().getNamespace() + "/"
                     + pod.getMetadata().getLabels().get(PyTorchJobs.JOB_NAME_LABEL);
             if (!alive.contains(owner)) {
@@ -199,11 +200,9 @@ public final class PyTorchJobController {
     }
 
     private List<Pod> pods(String namespace, String jobName) {
-        return client.pods()
-                .inNamespace(namespace)
-                .withLabel(PyTorchJobs.JOB_NAME_LABEL, jobName)
-                .list()
-                .getItems();
+        return reads.podsLabeled(PyTorchJobs.JOB_NAME_LABEL, jobName).stream()
+                .filter(p -> namespace.equals(p.getMetadata().getNamespace()))
+                .toList();
     }
 
     @SuppressWarnings("unchecked")

@@ -58,9 +58,11 @@ final class Scheduler {
     static final String NO_NODES = "no nodes available to schedule pods";
 
     private final KubernetesClient client;
+    private final ClusterReads reads;
 
-    Scheduler(KubernetesClient client) {
-        this.client = client;
+    Scheduler(ClusterReads reads) {
+        this.reads = reads;
+        this.client = reads.client();
     }
 
     /** One node's verdict: the reasons it refuses the pod (empty: it fits), and whether preemption could help. */
@@ -78,8 +80,8 @@ final class Scheduler {
         if (pod.getSpec().getNodeName() != null) {
             return pod;
         }
-        List<Node> nodes = client.nodes().list().getItems();
-        List<Pod> all = client.pods().inAnyNamespace().list().getItems();
+        List<Node> nodes = reads.nodes();
+        List<Pod> all = reads.pods();
         List<Verdict> verdicts = nodes.stream().map(n -> verdict(pod, n, all)).toList();
         Optional<Node> best = nodes.stream()
                 .filter(n -> verdicts.stream()

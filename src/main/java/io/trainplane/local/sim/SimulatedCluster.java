@@ -11,6 +11,7 @@ import java.util.List;
 public final class SimulatedCluster implements AutoCloseable {
     private final String name;
     private final SimulatedKubernetes server;
+    private final ClusterReads reads;
     private final Scheduler scheduler;
     private final WorkloadControllers workloads;
     private final JobController jobs;
@@ -20,10 +21,11 @@ public final class SimulatedCluster implements AutoCloseable {
     SimulatedCluster(String name, PodBehaviour behaviour, VolumeMounts.MountTargets mountTargets) {
         this.name = name;
         this.server = new SimulatedKubernetes();
-        this.scheduler = new Scheduler(server.admin());
-        this.workloads = new WorkloadControllers(server.admin(), scheduler);
-        this.jobs = new JobController(server.admin(), behaviour, scheduler, mountTargets);
-        this.pytorchJobs = new PyTorchJobController(server.admin(), behaviour, jobs);
+        this.reads = new ClusterReads(server);
+        this.scheduler = new Scheduler(reads);
+        this.workloads = new WorkloadControllers(reads, scheduler);
+        this.jobs = new JobController(reads, behaviour, scheduler, mountTargets);
+        this.pytorchJobs = new PyTorchJobController(reads, behaviour, jobs);
     }
 
     public String name() {
@@ -40,9 +42,9 @@ public final class SimulatedCluster implements AutoCloseable {
             return;
         }
         ApiExtensions.establish(server.admin(), server.takeNewDefinitions(), now);
-        ClusterNodes.sync(server.admin(), groups, now);
+        ClusterNodes.sync(reads, groups, now);
         workloads.reconcile(now);
-        DevicePlugins.sync(server.admin(), groups);
+        DevicePlugins.sync(reads, groups);
         jobs.reconcile(now);
         pytorchJobs.reconcile(now);
     }

@@ -2,6 +2,7 @@ package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,13 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     private final Map<String, SimulatedCluster> clusters = new ConcurrentHashMap<>();
     /** Every API server started, gone or not: what was written to it outlives it (the schema check reads it). */
     private final List<SimulatedKubernetes> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Pre-existing clusters whose API servers have not started yet, with the EKS that starts them. */
+    private final Map<String, SimulatedEks> notStarted = new ConcurrentHashMap<>();
+
+    /** How long before its first use a pre-existing cluster's software started, and how many reconciles it may take to settle. */
+    private static final java.time.Duration SETTLED = java.time.Duration.ofMinutes(10);
+
+    private static final int SETTLING_ROUNDS = 8;
 
     private final PodBehaviour behaviour;
     private final Clock clock;
@@ -53,6 +61,7 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
 
     @Override
     public void stop(String cluster) {
+        notStarted.remove(cluster);
         SimulatedCluster c = clusters.remove(cluster);
         if (c != null) {
             c.close();
@@ -74,11 +83,13 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
         return cluster(cluster).map(c -> AddonWorkloads.running(c.kubernetes().admin(), addon));
     }
 
-    /** The cluster {@code existing} describes: in EKS (ACTIVE, with its node groups) and on its API server. */
-    public SimulatedCluster addExisting(ExistingCluster existing, SimulatedEks eks) {
-        SimulatedCluster c = open(existing.name());
-        existing.install(c.kubernetes().admin());
-        eks.addExistingCluster(existing.name(), c.kubernetes().endpoint(), existing.version());
+    /**
+     * The cluster {@code existing} describes: in EKS (ACTIVE, with its node groups) now, and on its
+     * API server from when EKS first gives out its endpoint ({@link #existingServer}).
+     */
+    public void addExisting(ExistingCluster existing, SimulatedEks eks) {
+        notStarted.put(existing.name(), eks);
+        eks.addExistingCluster(existing.name(), () -> existingServer(existing, eks), existing.version());
         for (var group : existing.nodeGroups()) {
             eks.addExistingNodegroup(
                     existing.name(),
@@ -88,7 +99,29 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
                     group.labels(),
                     group.taints().stream().map(SimulatedClusters::taint).toList());
         }
-        return c;
+    }
+
+    /**
+     * Starts the API server of a cluster that was there before the run, with what {@code existing}
+     * says is installed, and lets it settle: its nodes Ready and its software running, as on a
+     * cluster that has been up for a while. EKS calls it under its lock.
+     */
+    private String existingServer(ExistingCluster existing, SimulatedEks eks) {
+        notStarted.remove(existing.name());
+        SimulatedCluster c = open(existing.name());
+        existing.install(c.kubernetes().admin());
+        List<ClusterNodes.Group> groups = eks.activeNodegroups(existing.name());
+        Instant now = clock.instant();
+        for (Instant at : List.of(now.minus(SETTLED), now)) {
+            for (int round = 0; round < SETTLING_ROUNDS; round++) {
+                long writes = c.kubernetes().writeCount();
+                c.reconcile(at, groups);
+                if (c.kubernetes().writeCount() == writes) {
+                    break;
+                }
+            }
+        }
+        return c.kubernetes().endpoint();
     }
 
     /** {@code key=value:Effect} as EKS's Taint. */
@@ -124,8 +157,13 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
         return c;
     }
 
-    /** The cluster's Kubernetes, while the cluster exists. */
+    /** The cluster's Kubernetes, while the cluster exists; a pre-existing cluster's server starts if it had not. */
     public Optional<SimulatedCluster> cluster(String name) {
+        SimulatedEks eks = notStarted.get(name);
+        if (eks != null) {
+            // Through EKS, under its lock, as a DescribeCluster would start it.
+            eks.endpoint(name);
+        }
         return Optional.ofNullable(clusters.get(name));
     }
 

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.eks.EksClient;
@@ -133,8 +134,9 @@ public final class SimulatedEks implements EksClient, Inventory {
     /**
      * A cluster that exists before any run (what {@code cluster.mode: existing} connects to): ACTIVE,
      * untagged, authentication mode API_AND_CONFIG_MAP, created by the caller bound to the thread.
+     * {@code server} starts its API server and gives the URL, when the endpoint is first given out.
      */
-    public void addExistingCluster(String name, String endpoint, String kubernetesVersion) {
+    public void addExistingCluster(String name, java.util.function.Supplier<String> server, String kubernetesVersion) {
         var request = CreateClusterRequest.builder()
                 .name(name)
                 .version(kubernetesVersion)
@@ -145,12 +147,19 @@ public final class SimulatedEks implements EksClient, Inventory {
             var cluster = new ClusterRecord(
                     request,
                     true,
-                    endpoint,
+                    server,
                     account.ids,
                     Lifecycle.startingAt(clock.instant(), Duration.ZERO, CLUSTER_DELETING));
             account.clusters.put(name, cluster);
             network.addClusterSecurityGroup(cluster.securityGroupId, List.of());
             accessEntries.bootstrap(cluster, Callers.current(), clock.instant());
+        }
+    }
+
+    /** The cluster's endpoint, its API server started if it had not (as a DescribeCluster would), or empty. */
+    Optional<String> endpoint(String cluster) {
+        synchronized (account) {
+            return Optional.ofNullable(account.clusters.get(cluster)).map(ClusterRecord::endpoint);
         }
     }
 
@@ -229,13 +238,14 @@ public final class SimulatedEks implements EksClient, Inventory {
                     throw errors.clusterLimit(name, clusterLimit);
                 }
                 accessEntries.requireValidAccessConfig(request);
+                String endpoint = servers.start(
+                        name,
+                        request.version() != null ? request.version() : EksViews.defaultVersion(now),
+                        !Boolean.FALSE.equals(request.bootstrapSelfManagedAddons()));
                 var created = new ClusterRecord(
                         request,
                         false,
-                        servers.start(
-                                name,
-                                request.version() != null ? request.version() : EksViews.defaultVersion(now),
-                                !Boolean.FALSE.equals(request.bootstrapSelfManagedAddons())),
+                        () -> endpoint,
                         account.ids,
                         Lifecycle.startingAt(now, CLUSTER_CREATING, CLUSTER_DELETING));
                 account.clusters.put(name, created);
@@ -319,9 +329,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                 }
                 launches.check(request, account, c.name());
                 account.requireActive(c, now);
-                String version = request.version() != null
-                        ? request.version()
-                        : EksViews.cluster(c, now).version();
+                String version = request.version() != null ? request.version() : EksViews.version(c);
                 var created = new NodegroupRecord(
                         request,
                         version,
@@ -680,7 +688,7 @@ public final class SimulatedEks implements EksClient, Inventory {
                     name,
                     new NodegroupRecord(
                             request,
-                            EksViews.cluster(c, clock.instant()).version(),
+                            EksViews.version(c),
                             account.ids,
                             Lifecycle.startingAt(clock.instant(), Duration.ZERO, NODEGROUP_DELETING)));
         }

@@ -72,12 +72,20 @@ public final class SimulatedKubernetes implements AutoCloseable {
                     io.fabric8.kubernetes.api.model.Pod,
                     java.util.Optional<String>>
             logs = (job, pod) -> java.util.Optional.empty();
+    private final KubernetesCrudDispatcher dispatcher;
     private final KubernetesMockServer server;
     private final KubernetesClient admin;
     /** The control plane's own credential (its controllers'), which no gate questions. */
     private final String controlPlaneToken = UUID.randomUUID().toString();
 
     private volatile Gate gate;
+    /** Requests that may have changed the store (every method but GET), for readers that cache what they listed. */
+    private final java.util.concurrent.atomic.AtomicLong writeCount = new java.util.concurrent.atomic.AtomicLong();
+    /** GROUP/PLURAL of the resources the stored CRDs define; null after a write to the CRDs, until read again. */
+    private volatile java.util.Set<String> servedResources;
+
+    private volatile Labeled labeled;
+
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     /** CRDs created and not yet Established: the names the apiextensions controller still has to accept. */
     private final java.util.Queue<String> newDefinitions = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -93,98 +101,86 @@ public final class SimulatedKubernetes implements AutoCloseable {
     public record Refusal(int code, String reason, String message) {}
 
     public SimulatedKubernetes() {
-        server = new KubernetesMockServer(
-                new Context(),
-                new MockWebServer(),
-                new HashMap<>(),
-                new KubernetesCrudDispatcher(new ArrayList<>()) {
-                    @Override
-                    public MockResponse dispatch(RecordedRequest request) {
-                        MockResponse refused = refusal(request);
-                        if (refused != null) {
-                            return refused;
-                        }
-                        MockResponse unknown = unknownResource(request.getPath());
-                        if (unknown != null) {
-                            return unknown;
-                        }
-                        record(request);
-                        String definition = definitionCreated(request);
-                        MockResponse response = super.dispatch(request);
-                        if (definition != null && response.code() == 201) {
-                            newDefinitions.add(definition);
-                        }
-                        return response;
+        dispatcher = new KubernetesCrudDispatcher(new ArrayList<>()) {
+            @Override
+            public MockResponse dispatch(RecordedRequest request) {
+                MockResponse refused = refusal(request);
+                if (refused != null) {
+                    return refused;
+                }
+                MockResponse unknown = unknownResource(request.getPath());
+                if (unknown != null) {
+                    return unknown;
+                }
+                record(request);
+                String definition = definitionCreated(request);
+                MockResponse response = super.dispatch(request);
+                if (definition != null && response.code() == 201) {
+                    newDefinitions.add(definition);
+                }
+                if (!"GET".equals(request.getMethod())) {
+                    // After the store changed: a reader that saw the old count reads again.
+                    writeCount.incrementAndGet();
+                    if (request.getPath().startsWith(CRDS)) {
+                        servedResources = null;
                     }
+                }
+                return response;
+            }
 
-                    /** 404 for a resource of an API group Kubernetes does not build in and no CRD defines. */
-                    private MockResponse unknownResource(String path) {
-                        java.util.regex.Matcher m = CUSTOM_RESOURCE.matcher(path);
-                        if (!m.find() || BUILT_IN_GROUPS.contains(m.group(1))) {
-                            return null;
-                        }
-                        var crds = super.handleGet("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
-                        String plural = m.group(4) != null ? m.group(4) : m.group(3);
-                        if (crds.code() == 200) {
-                            var list = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
-                                    crds.getBody().readUtf8(),
-                                    io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList
-                                            .class);
-                            boolean served = list.getItems().stream()
-                                    .anyMatch(crd -> crd.getSpec().getGroup().equals(m.group(1))
-                                            && crd.getSpec()
-                                                    .getNames()
-                                                    .getPlural()
-                                                    .equals(plural));
-                            if (served) {
-                                return null;
-                            }
-                        }
-                        var status = new StatusBuilder()
-                                .withStatus("Failure")
-                                .withMessage("the server could not find the requested resource")
-                                .withReason("NotFound")
-                                .withCode(404)
-                                .build();
-                        return new MockResponse()
-                                .setResponseCode(404)
-                                .setHeader("Content-Type", "application/json")
-                                .setBody(io.fabric8.kubernetes.client.utils.Serialization.asJson(status));
-                    }
+            /** 404 for a resource of an API group Kubernetes does not build in and no CRD defines. */
+            private MockResponse unknownResource(String path) {
+                java.util.regex.Matcher m = CUSTOM_RESOURCE.matcher(path);
+                if (!m.find() || BUILT_IN_GROUPS.contains(m.group(1))) {
+                    return null;
+                }
+                String plural = m.group(4) != null ? m.group(4) : m.group(3);
+                if (servedResources().contains(m.group(1) + "/" + plural)) {
+                    return null;
+                }
+                var status = new StatusBuilder()
+                        .withStatus("Failure")
+                        .withMessage("the server could not find the requested resource")
+                        .withReason("NotFound")
+                        .withCode(404)
+                        .build();
+                return new MockResponse()
+                        .setResponseCode(404)
+                        .setHeader("Content-Type", "application/json")
+                        .setBody(io.fabric8.kubernetes.client.utils.Serialization.asJson(status));
+            }
 
-                    @Override
-                    public io.fabric8.mockwebserver.http.MockResponse handleGet(String path) {
-                        java.util.regex.Matcher m = POD_LOG.matcher(path);
-                        if (m.find()) {
-                            // Read from the store directly: a client call from here would wait for this very thread.
-                            String log = "";
-                            var podResponse =
-                                    super.handleGet("/api/v1/namespaces/" + m.group(1) + "/pods/" + m.group(2));
-                            if (podResponse.code() == 200) {
-                                var pod = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
-                                        podResponse.getBody().readUtf8(), io.fabric8.kubernetes.api.model.Pod.class);
-                                String jobName = pod.getMetadata().getLabels() == null
-                                        ? null
-                                        : pod.getMetadata().getLabels().get("job-name");
-                                var jobResponse = jobName == null
-                                        ? null
-                                        : super.handleGet(
-                                                "/apis/batch/v1/namespaces/" + m.group(1) + "/jobs/" + jobName);
-                                if (jobResponse != null && jobResponse.code() == 200) {
-                                    var job = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
-                                            jobResponse.getBody().readUtf8(),
-                                            io.fabric8.kubernetes.api.model.batch.v1.Job.class);
-                                    log = logs.apply(job, pod).orElse("");
-                                }
-                            }
-                            return new io.fabric8.mockwebserver.http.MockResponse()
-                                    .setResponseCode(200)
-                                    .setBody(log);
+            @Override
+            public io.fabric8.mockwebserver.http.MockResponse handleGet(String path) {
+                java.util.regex.Matcher m = POD_LOG.matcher(path);
+                if (m.find()) {
+                    // Read from the store directly: a client call from here would wait for this very thread.
+                    String log = "";
+                    var podResponse = super.handleGet("/api/v1/namespaces/" + m.group(1) + "/pods/" + m.group(2));
+                    if (podResponse.code() == 200) {
+                        var pod = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                                podResponse.getBody().readUtf8(), io.fabric8.kubernetes.api.model.Pod.class);
+                        String jobName = pod.getMetadata().getLabels() == null
+                                ? null
+                                : pod.getMetadata().getLabels().get("job-name");
+                        var jobResponse = jobName == null
+                                ? null
+                                : super.handleGet("/apis/batch/v1/namespaces/" + m.group(1) + "/jobs/" + jobName);
+                        if (jobResponse != null && jobResponse.code() == 200) {
+                            var job = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                                    jobResponse.getBody().readUtf8(),
+                                    io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+                            log = logs.apply(job, pod).orElse("");
                         }
-                        return super.handleGet(path);
                     }
-                },
-                false);
+                    return new io.fabric8.mockwebserver.http.MockResponse()
+                            .setResponseCode(200)
+                            .setBody(log);
+                }
+                return super.handleGet(path);
+            }
+        };
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         admin = server.createClient(
                 b -> b.editOrNewConfig().withOauthToken(controlPlaneToken).endConfig());
@@ -286,8 +282,54 @@ public final class SimulatedKubernetes implements AutoCloseable {
         return admin;
     }
 
+    /** How many requests that may change objects the server has answered: unchanged, a list read before is still current. */
+    long writeCount() {
+        return writeCount.get();
+    }
+
+    /**
+     * GROUP/PLURAL of every stored CRD, read from the store again only after a CRD was written (the
+     * training operator's CRDs are 3.7 MB: parsing them per request made every custom-resource call slow).
+     */
+    private java.util.Set<String> servedResources() {
+        java.util.Set<String> served = servedResources;
+        if (served != null) {
+            return served;
+        }
+        served = new java.util.HashSet<>();
+        var crds = dispatcher.handleGet(CRDS);
+        if (crds.code() == 200) {
+            for (var crd :
+                    io.trainplane.core.Json.read(crds.getBody().readUtf8()).path("items")) {
+                served.add(crd.path("spec").path("group").asText() + "/"
+                        + crd.path("spec").path("names").path("plural").asText());
+            }
+        }
+        servedResources = java.util.Set.copyOf(served);
+        return servedResources;
+    }
+
+    /** Whether a stored CRD defines {@code plural} in {@code group}. */
+    boolean serves(String group, String plural) {
+        return servedResources().contains(group + "/" + plural);
+    }
+
     /** Every object that carries a run label, as {@code Kind/namespace/name}. */
     public List<String> labeledObjects() {
+        long writesBefore = writeCount.get();
+        Labeled last = labeled;
+        if (last != null && last.writeCount() == writesBefore) {
+            return last.objects();
+        }
+        List<String> objects = listLabeledObjects();
+        labeled = new Labeled(writesBefore, objects);
+        return objects;
+    }
+
+    /** What {@link #labeledObjects} found and the write count it was read at (the inventory is taken after every step). */
+    private record Labeled(long writeCount, List<String> objects) {}
+
+    private List<String> listLabeledObjects() {
         String label = RunObjects.RUN_LABEL;
         return Stream.of(
                         admin.namespaces().withLabel(label).list().getItems(),
@@ -298,12 +340,7 @@ public final class SimulatedKubernetes implements AutoCloseable {
                                 .withLabel(label)
                                 .list()
                                 .getItems(),
-                        admin.apiextensions()
-                                                .v1()
-                                                .customResourceDefinitions()
-                                                .withName(PyTorchJobs.CRD_NAME)
-                                                .get()
-                                        == null
+                        !serves(PyTorchJobs.CONTEXT.getGroup(), PyTorchJobs.CONTEXT.getPlural())
                                 ? List.<HasMetadata>of()
                                 : admin.genericKubernetesResources(PyTorchJobs.CONTEXT)
                                         .inAnyNamespace()

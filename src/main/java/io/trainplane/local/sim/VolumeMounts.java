@@ -40,10 +40,12 @@ final class VolumeMounts {
     }
 
     private final KubernetesClient client;
+    private final ClusterReads reads;
     private final MountTargets efs;
 
-    VolumeMounts(KubernetesClient client, MountTargets efs) {
-        this.client = client;
+    VolumeMounts(ClusterReads reads, MountTargets efs) {
+        this.reads = reads;
+        this.client = reads.client();
         this.efs = efs;
     }
 
@@ -99,7 +101,10 @@ final class VolumeMounts {
         if (zones.isEmpty()) {
             return true;
         }
-        var n = client.nodes().withName(node).get();
+        var n = reads.nodes().stream()
+                .filter(x -> node.equals(x.getMetadata().getName()))
+                .findFirst()
+                .orElse(null);
         String zone = n == null || n.getMetadata().getLabels() == null
                 ? null
                 : n.getMetadata().getLabels().get("topology.kubernetes.io/zone");
@@ -107,7 +112,7 @@ final class VolumeMounts {
     }
 
     private boolean nodePluginRuns(String daemonSet, String node) {
-        return client.pods().inNamespace(BareCluster.SYSTEM).list().getItems().stream()
+        return reads.pods(BareCluster.SYSTEM).stream()
                 .filter(p -> node.equals(p.getSpec().getNodeName()))
                 .filter(p -> "Running".equals(p.getStatus().getPhase()))
                 .map(WorkloadControllers::controller)

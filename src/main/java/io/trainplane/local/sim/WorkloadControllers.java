@@ -36,23 +36,23 @@ final class WorkloadControllers {
     static final String CREATED = "trainplane.local/created";
 
     private final KubernetesClient client;
+    private final ClusterReads reads;
     private final Scheduler scheduler;
 
-    WorkloadControllers(KubernetesClient client, Scheduler scheduler) {
-        this.client = client;
+    WorkloadControllers(ClusterReads reads, Scheduler scheduler) {
+        this.reads = reads;
+        this.client = reads.client();
         this.scheduler = scheduler;
     }
 
     void reconcile(Instant now) {
-        List<Node> nodes = client.nodes().list().getItems();
-        List<Deployment> deployments =
-                client.apps().deployments().inAnyNamespace().list().getItems();
-        List<DaemonSet> daemonSets =
-                client.apps().daemonSets().inAnyNamespace().list().getItems();
+        List<Node> nodes = reads.nodes();
+        List<Deployment> deployments = reads.deployments();
+        List<DaemonSet> daemonSets = reads.daemonSets();
         Set<String> owners = new HashSet<>();
         deployments.forEach(d -> owners.add(d.getMetadata().getUid()));
         daemonSets.forEach(d -> owners.add(d.getMetadata().getUid()));
-        List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
+        List<Pod> pods = reads.pods();
         for (Pod pod : pods) {
             OwnerReference owner = controller(pod);
             if (owner != null
@@ -67,7 +67,7 @@ final class WorkloadControllers {
         for (DaemonSet d : daemonSets) {
             daemonSet(d, nodes, pods, now);
         }
-        for (Pod pod : client.pods().inAnyNamespace().list().getItems()) {
+        for (Pod pod : reads.pods()) {
             OwnerReference owner = controller(pod);
             if (owner == null || Set.of("Deployment", "DaemonSet").contains(owner.getKind())) {
                 advance(pod, now);
@@ -105,8 +105,7 @@ final class WorkloadControllers {
         for (int i = replicas; i < own.size(); i++) {
             delete(own.get(i));
         }
-        own = owned(
-                client.pods().inNamespace(d.getMetadata().getNamespace()).list().getItems(), d);
+        own = owned(reads.pods(), d);
         int running = (int) own.stream()
                 .filter(p -> "Running".equals(p.getStatus().getPhase()))
                 .count();
@@ -139,8 +138,8 @@ final class WorkloadControllers {
             }
         }
         Set<String> eligible = new HashSet<>();
+        Pod probe = pod(d, template, "probe", null, now);
         for (Node node : nodes) {
-            Pod probe = pod(d, template, "probe", null, now);
             if (Scheduler.untolerated(node, probe.getSpec().getTolerations()).isEmpty()
                     && Scheduler.matchesSelectorAndAffinity(probe, node)) {
                 eligible.add(node.getMetadata().getName());
@@ -156,8 +155,7 @@ final class WorkloadControllers {
                 create(d, template, d.getMetadata().getName() + "-" + suffix(node, 0), node, now);
             }
         }
-        List<Pod> own = owned(
-                client.pods().inNamespace(d.getMetadata().getNamespace()).list().getItems(), d);
+        List<Pod> own = owned(reads.pods(), d);
         int running = (int) own.stream()
                 .filter(p -> "Running".equals(p.getStatus().getPhase()))
                 .count();

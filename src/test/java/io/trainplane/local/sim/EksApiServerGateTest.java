@@ -182,7 +182,7 @@ class EksApiServerGateTest {
     @Test
     void aTokenSignedForAnotherClusterIsRefused() throws Exception {
         // A cluster with an entry for the role, whose API server is elsewhere: its token does not open this one.
-        eks.addExistingCluster("elsewhere", "https://elsewhere.example", "1.31");
+        eks.addExistingCluster("elsewhere", () -> "https://elsewhere.example", "1.31");
         eks.addExistingAccessEntry("elsewhere", ROLE, EksAccessEntries.CLUSTER_ADMIN_POLICY);
 
         assertThat(get("Bearer " + token(START_TRAINING, "elsewhere")).statusCode())

@@ -326,7 +326,7 @@ class SimulatedEksTest {
 
     @Test
     void preExistingClustersStillDescribeAndAreNeverARunsResource() {
-        sim.eks.addExistingCluster("warm", "http://warm:6443", "1.30");
+        sim.eks.addExistingCluster("warm", () -> "http://warm:6443", "1.30");
         Cluster warm = describe("warm");
         assertThat(warm.status()).isEqualTo(ClusterStatus.ACTIVE);
         assertThat(warm.endpoint()).isEqualTo("http://warm:6443");
