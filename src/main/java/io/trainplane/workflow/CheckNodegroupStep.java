@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * Looks once at the node groups (~4 min to ACTIVE): done when both the system and the workers'
  * are. Before the workers' exists, it moves its prerequisites along: the placement group (EFA),
  * then the launch template (always), then the node group itself. The system node group waits
- * only for its own launch template, which CreateCluster asked for and is ready long before.
+ * only for its own launch template, which CheckCluster asked for and is ready long before.
  */
 public final class CheckNodegroupStep implements Step {
     static final int WAIT_SECONDS = 30;

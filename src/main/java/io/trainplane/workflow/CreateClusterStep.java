@@ -10,9 +10,8 @@ import java.util.function.Supplier;
 /**
  * Starts the run's cluster ({@code cluster.mode: create}): asks Cloud Control for the cluster's
  * control-plane log group, which must exist before EKS gets the cluster
- * ({@link io.trainplane.aws.ec2.ControlPlaneLogGroup}), and for the system node group's launch
- * template, which needs nothing of the cluster and so is ready when CreateNodegroup wants it;
- * CheckCluster then asks EKS for the cluster and waits for it.
+ * ({@link io.trainplane.aws.ec2.ControlPlaneLogGroup}); CheckCluster then asks EKS for the
+ * cluster and waits for it.
  */
 public final class CreateClusterStep implements Step {
     private final RunStore store;
@@ -30,7 +29,6 @@ public final class CreateClusterStep implements Step {
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         ClusterCreation.requestLogGroup(run, store, ec2, settings);
-        NodegroupPrerequisites.systemLaunchTemplate(run, store, ec2, settings);
         return Json.object().put("name", run.names().clusterName()).put("waitingFor", "log group");
     }
 }

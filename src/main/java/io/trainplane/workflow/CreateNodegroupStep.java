@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 
 /**
  * Starts the run's node groups: the system node group (CoreDNS, the add-ons' controllers, the
- * data job) at once, its launch template being ready since CreateCluster asked for it, and the workers'. A node group that launches into a capacity reservation is checked
+ * data job) at once, its launch template being ready since CheckCluster asked for it, and the workers'. A node group that launches into a capacity reservation is checked
  * against it first ({@code ReservedCapacity}: its zone's subnets only, its instance type, active).
  * Then its placement group when it needs one (EFA outside a Capacity Block), then its launch
  * template (every node group has one: the nodes' metadata options, a capacity reservation, EFA),

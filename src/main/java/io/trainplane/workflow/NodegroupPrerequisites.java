@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 
 /**
  * The create calls of the node groups (the workers' and the system one) and of their launch
- * templates, shared by CreateCluster (the system node group's template), CreateNodegroup and
+ * templates, shared by CheckCluster (the system node group's template), CreateNodegroup and
  * CheckNodegroup. The AWS parts come as suppliers, each asked for where it is first used.
  */
 final class NodegroupPrerequisites {

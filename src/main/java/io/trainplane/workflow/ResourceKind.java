@@ -43,7 +43,7 @@ enum ResourceKind {
     SYSTEM_NODE_GROUP(
             "EKS system node group", Keep.WITH_CLUSTER, entries(RunResources.SYSTEM_NODE_GROUP), KUBERNETES_OBJECTS),
     LAUNCH_TEMPLATE("launch template", Keep.WITH_CLUSTER, entries(RunResources.LAUNCH_TEMPLATE), NODE_GROUP),
-    /** Requested with the cluster's log group (it needs nothing of the cluster), used by the system node group. */
+    /** Requested just before the cluster (it needs nothing of it), used by the system node group. */
     SYSTEM_LAUNCH_TEMPLATE(
             "system launch template",
             Keep.WITH_CLUSTER,

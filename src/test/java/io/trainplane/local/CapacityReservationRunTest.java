@@ -134,7 +134,7 @@ class CapacityReservationRunTest {
         assertThat(out.report().resources().created()).noneMatch(ref -> ref.startsWith("eks:nodegroup/"));
         assertThat(out.report().resources().created())
                 .filteredOn(ref -> ref.startsWith("ec2:"))
-                .as("only the system node group's launch template, asked for with the cluster: no placement"
+                .as("only the system node group's launch template, asked for before the cluster: no placement"
                         + " group, no workers' template")
                 .singleElement()
                 .asString()

@@ -57,7 +57,7 @@ class CheckNodegroupStepTest {
                 run.settings);
     }
 
-    /** What CreateNodegroup does first: the system node group, whose launch template CreateCluster asked for. */
+    /** What CreateNodegroup does first: the system node group, whose launch template CheckCluster asked for. */
     void systemNodegroupAskedFor() {
         assertThat(NodegroupPrerequisites.createSystemNodegroup(
                         RunContext.from(run.state),
@@ -122,8 +122,8 @@ class CheckNodegroupStepTest {
 
     @Test
     void theSystemNodeGroupWaitsForItsOwnLaunchTemplateWhichCarriesTheMetadataOptions() {
-        // The cluster as CheckCluster makes it, but with no system launch template asked for by
-        // CreateCluster (a record written before it did): CheckNodegroup asks for it.
+        // The cluster as CheckCluster makes it, but with no system launch template asked for
+        // (a record written before it did): CheckNodegroup asks for it.
         RunContext context = RunContext.from(run.state);
         ClusterCreation.requestLogGroup(context, run.store, run.ec2(), run.settings);
         run.advance(SimulatedCloudControl.OPERATION);
