@@ -30,12 +30,16 @@ final class AwsPlan {
                     + ", authentication API_AND_CONFIG_MAP, control-plane logs api/audit/authenticator,"
                     + " private endpoint and a public one for the stack's ClusterEndpointPublicCidrs"
                     + (spec.cleanup().keepCluster() ? " (kept after the run)" : " (deleted after the run)"));
+            lines.add("EC2 launch template " + Ec2DesiredState.systemLaunchTemplateName(names)
+                    + " (through Cloud Control, for the system node group): IMDSv2 required, hop limit "
+                    + Ec2DesiredState.METADATA_HOP_LIMIT);
             NodeGroupSpec system = EksRequests.systemNodeGroup();
             lines.add("EKS node group " + names.systemNodeGroupName() + " (system: CoreDNS, add-on controllers,"
                     + " the data job): " + system.nodes() + " × " + system.instanceType() + ", "
                     + system.capacityType().json() + ", AMI " + EksRequests.amiType(system) + ", untainted, label "
                     + EksRequests.NODE_POOL_LABEL + "=" + EksRequests.SYSTEM_POOL
-                    + ", EKS's default launch template, in the workers' subnets");
+                    + ", launch template " + Ec2DesiredState.systemLaunchTemplateName(names)
+                    + ", in the workers' subnets");
             lines.add("EKS node group " + names.nodeGroupName() + " (workers: training and evaluation): "
                     + nodes.nodes() + " × " + nodes.instanceType()
                     + ", " + nodes.capacityType().json() + ", AMI " + EksRequests.amiType(nodes)

@@ -1,5 +1,8 @@
 package io.trainplane.kubernetes;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
@@ -7,6 +10,7 @@ import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.spec.Names;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The device plugins, which make a node's devices schedulable as extended resources: NVIDIA's
@@ -24,68 +28,35 @@ public final class DevicePluginManifests {
     /** The extended resource the EFA plugin advertises, one per EFA interface of the node. */
     public static final String EFA_RESOURCE = "vpc.amazonaws.com/efa";
 
+    private static final String DEVICE_PLUGIN = "device-plugin";
     private static final String DEVICE_PLUGINS_DIR = "/var/lib/kubelet/device-plugins";
+    private static final String INFINIBAND = "infiniband";
+    private static final String INFINIBAND_DIR = "/dev/infiniband";
 
     private DevicePluginManifests() {}
 
+    /**
+     * NVIDIA's device plugin on the run's GPU worker nodes (its static manifest,
+     * https://github.com/NVIDIA/k8s-device-plugin, deployments/static/nvidia-device-plugin.yml),
+     * tolerating their GPU taint.
+     */
     public static DaemonSet daemonSet(Names names) {
-        Map<String, String> selector = Map.of("name", NAME);
-        Map<String, String> labels = new LinkedHashMap<>(names.labels());
-        labels.putAll(selector);
-        return new DaemonSetBuilder()
-                .withNewMetadata()
-                .withName(NAME)
-                .withNamespace(NAMESPACE)
-                .withLabels(labels)
-                .endMetadata()
-                .withNewSpec()
-                .withNewSelector()
-                .withMatchLabels(selector)
-                .endSelector()
-                .withNewUpdateStrategy()
-                .withType("RollingUpdate")
-                .endUpdateStrategy()
-                .withNewTemplate()
-                .withNewMetadata()
-                .withLabels(labels)
-                .endMetadata()
-                .withNewSpec()
-                .withPriorityClassName("system-node-critical")
-                .addNewToleration()
-                .withKey("nvidia.com/gpu")
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
-                .addToNodeSelector(EksRequests.GPU_LABEL, "true")
-                .addToNodeSelector(EksRequests.NODE_POOL_LABEL, EksRequests.WORKER_POOL)
-                .addNewContainer()
-                .withName("nvidia-device-plugin-ctr")
-                .withImage(IMAGE)
-                .addNewEnv()
-                .withName("FAIL_ON_INIT_ERROR")
-                .withValue("false")
-                .endEnv()
-                .withNewSecurityContext()
-                .withAllowPrivilegeEscalation(false)
-                .withNewCapabilities()
-                .addToDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
-                .addNewVolumeMount()
-                .withName("device-plugin")
-                .withMountPath(DEVICE_PLUGINS_DIR)
-                .endVolumeMount()
-                .endContainer()
-                .addNewVolume()
-                .withName("device-plugin")
-                .withNewHostPath()
-                .withPath(DEVICE_PLUGINS_DIR)
-                .endHostPath()
-                .endVolume()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build();
+        return pluginDaemonSet(
+                names,
+                NAME,
+                pluginContainer("nvidia-device-plugin-ctr", IMAGE)
+                        .addNewEnv()
+                        .withName("FAIL_ON_INIT_ERROR")
+                        .withValue("false")
+                        .endEnv()
+                        .build(),
+                pod -> pod.addNewToleration()
+                        .withKey(EksRequests.GPU_TAINT_KEY)
+                        .withOperator("Exists")
+                        .withEffect("NoSchedule")
+                        .endToleration()
+                        .addToNodeSelector(EksRequests.GPU_LABEL, "true")
+                        .addToNodeSelector(EksRequests.NODE_POOL_LABEL, EksRequests.WORKER_POOL));
     }
 
     /**
@@ -97,12 +68,65 @@ public final class DevicePluginManifests {
      * taint, and an EFA taint should the nodes carry one.
      */
     public static DaemonSet efaDaemonSet(Names names) {
-        Map<String, String> selector = Map.of("name", EFA_NAME);
+        return pluginDaemonSet(
+                names,
+                EFA_NAME,
+                pluginContainer("aws-efa-k8s-device-plugin", EFA_IMAGE)
+                        .withNewResources()
+                        .addToRequests("cpu", new Quantity("10m"))
+                        .addToRequests("memory", new Quantity("20Mi"))
+                        .endResources()
+                        .addNewVolumeMount()
+                        .withName(INFINIBAND)
+                        .withMountPath(INFINIBAND_DIR)
+                        .endVolumeMount()
+                        .build(),
+                pod -> pod.withHostNetwork(true)
+                        .withAutomountServiceAccountToken(false)
+                        .addNewToleration()
+                        .withKey(EksRequests.GPU_TAINT_KEY)
+                        .withOperator("Exists")
+                        .withEffect("NoSchedule")
+                        .endToleration()
+                        .addNewToleration()
+                        .withKey(EFA_RESOURCE)
+                        .withOperator("Exists")
+                        .withEffect("NoSchedule")
+                        .endToleration()
+                        .addToNodeSelector(EksRequests.NODE_POOL_LABEL, EksRequests.WORKER_POOL)
+                        .addNewVolume()
+                        .withName(INFINIBAND)
+                        .withNewHostPath()
+                        .withPath(INFINIBAND_DIR)
+                        .endHostPath()
+                        .endVolume());
+    }
+
+    /**
+     * What every device plugin's DaemonSet has: the run's labels and the {@code name} selector,
+     * rolling updates, the {@code system-node-critical} priority (a node's devices must not wait
+     * behind the pods that use them), its one container and the kubelet's device-plugin directory
+     * (the socket through which it registers); {@code pod} adds the plugin's own placement, host
+     * settings and volumes.
+     */
+    private static DaemonSet pluginDaemonSet(
+            Names names, String name, Container container, Consumer<PodSpecBuilder> pod) {
+        Map<String, String> selector = Map.of("name", name);
         Map<String, String> labels = new LinkedHashMap<>(names.labels());
         labels.putAll(selector);
+        PodSpecBuilder spec = new PodSpecBuilder()
+                .withPriorityClassName("system-node-critical")
+                .addToContainers(container)
+                .addNewVolume()
+                .withName(DEVICE_PLUGIN)
+                .withNewHostPath()
+                .withPath(DEVICE_PLUGINS_DIR)
+                .endHostPath()
+                .endVolume();
+        pod.accept(spec);
         return new DaemonSetBuilder()
                 .withNewMetadata()
-                .withName(EFA_NAME)
+                .withName(name)
                 .withNamespace(NAMESPACE)
                 .withLabels(labels)
                 .endMetadata()
@@ -117,28 +141,17 @@ public final class DevicePluginManifests {
                 .withNewMetadata()
                 .withLabels(labels)
                 .endMetadata()
-                .withNewSpec()
-                .withPriorityClassName("system-node-critical")
-                .withHostNetwork(true)
-                .withAutomountServiceAccountToken(false)
-                .addNewToleration()
-                .withKey(EksRequests.GPU_TAINT_KEY)
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
-                .addNewToleration()
-                .withKey(EFA_RESOURCE)
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
-                .addToNodeSelector(EksRequests.NODE_POOL_LABEL, EksRequests.WORKER_POOL)
-                .addNewContainer()
-                .withName("aws-efa-k8s-device-plugin")
-                .withImage(EFA_IMAGE)
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("10m"))
-                .addToRequests("memory", new Quantity("20Mi"))
-                .endResources()
+                .withSpec(spec.build())
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    /** A plugin's container: no privilege escalation, no capabilities, the device-plugin directory mounted. */
+    private static ContainerBuilder pluginContainer(String name, String image) {
+        return new ContainerBuilder()
+                .withName(name)
+                .withImage(image)
                 .withNewSecurityContext()
                 .withAllowPrivilegeEscalation(false)
                 .withNewCapabilities()
@@ -146,29 +159,8 @@ public final class DevicePluginManifests {
                 .endCapabilities()
                 .endSecurityContext()
                 .addNewVolumeMount()
-                .withName("device-plugin")
+                .withName(DEVICE_PLUGIN)
                 .withMountPath(DEVICE_PLUGINS_DIR)
-                .endVolumeMount()
-                .addNewVolumeMount()
-                .withName("infiniband")
-                .withMountPath("/dev/infiniband")
-                .endVolumeMount()
-                .endContainer()
-                .addNewVolume()
-                .withName("device-plugin")
-                .withNewHostPath()
-                .withPath(DEVICE_PLUGINS_DIR)
-                .endHostPath()
-                .endVolume()
-                .addNewVolume()
-                .withName("infiniband")
-                .withNewHostPath()
-                .withPath("/dev/infiniband")
-                .endHostPath()
-                .endVolume()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build();
+                .endVolumeMount();
     }
 }

@@ -69,6 +69,13 @@ public final class TrainingOperator {
                             "validatingwebhookconfigurations",
                             false));
 
+    /**
+     * Where the operator stands, and whether its CRD was seen Established: it stays so, and a
+     * caller that remembers it ({@link #ensure(boolean)}) need not read the CRD, some 600 KB of
+     * schema, on every look.
+     */
+    public record Status(ResourceState state, boolean crdEstablished) {}
+
     private final KubernetesClient client;
 
     public TrainingOperator(KubernetesClient client) {
@@ -81,12 +88,27 @@ public final class TrainingOperator {
      * that had the operator already).
      */
     public ResourceState ensure() {
+        return ensure(false).state();
+    }
+
+    /**
+     * As {@link #ensure()}; with {@code crdEstablished} (an earlier look's {@link Status}, made
+     * after every object was created) it reads only the Deployment, the one part still changing.
+     * Should the Deployment be gone, it installs and looks as the first time.
+     */
+    public Status ensure(boolean crdEstablished) {
+        if (crdEstablished) {
+            Deployment deployment = deployment();
+            if (deployment != null) {
+                return new Status(deploymentState(deployment), true);
+            }
+        }
         if (!installed()) {
             for (GenericKubernetesResource object : Manifest.OBJECTS) {
                 createOrAdopt(object);
             }
         }
-        return state();
+        return status();
     }
 
     /**
@@ -97,22 +119,36 @@ public final class TrainingOperator {
      * https://kubernetes.io/docs/concepts/workloads/controllers/deployment/#deployment-status).
      */
     public ResourceState state() {
+        return status().state();
+    }
+
+    private Status status() {
         CustomResourceDefinition crd = client.apiextensions()
                 .v1()
                 .customResourceDefinitions()
                 .withName(PyTorchJobs.CRD_NAME)
                 .get();
-        Deployment deployment = client.apps()
+        Deployment deployment = deployment();
+        if (crd == null && deployment == null) {
+            return new Status(new ResourceState.Gone(), false);
+        }
+        if (crd == null || !established(crd)) {
+            return new Status(
+                    new ResourceState.Creating("the CRD " + PyTorchJobs.CRD_NAME + " is not Established yet"), false);
+        }
+        return new Status(deploymentState(deployment), true);
+    }
+
+    private Deployment deployment() {
+        return client.apps()
                 .deployments()
                 .inNamespace(NAMESPACE)
                 .withName(DEPLOYMENT)
                 .get();
-        if (crd == null && deployment == null) {
-            return new ResourceState.Gone();
-        }
-        if (crd == null || !established(crd)) {
-            return new ResourceState.Creating("the CRD " + PyTorchJobs.CRD_NAME + " is not Established yet");
-        }
+    }
+
+    /** The operator's state once its CRD is Established: its Deployment's rollout. */
+    private static ResourceState deploymentState(Deployment deployment) {
         if (deployment == null) {
             return new ResourceState.Creating("the Deployment " + NAMESPACE + "/" + DEPLOYMENT + " is not created yet");
         }

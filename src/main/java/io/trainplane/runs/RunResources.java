@@ -67,6 +67,8 @@ public final class RunResources {
     public static final Key<String> SYSTEM_NODE_GROUP = text("eks/system-nodegroup");
     /** Cloud Control request tokens of the node group's launch template and placement group, when it needs them. */
     public static final Key<String> LAUNCH_TEMPLATE = text("ec2/launch-template");
+    /** Cloud Control request token of the system node group's launch template (its metadata options only). */
+    public static final Key<String> SYSTEM_LAUNCH_TEMPLATE = text("ec2/system-launch-template");
 
     public static final Key<String> PLACEMENT_GROUP = text("ec2/placement-group");
     /**
@@ -106,6 +108,7 @@ public final class RunResources {
             NODE_GROUP,
             SYSTEM_NODE_GROUP,
             LAUNCH_TEMPLATE,
+            SYSTEM_LAUNCH_TEMPLATE,
             PLACEMENT_GROUP,
             LOG_GROUP,
             LOG_GROUP_REQUEST,

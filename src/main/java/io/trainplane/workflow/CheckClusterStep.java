@@ -14,7 +14,10 @@ import java.util.function.Supplier;
 /**
  * Looks once at the run's EKS cluster: ACTIVE, still creating (~10 min), or failed with EKS's
  * reason. Before the cluster is asked for, it waits for the control-plane log group and then asks
- * EKS for the cluster ({@link ClusterCreation}).
+ * EKS for the cluster ({@link ClusterCreation}), and Cloud Control for the system node group's
+ * launch template: it needs nothing of the cluster, so it is ready long before CreateNodegroup
+ * wants it. Asked for only once a request status has been read (the log group's), so a run that
+ * cannot read them leaves no template that cleanup could name only by its request.
  */
 public final class CheckClusterStep implements Step {
     static final int WAIT_SECONDS = 60;
@@ -57,6 +60,7 @@ public final class CheckClusterStep implements Step {
             if (!(logGroup instanceof ResourceState.Ready)) {
                 return ResourceWait.look(logGroup, "control-plane log group of " + cluster, LOG_GROUP_WAIT_SECONDS);
             }
+            NodegroupPrerequisites.systemLaunchTemplate(run, store, ec2, settings);
             ClusterCreation.createCluster(run, store, clusters, settings);
             state = clusters.get().state(cluster);
         }

@@ -19,7 +19,8 @@ import java.util.function.Supplier;
 /**
  * Looks once at the node groups (~4 min to ACTIVE): done when both the system and the workers'
  * are. Before the workers' exists, it moves its prerequisites along: the placement group (EFA),
- * then the launch template (always), then the node group itself.
+ * then the launch template (always), then the node group itself. The system node group waits
+ * only for its own launch template, which CheckCluster asked for and is ready long before.
  */
 public final class CheckNodegroupStep implements Step {
     static final int WAIT_SECONDS = 30;
@@ -53,31 +54,39 @@ public final class CheckNodegroupStep implements Step {
         RunContext run = RunContext.from(input);
         RunRecord record = store.get(run.runId());
         // Looked at first: a failed system node group fails the run even while the workers' still waits.
-        ObjectNode system = ResourceWait.look(
-                systemNodegroup(run, record),
-                "EKS system node group " + run.names().systemNodeGroupName(),
-                WAIT_SECONDS);
+        ObjectNode system = systemNodegroup(run, record);
         ObjectNode workers = workerNodegroup(run, record);
         return workers.path("done").asBoolean() ? system : workers;
     }
 
-    /** The system node group's state, created (or adopted) when the record does not list it or it is gone. */
-    private ResourceState systemNodegroup(RunContext run, RunRecord record) {
+    /**
+     * The system node group's state, created (or adopted) when the record does not list it or it
+     * is gone; before that, its launch template's while it is not ready.
+     */
+    private ObjectNode systemNodegroup(RunContext run, RunRecord record) {
         String nodegroup = run.names().systemNodeGroupName();
         ResourceState state = record.resources().has(RunResources.SYSTEM_NODE_GROUP)
                 ? nodegroups.get().state(run.clusterName(), nodegroup)
                 : new ResourceState.Gone();
         if (state instanceof ResourceState.Gone) {
-            // Asked for and the answer lost: asking again is the same request.
-            NodegroupPrerequisites.createSystemNodegroup(
+            // Not asked for yet (its template was not ready), or asked for and the answer lost:
+            // asking again is the same request.
+            Optional<ResourceState> template = NodegroupPrerequisites.createSystemNodegroup(
                     run,
                     store,
+                    ec2,
                     nodegroups,
                     settings,
-                    NodegroupPrerequisites.network(run, reservedCapacity.get(), settings));
+                    () -> NodegroupPrerequisites.network(run, reservedCapacity.get(), settings));
+            if (template.isPresent()) {
+                return ResourceWait.look(
+                        template.get(),
+                        "launch template of EKS system node group " + nodegroup,
+                        PREREQUISITE_WAIT_SECONDS);
+            }
             state = nodegroups.get().state(run.clusterName(), nodegroup);
         }
-        return state;
+        return ResourceWait.look(state, "EKS system node group " + nodegroup, WAIT_SECONDS);
     }
 
     private ObjectNode workerNodegroup(RunContext run, RunRecord record) {

@@ -23,9 +23,20 @@ import java.util.function.Supplier;
  * device plugin when the nodes have GPUs, the EFA device plugin when they have EFA interfaces; the
  * Kubeflow training operator for a PyTorchJob. Installs what is missing, then reports whether all of
  * it is ready; the state machine calls it again until it is.
+ *
+ * <p>Each poll is kept cheap: its answer says what needs no second look (the device plugins sent,
+ * the operator's CRD Established), and the state machine hands it back to the next poll
+ * ({@link #RESULT}). A poll without it (the first, a re-run) does the whole work, which is safe to
+ * repeat.
  */
 public final class ConfigureClusterStep implements KubernetesStep {
     static final int WAIT_SECONDS = 20;
+    /** Where the state machine puts this step's answer (Pipeline), and so where the next poll finds it. */
+    static final String RESULT = "configuration";
+    /** In the answer: the device plugins the nodes need were created (or adopted), so later polls send nothing. */
+    static final String DEVICE_PLUGINS_APPLIED = "devicePluginsApplied";
+    /** In the answer: the PyTorchJob CRD was Established, so later polls read only the operator's Deployment. */
+    static final String OPERATOR_CRD_ESTABLISHED = "operatorCrdEstablished";
 
     private final Supplier<EksAddons> eksAddons;
     private final ClusterAccess clusters;
@@ -41,6 +52,7 @@ public final class ConfigureClusterStep implements KubernetesStep {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
+        JsonNode earlier = input.path(RESULT);
         String cluster = run.names().clusterName();
         ResourceState combined = new ResourceState.Ready();
         for (var addon : addons(run).entrySet()) {
@@ -51,19 +63,35 @@ public final class ConfigureClusterStep implements KubernetesStep {
             }
             combined = stillWaiting(combined, state);
         }
-        if (run.spec().cluster().nodeGroup().gpusPerNode() > 0) {
-            new RunObjects(clusters.connect(cluster), run.runId())
-                    .createOrAdopt(DevicePluginManifests.daemonSet(run.names()));
+        if (!earlier.path(DEVICE_PLUGINS_APPLIED).asBoolean(false)) {
+            devicePlugins(run, cluster);
         }
-        // Without it the EFA interfaces are attached but no pod can ask for one: NCCL falls back to TCP.
-        if (run.spec().cluster().nodeGroup().efa()) {
-            new RunObjects(clusters.connect(cluster), run.runId())
-                    .createOrAdopt(DevicePluginManifests.efaDaemonSet(run.names()));
-        }
+        boolean crdEstablished = earlier.path(OPERATOR_CRD_ESTABLISHED).asBoolean(false);
         if (run.spec().training().launcher() == Launcher.PYTORCHJOB) {
-            combined = stillWaiting(combined, trainingOperator(cluster));
+            TrainingOperator.Status operator = trainingOperator(cluster, crdEstablished);
+            crdEstablished = operator.crdEstablished();
+            combined = stillWaiting(combined, operator.state());
         }
-        return ResourceWait.look(combined, "the add-ons of EKS cluster " + cluster, WAIT_SECONDS);
+        return ResourceWait.look(combined, "the add-ons of EKS cluster " + cluster, WAIT_SECONDS)
+                .put(DEVICE_PLUGINS_APPLIED, true)
+                .put(OPERATOR_CRD_ESTABLISHED, crdEstablished);
+    }
+
+    /** The NVIDIA device plugin on GPU nodes, the EFA one on EFA nodes: created, or adopted when there. */
+    private void devicePlugins(RunContext run, String cluster) {
+        boolean gpus = run.spec().cluster().nodeGroup().gpusPerNode() > 0;
+        // Without it the EFA interfaces are attached but no pod can ask for one: NCCL falls back to TCP.
+        boolean efa = run.spec().cluster().nodeGroup().efa();
+        if (!gpus && !efa) {
+            return;
+        }
+        RunObjects objects = new RunObjects(clusters.connect(cluster), run.runId());
+        if (gpus) {
+            objects.createOrAdopt(DevicePluginManifests.daemonSet(run.names()));
+        }
+        if (efa) {
+            objects.createOrAdopt(DevicePluginManifests.efaDaemonSet(run.names()));
+        }
     }
 
     /**
@@ -71,8 +99,8 @@ public final class ConfigureClusterStep implements KubernetesStep {
      * goes when the cluster is deleted, with nothing of its own to tear down; a cluster kept by
      * {@code cleanup.keepCluster} keeps it too, so a later run there ({@code mode: existing}) finds it.
      */
-    private ResourceState trainingOperator(String cluster) {
-        return new TrainingOperator(clusters.connect(cluster)).ensure();
+    private TrainingOperator.Status trainingOperator(String cluster, boolean crdEstablished) {
+        return new TrainingOperator(clusters.connect(cluster)).ensure(crdEstablished);
     }
 
     /** The first of the parts that is not ready says why the step waits. */

@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2DesiredState;
@@ -18,7 +19,7 @@ import java.util.function.Supplier;
 
 /**
  * Starts the run's node groups: the system node group (CoreDNS, the add-ons' controllers, the
- * data job) at once, and the workers'. A node group that launches into a capacity reservation is checked
+ * data job) at once, its launch template being ready since CheckCluster asked for it, and the workers'. A node group that launches into a capacity reservation is checked
  * against it first ({@code ReservedCapacity}: its zone's subnets only, its instance type, active).
  * Then its placement group when it needs one (EFA outside a Capacity Block), then its launch
  * template (every node group has one: the nodes' metadata options, a capacity reservation, EFA),
@@ -54,8 +55,15 @@ public final class CreateNodegroupStep implements Step {
         NodeGroupSpec nodeGroup = run.spec().cluster().nodeGroup();
         // A reservation the node group cannot launch into is refused before anything is created.
         ClusterNetwork network = NodegroupPrerequisites.network(run, reservedCapacity.get(), settings);
-        // Needs no template: started first, it is ready by the time the workers' node group is.
-        NodegroupPrerequisites.createSystemNodegroup(run, store, nodegroups, settings, network);
+        // Started first, it is ready by the time the workers' node group is. A launch template
+        // still being created is CheckNodegroup's to wait for; one that failed fails the run now.
+        NodegroupPrerequisites.createSystemNodegroup(run, store, ec2, nodegroups, settings, () -> network)
+                .filter(template -> !(template instanceof ResourceState.Creating))
+                .ifPresent(template -> ResourceWait.look(
+                        template,
+                        "launch template of EKS system node group "
+                                + run.names().systemNodeGroupName(),
+                        0));
         if (Ec2DesiredState.needsPlacementGroup(nodeGroup)) {
             var request = ec2.get().createPlacementGroup(run.names(), RunTags.of(settings, run.names()));
             store.update(run.runId(), r -> r.withResource(RunResources.PLACEMENT_GROUP, request.requestToken()));

@@ -1,12 +1,15 @@
 package io.trainplane.workflow;
 
 import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.ec2.ReservedCapacity;
+import io.trainplane.aws.ec2.ResourceRequest;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import java.util.List;
@@ -14,8 +17,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The create calls of the node groups (the workers' and the system one) and the workers' launch
- * template, shared by CreateNodegroup and CheckNodegroup. The AWS parts come as suppliers, each asked for where it is first used.
+ * The create calls of the node groups (the workers' and the system one) and of their launch
+ * templates, shared by CheckCluster (the system node group's template), CreateNodegroup and
+ * CheckNodegroup. The AWS parts come as suppliers, each asked for where it is first used.
  */
 final class NodegroupPrerequisites {
     private NodegroupPrerequisites() {}
@@ -52,18 +56,50 @@ final class NodegroupPrerequisites {
     }
 
     /**
-     * The created cluster's system node group, in the workers' subnets ({@code network}) with
-     * their node role; recorded before the call, as the workers' node group is.
+     * The system node group's launch template ({@code Ec2DesiredState#systemLaunchTemplate}): the
+     * request the record names, or a new one (its token then goes into the record). Asked for
+     * again, Cloud Control answers the same client token with the same request.
      */
-    static void createSystemNodegroup(
+    static ResourceRequest systemLaunchTemplate(
+            RunContext run, RunStore store, Supplier<Ec2Objects> ec2, Settings settings) {
+        Optional<String> token = store.get(run.runId()).resources().get(RunResources.SYSTEM_LAUNCH_TEMPLATE);
+        if (token.isPresent()) {
+            return ec2.get().request(token.get());
+        }
+        var request = ec2.get().createSystemLaunchTemplate(run.names(), RunTags.of(settings, run.names()));
+        store.update(run.runId(), r -> r.withResource(RunResources.SYSTEM_LAUNCH_TEMPLATE, request.requestToken()));
+        return request;
+    }
+
+    /**
+     * The created cluster's system node group, in the workers' subnets ({@code network}) with
+     * their node role, once its launch template is ready (asked for here if the record names
+     * none); recorded before the call, as the workers' node group is.
+     *
+     * @return empty once EKS was asked for the node group; else the launch template's state (not ready)
+     */
+    static Optional<ResourceState> createSystemNodegroup(
             RunContext run,
             RunStore store,
+            Supplier<Ec2Objects> ec2,
             Supplier<EksNodegroups> nodegroups,
             Settings settings,
-            ClusterNetwork network) {
+            Supplier<ClusterNetwork> network) {
+        ResourceRequest template = systemLaunchTemplate(run, store, ec2, settings);
+        if (!(template.state() instanceof ResourceState.Ready)) {
+            return Optional.of(template.state());
+        }
         String nodegroup = run.names().systemNodeGroupName();
+        String templateId = template.identifier()
+                .orElseThrow(() -> new TerminalException(
+                        "LaunchTemplateUnknown",
+                        "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
         store.update(run.runId(), r -> r.withResource(RunResources.SYSTEM_NODE_GROUP, nodegroup));
-        nodegroups.get().createSystem(run.names(), RunTags.of(settings, run.names()), network, settings.roles());
+        nodegroups
+                .get()
+                .createSystem(
+                        run.names(), RunTags.of(settings, run.names()), network.get(), settings.roles(), templateId);
+        return Optional.empty();
     }
 
     static String createNodegroup(

@@ -204,7 +204,7 @@ public final class Pipeline {
         m.task("ConfigureCluster", CONFIGURE_CLUSTER)
                 .comment("Add-ons (Pod Identity agent, EFS CSI driver), the NVIDIA and EFA device plugins and,"
                         + " for a PyTorchJob, the Kubeflow training operator; called again until all are ready.")
-                .resultPath("$.configuration")
+                .resultPath("$." + ConfigureClusterStep.RESULT)
                 .poll("ClusterConfigured", "WaitForConfiguration")
                 .then("ConnectCluster");
         m.task("ConnectCluster", CONNECT_CLUSTER)

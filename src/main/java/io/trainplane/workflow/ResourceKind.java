@@ -43,6 +43,12 @@ enum ResourceKind {
     SYSTEM_NODE_GROUP(
             "EKS system node group", Keep.WITH_CLUSTER, entries(RunResources.SYSTEM_NODE_GROUP), KUBERNETES_OBJECTS),
     LAUNCH_TEMPLATE("launch template", Keep.WITH_CLUSTER, entries(RunResources.LAUNCH_TEMPLATE), NODE_GROUP),
+    /** Requested just before the cluster (it needs nothing of it), used by the system node group. */
+    SYSTEM_LAUNCH_TEMPLATE(
+            "system launch template",
+            Keep.WITH_CLUSTER,
+            entries(RunResources.SYSTEM_LAUNCH_TEMPLATE),
+            SYSTEM_NODE_GROUP),
     PLACEMENT_GROUP("placement group", Keep.WITH_CLUSTER, entries(RunResources.PLACEMENT_GROUP), NODE_GROUP),
     CLUSTER(
             "EKS cluster",
@@ -51,6 +57,7 @@ enum ResourceKind {
             NODE_GROUP,
             SYSTEM_NODE_GROUP,
             LAUNCH_TEMPLATE,
+            SYSTEM_LAUNCH_TEMPLATE,
             PLACEMENT_GROUP,
             MOUNT_TARGET_ACCESS),
     /** Last: EKS writes the control-plane logs into it until the cluster is gone. */
@@ -122,6 +129,8 @@ enum ResourceKind {
             case SYSTEM_NODE_GROUP -> nodegroup(r, RunResources.SYSTEM_NODE_GROUP);
             case LAUNCH_TEMPLATE ->
                 list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
+            case SYSTEM_LAUNCH_TEMPLATE ->
+                list(r.get(RunResources.SYSTEM_LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
             case PLACEMENT_GROUP ->
                 list(r.get(RunResources.PLACEMENT_GROUP).map(token -> "cloudcontrol:request/" + token));
             case CLUSTER -> list(r.get(RunResources.EKS_CLUSTER).map(c -> "eks:cluster/" + c));
@@ -146,6 +155,9 @@ enum ResourceKind {
             case SYSTEM_NODE_GROUP -> list(r.get(RunResources.SYSTEM_NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
             case LAUNCH_TEMPLATE ->
                 list(r.get(RunResources.LAUNCH_TEMPLATE)
+                        .map(token -> "cloudcontrol:AWS::EC2::LaunchTemplate/" + token));
+            case SYSTEM_LAUNCH_TEMPLATE ->
+                list(r.get(RunResources.SYSTEM_LAUNCH_TEMPLATE)
                         .map(token -> "cloudcontrol:AWS::EC2::LaunchTemplate/" + token));
             case PLACEMENT_GROUP ->
                 list(r.get(RunResources.PLACEMENT_GROUP)

@@ -135,6 +135,10 @@ final class ResourceLifecycles {
                     r.get(RunResources.LAUNCH_TEMPLATE)
                             .map(token ->
                                     requested(kind, token, Ec2DesiredState.LAUNCH_TEMPLATE, "ec2:launch-template/"));
+                case SYSTEM_LAUNCH_TEMPLATE ->
+                    r.get(RunResources.SYSTEM_LAUNCH_TEMPLATE)
+                            .map(token ->
+                                    requested(kind, token, Ec2DesiredState.LAUNCH_TEMPLATE, "ec2:launch-template/"));
                 case PLACEMENT_GROUP ->
                     r.get(RunResources.PLACEMENT_GROUP)
                             .map(token ->

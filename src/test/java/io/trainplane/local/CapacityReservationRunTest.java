@@ -131,8 +131,14 @@ class CapacityReservationRunTest {
                 .contains(
                         "reserves p4d.24xlarge, not p5.48xlarge", "set cluster.nodeGroup.instanceType to p4d.24xlarge");
         assertThat(out.nodegroup()).isNull();
+        assertThat(out.report().resources().created()).noneMatch(ref -> ref.startsWith("eks:nodegroup/"));
         assertThat(out.report().resources().created())
-                .noneMatch(ref -> ref.startsWith("ec2:") || ref.startsWith("eks:nodegroup/"));
+                .filteredOn(ref -> ref.startsWith("ec2:"))
+                .as("only the system node group's launch template, asked for before the cluster: no placement"
+                        + " group, no workers' template")
+                .singleElement()
+                .asString()
+                .startsWith("ec2:launch-template/");
     }
 
     @Test
@@ -153,8 +159,14 @@ class CapacityReservationRunTest {
         assertThat(out.report().failedState()).isEqualTo("CreateNodegroup");
         assertThat(out.report().error()).isEqualTo("NoSubnetInReservationZone");
         assertThat(out.report().cause()).contains("us-east-1c", SimulatedNetwork.SUBNET_1A + " in us-east-1a");
+        assertThat(out.report().resources().created()).noneMatch(ref -> ref.startsWith("eks:nodegroup/"));
         assertThat(out.report().resources().created())
-                .noneMatch(ref -> ref.startsWith("ec2:") || ref.startsWith("eks:nodegroup/"));
+                .filteredOn(ref -> ref.startsWith("ec2:"))
+                .as("only the system node group's launch template, asked for with the cluster: no placement"
+                        + " group, no workers' template")
+                .singleElement()
+                .asString()
+                .startsWith("ec2:launch-template/");
     }
 
     @Test

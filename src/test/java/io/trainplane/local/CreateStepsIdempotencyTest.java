@@ -74,6 +74,7 @@ class CreateStepsIdempotencyTest {
         threeTimes("CheckCluster", "eks:CreateCluster", timeout);
         assertThat(count("eks:cluster/")).isEqualTo(1);
         assertThat(count("logs:log-group/")).isEqualTo(1);
+        assertThat(count("ec2:launch-template/")).as("the system node group's").isEqualTo(1);
     }
 
     @ParameterizedTest(name = "lost answer: {0}")
@@ -81,7 +82,9 @@ class CreateStepsIdempotencyTest {
     void createNodegroupMakesOneLaunchTemplateThenCheckNodegroupOneNodegroup(boolean timeout) {
         clusterActive();
         threeTimes("CreateNodegroup", "cloudcontrol:CreateResource", timeout);
-        assertThat(count("ec2:launch-template/")).isEqualTo(1);
+        assertThat(count("ec2:launch-template/"))
+                .as("the system and the workers' node groups'")
+                .isEqualTo(2);
         assertThat(count("eks:nodegroup/")).as("the system node group").isEqualTo(1);
 
         cloud.clock().advance(Duration.ofSeconds(15));
@@ -89,7 +92,7 @@ class CreateStepsIdempotencyTest {
         assertThat(count("eks:nodegroup/"))
                 .as("the system and the workers' node groups")
                 .isEqualTo(2);
-        assertThat(count("ec2:launch-template/")).isEqualTo(1);
+        assertThat(count("ec2:launch-template/")).isEqualTo(2);
     }
 
     @ParameterizedTest(name = "lost answer: {0}")
@@ -101,7 +104,7 @@ class CreateStepsIdempotencyTest {
                         .listNodegroups(r -> r.clusterName("tp-quickstart-eks"))
                         .nodegroups())
                 .containsExactly("tp-quickstart-system");
-        assertThat(count("ec2:launch-template/")).isEqualTo(1);
+        assertThat(count("ec2:launch-template/")).isEqualTo(2);
     }
 
     @ParameterizedTest(name = "lost answer: {0}")

@@ -57,10 +57,17 @@ class CheckNodegroupStepTest {
                 run.settings);
     }
 
-    /** What CreateNodegroup does first: the system node group, which needs no launch template. */
+    /** What CreateNodegroup does first: the system node group, whose launch template CheckCluster asked for. */
     void systemNodegroupAskedFor() {
-        NodegroupPrerequisites.createSystemNodegroup(
-                RunContext.from(run.state), run.store, nodegroups(), run.settings, run.settings.network());
+        assertThat(NodegroupPrerequisites.createSystemNodegroup(
+                        RunContext.from(run.state),
+                        run.store,
+                        run.ec2(),
+                        nodegroups(),
+                        run.settings,
+                        run.settings::network))
+                .as("the system launch template is ready")
+                .isEmpty();
     }
 
     @Test
@@ -109,8 +116,72 @@ class CheckNodegroupStepTest {
                 .as("each node group asked for once")
                 .isEqualTo(2);
         assertThat(run.calls("cloudcontrol:CreateResource"))
-                .as("the log group and the launch template")
+                .as("the log group and the two launch templates")
+                .isEqualTo(3);
+    }
+
+    @Test
+    void theSystemNodeGroupWaitsForItsOwnLaunchTemplateWhichCarriesTheMetadataOptions() {
+        // The cluster as CheckCluster makes it, but with no system launch template asked for
+        // (a record written before it did): CheckNodegroup asks for it.
+        RunContext context = RunContext.from(run.state);
+        ClusterCreation.requestLogGroup(context, run.store, run.ec2(), run.settings);
+        run.advance(SimulatedCloudControl.OPERATION);
+        ClusterCreation.createCluster(context, run.store, run.eksClusters(), run.settings);
+        run.advance(SimulatedEks.CLUSTER_CREATING);
+
+        JsonNode waiting = step().run(run.state);
+        assertThat(waiting.path("done").asBoolean()).isFalse();
+        assertThat(waiting.path("waitSeconds").asInt()).isEqualTo(CheckNodegroupStep.PREREQUISITE_WAIT_SECONDS);
+        assertThat(run.record().resources().has(RunResources.SYSTEM_LAUNCH_TEMPLATE))
+                .isTrue();
+        assertThat(run.record().resources().has(RunResources.SYSTEM_NODE_GROUP))
+                .as("not before its launch template exists")
+                .isFalse();
+        assertThat(run.calls("eks:CreateNodegroup")).isZero();
+
+        run.advance(SimulatedCloudControl.OPERATION);
+        step().run(run.state);
+        assertThat(run.calls("eks:CreateNodegroup"))
+                .as("both, their templates ready")
                 .isEqualTo(2);
+        String templateId = run.cloud
+                .eks()
+                .describeNodegroup(r -> r.clusterName(run.names().clusterName())
+                        .nodegroupName(run.names().systemNodeGroupName()))
+                .nodegroup()
+                .launchTemplate()
+                .id();
+        assertThat(run.cloud.cloudControl().launchTemplateData(templateId, null))
+                .hasValueSatisfying(data -> assertThat(data.at("/MetadataOptions/HttpPutResponseHopLimit")
+                                .asInt())
+                        .isEqualTo(1))
+                .hasValueSatisfying(
+                        data -> assertThat(data.has("NetworkInterfaces")).isFalse());
+        assertThat(run.calls("cloudcontrol:CreateResource"))
+                .as("the log group, the system launch template, once, and the workers'")
+                .isEqualTo(3);
+
+        run.advance(SimulatedEks.NODEGROUP_CREATING);
+        assertThat(step().run(run.state).path("done").asBoolean()).isTrue();
+        assertThat(run.calls("eks:CreateNodegroup")).isEqualTo(2);
+    }
+
+    @Test
+    void aSystemLaunchTemplateWhoseTokenWasLostIsTheSameTemplateAskedForAgain() {
+        run.clusterActive();
+        String token = run.record()
+                .resources()
+                .get(RunResources.SYSTEM_LAUNCH_TEMPLATE)
+                .orElseThrow();
+        run.store.update(run.runId, r -> r.withoutResource(RunResources.SYSTEM_LAUNCH_TEMPLATE));
+
+        systemNodegroupAskedFor();
+        assertThat(run.record().resources().get(RunResources.SYSTEM_LAUNCH_TEMPLATE))
+                .as("the same client token: the same request")
+                .contains(token);
+        assertThat(run.cloud.inventory().stream().filter(ref -> ref.startsWith("ec2:launch-template/")))
+                .hasSize(1);
     }
 
     @Test

@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.DevicePluginManifests;
 import io.trainplane.kubernetes.TrainingOperator;
 import io.trainplane.local.sim.SimulatedEks;
+import io.trainplane.local.sim.SimulatedKubernetes;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -117,6 +123,66 @@ class ConfigureClusterStepTest {
                             .getSpec()
                             .getNodeSelector())
                     .containsEntry("trainplane.io/node-pool", "workers");
+        }
+    }
+
+    @Test
+    void laterPollsSendNoDevicePluginAndReadTheOperatorsCrdOnlyUntilItIsEstablished() {
+        try (StartedRun run = new StartedRun("gpu-single-node", "configure-polls", spec -> {
+            ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob");
+            return spec;
+        })) {
+            run.clusterActive();
+            run.nodegroupsActive();
+            SimulatedKubernetes server = run.cloud.kubernetes(run.clusterName());
+            List<String> requests = new CopyOnWriteArrayList<>();
+            server.guardedBy((method, path, authorization) -> {
+                requests.add(method + " " + path);
+                return null;
+            });
+            try (KubernetesClient poller = new KubernetesClientBuilder()
+                    .withConfig(new ConfigBuilder()
+                            .withMasterUrl(server.endpoint())
+                            .withOauthToken("poller")
+                            .build())
+                    .build()) {
+                ConfigureClusterStep step = new ConfigureClusterStep(addons(run), cluster -> poller, run.settings);
+                ObjectNode state = run.state.deepCopy();
+
+                JsonNode look = step.run(state);
+                assertThat(requests)
+                        .as("the first poll creates the device plugin")
+                        .anyMatch(r -> r.startsWith("POST ") && r.contains("/daemonsets"));
+                assertThat(look.path(ConfigureClusterStep.DEVICE_PLUGINS_APPLIED)
+                                .asBoolean())
+                        .isTrue();
+                boolean established = false;
+                for (int i = 0; i < 12 && !look.path("done").asBoolean(); i++) {
+                    // What the state machine does: the answer goes to $.configuration, the next poll's input.
+                    state.set(ConfigureClusterStep.RESULT, look);
+                    established = look.path(ConfigureClusterStep.OPERATOR_CRD_ESTABLISHED)
+                            .asBoolean();
+                    requests.clear();
+                    run.advance(Duration.ofSeconds(10));
+                    run.cloud.reconcile();
+                    look = step.run(state);
+                    assertThat(requests)
+                            .as("a later poll sends nothing")
+                            .noneMatch(r -> r.startsWith("POST ") || r.startsWith("PUT ") || r.startsWith("PATCH "));
+                    if (established) {
+                        assertThat(requests)
+                                .as("the CRD was seen Established: not read again")
+                                .noneMatch(r -> r.contains("customresourcedefinitions"));
+                    }
+                }
+                assertThat(look.path("done").asBoolean()).as(look.toString()).isTrue();
+                assertThat(established)
+                        .as("polls after the CRD was Established were made")
+                        .isTrue();
+                assertThat(look.path(ConfigureClusterStep.OPERATOR_CRD_ESTABLISHED)
+                                .asBoolean())
+                        .isTrue();
+            }
         }
     }
 

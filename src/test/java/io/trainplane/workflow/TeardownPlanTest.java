@@ -9,6 +9,7 @@ import static io.trainplane.workflow.ResourceKind.MOUNT_TARGETS;
 import static io.trainplane.workflow.ResourceKind.MOUNT_TARGET_ACCESS;
 import static io.trainplane.workflow.ResourceKind.NODE_GROUP;
 import static io.trainplane.workflow.ResourceKind.PLACEMENT_GROUP;
+import static io.trainplane.workflow.ResourceKind.SYSTEM_LAUNCH_TEMPLATE;
 import static io.trainplane.workflow.ResourceKind.SYSTEM_NODE_GROUP;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,6 +57,7 @@ class TeardownPlanTest {
                 .withResource(RunResources.KUBERNETES_CLUSTER, CLUSTER_NAME)
                 .withResource(RunResources.PLACEMENT_GROUP, "placement-group-request")
                 .withResource(RunResources.LAUNCH_TEMPLATE, "launch-template-request")
+                .withResource(RunResources.SYSTEM_LAUNCH_TEMPLATE, "system-launch-template-request")
                 .withResource(RunResources.NODE_GROUP, "tp-quickstart-nodes")
                 .withResource(RunResources.SYSTEM_NODE_GROUP, "tp-quickstart-system")
                 .withResource(RunResources.FILE_SYSTEM_TOKEN, "tp-quickstart-efs")
@@ -119,7 +121,7 @@ class TeardownPlanTest {
                 .containsExactly(
                         List.of(KUBERNETES_OBJECTS),
                         List.of(MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP, SYSTEM_NODE_GROUP),
-                        List.of(FILE_SYSTEM, LAUNCH_TEMPLATE, PLACEMENT_GROUP),
+                        List.of(FILE_SYSTEM, LAUNCH_TEMPLATE, SYSTEM_LAUNCH_TEMPLATE, PLACEMENT_GROUP),
                         List.of(CLUSTER),
                         List.of(LOG_GROUP));
     }
@@ -138,6 +140,7 @@ class TeardownPlanTest {
                         NODE_GROUP,
                         SYSTEM_NODE_GROUP,
                         LAUNCH_TEMPLATE,
+                        SYSTEM_LAUNCH_TEMPLATE,
                         PLACEMENT_GROUP,
                         CLUSTER,
                         LOG_GROUP);
@@ -153,6 +156,7 @@ class TeardownPlanTest {
                         "eks:nodegroup/tp-quickstart-nodes",
                         "eks:nodegroup/tp-quickstart-system",
                         "cloudcontrol:AWS::EC2::LaunchTemplate/launch-template-request",
+                        "cloudcontrol:AWS::EC2::LaunchTemplate/system-launch-template-request",
                         "cloudcontrol:AWS::EC2::PlacementGroup/placement-group-request",
                         "eks:cluster/" + CLUSTER_NAME,
                         "logs:log-group/" + LOG_GROUP_NAME);
@@ -167,12 +171,19 @@ class TeardownPlanTest {
         List<String> remaining = plan.advance();
 
         assertThat(cloud.asked)
-                .as("the volume's chain goes on, and the other node group")
-                .containsExactly(KUBERNETES_OBJECTS, MOUNT_TARGETS, FILE_SYSTEM, NODE_GROUP, SYSTEM_NODE_GROUP);
+                .as("the volume's chain goes on, and the other node group with its template")
+                .containsExactly(
+                        KUBERNETES_OBJECTS,
+                        MOUNT_TARGETS,
+                        FILE_SYSTEM,
+                        NODE_GROUP,
+                        SYSTEM_NODE_GROUP,
+                        SYSTEM_LAUNCH_TEMPLATE);
         assertThat(plan.outcomes())
                 .containsEntry(NODE_GROUP, Outcome.REFUSED)
                 .containsEntry(FILE_SYSTEM, Outcome.GONE)
                 .containsEntry(LAUNCH_TEMPLATE, Outcome.HELD)
+                .containsEntry(SYSTEM_LAUNCH_TEMPLATE, Outcome.GONE)
                 .containsEntry(PLACEMENT_GROUP, Outcome.HELD)
                 .containsEntry(CLUSTER, Outcome.HELD)
                 .containsEntry(LOG_GROUP, Outcome.HELD);
@@ -213,7 +224,7 @@ class TeardownPlanTest {
     }
 
     @Test
-    void theClusterWaitsForTheSystemNodeGroupTooButTheWorkersTemplateDoesNot() throws IOException {
+    void theClusterWaitsForTheSystemNodeGroupAndItsTemplateTooButTheWorkersTemplateDoesNot() throws IOException {
         ScriptedCloud cloud =
                 new ScriptedCloud(everything(run(false, false))).answer(SYSTEM_NODE_GROUP, Deletion.Deleting::new);
         TeardownPlan first = cloud.pass();
@@ -223,12 +234,13 @@ class TeardownPlanTest {
                 .containsEntry(SYSTEM_NODE_GROUP, Outcome.WAITING)
                 .containsEntry(NODE_GROUP, Outcome.GONE)
                 .containsEntry(LAUNCH_TEMPLATE, Outcome.GONE)
+                .containsEntry(SYSTEM_LAUNCH_TEMPLATE, Outcome.HELD)
                 .containsEntry(CLUSTER, Outcome.HELD);
 
         cloud.answer(SYSTEM_NODE_GROUP, Deletion.Gone::new);
         TeardownPlan second = cloud.pass();
         assertThat(second.advance()).isEmpty();
-        assertThat(cloud.asked).containsExactly(SYSTEM_NODE_GROUP, CLUSTER, LOG_GROUP);
+        assertThat(cloud.asked).containsExactly(SYSTEM_NODE_GROUP, SYSTEM_LAUNCH_TEMPLATE, CLUSTER, LOG_GROUP);
     }
 
     @Test
@@ -257,6 +269,7 @@ class TeardownPlanTest {
         assertThat(left.get(RunResources.EKS_CLUSTER)).contains(CLUSTER_NAME);
         assertThat(left.get(RunResources.NODE_GROUP)).isPresent();
         assertThat(left.get(RunResources.LAUNCH_TEMPLATE)).isPresent();
+        assertThat(left.get(RunResources.SYSTEM_LAUNCH_TEMPLATE)).isPresent();
         assertThat(left.get(RunResources.LOG_GROUP)).isPresent();
         assertThat(CleanupRecord.kept(cloud.stored))
                 .contains(
@@ -284,6 +297,7 @@ class TeardownPlanTest {
                         NODE_GROUP,
                         SYSTEM_NODE_GROUP,
                         LAUNCH_TEMPLATE,
+                        SYSTEM_LAUNCH_TEMPLATE,
                         PLACEMENT_GROUP,
                         CLUSTER,
                         LOG_GROUP);
@@ -305,6 +319,7 @@ class TeardownPlanTest {
                         NODE_GROUP,
                         SYSTEM_NODE_GROUP,
                         LAUNCH_TEMPLATE,
+                        SYSTEM_LAUNCH_TEMPLATE,
                         PLACEMENT_GROUP);
         assertThat(plan.outcomes()).containsEntry(CLUSTER, Outcome.HELD).containsEntry(LOG_GROUP, Outcome.HELD);
     }

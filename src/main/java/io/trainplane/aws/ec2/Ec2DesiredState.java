@@ -23,6 +23,8 @@ public final class Ec2DesiredState {
     /** Client-token operations (see {@link Names#clientRequestToken}). */
     public static final String LAUNCH_TEMPLATE_OPERATION = "launch-template";
 
+    public static final String SYSTEM_LAUNCH_TEMPLATE_OPERATION = "system-launch-template";
+
     public static final String PLACEMENT_GROUP_OPERATION = "placement-group";
     public static final int MAX_LAUNCH_TEMPLATE_NAME = 128;
 
@@ -34,9 +36,10 @@ public final class Ec2DesiredState {
      * the node role's credentials. Without a launch template of its own, a managed node group
      * gets one EKS generates with the AMI's defaults, and AL2023 sets the hop limit to 2 "to
      * allow for containerized workload support"
-     * (https://docs.aws.amazon.com/linux/al2023/ug/imdsv2.html): so the workers' node group gets
-     * the run's template (the system node group, which runs the data job, does not:
-     * {@code EksRequests#createSystemNodegroup}). EKS recommends these settings in the launch template of managed
+     * (https://docs.aws.amazon.com/linux/al2023/ug/imdsv2.html): so each node group of a run gets
+     * a template of the run's, the workers' {@link #launchTemplate} and the system node group's
+     * {@link #systemLaunchTemplate} (whose pods, the data job and the add-ons' controllers, would
+     * otherwise reach the node role). EKS recommends these settings in the launch template of managed
      * nodes ("Restrict access to the instance profile assigned to the worker node",
      * https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html);
      * a managed node group accepts a launch template's metadata options, which are not among
@@ -68,6 +71,10 @@ public final class Ec2DesiredState {
         return Names.fit("tp-" + names.runId() + "-nodes", MAX_LAUNCH_TEMPLATE_NAME);
     }
 
+    public static String systemLaunchTemplateName(Names names) {
+        return Names.fit("tp-" + names.runId() + "-system", MAX_LAUNCH_TEMPLATE_NAME);
+    }
+
     /**
      * The node group's launch template, which every node group of a run gets. It sets only what
      * the node group itself cannot: the instance metadata options ({@link #METADATA_HOP_LIMIT}),
@@ -88,10 +95,7 @@ public final class Ec2DesiredState {
             throw new IllegalArgumentException("a CAPACITY_BLOCK node group needs a capacityReservationId");
         }
         ObjectNode data = Json.NODES.objectNode();
-        data.putObject("MetadataOptions")
-                .put("HttpEndpoint", "enabled")
-                .put("HttpTokens", "required")
-                .put("HttpPutResponseHopLimit", METADATA_HOP_LIMIT);
+        putMetadataOptions(data);
         if (nodeGroup.capacityReservationId() != null) {
             data.putObject("CapacityReservationSpecification")
                     .putObject("CapacityReservationTarget")
@@ -107,12 +111,43 @@ public final class Ec2DesiredState {
             data.set("NetworkInterfaces", efaInterfaces(nodeGroup.instanceType(), securityGroupIds));
         }
         placementGroupName.ifPresent(group -> data.putObject("Placement").put("GroupName", group));
+        return template(launchTemplateName(names), data, tags);
+    }
+
+    /**
+     * The system node group's launch template: only the instance metadata options
+     * ({@link #METADATA_HOP_LIMIT}: IMDSv2 required, hop limit 1) and the run's tags. No
+     * reservation, EFA or placement: the system node group is on-demand general-purpose capacity
+     * ({@code EksRequests#systemNodeGroup}). Without it EKS would generate a template with the
+     * AMI's hop limit of 2, and the data job and the add-ons' controllers on these nodes could take
+     * the node role's credentials through IMDS
+     * (https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html,
+     * "Restrict access to the instance profile assigned to the worker node"; a managed node group
+     * takes these options from a launch template:
+     * https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html).
+     */
+    public static ObjectNode systemLaunchTemplate(Names names, RunTags tags) {
+        ObjectNode data = Json.NODES.objectNode();
+        putMetadataOptions(data);
+        return template(systemLaunchTemplateName(names), data, tags);
+    }
+
+    /** IMDSv2 only, and a PUT response hop limit that keeps tokens on the node ({@link #METADATA_HOP_LIMIT}). */
+    private static void putMetadataOptions(ObjectNode data) {
+        data.putObject("MetadataOptions")
+                .put("HttpEndpoint", "enabled")
+                .put("HttpTokens", "required")
+                .put("HttpPutResponseHopLimit", METADATA_HOP_LIMIT);
+    }
+
+    /** A launch template named {@code name}: the run's tags on it and on the instances and volumes it launches. */
+    private static ObjectNode template(String name, ObjectNode data, RunTags tags) {
         ArrayNode instanceTags = data.putArray("TagSpecifications");
         instanceTags.add(tagSpecification("instance", tags));
         instanceTags.add(tagSpecification("volume", tags));
 
         ObjectNode template = Json.NODES.objectNode();
-        template.put("LaunchTemplateName", launchTemplateName(names));
+        template.put("LaunchTemplateName", name);
         template.set("LaunchTemplateData", data);
         template.putArray("TagSpecifications").add(tagSpecification("launch-template", tags));
         return template;
@@ -157,6 +192,14 @@ public final class Ec2DesiredState {
                 .typeName(LAUNCH_TEMPLATE)
                 .desiredState(json(launchTemplate(names, tags, nodeGroup, placementGroupName, securityGroupIds)))
                 .clientToken(names.clientRequestToken(LAUNCH_TEMPLATE_OPERATION))
+                .build();
+    }
+
+    public static CreateResourceRequest createSystemLaunchTemplate(Names names, RunTags tags) {
+        return CreateResourceRequest.builder()
+                .typeName(LAUNCH_TEMPLATE)
+                .desiredState(json(systemLaunchTemplate(names, tags)))
+                .clientToken(names.clientRequestToken(SYSTEM_LAUNCH_TEMPLATE_OPERATION))
                 .build();
     }
 

@@ -30,8 +30,8 @@ import software.amazon.awssdk.services.cloudcontrol.model.ServiceLimitExceededEx
 
 /**
  * The few objects a run makes through the Cloud Control API, so the Lambda artifact does without
- * the EC2 and CloudWatch Logs SDK modules: a launch template (every node group: the metadata
- * options; capacity reservations, capacity blocks, EFA), a cluster placement group (EFA), and the
+ * the EC2 and CloudWatch Logs SDK modules: a launch template per node group (the metadata
+ * options; for the workers' also capacity reservations, capacity blocks, EFA), a cluster placement group (EFA), and the
  * log group of the cluster's control-plane logs ({@link ControlPlaneLogGroup}).
  *
  * <p>Creates are asynchronous: they return the request as Cloud Control first reports it, and the
@@ -57,6 +57,11 @@ public final class Ec2Objects {
             List<String> securityGroupIds) {
         return create(
                 Ec2DesiredState.createLaunchTemplate(names, tags, nodeGroup, placementGroupName, securityGroupIds));
+    }
+
+    /** The system node group's launch template ({@link Ec2DesiredState#systemLaunchTemplate}): its identifier is its id. */
+    public ResourceRequest createSystemLaunchTemplate(Names names, RunTags tags) {
+        return create(Ec2DesiredState.createSystemLaunchTemplate(names, tags));
     }
 
     /** A cluster placement group; its identifier is its name, chosen by EC2. */

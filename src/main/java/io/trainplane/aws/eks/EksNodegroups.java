@@ -55,8 +55,9 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
      *
      * @throws TerminalException as {@link #create(Names, RunTags, NodeGroupSpec, ClusterNetwork, ClusterRoles, String)}
      */
-    public Creation createSystem(Names names, RunTags tags, ClusterNetwork network, ClusterRoles roles) {
-        return create(tags, EksRequests.createSystemNodegroup(names, tags, network, roles));
+    public Creation createSystem(
+            Names names, RunTags tags, ClusterNetwork network, ClusterRoles roles, String launchTemplateId) {
+        return create(tags, EksRequests.createSystemNodegroup(names, tags, network, roles, launchTemplateId));
     }
 
     private Creation create(RunTags tags, CreateNodegroupRequest request) {

@@ -184,15 +184,22 @@ public final class EksRequests {
     /**
      * CreateNodegroup of the created cluster's system node group: {@value #SYSTEM_NODES} ×
      * {@value #SYSTEM_INSTANCE_TYPE}, on demand, untainted, labeled {@value #NODE_POOL_LABEL} =
-     * {@value #SYSTEM_POOL}, in the workers' subnets with their node role. No launch template:
-     * the run's carries the workers' EFA interfaces and capacity reservation. So these nodes get
-     * the template EKS generates, with AL2023's IMDS hop limit of 2
-     * (https://docs.aws.amazon.com/linux/al2023/ug/imdsv2.html), not the run's hop limit of 1
-     * ({@link io.trainplane.aws.ec2.Ec2DesiredState#METADATA_HOP_LIMIT}): a pod there (the data
-     * job) can reach the node role's credentials, as on an existing cluster's usual nodes.
+     * {@value #SYSTEM_POOL}, in the workers' subnets with their node role, and with its own launch
+     * template ({@link io.trainplane.aws.ec2.Ec2DesiredState#systemLaunchTemplate}: IMDSv2, hop
+     * limit {@value io.trainplane.aws.ec2.Ec2DesiredState#METADATA_HOP_LIMIT}), not the workers'
+     * (their EFA interfaces and capacity reservation). Without one, EKS generates a template with
+     * AL2023's hop limit of 2 (https://docs.aws.amazon.com/linux/al2023/ug/imdsv2.html), and a pod
+     * there (the data job) could reach the node role's credentials. The template names no instance
+     * type, so the node group does.
      */
     public static CreateNodegroupRequest createSystemNodegroup(
-            Names names, RunTags tags, ClusterNetwork network, ClusterRoles roles) {
+            Names names, RunTags tags, ClusterNetwork network, ClusterRoles roles, String launchTemplateId) {
+        if (launchTemplateId == null || launchTemplateId.isBlank()) {
+            throw new TerminalException(
+                    "LaunchTemplateRequired",
+                    "system node group " + names.systemNodeGroupName()
+                            + " needs its launch template (IMDSv2 settings): create the template before the node group");
+        }
         NodeGroupSpec system = systemNodeGroup();
         return CreateNodegroupRequest.builder()
                 .clusterName(names.clusterName())
@@ -209,6 +216,9 @@ public final class EksRequests {
                 .instanceTypes(system.instanceType())
                 .labels(nodeLabels(names, SYSTEM_POOL, false))
                 .tags(tags.asMap())
+                .launchTemplate(LaunchTemplateSpecification.builder()
+                        .id(launchTemplateId)
+                        .build())
                 .clientRequestToken(names.clientRequestToken(CREATE_SYSTEM_NODEGROUP))
                 .build();
     }

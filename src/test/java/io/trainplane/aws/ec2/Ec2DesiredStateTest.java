@@ -52,6 +52,34 @@ class Ec2DesiredStateTest {
     }
 
     @Test
+    void theSystemNodeGroupsTemplateCarriesOnlyTheMetadataOptionsAndTheRunsTags() {
+        ObjectNode template = Ec2DesiredState.systemLaunchTemplate(names, tags);
+
+        assertThat(template.path("LaunchTemplateName").asText())
+                .isEqualTo("tp-llm-pretrain-7-system")
+                .isNotEqualTo(Ec2DesiredState.launchTemplateName(names));
+        JsonNode data = template.path("LaunchTemplateData");
+        assertThat(data.path("MetadataOptions").toString())
+                .isEqualTo("{\"HttpEndpoint\":\"enabled\",\"HttpTokens\":\"required\",\"HttpPutResponseHopLimit\":1}");
+        // No reservation, market, instance type, EFA or placement: EKS fills in the rest.
+        assertThat(data.fieldNames()).toIterable().containsExactly("MetadataOptions", "TagSpecifications");
+        assertThat(data.path("TagSpecifications").toString())
+                .isEqualTo("[{\"ResourceType\":\"instance\",\"Tags\":" + RUN_TAGS + "},"
+                        + "{\"ResourceType\":\"volume\",\"Tags\":" + RUN_TAGS + "}]");
+        assertThat(template.path("TagSpecifications").toString())
+                .isEqualTo("[{\"ResourceType\":\"launch-template\",\"Tags\":" + RUN_TAGS + "}]");
+
+        CreateResourceRequest request = Ec2DesiredState.createSystemLaunchTemplate(names, tags);
+        assertThat(request.typeName()).isEqualTo("AWS::EC2::LaunchTemplate");
+        // Its own token: a retried create of one template is never taken for the other.
+        assertThat(request.clientToken())
+                .isEqualTo(names.clientRequestToken("system-launch-template"))
+                .isNotEqualTo(names.clientRequestToken("launch-template"));
+        assertThat(Ec2DesiredState.createSystemLaunchTemplate(new Names("llm-pretrain-7"), tags))
+                .isEqualTo(request);
+    }
+
+    @Test
     void efaInACapacityBlockNeedsNoPlacementGroupButAnOnDemandReservationKeepsIt() {
         assertThat(Ec2DesiredState.needsPlacementGroup(
                         nodes("p4d.24xlarge", CapacityType.CAPACITY_BLOCK, "cr-0123456789abcdef0", true)))
@@ -190,6 +218,9 @@ class Ec2DesiredStateTest {
         assertThat(Ec2DesiredState.launchTemplateName(new Names(longest)))
                 .hasSizeLessThanOrEqualTo(128)
                 .matches("[a-zA-Z0-9().\\-/_]{3,128}");
+        assertThat(Ec2DesiredState.systemLaunchTemplateName(new Names(longest)))
+                .hasSizeLessThanOrEqualTo(128)
+                .matches("[a-zA-Z0-9().\\-/_]{3,128}");
     }
 
     @Test
@@ -209,6 +240,8 @@ class Ec2DesiredStateTest {
                                 nodes("g5.12xlarge", CapacityType.ON_DEMAND, "cr-0123456789abcdef0", false),
                                 Optional.empty(),
                                 List.of())))
+                .isEmpty();
+        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, Ec2DesiredState.systemLaunchTemplate(names, tags)))
                 .isEmpty();
         assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, Ec2DesiredState.placementGroup(tags)))
                 .isEmpty();

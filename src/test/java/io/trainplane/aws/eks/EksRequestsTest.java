@@ -135,8 +135,8 @@ class EksRequestsTest {
     }
 
     @Test
-    void theSystemNodeGroupIsOneSmallUntaintedOnDemandNodeInTheWorkersSubnetsWithoutALaunchTemplate() {
-        CreateNodegroupRequest request = EksRequests.createSystemNodegroup(NAMES, TAGS, NETWORK, ROLES);
+    void theSystemNodeGroupIsOneSmallUntaintedOnDemandNodeInTheWorkersSubnetsWithItsOwnLaunchTemplate() {
+        CreateNodegroupRequest request = EksRequests.createSystemNodegroup(NAMES, TAGS, NETWORK, ROLES, "lt-0system");
 
         assertThat(request.clusterName()).isEqualTo(NAMES.clusterName());
         assertThat(request.nodegroupName())
@@ -153,7 +153,9 @@ class EksRequestsTest {
         assertThat(request.labels())
                 .isEqualTo(Map.of("trainplane/run-id", "cifar10-nightly-001", "trainplane.io/node-pool", "system"));
         assertThat(request.hasTaints()).isFalse();
-        assertThat(request.launchTemplate()).isNull();
+        // Its template (IMDSv2, hop limit 1) names no instance type: the node group does.
+        assertThat(request.launchTemplate().id()).isEqualTo("lt-0system");
+        assertThat(request.diskSize()).isNull(); // EKS refuses a disk size beside a launch template
         assertThat(request.tags()).isEqualTo(TAGS.asMap());
         // Its own token: a retried create of one node group is never taken for the other.
         assertThat(request.clientRequestToken())
@@ -235,6 +237,10 @@ class EksRequestsTest {
         assertThatThrownBy(() -> EksRequests.createNodegroup(NAMES, TAGS, CPU_NODES, NETWORK, ROLES, ""))
                 .isInstanceOfSatisfying(
                         TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"));
+        assertThatThrownBy(() -> EksRequests.createSystemNodegroup(NAMES, TAGS, NETWORK, ROLES, null))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"))
+                .hasMessageContaining(NAMES.systemNodeGroupName());
         CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, block, NETWORK, ROLES, "lt-0123");
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.CAPACITY_BLOCK);
         // The Capacity Block's launch template names the instance type; EKS refuses it twice.
