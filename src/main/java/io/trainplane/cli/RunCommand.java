@@ -74,8 +74,9 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             names = "--cluster-fault",
             paramLabel = "FAULT",
             description =
-                    "the simulated cluster shows this trouble: unschedulable, image-pull, crash-loop, bad-checksum, "
-                            + "low-accuracy or job-deleted")
+                    "the simulated cluster shows this trouble: unschedulable, untolerated-taint, every-node-tainted, "
+                            + "device-plugin-removed, csi-driver-removed, image-pull, crash-loop, bad-checksum, "
+                            + "low-accuracy or job-deleted (README: the local twin)")
     String clusterFault;
 
     @Option(

@@ -42,12 +42,13 @@ public final class JobPods {
     /** The namespace's events about pods (the scheduler's FailedScheduling among them); empty when unreadable. */
     public List<Event> events() {
         try {
-            return client.v1()
-                    .events()
-                    .inNamespace(namespace)
-                    .withField("involvedObject.kind", "Pod")
-                    .list()
-                    .getItems();
+            // Filtered here rather than by the field selector involvedObject.kind: the API server
+            // honours it, but fabric8's mock server (the local twin) answers it with no event at all,
+            // which hid every FailedMount from the diagnosis there.
+            return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                    .filter(e -> e.getInvolvedObject() != null
+                            && "Pod".equals(e.getInvolvedObject().getKind()))
+                    .toList();
         } catch (KubernetesClientException e) {
             return List.of();
         }

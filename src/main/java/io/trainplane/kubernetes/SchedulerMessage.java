@@ -37,6 +37,12 @@ final class SchedulerMessage {
                     + " carry nvidia.com/gpu): pods that need no GPU belong on an untainted (system) node group,"
                     + " and a pod that asks for GPUs needs the toleration");
         }
+        if (message.contains("node(s) were unschedulable")) {
+            fixes.add(
+                    "the nodes are cordoned (spec.unschedulable: kubectl cordon, a drain, or a node termination"
+                            + " handler before a Spot interruption): kubectl uncordon them once their maintenance is over, or"
+                            + " wait for their replacements (https://kubernetes.io/docs/reference/kubectl/generated/kubectl_cordon/)");
+        }
         if (message.contains("didn't match Pod's node affinity/selector")) {
             fixes.add("no node has the labels the pod selects (nodeSelector or required node affinity): check the"
                     + " node groups' labels (kubectl get nodes --show-labels)");

@@ -19,6 +19,7 @@ import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.PodBehaviour;
 import io.trainplane.local.sim.SimulatedCapacity;
 import io.trainplane.local.sim.SimulatedCloudControl;
+import io.trainplane.local.sim.SimulatedCluster;
 import io.trainplane.local.sim.SimulatedClusters;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
@@ -139,15 +140,12 @@ public final class LocalCloud implements AutoCloseable {
         apiServerGate = new EksApiServerGate(eks, keys, clock);
         kubernetes.guardedBy(apiServerGate);
         // The demo cluster runs what a cluster created today would: the newest version in standard support.
-        kubernetes.addExisting(
-                ExistingCluster.demo(
-                        DEMO_CLUSTER,
-                        KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant()))
-                                .orElseThrow(() -> new IllegalStateException(
-                                        "no Kubernetes version in standard support today: update "
-                                                + "src/main/resources/eks/kubernetes-versions.json"))),
-                eks);
-        eks.addExistingAccessEntry(DEMO_CLUSTER, CLUSTER_WORK_ROLE_ARN, CLUSTER_ADMIN_POLICY);
+        addExistingCluster(ExistingCluster.demo(
+                DEMO_CLUSTER,
+                KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant()))
+                        .orElseThrow(() ->
+                                new IllegalStateException("no Kubernetes version in standard support today: update "
+                                        + "src/main/resources/eks/kubernetes-versions.json"))));
         clusters = new CallerClusterAccess(caller -> new EksClusterAccess(
                 eks,
                 new EksTokens(
@@ -155,6 +153,16 @@ public final class LocalCloud implements AutoCloseable {
                         Region.of(SETTINGS.region()),
                         clock)));
         eks.deliverControlPlaneLogsTo(cloudControl::controlPlaneLogsDelivered);
+    }
+
+    /**
+     * A cluster that exists in the account before any run, as {@code existing} describes it, whose
+     * access entries let the stack's cluster-work role administer it (as the demo cluster's do).
+     */
+    public SimulatedCluster addExistingCluster(ExistingCluster existing) {
+        SimulatedCluster cluster = kubernetes.addExisting(existing, eks);
+        eks.addExistingAccessEntry(existing.name(), CLUSTER_WORK_ROLE_ARN, CLUSTER_ADMIN_POLICY);
+        return cluster;
     }
 
     /** A cloud whose AWS services carry the given faults ({@link Faults#awsFailures()}, {@link Faults#awsThrottles()}). */
@@ -166,7 +174,7 @@ public final class LocalCloud implements AutoCloseable {
     /**
      * Arms the AWS faults of {@code faults} in this cloud's {@link FaultPlan}: every call of an
      * {@code awsFailures} operation fails, the next call of an {@code awsThrottles} one is throttled.
-     * A cluster fault goes to the simulated workload. Faults by state name are the Lambda layer's ({@link LocalLambdas}), not the cloud's.
+     * A cluster fault goes to the simulated workload and to the clusters. Faults by state name are the Lambda layer's ({@link LocalLambdas}), not the cloud's.
      */
     public LocalCloud apply(Faults faults) {
         faults.awsFailures().forEach(this.faults::fail);
@@ -176,6 +184,7 @@ public final class LocalCloud implements AutoCloseable {
                 throw new IllegalArgumentException("cluster faults are simulated: run with --runtime simulated");
             }
             simulated.inject(faults.clusterFault());
+            kubernetes.inject(faults.clusterFault());
         }
         return this;
     }

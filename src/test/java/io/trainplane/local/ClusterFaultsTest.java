@@ -34,7 +34,7 @@ class ClusterFaultsTest {
     static Stream<Arguments> faults() {
         return Stream.of(
                 Arguments.of(
-                        ClusterFault.UNSCHEDULABLE, "CheckTraining", "Unschedulable", "Insufficient nvidia.com/gpu"),
+                        ClusterFault.UNSCHEDULABLE, "CheckTraining", "Unschedulable", "2 node(s) were unschedulable"),
                 Arguments.of(ClusterFault.IMAGE_PULL, "CheckTraining", "ImagePullFailed", "pytorch/pytorch"),
                 Arguments.of(ClusterFault.CRASH_LOOP, "CheckTraining", "CrashLoop", "simulated crash at start-up"),
                 Arguments.of(ClusterFault.BAD_CHECKSUM, "CheckData", "DataChecksumMismatch", URL),

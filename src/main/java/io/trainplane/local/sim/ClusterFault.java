@@ -5,11 +5,41 @@ import java.util.stream.Collectors;
 
 /**
  * What can go wrong on the cluster, simulated for {@code trainplane run --cluster-fault}: each
- * produces the pod or job states a real cluster shows in that case.
+ * produces the pod or job states a real cluster shows in that case. Faults of the cluster itself
+ * (taints, cordons, software removed) change its nodes and objects ({@link ClusterTrouble}), and
+ * the scheduler, the device plugins and the kubelet's volume mounts take it from there; faults of
+ * the workload (image, crash, checksum, accuracy) come from {@link SimulatedWorkload}.
  */
 public enum ClusterFault {
-    /** The training pods stay Pending: the scheduler finds no node with the GPUs they ask for. */
+    /**
+     * The worker nodes are cordoned ({@code kubectl cordon}, as a drain or a node termination
+     * handler does): the scheduler places nothing new on them, the training pods stay Pending with
+     * "node(s) were unschedulable".
+     */
     UNSCHEDULABLE("unschedulable"),
+    /**
+     * The worker node group's nodes register with a taint the run's pods do not tolerate
+     * ({@link ClusterTrouble#FOREIGN_TAINT}): the training pods stay Pending with "node(s) had
+     * untolerated taint(s)".
+     */
+    UNTOLERATED_TAINT("untolerated-taint"),
+    /**
+     * Every node, the system node group's too, registers with that taint: the add-ons' controllers
+     * (CoreDNS, the EFS CSI controller) cannot schedule, and their EKS add-ons go DEGRADED.
+     */
+    EVERY_NODE_TAINTED("every-node-tainted"),
+    /**
+     * Once the training starts, someone removes the NVIDIA device plugin's DaemonSet (a GitOps
+     * prune, a cleanup script): the nodes stop advertising nvidia.com/gpu, the training pods stay
+     * Pending with "Insufficient nvidia.com/gpu".
+     */
+    DEVICE_PLUGIN_REMOVED("device-plugin-removed"),
+    /**
+     * Once the training starts, someone uninstalls the Amazon EFS CSI driver (its node DaemonSet,
+     * controller and CSIDriver): the kubelet cannot mount the EFS volume, the training pods wait in
+     * ContainerCreating with FailedMount.
+     */
+    CSI_DRIVER_REMOVED("csi-driver-removed"),
     /** The training image cannot be pulled: ImagePullBackOff. */
     IMAGE_PULL("image-pull"),
     /** The training container crashes at start, is restarted and ends in CrashLoopBackOff. */

@@ -7,29 +7,14 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import java.time.Instant;
 
-/** Pod statuses of a cluster in trouble, as the scheduler and the kubelet write them. */
+/** Pod statuses of a workload in trouble (image, crash), as the kubelet writes them. */
 final class FaultyPods {
-    static final String NO_GPU = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. "
-            + "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.";
     static final String CRASH =
             "Traceback (most recent call last):\n  File \"/workload/train.py\", line 1, in <module>\n"
                     + "RuntimeError: simulated crash at start-up (--cluster-fault crash-loop)";
     static final int RESTARTS = 3;
 
     private FaultyPods() {}
-
-    static PodStatus unschedulable(Instant created) {
-        return new PodStatusBuilder()
-                .withPhase("Pending")
-                .addNewCondition()
-                .withType("PodScheduled")
-                .withStatus("False")
-                .withReason("Unschedulable")
-                .withMessage(NO_GPU)
-                .withLastTransitionTime(created.toString())
-                .endCondition()
-                .build();
-    }
 
     static PodStatus imagePullBackOff(Pod pod, Instant created) {
         Container c = pod.getSpec().getContainers().get(0);

@@ -33,6 +33,7 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     private final Clock clock;
     private volatile EksApiServerGate gate;
     private volatile VolumeMounts.MountTargets mountTargets = VolumeMounts.MountTargets.UNKNOWN;
+    private volatile ClusterTrouble trouble = new ClusterTrouble(null);
 
     public SimulatedClusters(PodBehaviour behaviour, Clock clock) {
         this.behaviour = behaviour;
@@ -43,6 +44,11 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     public SimulatedClusters mountingFrom(VolumeMounts.MountTargets efs) {
         this.mountTargets = efs;
         return this;
+    }
+
+    /** Arms {@code fault} on every cluster, now and later (null: none); see {@link ClusterTrouble}. */
+    public void inject(ClusterFault fault) {
+        this.trouble = new ClusterTrouble(fault);
     }
 
     /** Every API server, now and later, checks requests with {@code gate} (its view for the server's endpoint). */
@@ -183,7 +189,13 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     public void reconcile(SimulatedEks eks) {
         for (SimulatedCluster c : live()) {
             // EKS's view first, outside the cluster's lock: EKS may stop a cluster while holding its own.
-            List<ClusterNodes.Group> groups = eks.activeNodegroups(c.name());
+            List<ClusterNodes.Group> groups = trouble.nodeGroups(eks.activeNodegroups(c.name()));
+            try {
+                trouble.act(c.kubernetes().admin());
+            } catch (RuntimeException e) {
+                // The cluster finished deleting meanwhile: nothing left to act on.
+                continue;
+            }
             c.reconcile(clock.instant(), groups);
         }
     }

@@ -83,7 +83,6 @@ public final class SimulatedWorkload implements PodBehaviour {
             return Optional.empty();
         }
         return switch (fault) {
-            case UNSCHEDULABLE -> Optional.of(FaultyPods.unschedulable(created));
             case IMAGE_PULL -> Optional.of(FaultyPods.imagePullBackOff(pod, created));
             case CRASH_LOOP -> Optional.of(FaultyPods.crashLoopBackOff(pod, created));
             default -> Optional.empty();
