@@ -19,7 +19,6 @@ import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.PodBehaviour;
 import io.trainplane.local.sim.SimulatedCapacity;
 import io.trainplane.local.sim.SimulatedCloudControl;
-import io.trainplane.local.sim.SimulatedCluster;
 import io.trainplane.local.sim.SimulatedClusters;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
@@ -159,10 +158,9 @@ public final class LocalCloud implements AutoCloseable {
      * A cluster that exists in the account before any run, as {@code existing} describes it, whose
      * access entries let the stack's cluster-work role administer it (as the demo cluster's do).
      */
-    public SimulatedCluster addExistingCluster(ExistingCluster existing) {
-        SimulatedCluster cluster = kubernetes.addExisting(existing, eks);
+    public void addExistingCluster(ExistingCluster existing) {
+        kubernetes.addExisting(existing, eks);
         eks.addExistingAccessEntry(existing.name(), CLUSTER_WORK_ROLE_ARN, CLUSTER_ADMIN_POLICY);
-        return cluster;
     }
 
     /** A cloud whose AWS services carry the given faults ({@link Faults#awsFailures()}, {@link Faults#awsThrottles()}). */

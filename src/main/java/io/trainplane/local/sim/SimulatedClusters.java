@@ -116,7 +116,7 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
         notStarted.remove(existing.name());
         SimulatedCluster c = open(existing.name());
         existing.install(c.kubernetes().admin());
-        List<ClusterNodes.Group> groups = eks.activeNodegroups(existing.name());
+        List<ClusterNodes.Group> groups = trouble.nodeGroups(eks.activeNodegroups(existing.name()));
         Instant now = clock.instant();
         for (Instant at : List.of(now.minus(SETTLED), now)) {
             for (int round = 0; round < SETTLING_ROUNDS; round++) {
