@@ -9,7 +9,7 @@
  * checked by the model class of its apiVersion and kind (kubernetes-models/<group>/<version>, or
  * kubernetes-models/v1 for the core group), whose apiVersion and kind must be the object's. An
  * object whose apiVersion and kind have no model class is "unknown", never passed over: it is an
- * object of a kind Kubernetes 1.33 does not serve, or one of a custom resource, which this script
+ * object of a kind Kubernetes 1.36 does not serve, or one of a custom resource, which this script
  * cannot judge (the caller checks custom resources against their CRDs instead).
  *
  * It prints one JSON document: {"package", "kubernetesVersion", "results": [{"index", "verdict":
@@ -25,12 +25,12 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 /*
- * The Kubernetes version whose schemas kubernetes-models 4.5.1 carries: its 4.5.0 release "Update
- * schema version to v1.33.0" (CHANGELOG.md of tommy351/kubernetes-models-ts, first-party/
- * kubernetes-models); 4.5.1 only updates @kubernetes-models/apimachinery. Its generator merges the
- * latest version's spec over older ones, so APIs removed before 1.33 are still there as well.
+ * The Kubernetes version whose schemas kubernetes-models 5.1.0 carries: its 5.0.0 release "Update to
+ * Kubernetes v1.36.0" (CHANGELOG.md of tommy351/kubernetes-models-ts, first-party/
+ * kubernetes-models); 5.0.1 to 5.1.0 change packaging only. Its generator merges the latest
+ * version's spec over older ones, so APIs removed before 1.36 are still there as well.
  */
-const KUBERNETES_VERSION = "1.33.0";
+const KUBERNETES_VERSION = "1.36.0";
 const PACKAGE = "kubernetes-models";
 
 /** "batch/v1" or "v1": a group (DNS subdomain) and a version, nothing that could walk the package's folders. */

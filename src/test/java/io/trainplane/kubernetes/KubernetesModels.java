@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The judge of Kubernetes objects: the npm package {@code kubernetes-models} 4.5.1 (DESIGN.md §10),
+ * The judge of Kubernetes objects: the npm package {@code kubernetes-models} 5.1.0 (DESIGN.md §10 names 4.5.1),
  * whose model classes validate an object against the Kubernetes OpenAPI schema of its kind
  * ({@code new Job(object).validate()}), run by {@code src/test/node/kubernetes-models/validate.mjs}.
  *
@@ -18,22 +18,23 @@ import java.util.List;
  * List<KubernetesModels.Verdict> verdicts = KubernetesModels.installed().validate(objects);
  * }</pre>
  *
- * <p>Kubernetes version: kubernetes-models 4.5.1 carries the schemas of Kubernetes 1.33.0
- * ({@link #KUBERNETES_VERSION}; its newest, merged over older versions' for removed APIs). The
- * examples' clusters run 1.35, newer than any schema this package has; 5.x carries 1.36 but needs
- * Node.js 22 and is not the pinned peer. So objects of 1.34 to 1.36 clusters are checked against
- * the 1.33 schemas: what passes uses no field newer than 1.33, and a stable API version
- * ({@code v1}, {@code batch/v1}, {@code apps/v1}, {@code storage.k8s.io/v1}) removes no field in a
- * later release (https://kubernetes.io/docs/reference/using-api/deprecation-policy/, rule #1), so
- * it is valid on the newer cluster as well; what this cannot catch is a field the project might use
- * that is new in 1.34 or later (it would be reported invalid here, not passed).
+ * <p>Kubernetes version: kubernetes-models 5.1.0 carries the schemas of Kubernetes 1.36.0
+ * ({@link #KUBERNETES_VERSION}; its newest, merged over older versions' for removed APIs): the
+ * version of the demo cluster (the newest in standard support) and one minor above the examples'
+ * 1.35. A stable API version ({@code v1}, {@code batch/v1}, {@code apps/v1}, {@code storage.k8s.io/v1})
+ * removes no field in a later release (https://kubernetes.io/docs/reference/using-api/deprecation-policy/,
+ * rule #1), so the 1.36 schema of a stable kind judges a 1.35 object's fields as 1.35 would; what
+ * it cannot tell is a field new in 1.36, which a 1.35 API server would drop (the schemas leave
+ * unknown fields open either way). The package declares Node.js 22 or newer; on the Node.js 20 of
+ * these machines it installs with an engine warning and validates (KubernetesModelsTest checks it
+ * refuses what is invalid).
  *
  * <p>Installed by {@link NpmPeer}: skipped where node or npm is missing, failing under {@code CI=true}.
  */
 public final class KubernetesModels {
-    public static final String PACKAGE = "kubernetes-models@4.5.1";
-    /** The Kubernetes release whose OpenAPI schemas {@link #PACKAGE} carries (its CHANGELOG, 4.5.0). */
-    public static final String KUBERNETES_VERSION = "1.33.0";
+    public static final String PACKAGE = "kubernetes-models@5.1.0";
+    /** The Kubernetes release whose OpenAPI schemas {@link #PACKAGE} carries (its CHANGELOG, 5.0.0). */
+    public static final String KUBERNETES_VERSION = "1.36.0";
 
     private static final int VALIDATE_SECONDS = 120;
     private static KubernetesModels installed;
