@@ -9,8 +9,11 @@ import java.util.Optional;
  * instance type pages (https://aws.amazon.com/ec2/instance-types/ : general purpose m5, compute
  * optimized c5, burstable t3; accelerated computing g5, p4d, p5:
  * https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html), the most pods the EKS AMI lets the
- * kubelet run with the VPC CNI (awslabs/amazon-eks-ami, templates/shared/runtime/eni-max-pods.txt:
- * ENIs × (IPv4 addresses per ENI − 1) + 2), and the EFA interfaces of {@link EfaInterfaces}. The
+ * kubelet run with the VPC CNI (awslabs/amazon-eks-ami, nodeadm/internal/kubelet/eni_max_pods.go
+ * calculateStandardMaxPods: ENIs of the default network card × (IPv4 addresses per ENI − 1) + 2,
+ * with each type's two figures from nodeadm/internal/kubelet/instance-info.jsonl, checked for every
+ * row below; p5.48xlarge has 2 ENIs on its default card, hence 100), and the EFA interfaces of
+ * {@link EfaInterfaces}. The
  * types are those of the price table (src/main/resources/prices) and the capacity reservations
  * ({@link SimulatedCapacity}), plus EKS's default t3.medium. How the kubelet turns these into
  * allocatable is {@link ClusterNodes#allocatable}.
