@@ -1,7 +1,8 @@
 """Evaluate the trained CIFAR-10 network on the test batch.
 
 Writes the metrics JSON to --metrics-file (the container's termination message) and prints a
-`METRICS {...}` line, the fallback a controller reads from the logs. Exit code 0 on success.
+`METRICS {...}` line, the fallback a controller reads from the logs. Carries the training's
+`restarts` and `resumedFromEpoch` from train-metrics.json when it has them. Exit code 0 on success.
 """
 import argparse
 import json
@@ -39,6 +40,14 @@ def main():
     for i, name in enumerate(CLASSES):
         if seen[i] > 0:
             metrics[f"accuracy.{name}"] = round((correct[i] / seen[i]).item(), 4)
+    try:
+        with open(os.path.join(a.model_dir, "train-metrics.json")) as f:
+            training = json.load(f)
+        for key in ("restarts", "resumedFromEpoch"):
+            if isinstance(training.get(key), int):
+                metrics[key] = training[key]
+    except (OSError, ValueError) as e:
+        print(f"no training metrics to carry: {e}", file=sys.stderr)
     line = json.dumps(metrics)
     try:
         with open(a.metrics_file, "w") as f:

@@ -77,7 +77,7 @@ final class PyTorchJobManifest {
                 List.of(
                         WorkloadManifests.env("TRAINPLANE_RUN_ID", spec.runId()),
                         WorkloadManifests.env("TRAINPLANE_ROLE", "training")));
-        PodSpec pod = manifests.podSpec(trainer, null, WorkloadManifests.Placement.WORKERS);
+        PodSpec pod = manifests.trainingPodSpec(trainer, null);
         // The replica's restartPolicy is the one that counts; the template's would be overridden.
         pod.setRestartPolicy(null);
         var template = new PodTemplateSpecBuilder()

@@ -46,6 +46,7 @@ public final class WorkloadManifests {
     public static final String WORKLOAD_DIR = "/workload";
     public static final String SHARED_DIR = "/shared";
     public static final int RENDEZVOUS_PORT = 29400;
+    public static final long TRAINING_GRACE_SECONDS = 90;
     public static final String COMPONENT = "app.kubernetes.io/component";
 
     /**
@@ -155,7 +156,7 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("training"))
                 .endMetadata()
-                .withSpec(podSpec(trainer, names.trainingService(), Placement.WORKERS))
+                .withSpec(trainingPodSpec(trainer, names.trainingService()))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -359,6 +360,20 @@ public final class WorkloadManifests {
      * cluster nothing carries that label: no selector, and the GPU taint (the usual one) is
      * tolerated by every pod of a run that asks for GPUs.
      */
+    /**
+     * A training pod gets {@value #TRAINING_GRACE_SECONDS} s between SIGTERM and SIGKILL (the
+     * default is 30 s): torchrun passes SIGTERM on to the ranks and gives them 30 s to finish their
+     * step and write a checkpoint before it kills them; the extra time covers a slow shared volume
+     * and torchrun's own exit, and stays within the two minutes' notice of a spot interruption
+     * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-instance-termination-notices.html,
+     * https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-termination).
+     */
+    PodSpec trainingPodSpec(Container trainer, String subdomain) {
+        PodSpec pod = podSpec(trainer, subdomain, Placement.WORKERS);
+        pod.setTerminationGracePeriodSeconds(TRAINING_GRACE_SECONDS);
+        return pod;
+    }
+
     PodSpec podSpec(Container container, String subdomain, Placement placement) {
         PodSpecBuilder pod = new PodSpecBuilder()
                 .withRestartPolicy("Never")

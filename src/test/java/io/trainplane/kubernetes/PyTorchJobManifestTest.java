@@ -118,6 +118,9 @@ class PyTorchJobManifestTest {
                 .contains(VolumeManifests.CLAIM);
         assertThat(pod.path("spec").path("tolerations").get(0).path("key").asText())
                 .isEqualTo("nvidia.com/gpu");
+        assertThat(pod.path("spec").path("terminationGracePeriodSeconds").asLong())
+                .as("time to checkpoint on SIGTERM")
+                .isEqualTo(90);
     }
 
     @Test

@@ -52,6 +52,11 @@ class WorkloadManifestsTest {
                 .satisfies(v -> assertThat(v.getEmptyDir().getMedium()).isEqualTo("Memory"));
         assertThat(pod.getTolerations()).isEmpty();
         assertThat(trainer.getResources().getLimits()).doesNotContainKey("nvidia.com/gpu");
+        assertThat(pod.getTerminationGracePeriodSeconds())
+                .as("torchrun's 30 s for the ranks to checkpoint on SIGTERM, and a margin")
+                .isEqualTo(90L);
+        assertThat(manifests.evaluationJob().getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
+                .isNull();
     }
 
     static RunSpec created(String nodeGroup, String training) {

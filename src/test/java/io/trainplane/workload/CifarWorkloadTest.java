@@ -9,13 +9,18 @@ import io.trainplane.local.process.PythonRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,8 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The default workload for real: the scripts shipped in the jar, run with PyTorch on the CPU —
  * synthetic data, DDP training with two processes under torchrun (gloo), a training killed after
- * its second checkpoint and restarted (it must resume, not start over), and an evaluation whose
- * accuracy must be far above chance. Skips, saying why, without Python or the PyTorch wheel.
+ * its second checkpoint and restarted (it must resume, not start over), a training stopped by
+ * SIGTERM (a spot interruption's notice) that leaves a durable checkpoint to resume from and ends as
+ * accurate as the uninterrupted run, a resume that skips a corrupt and an undigested checkpoint, and
+ * an evaluation whose accuracy must be far above chance. Skips, saying why, without Python or the
+ * PyTorch wheel.
  */
 class CifarWorkloadTest {
     private static final Pattern LOSS = Pattern.compile("(?m)^epoch (\\d+)/(\\d+) loss (\\d+\\.\\d+)$");
@@ -73,33 +81,102 @@ class CifarWorkloadTest {
                         .log)
                 .contains("skipping");
 
-        // Training, two epochs, two processes.
+        // Training, three epochs, two processes: every checkpoint has its SHA-256 beside it.
         Path first = work.resolve("shared/model-a");
-        Result trained = run(python, train(python, scripts, data, first, 2), Duration.ofMinutes(2));
+        Result trained = run(python, train(python, scripts, data, first, 3), Duration.ofMinutes(2));
         List<double[]> losses = losses(trained.log);
-        assertThat(losses).as(trained.log).hasSize(2);
-        assertThat(losses.get(1)[2]).as("the loss falls").isLessThan(losses.get(0)[2]);
-        assertThat(first.resolve("checkpoint-epoch-1.pt")).exists();
-        assertThat(first.resolve("checkpoint-epoch-2.pt")).exists();
+        assertThat(losses).as(trained.log).hasSize(3);
+        assertThat(losses.get(2)[2]).as("the loss falls").isLessThan(losses.get(0)[2]);
+        assertThat(trained.log).contains("starting fresh: no verified checkpoint (resumedFromEpoch=0)");
+        for (int epoch = 1; epoch <= 3; epoch++) {
+            assertVerified(first.resolve("checkpoint-epoch-" + epoch + ".pt"));
+        }
         assertThat(first.resolve("model.pt")).exists();
-        JsonNode trainMetrics =
-                new ObjectMapper().readTree(first.resolve("train-metrics.json").toFile());
-        assertThat(trainMetrics.path("epochs").asInt()).isEqualTo(2);
+        try (Stream<Path> files = Files.list(first)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .as("no temporary file left")
+                    .noneMatch(f -> f.endsWith(".tmp"));
+        }
+        JsonNode trainMetrics = trainMetrics(first);
+        assertThat(trainMetrics.path("epochs").asInt()).isEqualTo(3);
         assertThat(trainMetrics.path("worldSize").asInt()).isEqualTo(2);
-        assertThat(trainMetrics.path("loss").asDouble())
-                .isEqualTo(losses.get(1)[2], org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(trainMetrics.path("loss").asDouble()).isEqualTo(losses.get(2)[2], Offset.offset(1e-3));
+        assertThat(trainMetrics.path("resumedFromEpoch").asInt()).isZero();
+        assertThat(trainMetrics.path("restarts").asInt()).isZero();
+        double uninterrupted =
+                evaluate(python, scripts, data, first).path("accuracy").asDouble();
+
+        // The same training told to stop by SIGTERM during its second or third epoch, as the kubelet
+        // does on a spot interruption: torchrun passes the signal on, the ranks finish their step,
+        // rank 0 writes a checkpoint of it, and the run exits non-zero. A rerun resumes from that
+        // checkpoint and, the same seed and the same batches, ends as accurate as the uninterrupted run.
+        Path stopped = work.resolve("shared/model-c");
+        Path stoppedLog = work.resolve("stopped.log");
+        Process interrupted = start(python, train(python, scripts, data, stopped, 3), stoppedLog);
+        awaitFile(stopped.resolve("checkpoint-epoch-1.pt.sha256"), interrupted, stoppedLog);
+        Thread.sleep(300);
+        interrupted.destroy(); // SIGTERM
+        assertThat(interrupted.waitFor(1, TimeUnit.MINUTES)).isTrue();
+        String stoppedOutput = Files.readString(stoppedLog);
+        assertThat(interrupted.exitValue()).as(stoppedOutput).isNotZero();
+        Matcher durable = Pattern.compile(
+                        "interrupted by SIGTERM at epoch ([23]) step \\d+: (checkpoint-epoch-\\d+(?:-step-\\d+)?\\.pt)"
+                                + " is durable, exiting 143")
+                .matcher(stoppedOutput);
+        assertThat(durable.find()).as(stoppedOutput).isTrue();
+        assertVerified(stopped.resolve(durable.group(2)));
+        assertThat(stopped.resolve("model.pt")).as("stopped before the end").doesNotExist();
+        Result afterStop = run(python, train(python, scripts, data, stopped, 3), Duration.ofMinutes(2));
+        Matcher resumedFrom = Pattern.compile(
+                        "resuming from (\\S+) at epoch \\d+(?: step \\d+)? \\(resumedFromEpoch=(\\d+),"
+                                + " SHA-256 verified\\)")
+                .matcher(afterStop.log);
+        assertThat(resumedFrom.find()).as(afterStop.log).isTrue();
+        assertThat(resumedFrom.group(1)).isEqualTo(durable.group(2));
+        assertThat(Integer.parseInt(resumedFrom.group(2))).isGreaterThanOrEqualTo(1);
+        JsonNode stoppedMetrics = trainMetrics(stopped);
+        assertThat(stoppedMetrics.path("resumedFromEpoch").asInt()).isEqualTo(Integer.parseInt(resumedFrom.group(2)));
+        assertThat(stoppedMetrics.path("restarts").asInt()).isEqualTo(1);
+        assertThat(stoppedMetrics.path("loss").asDouble())
+                .as("the resumed epochs see the same batches in the same order")
+                .isEqualTo(losses.get(2)[2], Offset.offset(0.01));
+        JsonNode resumedEvaluation = evaluate(python, scripts, data, stopped);
+        assertThat(resumedEvaluation.path("accuracy").asDouble())
+                .as("within 2 points of the uninterrupted run")
+                .isEqualTo(uninterrupted, Offset.offset(0.02));
+        assertThat(resumedEvaluation.path("restarts").asInt()).isEqualTo(1);
+        assertThat(resumedEvaluation.path("resumedFromEpoch").asInt()).isGreaterThanOrEqualTo(1);
+
+        // Checkpoints that cannot be trusted are skipped, each with its reason: the newest torn (its
+        // bytes no longer match its digest), the one before without a digest (a crash between the
+        // rename and the digest). The training resumes from the first epoch's and retrains the rest.
+        byte[] newest = Files.readAllBytes(first.resolve("checkpoint-epoch-3.pt"));
+        newest[newest.length / 2] ^= 0x5a;
+        Files.write(first.resolve("checkpoint-epoch-3.pt"), newest);
+        Files.delete(first.resolve("checkpoint-epoch-2.pt.sha256"));
+        Result distrusted = run(python, train(python, scripts, data, first, 3), Duration.ofMinutes(2));
+        assertThat(distrusted.log)
+                .containsPattern(
+                        "(?m)^skipping checkpoint-epoch-3\\.pt: its SHA-256 \\w+… differs from the recorded \\w+…$")
+                .containsPattern("(?m)^skipping checkpoint-epoch-2\\.pt: no checkpoint-epoch-2\\.pt\\.sha256: .+$")
+                .contains("resuming from checkpoint-epoch-1.pt at epoch 2 (resumedFromEpoch=1, SHA-256 verified)");
+        assertThat(losses(distrusted.log).stream().map(l -> (int) l[0]).toList())
+                .isEqualTo(List.of(2, 3));
+        assertVerified(first.resolve("checkpoint-epoch-3.pt"));
+        assertThat(trainMetrics(first).path("resumedFromEpoch").asInt()).isEqualTo(1);
 
         // A training of four epochs killed once its second checkpoint exists, then restarted.
         Path second = work.resolve("shared/model-b");
         Path killedLog = work.resolve("killed.log");
         Process killed = start(python, train(python, scripts, data, second, 4), killedLog);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (!Files.exists(second.resolve("checkpoint-epoch-2.pt"))
+        // The digest is written last: once it exists, the checkpoint is complete.
+        while (!Files.exists(second.resolve("checkpoint-epoch-2.pt.sha256"))
                 && killed.isAlive()
                 && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertThat(second.resolve("checkpoint-epoch-2.pt"))
+        assertThat(second.resolve("checkpoint-epoch-2.pt.sha256"))
                 .as(Files.readString(killedLog))
                 .exists();
         destroyTree(killed);
@@ -144,6 +221,45 @@ class CifarWorkloadTest {
                 losses.stream().map(l -> l[2]).toList(),
                 resumedLosses.stream().map(l -> l[2]).toList(),
                 metrics);
+    }
+
+    private JsonNode evaluate(PythonRuntime python, Path scripts, Path data, Path model)
+            throws IOException, InterruptedException {
+        Path termination = Files.createTempFile(work, "termination", ".json");
+        run(
+                python,
+                List.of(
+                        python.python().toString(),
+                        scripts.resolve("evaluate.py").toString(),
+                        "--data-dir",
+                        data.toString(),
+                        "--model-dir",
+                        model.toString(),
+                        "--metrics-file",
+                        termination.toString()),
+                Duration.ofMinutes(1));
+        return new ObjectMapper().readTree(Files.readString(termination));
+    }
+
+    private static JsonNode trainMetrics(Path model) throws IOException {
+        return new ObjectMapper().readTree(model.resolve("train-metrics.json").toFile());
+    }
+
+    /** The checkpoint exists and its {@code .sha256} (sha256sum format) names it and matches its bytes. */
+    private static void assertVerified(Path checkpoint) throws IOException, NoSuchAlgorithmException {
+        assertThat(checkpoint).exists();
+        Path digestFile = checkpoint.resolveSibling(checkpoint.getFileName() + ".sha256");
+        String expected =
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(checkpoint)));
+        assertThat(Files.readString(digestFile)).isEqualTo(expected + "  " + checkpoint.getFileName() + "\n");
+    }
+
+    private static void awaitFile(Path file, Process process, Path log) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (!Files.exists(file) && process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(file).as(Files.readString(log)).exists();
     }
 
     private static List<String> train(PythonRuntime python, Path scripts, Path data, Path output, int epochs) {
