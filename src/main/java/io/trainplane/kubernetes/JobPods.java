@@ -12,6 +12,12 @@ import java.util.Optional;
 /** The pods of a Job, and what they say when they end: termination messages and log tails. */
 public final class JobPods {
     static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
+    /**
+     * The condition of a pod lost to a disruption: its node deleted or shut down, evicted, preempted
+     * (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/#pod-disruption-conditions).
+     */
+    public static final String DISRUPTION_TARGET = "DisruptionTarget";
+
     static final int TAIL_LINES = 30;
 
     private final KubernetesClient client;
@@ -64,6 +70,16 @@ public final class JobPods {
                 .map(ContainerStateTerminated::getExitCode)
                 .filter(java.util.Objects::nonNull)
                 .findFirst();
+    }
+
+    /** The pods of {@code pods} that were lost to a disruption (their {@value #DISRUPTION_TARGET} condition is True). */
+    public static List<Pod> interrupted(List<Pod> pods) {
+        return pods.stream()
+                .filter(p -> p.getStatus() != null
+                        && p.getStatus().getConditions() != null
+                        && p.getStatus().getConditions().stream()
+                                .anyMatch(c -> DISRUPTION_TARGET.equals(c.getType()) && "True".equals(c.getStatus())))
+                .toList();
     }
 
     /** The log tail of a pod by name; of its previous container when it restarted. */

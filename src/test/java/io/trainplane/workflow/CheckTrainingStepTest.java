@@ -30,7 +30,7 @@ class CheckTrainingStepTest {
     }
 
     CheckTrainingStep step() {
-        return new CheckTrainingStep(cluster.access(), run.cloud.clock(), run.events("CheckTraining"));
+        return new CheckTrainingStep(run.store, cluster.access(), run.cloud.clock(), run.events("CheckTraining"));
     }
 
     Instant now() {
