@@ -106,17 +106,28 @@ public final class JobPods {
                 .findFirst();
     }
 
-    /** The last lines of a failed pod: its termination message (logs on error), else its log. */
+    /**
+     * The last lines of a failed pod: its termination message (logs on error), else its log. A pod
+     * that failed with its node (a spot interruption before the training crashed) says nothing of
+     * the failure: the others are asked first.
+     */
     public Optional<String> failureTail() {
-        Optional<String> message = terminationMessage("Failed");
+        List<Pod> all = list();
+        List<Pod> lost = interrupted(all);
+        List<Pod> failed = java.util.stream.Stream.concat(all.stream().filter(p -> !lost.contains(p)), lost.stream())
+                .filter(p ->
+                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+                .toList();
+        Optional<String> message = failed.stream()
+                .map(JobPods::terminated)
+                .flatMap(Optional::stream)
+                .map(ContainerStateTerminated::getMessage)
+                .filter(m -> m != null && !m.isBlank())
+                .findFirst();
         if (message.isPresent()) {
             return message.map(JobPods::tail);
         }
-        return list().stream()
-                .filter(p ->
-                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
-                .findFirst()
-                .flatMap(this::logTail);
+        return failed.stream().findFirst().flatMap(this::logTail);
     }
 
     public Optional<String> logTail(Pod pod) {
