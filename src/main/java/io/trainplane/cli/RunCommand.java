@@ -75,7 +75,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             paramLabel = "FAULT",
             description =
                     "the simulated cluster shows this trouble: unschedulable, untolerated-taint, every-node-tainted, "
-                            + "device-plugin-removed, csi-driver-removed, image-pull, crash-loop, bad-checksum, "
+                            + "device-plugin-removed, csi-driver-removed, node-lost, spot-interruption, image-pull, crash-loop, "
+                            + "bad-checksum, "
                             + "low-accuracy or job-deleted (README: the local twin)")
     String clusterFault;
 

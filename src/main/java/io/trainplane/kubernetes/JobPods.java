@@ -12,6 +12,12 @@ import java.util.Optional;
 /** The pods of a Job, and what they say when they end: termination messages and log tails. */
 public final class JobPods {
     static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
+    /**
+     * The condition of a pod lost to a disruption: its node deleted or shut down, evicted, preempted
+     * (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/#pod-disruption-conditions).
+     */
+    public static final String DISRUPTION_TARGET = "DisruptionTarget";
+
     static final int TAIL_LINES = 30;
 
     private final KubernetesClient client;
@@ -66,6 +72,16 @@ public final class JobPods {
                 .findFirst();
     }
 
+    /** The pods of {@code pods} that were lost to a disruption (their {@value #DISRUPTION_TARGET} condition is True). */
+    public static List<Pod> interrupted(List<Pod> pods) {
+        return pods.stream()
+                .filter(p -> p.getStatus() != null
+                        && p.getStatus().getConditions() != null
+                        && p.getStatus().getConditions().stream()
+                                .anyMatch(c -> DISRUPTION_TARGET.equals(c.getType()) && "True".equals(c.getStatus())))
+                .toList();
+    }
+
     /** The log tail of a pod by name; of its previous container when it restarted. */
     public Optional<String> logTail(String pod, boolean previous) {
         try {
@@ -90,17 +106,28 @@ public final class JobPods {
                 .findFirst();
     }
 
-    /** The last lines of a failed pod: its termination message (logs on error), else its log. */
+    /**
+     * The last lines of a failed pod: its termination message (logs on error), else its log. A pod
+     * that failed with its node (a spot interruption before the training crashed) says nothing of
+     * the failure: the others are asked first.
+     */
     public Optional<String> failureTail() {
-        Optional<String> message = terminationMessage("Failed");
+        List<Pod> all = list();
+        List<Pod> lost = interrupted(all);
+        List<Pod> failed = java.util.stream.Stream.concat(all.stream().filter(p -> !lost.contains(p)), lost.stream())
+                .filter(p ->
+                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+                .toList();
+        Optional<String> message = failed.stream()
+                .map(JobPods::terminated)
+                .flatMap(Optional::stream)
+                .map(ContainerStateTerminated::getMessage)
+                .filter(m -> m != null && !m.isBlank())
+                .findFirst();
         if (message.isPresent()) {
             return message.map(JobPods::tail);
         }
-        return list().stream()
-                .filter(p ->
-                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
-                .findFirst()
-                .flatMap(this::logTail);
+        return failed.stream().findFirst().flatMap(this::logTail);
     }
 
     public Optional<String> logTail(Pod pod) {

@@ -23,6 +23,8 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicy;
+import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyBuilder;
 import io.trainplane.aws.ec2.EfaInterfaces;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.spec.DataSpec;
@@ -151,6 +153,7 @@ public final class WorkloadManifests {
                 // One broken pod fails the job instead of leaving the others waiting at the rendezvous.
                 .withBackoffLimitPerIndex(0)
                 .withMaxFailedIndexes(0)
+                .withPodFailurePolicy(trainingPodFailurePolicy())
                 .withActiveDeadlineSeconds(t.timeoutMinutes() * 60L)
                 .withNewTemplate()
                 .withNewMetadata()
@@ -159,6 +162,39 @@ public final class WorkloadManifests {
                 .withSpec(trainingPodSpec(trainer, names.trainingService()))
                 .endTemplate()
                 .endSpec()
+                .build();
+    }
+
+    /**
+     * Tells a lost node from a failed training
+     * (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-failure-policy, rules
+     * matched in order). A pod with the {@code DisruptionTarget} condition lost its node (spot
+     * reclaim, node gone, eviction; https://kubernetes.io/docs/concepts/workloads/pods/disruptions/#pod-disruption-conditions):
+     * {@code Ignore} recreates it for the same index without counting a failure. It comes first
+     * because such a pod's trainer often also exits non-zero (SIGTERM, 143). Any other non-zero
+     * exit of the trainer is the user's code failing: {@code FailJob} at once, after one attempt.
+     * The surviving workers need no failure: torchrun's c10d rendezvous sees a member leave,
+     * stops its local workers and waits (one of --max-restarts) until the replacement pod joins,
+     * and every worker resumes from the newest checkpoint on the shared volume. How many
+     * interruptions a run may take is counted by CheckTraining (training.maxInterruptions).
+     */
+    public static PodFailurePolicy trainingPodFailurePolicy() {
+        return new PodFailurePolicyBuilder()
+                .addNewRule()
+                .withAction("Ignore")
+                .addNewOnPodCondition()
+                .withType(JobPods.DISRUPTION_TARGET)
+                .withStatus("True")
+                .endOnPodCondition()
+                .endRule()
+                .addNewRule()
+                .withAction("FailJob")
+                .withNewOnExitCodes()
+                .withContainerName("trainer")
+                .withOperator("NotIn")
+                .withValues(0)
+                .endOnExitCodes()
+                .endRule()
                 .build();
     }
 

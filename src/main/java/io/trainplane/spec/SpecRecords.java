@@ -126,6 +126,7 @@ final class SpecRecords {
                 text(training, "memory"),
                 training.path("gpusPerWorker").asInt(),
                 training.path("maxRestarts").asInt(),
+                training.path("maxInterruptions").asInt(),
                 training.path("timeoutMinutes").asInt());
     }
 
@@ -141,6 +142,7 @@ final class SpecRecords {
         putText(json, "memory", training.memory());
         return json.put("gpusPerWorker", training.gpusPerWorker())
                 .put("maxRestarts", training.maxRestarts())
+                .put("maxInterruptions", training.maxInterruptions())
                 .put("timeoutMinutes", training.timeoutMinutes());
     }
 

@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * The distributed training job: {@code workers} pods, each running {@code procsPerWorker}
  * processes under torchrun. {@code cpu} and {@code memory} are Kubernetes quantities.
+ * {@code maxRestarts} is torchrun's --max-restarts; {@code maxInterruptions} how many pods the
+ * training may lose to their nodes (resumed from the newest checkpoint) before the run fails.
  */
 public record TrainingSpec(
         Launcher launcher,
@@ -18,6 +20,7 @@ public record TrainingSpec(
         String memory,
         int gpusPerWorker,
         int maxRestarts,
+        int maxInterruptions,
         int timeoutMinutes) {
     public TrainingSpec {
         Objects.requireNonNull(launcher, "launcher");

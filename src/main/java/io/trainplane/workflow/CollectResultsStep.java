@@ -12,6 +12,7 @@ import io.trainplane.runs.RunStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Reads the evaluation's metrics from its pod's termination message (the last {@code METRICS}
@@ -47,7 +48,12 @@ public final class CollectResultsStep implements KubernetesStep {
         double accuracy = metrics.getOrDefault("accuracy", Double.NaN);
         double minimum = run.spec().evaluation().minAccuracy();
         boolean passed = accuracy >= minimum;
-        store.update(run.runId(), r -> r.withMetrics(metrics));
+        // Added to what CheckTraining recorded of the training (restarts, resumedFromEpoch).
+        store.update(run.runId(), r -> {
+            Map<String, Double> all = new TreeMap<>(r.metrics());
+            all.putAll(metrics);
+            return r.withMetrics(all);
+        });
         ObjectNode event = Json.object()
                 .put("runId", run.runId())
                 .put("gatePassed", passed)

@@ -96,8 +96,9 @@ public final class StepWiring {
     }
 
     public static Step checkTraining(Clients clients) {
+        RunStore store = runStore(clients);
         return new CheckTrainingStep(
-                clusters(clients), clients.clock(), events("CheckTraining", clients, runStore(clients)));
+                store, clusters(clients), clients.clock(), events("CheckTraining", clients, store));
     }
 
     public static Step startEvaluation(Clients clients) {

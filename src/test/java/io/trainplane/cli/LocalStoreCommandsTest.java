@@ -93,7 +93,7 @@ class LocalStoreCommandsTest {
     void localFindsTheStoreThroughTrainplaneHome() {
         CliTest.Result r = cli(Map.of(LocalStore.HOME_VARIABLE, store.toString()), "status", "crashing", "--local");
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("FAILED", "CrashLoopBackOff");
+        assertThat(r.out()).contains("FAILED", "failed with exit code 1", "simulated crash at start-up");
     }
 
     @Test
@@ -119,7 +119,12 @@ class LocalStoreCommandsTest {
         CliTest.Result bad = cli("watch", "crashing", "--store", store.toString());
         assertThat(bad.exit()).isEqualTo(Main.FAILED);
         assertThat(bad.out())
-                .contains("✗ CheckTraining", "run crashing FAILED", "failed in: CheckTraining", "CrashLoopBackOff");
+                .contains(
+                        "✗ CheckTraining",
+                        "run crashing FAILED",
+                        "failed in: CheckTraining",
+                        "PodFailurePolicy",
+                        "simulated crash at start-up");
     }
 
     @Test

@@ -29,6 +29,15 @@ class WorkloadManifestsTest {
         assertThat(job.getSpec().getParallelism()).isEqualTo(3);
         assertThat(job.getSpec().getBackoffLimitPerIndex()).isZero();
         assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(240 * 60L);
+        // A pod lost to its node is replaced (Ignore, matched first); the trainer failing fails the Job.
+        var rules = job.getSpec().getPodFailurePolicy().getRules();
+        assertThat(rules).extracting("action").containsExactly("Ignore", "FailJob");
+        assertThat(rules.get(0).getOnPodConditions())
+                .singleElement()
+                .satisfies(c -> assertThat(c.getType() + "=" + c.getStatus()).isEqualTo("DisruptionTarget=True"));
+        assertThat(rules.get(1).getOnExitCodes().getContainerName()).isEqualTo("trainer");
+        assertThat(rules.get(1).getOnExitCodes().getOperator()).isEqualTo("NotIn");
+        assertThat(rules.get(1).getOnExitCodes().getValues()).containsExactly(0);
         var pod = job.getSpec().getTemplate().getSpec();
         assertThat(pod.getSubdomain())
                 .isEqualTo(manifests.trainingService().getMetadata().getName());

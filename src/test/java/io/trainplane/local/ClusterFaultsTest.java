@@ -36,7 +36,11 @@ class ClusterFaultsTest {
                 Arguments.of(
                         ClusterFault.UNSCHEDULABLE, "CheckTraining", "Unschedulable", "2 node(s) were unschedulable"),
                 Arguments.of(ClusterFault.IMAGE_PULL, "CheckTraining", "ImagePullFailed", "pytorch/pytorch"),
-                Arguments.of(ClusterFault.CRASH_LOOP, "CheckTraining", "CrashLoop", "simulated crash at start-up"),
+                Arguments.of(
+                        ClusterFault.CRASH_LOOP,
+                        "CheckTraining",
+                        "TrainingFailed",
+                        "failed with exit code 1 matching FailJob rule"),
                 Arguments.of(ClusterFault.BAD_CHECKSUM, "CheckData", "DataChecksumMismatch", URL),
                 Arguments.of(ClusterFault.LOW_ACCURACY, "CollectResults", "QualityGate", "accuracy"),
                 Arguments.of(ClusterFault.JOB_DELETED, "CheckTraining", "JobDeleted", "was deleted"));
@@ -53,6 +57,19 @@ class ClusterFaultsTest {
         assertThat(r.error() + " " + r.cause()).contains(reason).contains(named).doesNotContain("\"apiVersion\"");
         assertThat(r.resources().created()).anyMatch(c -> c.startsWith("kubernetes:Job/"));
         assertThat(r.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void aCrashOfTheTrainingFailsTheRunAfterOneAttempt() throws IOException {
+        RunReport r = run(ClusterFault.CRASH_LOOP);
+
+        assertThat(r.error() + " " + r.cause())
+                // The log tail follows in the error's details (LocalStoreCommandsTest reads it in status).
+                .contains("PodFailurePolicy")
+                .contains("failed with exit code 1")
+                .doesNotContain("CrashLoopBackOff")
+                .doesNotContain("restarted");
+        assertThat(r.metrics()).doesNotContainKey("restarts");
     }
 
     @Test

@@ -34,6 +34,7 @@ class RunSpecsTest {
                         "4Gi",
                         0,
                         3,
+                        3,
                         240));
         assertThat(spec.evaluation()).isEqualTo(new EvaluationSpec(0));
         assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(false, false));
@@ -84,6 +85,7 @@ class RunSpecsTest {
                         "memory",
                         "gpusPerWorker",
                         "maxRestarts",
+                        "maxInterruptions",
                         "timeoutMinutes");
         assertThat(normalized.at("/data/syntheticSamples").asInt()).isEqualTo(2000);
     }
@@ -123,7 +125,7 @@ class RunSpecsTest {
                   "training": { "launcher": "indexed-job", "image": "123456789012.dkr.ecr.eu-west-1.amazonaws.com/train:v1",
                                 "workers": 4, "procsPerWorker": 2, "epochs": 3, "batchSize": 64, "learningRate": 0.1,
                                 "cpu": "500m", "memory": "512Mi", "gpusPerWorker": 2, "maxRestarts": 0,
-                                "timeoutMinutes": 60 },
+                                "maxInterruptions": 5, "timeoutMinutes": 60 },
                   "evaluation": { "minAccuracy": 0.7 },
                   "cleanup": { "keepCluster": true, "keepVolume": true },
                   "maxRunHours": 2
@@ -145,6 +147,7 @@ class RunSpecsTest {
                         "512Mi",
                         2,
                         0,
+                        5,
                         60));
         assertThat(spec.evaluation().minAccuracy()).isEqualTo(0.7);
         assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(true, true));

@@ -66,6 +66,16 @@ class SpecErrorsTest {
                         "must be at least 1, not 0",
                         "from 1 to 1000"),
                 Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"maxInterruptions\": 21}}",
+                        "/training/maxInterruptions",
+                        "must be at most 20, not 21",
+                        "use a whole number from 0 to 20 (the default is 3)"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"maxInterruptions\": -1}}",
+                        "/training/maxInterruptions",
+                        "must be at least 0, not -1",
+                        "from 0 to 20"),
+                Arguments.of(
                         "{" + EXISTING + ", \"training\": {\"learningRate\": 0}}",
                         "/training/learningRate",
                         "must be greater than 0",

@@ -102,6 +102,7 @@ class SpecRulesTest {
                 t.memory(),
                 gpusPerWorker,
                 t.maxRestarts(),
+                t.maxInterruptions(),
                 t.timeoutMinutes());
     }
 }

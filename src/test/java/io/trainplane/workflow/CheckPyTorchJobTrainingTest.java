@@ -28,7 +28,7 @@ class CheckPyTorchJobTrainingTest {
     }
 
     CheckTrainingStep step() {
-        return new CheckTrainingStep(operator.access(), run.cloud.clock(), run.events("CheckTraining"));
+        return new CheckTrainingStep(run.store, operator.access(), run.cloud.clock(), run.events("CheckTraining"));
     }
 
     Instant now() {

@@ -30,7 +30,7 @@ class CheckTrainingStepTest {
     }
 
     CheckTrainingStep step() {
-        return new CheckTrainingStep(cluster.access(), run.cloud.clock(), run.events("CheckTraining"));
+        return new CheckTrainingStep(run.store, cluster.access(), run.cloud.clock(), run.events("CheckTraining"));
     }
 
     Instant now() {
@@ -116,6 +116,62 @@ class CheckTrainingStepTest {
                 .hasMessageContaining("BackoffLimitExceeded: Job has reached the specified backoff limit")
                 .hasMessageContaining("RuntimeError: CUDA out of memory");
         assertThat(completions()).isEmpty();
+    }
+
+    /** A pod the pod garbage collector failed when its node went. */
+    static io.fabric8.kubernetes.api.model.PodStatus lostWithItsNode(Instant at) {
+        var status = JobsOnCluster.runningSince(at.minus(Duration.ofMinutes(5)));
+        status.setPhase("Failed");
+        var conditions = new java.util.ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions());
+        conditions.add(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                .withType("DisruptionTarget")
+                .withStatus("True")
+                .withReason("DeletionByPodGC")
+                .withMessage("PodGC: node no longer exists")
+                .withLastTransitionTime(at.toString())
+                .build());
+        status.setConditions(conditions);
+        return status;
+    }
+
+    @Test
+    void podsLostToTheirNodesAreCountedAsRestartsAndPastTheLimitFailTheRun() {
+        Instant started = now().minus(Duration.ofMinutes(20));
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(started, 2));
+        cluster.pod(jobName, jobName + "-1-abcde", lostWithItsNode(now().minus(Duration.ofMinutes(4))));
+        cluster.pod(jobName, jobName + "-1-fghij", JobsOnCluster.runningSince(now().minus(Duration.ofMinutes(1))));
+
+        assertThat(step().run(run.state).path("done").asBoolean()).isFalse();
+        assertThat(run.record().metrics()).containsEntry("restarts", 1.0);
+
+        int allowed = RunContext.from(run.state).spec().training().maxInterruptions();
+        for (int i = 0; i < allowed; i++) {
+            cluster.pod(jobName, jobName + "-0-lost" + i, lostWithItsNode(now().minus(Duration.ofMinutes(2))));
+        }
+        assertThatThrownBy(() -> step().run(run.state))
+                .isInstanceOfSatisfying(
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TooManyInterruptions"))
+                .hasMessageContaining("training was interrupted " + (allowed + 1)
+                        + " times (training.maxInterruptions is " + allowed + ")")
+                .hasMessageContaining(jobName + "-1-abcde (DeletionByPodGC: PodGC: node no longer exists)")
+                .hasMessageContaining("raise training.maxInterruptions");
+        assertThat(run.record().metrics()).containsEntry("restarts", (double) allowed + 1);
+    }
+
+    @Test
+    void aResumedTrainingsReportIsKeptInTheRecordsMetrics() {
+        Instant started = now().minus(Duration.ofMinutes(40));
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.complete(started, now()));
+        cluster.pod(
+                jobName,
+                jobName + "-0-abcde",
+                JobsOnCluster.exited("Succeeded", 0, "{\"restarts\": 1, \"resumedFromEpoch\": 4}"));
+        cluster.pod(jobName, jobName + "-1-abcde", lostWithItsNode(now().minus(Duration.ofMinutes(20))));
+        cluster.pod(jobName, jobName + "-1-fghij", JobsOnCluster.exited("Succeeded", 0, "not json"));
+
+        assertThat(step().run(run.state).path("done").asBoolean()).isTrue();
+
+        assertThat(run.record().metrics()).containsEntry("restarts", 1.0).containsEntry("resumedFromEpoch", 4.0);
     }
 
     @Test

@@ -40,9 +40,26 @@ public enum ClusterFault {
      * ContainerCreating with FailedMount.
      */
     CSI_DRIVER_REMOVED("csi-driver-removed"),
+    /**
+     * Mid-training, one worker node is lost (the instance fails or is terminated): the node object
+     * goes, the pod garbage collector marks its pods Failed with the {@code DisruptionTarget}
+     * condition (reason {@code DeletionByPodGC}); the node group replaces the instance, whose node
+     * registers a few minutes later under a new name.
+     */
+    NODE_LOST("node-lost"),
+    /**
+     * Mid-training, EC2 reclaims one worker's spot instance: the kubelet's graceful node shutdown
+     * terminates its pods (SIGTERM, exit 143; {@code DisruptionTarget}, reason
+     * {@code TerminationByKubelet}), the node goes, and the node group launches a replacement.
+     */
+    SPOT_INTERRUPTION("spot-interruption"),
     /** The training image cannot be pulled: ImagePullBackOff. */
     IMAGE_PULL("image-pull"),
-    /** The training container crashes at start, is restarted and ends in CrashLoopBackOff. */
+    /**
+     * The training container crashes at start: a pod that restarts its containers (a PyTorchJob's,
+     * restartPolicy OnFailure) ends in CrashLoopBackOff; an Indexed Job's (restartPolicy Never)
+     * fails once with exit code 1.
+     */
     CRASH_LOOP("crash-loop"),
     /** The downloaded archive does not match its sha256: the data pod exits 3. */
     BAD_CHECKSUM("bad-checksum"),

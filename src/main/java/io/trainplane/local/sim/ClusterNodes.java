@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -48,15 +49,31 @@ final class ClusterNodes {
             List<String> zones,
             int efaInterfaces) {}
 
+    /**
+     * Instances a node group is replacing: the node of the instance that would be named {@code name}
+     * is, at {@code now}, named as the answer says, or has none yet (the new instance still boots).
+     */
+    interface Replacements {
+        Optional<String> current(String name, Instant now);
+    }
+
+    static final Replacements NONE = (name, now) -> Optional.of(name);
+
     private ClusterNodes() {}
 
     /** Makes the nodes of {@code groups} exist and no others; deletes the pods of nodes that went. */
     static void sync(ClusterReads reads, List<Group> groups, Instant now) {
+        sync(reads, groups, now, NONE);
+    }
+
+    /** As {@link #sync(ClusterReads, List, Instant)}, with instances being replaced as {@code replacements} says. */
+    static void sync(ClusterReads reads, List<Group> groups, Instant now, Replacements replacements) {
         KubernetesClient client = reads.client();
         Map<String, Map.Entry<Group, Integer>> wanted = new LinkedHashMap<>();
         for (Group g : groups) {
             for (int i = 0; i < g.count(); i++) {
-                wanted.put(name(g, i), Map.entry(g, i));
+                var member = Map.entry(g, i);
+                replacements.current(name(g, i), now).ifPresent(name -> wanted.put(name, member));
             }
         }
         List<Node> existing = reads.nodes();
@@ -78,7 +95,7 @@ final class ClusterNodes {
         wanted.forEach((name, member) -> {
             if (!have.contains(name)) {
                 client.nodes()
-                        .resource(node(member.getKey(), member.getValue(), now))
+                        .resource(node(member.getKey(), member.getValue(), name, now))
                         .create();
             }
         });
@@ -92,11 +109,15 @@ final class ClusterNodes {
      * topology.kubernetes.io/region and zone). The name is the instance's private DNS name, as on EKS.
      */
     static Node node(Group g, int index, Instant now) {
+        return node(g, index, name(g, index), now);
+    }
+
+    /** The {@code index}th node of the group, its instance named {@code name} (a replacement's differs). */
+    static Node node(Group g, int index, String name, Instant now) {
         InstanceType type = InstanceTypes.require(g.instanceType());
         String zone = g.zones().isEmpty()
                 ? AwsService.REGION + "a"
                 : g.zones().get(index % g.zones().size());
-        String name = name(g, index);
         Map<String, String> labels = new LinkedHashMap<>(g.labels());
         labels.put(NODEGROUP_LABEL, g.name());
         labels.put(CAPACITY_TYPE_LABEL, g.capacityType());
@@ -115,7 +136,7 @@ final class ClusterNodes {
                 .endMetadata()
                 .withNewSpec()
                 .withProviderID("aws:///" + zone + "/i-"
-                        + String.format(Locale.ROOT, "%017x", (long) Math.abs((g.name() + index).hashCode())))
+                        + String.format(Locale.ROOT, "%017x", (long) Math.abs(name.hashCode())))
                 .withTaints(g.taints())
                 .endSpec()
                 .withNewStatus()

@@ -1,14 +1,26 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.aws.eks.EksRequests;
+import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.WorkloadManifests;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a {@link ClusterFault} of the cluster itself does to it, as it happens in reality: nodes
@@ -17,7 +29,7 @@ import java.util.List;
  * plugins and the kubelet's volume mounts react to it as to any other change. Faults of the
  * workload (image, crash, checksum, accuracy) are {@link SimulatedWorkload}'s, and do nothing here.
  */
-final class ClusterTrouble {
+final class ClusterTrouble implements ClusterNodes.Replacements {
     /**
      * The taint of nodes dedicated to another team, the example of
      * https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#example-use-cases
@@ -34,10 +46,161 @@ final class ClusterTrouble {
      */
     static final Taint CORDONED = new Taint("NoSchedule", "node.kubernetes.io/unschedulable", null, null);
 
+    /**
+     * How long a managed node group takes to replace a terminated instance: the Auto Scaling group
+     * notices the unhealthy or terminated instance, launches another, and its kubelet registers
+     * (https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-health-checks.html,
+     * https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html); a few minutes.
+     */
+    static final Duration REPLACEMENT = Duration.ofMinutes(3);
+
+    /** The message the kubelet's graceful node shutdown gives a pod it terminates (pkg/kubelet/nodeshutdown). */
+    static final String SHUTDOWN_MESSAGE = "Pod was terminated in response to imminent node shutdown.";
+
     private final ClusterFault fault;
+    /** Nodes lost, by name: when the instance that replaces each registers its node. */
+    private final Map<String, Instant> replacedAt = new ConcurrentHashMap<>();
+    /** Training Jobs (by uid) the fault has struck, once each. */
+    private final Set<String> struck = ConcurrentHashMap.newKeySet();
 
     ClusterTrouble(ClusterFault fault) {
         this.fault = fault;
+    }
+
+    /** The node of a lost instance is gone until its replacement registers, under a new name. */
+    @Override
+    public Optional<String> current(String name, Instant now) {
+        String current = name;
+        while (replacedAt.containsKey(current)) {
+            if (now.isBefore(replacedAt.get(current))) {
+                return Optional.empty();
+            }
+            current = replacementName(current);
+        }
+        return Optional.of(current);
+    }
+
+    /** Another private IP address in the same subnet: {@code ip-10-0-A-B} becomes {@code ip-10-0-A-B'}. */
+    static String replacementName(String name) {
+        int dot = name.indexOf('.');
+        String host = dot < 0 ? name : name.substring(0, dot);
+        int dash = host.lastIndexOf('-');
+        int last = Integer.parseInt(host.substring(dash + 1));
+        return host.substring(0, dash + 1) + ((last + 100) % 240 + 10) + (dot < 0 ? "" : name.substring(dot));
+    }
+
+    /**
+     * {@link ClusterFault#NODE_LOST} and {@link ClusterFault#SPOT_INTERRUPTION}: once every pod of a
+     * training Job runs and half its epochs are done (in the middle of the next one), the node of
+     * its last worker goes. Its Job pods turn Failed with the DisruptionTarget condition
+     * (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/#pod-disruption-conditions:
+     * {@code DeletionByPodGC} for a pod bound to a node that no longer exists,
+     * {@code TerminationByKubelet} for the graceful node shutdown a spot interruption starts,
+     * https://kubernetes.io/docs/concepts/cluster-administration/node-shutdown/#graceful-node-shutdown);
+     * its other pods (DaemonSets') go with it. The node group replaces the instance after
+     * {@link #REPLACEMENT} ({@link #current}).
+     */
+    void loseNodes(ClusterReads reads, Instant now) {
+        if (fault != ClusterFault.NODE_LOST && fault != ClusterFault.SPOT_INTERRUPTION) {
+            return;
+        }
+        for (Job job : reads.jobs()) {
+            String uid = job.getMetadata().getUid();
+            if (!"training".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))
+                    || struck.contains(uid)) {
+                continue;
+            }
+            String ns = job.getMetadata().getNamespace();
+            List<Pod> running = reads
+                    .podsLabeled(JobController.JOB_NAME, job.getMetadata().getName())
+                    .stream()
+                    .filter(p -> ns.equals(p.getMetadata().getNamespace()))
+                    .filter(p -> "Running".equals(p.getStatus().getPhase())
+                            && p.getStatus().getStartTime() != null)
+                    .toList();
+            int workers =
+                    job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
+            if (running.size() < workers) {
+                continue;
+            }
+            Instant started = running.stream()
+                    .map(p -> Instant.parse(p.getStatus().getStartTime()))
+                    .max(Instant::compareTo)
+                    .orElseThrow();
+            int epochs = SimulatedWorkload.epochs(job);
+            Instant strike = started.plus(SimulatedWorkload.EPOCH.multipliedBy(epochs / 2))
+                    .plus(SimulatedWorkload.EPOCH.dividedBy(2));
+            if (now.isBefore(strike)) {
+                continue;
+            }
+            struck.add(uid);
+            if (!now.isBefore(started.plus(SimulatedWorkload.EPOCH.multipliedBy(epochs)))) {
+                continue; // the training is over: nothing left to interrupt
+            }
+            Pod last = running.stream()
+                    .max(java.util.Comparator.comparingInt(JobController::index))
+                    .orElseThrow();
+            // Lost at the planned moment, whenever the control plane catches up with it.
+            loseNode(reads, last.getSpec().getNodeName(), strike);
+        }
+    }
+
+    private void loseNode(ClusterReads reads, String node, Instant at) {
+        KubernetesClient client = reads.client();
+        boolean spot = fault == ClusterFault.SPOT_INTERRUPTION;
+        for (Pod pod : reads.pods()) {
+            if (!node.equals(pod.getSpec().getNodeName())) {
+                continue;
+            }
+            String ns = pod.getMetadata().getNamespace();
+            boolean ofJob = pod.getMetadata().getLabels() != null
+                    && pod.getMetadata().getLabels().containsKey(JobController.JOB_NAME);
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if (!ofJob) {
+                client.pods()
+                        .inNamespace(ns)
+                        .withName(pod.getMetadata().getName())
+                        .delete();
+                continue;
+            }
+            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+                continue;
+            }
+            pod.getStatus().setPhase("Failed");
+            List<PodCondition> conditions = new ArrayList<>(
+                    pod.getStatus().getConditions() == null
+                            ? List.of()
+                            : pod.getStatus().getConditions());
+            conditions.add(new PodConditionBuilder()
+                    .withType(JobPods.DISRUPTION_TARGET)
+                    .withStatus("True")
+                    .withReason(spot ? "TerminationByKubelet" : "DeletionByPodGC")
+                    .withMessage(spot ? SHUTDOWN_MESSAGE : "PodGC: node no longer exists")
+                    .withLastTransitionTime(at.toString())
+                    .build());
+            pod.getStatus().setConditions(conditions);
+            if (spot) {
+                // The kubelet stops the container with SIGTERM: the training writes its checkpoint, exits 143.
+                pod.getStatus().setReason("Terminated");
+                pod.getStatus().setMessage(SHUTDOWN_MESSAGE);
+                pod.getStatus()
+                        .setContainerStatuses(List.of(new ContainerStatusBuilder()
+                                .withName(pod.getSpec().getContainers().get(0).getName())
+                                .withImage(pod.getSpec().getContainers().get(0).getImage())
+                                .withNewState()
+                                .withNewTerminated()
+                                .withExitCode(143)
+                                .withReason("Error")
+                                .withStartedAt(pod.getStatus().getStartTime())
+                                .withFinishedAt(at.toString())
+                                .endTerminated()
+                                .endState()
+                                .build()));
+            }
+            client.pods().inNamespace(ns).resource(pod).updateStatus();
+        }
+        replacedAt.put(node, at.plus(REPLACEMENT));
+        client.nodes().withName(node).delete();
     }
 
     /** The node groups as their nodes register: with the fault's taint on those it touches. */

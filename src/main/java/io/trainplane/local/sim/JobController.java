@@ -1,11 +1,16 @@
 package io.trainplane.local.sim;
 
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicy;
+import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyOnExitCodesRequirement;
+import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyOnPodConditionsPattern;
+import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyRule;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +31,8 @@ public final class JobController {
     static final String JOB_NAME = "batch.kubernetes.io/job-name";
     static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
     static final Duration SCHEDULING = Duration.ofSeconds(5);
+    static final String IGNORE = "Ignore";
+    static final String FAIL_JOB = "FailJob";
 
     private final KubernetesClient client;
     private final ClusterReads reads;
@@ -76,7 +83,10 @@ public final class JobController {
             int completions =
                     job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
             for (int index = 0; index < completions; index++) {
-                client.pods().inNamespace(ns).resource(newPod(job, index, now)).create();
+                client.pods()
+                        .inNamespace(ns)
+                        .resource(newPod(job, index, 0, now))
+                        .create();
             }
             job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
                     .withStartTime(now.toString())
@@ -88,12 +98,21 @@ public final class JobController {
             return;
         }
         for (Pod pod : pods) {
-            advance(job, pod, now);
+            advance(job, pod, pods, now);
         }
-        updateJobStatus(job, pods(ns, name), now);
+        pods = pods(ns, name);
+        if (replaceIgnored(job, pods, now)) {
+            pods = pods(ns, name);
+        }
+        updateJobStatus(job, pods, now);
     }
 
     void advance(Job job, Pod pod, Instant now) {
+        advance(job, pod, List.of(pod), now);
+    }
+
+    /** {@code siblings}: every pod of the job, the interrupted and replaced ones too. */
+    void advance(Job job, Pod pod, List<Pod> siblings, Instant now) {
         String phase = pod.getStatus().getPhase();
         Instant created = Instant.parse(pod.getMetadata().getAnnotations().get("trainplane.local/created"));
         var stuck = behaviour.stuck(job, pod, created);
@@ -133,7 +152,7 @@ public final class JobController {
             Instant started = Instant.parse(pod.getStatus().getStartTime());
             Pod running = pod;
             PodBehaviour.Outcome outcome = unresolvedRendezvous(running, started)
-                    .or(() -> behaviour.poll(job, running, client, Duration.between(started, now)))
+                    .or(() -> behaviour.poll(job, running, siblings, client, Duration.between(started, now)))
                     .orElse(null);
             if (outcome != null && !now.isBefore(started.plus(outcome.runtime()))) {
                 pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
@@ -173,15 +192,46 @@ public final class JobController {
         long succeeded = pods.stream()
                 .filter(p -> "Succeeded".equals(p.getStatus().getPhase()))
                 .count();
-        long failed = pods.stream()
+        List<Pod> failedPods = pods.stream()
                 .filter(p -> "Failed".equals(p.getStatus().getPhase()))
+                .toList();
+        // Pods an Ignore rule matched are neither failed nor active: their index has a new pod.
+        long ignored = failedPods.stream()
+                .filter(p -> matchingRule(job, p)
+                        .map(r -> IGNORE.equals(r.getAction()))
+                        .orElse(false))
                 .count();
+        Optional<Pod> failJob = failedPods.stream()
+                .filter(p -> matchingRule(job, p)
+                        .map(r -> FAIL_JOB.equals(r.getAction()))
+                        .orElse(false))
+                .findFirst();
+        long failed = failedPods.size() - ignored;
         var status = job.getStatus();
         var before = new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder(status).build();
         status.setSucceeded((int) succeeded);
         status.setFailed((int) failed);
-        status.setActive((int) (pods.size() - succeeded - failed));
-        if (failed > 0) {
+        status.setActive((int) (pods.size() - succeeded - failedPods.size()));
+        if (failJob.isPresent()) {
+            // https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-failure-policy:
+            // a FailJob rule fails the whole Job at once, whatever the backoff limits still allow.
+            status.setActive(0);
+            status.setConditions(List.of(
+                    new JobConditionBuilder()
+                            .withType("FailureTarget")
+                            .withStatus("True")
+                            .withReason("PodFailurePolicy")
+                            .withMessage(failJobMessage(job, failJob.get()))
+                            .withLastTransitionTime(now.toString())
+                            .build(),
+                    new JobConditionBuilder()
+                            .withType("Failed")
+                            .withStatus("True")
+                            .withReason("PodFailurePolicy")
+                            .withMessage(failJobMessage(job, failJob.get()))
+                            .withLastTransitionTime(now.toString())
+                            .build()));
+        } else if (failed > 0) {
             status.setActive(0);
             status.setConditions(List.of(new JobConditionBuilder()
                     .withType("Failed")
@@ -215,6 +265,110 @@ public final class JobController {
                 .updateStatus();
     }
 
+    /**
+     * The first rule of the Job's podFailurePolicy that a failed pod matches, as the Job controller
+     * evaluates them (https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-failure-policy):
+     * in order; {@code onExitCodes} on the terminated state of the named container (any, without a
+     * name) with {@code In}/{@code NotIn} its values, exit code 0 never matching; {@code onPodConditions}
+     * on a pod condition of that type and status (default True). Empty without a policy or a match:
+     * the failure counts against the backoff limits.
+     */
+    static Optional<PodFailurePolicyRule> matchingRule(Job job, Pod pod) {
+        PodFailurePolicy policy = job.getSpec().getPodFailurePolicy();
+        if (policy == null || policy.getRules() == null || pod.getStatus() == null) {
+            return Optional.empty();
+        }
+        for (PodFailurePolicyRule rule : policy.getRules()) {
+            if (matchesExitCodes(rule.getOnExitCodes(), pod) || matchesConditions(rule.getOnPodConditions(), pod)) {
+                return Optional.of(rule);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean matchesExitCodes(PodFailurePolicyOnExitCodesRequirement onExitCodes, Pod pod) {
+        if (onExitCodes == null || pod.getStatus().getContainerStatuses() == null) {
+            return false;
+        }
+        for (ContainerStatus c : pod.getStatus().getContainerStatuses()) {
+            if (onExitCodes.getContainerName() != null
+                    && !onExitCodes.getContainerName().equals(c.getName())) {
+                continue;
+            }
+            if (c.getState() == null || c.getState().getTerminated() == null) {
+                continue;
+            }
+            int code = c.getState().getTerminated().getExitCode();
+            boolean listed = onExitCodes.getValues().contains(code);
+            if (code != 0 && ("In".equals(onExitCodes.getOperator()) == listed)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matchesConditions(List<PodFailurePolicyOnPodConditionsPattern> patterns, Pod pod) {
+        if (patterns == null || patterns.isEmpty() || pod.getStatus().getConditions() == null) {
+            return false;
+        }
+        return patterns.stream().anyMatch(pattern -> pod.getStatus().getConditions().stream()
+                .anyMatch(c -> pattern.getType().equals(c.getType())
+                        && (pattern.getStatus() == null ? "True" : pattern.getStatus()).equals(c.getStatus())));
+    }
+
+    /** The message the Job controller writes for a FailJob rule (pkg/controller/job/pod_failure_policy.go). */
+    private static String failJobMessage(Job job, Pod pod) {
+        List<PodFailurePolicyRule> rules = job.getSpec().getPodFailurePolicy().getRules();
+        PodFailurePolicyRule rule = matchingRule(job, pod).orElseThrow();
+        String where =
+                pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+        if (rule.getOnExitCodes() != null) {
+            var exited = pod.getStatus().getContainerStatuses().stream()
+                    .filter(c -> c.getState() != null && c.getState().getTerminated() != null)
+                    .filter(c -> c.getState().getTerminated().getExitCode() != 0)
+                    .findFirst()
+                    .orElseThrow();
+            return "Container " + exited.getName() + " for pod " + where + " failed with exit code "
+                    + exited.getState().getTerminated().getExitCode() + " matching FailJob rule at index "
+                    + rules.indexOf(rule);
+        }
+        return "Pod " + where + " has condition "
+                + rule.getOnPodConditions().get(0).getType() + " matching FailJob rule at index " + rules.indexOf(rule);
+    }
+
+    /**
+     * A new pod for each index whose pod failed under an Ignore rule and that has no other pod
+     * left: the Job controller recreates it without counting a failure. With a podFailurePolicy the
+     * replacement waits until the old pod is terminal (podReplacementPolicy Failed,
+     * https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-replacement-policy), as here.
+     */
+    private boolean replaceIgnored(Job job, List<Pod> pods, Instant now) {
+        boolean created = false;
+        Map<Integer, List<Pod>> byIndex = pods.stream().collect(Collectors.groupingBy(JobController::index));
+        for (Map.Entry<Integer, List<Pod>> entry : byIndex.entrySet()) {
+            List<Pod> ofIndex = entry.getValue();
+            boolean allIgnored = ofIndex.stream()
+                    .allMatch(p -> "Failed".equals(p.getStatus().getPhase())
+                            && matchingRule(job, p)
+                                    .map(r -> IGNORE.equals(r.getAction()))
+                                    .orElse(false));
+            if (allIgnored) {
+                client.pods()
+                        .inNamespace(job.getMetadata().getNamespace())
+                        .resource(newPod(job, entry.getKey(), ofIndex.size(), now))
+                        .create();
+                created = true;
+            }
+        }
+        return created;
+    }
+
+    /** The completion index of a pod (0 for a pod of a non-indexed Job). */
+    static int index(Pod pod) {
+        String index = pod.getMetadata().getLabels().get(COMPLETION_INDEX);
+        return index == null ? 0 : Integer.parseInt(index);
+    }
+
     /** Pods whose Job is gone go too, as the garbage collector does for background deletion. */
     private void collectGarbage(List<Job> jobs) {
         Set<String> alive = jobs.stream()
@@ -246,7 +400,8 @@ public final class JobController {
                                 && Set.of("Complete", "Failed").contains(c.getType()));
     }
 
-    private static Pod newPod(Job job, int index, Instant now) {
+    /** The {@code attempt}th pod of the index (0 the first; a later one replaces a pod that was lost). */
+    private static Pod newPod(Job job, int index, int attempt, Instant now) {
         String jobName = job.getMetadata().getName();
         boolean indexed = "Indexed".equals(job.getSpec().getCompletionMode());
         Map<String, String> labels =
@@ -259,8 +414,8 @@ public final class JobController {
             labels.put(COMPLETION_INDEX, Integer.toString(index));
             annotations.put(COMPLETION_INDEX, Integer.toString(index));
         }
-        String name =
-                indexed ? jobName + "-" + index + "-" + suffix(jobName, index) : jobName + "-" + suffix(jobName, index);
+        String suffix = attempt == 0 ? suffix(jobName, index) : suffix(jobName + "#" + attempt, index);
+        String name = indexed ? jobName + "-" + index + "-" + suffix : jobName + "-" + suffix;
         return new PodBuilder()
                 .withNewMetadata()
                 .withName(name)

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /** What a simulated pod does once it runs: for how long, how it ends, what it leaves behind. */
@@ -34,6 +35,11 @@ public interface PodBehaviour {
      */
     default Optional<Outcome> poll(Job job, Pod pod, KubernetesClient client, Duration running) {
         return Optional.of(outcome(job, pod, client));
+    }
+
+    /** As {@link #poll(Job, Pod, KubernetesClient, Duration)}, knowing every pod of the job ({@code siblings}, itself included). */
+    default Optional<Outcome> poll(Job job, Pod pod, List<Pod> siblings, KubernetesClient client, Duration running) {
+        return poll(job, pod, client, running);
     }
 
     /** What the pod has written to its log by {@code now}, as the kubelet would serve it; empty for none. */

@@ -38,11 +38,17 @@ public final class SimulatedCluster implements AutoCloseable {
 
     /** Catches up with {@code now}: nodes of the ACTIVE node groups {@code groups}, then the controllers. */
     synchronized void reconcile(Instant now, List<ClusterNodes.Group> groups) {
+        reconcile(now, groups, new ClusterTrouble(null));
+    }
+
+    /** As {@link #reconcile(Instant, List)}, with {@code trouble} striking the nodes (a lost node, its replacement). */
+    synchronized void reconcile(Instant now, List<ClusterNodes.Group> groups, ClusterTrouble trouble) {
         if (closed) {
             return;
         }
         ApiExtensions.establish(server.admin(), server.takeNewDefinitions(), now);
-        ClusterNodes.sync(reads, groups, now);
+        ClusterNodes.sync(reads, groups, now, trouble);
+        trouble.loseNodes(reads, now);
         workloads.reconcile(now);
         DevicePlugins.sync(reads, groups);
         jobs.reconcile(now);

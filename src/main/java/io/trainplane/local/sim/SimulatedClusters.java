@@ -196,7 +196,7 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
                 // The cluster finished deleting meanwhile: nothing left to act on.
                 continue;
             }
-            c.reconcile(clock.instant(), groups);
+            c.reconcile(clock.instant(), groups, trouble);
         }
     }
 

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.WorkloadManifests;
 import java.time.Duration;
@@ -22,6 +23,9 @@ public final class SimulatedWorkload implements PodBehaviour {
     static final Duration EPOCH = Duration.ofSeconds(30);
     static final Duration EVALUATION = Duration.ofSeconds(40);
     static final Duration OTHER = Duration.ofSeconds(60);
+    /** How long a crashing training runs before its traceback: imports, then the error. */
+    static final Duration CRASH_AFTER = Duration.ofSeconds(20);
+
     static final Duration DELETED_AFTER = Duration.ofMinutes(1);
     static final double LOW_ACCURACY = 0.12;
 
@@ -58,6 +62,99 @@ public final class SimulatedWorkload implements PodBehaviour {
         };
     }
 
+    /**
+     * A training pod of an Indexed Job (restartPolicy Never) under {@link ClusterFault#CRASH_LOOP}
+     * crashes once; after interruptions ({@link ClusterFault#NODE_LOST}, {@link
+     * ClusterFault#SPOT_INTERRUPTION}) the training ends when the last resumed one has done the
+     * epochs left ({@link #timeline}), and says how it resumed in its termination message.
+     */
+    @Override
+    public Optional<Outcome> poll(Job job, Pod pod, List<Pod> siblings, KubernetesClient client, Duration running) {
+        if (!"training".equals(component(job))) {
+            return poll(job, pod, client, running);
+        }
+        if (crashesOnce(pod)) {
+            return Optional.of(new Outcome(CRASH_AFTER, 1, FaultyPods.CRASH));
+        }
+        if (JobPods.interrupted(siblings).isEmpty()) {
+            return poll(job, pod, client, running);
+        }
+        Instant started = Instant.parse(pod.getStatus().getStartTime());
+        return timeline(job, siblings)
+                .map(t -> new Outcome(
+                        Duration.between(started, t.end()),
+                        0,
+                        String.format(
+                                Locale.ROOT,
+                                "{\"restarts\": %d, \"resumedFromEpoch\": %d}",
+                                t.restarts(),
+                                t.resumedFromEpoch())));
+    }
+
+    /** When an interrupted training ends, how often it restarted and from which epoch it resumed last. */
+    record Timeline(Instant end, int restarts, int resumedFromEpoch) {}
+
+    /**
+     * The training's course through its interruptions: the workers train together from when the
+     * last of them started; an interruption at T keeps the epochs completed by T (train.py writes a
+     * checkpoint after each), and they resume from there once the replacement pod of every index
+     * lost at T runs (torchrun's rendezvous waits for it). Empty while a replacement has not started.
+     */
+    static Optional<Timeline> timeline(Job job, List<Pod> pods) {
+        int epochs = epochs(job);
+        List<Pod> interrupted = JobPods.interrupted(pods);
+        java.util.TreeMap<Instant, List<Pod>> byTime = new java.util.TreeMap<>();
+        for (Pod pod : interrupted) {
+            byTime.computeIfAbsent(interruptedAt(pod), t -> new java.util.ArrayList<>())
+                    .add(pod);
+        }
+        Instant first = byTime.firstKey();
+        Instant resumed = pods.stream()
+                .filter(p -> created(p).isBefore(first))
+                .filter(p -> p.getStatus().getStartTime() != null)
+                .map(p -> Instant.parse(p.getStatus().getStartTime()))
+                .max(Instant::compareTo)
+                .orElse(first);
+        int epoch = 0;
+        for (var at : byTime.entrySet()) {
+            long done = Duration.between(resumed, at.getKey()).dividedBy(EPOCH);
+            epoch = (int) Math.min(epochs, epoch + Math.max(0, done));
+            Instant next = null;
+            for (Pod lost : at.getValue()) {
+                Optional<Instant> replacementStart = pods.stream()
+                        .filter(p -> p != lost
+                                && JobController.index(p) == JobController.index(lost)
+                                && !created(p).isBefore(at.getKey()))
+                        .min(java.util.Comparator.comparing(SimulatedWorkload::created))
+                        .map(p -> p.getStatus().getStartTime())
+                        .map(Instant::parse);
+                if (replacementStart.isEmpty()) {
+                    return Optional.empty();
+                }
+                next = next == null || replacementStart.get().isAfter(next) ? replacementStart.get() : next;
+            }
+            resumed = next;
+        }
+        return Optional.of(new Timeline(resumed.plus(EPOCH.multipliedBy(epochs - epoch)), byTime.size(), epoch));
+    }
+
+    private static Instant interruptedAt(Pod pod) {
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> JobPods.DISRUPTION_TARGET.equals(c.getType()))
+                .map(c -> Instant.parse(c.getLastTransitionTime()))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static Instant created(Pod pod) {
+        return Instant.parse(pod.getMetadata().getAnnotations().get("trainplane.local/created"));
+    }
+
+    /** A pod whose containers are not restarted (restartPolicy Never) ends with the crash instead of looping. */
+    private boolean crashesOnce(Pod pod) {
+        return fault == ClusterFault.CRASH_LOOP && "Never".equals(pod.getSpec().getRestartPolicy());
+    }
+
     /** A training pod prints what train.py prints after each epoch: {@code epoch N/M loss L}, its last lines. */
     @Override
     public Optional<String> log(Job job, Pod pod, Instant now) {
@@ -65,6 +162,9 @@ public final class SimulatedWorkload implements PodBehaviour {
                 || pod.getStatus() == null
                 || pod.getStatus().getStartTime() == null) {
             return Optional.empty();
+        }
+        if (crashesOnce(pod)) {
+            return Optional.of(FaultyPods.CRASH + "\n");
         }
         int epochs = epochs(job);
         Duration running = Duration.between(Instant.parse(pod.getStatus().getStartTime()), now);
@@ -84,7 +184,8 @@ public final class SimulatedWorkload implements PodBehaviour {
         }
         return switch (fault) {
             case IMAGE_PULL -> Optional.of(FaultyPods.imagePullBackOff(pod, created));
-            case CRASH_LOOP -> Optional.of(FaultyPods.crashLoopBackOff(pod, created));
+            case CRASH_LOOP ->
+                crashesOnce(pod) ? Optional.empty() : Optional.of(FaultyPods.crashLoopBackOff(pod, created));
             default -> Optional.empty();
         };
     }
