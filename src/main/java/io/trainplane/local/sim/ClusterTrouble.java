@@ -1,7 +1,6 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -184,18 +183,8 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
                 pod.getStatus().setReason("Terminated");
                 pod.getStatus().setMessage(SHUTDOWN_MESSAGE);
                 pod.getStatus()
-                        .setContainerStatuses(List.of(new ContainerStatusBuilder()
-                                .withName(pod.getSpec().getContainers().get(0).getName())
-                                .withImage(pod.getSpec().getContainers().get(0).getImage())
-                                .withNewState()
-                                .withNewTerminated()
-                                .withExitCode(143)
-                                .withReason("Error")
-                                .withStartedAt(pod.getStatus().getStartTime())
-                                .withFinishedAt(at.toString())
-                                .endTerminated()
-                                .endState()
-                                .build()));
+                        .setContainerStatuses(JobController.terminated(
+                                pod, 143, null, pod.getStatus().getStartTime(), at));
             }
             client.pods().inNamespace(ns).resource(pod).updateStatus();
         }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The part of kube-controller-manager and the kubelet that local mode needs: Jobs get pods (Indexed
@@ -157,25 +158,36 @@ public final class JobController {
             if (outcome != null && !now.isBefore(started.plus(outcome.runtime()))) {
                 pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
                 pod.getStatus()
-                        .setContainerStatuses(List.of(new ContainerStatusBuilder()
-                                .withName(pod.getSpec().getContainers().get(0).getName())
-                                .withImage(pod.getSpec().getContainers().get(0).getImage())
-                                .withNewState()
-                                .withNewTerminated()
-                                .withExitCode(outcome.exitCode())
-                                .withReason(outcome.exitCode() == 0 ? "Completed" : "Error")
-                                .withMessage(outcome.terminationMessage())
-                                .withStartedAt(started.toString())
-                                .withFinishedAt(started.plus(outcome.runtime()).toString())
-                                .endTerminated()
-                                .endState()
-                                .build()));
+                        .setContainerStatuses(terminated(
+                                pod,
+                                outcome.exitCode(),
+                                outcome.terminationMessage(),
+                                started.toString(),
+                                started.plus(outcome.runtime())));
                 client.pods()
                         .inNamespace(pod.getMetadata().getNamespace())
                         .resource(pod)
                         .updateStatus();
             }
         }
+    }
+
+    /** The pod's (first) container as terminated with {@code exitCode}, as the kubelet reports it. */
+    static List<io.fabric8.kubernetes.api.model.ContainerStatus> terminated(
+            Pod pod, int exitCode, String message, String startedAt, Instant finishedAt) {
+        return List.of(new ContainerStatusBuilder()
+                .withName(pod.getSpec().getContainers().get(0).getName())
+                .withImage(pod.getSpec().getContainers().get(0).getImage())
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(exitCode)
+                .withReason(exitCode == 0 ? "Completed" : "Error")
+                .withMessage(message)
+                .withStartedAt(startedAt)
+                .withFinishedAt(finishedAt.toString())
+                .endTerminated()
+                .endState()
+                .build());
     }
 
     /** A pod whose rendezvous is a Service DNS name fails when no CoreDNS pod answers ({@link ClusterDns}). */
@@ -216,21 +228,16 @@ public final class JobController {
             // https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-failure-policy:
             // a FailJob rule fails the whole Job at once, whatever the backoff limits still allow.
             status.setActive(0);
-            status.setConditions(List.of(
-                    new JobConditionBuilder()
-                            .withType("FailureTarget")
+            String message = failJobMessage(job, failJob.get());
+            status.setConditions(Stream.of("FailureTarget", "Failed")
+                    .map(type -> new JobConditionBuilder()
+                            .withType(type)
                             .withStatus("True")
                             .withReason("PodFailurePolicy")
-                            .withMessage(failJobMessage(job, failJob.get()))
+                            .withMessage(message)
                             .withLastTransitionTime(now.toString())
-                            .build(),
-                    new JobConditionBuilder()
-                            .withType("Failed")
-                            .withStatus("True")
-                            .withReason("PodFailurePolicy")
-                            .withMessage(failJobMessage(job, failJob.get()))
-                            .withLastTransitionTime(now.toString())
-                            .build()));
+                            .build())
+                    .toList());
         } else if (failed > 0) {
             status.setActive(0);
             status.setConditions(List.of(new JobConditionBuilder()
