@@ -104,6 +104,25 @@ public final class SimulatedKubernetes implements AutoCloseable {
         dispatcher = new KubernetesCrudDispatcher(new ArrayList<>()) {
             @Override
             public MockResponse dispatch(RecordedRequest request) {
+                try {
+                    return serve(request);
+                } catch (RuntimeException e) {
+                    // An unanswered request hangs its client: answer as an API server does on an internal error.
+                    java.util.logging.Logger.getLogger(SimulatedKubernetes.class.getName())
+                            .log(Level.WARNING, "simulated API server failed on " + request.getPath(), e);
+                    return new MockResponse()
+                            .setResponseCode(500)
+                            .setHeader("Content-Type", "application/json")
+                            .setBody(io.fabric8.kubernetes.client.utils.Serialization.asJson(new StatusBuilder()
+                                    .withStatus("Failure")
+                                    .withReason("InternalError")
+                                    .withMessage(String.valueOf(e))
+                                    .withCode(500)
+                                    .build()));
+                }
+            }
+
+            private MockResponse serve(RecordedRequest request) {
                 MockResponse refused = refusal(request);
                 if (refused != null) {
                     return refused;
