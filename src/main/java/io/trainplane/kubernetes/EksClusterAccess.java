@@ -61,12 +61,16 @@ public final class EksClusterAccess implements ClusterAccess {
                 () -> tokens.tokenFor(clusterName));
     }
 
-    private static KubernetesClient client(String endpoint, String caData, OAuthTokenProvider token) {
+    static KubernetesClient client(String endpoint, String caData, OAuthTokenProvider token) {
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl(endpoint)
                 .withCaCertData(caData)
                 // The token is asked for on every request and renewed by EksTokens when it ages.
                 .withOauthTokenProvider(token)
+                // EKS endpoints are https (HTTP/2 chosen by ALPN). On plain http (the local API
+                // servers) the JDK client tries an h2c upgrade on each new connection, and a write
+                // with a body of 16 KB or more sent that way can wait forever for its response body.
+                .withHttp2Disable(endpoint.startsWith("http://"))
                 .withRequestTimeout(30_000)
                 .withConnectionTimeout(10_000)
                 .withRequestRetryBackoffLimit(2)

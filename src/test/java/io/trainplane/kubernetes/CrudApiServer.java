@@ -21,7 +21,8 @@ final class CrudApiServer implements AutoCloseable {
 
     CrudApiServer() {
         server.init(InetAddress.getLoopbackAddress(), 0);
-        client = server.createClient();
+        client = server.createClient(
+                b -> b.editOrNewConfig().withHttp2Disable(true).endConfig());
     }
 
     @Override

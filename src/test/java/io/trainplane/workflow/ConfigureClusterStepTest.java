@@ -144,6 +144,7 @@ class ConfigureClusterStepTest {
                     .withConfig(new ConfigBuilder()
                             .withMasterUrl(server.endpoint())
                             .withOauthToken("poller")
+                            .withHttp2Disable(true)
                             .build())
                     .build()) {
                 ConfigureClusterStep step = new ConfigureClusterStep(addons(run), cluster -> poller, run.settings);

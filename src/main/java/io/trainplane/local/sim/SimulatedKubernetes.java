@@ -202,7 +202,11 @@ public final class SimulatedKubernetes implements AutoCloseable {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         admin = server.createClient(
-                b -> b.editOrNewConfig().withOauthToken(controlPlaneToken).endConfig());
+                // HTTP/1.1: see EksClusterAccess on the JDK client's h2c upgrade over plain http.
+                b -> b.editOrNewConfig()
+                        .withOauthToken(controlPlaneToken)
+                        .withHttp2Disable(true)
+                        .endConfig());
     }
 
     /**
