@@ -77,7 +77,9 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     "the simulated cluster shows this trouble: unschedulable, untolerated-taint, every-node-tainted, "
                             + "device-plugin-removed, csi-driver-removed, node-lost, spot-interruption, image-pull, crash-loop, "
                             + "bad-checksum, "
-                            + "low-accuracy or job-deleted (README: the local twin)")
+                            + "low-accuracy or job-deleted (README: the local twin); node-lost and spot-interruption "
+                            + "strike half-way through the training, or after EPOCHS epochs with FAULT@EPOCHS, and also "
+                            + "take --runtime process (the real training is stopped and resumes)")
     String clusterFault;
 
     @Option(
@@ -128,7 +130,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         JsonNode normalized = spec.normalized(today());
         checkStateNames();
         String runId = SpecInput.runIdOf(normalized);
-        Faults faults = faults();
+        Faults faults = faults(normalized);
         RunReport report;
         try (ProcessWorkload processes = processRuntime();
                 LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
@@ -185,10 +187,12 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
 
     /** The process runtime when asked for (or, with auto, when PyTorch is there); null for the simulated one. */
     private ProcessWorkload processRuntime() {
-        if (clusterFault != null && runtime == Runtime.process) {
-            throw new UserInputException("--cluster-fault is simulated: use it with --runtime simulated or auto");
+        if (clusterFault != null && runtime == Runtime.process && !Faults.interrupts(fault())) {
+            throw new UserInputException("--cluster-fault " + fault()
+                    + " is simulated: use it with --runtime simulated or auto (the process runtime takes node-lost and "
+                    + "spot-interruption)");
         }
-        if (runtime == Runtime.simulated || clusterFault != null) {
+        if (runtime == Runtime.simulated || (clusterFault != null && runtime == Runtime.auto)) {
             return null;
         }
         Optional<PythonRuntime> python = PythonRuntime.detect(System.getenv());
@@ -208,8 +212,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         return processes;
     }
 
-    /** The faults asked for; a malformed or unknown AWS operation is invalid input. */
-    private Faults faults() {
+    /** The faults asked for; a malformed or unknown AWS operation or cluster fault is invalid input. */
+    private Faults faults(JsonNode spec) {
         try {
             FaultPlan check = new FaultPlan();
             awsFailures.forEach(check::fail);
@@ -219,10 +223,32 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     Set.copyOf(flaky),
                     Set.copyOf(awsFailures),
                     Set.copyOf(awsThrottles),
-                    clusterFault == null ? null : ClusterFault.of(clusterFault));
+                    fault(),
+                    faultEpochs(spec));
         } catch (IllegalArgumentException e) {
             throw new UserInputException(e.getMessage());
         }
+    }
+
+    /** The cluster fault of {@code --cluster-fault FAULT[@EPOCHS]}, or null. */
+    private ClusterFault fault() {
+        return clusterFault == null ? null : ClusterFault.of(clusterFault.replaceFirst("@.*$", ""));
+    }
+
+    /** The EPOCHS of {@code --cluster-fault FAULT@EPOCHS} (0 without): an epoch the training completes and goes on from. */
+    private int faultEpochs(JsonNode spec) {
+        int at = clusterFault == null ? -1 : clusterFault.indexOf('@');
+        if (at < 0) {
+            return 0;
+        }
+        String epochs = clusterFault.substring(at + 1);
+        int trained = spec.path("training").path("epochs").asInt();
+        if (!epochs.matches("[1-9]\\d{0,3}") || Integer.parseInt(epochs) >= trained) {
+            throw new UserInputException("--cluster-fault " + clusterFault + ": EPOCHS is how many epochs the training "
+                    + "completes before the fault strikes, from 1 to " + (trained - 1)
+                    + " for this spec's training.epochs " + trained);
+        }
+        return Integer.parseInt(epochs);
     }
 
     private void checkStateNames() {

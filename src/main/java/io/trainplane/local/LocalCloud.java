@@ -10,6 +10,7 @@ import io.trainplane.local.iam.AccessKeys;
 import io.trainplane.local.iam.AuditLog;
 import io.trainplane.local.iam.StackPrincipals;
 import io.trainplane.local.iam.StackTemplate;
+import io.trainplane.local.process.ProcessWorkload;
 import io.trainplane.local.sim.AuthorizedDynamoDb;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
@@ -178,11 +179,14 @@ public final class LocalCloud implements AutoCloseable {
         faults.awsFailures().forEach(this.faults::fail);
         faults.awsThrottles().forEach(this.faults::throttle);
         if (faults.clusterFault() != null) {
-            if (!(workload instanceof SimulatedWorkload simulated)) {
-                throw new IllegalArgumentException("cluster faults are simulated: run with --runtime simulated");
+            switch (workload) {
+                case SimulatedWorkload simulated -> simulated.inject(faults.clusterFault());
+                case ProcessWorkload processes ->
+                    processes.interrupt(faults.clusterFault(), faults.interruptAfterEpochs());
+                default ->
+                    throw new IllegalArgumentException("cluster faults are simulated: run with --runtime simulated");
             }
-            simulated.inject(faults.clusterFault());
-            kubernetes.inject(faults.clusterFault());
+            kubernetes.inject(faults.clusterFault(), faults.interruptAfterEpochs());
         }
         return this;
     }

@@ -235,6 +235,29 @@ class CliTest {
     }
 
     @Test
+    void anInterruptionStrikesAfterTheEpochsAskedForAndOnlyWithinTheTraining() {
+        Result later = cli("run", "examples/quickstart.json", "--output", "json", "--cluster-fault", "node-lost@8");
+        assertThat(later.exit()).as(later.err()).isZero();
+        var json = Json.read(later.out());
+        assertThat(json.path("metrics").path("restarts").asInt()).isEqualTo(1);
+        // The node goes mid-epoch 9: the epochs of the checkpoints written by then are kept.
+        assertThat(json.path("metrics").path("resumedFromEpoch").asInt()).isEqualTo(8);
+
+        Result beyond = cli("run", "examples/quickstart.json", "--cluster-fault", "node-lost@10");
+        assertThat(beyond.exit()).isEqualTo(2);
+        assertThat(beyond.err()).contains("from 1 to 9", "training.epochs 10").doesNotContain("Exception");
+
+        Result notAnInterruption = cli("run", "examples/quickstart.json", "--cluster-fault", "image-pull@2");
+        assertThat(notAnInterruption.exit()).isEqualTo(2);
+        assertThat(notAnInterruption.err()).contains("only node-lost and spot-interruption take @<epochs>");
+
+        Result simulatedOnly =
+                cli("run", "examples/quickstart.json", "--runtime", "process", "--cluster-fault", "image-pull");
+        assertThat(simulatedOnly.exit()).isEqualTo(2);
+        assertThat(simulatedOnly.err()).contains("image-pull is simulated", "node-lost and spot-interruption");
+    }
+
+    @Test
     void whenCleanupGivesUpTheSummaryAndStatusNameWhatIsLeftAndWhatRemovesIt(@TempDir Path store) {
         Result r = cli(
                 "run",

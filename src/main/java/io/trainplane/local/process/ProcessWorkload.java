@@ -6,8 +6,10 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.kubernetes.WorkloadScripts;
+import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.PodBehaviour;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -74,12 +77,25 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             "--master_port",
             "--standalone");
 
+    /** How often a training's process is looked at for the checkpoint after which a fault strikes. */
+    private static final Duration CHECKPOINT_WATCH = Duration.ofMillis(100);
+    /** The training pods' terminationGracePeriodSeconds: how long a SIGTERM'd training may take to checkpoint. */
+    private static final Duration GRACE = Duration.ofSeconds(90);
+
     private final PythonRuntime python;
     private final Path root;
     private final Path shared;
     private final Path scripts;
     private final boolean keep;
     private final Map<String, Running> processes = new HashMap<>();
+    /** The fault that takes a worker's node away mid-training, or null; and after how many epochs (0: half). */
+    private volatile ClusterFault interruption;
+
+    private volatile int interruptAfterEpochs;
+    /** Training Jobs (by key) whose process the fault stopped: when, in simulated time, until it starts again. */
+    private final Map<String, Instant> stopped = new HashMap<>();
+    /** Training Jobs (by key) struck once already, and how often their process started again since. */
+    private final Map<String, Integer> restarts = new HashMap<>();
 
     private record Running(Process process, long startedNanos, Path log, Path termination, String policy) {}
 
@@ -117,31 +133,166 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         return poll(job, pod, client, Duration.ofDays(365)).orElseThrow();
     }
 
+    /**
+     * Arms {@code fault} ({@link ClusterFault#NODE_LOST} or {@link ClusterFault#SPOT_INTERRUPTION}):
+     * once the training has written the checkpoint of {@code afterEpochs} epochs (0: half of them),
+     * its process is stopped as the lost node would stop it (SIGKILL; for a spot interruption,
+     * SIGTERM and the grace period to checkpoint) and started again, resuming from its newest
+     * checkpoint, once the Job's replacement pod runs. The simulated cluster takes the node away
+     * ({@link #interruption}).
+     */
+    public synchronized void interrupt(ClusterFault fault, int afterEpochs) {
+        if (fault != ClusterFault.NODE_LOST && fault != ClusterFault.SPOT_INTERRUPTION) {
+            throw new IllegalArgumentException("the process runtime takes only the cluster faults "
+                    + ClusterFault.NODE_LOST + " and " + ClusterFault.SPOT_INTERRUPTION + "; " + fault
+                    + " is simulated: run with --runtime simulated");
+        }
+        this.interruption = fault;
+        this.interruptAfterEpochs = afterEpochs;
+    }
+
+    /** When the armed fault stopped the training's process: the moment the cluster loses the node. */
+    @Override
+    public synchronized Optional<Instant> interruption(Job training, Instant started, int afterEpochs, Instant now) {
+        return Optional.ofNullable(stopped.get(jobKey(training)));
+    }
+
+    @Override
+    public synchronized Optional<Outcome> poll(
+            Job job, Pod pod, List<Pod> siblings, KubernetesClient client, Duration running) {
+        String jobKey = jobKey(job);
+        if (stopped.containsKey(jobKey)) {
+            // torchrun on the workers left waits in the rendezvous until the lost one's replacement runs.
+            int workers =
+                    job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
+            List<Pod> lost = JobPods.interrupted(siblings);
+            long live = siblings.stream()
+                    .filter(p ->
+                            !lost.contains(p) && "Running".equals(p.getStatus().getPhase()))
+                    .count();
+            if (lost.isEmpty() || live < workers) {
+                return Optional.empty();
+            }
+            stopped.remove(jobKey);
+            restarts.merge(jobKey, 1, Integer::sum);
+        }
+        return poll(job, pod, client, running);
+    }
+
     @Override
     public synchronized Optional<Outcome> poll(Job job, Pod pod, KubernetesClient client, Duration running) {
         Running process = processes.computeIfAbsent(key(job, pod), k -> start(job, pod, client));
         long realNanos = System.nanoTime() - process.startedNanos;
         long patience = Math.max(0, running.toNanos() - realNanos);
         try {
-            if (!process.process.waitFor(patience, TimeUnit.NANOSECONDS)) {
+            if (!waitFor(job, pod, process, patience)) {
                 return Optional.empty();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
-        Duration runtime = Duration.ofNanos(System.nanoTime() - process.startedNanos)
-                .withNanos(0)
-                .plusSeconds(1);
+        boolean restarted = restarts.getOrDefault(jobKey(job), 0) > 0;
+        // A process started again after an interruption ends now, for every pod it stands in for.
+        Duration runtime = restarted
+                ? running
+                : Duration.ofNanos(System.nanoTime() - process.startedNanos)
+                        .withNanos(0)
+                        .plusSeconds(1);
         int exit = process.process.exitValue();
         boolean carriesResult = !indexed(job) || "0".equals(index(pod));
         return Optional.of(new Outcome(runtime, exit, carriesResult ? message(process, exit) : null));
     }
 
-    private static String key(Job job, Pod pod) {
-        String jobKey = job.getMetadata().getNamespace() + "/"
-                + job.getMetadata().getName() + "/" + job.getMetadata().getUid();
-        return indexed(job) ? jobKey : jobKey + "/" + pod.getMetadata().getName();
+    /**
+     * Waits up to {@code patience} for the process to end, true when it has. A training the armed
+     * fault has not struck yet is watched for its checkpoint meanwhile, and stopped when it appears.
+     */
+    private boolean waitFor(Job job, Pod pod, Running process, long patience) throws InterruptedException {
+        Optional<Path> strikeAfter = strikeAfter(job);
+        if (strikeAfter.isEmpty()) {
+            return process.process.waitFor(patience, TimeUnit.NANOSECONDS);
+        }
+        long deadline = System.nanoTime() + patience;
+        while (!Files.exists(strikeAfter.get())) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            if (process.process.waitFor(Math.min(left, CHECKPOINT_WATCH.toNanos()), TimeUnit.NANOSECONDS)) {
+                return true;
+            }
+        }
+        stop(job, pod, process);
+        return false;
+    }
+
+    /** The digest file of the checkpoint after which the armed fault strikes this training, while it has not. */
+    private Optional<Path> strikeAfter(Job job) {
+        ClusterFault fault = interruption;
+        String jobKey = jobKey(job);
+        if (fault == null
+                || !indexed(job)
+                || !"training".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))
+                || restarts.containsKey(jobKey)
+                || stopped.containsKey(jobKey)) {
+            return Optional.empty();
+        }
+        List<String> command =
+                job.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand();
+        int output = command.indexOf("--output-dir");
+        int epochs = command.indexOf("--epochs");
+        if (output < 0 || epochs < 0) {
+            return Optional.empty();
+        }
+        int after = ClusterFault.interruptAfter(interruptAfterEpochs, Integer.parseInt(command.get(epochs + 1)));
+        return Optional.of(
+                Path.of(mapPaths(command.get(output + 1), null)).resolve("checkpoint-epoch-" + after + ".pt.sha256"));
+    }
+
+    /**
+     * Stops the training's process as losing a worker's node does: with SIGKILL, the node gone; or
+     * for a spot interruption with SIGTERM to torchrun, which passes it to the training processes,
+     * and the grace period to write a checkpoint (exit 143).
+     */
+    private void stop(Job job, Pod pod, Running process) throws InterruptedException {
+        long realNanos = System.nanoTime() - process.startedNanos;
+        if (interruption == ClusterFault.SPOT_INTERRUPTION) {
+            process.process.destroy();
+            if (!process.process.waitFor(GRACE.toSeconds(), TimeUnit.SECONDS)) {
+                process.process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.process.destroyForcibly();
+            }
+        } else {
+            process.process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.process.destroyForcibly();
+        }
+        process.process.waitFor();
+        processes.values().remove(process);
+        try {
+            Files.writeString(
+                    process.log,
+                    "--- " + interruption + ": the process was stopped (exit " + process.process.exitValue() + ")\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // Simulated time follows real time while the process runs: it stopped this long after the pod started.
+        stopped.put(jobKey(job), Instant.parse(pod.getStatus().getStartTime()).plusNanos(realNanos));
+    }
+
+    private static String jobKey(Job job) {
+        return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + "/"
+                + job.getMetadata().getUid();
+    }
+
+    /** One process per Indexed Job (per start of it: a restart is a new process), one per pod otherwise. */
+    private String key(Job job, Pod pod) {
+        String jobKey = jobKey(job);
+        return indexed(job)
+                ? jobKey + "#" + restarts.getOrDefault(jobKey, 0)
+                : jobKey + "/" + pod.getMetadata().getName();
     }
 
     private static boolean indexed(Job job) {

@@ -49,7 +49,7 @@ public enum ClusterFault {
     NODE_LOST("node-lost"),
     /**
      * Mid-training, EC2 reclaims one worker's spot instance: the kubelet's graceful node shutdown
-     * terminates its pods (SIGTERM, exit 143; {@code DisruptionTarget}, reason
+     * terminates its pods (SIGTERM: the training checkpoints, torchrun exits 1; {@code DisruptionTarget}, reason
      * {@code TerminationByKubelet}), the node goes, and the node group launches a replacement.
      */
     SPOT_INTERRUPTION("spot-interruption"),
@@ -77,6 +77,11 @@ public enum ClusterFault {
     /** The spelling on the command line. */
     public String cli() {
         return cli;
+    }
+
+    /** After how many epochs of {@code epochs} a fault that interrupts the training strikes: those asked for, or half. */
+    public static int interruptAfter(int asked, int epochs) {
+        return asked > 0 ? asked : epochs / 2;
     }
 
     public static ClusterFault of(String cli) {

@@ -53,17 +53,34 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
      */
     static final Duration REPLACEMENT = Duration.ofMinutes(3);
 
+    /**
+     * How torchrun ends when signalled: its elastic agent raises SignalException, an exit of 1
+     * (torch/distributed/elastic/multiprocessing/api.py, _terminate_process_handler).
+     */
+    static final int TORCHRUN_SIGNALLED = 1;
+
     /** The message the kubelet's graceful node shutdown gives a pod it terminates (pkg/kubelet/nodeshutdown). */
     static final String SHUTDOWN_MESSAGE = "Pod was terminated in response to imminent node shutdown.";
 
     private final ClusterFault fault;
+    /** For the faults that interrupt the training: after how many epochs (0: half of them). */
+    private final int afterEpochs;
+    /** What the training's pods do, which says when it is in the epoch to interrupt. */
+    private final PodBehaviour workload;
     /** Nodes lost, by name: when the instance that replaces each registers its node. */
     private final Map<String, Instant> replacedAt = new ConcurrentHashMap<>();
     /** Training Jobs (by uid) the fault has struck, once each. */
     private final Set<String> struck = ConcurrentHashMap.newKeySet();
 
-    ClusterTrouble(ClusterFault fault) {
+    ClusterTrouble(ClusterFault fault, int afterEpochs, PodBehaviour workload) {
         this.fault = fault;
+        this.afterEpochs = afterEpochs;
+        this.workload = workload;
+    }
+
+    /** No trouble at all. */
+    static ClusterTrouble none() {
+        return new ClusterTrouble(null, 0, null);
     }
 
     /** The node of a lost instance is gone until its replacement registers, under a new name. */
@@ -90,8 +107,9 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
 
     /**
      * {@link ClusterFault#NODE_LOST} and {@link ClusterFault#SPOT_INTERRUPTION}: once every pod of a
-     * training Job runs and half its epochs are done (in the middle of the next one), the node of
-     * its last worker goes. Its Job pods turn Failed with the DisruptionTarget condition
+     * training Job runs and {@code afterEpochs} (by default half) of its epochs are done, during the
+     * next one (the workload says when: {@link PodBehaviour#interruption}), the node of its last
+     * worker goes. Its Job pods turn Failed with the DisruptionTarget condition
      * (https://kubernetes.io/docs/concepts/workloads/pods/disruptions/#pod-disruption-conditions:
      * {@code DeletionByPodGC} for a pod bound to a node that no longer exists,
      * {@code TerminationByKubelet} for the graceful node shutdown a spot interruption starts,
@@ -126,21 +144,17 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
                     .map(p -> Instant.parse(p.getStatus().getStartTime()))
                     .max(Instant::compareTo)
                     .orElseThrow();
-            int epochs = SimulatedWorkload.epochs(job);
-            Instant strike = started.plus(SimulatedWorkload.EPOCH.multipliedBy(epochs / 2))
-                    .plus(SimulatedWorkload.EPOCH.dividedBy(2));
-            if (now.isBefore(strike)) {
+            int epochs = ClusterFault.interruptAfter(afterEpochs, SimulatedWorkload.epochs(job));
+            Optional<Instant> strike = workload.interruption(job, started, epochs, now);
+            if (strike.isEmpty()) {
                 continue;
             }
             struck.add(uid);
-            if (!now.isBefore(started.plus(SimulatedWorkload.EPOCH.multipliedBy(epochs)))) {
-                continue; // the training is over: nothing left to interrupt
-            }
             Pod last = running.stream()
                     .max(java.util.Comparator.comparingInt(JobController::index))
                     .orElseThrow();
             // Lost at the planned moment, whenever the control plane catches up with it.
-            loseNode(reads, last.getSpec().getNodeName(), strike);
+            loseNode(reads, last.getSpec().getNodeName(), strike.get());
         }
     }
 
@@ -179,12 +193,14 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
                     .build());
             pod.getStatus().setConditions(conditions);
             if (spot) {
-                // The kubelet stops the container with SIGTERM: the training writes its checkpoint, exits 143.
+                // The kubelet stops the container with SIGTERM: torchrun passes it on, the training
+                // processes checkpoint and exit 143, and torchrun itself ends with 1 (SignalException),
+                // a non-zero exit the Job's Ignore rule for DisruptionTarget must come before.
                 pod.getStatus().setReason("Terminated");
                 pod.getStatus().setMessage(SHUTDOWN_MESSAGE);
                 pod.getStatus()
                         .setContainerStatuses(JobController.terminated(
-                                pod, 143, null, pod.getStatus().getStartTime(), at));
+                                pod, TORCHRUN_SIGNALLED, null, pod.getStatus().getStartTime(), at));
             }
             client.pods().inNamespace(ns).resource(pod).updateStatus();
         }

@@ -42,6 +42,16 @@ public interface PodBehaviour {
         return poll(job, pod, client, running);
     }
 
+    /**
+     * When a fault that interrupts the training ({@link ClusterFault#NODE_LOST}, {@link
+     * ClusterFault#SPOT_INTERRUPTION}) strikes {@code training}, whose workers all run since
+     * {@code started}: once {@code afterEpochs} epochs are done, during the next. Empty before
+     * then, and when the training ends first; by default the training is never interrupted.
+     */
+    default Optional<Instant> interruption(Job training, Instant started, int afterEpochs, Instant now) {
+        return Optional.empty();
+    }
+
     /** What the pod has written to its log by {@code now}, as the kubelet would serve it; empty for none. */
     default Optional<String> log(Job job, Pod pod, Instant now) {
         return Optional.empty();

@@ -38,7 +38,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
     /** Catches up with {@code now}: nodes of the ACTIVE node groups {@code groups}, then the controllers. */
     synchronized void reconcile(Instant now, List<ClusterNodes.Group> groups) {
-        reconcile(now, groups, new ClusterTrouble(null));
+        reconcile(now, groups, ClusterTrouble.none());
     }
 
     /** As {@link #reconcile(Instant, List)}, with {@code trouble} striking the nodes (a lost node, its replacement). */

@@ -33,7 +33,7 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     private final Clock clock;
     private volatile EksApiServerGate gate;
     private volatile VolumeMounts.MountTargets mountTargets = VolumeMounts.MountTargets.UNKNOWN;
-    private volatile ClusterTrouble trouble = new ClusterTrouble(null);
+    private volatile ClusterTrouble trouble = ClusterTrouble.none();
 
     public SimulatedClusters(PodBehaviour behaviour, Clock clock) {
         this.behaviour = behaviour;
@@ -46,9 +46,12 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
         return this;
     }
 
-    /** Arms {@code fault} on every cluster, now and later (null: none); see {@link ClusterTrouble}. */
-    public void inject(ClusterFault fault) {
-        this.trouble = new ClusterTrouble(fault);
+    /**
+     * Arms {@code fault} on every cluster, now and later (null: none); see {@link ClusterTrouble}. A
+     * fault that interrupts the training strikes after {@code afterEpochs} epochs (0: half of them).
+     */
+    public void inject(ClusterFault fault, int afterEpochs) {
+        this.trouble = new ClusterTrouble(fault, afterEpochs, behaviour);
     }
 
     /** Every API server, now and later, checks requests with {@code gate} (its view for the server's endpoint). */

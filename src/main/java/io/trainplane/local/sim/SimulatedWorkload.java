@@ -91,6 +91,14 @@ public final class SimulatedWorkload implements PodBehaviour {
                                 t.resumedFromEpoch())));
     }
 
+    /** Half-way through the epoch after {@code afterEpochs}, when the training lasts that long. */
+    @Override
+    public Optional<Instant> interruption(Job training, Instant started, int afterEpochs, Instant now) {
+        Instant strike = started.plus(EPOCH.multipliedBy(afterEpochs)).plus(EPOCH.dividedBy(2));
+        Instant end = started.plus(EPOCH.multipliedBy(epochs(training)));
+        return now.isBefore(strike) || !strike.isBefore(end) ? Optional.empty() : Optional.of(strike);
+    }
+
     /** When an interrupted training ends, how often it restarted and from which epoch it resumed last. */
     record Timeline(Instant end, int restarts, int resumedFromEpoch) {}
 

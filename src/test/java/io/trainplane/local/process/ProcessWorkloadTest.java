@@ -6,21 +6,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.trainplane.local.Faults;
-import io.trainplane.local.LocalCloud;
-import io.trainplane.local.LocalRun;
-import io.trainplane.local.RunReport;
 import io.trainplane.local.sim.PodBehaviour;
-import io.trainplane.spec.RunSpecs;
-import io.trainplane.workload.TorchEnvironment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProcessWorkloadTest {
@@ -143,40 +133,5 @@ class ProcessWorkloadTest {
             assertThat(outcome.runtime()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
             assertThat(outcome.terminationMessage()).contains("boom at " + work.resolve("run/shared/x"));
         }
-    }
-
-    /** The real state machine, the simulated cloud, and the pods' commands run for real: the accuracy is measured. */
-    @Test
-    @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    void trainsAndEvaluatesForRealInALocalRun() throws Exception {
-        PythonRuntime python = TorchEnvironment.python();
-        String spec = Files.readString(Path.of("examples/cifar10-local.json"));
-        List<String> events = new ArrayList<>();
-        long started = System.nanoTime();
-        RunReport report;
-        try (ProcessWorkload runtime = new ProcessWorkload(python, work.resolve("run"), true);
-                LocalCloud cloud = new LocalCloud(runtime)) {
-            report = new LocalRun(cloud, Faults.none(), e -> events.add(e.type()))
-                    .execute(RunSpecs.normalize(spec), "cifar10-local");
-            // The data phase's pod prepared the data; training found it ready.
-            Path dataPod;
-            try (var pods = Files.list(work.resolve("run/pods"))) {
-                dataPod = pods.filter(d -> d.getFileName().toString().startsWith("tp-cifar10-local-data"))
-                        .findFirst()
-                        .orElseThrow();
-            }
-            assertThat(Files.readString(dataPod.resolve("log"))).contains("data ready");
-            String trainingLog = Files.readString(work.resolve("run/pods/tp-cifar10-local-train/log"));
-            assertThat(trainingLog).contains("epoch 1/2 loss", "epoch 2/2 loss").doesNotContain("data ready");
-            assertThat(trainingLog).contains("--nproc-per-node=2");
-        }
-        assertThat(report.status()).as(report.toString()).isEqualTo("SUCCEEDED");
-        assertThat(report.metrics()).doesNotContainKey("simulated");
-        assertThat(report.metrics().get("accuracy").doubleValue()).isGreaterThan(0.3);
-        assertThat(report.metrics()).containsKey("accuracy.truck");
-        assertThat(report.resources().remaining()).isEmpty();
-        System.out.printf(
-                "local run with the process runtime: %s in %d ms, metrics %s%n",
-                report.status(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), report.metrics());
     }
 }

@@ -19,7 +19,7 @@ class ClusterTroubleTest {
 
     @Test
     void untouchedNodesKeepTheirNames() {
-        ClusterTrouble trouble = new ClusterTrouble(ClusterFault.NODE_LOST);
+        ClusterTrouble trouble = new ClusterTrouble(ClusterFault.NODE_LOST, 0, new SimulatedWorkload());
         assertThat(trouble.current("ip-10-0-1-10.eu-west-1.compute.internal", Instant.EPOCH))
                 .contains("ip-10-0-1-10.eu-west-1.compute.internal");
     }

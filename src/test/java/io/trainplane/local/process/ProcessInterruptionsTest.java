@@ -1,0 +1,112 @@
+package io.trainplane.local.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.trainplane.local.Faults;
+import io.trainplane.local.LocalCloud;
+import io.trainplane.local.LocalRun;
+import io.trainplane.local.RunReport;
+import io.trainplane.local.sim.ClusterFault;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.workload.TorchEnvironment;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real state machine, the simulated cloud, and the pods' commands run for real (torchrun, 2
+ * processes): uninterrupted, and with a worker's node lost or reclaimed after the first epoch. The
+ * interrupted training resumes from its checkpoint on the replacement pod and ends as good as the
+ * uninterrupted one (same seed), within 2 points of accuracy.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class ProcessInterruptionsTest {
+    Path work;
+    PythonRuntime python;
+    String spec;
+    Outcome uninterrupted;
+
+    record Outcome(RunReport report, String trainingLog) {
+        double accuracy() {
+            return report.metrics().get("accuracy").doubleValue();
+        }
+    }
+
+    @BeforeAll
+    void trainUninterrupted(@TempDir Path work) throws Exception {
+        this.work = work;
+        python = TorchEnvironment.python();
+        spec = Files.readString(Path.of("examples/cifar10-local.json"));
+        uninterrupted = run("uninterrupted", Faults.none());
+    }
+
+    Outcome run(String name, Faults faults) throws IOException {
+        Path dir = work.resolve(name);
+        RunReport report;
+        try (ProcessWorkload runtime = new ProcessWorkload(python, dir, true);
+                LocalCloud cloud = new LocalCloud(runtime)) {
+            report = new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(spec), "cifar10-local");
+        }
+        return new Outcome(report, Files.readString(dir.resolve("pods/tp-cifar10-local-train/log")));
+    }
+
+    @Test
+    void anUninterruptedTrainingTrainsEveryEpochOnceAndMeasuresItsAccuracy() throws Exception {
+        RunReport report = uninterrupted.report();
+        assertThat(report.status()).as(report.toString()).isEqualTo("SUCCEEDED");
+        assertThat(report.metrics()).doesNotContainKey("simulated").containsKey("accuracy.truck");
+        assertThat(uninterrupted.accuracy()).isGreaterThan(0.3);
+        assertThat(report.metrics().get("restarts").intValue()).isZero();
+        // The data phase's pod prepared the data; training found it ready.
+        Path dataPod;
+        try (var pods = Files.list(work.resolve("uninterrupted/pods"))) {
+            dataPod = pods.filter(d -> d.getFileName().toString().startsWith("tp-cifar10-local-data"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        assertThat(Files.readString(dataPod.resolve("log"))).contains("data ready");
+        assertThat(uninterrupted.trainingLog())
+                .contains("epoch 1/2 loss", "epoch 2/2 loss", "--nproc-per-node=2", "starting fresh")
+                .doesNotContain("data ready", "resuming from");
+        assertThat(report.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void aLostNodeKillsTheTrainingWhichResumesFromItsCheckpointOnTheReplacement() throws Exception {
+        Outcome lost = run("node-lost", Faults.onCluster(ClusterFault.NODE_LOST, 1));
+        RunReport report = lost.report();
+        assertThat(report.status()).as(report.toString()).isEqualTo("SUCCEEDED");
+        assertThat(lost.trainingLog())
+                .contains("epoch 1/2 loss", "--- node-lost: the process was stopped")
+                .contains("resuming from checkpoint-epoch-1.pt at epoch 2 (resumedFromEpoch=1, SHA-256 verified)");
+        assertThat(report.metrics().get("restarts").intValue()).isEqualTo(1);
+        assertThat(report.metrics().get("resumedFromEpoch").intValue()).isEqualTo(1);
+        assertThat(lost.accuracy()).isCloseTo(uninterrupted.accuracy(), within(0.02));
+        assertThat(report.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void aSpotInterruptionLetsTheTrainingCheckpointBeforeItsNodeGoes() throws Exception {
+        Outcome reclaimed = run("spot", Faults.onCluster(ClusterFault.SPOT_INTERRUPTION, 1));
+        RunReport report = reclaimed.report();
+        assertThat(report.status()).as(report.toString()).isEqualTo("SUCCEEDED");
+        // SIGTERM mid-epoch 2: the training writes a checkpoint of the step it reached (its processes
+        // exit 143, torchrun 1) and resumes from it.
+        assertThat(reclaimed.trainingLog())
+                .contains(
+                        "interrupted by SIGTERM at epoch 2", "--- spot-interruption: the process was stopped (exit 1)")
+                .containsPattern("resuming from checkpoint-epoch-1-step-\\d+\\.pt at epoch 2 step \\d+");
+        assertThat(report.metrics().get("restarts").intValue()).isEqualTo(1);
+        assertThat(report.metrics().get("resumedFromEpoch").intValue()).isEqualTo(1);
+        assertThat(reclaimed.accuracy()).isCloseTo(uninterrupted.accuracy(), within(0.02));
+        assertThat(report.resources().remaining()).isEmpty();
+    }
+}
