@@ -95,6 +95,15 @@ final class InterruptionsReport {
     }
 
     private static String pad(String label, int width) {
-        return String.format("%-" + width + "s", label);
+        return label.length() >= width ? label + " " : String.format("%-" + width + "s", label);
+    }
+
+    /** "worker 1 (tp-…-1-abcde) resumed: 6.0 min lost, $0.07 at the plan's prices". */
+    static String resumed(Interruption i) {
+        return (i.index() == null ? i.pod() : "worker " + i.index() + " (" + i.pod() + ")")
+                + String.format(Locale.ROOT, " resumed: %.1f min lost", i.lostMinutes())
+                + (i.lostCost() == null
+                        ? ""
+                        : String.format(Locale.ROOT, ", $%.2f at the plan's prices", i.lostCost()));
     }
 }

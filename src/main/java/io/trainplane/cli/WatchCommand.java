@@ -157,7 +157,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                     line(run, i.at(), "⚡ interrupted: " + i.describe());
                 }
                 if (i.resumed() && interruptions.add(i.pod() + "@resumed")) {
-                    line(run, i.resumedAt(), "↻ resumed (" + InterruptionsReport.summary(run) + ")");
+                    line(run, i.resumedAt(), "↻ " + InterruptionsReport.resumed(i));
                 }
             }
             String now = run.status() + " (phase "
