@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "status",
         mixinStandardHelpOptions = true,
-        description = "Show a run from the run store: status, phase, step timeline, metrics, resources, error.")
+        description =
+                "Show a run from the run store: status, phase, step timeline, metrics, interruptions, resources, error.")
 final class StatusCommand extends OneRunCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "text", description = "text or json")
     OutputFormat output;
@@ -59,6 +60,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         }
         ObjectNode metrics = n.putObject("metrics");
         run.metrics().forEach(metrics::put);
+        n.set("interruptions", InterruptionsReport.toJson(run));
         ObjectNode resources = n.putObject("resources");
         run.resources().asMap().forEach((name, value) -> {
             if (value instanceof List<?> list) {
@@ -106,6 +108,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             }
         }
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
+        InterruptionsReport.print(out, run, 12);
         run.resources()
                 .asMap()
                 .forEach((k, v) -> out.printf(

@@ -1,6 +1,7 @@
 package io.trainplane.cli;
 
 import io.trainplane.core.Json;
+import io.trainplane.runs.Interruption;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.StepEntry;
@@ -117,6 +118,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
         private final PrintWriter out;
         private final Set<String> started = new HashSet<>();
         private final Set<String> ended = new HashSet<>();
+        private final Set<String> interruptions = new HashSet<>();
         private final String stack;
         private String status;
 
@@ -150,6 +152,14 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                                     firstLine(s.detail())));
                 }
             }
+            for (Interruption i : run.interruptions()) {
+                if (interruptions.add(i.pod())) {
+                    line(run, i.at(), "⚡ interrupted: " + i.describe());
+                }
+                if (i.resumed() && interruptions.add(i.pod() + "@resumed")) {
+                    line(run, i.resumedAt(), "↻ " + InterruptionsReport.resumed(i));
+                }
+            }
             String now = run.status() + " (phase "
                     + (run.phase() == null ? null : run.phase().label()) + ")";
             if (!now.equals(status)) {
@@ -172,6 +182,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
             out.println("run " + run.runId() + " " + run.status() + " after "
                     + StatusCommand.duration(Duration.between(run.createdAt(), run.updatedAt())));
             run.metrics().forEach((k, v) -> out.printf("metric: %s = %s%n", k, v));
+            InterruptionsReport.print(out, run, 11);
             if (run.error() != null) {
                 out.println("failed in: " + run.error().state());
                 out.println("error:     " + run.error().error()

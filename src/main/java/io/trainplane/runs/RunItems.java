@@ -14,8 +14,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * phase as its label (S), the resources as a map by their keys' names ({@link RunResources}: text
  * as S, flags as BOOL, lists as L of S, instants as S), the metrics as a map of N, the error as a map of S (with what a failed
  * cleanup left as a map in it), the lost events as a list of maps of S, instants as fixed-width
- * ISO strings ({@link IsoTime}), the version as N. A null field is an absent attribute; an empty
- * map is an empty M; no lost events is an absent attribute (records written before they existed
+ * ISO strings ({@link IsoTime}), the interruptions as a list of maps (text as S, numbers as N), the version as N. A null field is an absent attribute; an empty
+ * map is an empty M; no lost events (no interruptions) is an absent attribute (records written before they existed
  * read the same way).
  *
  * <p>Records written before the resources were typed hold every resource as S (a flag as
@@ -39,6 +39,7 @@ final class RunItems {
     static final String METRICS = "metrics";
     static final String ERROR = "error";
     static final String LOST_EVENTS = "lostEvents";
+    static final String INTERRUPTIONS = "interruptions";
     static final String CREATED_AT = "createdAt";
     static final String UPDATED_AT = "updatedAt";
     static final String VERSION = "version";
@@ -63,6 +64,15 @@ final class RunItems {
     private static final String DETAIL_TYPE = "detailType";
     private static final String STEP = "step";
     private static final String AT = "at";
+    private static final String POD = "pod";
+    private static final String INDEX = "index";
+    private static final String NODE = "node";
+    private static final String REASON = "reason";
+    private static final String MESSAGE = "message";
+    private static final String SEEN_AT = "seenAt";
+    private static final String RESUMED_AT = "resumedAt";
+    private static final String LOST_MINUTES = "lostMinutes";
+    private static final String LOST_COST = "lostCost";
     /** DynamoDB's number range: magnitudes from 1E-130 up to (not including) 1E+126. */
     private static final double MIN_MAGNITUDE = 1e-130;
 
@@ -114,6 +124,13 @@ final class RunItems {
                             .map(AttributeValue::fromM)
                             .toList()));
         }
+        if (!run.interruptions().isEmpty()) {
+            item.put(
+                    INTERRUPTIONS,
+                    AttributeValue.fromL(run.interruptions().stream()
+                            .map(i -> AttributeValue.fromM(interruptionMap(run.runId(), i)))
+                            .toList()));
+        }
         item.put(CREATED_AT, s(IsoTime.format(run.createdAt())));
         item.put(UPDATED_AT, s(IsoTime.format(run.updatedAt())));
         item.put(VERSION, AttributeValue.fromN(Long.toString(run.version())));
@@ -125,6 +142,7 @@ final class RunItems {
         item.get(METRICS).m().forEach((name, value) -> metrics.put(name, Double.parseDouble(value.n())));
         AttributeValue error = item.get(ERROR);
         AttributeValue lost = item.get(LOST_EVENTS);
+        AttributeValue interruptions = item.get(INTERRUPTIONS);
         return new RunRecord(
                 string(item, RUN_ID),
                 string(item, SPEC),
@@ -138,6 +156,11 @@ final class RunItems {
                 lost == null
                         ? List.of()
                         : lost.l().stream().map(v -> lostEvent(v.m())).toList(),
+                interruptions == null
+                        ? List.of()
+                        : interruptions.l().stream()
+                                .map(v -> interruption(v.m()))
+                                .toList(),
                 IsoTime.parse(string(item, CREATED_AT)),
                 IsoTime.parse(string(item, UPDATED_AT)),
                 Long.parseLong(item.get(VERSION).n()));
@@ -330,6 +353,46 @@ final class RunItems {
     private static LostEvent lostEvent(Map<String, AttributeValue> map) {
         return new LostEvent(
                 string(map, DETAIL_TYPE), string(map, STEP), string(map, ERROR), IsoTime.parse(string(map, AT)));
+    }
+
+    private static Map<String, AttributeValue> interruptionMap(String runId, Interruption i) {
+        Map<String, AttributeValue> map = new LinkedHashMap<>();
+        map.put(POD, s(i.pod()));
+        if (i.index() != null) {
+            map.put(INDEX, AttributeValue.fromN(Integer.toString(i.index())));
+        }
+        putIfPresent(map, NODE, i.node());
+        map.put(REASON, s(i.reason()));
+        putIfPresent(map, MESSAGE, i.message());
+        map.put(AT, s(IsoTime.format(i.at())));
+        map.put(SEEN_AT, s(IsoTime.format(i.seenAt())));
+        if (i.resumedAt() != null) {
+            map.put(RESUMED_AT, s(IsoTime.format(i.resumedAt())));
+        }
+        if (i.lostMinutes() != null) {
+            map.put(LOST_MINUTES, number(runId, "interruption lostMinutes", i.lostMinutes()));
+        }
+        if (i.lostCost() != null) {
+            map.put(LOST_COST, number(runId, "interruption lostCost", i.lostCost()));
+        }
+        return map;
+    }
+
+    private static Interruption interruption(Map<String, AttributeValue> map) {
+        String resumedAt = string(map, RESUMED_AT);
+        return new Interruption(
+                string(map, POD),
+                map.containsKey(INDEX) ? Integer.valueOf(map.get(INDEX).n()) : null,
+                string(map, NODE),
+                string(map, REASON),
+                string(map, MESSAGE),
+                IsoTime.parse(string(map, AT)),
+                IsoTime.parse(string(map, SEEN_AT)),
+                resumedAt == null ? null : IsoTime.parse(resumedAt),
+                map.containsKey(LOST_MINUTES)
+                        ? Double.valueOf(map.get(LOST_MINUTES).n())
+                        : null,
+                map.containsKey(LOST_COST) ? Double.valueOf(map.get(LOST_COST).n()) : null);
     }
 
     private static void putIfPresent(Map<String, AttributeValue> item, String name, String value) {

@@ -21,7 +21,9 @@ import java.util.TreeMap;
  * null (null becomes {@link RunResources#NONE}); {@code metrics} is never null (null becomes an
  * empty map), immutable and sorted by name.
  * Metric values must be finite. {@code lostEvents} (never null) are the run's events EventBridge
- * did not take, in the order they were lost, one per detail-type and step.
+ * did not take, in the order they were lost, one per detail-type and step. {@code interruptions}
+ * (never null) are the training's pods lost to their nodes, one per pod, in the order they went
+ * ({@link Interruption}).
  */
 public record RunRecord(
         String runId,
@@ -34,6 +36,7 @@ public record RunRecord(
         Map<String, Double> metrics,
         RunError error,
         List<LostEvent> lostEvents,
+        List<Interruption> interruptions,
         Instant createdAt,
         Instant updatedAt,
         long version) {
@@ -56,6 +59,7 @@ public record RunRecord(
         }
         resources = resources == null ? RunResources.NONE : resources;
         lostEvents = lostEvents == null ? List.of() : List.copyOf(lostEvents);
+        interruptions = interruptions == null ? List.of() : List.copyOf(interruptions);
         metrics = sortedCopy(metrics, runId);
         if (metrics.values().stream().anyMatch(value -> !Double.isFinite(value) || value.equals(-0.0))) {
             metrics = finiteMetrics(metrics, runId);
@@ -86,6 +90,39 @@ public record RunRecord(
                 resources,
                 metrics,
                 error,
+                List.of(),
+                List.of(),
+                createdAt,
+                updatedAt,
+                version);
+    }
+
+    /** A record with no interruptions. */
+    public RunRecord(
+            String runId,
+            String specJson,
+            String specHash,
+            RunStatus status,
+            RunPhase phase,
+            String executionArn,
+            RunResources resources,
+            Map<String, Double> metrics,
+            RunError error,
+            List<LostEvent> lostEvents,
+            Instant createdAt,
+            Instant updatedAt,
+            long version) {
+        this(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
                 List.of(),
                 createdAt,
                 updatedAt,
@@ -125,6 +162,7 @@ public record RunRecord(
                 metrics,
                 error,
                 lostEvents,
+                interruptions,
                 createdAt,
                 updatedAt,
                 version);
@@ -142,6 +180,7 @@ public record RunRecord(
                 metrics,
                 error,
                 lostEvents,
+                interruptions,
                 createdAt,
                 updatedAt,
                 version);
@@ -168,6 +207,7 @@ public record RunRecord(
                 metrics,
                 error,
                 lostEvents,
+                interruptions,
                 createdAt,
                 updatedAt,
                 version);
@@ -186,6 +226,7 @@ public record RunRecord(
                 metrics,
                 error,
                 lostEvents,
+                interruptions,
                 createdAt,
                 updatedAt,
                 version);
@@ -210,6 +251,7 @@ public record RunRecord(
                 metrics,
                 error,
                 lostEvents,
+                interruptions,
                 createdAt,
                 updatedAt,
                 version);
@@ -227,6 +269,7 @@ public record RunRecord(
                 metrics,
                 error,
                 lostEvents,
+                interruptions,
                 createdAt,
                 updatedAt,
                 version);
@@ -253,6 +296,52 @@ public record RunRecord(
                 metrics,
                 error,
                 next,
+                interruptions,
+                createdAt,
+                updatedAt,
+                version);
+    }
+
+    /**
+     * Notes a training pod lost to its node, once: an interruption of the same pod already noted
+     * (CheckTraining looks many times) changes nothing.
+     */
+    public RunRecord withInterruption(Interruption interruption) {
+        if (interrupted(interruption.pod())) {
+            return this;
+        }
+        List<Interruption> next = new ArrayList<>(interruptions);
+        next.add(interruption);
+        return withInterruptions(next);
+    }
+
+    /** Replaces the noted interruption of the same pod (its resumption learnt); one not noted is added. */
+    public RunRecord withInterruptionUpdated(Interruption interruption) {
+        List<Interruption> next = new ArrayList<>(interruptions);
+        next.removeIf(i -> i.pod().equals(interruption.pod()));
+        next.add(interruption);
+        next.sort(java.util.Comparator.comparing(Interruption::at).thenComparing(Interruption::pod));
+        return withInterruptions(next);
+    }
+
+    /** Whether the loss of {@code pod} is noted. */
+    public boolean interrupted(String pod) {
+        return interruptions.stream().anyMatch(i -> i.pod().equals(pod));
+    }
+
+    private RunRecord withInterruptions(List<Interruption> interruptions) {
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                interruptions,
                 createdAt,
                 updatedAt,
                 version);
@@ -271,6 +360,7 @@ public record RunRecord(
                 metrics,
                 error,
                 lostEvents,
+                interruptions,
                 createdAt,
                 updatedAt,
                 version);

@@ -78,6 +78,7 @@ class EventSchemasTest {
                 .contains(
                         "run-started",
                         "training-job-completed",
+                        "training-interrupted",
                         "model-evaluated",
                         "run-succeeded",
                         "run-failed",
@@ -135,6 +136,17 @@ class EventSchemasTest {
                                 null,
                                 List.of(
                                         "Run Started",
+                                        "Training Job Completed",
+                                        "Model Evaluated",
+                                        "Run Cleaned Up",
+                                        "Run Succeeded")),
+                        new Case(
+                                "--cluster-fault node-lost",
+                                Faults.onCluster(io.trainplane.local.sim.ClusterFault.NODE_LOST),
+                                null,
+                                List.of(
+                                        "Run Started",
+                                        "Training Interrupted",
                                         "Training Job Completed",
                                         "Model Evaluated",
                                         "Run Cleaned Up",

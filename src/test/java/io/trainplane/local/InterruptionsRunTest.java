@@ -1,9 +1,18 @@
 package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.InstancePrices;
+import io.trainplane.core.Json;
 import io.trainplane.local.sim.ClusterFault;
+import io.trainplane.local.sim.SimulatedEventBus;
+import io.trainplane.runs.Interruption;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunStore;
+import io.trainplane.spec.RunSpecs;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -38,6 +47,51 @@ class InterruptionsRunTest {
         assertThat(r.metrics().get("resumedFromEpoch")).isEqualTo(5.0);
         assertThat(r.resources().remaining()).isEmpty();
         assertThat(o.leftInCloud()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "--cluster-fault {0}")
+    @EnumSource(
+            value = ClusterFault.class,
+            names = {"NODE_LOST", "SPOT_INTERRUPTION"})
+    void theRecordAndATrainingInterruptedEventTellTheStory(ClusterFault fault) throws Exception {
+        ObjectNode spec = ClusterRulesRunTest.example("quickstart.json");
+        RunRecord record;
+        List<SimulatedEventBus.Event> interrupted;
+        try (LocalCloud cloud = new LocalCloud()) {
+            RunReport r = new LocalRun(cloud, Faults.onCluster(fault), e -> {})
+                    .execute(
+                            RunSpecs.normalize(Json.write(spec)),
+                            spec.path("runId").asText());
+            assertThat(r.status()).as(r.error() + " " + r.cause()).isEqualTo("SUCCEEDED");
+            record = new RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock()).get(r.runId());
+            interrupted = cloud.bus().events().stream()
+                    .filter(e -> e.detailType().equals("Training Interrupted"))
+                    .toList();
+        }
+        String reason = fault == ClusterFault.SPOT_INTERRUPTION ? "TerminationByKubelet" : "DeletionByPodGC";
+        // One node lost: one interruption, of the last worker, recorded and announced once.
+        assertThat(record.interruptions())
+                .hasSize(record.metrics().get("restarts").intValue());
+        Interruption i = record.interruptions().getFirst();
+        assertThat(i.reason()).isEqualTo(reason);
+        assertThat(i.index()).isEqualTo(1);
+        assertThat(i.node()).isNotBlank();
+        assertThat(i.resumed()).isTrue();
+        assertThat(i.resumedAt()).isAfter(i.at());
+        assertThat(i.lostMinutes()).isPositive();
+        var group = RunSpecs.fromNormalized(record.specJson()).cluster().nodeGroup();
+        double groupPerHour = InstancePrices.load(InstancePrices.PLAN_REGION)
+                        .perHour(group.instanceType())
+                        .orElseThrow()
+                * group.nodes();
+        assertThat(i.lostCost()).isCloseTo(groupPerHour * i.lostMinutes() / 60, within(1e-9));
+        assertThat(interrupted).hasSize(record.interruptions().size()).first().satisfies(e -> {
+            assertThat(e.detail().path("runId").asText()).isEqualTo(record.runId());
+            assertThat(e.detail().path("pod").asText()).isEqualTo(i.pod());
+            assertThat(e.detail().path("node").asText()).isEqualTo(i.node());
+            assertThat(e.detail().path("reason").asText()).isEqualTo(reason);
+            assertThat(e.detail().path("interruptions").asInt()).isEqualTo(1);
+        });
     }
 
     @ParameterizedTest(name = "--cluster-fault {0}")

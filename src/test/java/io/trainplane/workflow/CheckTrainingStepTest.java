@@ -2,10 +2,14 @@ package io.trainplane.workflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.InstancePrices;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.sim.SimulatedEventBus;
+import io.trainplane.runs.Interruption;
+import io.trainplane.spec.RunSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -156,6 +160,107 @@ class CheckTrainingStepTest {
                 .hasMessageContaining(jobName + "-1-abcde (DeletionByPodGC: PodGC: node no longer exists)")
                 .hasMessageContaining("raise training.maxInterruptions");
         assertThat(run.record().metrics()).containsEntry("restarts", (double) allowed + 1);
+    }
+
+    List<SimulatedEventBus.Event> interruptionEvents() {
+        return run.cloud.bus().events().stream()
+                .filter(e -> e.detailType().equals("Training Interrupted"))
+                .toList();
+    }
+
+    @Test
+    void anInterruptionIsRecordedAndAnnouncedOnceThenCompletedWithTheMinutesLostAndTheirCost() {
+        Instant started = now().minus(Duration.ofMinutes(30));
+        Instant lostAt = now().minus(Duration.ofMinutes(4));
+        cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(started, 2));
+        cluster.pod(jobName, jobName + "-0-abcde", 0, "ip-10-0-1-10", JobsOnCluster.runningSince(started));
+        cluster.pod(jobName, jobName + "-1-abcde", 1, "ip-10-0-1-57", lostWithItsNode(lostAt));
+
+        step().run(run.state);
+        step().run(run.state);
+
+        Interruption seen = run.record().interruptions().getFirst();
+        assertThat(run.record().interruptions()).hasSize(1);
+        assertThat(seen.pod()).isEqualTo(jobName + "-1-abcde");
+        assertThat(seen.index()).isEqualTo(1);
+        assertThat(seen.node()).isEqualTo("ip-10-0-1-57");
+        assertThat(seen.reason()).isEqualTo("DeletionByPodGC");
+        assertThat(seen.message()).isEqualTo("PodGC: node no longer exists");
+        assertThat(seen.at()).isEqualTo(lostAt);
+        assertThat(seen.resumed()).as("no replacement yet").isFalse();
+        assertThat(seen.lostMinutes()).isNull();
+        assertThat(interruptionEvents()).singleElement().satisfies(e -> {
+            assertThat(e.detail().path("pod").asText()).isEqualTo(jobName + "-1-abcde");
+            assertThat(e.detail().path("workerIndex").asInt()).isEqualTo(1);
+            assertThat(e.detail().path("node").asText()).isEqualTo("ip-10-0-1-57");
+            assertThat(e.detail().path("reason").asText()).isEqualTo("DeletionByPodGC");
+            assertThat(e.detail().path("interruptedAt").asText()).isEqualTo(lostAt.toString());
+            assertThat(e.detail().path("interruptions").asInt()).isEqualTo(1);
+        });
+
+        // The replacement of worker 1 starts 7 minutes after its node went.
+        Instant resumed = lostAt.plus(Duration.ofMinutes(7));
+        run.advance(Duration.ofMinutes(5));
+        cluster.pod(jobName, jobName + "-1-fghij", 1, "ip-10-0-1-99", JobsOnCluster.runningSince(resumed));
+        step().run(run.state);
+
+        Interruption done = run.record().interruptions().getFirst();
+        RunSpec spec = RunContext.from(run.state).spec();
+        double groupPerHour = InstancePrices.load(InstancePrices.PLAN_REGION)
+                        .perHour(spec.cluster().nodeGroup().instanceType())
+                        .orElseThrow()
+                * spec.cluster().nodeGroup().nodes();
+        assertThat(done.resumedAt()).isEqualTo(resumed);
+        assertThat(done.lostMinutes()).isEqualTo(7.0);
+        assertThat(done.lostCost())
+                .isCloseTo(groupPerHour * 7 / 60, within(1e-9))
+                .isPositive();
+        assertThat(done.seenAt()).as("first seen, not re-seen").isEqualTo(seen.seenAt());
+
+        long version = run.record().version();
+        step().run(run.state);
+        assertThat(run.record().version()).as("nothing new: nothing written").isEqualTo(version);
+        assertThat(run.record().interruptions()).containsExactly(done);
+        assertThat(run.record().metrics()).containsEntry("restarts", 1.0);
+        assertThat(interruptionEvents()).hasSize(1);
+
+        // A second loss, of worker 0: its own event, counting 2.
+        cluster.pod(jobName, jobName + "-0-lost", 0, "ip-10-0-1-10", lostWithItsNode(now()));
+        step().run(run.state);
+        assertThat(run.record().interruptions())
+                .extracting(Interruption::pod)
+                .containsExactly(jobName + "-1-abcde", jobName + "-0-lost");
+        assertThat(interruptionEvents()).hasSize(2);
+        assertThat(interruptionEvents().get(1).detail().path("interruptions").asInt())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void anInterruptionOnAnInstanceTypeThePriceTableDoesNotListHasMinutesButNoCost() {
+        StartedRun other = new StartedRun("check-training-unpriced", spec -> {
+            ((com.fasterxml.jackson.databind.node.ObjectNode)
+                            spec.path("cluster").path("nodeGroup"))
+                    .put("instanceType", "t3.nano");
+            return spec;
+        });
+        try (other) {
+            JobsOnCluster otherCluster = new JobsOnCluster(other);
+            String job = other.names().trainingJob();
+            Instant now = other.cloud.clock().instant();
+            otherCluster.job(otherCluster.manifests().trainingJob(), JobsOnCluster.running(now, 2));
+            otherCluster.pod(
+                    job, job + "-1-abcde", 1, "ip-10-0-1-57", lostWithItsNode(now.minus(Duration.ofMinutes(3))));
+            otherCluster.pod(job, job + "-1-fghij", 1, "ip-10-0-1-99", JobsOnCluster.runningSince(now));
+
+            new CheckTrainingStep(
+                            other.store, otherCluster.access(), other.cloud.clock(), other.events("CheckTraining"))
+                    .run(other.state);
+
+            assertThat(other.record().interruptions()).singleElement().satisfies(i -> {
+                assertThat(i.lostMinutes()).isEqualTo(3.0);
+                assertThat(i.lostCost()).isNull();
+            });
+        }
     }
 
     @Test

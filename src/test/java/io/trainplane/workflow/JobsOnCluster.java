@@ -105,14 +105,20 @@ final class JobsOnCluster {
 
     /** A pod of Job {@code jobName} (its completion index 0) with {@code status}. */
     Pod pod(String jobName, String podName, PodStatus status) {
+        return pod(jobName, podName, 0, null, status);
+    }
+
+    /** A pod of worker {@code index} on {@code node} (null: not bound). */
+    Pod pod(String jobName, String podName, int index, String node, PodStatus status) {
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withName(podName)
                 .withNamespace(namespace)
                 .withLabels(Map.of(JOB_NAME, jobName, "job-name", jobName))
-                .withAnnotations(Map.of("batch.kubernetes.io/job-completion-index", "0"))
+                .withAnnotations(Map.of("batch.kubernetes.io/job-completion-index", Integer.toString(index)))
                 .endMetadata()
                 .withNewSpec()
+                .withNodeName(node)
                 .addNewContainer()
                 .withName("worker")
                 .withImage("pytorch/pytorch:2.5.1")
