@@ -41,8 +41,13 @@ final class AwsPlan {
                     + ", launch template " + Ec2DesiredState.systemLaunchTemplateName(names)
                     + ", in the workers' subnets");
             lines.add("EKS node group " + names.nodeGroupName() + " (workers: training and evaluation): "
-                    + nodes.nodes() + " × " + nodes.instanceType()
-                    + ", " + nodes.capacityType().json() + ", AMI " + EksRequests.amiType(nodes)
+                    + nodes.nodes() + " × " + String.join(" | ", nodes.types())
+                    + ", " + nodes.capacityType().json()
+                    + (nodes.types().size() > 1
+                            ? " (each node one of " + nodes.types().size()
+                                    + " types, as EC2's price-capacity-optimized Spot allocation picks)"
+                            : "")
+                    + ", AMI " + EksRequests.amiType(nodes)
                     + ", label " + EksRequests.NODE_POOL_LABEL + "=" + EksRequests.WORKER_POOL
                     + (nodes.gpusPerNode() > 0
                             ? ", " + nodes.gpusPerNode() + " GPUs per node, taint nvidia.com/gpu"
@@ -58,7 +63,7 @@ final class AwsPlan {
                     + (nodes.capacityReservationId() != null
                             ? ", capacity reservation " + nodes.capacityReservationId()
                             : "")
-                    + (nodes.efa() ? ", " + EfaInterfaces.count(nodes.instanceType()) + " EFA interfaces" : ""));
+                    + (nodes.efa() ? ", " + EfaInterfaces.count(nodes.firstType()) + " EFA interfaces" : ""));
             lines.add("EKS add-on " + EksAddons.POD_IDENTITY_AGENT);
             if (spec.volume().type() == VolumeType.EFS) {
                 lines.add("EKS add-on " + EksAddons.EFS_CSI_DRIVER

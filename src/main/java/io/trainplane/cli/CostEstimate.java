@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.core.Json;
+import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.RunSpec;
@@ -16,7 +17,8 @@ import java.util.Map;
 
 /**
  * A rough cost estimate of a run from the shipped price table and a simple model (the assumptions
- * are listed with the estimate). Not a quote: on-demand prices, no discounts, no data transfer.
+ * are listed with the estimate). Not a quote: on-demand prices, and for a SPOT node group typical
+ * spot prices with the on-demand price beside them; no other discounts, no data transfer.
  */
 record CostEstimate(
         PriceTable prices,
@@ -26,10 +28,27 @@ record CostEstimate(
         double worstCaseHours,
         List<Line> worstCase) {
 
-    /** One row: quantity × unit price; {@code unitPrice} null when the table has no price for it. */
-    record Line(String item, double quantity, String unit, Double unitPrice) {
+    /**
+     * One row: quantity × unit price; {@code unitPrice} null when the table has no price for it.
+     * A SPOT node group's row is priced at spot and carries the on-demand price beside it
+     * ({@code onDemandUnitPrice}; null on other rows, whose price is on-demand already).
+     */
+    record Line(String item, double quantity, String unit, Double unitPrice, Double onDemandUnitPrice) {
+        Line(String item, double quantity, String unit, Double unitPrice) {
+            this(item, quantity, unit, unitPrice, null);
+        }
+
         Double cost() {
             return unitPrice == null ? null : quantity * unitPrice;
+        }
+
+        boolean spot() {
+            return onDemandUnitPrice != null;
+        }
+
+        /** What the row costs with its nodes on demand: its own cost for a row that is not spot. */
+        Double onDemandCost() {
+            return spot() ? quantity * onDemandUnitPrice : cost();
         }
     }
 
@@ -77,7 +96,13 @@ record CostEstimate(
     static CostEstimate of(RunSpec spec, PriceTable prices, LocalDate runDay) {
         boolean create = spec.cluster().created();
         NodeGroupSpec nodes = create ? spec.cluster().nodeGroup() : null;
-        double secondsPerEpoch = create ? secondsPerEpoch(nodes.instanceType()) : DEFAULT_SECONDS_PER_EPOCH;
+        // A diversified node group may get its slowest type: the estimate assumes it.
+        String slowest = create
+                ? nodes.types().stream()
+                        .max(java.util.Comparator.comparingDouble(CostEstimate::secondsPerEpoch))
+                        .orElseThrow()
+                : null;
+        double secondsPerEpoch = create ? secondsPerEpoch(slowest) : DEFAULT_SECONDS_PER_EPOCH;
         double epochHours = spec.training().epochs() * secondsPerEpoch / 3600.0;
         double timeoutHours = spec.training().timeoutMinutes() / 60.0;
         double trainingHours = Math.min(epochHours, timeoutHours);
@@ -87,6 +112,10 @@ record CostEstimate(
 
         List<String> assumptions = new ArrayList<>();
         assumptions.add("prices: on-demand, " + prices.region() + ", table of " + prices.date());
+        NodePrice nodePrice = create ? NodePrice.of(nodes, prices) : null;
+        if (create && nodes.capacityType() == CapacityType.SPOT) {
+            assumptions.add(nodePrice.assumption(prices));
+        }
         ControlPlane controlPlane = create ? ControlPlane.of(spec, prices, runDay) : null;
         if (create && controlPlane.extended()) {
             String version = spec.cluster().kubernetesVersion();
@@ -104,7 +133,7 @@ record CostEstimate(
                     "training: %d epochs × %.0f s per epoch on %s = %.2f h%s",
                     spec.training().epochs(),
                     secondsPerEpoch,
-                    family(nodes.instanceType()),
+                    family(slowest),
                     epochHours,
                     epochHours > timeoutHours
                             ? String.format(", capped by training.timeoutMinutes at %.2f h", timeoutHours)
@@ -121,22 +150,94 @@ record CostEstimate(
                 prices,
                 List.copyOf(assumptions),
                 expectedHours,
-                lines(spec, prices, controlPlane, expectedHours, Math.max(0, expectedHours - overhead)),
+                lines(spec, prices, nodePrice, controlPlane, expectedHours, Math.max(0, expectedHours - overhead)),
                 worstHours,
-                lines(spec, prices, controlPlane, worstHours, worstHours));
+                lines(spec, prices, nodePrice, controlPlane, worstHours, worstHours));
+    }
+
+    /**
+     * The hourly price of one worker node. On demand: the type's price. SPOT: the highest typical
+     * spot price of the listed types (EC2 picks the type, so the estimate takes the dearest), a type
+     * without a spot price in the table at its on-demand price (the most a Spot instance costs:
+     * https://aws.amazon.com/ec2/spot/pricing/), and the highest on-demand price beside it. Null
+     * when a listed type has no price at all.
+     */
+    record NodePrice(String item, Double perHour, Double onDemandPerHour, String dearest, List<String> noSpotPrice) {
+        static NodePrice of(NodeGroupSpec nodes, PriceTable prices) {
+            String types = String.join("|", nodes.types());
+            if (nodes.capacityType() != CapacityType.SPOT) {
+                return new NodePrice(
+                        "EC2 " + nodes.nodes() + " × " + types,
+                        prices.instancePerHour(nodes.firstType()),
+                        null,
+                        null,
+                        List.of());
+            }
+            Double onDemand = 0.0;
+            Double spot = 0.0;
+            String dearest = null;
+            List<String> noSpotPrice = new ArrayList<>();
+            for (String type : nodes.types()) {
+                Double typeOnDemand = prices.instancePerHour(type);
+                Double typeSpot = prices.spotPerHour(type);
+                if (typeSpot == null) {
+                    noSpotPrice.add(type);
+                    typeSpot = typeOnDemand;
+                }
+                onDemand = onDemand == null || typeOnDemand == null ? null : Math.max(onDemand, typeOnDemand);
+                if (spot != null && typeSpot != null && typeSpot > spot) {
+                    dearest = type;
+                }
+                spot = spot == null || typeSpot == null ? null : Math.max(spot, typeSpot);
+            }
+            return new NodePrice(
+                    "EC2 " + nodes.nodes() + " × " + types + " (spot)",
+                    spot,
+                    onDemand,
+                    dearest,
+                    List.copyOf(noSpotPrice));
+        }
+
+        String assumption(PriceTable prices) {
+            String priced = perHour == null
+                    ? "a listed type has no price in the table"
+                    : String.format(
+                            "$%s an hour per node, the highest of the listed types (%s)",
+                            java.math.BigDecimal.valueOf(perHour).toPlainString(), dearest);
+            return "worker nodes: SPOT at typical spot prices of " + prices.spotDate() + ", " + priced
+                    + "; spot prices change by the hour and by Availability Zone"
+                    + (noSpotPrice.isEmpty()
+                            ? ""
+                            : "; no spot price in the table for " + String.join(", ", noSpotPrice)
+                                    + ": priced at on-demand, the most Spot costs")
+                    + (onDemandPerHour == null
+                            ? ""
+                            : String.format(
+                                    "; on demand the same nodes cost $%s an hour each",
+                                    java.math.BigDecimal.valueOf(onDemandPerHour)
+                                            .toPlainString()));
+        }
     }
 
     private static List<Line> lines(
-            RunSpec spec, PriceTable prices, ControlPlane controlPlane, double hours, double trainingHours) {
+            RunSpec spec,
+            PriceTable prices,
+            NodePrice nodePrice,
+            ControlPlane controlPlane,
+            double hours,
+            double trainingHours) {
         boolean create = spec.cluster().created();
         List<Line> lines = new ArrayList<>();
         if (create) {
             NodeGroupSpec nodes = spec.cluster().nodeGroup();
             lines.add(new Line(
-                    "EC2 " + nodes.nodes() + " × " + nodes.instanceType(),
+                    nodePrice.item(),
                     nodes.nodes() * hours,
                     "node-hour",
-                    prices.instancePerHour(nodes.instanceType())));
+                    nodePrice.perHour(),
+                    nodes.capacityType() == CapacityType.SPOT && nodePrice.perHour() != null
+                            ? nodePrice.onDemandPerHour()
+                            : null));
             NodeGroupSpec system = EksRequests.systemNodeGroup();
             lines.add(new Line(
                     "EC2 " + system.nodes() + " × " + system.instanceType() + " (system)",
@@ -186,6 +287,21 @@ record CostEstimate(
                 .sum();
     }
 
+    /** The total with every spot row at its on-demand price. */
+    static double onDemandTotal(List<Line> lines) {
+        double total = 0;
+        for (Line l : lines) {
+            if (l.unitPrice() != null) {
+                total += l.spot() ? l.onDemandCost() : l.cost();
+            }
+        }
+        return total;
+    }
+
+    boolean anySpot() {
+        return expected.stream().anyMatch(Line::spot);
+    }
+
     double expectedTotal() {
         return total(expected);
     }
@@ -213,9 +329,15 @@ record CostEstimate(
         n.put("expectedHours", round(expectedHours));
         lines(n.putArray("lines"), expected);
         n.put("total", round(expectedTotal()));
+        if (anySpot()) {
+            n.put("onDemandTotal", round(onDemandTotal(expected)));
+        }
         ObjectNode worst = n.putObject("worstCase").put("hours", worstCaseHours);
         lines(worst.putArray("lines"), worstCase);
         worst.put("total", round(worstCaseTotal()));
+        if (anySpot()) {
+            worst.put("onDemandTotal", round(onDemandTotal(worstCase)));
+        }
         ArrayNode u = n.putArray("unpriced");
         unpriced().forEach(u::add);
         return n;
@@ -232,6 +354,11 @@ record CostEstimate(
             } else {
                 o.put("unitPrice", l.unitPrice()).put("cost", round(l.cost()));
             }
+            if (l.spot()) {
+                o.put("capacityType", "SPOT")
+                        .put("onDemandUnitPrice", l.onDemandUnitPrice())
+                        .put("onDemandCost", round(l.onDemandCost()));
+            }
         }
     }
 
@@ -240,7 +367,14 @@ record CostEstimate(
     }
 
     void print(PrintWriter out) {
-        out.printf("# Cost ESTIMATE (USD, on-demand, %s prices of %s; not a quote)%n", prices.region(), prices.date());
+        if (anySpot()) {
+            out.printf(
+                    "# Cost ESTIMATE (USD, %s: on-demand prices of %s, typical spot prices of %s; not a quote)%n",
+                    prices.region(), prices.date(), prices.spotDate());
+        } else {
+            out.printf(
+                    "# Cost ESTIMATE (USD, on-demand, %s prices of %s; not a quote)%n", prices.region(), prices.date());
+        }
         assumptions.forEach(a -> out.println("#   assumes " + a));
         table(out, String.format("expected (%.2f h)", expectedHours), expected);
         table(out, String.format("worst case (maxRunHours = %.0f h)", worstCaseHours), worstCase);
@@ -262,7 +396,22 @@ record CostEstimate(
                             ? "?"
                             : "$" + java.math.BigDecimal.valueOf(l.unitPrice()).toPlainString(),
                     l.cost() == null ? "?" : String.format("$%.2f", l.cost()));
+            if (l.spot()) {
+                out.printf(
+                        "#       %-32s %12s %-18s × %-12s = $%.2f%n",
+                        "(the same on demand)",
+                        "",
+                        "",
+                        "$"
+                                + java.math.BigDecimal.valueOf(l.onDemandUnitPrice())
+                                        .toPlainString(),
+                        l.onDemandCost());
+            }
         }
         out.printf("#     %-34s %47s $%.2f (estimate)%n", "total", "", total(lines));
+        if (lines.stream().anyMatch(Line::spot)) {
+            out.printf(
+                    "#     %-34s %47s $%.2f (estimate)%n", "total with the nodes on demand", "", onDemandTotal(lines));
+        }
     }
 }

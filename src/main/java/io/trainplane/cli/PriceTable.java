@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * On-demand prices shipped in {@code src/main/resources/prices/<region>.json}. An EKS control plane
+ * Prices shipped in {@code src/main/resources/prices/<region>.json}: on-demand, and typical Spot
+ * prices of {@code spotDate} (Spot prices change by the hour and by Availability Zone: the file's
+ * {@code spotSource} says so). An EKS control plane
  * costs {@code eksControlPlanePerHour} while its Kubernetes version is in standard support and
  * {@code eksExtendedSupportControlPlanePerHour} (in total, not on top) while it is in extended support.
  */
@@ -18,6 +20,8 @@ record PriceTable(
         String region,
         String date,
         Map<String, Double> instancesPerHour,
+        String spotDate,
+        Map<String, Double> spotInstancesPerHour,
         double eksControlPlanePerHour,
         double eksExtendedSupportControlPlanePerHour,
         double efsStoragePerGbMonth,
@@ -41,14 +45,12 @@ record PriceTable(
 
     static PriceTable parse(String json) {
         JsonNode n = Json.read(json);
-        Map<String, Double> instances = new TreeMap<>();
-        n.path("instances")
-                .properties()
-                .forEach(e -> instances.put(e.getKey(), e.getValue().asDouble()));
         return new PriceTable(
                 n.path("region").asText(),
                 n.path("date").asText(),
-                Map.copyOf(instances),
+                perHour(n.path("instances")),
+                n.path("spotDate").asText(),
+                perHour(n.path("spotInstances")),
                 n.path("eksControlPlanePerHour").asDouble(),
                 n.path("eksExtendedSupportControlPlanePerHour").asDouble(),
                 n.path("efsStoragePerGbMonth").asDouble(),
@@ -56,6 +58,17 @@ record PriceTable(
                 n.path("efsElasticWritePerGb").asDouble(),
                 n.path("stepFunctionsPer1000Transitions").asDouble(),
                 n.path("lambdaPerGbSecond").asDouble());
+    }
+
+    private static Map<String, Double> perHour(JsonNode prices) {
+        Map<String, Double> perHour = new TreeMap<>();
+        prices.properties().forEach(e -> perHour.put(e.getKey(), e.getValue().asDouble()));
+        return Map.copyOf(perHour);
+    }
+
+    /** The typical Spot price of an instance type, or null when the table does not list it. */
+    Double spotPerHour(String instanceType) {
+        return spotInstancesPerHour.get(instanceType);
     }
 
     /** The on-demand price of an instance type, or null when the table does not list it. */

@@ -379,7 +379,7 @@ public final class WorkloadManifests {
         }
         NodeGroupSpec nodes = spec.cluster().nodeGroup();
         int workersPerNode = Math.ceilDiv(spec.training().workers(), nodes.nodes());
-        return Math.max(1, EfaInterfaces.count(nodes.instanceType()) / workersPerNode);
+        return Math.max(1, EfaInterfaces.count(nodes.firstType()) / workersPerNode);
     }
 
     /** Which node group a pod runs on. */

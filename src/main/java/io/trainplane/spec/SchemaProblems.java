@@ -65,6 +65,7 @@ final class SchemaProblems {
             case "required" -> required(at, keywordPath, schemaPath, m.getProperty());
             case "additionalProperties" -> unknown(at, schemaPath, m.getProperty());
             case "false" -> forbidden(at, keywordPath, schemaPath);
+            case "minItems", "maxItems", "uniqueItems" -> items(at, schemaPath, m.getType(), m.getInstanceNode());
             default ->
                 new SpecProblem(
                         at,
@@ -145,6 +146,39 @@ final class SchemaProblems {
         String message = ("maxLength".equals(keyword) ? "must be at most " : "must be at least ") + limit
                 + " characters long (it has " + actual + ")";
         return new SpecProblem(at, message, orElse(description(declaration(schemaPath)), "shorten it"));
+    }
+
+    private SpecProblem items(String at, String schemaPath, String keyword, JsonNode list) {
+        JsonNode declaration = declaration(schemaPath);
+        String description = description(declaration);
+        return switch (keyword) {
+            case "minItems" ->
+                new SpecProblem(
+                        at,
+                        "must list at least " + declaration.path("minItems").asInt() + ", not " + list.size(),
+                        ("add one. " + description).trim());
+            case "maxItems" ->
+                new SpecProblem(
+                        at,
+                        "lists " + list.size() + ", more than the "
+                                + declaration.path("maxItems").asInt() + " allowed",
+                        ("remove some. " + description).trim());
+            default -> {
+                List<String> seen = new ArrayList<>();
+                String twice = null;
+                for (JsonNode item : list) {
+                    if (seen.contains(item.toString())) {
+                        twice = item.toString();
+                        break;
+                    }
+                    seen.add(item.toString());
+                }
+                yield new SpecProblem(
+                        at,
+                        "lists " + twice + " more than once",
+                        "list each value once: remove the duplicate " + twice);
+            }
+        };
     }
 
     private SpecProblem required(String at, String keywordPath, String schemaPath, String property) {

@@ -63,6 +63,7 @@ final class SpecRecords {
                 nodeGroup.isObject()
                         ? new NodeGroupSpec(
                                 text(nodeGroup, "instanceType"),
+                                texts(nodeGroup, "instanceTypes"),
                                 nodeGroup.path("nodes").asInt(),
                                 nodeGroup.path("gpusPerNode").asInt(),
                                 spelled(CapacityType.class, CapacityType::json, nodeGroup.path("capacityType")),
@@ -77,9 +78,12 @@ final class SpecRecords {
         putText(json, "kubernetesVersion", cluster.kubernetesVersion());
         NodeGroupSpec nodeGroup = cluster.nodeGroup();
         if (nodeGroup != null) {
-            ObjectNode group = json.putObject("nodeGroup")
-                    .put("instanceType", nodeGroup.instanceType())
-                    .put("nodes", nodeGroup.nodes())
+            ObjectNode group = json.putObject("nodeGroup");
+            putText(group, "instanceType", nodeGroup.instanceType());
+            if (nodeGroup.instanceTypes() != null) {
+                nodeGroup.instanceTypes().forEach(group.putArray("instanceTypes")::add);
+            }
+            group.put("nodes", nodeGroup.nodes())
                     .put("gpusPerNode", nodeGroup.gpusPerNode())
                     .put("capacityType", nodeGroup.capacityType().json());
             putText(group, "capacityReservationId", nodeGroup.capacityReservationId());
@@ -161,6 +165,17 @@ final class SpecRecords {
     private static String text(JsonNode object, String field) {
         JsonNode value = object.path(field);
         return value.isTextual() ? value.textValue() : null;
+    }
+
+    /** The strings of an array field; null when absent. */
+    private static java.util.List<String> texts(JsonNode object, String field) {
+        JsonNode value = object.path(field);
+        if (!value.isArray()) {
+            return null;
+        }
+        java.util.List<String> texts = new java.util.ArrayList<>();
+        value.forEach(item -> texts.add(item.asText()));
+        return texts;
     }
 
     private static void putText(ObjectNode object, String field, String value) {

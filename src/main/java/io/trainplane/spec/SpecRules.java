@@ -28,6 +28,7 @@ final class SpecRules {
         List<SpecProblem> problems = new ArrayList<>();
         TrainingSpec training = spec.training();
         if (spec.cluster().created() && spec.cluster().nodeGroup() != null) {
+            checkInstanceTypes(training, spec.cluster().nodeGroup(), given, problems);
             checkGpusFit(training, spec.cluster().nodeGroup(), problems);
         }
         if (training.gpusPerWorker() > 0 && training.procsPerWorker() > training.gpusPerWorker()) {
@@ -112,6 +113,152 @@ final class SpecRules {
     private static String calendar() {
         List<KubernetesVersions.Version> all = KubernetesVersions.all();
         return all.getFirst().version() + " to " + all.getLast().version();
+    }
+
+    /**
+     * A node group listing several instance types: SPOT only, each type one whose shape Trainplane
+     * knows ({@link InstanceShapes}), all of one shape (the pods are sized once, for every node the
+     * group may launch: AWS's advice for Spot node groups is types of the same vCPUs, memory and
+     * GPUs, https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html#managed-node-group-capacity-types),
+     * {@code gpusPerNode} their GPU count, and a worker's CPU and memory within the smallest type.
+     * A single {@code instanceType} is any type, as before.
+     */
+    private static void checkInstanceTypes(
+            TrainingSpec training, NodeGroupSpec nodes, JsonNode given, List<SpecProblem> problems) {
+        List<String> types = nodes.instanceTypes();
+        if (types == null) {
+            return;
+        }
+        String pointer = "/cluster/nodeGroup/instanceTypes";
+        if (nodes.capacityType() != CapacityType.SPOT) {
+            boolean defaulted = given.at("/cluster/nodeGroup/capacityType").isMissingNode();
+            problems.add(new SpecProblem(
+                    pointer,
+                    "lists " + types.size() + " instance types, but capacityType is "
+                            + nodes.capacityType().json()
+                            + (defaulted ? " (the default)" : "") + ": only a SPOT node group takes several ("
+                            + (nodes.capacityType() == CapacityType.CAPACITY_BLOCK
+                                    ? "a Capacity Block reserves one instance type"
+                                    : "on-demand nodes are not reclaimed, so other types add no capacity worth"
+                                            + " having, and the plan prices one")
+                            + ")",
+                    "set cluster.nodeGroup.capacityType to \"SPOT\", or give one type: \"instanceType\": \""
+                            + types.getFirst() + "\""));
+            return;
+        }
+        List<InstanceShapes.Shape> shapes = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) {
+            Optional<InstanceShapes.Shape> shape = InstanceShapes.of(types.get(i));
+            if (shape.isEmpty()) {
+                problems.add(new SpecProblem(
+                        pointer + "/" + i,
+                        "\"" + types.get(i) + "\" is not an instance type whose shape (GPUs, EFA, vCPUs, memory)"
+                                + " Trainplane knows, so it cannot check that it can stand in for the others",
+                        "list only known types ("
+                                + String.join(
+                                        ", ",
+                                        InstanceShapes.all().stream()
+                                                .map(InstanceShapes.Shape::name)
+                                                .toList())
+                                + "), or give this one alone as \"instanceType\""));
+            } else {
+                shapes.add(shape.get());
+            }
+        }
+        if (shapes.size() < types.size()) {
+            return;
+        }
+        InstanceShapes.Shape first = shapes.getFirst();
+        boolean oneShape = true;
+        for (int i = 1; i < shapes.size(); i++) {
+            InstanceShapes.Shape shape = shapes.get(i);
+            if (!InstanceShapes.sameShape(first, shape)) {
+                oneShape = false;
+                List<String> alike = InstanceShapes.sameShapeAs(first).stream()
+                        .filter(t -> !types.contains(t))
+                        .toList();
+                problems.add(new SpecProblem(
+                        pointer + "/" + i,
+                        shape.name() + " has " + shape.gpuText() + ", " + shape.efaText() + ", " + shape.architecture()
+                                + ", but " + first.name() + " (the first) has " + first.gpuText() + ", "
+                                + first.efaText() + ", " + first.architecture()
+                                + ": the workers are sized once, so every listed type must have the same GPUs,"
+                                + " EFA interfaces and architecture",
+                        "remove " + shape.name() + " from instanceTypes"
+                                + (alike.isEmpty()
+                                        ? ""
+                                        : ", or list types shaped like " + first.name() + ": "
+                                                + String.join(", ", alike))));
+            }
+        }
+        if (!oneShape) {
+            return;
+        }
+        if (nodes.gpusPerNode() != first.gpus()) {
+            problems.add(new SpecProblem(
+                    "/cluster/nodeGroup/gpusPerNode",
+                    "is " + nodes.gpusPerNode() + ", but each of the listed instance types has " + first.gpuText(),
+                    "set cluster.nodeGroup.gpusPerNode to " + first.gpus()));
+        }
+        InstanceShapes.Shape fewestCpus = shapes.stream()
+                .min(java.util.Comparator.comparingInt(InstanceShapes.Shape::vcpus))
+                .orElseThrow();
+        InstanceShapes.Shape leastMemory = shapes.stream()
+                .min(java.util.Comparator.comparingInt(InstanceShapes.Shape::memoryGiB))
+                .orElseThrow();
+        Double cpus = quantity(training.cpu());
+        if (cpus != null && cpus > fewestCpus.vcpus()) {
+            problems.add(new SpecProblem(
+                    "/training/cpu",
+                    "asks for " + training.cpu() + " CPUs per worker, more than " + fewestCpus.name()
+                            + ", the listed type with the fewest, has (" + fewestCpus.vcpus()
+                            + " vCPUs): a worker must fit on every type the node group may launch",
+                    "set training.cpu below " + fewestCpus.vcpus()
+                            + " (the kubelet and system pods keep a share), or remove " + fewestCpus.name()
+                            + " from cluster.nodeGroup.instanceTypes"));
+        }
+        Double memory = quantity(training.memory());
+        double leastBytes = leastMemory.memoryGiB() * 1024.0 * 1024 * 1024;
+        if (memory != null && memory > leastBytes) {
+            problems.add(new SpecProblem(
+                    "/training/memory",
+                    "asks for " + training.memory() + " per worker, more than " + leastMemory.name()
+                            + ", the listed type with the least, has (" + leastMemory.memoryGiB()
+                            + " GiB): a worker must fit on every type the node group may launch",
+                    "set training.memory below " + leastMemory.memoryGiB()
+                            + "Gi (the kubelet and system pods keep a share), or remove " + leastMemory.name()
+                            + " from cluster.nodeGroup.instanceTypes"));
+        }
+    }
+
+    /** A Kubernetes quantity ("6", "500m", "12Gi", "4G") as a plain number; null when not one of these forms. */
+    static Double quantity(String quantity) {
+        if (quantity == null) {
+            return null;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "([0-9]+(?:\\.[0-9]+)?)(m|k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)?")
+                .matcher(quantity);
+        if (!m.matches()) {
+            return null;
+        }
+        double value = Double.parseDouble(m.group(1));
+        double unit = m.group(2) == null
+                ? 1
+                : switch (m.group(2)) {
+                    case "m" -> 1e-3;
+                    case "k" -> 1e3;
+                    case "M" -> 1e6;
+                    case "G" -> 1e9;
+                    case "T" -> 1e12;
+                    case "P" -> 1e15;
+                    case "Ki" -> 1024.0;
+                    case "Mi" -> 1024.0 * 1024;
+                    case "Gi" -> 1024.0 * 1024 * 1024;
+                    case "Ti" -> 1024.0 * 1024 * 1024 * 1024;
+                    default -> 1024.0 * 1024 * 1024 * 1024 * 1024;
+                };
+        return value * unit;
     }
 
     private static void checkGpusFit(TrainingSpec training, NodeGroupSpec nodes, List<SpecProblem> problems) {

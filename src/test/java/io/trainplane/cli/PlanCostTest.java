@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -182,5 +183,93 @@ class PlanCostTest {
         CliTest.Result r = CliTest.cli(on(DAY), "plan", f.toString());
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Cost ESTIMATE", "worst case", "g5.2xlarge", "(estimate)");
+    }
+
+    @Test
+    void aSpotNodeGroupIsPricedAtTheHighestSpotPriceOfItsTypesWithTheOnDemandPriceBeside() throws IOException {
+        String spot =
+                """
+                {"runId": "spot-cost",
+                 "cluster": {"mode": "create", "kubernetesVersion": "1.35",
+                             "nodeGroup": {"instanceTypes": ["c5.2xlarge", "c5a.2xlarge", "c6i.2xlarge"], "nodes": 2,
+                                           "capacityType": "SPOT"}},
+                 "training": {"workers": 2, "epochs": 10, "cpu": "6", "memory": "12Gi"},
+                 "maxRunHours": 4}
+                """;
+        JsonNode prices = Json.read(Files.readString(Path.of("src/main/resources/prices/us-east-1.json")));
+        List<String> types = List.of("c5.2xlarge", "c5a.2xlarge", "c6i.2xlarge");
+        double spotPrice = types.stream()
+                .mapToDouble(t -> prices.path("spotInstances").path(t).asDouble())
+                .max()
+                .orElseThrow();
+        double onDemandPrice = types.stream()
+                .mapToDouble(t -> prices.path("instances").path(t).asDouble())
+                .max()
+                .orElseThrow();
+        assertThat(spotPrice).isPositive().isLessThan(onDemandPrice);
+
+        JsonNode cost = cost(spot);
+        // 10 epochs at the slowest listed type's seconds per epoch (c5a and c6i have no figure of
+        // their own: the default 300 s, slower than c5's 240 s), + 0.5 h.
+        double perEpoch =
+                types.stream().mapToDouble(CostEstimate::secondsPerEpoch).max().orElseThrow();
+        assertThat(perEpoch).isEqualTo(CostEstimate.DEFAULT_SECONDS_PER_EPOCH);
+        double hours = 10 * perEpoch / 3600 + 0.5;
+        assertThat(cost.path("expectedHours").asDouble()).isCloseTo(hours, within(1e-6));
+        JsonNode lines = cost.path("lines");
+        String nodes = "EC2 2 × c5.2xlarge|c5a.2xlarge|c6i.2xlarge (spot)";
+        assertThat(item(lines, "EC2 2 ×")).isEqualTo(nodes);
+        assertThat(line(lines, nodes, "unitPrice")).isEqualTo(spotPrice);
+        assertThat(line(lines, nodes, "cost")).isCloseTo(2 * hours * spotPrice, within(1e-5));
+        assertThat(line(lines, nodes, "onDemandUnitPrice")).isEqualTo(onDemandPrice);
+        assertThat(line(lines, nodes, "onDemandCost")).isCloseTo(2 * hours * onDemandPrice, within(1e-5));
+
+        double sum = 0;
+        for (JsonNode l : lines) {
+            sum += l.path("cost").asDouble();
+        }
+        assertThat(cost.path("total").asDouble()).isCloseTo(sum, within(1e-5));
+        assertThat(cost.path("onDemandTotal").asDouble())
+                .isCloseTo(sum + 2 * hours * (onDemandPrice - spotPrice), within(1e-5));
+        assertThat(cost.path("unpriced")).isEmpty();
+        assertThat(cost.path("worstCase").path("onDemandTotal").asDouble())
+                .isGreaterThan(cost.path("worstCase").path("total").asDouble());
+        assertThat(cost.path("assumptions").toString())
+                .contains("SPOT at typical spot prices of "
+                        + prices.path("spotDate").asText())
+                .contains("spot prices change by the hour and by Availability Zone");
+
+        CliTest.Result text =
+                CliTest.cli(on(DAY), "plan", dir.resolve("spec.json").toString());
+        assertThat(text.out())
+                .contains("typical spot prices of " + prices.path("spotDate").asText())
+                .contains("(the same on demand)")
+                .contains("total with the nodes on demand");
+    }
+
+    @Test
+    void aSpotTypeWithoutASpotPriceIsPricedAtOnDemandTheMostSpotCosts() {
+        PriceTable table = PriceTable.load(PriceTable.DEFAULT_REGION);
+        PriceTable noSpot = new PriceTable(
+                table.region(),
+                table.date(),
+                table.instancesPerHour(),
+                table.spotDate(),
+                java.util.Map.of(),
+                table.eksControlPlanePerHour(),
+                table.eksExtendedSupportControlPlanePerHour(),
+                table.efsStoragePerGbMonth(),
+                table.efsElasticReadPerGb(),
+                table.efsElasticWritePerGb(),
+                table.stepFunctionsPer1000Transitions(),
+                table.lambdaPerGbSecond());
+        var nodes = new io.trainplane.spec.NodeGroupSpec(
+                null, List.of("c5.2xlarge", "c6i.2xlarge"), 2, 0, io.trainplane.spec.CapacityType.SPOT, null, false);
+
+        CostEstimate.NodePrice price = CostEstimate.NodePrice.of(nodes, noSpot);
+
+        assertThat(price.perHour()).isEqualTo(table.instancePerHour("c5.2xlarge"));
+        assertThat(price.noSpotPrice()).containsExactly("c5.2xlarge", "c6i.2xlarge");
+        assertThat(price.assumption(noSpot)).contains("priced at on-demand, the most Spot costs");
     }
 }

@@ -105,10 +105,10 @@ public final class Ec2DesiredState {
             data.putObject("InstanceMarketOptions").put("MarketType", "capacity-block");
             // EKS requires it of a Capacity Block's template (the node group then names none):
             // https://docs.aws.amazon.com/eks/latest/userguide/capacity-blocks-mng.html
-            data.put("InstanceType", nodeGroup.instanceType());
+            data.put("InstanceType", nodeGroup.firstType());
         }
         if (nodeGroup.efa()) {
-            data.set("NetworkInterfaces", efaInterfaces(nodeGroup.instanceType(), securityGroupIds));
+            data.set("NetworkInterfaces", efaInterfaces(nodeGroup.firstType(), securityGroupIds));
         }
         placementGroupName.ifPresent(group -> data.putObject("Placement").put("GroupName", group));
         return template(launchTemplateName(names), data, tags);

@@ -89,10 +89,10 @@ public final class ReservedCapacity {
             throw new TerminalException(
                     "CapacityReservationInstanceType",
                     what + " reserves " + reservation.instanceType()
-                            + ", not " + nodeGroup.instanceType() + ": set cluster.nodeGroup.instanceType to "
+                            + ", not " + nodeGroup.firstType() + ": set cluster.nodeGroup.instanceType to "
                             + reservation.instanceType()
                             + " (and gpusPerNode to its GPU count), or use a reservation for "
-                            + nodeGroup.instanceType());
+                            + nodeGroup.firstType());
         }
         if (nodeGroup.nodes() > reservation.totalInstanceCount()) {
             throw new TerminalException(

@@ -176,7 +176,7 @@ public final class EksRequests {
             request.taints(gpuTaint());
         }
         if (spec.capacityType() != CapacityType.CAPACITY_BLOCK) {
-            request.instanceTypes(spec.instanceType()); // a Capacity Block's template names it: EKS refuses both
+            request.instanceTypes(spec.types()); // a Capacity Block's template names it: EKS refuses both
         }
         return request.build();
     }
@@ -213,7 +213,7 @@ public final class EksRequests {
                         .build())
                 .capacityType(capacityType(system.capacityType()))
                 .amiType(amiType(system))
-                .instanceTypes(system.instanceType())
+                .instanceTypes(system.types())
                 .labels(nodeLabels(names, SYSTEM_POOL, false))
                 .tags(tags.asMap())
                 .launchTemplate(LaunchTemplateSpecification.builder()
@@ -266,7 +266,7 @@ public final class EksRequests {
      * Trainium and Inferentia, ARM for Graviton, x86 otherwise.
      */
     public static AMITypes amiType(NodeGroupSpec spec) {
-        String type = spec.instanceType().toLowerCase(Locale.ROOT);
+        String type = spec.firstType().toLowerCase(Locale.ROOT);
         boolean arm = isGraviton(type);
         if (spec.gpusPerNode() > 0) {
             return arm ? AMITypes.AL2023_ARM_64_NVIDIA : AMITypes.AL2023_X86_64_NVIDIA;

@@ -1,6 +1,7 @@
 package io.trainplane.local.sim;
 
 import io.trainplane.aws.ec2.EfaInterfaces;
+import io.trainplane.spec.InstanceShapes;
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,29 +28,38 @@ public final class InstanceTypes {
         }
     }
 
-    private static final Map<String, InstanceType> TYPES = Map.ofEntries(
-            type("t3.medium", 2, 4, 0, 17),
-            type("c5.xlarge", 4, 8, 0, 58),
-            type("c5.2xlarge", 8, 16, 0, 58),
-            type("c5.4xlarge", 16, 32, 0, 234),
-            type("m5.large", 2, 8, 0, 29),
-            type("m5.xlarge", 4, 16, 0, 58),
-            type("m5.2xlarge", 8, 32, 0, 58),
-            type("g5.xlarge", 4, 16, 1, 58),
-            type("g5.2xlarge", 8, 32, 1, 58),
-            type("g5.12xlarge", 48, 192, 4, 737),
-            type("g5.48xlarge", 192, 768, 8, 345),
-            type("p4d.24xlarge", 96, 1152, 8, 737),
-            type("p5.48xlarge", 192, 2048, 8, 100));
+    /**
+     * Most pods per node, by type (eni_max_pods.go's formula; c5a.2xlarge and c6i.2xlarge have 4
+     * ENIs of 15 IPv4 addresses, as c5.2xlarge). vCPUs, memory and GPUs come from the spec's
+     * {@link InstanceShapes}, the table a diversified node group is checked against, so the nodes
+     * the twin simulates are the shapes the spec rules assumed.
+     */
+    private static final Map<String, Integer> MAX_PODS = Map.ofEntries(
+            Map.entry("t3.medium", 17),
+            Map.entry("c5.xlarge", 58),
+            Map.entry("c5.2xlarge", 58),
+            Map.entry("c5.4xlarge", 234),
+            Map.entry("c5a.2xlarge", 58),
+            Map.entry("c6i.2xlarge", 58),
+            Map.entry("m5.large", 29),
+            Map.entry("m5.xlarge", 58),
+            Map.entry("m5.2xlarge", 58),
+            Map.entry("g5.xlarge", 58),
+            Map.entry("g5.2xlarge", 58),
+            Map.entry("g5.12xlarge", 737),
+            Map.entry("g5.48xlarge", 345),
+            Map.entry("p4d.24xlarge", 737),
+            Map.entry("p5.48xlarge", 100));
 
     private InstanceTypes() {}
 
-    private static Map.Entry<String, InstanceType> type(String name, int vcpus, int memoryGiB, int gpus, int maxPods) {
-        return Map.entry(name, new InstanceType(name, vcpus, memoryGiB * 1024L, gpus, maxPods));
-    }
-
     public static Optional<InstanceType> of(String name) {
-        return Optional.ofNullable(TYPES.get(name));
+        Integer maxPods = MAX_PODS.get(name);
+        return maxPods == null
+                ? Optional.empty()
+                : InstanceShapes.of(name)
+                        .map(shape -> new InstanceType(
+                                name, shape.vcpus(), shape.memoryGiB() * 1024L, shape.gpus(), maxPods));
     }
 
     /** The type, or an error naming the table to extend: a node of an unknown type cannot be simulated. */

@@ -54,7 +54,18 @@ final class NodegroupLaunches {
      * "If however, you specify an instance type in your launch template and specify any
      * instanceTypes, the node group deployment will fail"; the twin refuses it at once).
      */
+    /** The most instance types CreateNodegroup takes. */
+    static final int MAX_INSTANCE_TYPES = 20;
+
     void check(CreateNodegroupRequest request, EksAccount account, String cluster) {
+        // "you can specify 0-20 instance types for instanceTypes"
+        // (https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html, instanceTypes).
+        account.require(
+                !request.hasInstanceTypes() || request.instanceTypes().size() <= MAX_INSTANCE_TYPES,
+                cluster,
+                "instanceTypes lists "
+                        + (request.hasInstanceTypes() ? request.instanceTypes().size() : 0)
+                        + " instance types; a node group takes at most " + MAX_INSTANCE_TYPES);
         boolean block = request.capacityType() == CapacityTypes.CAPACITY_BLOCK;
         LaunchTemplateSpecification spec = request.launchTemplate();
         account.require(
@@ -184,7 +195,14 @@ final class NodegroupLaunches {
         return Optional.empty();
     }
 
-    /** The instance type the node group's instances launch as: its launch template's, its first one, or EKS's default. */
+    /**
+     * The instance type the node group's instances launch as: its launch template's, its first one,
+     * or EKS's default. Of a diversified (SPOT) list every node takes the first type: on EKS, EC2's
+     * price-capacity-optimized allocation picks per instance, from the pools with most spare
+     * capacity at the lowest price (https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html#managed-node-group-capacity-types),
+     * which a twin without capacity pools cannot reproduce; the spec's rules keep the listed types
+     * to one shape and size the workers for the smallest, so any one of them stands for the rest.
+     */
     String instanceType(CreateNodegroupRequest request) {
         JsonNode data = request.launchTemplate() == null || launchTemplates == null
                 ? null

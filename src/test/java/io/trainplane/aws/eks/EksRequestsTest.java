@@ -310,4 +310,16 @@ class EksRequestsTest {
         assertThat(request.tags()).isEqualTo(TAGS.asMap());
         assertThat(request.hasPodIdentityAssociations()).isFalse();
     }
+
+    @Test
+    void aDiversifiedSpotNodeGroupPassesEveryInstanceTypeInOrder() {
+        NodeGroupSpec spot =
+                new NodeGroupSpec(null, List.of("g5.xlarge", "g5.2xlarge"), 2, 1, CapacityType.SPOT, null, false);
+
+        CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, spot, NETWORK, ROLES, "lt-0123");
+
+        assertThat(request.instanceTypes()).containsExactly("g5.xlarge", "g5.2xlarge");
+        assertThat(request.capacityTypeAsString()).isEqualTo("SPOT");
+        assertThat(request.amiType()).isEqualTo(AMITypes.AL2023_X86_64_NVIDIA);
+    }
 }
