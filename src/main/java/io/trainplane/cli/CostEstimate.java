@@ -173,8 +173,8 @@ record CostEstimate(
                         null,
                         List.of());
             }
+            Double spot = prices.instances().nodePerHour(nodes).orElse(null);
             Double onDemand = 0.0;
-            Double spot = 0.0;
             String dearest = null;
             List<String> noSpotPrice = new ArrayList<>();
             for (String type : nodes.types()) {
@@ -185,10 +185,9 @@ record CostEstimate(
                     typeSpot = typeOnDemand;
                 }
                 onDemand = onDemand == null || typeOnDemand == null ? null : Math.max(onDemand, typeOnDemand);
-                if (spot != null && typeSpot != null && typeSpot > spot) {
+                if (dearest == null && typeSpot != null && typeSpot.equals(spot)) {
                     dearest = type;
                 }
-                spot = spot == null || typeSpot == null ? null : Math.max(spot, typeSpot);
             }
             return new NodePrice(
                     "EC2 " + nodes.nodes() + " × " + types + " (spot)",

@@ -1,13 +1,13 @@
 package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.InstancePrices;
 import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Prices shipped in {@code src/main/resources/prices/<region>.json}: on-demand, and typical Spot
@@ -45,12 +45,13 @@ record PriceTable(
 
     static PriceTable parse(String json) {
         JsonNode n = Json.read(json);
+        InstancePrices instances = InstancePrices.parse(json);
         return new PriceTable(
                 n.path("region").asText(),
                 n.path("date").asText(),
-                perHour(n.path("instances")),
+                instances.onDemandPerHour(),
                 n.path("spotDate").asText(),
-                perHour(n.path("spotInstances")),
+                instances.spotPerHour(),
                 n.path("eksControlPlanePerHour").asDouble(),
                 n.path("eksExtendedSupportControlPlanePerHour").asDouble(),
                 n.path("efsStoragePerGbMonth").asDouble(),
@@ -60,10 +61,9 @@ record PriceTable(
                 n.path("lambdaPerGbSecond").asDouble());
     }
 
-    private static Map<String, Double> perHour(JsonNode prices) {
-        Map<String, Double> perHour = new TreeMap<>();
-        prices.properties().forEach(e -> perHour.put(e.getKey(), e.getValue().asDouble()));
-        return Map.copyOf(perHour);
+    /** The instance prices alone, as the workflow reads them. */
+    InstancePrices instances() {
+        return new InstancePrices(region, date, instancesPerHour, spotInstancesPerHour);
     }
 
     /** The typical Spot price of an instance type, or null when the table does not list it. */

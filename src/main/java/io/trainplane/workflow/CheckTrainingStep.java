@@ -212,9 +212,9 @@ public final class CheckTrainingStep implements KubernetesStep {
     }
 
     /**
-     * What the run's node group costs an hour at the plan's prices (the on-demand price of its
-     * instance type in the table {@code plan} uses, times its nodes); null for an existing cluster's
-     * nodes, or an instance type the table does not list.
+     * What the run's node group costs an hour at the plan's prices ({@link InstancePrices#nodePerHour},
+     * on demand or Spot, times its nodes); null for an existing cluster's nodes, or an instance
+     * type the table does not list.
      */
     private static Double nodeGroupPerHour(RunContext run) {
         var group = run.spec().cluster().nodeGroup();
@@ -222,7 +222,7 @@ public final class CheckTrainingStep implements KubernetesStep {
             return null;
         }
         return InstancePrices.load(InstancePrices.PLAN_REGION)
-                .perHour(group.instanceType())
+                .nodePerHour(group)
                 .map(price -> price * group.nodes())
                 .orElse(null);
     }
