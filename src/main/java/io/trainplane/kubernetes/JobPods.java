@@ -18,6 +18,27 @@ public final class JobPods {
      */
     public static final String DISRUPTION_TARGET = "DisruptionTarget";
 
+    /**
+     * The annotation (and, since Kubernetes 1.28, label) with an Indexed Job's pod's completion index
+     * (https://kubernetes.io/docs/reference/labels-annotations-taints/#batch-kubernetes-io-job-completion-index).
+     */
+    public static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+
+    /** The pod's completion index (annotation, else label), null when it has none. */
+    public static Integer completionIndex(Pod pod) {
+        String value = pod.getMetadata().getAnnotations() == null
+                ? null
+                : pod.getMetadata().getAnnotations().get(COMPLETION_INDEX);
+        if (value == null && pod.getMetadata().getLabels() != null) {
+            value = pod.getMetadata().getLabels().get(COMPLETION_INDEX);
+        }
+        try {
+            return value == null ? null : Integer.valueOf(value);
+        } catch (NumberFormatException notAnIndex) {
+            return null;
+        }
+    }
+
     static final int TAIL_LINES = 30;
 
     private final KubernetesClient client;

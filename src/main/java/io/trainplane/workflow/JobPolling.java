@@ -65,7 +65,7 @@ final class JobPolling {
         List<Pod> list = pods.list();
         Optional<Pod> first = list.stream()
                 .filter(pod -> pod.getMetadata().getAnnotations() != null
-                        && "0".equals(pod.getMetadata().getAnnotations().get(COMPLETION_INDEX)))
+                        && "0".equals(pod.getMetadata().getAnnotations().get(JobPods.COMPLETION_INDEX)))
                 .findFirst()
                 .or(() -> list.stream().findFirst());
         if (first.isEmpty() || first.get().getStatus() == null) {
@@ -98,8 +98,6 @@ final class JobPolling {
         }
         return Optional.ofNullable(last);
     }
-
-    private static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
 
     static ObjectNode notDone(Job job, Instant now) {
         return Json.object().put("done", false).put("waitSeconds", waitSeconds(job, now));

@@ -52,7 +52,7 @@ import java.util.stream.Stream;
  * runs; the pod's runtime is the process's real duration.
  */
 public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
-    static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+    static final String COMPLETION_INDEX = JobPods.COMPLETION_INDEX;
     static final String MARKER = ".trainplane-ready";
     private static final int MESSAGE_LIMIT = 4096;
     private static final Set<String> TORCHRUN_FLAGS =

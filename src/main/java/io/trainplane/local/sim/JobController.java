@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyOnExitCodesRequi
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyOnPodConditionsPattern;
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyRule;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.kubernetes.JobPods;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -30,7 +31,7 @@ import java.util.stream.Stream;
  */
 public final class JobController {
     static final String JOB_NAME = "batch.kubernetes.io/job-name";
-    static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+    static final String COMPLETION_INDEX = JobPods.COMPLETION_INDEX;
     static final Duration SCHEDULING = Duration.ofSeconds(5);
     static final String IGNORE = "Ignore";
     static final String FAIL_JOB = "FailJob";
