@@ -137,7 +137,9 @@ public final class LocalCloud implements AutoCloseable {
         this.kubernetes = new SimulatedClusters(workload, clock).mountingFrom(efs::mountTargetZones);
         this.eks = new SimulatedEks(calls, clock, faults, iam, kubernetes)
                 .sharing(network)
-                .launchingInto(capacity, cloudControl);
+                .launchingInto(capacity, cloudControl)
+                .trustingPods(
+                        TEMPLATE.rolesTrustedBy("pods.eks.amazonaws.com", List.of("sts:AssumeRole", "sts:TagSession")));
         TEMPLATE.buckets().values().forEach(s3::createStackBucket);
         if (ownsDynamoDb) {
             RunsTable.create(dynamoDb.client(), SETTINGS.tableName());

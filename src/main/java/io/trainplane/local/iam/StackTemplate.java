@@ -145,6 +145,41 @@ public final class StackTemplate {
         return java.util.Collections.unmodifiableMap(stateMachines);
     }
 
+    /**
+     * The ARNs of the stack's roles whose trust policy allows {@code service} (pods.eks.amazonaws.com)
+     * every one of {@code actions} (sts:AssumeRole, sts:TagSession).
+     */
+    public java.util.Set<String> rolesTrustedBy(String service, java.util.List<String> actions) {
+        java.util.Set<String> arns = new java.util.TreeSet<>();
+        roles.forEach((id, role) -> {
+            java.util.Set<String> allowed = new java.util.HashSet<>();
+            for (JsonNode statement : resources
+                    .path(id)
+                    .path("Properties")
+                    .path("AssumeRolePolicyDocument")
+                    .path("Statement")) {
+                if (statement.path("Effect").asText().equals("Allow")
+                        && values(statement.path("Principal").path("Service")).contains(service)) {
+                    allowed.addAll(values(statement.path("Action")));
+                }
+            }
+            if (allowed.containsAll(actions)) {
+                arns.add(role.arn());
+            }
+        });
+        return arns;
+    }
+
+    private static java.util.List<String> values(JsonNode node) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (node.isArray()) {
+            node.forEach(v -> out.add(v.asText()));
+        } else if (node.isTextual()) {
+            out.add(node.asText());
+        }
+        return out;
+    }
+
     /** The S3 buckets the stack creates, by logical id. */
     public Map<String, StackBucket> buckets() {
         return java.util.Collections.unmodifiableMap(buckets);
