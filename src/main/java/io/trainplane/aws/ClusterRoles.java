@@ -4,11 +4,19 @@ import java.util.Objects;
 
 /**
  * The IAM roles the stack made for run clusters: EKS's service role, the nodes' instance role,
- * and the role the EFS CSI driver's controller assumes through Pod Identity.
+ * the role the EFS CSI driver's controller assumes through Pod Identity, and the role the run's
+ * pods assume through Pod Identity to write the run's outputs to the artifacts bucket ("" when the
+ * stack has none).
  */
-public record ClusterRoles(String clusterRoleArn, String nodeRoleArn, String efsCsiRoleArn) {
+public record ClusterRoles(String clusterRoleArn, String nodeRoleArn, String efsCsiRoleArn, String runOutputsRoleArn) {
     public ClusterRoles {
         Objects.requireNonNull(clusterRoleArn, "clusterRoleArn");
         Objects.requireNonNull(nodeRoleArn, "nodeRoleArn");
+        Objects.requireNonNull(runOutputsRoleArn, "runOutputsRoleArn");
+    }
+
+    /** Roles of a stack without a run outputs role. */
+    public ClusterRoles(String clusterRoleArn, String nodeRoleArn, String efsCsiRoleArn) {
+        this(clusterRoleArn, nodeRoleArn, efsCsiRoleArn, "");
     }
 }

@@ -14,6 +14,7 @@ import java.util.Set;
  * @param logRetentionDays how long the control-plane log group of a run's cluster keeps its logs
  * @param adoptableFileSystemIds the EFS file systems runs may adopt ({@code volume.fileSystemId}): the
  *                         stack parameter AdoptableFileSystemIds, which its role's policy names too
+ * @param artifactsBucket  the stack's bucket for runs' outputs (stack output ArtifactsBucketName), "" when unknown
  */
 public record Settings(
         String stackName,
@@ -23,7 +24,8 @@ public record Settings(
         ClusterNetwork network,
         ClusterRoles roles,
         int logRetentionDays,
-        List<String> adoptableFileSystemIds) {
+        List<String> adoptableFileSystemIds,
+        String artifactsBucket) {
     /**
      * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
      * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
@@ -33,6 +35,7 @@ public record Settings(
 
     public Settings {
         adoptableFileSystemIds = List.copyOf(adoptableFileSystemIds);
+        artifactsBucket = artifactsBucket == null ? "" : artifactsBucket;
         if (!RETENTION_DAYS.contains(logRetentionDays)) {
             throw new IllegalArgumentException(
                     "log retention of " + logRetentionDays + " days: CloudWatch Logs takes one of "
@@ -50,6 +53,19 @@ public record Settings(
             ClusterRoles roles,
             int logRetentionDays) {
         this(stackName, tableName, eventBusName, region, network, roles, logRetentionDays, List.of());
+    }
+
+    /** Settings of a stack without an artifacts bucket. */
+    public Settings(
+            String stackName,
+            String tableName,
+            String eventBusName,
+            String region,
+            ClusterNetwork network,
+            ClusterRoles roles,
+            int logRetentionDays,
+            List<String> adoptableFileSystemIds) {
+        this(stackName, tableName, eventBusName, region, network, roles, logRetentionDays, adoptableFileSystemIds, "");
     }
 
     public static Settings fromEnvironment() {
@@ -90,9 +106,11 @@ public record Settings(
                 new ClusterRoles(
                         env.getOrDefault("CLUSTER_ROLE_ARN", ""),
                         env.getOrDefault("NODE_ROLE_ARN", ""),
-                        env.getOrDefault("EFS_CSI_ROLE_ARN", "")),
+                        env.getOrDefault("EFS_CSI_ROLE_ARN", ""),
+                        env.getOrDefault("RUN_OUTPUTS_ROLE_ARN", "")),
                 days,
-                list(env, "ADOPTABLE_FILE_SYSTEM_IDS"));
+                list(env, "ADOPTABLE_FILE_SYSTEM_IDS"),
+                env.getOrDefault("ARTIFACTS_BUCKET", ""));
     }
 
     private static List<String> list(Map<String, String> env, String name) {

@@ -83,6 +83,10 @@ public final class RunObjects {
         PyTorchJobs.delete(client, namespace, RUN_LABEL, runId);
         client.services().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
+        client.serviceAccounts()
+                .inNamespace(namespace)
+                .withLabel(RUN_LABEL, runId)
+                .delete();
         client.pods().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.persistentVolumeClaims()
                 .inNamespace(namespace)
@@ -145,6 +149,11 @@ public final class RunObjects {
                                 .list()
                                 .getItems(),
                         client.configMaps()
+                                .inNamespace(namespace)
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems(),
+                        client.serviceAccounts()
                                 .inNamespace(namespace)
                                 .withLabel(RUN_LABEL, runId)
                                 .list()

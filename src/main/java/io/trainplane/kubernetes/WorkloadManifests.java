@@ -72,9 +72,16 @@ public final class WorkloadManifests {
     /** Everything the run creates, in creation order. */
     public List<HasMetadata> all() {
         if (spec.training().launcher() == Launcher.PYTORCHJOB) {
-            return List.of(namespace(), workloadScripts(), dataJob(), pyTorchJob(), evaluationJob());
+            return List.of(namespace(), serviceAccount(), workloadScripts(), dataJob(), pyTorchJob(), evaluationJob());
         }
-        return List.of(namespace(), workloadScripts(), dataJob(), trainingService(), trainingJob(), evaluationJob());
+        return List.of(
+                namespace(),
+                serviceAccount(),
+                workloadScripts(),
+                dataJob(),
+                trainingService(),
+                trainingJob(),
+                evaluationJob());
     }
 
     /** The training as a Kubeflow PyTorchJob (launcher pytorchjob). */
@@ -87,6 +94,21 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withName(names.namespace())
                 .withLabels(names.labels())
+                .endMetadata()
+                .build();
+    }
+
+    /**
+     * The training and evaluation pods' identity: EKS Pod Identity associates it with the stack's
+     * run outputs role (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-association.html).
+     * The data job does without: it writes nothing to S3.
+     */
+    public io.fabric8.kubernetes.api.model.ServiceAccount serviceAccount() {
+        return new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName(io.trainplane.aws.eks.PodIdentity.RUN_SERVICE_ACCOUNT)
+                .withNamespace(names.namespace())
+                .withLabels(labels("identity"))
                 .endMetadata()
                 .build();
     }
@@ -416,6 +438,9 @@ public final class WorkloadManifests {
                 .withSubdomain(subdomain)
                 .withContainers(container)
                 .withVolumes(volumes());
+        if (placement == Placement.WORKERS) {
+            pod.withServiceAccountName(io.trainplane.aws.eks.PodIdentity.RUN_SERVICE_ACCOUNT);
+        }
         boolean created = spec.cluster().created();
         boolean gpuTaint = created
                 ? placement == Placement.WORKERS && spec.cluster().nodeGroup().gpusPerNode() > 0

@@ -26,6 +26,7 @@ import io.trainplane.local.sim.SimulatedEks;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.local.sim.SimulatedKubernetes;
 import io.trainplane.local.sim.SimulatedNetwork;
+import io.trainplane.local.sim.SimulatedS3;
 import io.trainplane.local.sim.SimulatedStepFunctions;
 import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
@@ -104,6 +105,9 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam, network);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, iam);
     private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults, iam);
+    /** The stack's buckets (the artifacts bucket), created with the stack as CloudFormation would. */
+    private final SimulatedS3 s3 = new SimulatedS3(calls, clock, iam);
+
     private final ClusterAccess clusters;
     private final EksApiServerGate apiServerGate;
 
@@ -133,7 +137,10 @@ public final class LocalCloud implements AutoCloseable {
         this.kubernetes = new SimulatedClusters(workload, clock).mountingFrom(efs::mountTargetZones);
         this.eks = new SimulatedEks(calls, clock, faults, iam, kubernetes)
                 .sharing(network)
-                .launchingInto(capacity, cloudControl);
+                .launchingInto(capacity, cloudControl)
+                .trustingPods(
+                        TEMPLATE.rolesTrustedBy("pods.eks.amazonaws.com", List.of("sts:AssumeRole", "sts:TagSession")));
+        TEMPLATE.buckets().values().forEach(s3::createStackBucket);
         if (ownsDynamoDb) {
             RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         }
@@ -309,6 +316,11 @@ public final class LocalCloud implements AutoCloseable {
 
     public SimulatedEventBus bus() {
         return bus;
+    }
+
+    /** The account's S3: the stack's artifacts bucket ({@link Settings#artifactsBucket()}). */
+    public SimulatedS3 s3() {
+        return s3;
     }
 
     public SimulatedStepFunctions stepFunctions() {

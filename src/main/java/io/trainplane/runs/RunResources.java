@@ -59,6 +59,16 @@ public final class RunResources {
     /** The run's namespace; everything inside it carries the run label. */
     public static final Key<String> NAMESPACE = text("kubernetes/namespace");
 
+    /**
+     * The run's pods' service account whose EKS Pod Identity association the run asks for, as
+     * {@code namespace/serviceAccount} (its own copy of the namespace: the namespace's entry goes
+     * with the namespace, before the association), written before the create so that cleanup finds
+     * it by them; the association's id, once EKS answered.
+     */
+    public static final Key<String> POD_IDENTITY_SERVICE_ACCOUNT = text("eks/pod-identity-service-account");
+
+    public static final Key<String> POD_IDENTITY = text("eks/pod-identity-association");
+
     /** An EKS cluster the run created ({@code cluster.mode: create}); deleted by cleanup unless kept. */
     public static final Key<String> EKS_CLUSTER = text("eks/cluster");
 
@@ -104,6 +114,8 @@ public final class RunResources {
     static final List<Key<?>> KEYS = List.of(
             KUBERNETES_CLUSTER,
             NAMESPACE,
+            POD_IDENTITY_SERVICE_ACCOUNT,
+            POD_IDENTITY,
             EKS_CLUSTER,
             NODE_GROUP,
             SYSTEM_NODE_GROUP,

@@ -3,6 +3,9 @@ package io.trainplane.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.Settings;
+import io.trainplane.aws.eks.RunPodIdentities;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -12,6 +15,7 @@ import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Connects to an existing cluster ({@code cluster.mode: existing}) and creates the run's
@@ -25,10 +29,15 @@ public final class ConnectClusterStep implements KubernetesStep {
 
     private final RunStore store;
     private final ClusterAccess clusters;
+    private final Supplier<RunPodIdentities> podIdentities;
+    private final Settings settings;
 
-    public ConnectClusterStep(RunStore store, ClusterAccess clusters) {
+    public ConnectClusterStep(
+            RunStore store, ClusterAccess clusters, Supplier<RunPodIdentities> podIdentities, Settings settings) {
         this.store = store;
         this.clusters = clusters;
+        this.podIdentities = podIdentities;
+        this.settings = settings;
     }
 
     @Override
@@ -50,8 +59,11 @@ public final class ConnectClusterStep implements KubernetesStep {
         // Written before the create, so cleanup finds the namespace even if this step dies midway.
         store.update(run.runId(), r -> r.withResource(RunResources.KUBERNETES_CLUSTER, cluster)
                 .withResource(RunResources.NAMESPACE, namespace));
+        WorkloadManifests manifests = new WorkloadManifests(run.spec());
         try {
-            new RunObjects(client, run.runId()).createOrAdopt(new WorkloadManifests(run.spec()).namespace());
+            RunObjects objects = new RunObjects(client, run.runId());
+            objects.createOrAdopt(manifests.namespace());
+            objects.createOrAdopt(manifests.serviceAccount());
         } catch (KubernetesClientException e) {
             if (!KubernetesFailures.refused(e)) {
                 throw e;
@@ -63,7 +75,26 @@ public final class ConnectClusterStep implements KubernetesStep {
             }
             throw KubernetesFailures.accessDenied(cluster, e);
         }
+        associateRunPods(run, cluster, namespace);
         return Json.object().put("name", cluster).put("namespace", namespace);
+    }
+
+    /**
+     * Gives the run's pods the stack's run outputs role through EKS Pod Identity: recorded before
+     * the create (cleanup finds it by namespace and service account), its id after. A stack without
+     * the role (settings without it) gives the pods no AWS identity.
+     */
+    private void associateRunPods(RunContext run, String cluster, String namespace) {
+        String role = settings.roles().runOutputsRoleArn();
+        if (role.isEmpty()) {
+            return;
+        }
+        var association = RunPodIdentities.InCluster.runPods(cluster, namespace);
+        store.update(
+                run.runId(),
+                r -> r.withResource(RunResources.POD_IDENTITY_SERVICE_ACCOUNT, association.serviceAccountRef()));
+        String id = podIdentities.get().ensure(association, role, RunTags.of(settings, run.names()));
+        store.update(run.runId(), r -> r.withResource(RunResources.POD_IDENTITY, id));
     }
 
     /**

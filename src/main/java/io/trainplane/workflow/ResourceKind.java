@@ -21,6 +21,15 @@ enum ResourceKind {
     /** The run's namespace and what it holds, in the cluster that holds them (created or existing). */
     KUBERNETES_OBJECTS("Kubernetes objects", Keep.NEVER, entries(RunResources.NAMESPACE)),
     /**
+     * The EKS Pod Identity association of the run's pods with the stack's run outputs role: the
+     * run's on any cluster (an existing one too), deleted once its pods are gone and before the cluster.
+     */
+    POD_IDENTITY(
+            "EKS Pod Identity association",
+            Keep.NEVER,
+            entries(RunResources.POD_IDENTITY_SERVICE_ACCOUNT, RunResources.POD_IDENTITY),
+            KUBERNETES_OBJECTS),
+    /**
      * The cluster's security group on the mount targets of a file system that stays (adopted or
      * kept), where the run added it: taken back off before the cluster goes, since EKS does not
      * delete a cluster's security group that a network interface still uses, and leaves it behind
@@ -59,7 +68,8 @@ enum ResourceKind {
             LAUNCH_TEMPLATE,
             SYSTEM_LAUNCH_TEMPLATE,
             PLACEMENT_GROUP,
-            MOUNT_TARGET_ACCESS),
+            MOUNT_TARGET_ACCESS,
+            POD_IDENTITY),
     /** Last: EKS writes the control-plane logs into it until the cluster is gone. */
     LOG_GROUP(
             "control-plane log group",
@@ -122,6 +132,7 @@ enum ResourceKind {
                 r.has(RunResources.KUBERNETES_CLUSTER)
                         ? list(r.get(RunResources.NAMESPACE).map(ns -> "kubernetes:Namespace/" + ns))
                         : List.of();
+            case POD_IDENTITY -> podIdentity(r);
             // Not resources of their own: a change to someone's mount targets, and the file system's parts.
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
@@ -149,6 +160,7 @@ enum ResourceKind {
     List<String> eventNamed(RunResources r) {
         return switch (this) {
             case KUBERNETES_OBJECTS -> list(r.get(RunResources.NAMESPACE).map(ns -> "kubernetes:Namespace/" + ns));
+            case POD_IDENTITY -> podIdentity(r);
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
             case NODE_GROUP -> list(r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
@@ -174,6 +186,12 @@ enum ResourceKind {
     private static List<String> nodegroup(RunResources r, RunResources.Key<String> key) {
         return list(
                 r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(key).map(ng -> "eks:nodegroup/" + c + "/" + ng)));
+    }
+
+    /** By its id once EKS answered; unnamed before (cleanup finds it by namespace and service account). */
+    private static List<String> podIdentity(RunResources r) {
+        return list(r.get(RunResources.KUBERNETES_CLUSTER).flatMap(c -> r.get(RunResources.POD_IDENTITY)
+                .map(id -> "eks:podidentityassociation/" + c + "/" + id)));
     }
 
     /** Its id once EFS answered, its creation token before. */

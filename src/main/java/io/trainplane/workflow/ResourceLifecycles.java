@@ -13,6 +13,7 @@ import io.trainplane.aws.efs.MountTargetSecurityGroups;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.aws.eks.RunPodIdentities;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunNamespaces;
 import io.trainplane.runs.RunRecord;
@@ -121,6 +122,16 @@ final class ResourceLifecycles {
                                     new RunNamespaces.InCluster(cluster, run.runId()),
                                     this::namespaces,
                                     objects -> namespaces().remaining(objects)));
+                case POD_IDENTITY ->
+                    r.get(RunResources.KUBERNETES_CLUSTER)
+                            .flatMap(cluster -> r.get(RunResources.POD_IDENTITY_SERVICE_ACCOUNT)
+                                    .map(account -> RunPodIdentities.InCluster.of(cluster, account)))
+                            .map(association -> bound(
+                                    kind, association, () -> new RunPodIdentities(eks.get()), a -> new RunPodIdentities(
+                                                    eks.get())
+                                            .associationIds(a).stream()
+                                                    .map(id -> "eks:podidentityassociation/" + a.cluster() + "/" + id)
+                                                    .toList()));
                 case MOUNT_TARGET_ACCESS ->
                     r.get(RunResources.MOUNT_TARGET_GROUP)
                             .filter(group ->

@@ -8,6 +8,7 @@ import io.trainplane.aws.efs.MountTargetSecurityGroups;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.aws.eks.RunPodIdentities;
 import io.trainplane.clients.Clients;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.runs.RunStore;
@@ -67,7 +68,8 @@ public final class StepWiring {
     }
 
     public static Step connectCluster(Clients clients) {
-        return new ConnectClusterStep(runStore(clients), clusters(clients));
+        return new ConnectClusterStep(
+                runStore(clients), clusters(clients), () -> new RunPodIdentities(clients.eks()), clients.settings());
     }
 
     public static Step createVolume(Clients clients) {

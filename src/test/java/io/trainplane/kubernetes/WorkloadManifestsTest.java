@@ -19,6 +19,19 @@ class WorkloadManifestsTest {
     }
 
     @Test
+    void trainingAndEvaluationPodsRunAsTheRunsServiceAccountAndTheDataJobAsNone() {
+        var manifests = new WorkloadManifests(spec("{\"workers\": 2}"));
+        var account = manifests.serviceAccount();
+        assertThat(account.getMetadata().getName()).isEqualTo("trainplane-run");
+        assertThat(account.getMetadata().getNamespace()).isEqualTo("tp-nightly-7");
+        assertThat(account.getMetadata().getLabels()).containsEntry("trainplane/run-id", "nightly-7");
+        assertThat(manifests.all().indexOf(account)).isEqualTo(1);
+        assertThat(pod(manifests.trainingJob()).getServiceAccountName()).isEqualTo("trainplane-run");
+        assertThat(pod(manifests.evaluationJob()).getServiceAccountName()).isEqualTo("trainplane-run");
+        assertThat(pod(manifests.dataJob()).getServiceAccountName()).isNull();
+    }
+
+    @Test
     void trainingIsAnIndexedJobWithOnePodPerWorkerAndTorchrunRendezvousAtPodZero() {
         var manifests = new WorkloadManifests(
                 spec("{\"workers\": 3, \"procsPerWorker\": 2, \"epochs\": 4, \"maxRestarts\": 1}"));

@@ -9,6 +9,7 @@ import static io.trainplane.workflow.ResourceKind.MOUNT_TARGETS;
 import static io.trainplane.workflow.ResourceKind.MOUNT_TARGET_ACCESS;
 import static io.trainplane.workflow.ResourceKind.NODE_GROUP;
 import static io.trainplane.workflow.ResourceKind.PLACEMENT_GROUP;
+import static io.trainplane.workflow.ResourceKind.POD_IDENTITY;
 import static io.trainplane.workflow.ResourceKind.SYSTEM_LAUNCH_TEMPLATE;
 import static io.trainplane.workflow.ResourceKind.SYSTEM_NODE_GROUP;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -120,7 +121,7 @@ class TeardownPlanTest {
         assertThat(TeardownPlan.ORDER.waves())
                 .containsExactly(
                         List.of(KUBERNETES_OBJECTS),
-                        List.of(MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP, SYSTEM_NODE_GROUP),
+                        List.of(POD_IDENTITY, MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP, SYSTEM_NODE_GROUP),
                         List.of(FILE_SYSTEM, LAUNCH_TEMPLATE, SYSTEM_LAUNCH_TEMPLATE, PLACEMENT_GROUP),
                         List.of(CLUSTER),
                         List.of(LOG_GROUP));

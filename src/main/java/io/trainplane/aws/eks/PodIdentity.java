@@ -2,10 +2,15 @@ package io.trainplane.aws.eks;
 
 import java.util.Objects;
 
-/** The IAM role an add-on's Kubernetes service account gets through EKS Pod Identity. */
+/** The IAM role a Kubernetes service account (an add-on's, or the run's pods') gets through EKS Pod Identity. */
 public record PodIdentity(String serviceAccount, String roleArn) {
     /** The service account of the EFS CSI driver's controller. */
     public static final String EFS_CSI_CONTROLLER_SERVICE_ACCOUNT = "efs-csi-controller-sa";
+    /**
+     * The service account of a run's training and evaluation pods, in the run's namespace: EKS Pod
+     * Identity gives them the stack's run outputs role (template.yaml RunOutputsRole).
+     */
+    public static final String RUN_SERVICE_ACCOUNT = "trainplane-run";
 
     public PodIdentity {
         Objects.requireNonNull(serviceAccount, "serviceAccount");

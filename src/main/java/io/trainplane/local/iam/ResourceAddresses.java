@@ -24,6 +24,7 @@ final class ResourceAddresses {
             Map.entry("AWS::StepFunctions::StateMachine", "StateMachineName"),
             Map.entry("AWS::Logs::LogGroup", "LogGroupName"),
             Map.entry("AWS::SNS::Topic", "TopicName"),
+            Map.entry("AWS::S3::Bucket", "BucketName"),
             Map.entry("AWS::CloudWatch::Dashboard", "DashboardName"));
 
     private final Intrinsics intrinsics;
@@ -43,7 +44,11 @@ final class ResourceAddresses {
         JsonNode explicit =
                 property == null ? null : resource.path("Properties").get(property);
         if (explicit == null) {
-            return account.stackName() + "-" + logicalId;
+            // Bucket names are lowercase
+            // (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html):
+            // CloudFormation lowercases the generated one.
+            String generated = account.stackName() + "-" + logicalId;
+            return type.equals("AWS::S3::Bucket") ? generated.toLowerCase(java.util.Locale.ROOT) : generated;
         }
         return intrinsics.text(explicit, "Resources." + logicalId + ".Properties." + property);
     }
@@ -102,6 +107,8 @@ final class ResourceAddresses {
                     // arn:aws:logs:us-west-1:123456789012:log-group:/mystack-testgroup-12ABC1AHVE:*"
                     case "AWS::Logs::LogGroup.Arn" -> account.arn("logs", true, "log-group:" + name + ":*");
                     case "AWS::SNS::Topic.TopicArn" -> account.arn("sns", true, name);
+                    // S3 bucket ARNs name neither region nor account: arn:aws:s3:::name.
+                    case "AWS::S3::Bucket.Arn" -> "arn:" + account.partition() + ":s3:::" + name;
                     default ->
                         throw new TemplateException("Fn::GetAtt " + logicalId + "." + attribute + ": attribute "
                                 + attribute + " of " + type + " is not simulated");

@@ -31,6 +31,15 @@ public final class StackPrincipals {
         return session(name, machine.roleLogicalId(), machine.name());
     }
 
+    /**
+     * A pod of a run that assumed the stack's role {@code roleLogicalId} through EKS Pod Identity,
+     * whose session EKS names {@code eks-<cluster>-<pod>-<uuid>}
+     * (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-how-it-works.html).
+     */
+    public Caller pod(String roleLogicalId, String clusterName, String podName) {
+        return session("pod " + podName, roleLogicalId, "eks-" + clusterName + "-" + podName);
+    }
+
     /** IAM for the stack's roles: each caller's request judged by its role's policies in {@code policies}. */
     public static Authorizer authorizer(StackPolicies policies) {
         return (caller, request) -> {

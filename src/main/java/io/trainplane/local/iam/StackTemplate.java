@@ -35,6 +35,7 @@ public final class StackTemplate {
     private final Map<String, Role> roles = new LinkedHashMap<>();
     private final Map<String, StackFunction> functions = new LinkedHashMap<>();
     private final Map<String, StackStateMachine> stateMachines = new LinkedHashMap<>();
+    private final Map<String, StackBucket> buckets = new LinkedHashMap<>();
 
     private StackTemplate(JsonNode template, LocalAccount account, Map<String, String> parameterValues) {
         this.account = account;
@@ -68,6 +69,11 @@ public final class StackTemplate {
                 case "AWS::Serverless::StateMachine" -> {
                     if (intrinsics.exists(id)) {
                         stateMachines.put(id, stateMachine(id, entry.getValue()));
+                    }
+                }
+                case "AWS::S3::Bucket" -> {
+                    if (intrinsics.exists(id)) {
+                        buckets.put(id, bucket(id, entry.getValue()));
                     }
                 }
                 default -> {}
@@ -139,6 +145,46 @@ public final class StackTemplate {
         return java.util.Collections.unmodifiableMap(stateMachines);
     }
 
+    /**
+     * The ARNs of the stack's roles whose trust policy allows {@code service} (pods.eks.amazonaws.com)
+     * every one of {@code actions} (sts:AssumeRole, sts:TagSession).
+     */
+    public java.util.Set<String> rolesTrustedBy(String service, java.util.List<String> actions) {
+        java.util.Set<String> arns = new java.util.TreeSet<>();
+        roles.forEach((id, role) -> {
+            java.util.Set<String> allowed = new java.util.HashSet<>();
+            for (JsonNode statement : resources
+                    .path(id)
+                    .path("Properties")
+                    .path("AssumeRolePolicyDocument")
+                    .path("Statement")) {
+                if (statement.path("Effect").asText().equals("Allow")
+                        && values(statement.path("Principal").path("Service")).contains(service)) {
+                    allowed.addAll(values(statement.path("Action")));
+                }
+            }
+            if (allowed.containsAll(actions)) {
+                arns.add(role.arn());
+            }
+        });
+        return arns;
+    }
+
+    private static java.util.List<String> values(JsonNode node) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (node.isArray()) {
+            node.forEach(v -> out.add(v.asText()));
+        } else if (node.isTextual()) {
+            out.add(node.asText());
+        }
+        return out;
+    }
+
+    /** The S3 buckets the stack creates, by logical id. */
+    public Map<String, StackBucket> buckets() {
+        return java.util.Collections.unmodifiableMap(buckets);
+    }
+
     /** Whether the stack creates the resource {@code logicalId} (it is in the template and its Condition holds). */
     public boolean exists(String logicalId) {
         return resources.has(logicalId) && intrinsics.exists(logicalId);
@@ -158,6 +204,38 @@ public final class StackTemplate {
                 .forEach(v -> environment.put(
                         v.getKey(), scalar(v.getValue(), where + ".Environment.Variables." + v.getKey())));
         return new StackFunction(id, intrinsics.name(id), arn, alias, roleOf(id, properties), environment);
+    }
+
+    private StackBucket bucket(String id, JsonNode bucket) {
+        String where = "Resources." + id + ".Properties";
+        JsonNode block = bucket.path("Properties").path("PublicAccessBlockConfiguration");
+        boolean deniesInsecure = false;
+        for (var entry : resources.properties()) {
+            JsonNode policy = entry.getValue();
+            if (policy.path("Type").asText().equals("AWS::S3::BucketPolicy")
+                    && policy.path("Properties")
+                            .path("Bucket")
+                            .path("Ref")
+                            .asText()
+                            .equals(id)) {
+                for (JsonNode statement :
+                        policy.path("Properties").path("PolicyDocument").path("Statement")) {
+                    deniesInsecure |= statement.path("Effect").asText().equals("Deny")
+                            && statement
+                                    .path("Condition")
+                                    .path("Bool")
+                                    .path("aws:SecureTransport")
+                                    .asText()
+                                    .equals("false");
+                }
+            }
+        }
+        return new StackBucket(
+                id,
+                intrinsics.name(id),
+                intrinsics.text(getAtt(id, "Arn"), where),
+                block.path("BlockPublicAcls").asBoolean(false),
+                deniesInsecure);
     }
 
     private StackStateMachine stateMachine(String id, JsonNode machine) {

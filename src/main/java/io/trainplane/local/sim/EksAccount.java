@@ -191,14 +191,22 @@ final class EksAccount {
                     .values()
                     .forEach(a ->
                             all.add(new CloudResource("eks:addon/" + c.name() + "/" + a.request.addonName(), a.tags)));
+            c.podIdentities
+                    .values()
+                    .forEach(p -> all.add(new CloudResource(
+                            "eks:podidentityassociation/" + c.name() + "/" + p.association.associationId(), p.tags)));
         }
         return all.stream().sorted().toList();
     }
 
     List<AddonPodIdentity> podIdentityAssociations() {
-        return clusters.values().stream()
-                .flatMap(c -> c.addons.values().stream())
-                .flatMap(a -> a.podIdentities.stream())
-                .toList();
+        return clusters.values().stream().flatMap(EksAccount::podIdentities).toList();
+    }
+
+    /** A cluster's Pod Identity associations: its add-ons' and its own. */
+    static java.util.stream.Stream<AddonPodIdentity> podIdentities(EksRecords.ClusterRecord c) {
+        return java.util.stream.Stream.concat(
+                c.addons.values().stream().flatMap(a -> a.podIdentities.stream()),
+                c.podIdentities.values().stream().map(p -> p.association));
     }
 }

@@ -93,6 +93,25 @@ final class EksErrors {
                 InvalidParameterException.builder().clusterName(cluster), 400, "InvalidParameterException", message);
     }
 
+    // https://docs.aws.amazon.com/eks/latest/APIReference/API_CreatePodIdentityAssociation.html (Errors):
+    // ResourceInUseException for an association that exists, ResourceNotFoundException for a missing one.
+    AwsServiceException podIdentityExists(String cluster, String namespace, String serviceAccount) {
+        return calls.error(
+                ResourceInUseException.builder().clusterName(cluster),
+                409,
+                "ResourceInUseException",
+                "Association already exists for service account " + serviceAccount + " in namespace " + namespace
+                        + " of cluster " + cluster);
+    }
+
+    AwsServiceException podIdentityNotFound(String cluster, String associationId) {
+        return calls.error(
+                ResourceNotFoundException.builder().clusterName(cluster),
+                404,
+                "ResourceNotFoundException",
+                "No association found for id: " + associationId + " in cluster: " + cluster);
+    }
+
     AwsServiceException resourceNotFound(String arn) {
         return calls.error(NotFoundException.builder(), 404, "NotFoundException", "Resource not found: " + arn);
     }

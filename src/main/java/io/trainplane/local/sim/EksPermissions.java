@@ -20,14 +20,17 @@ import software.amazon.awssdk.services.eks.model.CreateAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
 import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.CreatePodIdentityAssociationRequest;
 import software.amazon.awssdk.services.eks.model.DeleteAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.DeleteAddonRequest;
 import software.amazon.awssdk.services.eks.model.DeleteClusterRequest;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.DeletePodIdentityAssociationRequest;
 import software.amazon.awssdk.services.eks.model.DescribeAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.DescribeAddonRequest;
 import software.amazon.awssdk.services.eks.model.DescribeClusterRequest;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.DescribePodIdentityAssociationRequest;
 import software.amazon.awssdk.services.eks.model.DisassociateAccessPolicyRequest;
 import software.amazon.awssdk.services.eks.model.ListAccessEntriesRequest;
 import software.amazon.awssdk.services.eks.model.ListAddonsRequest;
@@ -78,6 +81,28 @@ final class EksPermissions implements Permissions {
                 case ListAddonsRequest r -> list(onCluster("eks:ListAddons", r.clusterName()));
                 case ListPodIdentityAssociationsRequest r ->
                     list(onCluster("eks:ListPodIdentityAssociations", r.clusterName()));
+                // https://docs.aws.amazon.com/eks/latest/userguide/pod-id-association.html: the role is
+                // passed to pods.eks.amazonaws.com; the association acts on the cluster, later calls on
+                // the association (podidentityassociation/CLUSTER/ID) and its own tags.
+                case CreatePodIdentityAssociationRequest r -> {
+                    var asked = list(
+                            tagging(
+                                    "eks:CreatePodIdentityAssociation",
+                                    cluster(r.clusterName()),
+                                    clusterTags(r.clusterName()),
+                                    r.tags()),
+                            passRole(r.roleArn(), "pods.eks.amazonaws.com"));
+                    // The id is EKS's to give: a stand-in names the new association.
+                    asked.addAll(taggingOnCreate(
+                            "eks:TagResource",
+                            EKS + "podidentityassociation/" + r.clusterName() + "/a-00000000000000000",
+                            r.tags()));
+                    yield asked;
+                }
+                case DescribePodIdentityAssociationRequest r ->
+                    list(onPodIdentity("eks:DescribePodIdentityAssociation", r.clusterName(), r.associationId()));
+                case DeletePodIdentityAssociationRequest r ->
+                    list(onPodIdentity("eks:DeletePodIdentityAssociation", r.clusterName(), r.associationId()));
                 case CreateNodegroupRequest r -> {
                     var asked = list(
                             tagging(
@@ -158,6 +183,12 @@ final class EksPermissions implements Permissions {
         ClusterRecord c = account.clusters.get(cluster);
         var n = c == null ? null : c.nodegroups.get(name);
         return n != null ? on(action, n.arn(), n.tags) : on(action, newArn("nodegroup", cluster, name), null);
+    }
+
+    private IamRequest onPodIdentity(String action, String cluster, String id) {
+        ClusterRecord c = account.clusters.get(cluster);
+        var p = c == null || id == null ? null : c.podIdentities.get(id);
+        return on(action, EKS + "podidentityassociation/" + cluster + "/" + id, p == null ? null : p.tags);
     }
 
     private IamRequest onAddon(String action, String cluster, String name) {

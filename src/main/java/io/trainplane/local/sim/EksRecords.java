@@ -35,6 +35,8 @@ final class EksRecords {
         final TreeMap<String, AddonRecord> addons = new TreeMap<>();
         /** By principal ARN: EKS allows one entry per principal and cluster. */
         final TreeMap<String, AccessEntryRecord> accessEntries = new TreeMap<>();
+        /** Pod Identity associations made with CreatePodIdentityAssociation (not an add-on's), by association id. */
+        final TreeMap<String, PodIdentityRecord> podIdentities = new TreeMap<>();
         /** The IAM principal that created the cluster (its bootstrap admin), or null when unknown. */
         String creatorArn;
 
@@ -190,5 +192,22 @@ final class EksRecords {
         String hex = ids.next("", 32);
         return hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
                 + hex.substring(16, 20) + "-" + hex.substring(20, 32);
+    }
+
+    /** A Pod Identity association of its own (CreatePodIdentityAssociation), with its request and tags. */
+    static final class PodIdentityRecord {
+        final software.amazon.awssdk.services.eks.model.CreatePodIdentityAssociationRequest request;
+        final AddonPodIdentity association;
+        final Map<String, String> tags = new TreeMap<>();
+
+        PodIdentityRecord(
+                software.amazon.awssdk.services.eks.model.CreatePodIdentityAssociationRequest request,
+                AddonPodIdentity association) {
+            this.request = request;
+            this.association = association;
+            if (request.hasTags()) {
+                tags.putAll(request.tags());
+            }
+        }
     }
 }

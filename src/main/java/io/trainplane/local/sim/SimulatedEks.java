@@ -27,6 +27,8 @@ import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
 import software.amazon.awssdk.services.eks.model.CreateClusterResponse;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.CreatePodIdentityAssociationRequest;
+import software.amazon.awssdk.services.eks.model.CreatePodIdentityAssociationResponse;
 import software.amazon.awssdk.services.eks.model.DeleteAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.DeleteAccessEntryResponse;
 import software.amazon.awssdk.services.eks.model.DeleteAddonRequest;
@@ -35,6 +37,8 @@ import software.amazon.awssdk.services.eks.model.DeleteClusterRequest;
 import software.amazon.awssdk.services.eks.model.DeleteClusterResponse;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DeleteNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DeletePodIdentityAssociationRequest;
+import software.amazon.awssdk.services.eks.model.DeletePodIdentityAssociationResponse;
 import software.amazon.awssdk.services.eks.model.DescribeAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.DescribeAccessEntryResponse;
 import software.amazon.awssdk.services.eks.model.DescribeAddonRequest;
@@ -43,6 +47,8 @@ import software.amazon.awssdk.services.eks.model.DescribeClusterRequest;
 import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DescribePodIdentityAssociationRequest;
+import software.amazon.awssdk.services.eks.model.DescribePodIdentityAssociationResponse;
 import software.amazon.awssdk.services.eks.model.DisassociateAccessPolicyRequest;
 import software.amazon.awssdk.services.eks.model.DisassociateAccessPolicyResponse;
 import software.amazon.awssdk.services.eks.model.ListAccessEntriesRequest;
@@ -99,6 +105,9 @@ public final class SimulatedEks implements EksClient, Inventory {
     private final EksPermissions permissions;
     private final EksAccessEntries accessEntries;
     private final ApiServers servers;
+    /** Roles EKS Pod Identity may assume (trusting pods.eks.amazonaws.com); none until told. */
+    private java.util.Set<String> podTrustedRoles = java.util.Set.of();
+
     private int clusterLimit = DEFAULT_CLUSTER_LIMIT;
     /** The account's VPCs, shared with EFS ({@link #sharing}): each cluster's security group is added to them. */
     private volatile SimulatedNetwork network = SimulatedNetwork.stack();
@@ -494,8 +503,7 @@ public final class SimulatedEks implements EksClient, Inventory {
             synchronized (account) {
                 account.now();
                 var c = account.cluster(request.clusterName());
-                var matching = c.addons.values().stream()
-                        .flatMap(a -> a.podIdentities.stream())
+                var matching = EksAccount.podIdentities(c)
                         .filter(p -> request.namespace() == null
                                 || request.namespace().equals(p.namespace()))
                         .filter(p -> request.serviceAccount() == null
@@ -516,6 +524,131 @@ public final class SimulatedEks implements EksClient, Inventory {
                         .build();
             }
         });
+    }
+
+    /**
+     * https://docs.aws.amazon.com/eks/latest/APIReference/API_CreatePodIdentityAssociation.html: one
+     * association per service account in a namespace of a cluster (a second is
+     * ResourceInUseException; the same request with the same clientRequestToken is a retry and
+     * answers the first), on an ACTIVE cluster, for a role that EKS Pod Identity may assume: its trust
+     * policy lets pods.eks.amazonaws.com sts:AssumeRole and sts:TagSession
+     * (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-role.html). The namespace and service
+     * account need not exist yet.
+     */
+    @Override
+    public CreatePodIdentityAssociationResponse createPodIdentityAssociation(
+            CreatePodIdentityAssociationRequest request) {
+        return calls.call("CreatePodIdentityAssociation", request, () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                ClusterRecord c = account.cluster(request.clusterName());
+                account.require(
+                        request.namespace() != null && !request.namespace().isBlank(),
+                        c.name(),
+                        "namespace is required");
+                account.require(
+                        request.serviceAccount() != null
+                                && !request.serviceAccount().isBlank(),
+                        c.name(),
+                        "serviceAccount is required");
+                account.require(request.roleArn() != null, c.name(), "roleArn is required");
+                for (var existing : c.podIdentities.values()) {
+                    if (EksAccount.sameRequest(request.clientRequestToken(), existing.request, request)) {
+                        return CreatePodIdentityAssociationResponse.builder()
+                                .association(podIdentityView(existing))
+                                .build();
+                    }
+                }
+                if (EksAccount.podIdentities(c)
+                        .anyMatch(p -> p.namespace().equals(request.namespace())
+                                && p.serviceAccount().equals(request.serviceAccount()))) {
+                    throw errors.podIdentityExists(c.name(), request.namespace(), request.serviceAccount());
+                }
+                account.requireActive(c, now);
+                account.require(
+                        podTrustedRoles.contains(request.roleArn()),
+                        c.name(),
+                        "Role " + request.roleArn() + " cannot be assumed by the EKS Pod Identity service: its trust"
+                                + " policy must allow pods.eks.amazonaws.com sts:AssumeRole and sts:TagSession");
+                String id = account.ids.next("a-", 17);
+                var created = new EksRecords.PodIdentityRecord(
+                        request,
+                        new AddonPodIdentity(
+                                c.name(),
+                                request.namespace(),
+                                request.serviceAccount(),
+                                request.roleArn(),
+                                id,
+                                EksRecords.ARN_PREFIX + "podidentityassociation/" + c.name() + "/" + id,
+                                null,
+                                now));
+                c.podIdentities.put(id, created);
+                return CreatePodIdentityAssociationResponse.builder()
+                        .association(podIdentityView(created))
+                        .build();
+            }
+        });
+    }
+
+    @Override
+    public DescribePodIdentityAssociationResponse describePodIdentityAssociation(
+            DescribePodIdentityAssociationRequest request) {
+        return calls.call("DescribePodIdentityAssociation", request, () -> {
+            synchronized (account) {
+                account.now();
+                ClusterRecord c = account.cluster(request.clusterName());
+                var found = c.podIdentities.get(request.associationId());
+                if (found == null) {
+                    throw errors.podIdentityNotFound(c.name(), request.associationId());
+                }
+                return DescribePodIdentityAssociationResponse.builder()
+                        .association(podIdentityView(found))
+                        .build();
+            }
+        });
+    }
+
+    /** Deleted at once (the API answers the association it deleted); an add-on's associations go with the add-on. */
+    @Override
+    public DeletePodIdentityAssociationResponse deletePodIdentityAssociation(
+            DeletePodIdentityAssociationRequest request) {
+        return calls.call("DeletePodIdentityAssociation", request, () -> {
+            synchronized (account) {
+                account.now();
+                ClusterRecord c = account.cluster(request.clusterName());
+                var found = c.podIdentities.remove(request.associationId());
+                if (found == null) {
+                    throw errors.podIdentityNotFound(c.name(), request.associationId());
+                }
+                return DeletePodIdentityAssociationResponse.builder()
+                        .association(podIdentityView(found))
+                        .build();
+            }
+        });
+    }
+
+    private static software.amazon.awssdk.services.eks.model.PodIdentityAssociation podIdentityView(
+            EksRecords.PodIdentityRecord record) {
+        AddonPodIdentity a = record.association;
+        return software.amazon.awssdk.services.eks.model.PodIdentityAssociation.builder()
+                .clusterName(a.clusterName())
+                .namespace(a.namespace())
+                .serviceAccount(a.serviceAccount())
+                .roleArn(a.roleArn())
+                .associationArn(a.associationArn())
+                .associationId(a.associationId())
+                .tags(record.tags)
+                .createdAt(a.createdAt())
+                .modifiedAt(a.createdAt())
+                .build();
+    }
+
+    /** The roles whose trust policy lets EKS Pod Identity assume them (template.yaml's, in local mode). */
+    public SimulatedEks trustingPods(java.util.Set<String> roleArns) {
+        synchronized (account) {
+            podTrustedRoles = java.util.Set.copyOf(roleArns);
+        }
+        return this;
     }
 
     /** Every Pod Identity association that exists, across clusters. */

@@ -20,6 +20,14 @@ class StackTemplateTest {
     }
 
     @Test
+    void theArtifactsBucketIsNamedAsCloudFormationNamesBucketsAndTheFunctionsAreToldItAndThePodsRole() {
+        assertThat(LOCAL.buckets()).containsOnlyKeys("ArtifactsBucket");
+        assertThat(LOCAL.functions().get("ConfigureClusterFunction").environment())
+                .containsEntry("ARTIFACTS_BUCKET", "trainplane-artifactsbucket")
+                .containsEntry("RUN_OUTPUTS_ROLE_ARN", "arn:aws:iam::000000000000:role/trainplane-RunOutputsRole");
+    }
+
+    @Test
     void theRolesOfTheTemplateAndThoseSamGeneratesAreThereWithTheirArns() {
         assertThat(LOCAL.roles().keySet())
                 .containsExactly(
@@ -27,6 +35,7 @@ class StackTemplateTest {
                         "EksClusterRole",
                         "EksNodeRole",
                         "EfsCsiDriverRole",
+                        "RunOutputsRole",
                         "ClusterWorkRole",
                         "TrainingPipelineRole",
                         "CleanupRole",
