@@ -111,6 +111,10 @@ public final class StepWiring {
         return new StartEvaluationStep(runStore(clients), clusters(clients));
     }
 
+    public static Step startOutputs(Clients clients) {
+        return new StartOutputsStep(clusters(clients));
+    }
+
     public static Step checkJob(Clients clients) {
         return new CheckJobStep(clusters(clients), clients.clock());
     }
