@@ -218,7 +218,9 @@ class EventSchemasTest {
             assertThat(Json.mapper().convertValue(detail.path("deleted"), List.class))
                     .contains("kubernetes:Namespace/tp-quickstart")
                     .anyMatch(d -> d.toString().startsWith("efs:file-system/"))
-                    .noneMatch(d -> d.toString().startsWith("eks:"));
+                    // The run's Pod Identity association goes; the kept cluster and node group stay.
+                    .noneMatch(d -> d.toString().startsWith("eks:cluster/")
+                            || d.toString().startsWith("eks:nodegroup/"));
         }
     }
 }

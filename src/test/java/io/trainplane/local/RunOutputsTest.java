@@ -29,7 +29,12 @@ class RunOutputsTest {
     static final String BUCKET = "trainplane-artifactsbucket";
 
     record Finished(
-            RunReport report, RunRecord record, JsonNode succeeded, List<ObjectVersion> objects, byte[] model) {}
+            RunReport report,
+            RunRecord record,
+            JsonNode succeeded,
+            JsonNode cleanedUp,
+            List<ObjectVersion> objects,
+            byte[] model) {}
 
     static Finished quickstart(Faults faults) throws Exception {
         ObjectNode spec = ClusterRulesRunTest.example("quickstart.json");
@@ -45,6 +50,11 @@ class RunOutputsTest {
                     .map(e -> e.detail())
                     .findFirst()
                     .orElse(null);
+            JsonNode cleanedUp = cloud.bus().events().stream()
+                    .filter(e -> e.detailType().equals("Run Cleaned Up"))
+                    .map(e -> e.detail())
+                    .findFirst()
+                    .orElse(null);
             LocalJanitor.sweep(cloud);
             var reader = new StackPrincipals(StackTemplate.local()).pod("RunOutputsRole", "reader", "reader");
             String prefix = "runs/" + r.runId() + "/";
@@ -53,7 +63,7 @@ class RunOutputsTest {
             byte[] model = objects.stream().anyMatch(o -> o.key().equals(prefix + "model.pt"))
                     ? Callers.as(reader, () -> cloud.s3().getObject(BUCKET, prefix + "model.pt", Transport.TLS))
                     : null;
-            return new Finished(r, record, succeeded, objects, model);
+            return new Finished(r, record, succeeded, cleanedUp, objects, model);
         }
     }
 
@@ -89,8 +99,9 @@ class RunOutputsTest {
         assertThat(output.path("modelUri").asText()).isEqualTo(outputs.modelUri());
         assertThat(output.path("modelSha256").asText()).isEqualTo(outputs.modelSha256());
         assertThat(output.path("s3Uri").asText()).isEqualTo(outputs.s3Uri());
-        // Nothing of the run is left behind: the outputs are no resource of the run.
+        // Nothing of the run is left behind: the outputs are kept on purpose, and Run Cleaned Up says so.
         assertThat(f.report().resources().remaining()).isEmpty();
+        assertThat(f.cleanedUp().path("kept").toString()).isEqualTo("[\"s3:outputs/" + BUCKET + "/" + prefix + "\"]");
     }
 
     @Test
