@@ -4,5 +4,5 @@ AWS_FUNCTIONS := StartRun CreateCluster CheckCluster CreateNodegroup CheckNodegr
                  CheckVolume RecordFailure FinishRun CloseRun SafetyNet Janitor StartScheduledRun
 AWS_JAR := target/trainplane-lambda-aws.jar
 KUBERNETES_FUNCTIONS := ConfigureCluster ConnectCluster BindVolume StartDataJob StartTraining \
-                        CheckTraining StartEvaluation CheckJob CollectResults Teardown
+                        CheckTraining StartEvaluation StartOutputs CheckJob CollectResults Teardown
 KUBERNETES_JAR := target/trainplane-lambda-kubernetes.jar

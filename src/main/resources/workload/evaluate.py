@@ -1,6 +1,7 @@
 """Evaluate the trained CIFAR-10 network on the test batch.
 
-Writes the metrics JSON to --metrics-file (the container's termination message) and prints a
+Writes the metrics JSON to --metrics-file (the container's termination message) and beside the
+model as eval-metrics.json (the outputs Job copies it to S3 with the model), and prints a
 `METRICS {...}` line, the fallback a controller reads from the logs. Carries the training's
 `restarts` and `resumedFromEpoch` from train-metrics.json when it has them. Exit code 0 on success.
 """
@@ -54,6 +55,11 @@ def main():
             f.write(line)
     except OSError as e:
         print(f"could not write {a.metrics_file}: {e}", file=sys.stderr)
+    try:
+        with open(os.path.join(a.model_dir, "eval-metrics.json"), "w") as f:
+            f.write(line)
+    except OSError as e:
+        print(f"could not write eval-metrics.json: {e}", file=sys.stderr)
     print("METRICS " + line, flush=True)
 
 

@@ -91,6 +91,12 @@ final class AwsPlan {
                                     + " with a mount target in each Availability Zone of the cluster subnets"
                                     + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
         }
+        lines.add("EKS Pod Identity association of ServiceAccount trainplane-run in " + names.namespace()
+                + " with the stack's RunOutputsRole (deleted after the run); S3 objects under "
+                + (spec.output().s3Uri() == null
+                        ? "the stack's artifacts bucket, runs/" + names.runId() + "/"
+                        : spec.output().s3Uri())
+                + ": model.pt, the metrics, the last checkpoint (kept: cleanup never deletes them)");
         return lines;
     }
 }

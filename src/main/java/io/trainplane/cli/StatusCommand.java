@@ -61,6 +61,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         ObjectNode metrics = n.putObject("metrics");
         run.metrics().forEach(metrics::put);
         n.set("interruptions", InterruptionsReport.toJson(run));
+        n.set("output", outputJson(run));
         ObjectNode resources = n.putObject("resources");
         run.resources().asMap().forEach((name, value) -> {
             if (value instanceof List<?> list) {
@@ -108,6 +109,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             }
         }
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
+        printOutput(out, run);
         InterruptionsReport.print(out, run, 12);
         run.resources()
                 .asMap()
@@ -138,5 +140,42 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         return s >= 3600
                 ? String.format("%dh%02dm%02ds", s / 3600, s % 3600 / 60, s % 60)
                 : s >= 60 ? String.format("%dm%02ds", s / 60, s % 60) : String.format("%ds", s);
+    }
+
+    /** Where the outputs go (the spec's output.s3Uri) and, once copied, the model's URI and SHA-256. */
+    static ObjectNode outputJson(RunRecord run) {
+        ObjectNode output = io.trainplane.core.Json.object();
+        io.trainplane.runs.RunOutputs copied = run.outputs();
+        String s3Uri = copied != null
+                ? copied.s3Uri()
+                : io.trainplane.core.Json.read(run.specJson())
+                        .path("output")
+                        .path("s3Uri")
+                        .asText(null);
+        output.put("s3Uri", s3Uri);
+        if (copied != null) {
+            output.put("modelUri", copied.modelUri()).put("modelSha256", copied.modelSha256());
+            if (copied.checkpoint() != null) {
+                output.put("checkpoint", copied.checkpoint());
+            }
+        }
+        return output;
+    }
+
+    private static void printOutput(java.io.PrintWriter out, RunRecord run) {
+        ObjectNode output = outputJson(run);
+        if (output.path("s3Uri").isTextual()) {
+            out.printf("output:     %s%n", output.path("s3Uri").asText());
+        }
+        if (output.has("modelUri")) {
+            out.printf(
+                    "model:      %s sha256 %s%n",
+                    output.path("modelUri").asText(), output.path("modelSha256").asText());
+        }
+        if (output.has("checkpoint")) {
+            out.printf(
+                    "checkpoint: %s (copied beside the model)%n",
+                    output.path("checkpoint").asText());
+        }
     }
 }

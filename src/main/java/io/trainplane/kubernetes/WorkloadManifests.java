@@ -72,7 +72,14 @@ public final class WorkloadManifests {
     /** Everything the run creates, in creation order. */
     public List<HasMetadata> all() {
         if (spec.training().launcher() == Launcher.PYTORCHJOB) {
-            return List.of(namespace(), serviceAccount(), workloadScripts(), dataJob(), pyTorchJob(), evaluationJob());
+            return List.of(
+                    namespace(),
+                    serviceAccount(),
+                    workloadScripts(),
+                    dataJob(),
+                    pyTorchJob(),
+                    evaluationJob(),
+                    outputsJob());
         }
         return List.of(
                 namespace(),
@@ -81,7 +88,8 @@ public final class WorkloadManifests {
                 dataJob(),
                 trainingService(),
                 trainingJob(),
-                evaluationJob());
+                evaluationJob(),
+                outputsJob());
     }
 
     /** The training as a Kubeflow PyTorchJob (launcher pytorchjob). */
@@ -304,6 +312,80 @@ public final class WorkloadManifests {
                 .withLabels(labels("evaluation"))
                 .endMetadata()
                 .withSpec(podSpec(evaluator, null, Placement.WORKERS))
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    /**
+     * The official AWS CLI image, pinned: the outputs Job copies with it
+     * (https://docs.aws.amazon.com/cli/latest/userguide/getting-started-docker.html).
+     */
+    public static final String AWS_CLI_IMAGE = "public.ecr.aws/aws-cli/aws-cli:2.22.35";
+
+    /** Where the outputs Job finds the destination, {@code s3://bucket/prefix/}. */
+    public static final String OUTPUT_URI_ENV = "OUTPUT_S3_URI";
+
+    /** The files of /shared/model the outputs Job copies when they exist; model.pt must. */
+    public static final List<String> OUTPUT_FILES = List.of("model.pt", "train-metrics.json", "eval-metrics.json");
+
+    /**
+     * Copies the run's outputs to {@code output.s3Uri} with {@code aws s3 cp --checksum-algorithm
+     * SHA256} (S3 checks the digest the CLI sends,
+     * https://docs.aws.amazon.com/AmazonS3/latest/userguide/checking-object-integrity.html): the
+     * model, the metrics, and the newest checkpoint whose .sha256 matches, with it. It runs as
+     * trainplane-run (EKS Pod Identity: RunOutputsRole) and writes the model's URI and SHA-256 to
+     * its termination message. An output file that is missing or a refused copy fails it.
+     */
+    public Job outputsJob() {
+        String script = String.join(
+                "\n",
+                "set -eu",
+                "dir=" + SHARED_DIR + "/model",
+                "out=\"$" + OUTPUT_URI_ENV + "\"",
+                "put() { aws s3 cp \"$dir/$1\" \"$out$1\" --checksum-algorithm SHA256 --only-show-errors; }",
+                "put model.pt",
+                "for f in " + String.join(" ", OUTPUT_FILES.subList(1, OUTPUT_FILES.size()))
+                        + "; do if [ -f \"$dir/$f\" ]; then put \"$f\"; fi; done",
+                "checkpoint=''",
+                "for digest in $(ls -1t \"$dir\"/checkpoint-*.pt.sha256 2>/dev/null); do",
+                "  if (cd \"$dir\" && sha256sum -c --status \"$(basename \"$digest\")\"); then"
+                        + " checkpoint=$(basename \"$digest\" .sha256); break; fi",
+                "done",
+                "if [ -n \"$checkpoint\" ]; then put \"$checkpoint\"; put \"$checkpoint.sha256\"; fi",
+                "sha=$(sha256sum \"$dir/model.pt\" | cut -d' ' -f1)",
+                "printf '{\"modelUri\": \"%s\", \"modelSha256\": \"%s\", \"checkpoint\": \"%s\"}'"
+                        + " \"${out}model.pt\" \"$sha\" \"$checkpoint\" > /dev/termination-log");
+        Container copier = new ContainerBuilder()
+                .withName("outputs")
+                .withImage(AWS_CLI_IMAGE)
+                .withCommand("/bin/sh", "-c", script)
+                .withEnv(env(OUTPUT_URI_ENV, spec.output().s3Uri()), env("TRAINPLANE_RUN_ID", spec.runId()))
+                .withResources(new ResourceRequirementsBuilder()
+                        .withRequests(Map.of("cpu", new Quantity("250m"), "memory", new Quantity("512Mi")))
+                        .withLimits(Map.of("memory", new Quantity("512Mi")))
+                        .build())
+                .withTerminationMessagePath("/dev/termination-log")
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withVolumeMounts(mounts())
+                .build();
+        PodSpec pod = podSpec(copier, null, Placement.WORKERS);
+        return new JobBuilder()
+                .withNewMetadata()
+                .withName(names.outputsJob())
+                .withNamespace(names.namespace())
+                .withLabels(labels("outputs"))
+                .endMetadata()
+                .withNewSpec()
+                .withCompletions(1)
+                .withParallelism(1)
+                .withBackoffLimit(1)
+                .withActiveDeadlineSeconds(3600L)
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(labels("outputs"))
+                .endMetadata()
+                .withSpec(pod)
                 .endTemplate()
                 .endSpec()
                 .build();

@@ -18,6 +18,7 @@ import io.trainplane.local.sim.EksApiServerGate;
 import io.trainplane.local.sim.ExistingCluster;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.PodBehaviour;
+import io.trainplane.local.sim.PodS3;
 import io.trainplane.local.sim.SimulatedCapacity;
 import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedClusters;
@@ -141,6 +142,13 @@ public final class LocalCloud implements AutoCloseable {
                 .trustingPods(
                         TEMPLATE.rolesTrustedBy("pods.eks.amazonaws.com", List.of("sts:AssumeRole", "sts:TagSession")));
         TEMPLATE.buckets().values().forEach(s3::createStackBucket);
+        // The run's pods reach S3 with the role of their service account's Pod Identity association.
+        PodS3 podS3 = new PodS3(s3, eks, TEMPLATE);
+        switch (workload) {
+            case SimulatedWorkload simulated -> simulated.storingOutputsIn(podS3);
+            case ProcessWorkload processes -> processes.storingOutputsIn(podS3);
+            default -> {}
+        }
         if (ownsDynamoDb) {
             RunsTable.create(dynamoDb.client(), SETTINGS.tableName());
         }

@@ -40,6 +40,9 @@ final class RunItems {
     static final String ERROR = "error";
     static final String LOST_EVENTS = "lostEvents";
     static final String INTERRUPTIONS = "interruptions";
+    /** The run's outputs in S3 (a map of strings), absent until CollectResults records them. */
+    static final String OUTPUTS = "outputs";
+
     static final String CREATED_AT = "createdAt";
     static final String UPDATED_AT = "updatedAt";
     static final String VERSION = "version";
@@ -131,6 +134,14 @@ final class RunItems {
                             .map(i -> AttributeValue.fromM(interruptionMap(run.runId(), i)))
                             .toList()));
         }
+        if (run.outputs() != null) {
+            Map<String, AttributeValue> outputs = new LinkedHashMap<>();
+            outputs.put("s3Uri", s(run.outputs().s3Uri()));
+            outputs.put("modelUri", s(run.outputs().modelUri()));
+            outputs.put("modelSha256", s(run.outputs().modelSha256()));
+            putIfPresent(outputs, "checkpoint", run.outputs().checkpoint());
+            item.put(OUTPUTS, AttributeValue.fromM(outputs));
+        }
         item.put(CREATED_AT, s(IsoTime.format(run.createdAt())));
         item.put(UPDATED_AT, s(IsoTime.format(run.updatedAt())));
         item.put(VERSION, AttributeValue.fromN(Long.toString(run.version())));
@@ -143,6 +154,7 @@ final class RunItems {
         AttributeValue error = item.get(ERROR);
         AttributeValue lost = item.get(LOST_EVENTS);
         AttributeValue interruptions = item.get(INTERRUPTIONS);
+        AttributeValue outputs = item.get(OUTPUTS);
         return new RunRecord(
                 string(item, RUN_ID),
                 string(item, SPEC),
@@ -161,6 +173,13 @@ final class RunItems {
                         : interruptions.l().stream()
                                 .map(v -> interruption(v.m()))
                                 .toList(),
+                outputs == null
+                        ? null
+                        : new RunOutputs(
+                                string(outputs.m(), "s3Uri"),
+                                string(outputs.m(), "modelUri"),
+                                string(outputs.m(), "modelSha256"),
+                                string(outputs.m(), "checkpoint")),
                 IsoTime.parse(string(item, CREATED_AT)),
                 IsoTime.parse(string(item, UPDATED_AT)),
                 Long.parseLong(item.get(VERSION).n()));

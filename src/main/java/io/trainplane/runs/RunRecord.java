@@ -37,6 +37,7 @@ public record RunRecord(
         RunError error,
         List<LostEvent> lostEvents,
         List<Interruption> interruptions,
+        RunOutputs outputs,
         Instant createdAt,
         Instant updatedAt,
         long version) {
@@ -92,6 +93,7 @@ public record RunRecord(
                 error,
                 List.of(),
                 List.of(),
+                null,
                 createdAt,
                 updatedAt,
                 version);
@@ -124,6 +126,61 @@ public record RunRecord(
                 error,
                 lostEvents,
                 List.of(),
+                null,
+                createdAt,
+                updatedAt,
+                version);
+    }
+
+    /** A record without outputs in S3 yet. */
+    public RunRecord(
+            String runId,
+            String specJson,
+            String specHash,
+            RunStatus status,
+            RunPhase phase,
+            String executionArn,
+            RunResources resources,
+            Map<String, Double> metrics,
+            RunError error,
+            List<LostEvent> lostEvents,
+            List<Interruption> interruptions,
+            Instant createdAt,
+            Instant updatedAt,
+            long version) {
+        this(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                interruptions,
+                null,
+                createdAt,
+                updatedAt,
+                version);
+    }
+
+    /** This record with the run's outputs in S3 (CollectResults, from the outputs Job). */
+    public RunRecord withOutputs(RunOutputs outputs) {
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -163,6 +220,7 @@ public record RunRecord(
                 error,
                 lostEvents,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -181,6 +239,7 @@ public record RunRecord(
                 error,
                 lostEvents,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -208,6 +267,7 @@ public record RunRecord(
                 error,
                 lostEvents,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -227,6 +287,7 @@ public record RunRecord(
                 error,
                 lostEvents,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -252,6 +313,7 @@ public record RunRecord(
                 error,
                 lostEvents,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -270,6 +332,7 @@ public record RunRecord(
                 error,
                 lostEvents,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -297,6 +360,7 @@ public record RunRecord(
                 error,
                 next,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -342,6 +406,7 @@ public record RunRecord(
                 error,
                 lostEvents,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);
@@ -361,6 +426,7 @@ public record RunRecord(
                 error,
                 lostEvents,
                 interruptions,
+                outputs,
                 createdAt,
                 updatedAt,
                 version);

@@ -81,6 +81,11 @@ public final class Names {
         return fit(PREFIX + runId + "-eval", MAX_JOB_NAME);
     }
 
+    /** The Job that copies the run's outputs to S3. */
+    public String outputsJob() {
+        return fit(PREFIX + runId + "-outputs", MAX_JOB_NAME);
+    }
+
     public String dataJob() {
         return fit(PREFIX + runId + "-data", MAX_JOB_NAME);
     }

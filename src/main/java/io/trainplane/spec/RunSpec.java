@@ -18,6 +18,7 @@ public record RunSpec(
         DataSpec data,
         TrainingSpec training,
         EvaluationSpec evaluation,
+        OutputSpec output,
         CleanupSpec cleanup,
         int maxRunHours) {
     public RunSpec {
@@ -27,6 +28,7 @@ public record RunSpec(
         Objects.requireNonNull(training, "training");
         Objects.requireNonNull(evaluation, "evaluation");
         Objects.requireNonNull(cleanup, "cleanup");
+        output = output == null ? OutputSpec.UNRESOLVED : output;
     }
 
     /**
@@ -41,7 +43,12 @@ public record RunSpec(
                     "\"" + runId + "\" cannot name a run: it must be " + Names.RUN_ID_MEANING,
                     "set \"runId\" in the spec, or start the execution with such a name"));
         }
-        return new RunSpec(runId, cluster, volume, data, training, evaluation, cleanup, maxRunHours);
+        return new RunSpec(runId, cluster, volume, data, training, evaluation, output, cleanup, maxRunHours);
+    }
+
+    /** This spec with its outputs going to {@code output} (StartRun resolves the default). */
+    public RunSpec withOutput(OutputSpec output) {
+        return new RunSpec(runId, cluster, volume, data, training, evaluation, output, cleanup, maxRunHours);
     }
 
     /** The names of everything the run creates; requires a runId. */

@@ -28,6 +28,7 @@ final class SpecRecords {
                     training(part(spec, "training")),
                     new EvaluationSpec(
                             part(spec, "evaluation").path("minAccuracy").asDouble()),
+                    new OutputSpec(text(spec.path("output"), "s3Uri")),
                     new CleanupSpec(
                             part(spec, "cleanup").path("keepCluster").asBoolean(),
                             part(spec, "cleanup").path("keepVolume").asBoolean()),
@@ -48,6 +49,7 @@ final class SpecRecords {
         json.set("data", data(spec.data()));
         json.set("training", training(spec.training()));
         json.putObject("evaluation").put("minAccuracy", spec.evaluation().minAccuracy());
+        putText(json.putObject("output"), "s3Uri", spec.output().s3Uri());
         json.putObject("cleanup")
                 .put("keepCluster", spec.cleanup().keepCluster())
                 .put("keepVolume", spec.cleanup().keepVolume());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.spec.DataSpec;
 import java.time.Clock;
@@ -36,7 +37,32 @@ public final class CheckJobStep implements KubernetesStep {
                     clock.instant(),
                     code -> dataFailure(code, run.spec().data()));
         }
+        if (what.equals("outputs")) {
+            return JobWatch.look(
+                    objects,
+                    jobName,
+                    what,
+                    clock.instant(),
+                    code -> Optional.of(outputsFailure(
+                            code,
+                            run.spec().output().s3Uri(),
+                            new JobPods(objects.client(), objects.namespace(), jobName).failureTail())));
+        }
         return JobWatch.look(objects, jobName, what, clock.instant());
+    }
+
+    /** What the AWS CLI said when the copy failed, first: the reason is in its one line (credentials, AccessDenied). */
+    static TerminalException outputsFailure(int exitCode, String s3Uri, Optional<String> said) {
+        String message = said.map(String::strip).orElse("(no message)");
+        String hint = message.contains("Unable to locate credentials")
+                ? "; the pod runs as ServiceAccount trainplane-run, which needs its EKS Pod Identity association"
+                        + " (ConnectCluster creates it) and the Pod Identity agent add-on on the cluster"
+                : message.contains("AccessDenied")
+                        ? "; RunOutputsRole (template.yaml) may write only to the artifacts bucket under runs/"
+                        : "";
+        return new TerminalException(
+                "OutputsFailed",
+                "copying the outputs to " + s3Uri + " failed (aws exited " + exitCode + "): " + message + hint);
     }
 
     private static Optional<TerminalException> dataFailure(int exitCode, DataSpec data) {

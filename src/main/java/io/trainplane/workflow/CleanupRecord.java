@@ -31,9 +31,17 @@ public final class CleanupRecord {
         return run.resources().list(RunResources.CLEANUP_DELETED);
     }
 
-    /** What the spec keeps (keepCluster, keepVolume, an adopted file system) and the record still lists. */
+    /**
+     * What the spec keeps (keepCluster, keepVolume, an adopted file system) and the record still
+     * lists, and the run's outputs in S3 ({@code s3:outputs/<bucket>/<prefix>}), which cleanup never
+     * deletes: they are what the run was for, not something it left behind.
+     */
     public static List<String> kept(RunRecord run) {
-        return named(run, true);
+        List<String> kept = new ArrayList<>(named(run, true));
+        if (run.outputs() != null) {
+            kept.add("s3:outputs/" + run.outputs().s3Uri().substring("s3://".length()));
+        }
+        return kept;
     }
 
     /** What is still there and not kept: what cleanup has yet to delete. */

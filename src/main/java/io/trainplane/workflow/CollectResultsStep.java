@@ -8,6 +8,7 @@ import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.runs.RunOutputs;
 import io.trainplane.runs.RunStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,6 +46,7 @@ public final class CollectResultsStep implements KubernetesStep {
                                 "the evaluation Job ended without metrics:"
                                         + " evaluate.py must write them to /dev/termination-log or print a 'METRICS {...}' line"));
         Map<String, Double> metrics = parse(json);
+        RunOutputs outputs = outputs(objects, run);
         double accuracy = metrics.getOrDefault("accuracy", Double.NaN);
         double minimum = run.spec().evaluation().minAccuracy();
         boolean passed = accuracy >= minimum;
@@ -52,7 +54,7 @@ public final class CollectResultsStep implements KubernetesStep {
         store.update(run.runId(), r -> {
             Map<String, Double> all = new TreeMap<>(r.metrics());
             all.putAll(metrics);
-            return r.withMetrics(all);
+            return r.withMetrics(all).withOutputs(outputs);
         });
         ObjectNode event = Json.object()
                 .put("runId", run.runId())
@@ -69,9 +71,36 @@ public final class CollectResultsStep implements KubernetesStep {
                     "accuracy " + accuracy + " is below evaluation.minAccuracy " + minimum
                             + "; the model is kept out of use");
         }
-        ObjectNode result = Json.object().put("gatePassed", true);
+        ObjectNode result = Json.object().put("gatePassed", true).put("modelUri", outputs.modelUri());
         result.set("metrics", Json.numbers(metrics));
         return result;
+    }
+
+    /**
+     * What the outputs Job copied, from its termination message: the model's URI and SHA-256 (the
+     * digest of the file it copied, which S3 checked with --checksum-algorithm SHA256).
+     */
+    static RunOutputs outputs(RunObjects objects, RunContext run) {
+        String s3Uri = run.spec().output().s3Uri();
+        String message = new JobPods(
+                        objects.client(), objects.namespace(), run.names().outputsJob())
+                .terminationMessage("Succeeded")
+                .orElseThrow(() -> new TerminalException(
+                        "NoOutputs",
+                        "the outputs Job ended without saying where the model is (its termination message is empty)"));
+        try {
+            JsonNode reported = Json.read(message);
+            return new RunOutputs(
+                    s3Uri,
+                    reported.path("modelUri").asText(),
+                    reported.path("modelSha256").asText(),
+                    reported.path("checkpoint").asText(null));
+        } catch (RuntimeException e) {
+            throw new TerminalException(
+                    "BadOutputs",
+                    "the outputs Job's report is not the model's URI and SHA-256 under " + s3Uri + ": " + message,
+                    e);
+        }
     }
 
     private Optional<String> metricsFromLogs(JobPods pods) {

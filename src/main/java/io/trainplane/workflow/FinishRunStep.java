@@ -62,6 +62,9 @@ public final class FinishRunStep implements Step {
             outcome.put("status", RunStatus.SUCCEEDED.name());
             if (finished != null) {
                 detail.set("metrics", Json.numbers(finished.metrics()));
+                if (finished.outputs() != null) {
+                    detail.set("output", RunOutputsJson.of(finished.outputs()));
+                }
             }
             events.publish("Run Succeeded", detail);
         } else {

@@ -53,6 +53,7 @@ public final class Pipeline {
     public static final LambdaFunction START_TRAINING = kubernetes("StartTraining");
     public static final LambdaFunction CHECK_TRAINING = kubernetes("CheckTraining");
     public static final LambdaFunction START_EVALUATION = kubernetes("StartEvaluation");
+    public static final LambdaFunction START_OUTPUTS = kubernetes("StartOutputs");
     public static final LambdaFunction CHECK_JOB = kubernetes("CheckJob");
     public static final LambdaFunction COLLECT_RESULTS = kubernetes("CollectResults");
     public static final LambdaFunction RECORD_FAILURE = aws("RecordFailure", RUN_RECORD, RUN_EVENT);
@@ -81,6 +82,7 @@ public final class Pipeline {
             START_TRAINING,
             CHECK_TRAINING,
             START_EVALUATION,
+            START_OUTPUTS,
             CHECK_JOB,
             COLLECT_RESULTS,
             RECORD_FAILURE,
@@ -113,6 +115,7 @@ public final class Pipeline {
             case "StartTraining" -> StepWiring.startTraining(clients);
             case "CheckTraining" -> StepWiring.checkTraining(clients);
             case "StartEvaluation" -> StepWiring.startEvaluation(clients);
+            case "StartOutputs" -> StepWiring.startOutputs(clients);
             case "CheckJob" -> StepWiring.checkJob(clients);
             case "CollectResults" -> StepWiring.collectResults(clients);
             case "RecordFailure" -> StepWiring.recordFailure(clients);
@@ -247,9 +250,20 @@ public final class Pipeline {
                 .moreParameters("jobName.$", "$.evaluation.jobName", "purpose", "evaluation")
                 .resultPath("$.evaluationStatus")
                 .poll("EvaluationDone", "WaitForEvaluation")
+                .then("StartOutputs");
+        m.task("StartOutputs", START_OUTPUTS)
+                .comment("A Job running as the run's pod identity copies the model, the metrics and the newest verified"
+                        + " checkpoint to output.s3Uri; cleanup never deletes them.")
+                .resultPath("$.outputs")
+                .next("CheckOutputs");
+        m.task("CheckOutputs", CHECK_JOB)
+                .moreParameters("jobName.$", "$.outputs.jobName", "purpose", "outputs")
+                .resultPath("$.outputsStatus")
+                .poll("OutputsCopied", "WaitForOutputs")
                 .then("CollectResults");
         m.task("CollectResults", COLLECT_RESULTS)
-                .comment("Metrics into the run record; below evaluation.minAccuracy the run fails (after cleanup).")
+                .comment("Metrics and the model's S3 URI and SHA-256 into the run record; below evaluation.minAccuracy"
+                        + " the run fails (after cleanup).")
                 .resultPath("$.results")
                 .next("Teardown");
 

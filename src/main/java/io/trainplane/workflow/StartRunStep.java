@@ -9,6 +9,7 @@ import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.KubernetesVersions;
+import io.trainplane.spec.OutputSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.SpecProblem;
 import java.time.Clock;
@@ -24,10 +25,13 @@ public final class StartRunStep implements Step {
     private final RunEventPublisher events;
     private final Clock clock;
 
-    public StartRunStep(RunStore store, RunEventPublisher events, Clock clock) {
+    private final String artifactsBucket;
+
+    public StartRunStep(RunStore store, RunEventPublisher events, Clock clock, String artifactsBucket) {
         this.store = store;
         this.events = events;
         this.clock = clock;
+        this.artifactsBucket = artifactsBucket;
     }
 
     @Override
@@ -44,6 +48,8 @@ public final class StartRunStep implements Step {
                     "start the execution with the runId as its name, or leave runId out")));
         }
         ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
+        spec.putObject("output")
+                .put("s3Uri", outputUri(normalized.path("output").path("s3Uri"), executionName));
         String specJson = Json.write(spec);
         try {
             store.create(executionName, specJson, input.path("executionArn").asText(null));
@@ -55,5 +61,32 @@ public final class StartRunStep implements Step {
         ObjectNode context = Json.object().put("runId", executionName);
         context.set("spec", spec);
         return context;
+    }
+
+    /**
+     * Where the outputs go: the spec's output.s3Uri, or the artifacts bucket under runs/<runId>/.
+     * RunOutputsRole (template.yaml) may write only there, so another place is refused before
+     * anything is created rather than failing the upload after hours of training.
+     */
+    private String outputUri(JsonNode given, String runId) {
+        if (artifactsBucket == null || artifactsBucket.isEmpty()) {
+            throw new TerminalException(
+                    "NoArtifactsBucket",
+                    "the stack has no artifacts bucket (ARTIFACTS_BUCKET is not set): deploy the stack again");
+        }
+        if (given.isMissingNode() || given.isNull()) {
+            return OutputSpec.defaultFor(artifactsBucket, runId).s3Uri();
+        }
+        OutputSpec output = new OutputSpec(given.asText());
+        String allowed = "s3://" + artifactsBucket + "/runs/";
+        if (!OutputSpec.isValid(output.s3Uri()) || !output.s3Uri().startsWith(allowed)) {
+            throw new InvalidSpecException(List.of(new SpecProblem(
+                    "/output/s3Uri",
+                    "'" + given.asText() + "' is outside what the run's pods may write (RunOutputsRole: " + allowed
+                            + "*)",
+                    "leave output.s3Uri out (the default is " + allowed + runId + "/), use a prefix under " + allowed
+                            + ", or extend RunOutputsRole's policy in template.yaml to the other bucket")));
+        }
+        return output.s3Uri();
     }
 }

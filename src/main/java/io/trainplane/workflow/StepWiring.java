@@ -32,7 +32,11 @@ public final class StepWiring {
 
     public static Step startRun(Clients clients) {
         RunStore store = runStore(clients);
-        return new StartRunStep(store, events("StartRun", clients, store), clients.clock());
+        return new StartRunStep(
+                store,
+                events("StartRun", clients, store),
+                clients.clock(),
+                clients.settings().artifactsBucket());
     }
 
     public static Step createCluster(Clients clients) {
@@ -105,6 +109,10 @@ public final class StepWiring {
 
     public static Step startEvaluation(Clients clients) {
         return new StartEvaluationStep(runStore(clients), clusters(clients));
+    }
+
+    public static Step startOutputs(Clients clients) {
+        return new StartOutputsStep(clusters(clients));
     }
 
     public static Step checkJob(Clients clients) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
 import io.trainplane.local.LocalDynamoDb;
 import io.trainplane.runs.Interruption;
+import io.trainplane.runs.RunOutputs;
 import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
@@ -62,7 +63,31 @@ class InterruptionsStatusTest {
                 .withMetric("resumedFromEpoch", 5)
                 .withInterruption(SPOT)
                 .withInterruption(GONE));
-        store.create("run-calm", "{\"runId\":\"run-calm\"}", null);
+        store.create("run-calm", "{\"runId\":\"run-calm\",\"output\":{\"s3Uri\":\"s3://b/runs/run-calm/\"}}", null);
+        store.update(
+                "run-calm",
+                r -> r.withOutputs(new RunOutputs(
+                        "s3://b/runs/run-calm/",
+                        "s3://b/runs/run-calm/model.pt",
+                        MODEL_SHA256,
+                        "checkpoint-epoch-2.pt")));
+    }
+
+    static final String MODEL_SHA256 = "9a129038d9a00aed0cf6a7ea059ca50a813449061ab87848cf1a13eafdf33b2c";
+
+    @Test
+    void statusShowsWhereTheModelIsAndItsSha256InTextAndJson() {
+        assertThat(cli("status", "run-calm", "--table", TABLE).out())
+                .contains("output:     s3://b/runs/run-calm/")
+                .contains("model:      s3://b/runs/run-calm/model.pt sha256 " + MODEL_SHA256)
+                .contains("checkpoint: checkpoint-epoch-2.pt");
+        JsonNode output = Json.read(cli("status", "run-calm", "--table", TABLE, "--output", "json")
+                        .out())
+                .path("output");
+        assertThat(output.path("modelUri").asText()).isEqualTo("s3://b/runs/run-calm/model.pt");
+        assertThat(output.path("modelSha256").asText()).isEqualTo(MODEL_SHA256);
+        assertThat(output.path("s3Uri").asText()).isEqualTo("s3://b/runs/run-calm/");
+        assertThat(cli("status", "run-int", "--table", TABLE).out()).doesNotContain("model:");
     }
 
     @AfterAll

@@ -75,8 +75,8 @@ class LocalPipelineTest {
                         "kubernetes:Job/tp-quickstart/" + new io.trainplane.spec.Names("quickstart").trainingJob());
         assertThat(r.resources().created())
                 .filteredOn(c -> c.startsWith("kubernetes:Pod/"))
-                .as("data, two workers, evaluation")
-                .hasSize(4);
+                .as("data, two workers, evaluation, outputs")
+                .hasSize(5);
         assertThat(r.calls()).containsKey("eks:DescribeCluster");
         assertThat(r.stateTransitions()).isGreaterThan(taskStates.size());
         assertThat(ok.record().status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -100,6 +100,8 @@ class LocalPipelineTest {
                         "StartTraining",
                         "CheckTraining",
                         "StartEvaluation",
+                        "CheckJob",
+                        "StartOutputs",
                         "CheckJob",
                         "CollectResults",
                         "Teardown",
@@ -133,6 +135,8 @@ class LocalPipelineTest {
                         "CheckTraining",
                         "StartEvaluation",
                         "CheckEvaluation",
+                        "StartOutputs",
+                        "CheckOutputs",
                         "CollectResults",
                         "Teardown",
                         "FinishRun");

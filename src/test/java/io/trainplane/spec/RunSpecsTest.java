@@ -71,7 +71,8 @@ class RunSpecsTest {
 
         assertThat(normalized.toString()).doesNotContain("null");
         assertThat(fieldNames(normalized))
-                .containsExactly("cluster", "volume", "data", "training", "evaluation", "cleanup", "maxRunHours");
+                .containsExactly(
+                        "cluster", "volume", "data", "training", "evaluation", "output", "cleanup", "maxRunHours");
         assertThat(fieldNames(normalized.get("training")))
                 .containsExactly(
                         "launcher",

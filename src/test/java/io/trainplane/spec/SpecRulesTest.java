@@ -75,6 +75,7 @@ class SpecRulesTest {
                 BASE.data(),
                 training,
                 BASE.evaluation(),
+                BASE.output(),
                 BASE.cleanup(),
                 BASE.maxRunHours());
         return SpecRules.check(spec, JsonNodeFactory.instance.objectNode());

@@ -11,6 +11,7 @@ import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.kubernetes.WorkloadScripts;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.PodBehaviour;
+import io.trainplane.local.sim.PodS3;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -96,6 +97,16 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
     private final Map<String, Instant> stopped = new HashMap<>();
     /** Training Jobs (by key) struck once already, and how often their process started again since. */
     private final Map<String, Integer> restarts = new HashMap<>();
+    /** The account's S3 as the run's pods reach it (LocalCloud wires it); null: no credentials. */
+    private volatile PodS3 s3;
+    /** Each outputs pod's outcome (by uid), once it has copied. */
+    private final Map<String, Outcome> copied = new HashMap<>();
+
+    /** The S3 the outputs pod's {@code aws s3 cp} writes to, with the pod's identity. */
+    public ProcessWorkload storingOutputsIn(PodS3 s3) {
+        this.s3 = s3;
+        return this;
+    }
 
     private record Running(Process process, long startedNanos, Path log, Path termination, String policy) {}
 
@@ -181,6 +192,9 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
 
     @Override
     public synchronized Optional<Outcome> poll(Job job, Pod pod, KubernetesClient client, Duration running) {
+        if ("outputs".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))) {
+            return Optional.of(copied.computeIfAbsent(pod.getMetadata().getUid(), uid -> copyOutputs(job, pod)));
+        }
         Running process = processes.computeIfAbsent(key(job, pod), k -> start(job, pod, client));
         long realNanos = System.nanoTime() - process.startedNanos;
         long patience = Math.max(0, running.toNanos() - realNanos);
@@ -202,6 +216,103 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         int exit = process.process.exitValue();
         boolean carriesResult = !indexed(job) || "0".equals(index(pod));
         return Optional.of(new Outcome(runtime, exit, carriesResult ? message(process, exit) : null));
+    }
+
+    /**
+     * The outputs container's script (WorkloadManifests#outputsJob) without the AWS CLI: each {@code
+     * aws s3 cp} of a file of the shared volume's model directory becomes a put of that real file
+     * into the simulated S3 as the pod (its Pod Identity role), as torchrun becomes python. The same
+     * choices: model.pt must exist, the metrics when they do, the newest checkpoint whose .sha256
+     * matches with its digest; the report carries the SHA-256 of the model file copied.
+     */
+    private Outcome copyOutputs(Job job, Pod pod) {
+        Duration took = Duration.ofSeconds(5);
+        PodS3 store = s3;
+        if (store == null) {
+            return new Outcome(took, 255, PodS3.NO_CREDENTIALS);
+        }
+        String uri = job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals(WorkloadManifests.OUTPUT_URI_ENV))
+                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                .findFirst()
+                .orElseThrow();
+        var output = new io.trainplane.spec.OutputSpec(uri);
+        Path dir = Path.of(mapPaths(WorkloadManifests.SHARED_DIR + "/model", null));
+        List<String> names = new java.util.ArrayList<>();
+        for (String name : WorkloadManifests.OUTPUT_FILES) {
+            if (name.equals("model.pt") || Files.isRegularFile(dir.resolve(name))) {
+                names.add(name);
+            }
+        }
+        Optional<String> checkpoint = newestVerifiedCheckpoint(dir);
+        checkpoint.ifPresent(c -> {
+            names.add(c);
+            names.add(c + ".sha256");
+        });
+        String modelSha = null;
+        try {
+            for (String name : names) {
+                Path file = dir.resolve(name);
+                if (!Files.isRegularFile(file)) {
+                    // The CLI's words for a missing source (exit 255).
+                    return new Outcome(
+                            took,
+                            255,
+                            "The user-provided path " + WorkloadManifests.SHARED_DIR + "/model/" + name
+                                    + " does not exist.");
+                }
+                var put = store.put(pod, output.bucket(), output.prefix() + name, Files.readAllBytes(file));
+                if (name.equals("model.pt")) {
+                    modelSha = put.sha256Hex();
+                }
+            }
+        } catch (PodS3.UploadFailed e) {
+            return new Outcome(took, e.exitCode(), e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Outcome(
+                took,
+                0,
+                "{\"modelUri\": \"" + uri + "model.pt\", \"modelSha256\": \"" + modelSha + "\", \"checkpoint\": \""
+                        + checkpoint.orElse("") + "\"}");
+    }
+
+    /** As the script's {@code ls -t checkpoint-*.pt.sha256} and {@code sha256sum -c}: the newest whose digest matches. */
+    private static Optional<String> newestVerifiedCheckpoint(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> digests = files.filter(f -> {
+                        String n = f.getFileName().toString();
+                        return n.startsWith("checkpoint-") && n.endsWith(".pt.sha256");
+                    })
+                    .sorted(java.util.Comparator.comparing((Path f) -> {
+                                try {
+                                    return Files.getLastModifiedTime(f);
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            })
+                            .reversed())
+                    .toList();
+            for (Path digest : digests) {
+                String name = digest.getFileName().toString().replaceFirst("\\.sha256$", "");
+                Path checkpoint = dir.resolve(name);
+                String recorded = Files.readString(digest).trim().split("\\s+")[0];
+                if (Files.isRegularFile(checkpoint)
+                        && recorded.equals(java.util.HexFormat.of()
+                                .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                        .digest(Files.readAllBytes(checkpoint))))) {
+                    return Optional.of(name);
+                }
+            }
+            return Optional.empty();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

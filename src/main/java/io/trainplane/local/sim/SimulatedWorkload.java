@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.WorkloadManifests;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,7 +30,20 @@ public final class SimulatedWorkload implements PodBehaviour {
     static final Duration DELETED_AFTER = Duration.ofMinutes(1);
     static final double LOW_ACCURACY = 0.12;
 
+    /** How long copying the outputs takes. */
+    static final Duration OUTPUTS = Duration.ofSeconds(20);
+
     private volatile ClusterFault fault;
+    /** The account's S3 as the run's pods reach it; null: the pods have no credentials. */
+    private volatile PodS3 s3;
+    /** Each outputs pod's outcome (by uid), once it has copied: a pod copies once. */
+    private final java.util.Map<String, Outcome> copied = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The S3 the outputs pods write to, with their pod identity. */
+    public SimulatedWorkload storingOutputsIn(PodS3 s3) {
+        this.s3 = s3;
+        return this;
+    }
 
     /** Arms a fault for the pods created from now on (null: none). */
     public void inject(ClusterFault fault) {
@@ -60,6 +74,115 @@ public final class SimulatedWorkload implements PodBehaviour {
                         : new Outcome(OTHER, 0, null);
             default -> new Outcome(OTHER, 0, null);
         };
+    }
+
+    /** The outputs pod copies when its time is up; the others' outcome is known from the start. */
+    @Override
+    public Optional<Outcome> poll(Job job, Pod pod, KubernetesClient client, Duration running) {
+        if (!"outputs".equals(component(job))) {
+            return Optional.of(outcome(job, pod, client));
+        }
+        if (running.compareTo(OUTPUTS) < 0) {
+            return Optional.empty();
+        }
+        return Optional.of(copied.computeIfAbsent(pod.getMetadata().getUid(), uid -> copyOutputs(job, pod, client)));
+    }
+
+    /**
+     * What the outputs Job's script does (WorkloadManifests#outputsJob), with the simulated
+     * training's files: a model of plausible content (deterministic for the run and its epochs), the
+     * training's and the evaluation's metrics, the last epoch's checkpoint and its digest, each put
+     * into S3 as the pod (its Pod Identity role, IAM evaluated); the report carries the real SHA-256
+     * of the model it wrote. No credentials, or a refused put, fails the pod with the CLI's message.
+     */
+    private Outcome copyOutputs(Job job, Pod pod, KubernetesClient client) {
+        PodS3 store = s3;
+        if (store == null) {
+            return new Outcome(OUTPUTS, 255, PodS3.NO_CREDENTIALS);
+        }
+        String uri = job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals(WorkloadManifests.OUTPUT_URI_ENV))
+                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                .findFirst()
+                .orElseThrow();
+        var output = new io.trainplane.spec.OutputSpec(uri);
+        int epochs = trainedEpochs(job, client);
+        String runId = job.getMetadata().getNamespace();
+        byte[] model = simulatedModel(runId, epochs);
+        String checkpoint = "checkpoint-epoch-" + epochs + ".pt";
+        byte[] checkpointBytes = simulatedModel(runId + " checkpoint", epochs);
+        java.util.Map<String, byte[]> files = new java.util.LinkedHashMap<>();
+        files.put("model.pt", model);
+        files.put("train-metrics.json", utf8("{\"epochs\": " + epochs + "}"));
+        evaluationMetrics(job, client).ifPresent(m -> files.put("eval-metrics.json", utf8(m)));
+        files.put(checkpoint, checkpointBytes);
+        files.put(checkpoint + ".sha256", utf8(sha256Hex(checkpointBytes) + "  " + checkpoint + "\n"));
+        String modelSha = null;
+        try {
+            for (var file : files.entrySet()) {
+                var put = store.put(pod, output.bucket(), output.prefix() + file.getKey(), file.getValue());
+                if (file.getKey().equals("model.pt")) {
+                    modelSha = put.sha256Hex();
+                }
+            }
+        } catch (PodS3.UploadFailed e) {
+            return new Outcome(OUTPUTS, e.exitCode(), e.getMessage());
+        }
+        return new Outcome(
+                OUTPUTS,
+                0,
+                "{\"modelUri\": \"" + uri + "model.pt\", \"modelSha256\": \"" + modelSha + "\", \"checkpoint\": \""
+                        + checkpoint + "\"}");
+    }
+
+    /** Bytes standing for a trained model: deterministic for the run and its epochs, 64 KiB. */
+    static byte[] simulatedModel(String runId, int epochs) {
+        byte[] model = new byte[64 * 1024];
+        byte[] seed = utf8("trainplane simulated model " + runId + " epochs " + epochs);
+        for (int block = 0; block * 32 < model.length; block++) {
+            byte[] digest = sha256(concat(seed, Integer.toString(block).getBytes(StandardCharsets.US_ASCII)));
+            System.arraycopy(digest, 0, model, block * 32, Math.min(32, model.length - block * 32));
+        }
+        return model;
+    }
+
+    private static Optional<String> evaluationMetrics(Job outputs, KubernetesClient client) {
+        String ns = outputs.getMetadata().getNamespace();
+        return client
+                .pods()
+                .inNamespace(ns)
+                .withLabel(WorkloadManifests.COMPONENT, "evaluation")
+                .list()
+                .getItems()
+                .stream()
+                .filter(p -> "Succeeded".equals(p.getStatus().getPhase()))
+                .flatMap(p -> p.getStatus().getContainerStatuses().stream())
+                .map(c -> c.getState().getTerminated())
+                .filter(t -> t != null && t.getMessage() != null)
+                .map(io.fabric8.kubernetes.api.model.ContainerStateTerminated::getMessage)
+                .findFirst();
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String sha256Hex(byte[] bytes) {
+        return java.util.HexFormat.of().formatHex(sha256(bytes));
     }
 
     /**

@@ -10,7 +10,6 @@ import io.trainplane.local.RunReport;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.workload.TorchEnvironment;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +33,9 @@ class ProcessInterruptionsTest {
     String spec;
     Outcome uninterrupted;
 
-    record Outcome(RunReport report, String trainingLog) {
+    /** {@code modelSha256}: of the model.pt the training wrote; {@code storedSha256}: of the object in S3. */
+    record Outcome(
+            RunReport report, String trainingLog, String modelSha256, String storedSha256, String recordedSha256) {
         double accuracy() {
             return report.metrics().get("accuracy").doubleValue();
         }
@@ -48,14 +49,33 @@ class ProcessInterruptionsTest {
         uninterrupted = run("uninterrupted", Faults.none());
     }
 
-    Outcome run(String name, Faults faults) throws IOException {
+    Outcome run(String name, Faults faults) throws Exception {
         Path dir = work.resolve(name);
         RunReport report;
+        String stored;
+        String recorded;
         try (ProcessWorkload runtime = new ProcessWorkload(python, dir, true);
                 LocalCloud cloud = new LocalCloud(runtime)) {
             report = new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(spec), "cifar10-local");
+            var reader = new io.trainplane.local.iam.StackPrincipals(io.trainplane.local.iam.StackTemplate.local())
+                    .pod("RunOutputsRole", "reader", "reader");
+            stored = io.trainplane.local.iam.Callers.as(reader, () -> cloud.s3()
+                            .headObject(
+                                    "trainplane-artifactsbucket",
+                                    "runs/cifar10-local/model.pt",
+                                    io.trainplane.local.sim.SimulatedS3.Transport.TLS))
+                    .sha256Hex();
+            var outputs = new io.trainplane.runs.RunStore(
+                            cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock())
+                    .get(report.runId())
+                    .outputs();
+            recorded = outputs == null ? null : outputs.modelSha256();
         }
-        return new Outcome(report, Files.readString(dir.resolve("pods/tp-cifar10-local-train/log")));
+        byte[] model = Files.readAllBytes(dir.resolve("shared/model/model.pt"));
+        String onDisk = java.util.HexFormat.of()
+                .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(model));
+        return new Outcome(
+                report, Files.readString(dir.resolve("pods/tp-cifar10-local-train/log")), onDisk, stored, recorded);
     }
 
     @Test
@@ -65,6 +85,9 @@ class ProcessInterruptionsTest {
         assertThat(report.metrics()).doesNotContainKey("simulated").containsKey("accuracy.truck");
         assertThat(uninterrupted.accuracy()).isGreaterThan(0.3);
         assertThat(report.metrics().get("restarts").intValue()).isZero();
+        // The real model.pt, copied to the (simulated) S3 by the outputs pod as itself; the record has its digest.
+        assertThat(uninterrupted.storedSha256()).isEqualTo(uninterrupted.modelSha256());
+        assertThat(uninterrupted.recordedSha256()).isEqualTo(uninterrupted.modelSha256());
         // The data phase's pod prepared the data; training found it ready.
         Path dataPod;
         try (var pods = Files.list(work.resolve("uninterrupted/pods"))) {
@@ -90,6 +113,8 @@ class ProcessInterruptionsTest {
         assertThat(report.metrics().get("restarts").intValue()).isEqualTo(1);
         assertThat(report.metrics().get("resumedFromEpoch").intValue()).isEqualTo(1);
         assertThat(lost.accuracy()).isCloseTo(uninterrupted.accuracy(), within(0.02));
+        assertThat(lost.storedSha256()).isEqualTo(lost.modelSha256());
+        assertThat(lost.recordedSha256()).isEqualTo(lost.modelSha256());
         assertThat(report.resources().remaining()).isEmpty();
     }
 

@@ -1,0 +1,12 @@
+package io.trainplane.functions;
+
+import io.trainplane.clients.AwsClients;
+import io.trainplane.workflow.Pipeline;
+import io.trainplane.workflow.StepHandler;
+
+/** Lambda entry point of {@link Pipeline#START_OUTPUTS}. Starts the Job that copies the outputs to S3. */
+public final class StartOutputs extends StepHandler {
+    public StartOutputs() {
+        super(Pipeline.START_OUTPUTS, AwsClients.fromEnvironment());
+    }
+}

@@ -1,0 +1,48 @@
+package io.trainplane.spec;
+
+import java.util.regex.Pattern;
+
+/**
+ * Where the run's outputs (the model, the metrics, the last checkpoint) are copied when the
+ * training ends: {@code s3://bucket/prefix/}. Null until StartRun resolves the default, the stack's
+ * artifacts bucket under {@code runs/<runId>/} ({@link #defaultFor}).
+ */
+public record OutputSpec(String s3Uri) {
+    /**
+     * A bucket name as S3 allows it for general purpose buckets: 3 to 63 lowercase letters, digits,
+     * dots and hyphens, beginning and ending with a letter or digit
+     * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html); then a prefix
+     * that ends with a slash, the outputs being named under it.
+     */
+    static final Pattern S3_URI = Pattern.compile("^s3://([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])/((?:[^/\\s]+/)*)$");
+
+    public static final OutputSpec UNRESOLVED = new OutputSpec(null);
+
+    /** The default: the stack's artifacts bucket, under runs/<runId>/ (what RunOutputsRole may write). */
+    public static OutputSpec defaultFor(String artifactsBucket, String runId) {
+        return new OutputSpec("s3://" + artifactsBucket + "/runs/" + runId + "/");
+    }
+
+    /** The bucket of {@link #s3Uri()}; the URI must be resolved and valid. */
+    public String bucket() {
+        var m = S3_URI.matcher(s3Uri);
+        if (!m.matches()) {
+            throw new IllegalStateException("not an output URI: " + s3Uri);
+        }
+        return m.group(1);
+    }
+
+    /** The key prefix of {@link #s3Uri()}, ending with "/" (or empty). */
+    public String prefix() {
+        var m = S3_URI.matcher(s3Uri);
+        if (!m.matches()) {
+            throw new IllegalStateException("not an output URI: " + s3Uri);
+        }
+        return m.group(2);
+    }
+
+    /** Whether {@code uri} is a well-formed {@code s3://bucket/prefix/}. */
+    public static boolean isValid(String uri) {
+        return uri != null && S3_URI.matcher(uri).matches() && !uri.contains("..");
+    }
+}

@@ -1,0 +1,21 @@
+package io.trainplane.workflow;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
+import io.trainplane.runs.RunOutputs;
+
+/** The run's outputs as the Run Succeeded event and {@code status --output json} show them. */
+public final class RunOutputsJson {
+    private RunOutputsJson() {}
+
+    public static ObjectNode of(RunOutputs outputs) {
+        ObjectNode json = Json.object()
+                .put("s3Uri", outputs.s3Uri())
+                .put("modelUri", outputs.modelUri())
+                .put("modelSha256", outputs.modelSha256());
+        if (outputs.checkpoint() != null) {
+            json.put("checkpoint", outputs.checkpoint());
+        }
+        return json;
+    }
+}

@@ -1,0 +1,66 @@
+package io.trainplane.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.trainplane.core.Json;
+import io.trainplane.spec.InvalidSpecException;
+import io.trainplane.spec.RunSpecs;
+import org.junit.jupiter.api.Test;
+
+/** StartRun resolves where the outputs go, and refuses a place the run's pods may not write. */
+class StartRunOutputTest {
+    @Test
+    void theDefaultIsTheArtifactsBucketUnderTheRunAndTheRecordSaysSo() {
+        try (StartedRun run = new StartedRun("out-default")) {
+            String expected = "s3://" + run.settings.artifactsBucket() + "/runs/out-default/";
+            assertThat(run.settings.artifactsBucket()).isNotEmpty();
+            assertThat(run.state.path("spec").path("output").path("s3Uri").asText())
+                    .isEqualTo(expected);
+            assertThat(Json.read(run.record().specJson())
+                            .path("output")
+                            .path("s3Uri")
+                            .asText())
+                    .isEqualTo(expected);
+            assertThat(RunContext.from(run.state).spec().output().bucket()).isEqualTo(run.settings.artifactsBucket());
+            assertThat(RunContext.from(run.state).spec().output().prefix()).isEqualTo("runs/out-default/");
+        }
+    }
+
+    @Test
+    void aPrefixUnderRunsOfTheArtifactsBucketIsKept() {
+        try (StartedRun run = new StartedRun("out-prefix", spec -> {
+            spec.putObject("output").put("s3Uri", "s3://trainplane-artifactsbucket/runs/nightly/r7/");
+            return spec;
+        })) {
+            assertThat(run.state.path("spec").path("output").path("s3Uri").asText())
+                    .isEqualTo("s3://trainplane-artifactsbucket/runs/nightly/r7/");
+        }
+    }
+
+    @Test
+    void anotherBucketIsRefusedNamingTheFieldAndTheFixAndNoRunIsRecorded() {
+        try (StartedRun probe = new StartedRun("out-probe")) {
+            assertThatThrownBy(() -> new StartedRun("out-other", spec -> {
+                        spec.putObject("output").put("s3Uri", "s3://my-models/trainplane/");
+                        return spec;
+                    }))
+                    .isInstanceOfSatisfying(
+                            InvalidSpecException.class,
+                            e -> assertThat(e.problems()).singleElement().satisfies(p -> {
+                                assertThat(p.pointer()).isEqualTo("/output/s3Uri");
+                                assertThat(p.message()).contains("s3://my-models/trainplane/", "RunOutputsRole");
+                                assertThat(p.hint()).contains("extend RunOutputsRole", "template.yaml");
+                            }));
+        }
+    }
+
+    @Test
+    void aMalformedUriIsRefusedByTheSchema() {
+        assertThatThrownBy(
+                        () -> RunSpecs.normalize(
+                                "{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"output\": {\"s3Uri\": \"s3://Bad_Bucket/x\"}}"))
+                .isInstanceOf(InvalidSpecException.class)
+                .hasMessageContaining("/output/s3Uri");
+    }
+}
