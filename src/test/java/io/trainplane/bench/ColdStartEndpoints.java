@@ -113,6 +113,8 @@ final class ColdStartEndpoints implements AutoCloseable {
         environment.put("CLUSTER_ROLE_ARN", roleArn("trainplane-cluster"));
         environment.put("NODE_ROLE_ARN", roleArn("trainplane-node"));
         environment.put("EFS_CSI_ROLE_ARN", roleArn("trainplane-efs-csi"));
+        environment.put("ARTIFACTS_BUCKET", "coldstart-artifacts");
+        environment.put("RUN_OUTPUTS_ROLE_ARN", roleArn("trainplane-run-outputs"));
         environment.put("PENDING_TIMEOUT_MINUTES", "15");
         environment.put("CLEANUP_STATE_MACHINE_ARN", cleanup);
         environment.put("TRAINING_PIPELINE_ARN", pipeline);

@@ -44,6 +44,15 @@ class InfrastructureFaultsTest {
         }
     }
 
+    /**
+     * The AWS operations Trainplane's functions call. The pods' S3 writes (the outputs Job's, with
+     * the pods' own role) are the workload's: the FaultPlan does not cover the simulated S3 yet, and
+     * OutputsPodTest fails such a write (no Pod Identity association) instead.
+     */
+    static Stream<String> functionCalls() {
+        return calls.keySet().stream().filter(op -> !op.startsWith("s3:"));
+    }
+
     static Faults failing(String operation) {
         return new Faults(Set.of(), Set.of(), Set.of(operation), Set.of());
     }
@@ -69,7 +78,7 @@ class InfrastructureFaultsTest {
 
     @TestFactory
     Stream<DynamicTest> aRefusedOperationFailsTheRunAndLeavesOnlyWhatItCouldNotDelete() {
-        return calls.keySet().stream()
+        return functionCalls()
                 .filter(op -> !op.startsWith("events:"))
                 .map(op -> DynamicTest.dynamicTest("--fault " + op, () -> {
                     RunReport r = run(failing(op));
@@ -136,7 +145,7 @@ class InfrastructureFaultsTest {
 
     @TestFactory
     Stream<DynamicTest> aThrottledOperationIsRetriedAndTheRunSucceeds() {
-        return calls.keySet().stream()
+        return functionCalls()
                 .map(op -> DynamicTest.dynamicTest("--throttle " + op, () -> {
                     RunReport r = run(new Faults(Set.of(), Set.of(), Set.of(), Set.of(op)));
                     assertThat(r.status()).isEqualTo("SUCCEEDED");

@@ -100,7 +100,9 @@ class StackTemplateTest {
         assertThat(invoke.at("/Statement/0/Action/0").asText()).isEqualTo("lambda:InvokeFunction");
         assertThat(invoke.at("/Statement/0/Resource").asText())
                 .isEqualTo("arn:aws:lambda:us-east-1:000000000000:function:trainplane-TeardownFunction*");
-        assertThat(LOCAL.roles().get("TrainingPipelineRole").policies()).hasSize(20);
+        // The log delivery policy, and one LambdaInvokePolicy per function the pipeline invokes.
+        assertThat(LOCAL.roles().get("TrainingPipelineRole").policies())
+                .hasSize(1 + pipelineFunctions().size());
         assertThat(LOCAL.stateMachines().get("Cleanup").roleLogicalId()).isEqualTo("CleanupRole");
     }
 
@@ -133,8 +135,8 @@ class StackTemplateTest {
         assertThat(pipeline.arn())
                 .isEqualTo("arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-TrainingPipeline");
         assertThat(pipeline.definitionUri()).isEqualTo("statemachines/training-pipeline.asl.json");
+        assertThat(pipeline.substitutions().keySet()).containsExactlyInAnyOrderElementsOf(pipelineFunctions());
         assertThat(pipeline.substitutions())
-                .hasSize(19)
                 .containsEntry(
                         "TeardownFunctionArn",
                         "arn:aws:lambda:us-east-1:000000000000:function:trainplane-TeardownFunction:live");
@@ -283,5 +285,21 @@ class StackTemplateTest {
             }
         }
         throw new AssertionError("no statement " + sid + " in " + document);
+    }
+
+    /** The ${NameFunctionArn} placeholders of the pipeline's definition: the functions it invokes. */
+    static java.util.Set<String> pipelineFunctions() {
+        try {
+            var m = java.util.regex.Pattern.compile("\\$\\{(\\w+FunctionArn)}")
+                    .matcher(java.nio.file.Files.readString(
+                            java.nio.file.Path.of("statemachines/training-pipeline.asl.json")));
+            java.util.Set<String> names = new java.util.TreeSet<>();
+            while (m.find()) {
+                names.add(m.group(1));
+            }
+            return names;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
