@@ -296,11 +296,16 @@ public final class WorkloadManifests {
                 command,
                 resources(),
                 List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "evaluation")));
+        return singlePodJob(names.evaluationJob(), "evaluation", podSpec(evaluator, null, Placement.WORKERS));
+    }
+
+    /** A Job of one pod that may try twice within an hour (the evaluation, the outputs' copy). */
+    private Job singlePodJob(String name, String component, PodSpec pod) {
         return new JobBuilder()
                 .withNewMetadata()
-                .withName(names.evaluationJob())
+                .withName(name)
                 .withNamespace(names.namespace())
-                .withLabels(labels("evaluation"))
+                .withLabels(labels(component))
                 .endMetadata()
                 .withNewSpec()
                 .withCompletions(1)
@@ -309,9 +314,9 @@ public final class WorkloadManifests {
                 .withActiveDeadlineSeconds(3600L)
                 .withNewTemplate()
                 .withNewMetadata()
-                .withLabels(labels("evaluation"))
+                .withLabels(labels(component))
                 .endMetadata()
-                .withSpec(podSpec(evaluator, null, Placement.WORKERS))
+                .withSpec(pod)
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -369,26 +374,7 @@ public final class WorkloadManifests {
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .withVolumeMounts(mounts())
                 .build();
-        PodSpec pod = podSpec(copier, null, Placement.WORKERS);
-        return new JobBuilder()
-                .withNewMetadata()
-                .withName(names.outputsJob())
-                .withNamespace(names.namespace())
-                .withLabels(labels("outputs"))
-                .endMetadata()
-                .withNewSpec()
-                .withCompletions(1)
-                .withParallelism(1)
-                .withBackoffLimit(1)
-                .withActiveDeadlineSeconds(3600L)
-                .withNewTemplate()
-                .withNewMetadata()
-                .withLabels(labels("outputs"))
-                .endMetadata()
-                .withSpec(pod)
-                .endTemplate()
-                .endSpec()
-                .build();
+        return singlePodJob(names.outputsJob(), "outputs", podSpec(copier, null, Placement.WORKERS));
     }
 
     List<String> trainingArguments() {

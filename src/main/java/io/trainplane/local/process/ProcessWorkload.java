@@ -231,12 +231,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         if (store == null) {
             return new Outcome(took, 255, PodS3.NO_CREDENTIALS);
         }
-        String uri = job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
-                .filter(e -> e.getName().equals(WorkloadManifests.OUTPUT_URI_ENV))
-                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
-                .findFirst()
-                .orElseThrow();
-        var output = new io.trainplane.spec.OutputSpec(uri);
+        var output = PodS3.destination(job);
         Path dir = Path.of(mapPaths(WorkloadManifests.SHARED_DIR + "/model", null));
         List<String> names = new java.util.ArrayList<>();
         for (String name : WorkloadManifests.OUTPUT_FILES) {
@@ -271,11 +266,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Outcome(
-                took,
-                0,
-                "{\"modelUri\": \"" + uri + "model.pt\", \"modelSha256\": \"" + modelSha + "\", \"checkpoint\": \""
-                        + checkpoint.orElse("") + "\"}");
+        return new Outcome(took, 0, PodS3.report(output, modelSha, checkpoint.orElse("")));
     }
 
     /** As the script's {@code ls -t checkpoint-*.pt.sha256} and {@code sha256sum -c}: the newest whose digest matches. */

@@ -1,6 +1,7 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.StackPrincipals;
 import io.trainplane.local.iam.StackTemplate;
@@ -26,6 +27,24 @@ public final class PodS3 {
     private final SimulatedS3 s3;
     private final SimulatedEks eks;
     private final StackTemplate stack;
+
+    /** Where the outputs Job copies to: its container's {@link WorkloadManifests#OUTPUT_URI_ENV}. */
+    public static io.trainplane.spec.OutputSpec destination(io.fabric8.kubernetes.api.model.batch.v1.Job outputs) {
+        String uri = outputs.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals(WorkloadManifests.OUTPUT_URI_ENV))
+                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                .findFirst()
+                .orElseThrow();
+        return new io.trainplane.spec.OutputSpec(uri);
+    }
+
+    /** The outputs Job's termination message, as its script prints it: the model's URI and SHA-256, the checkpoint copied. */
+    public static String report(io.trainplane.spec.OutputSpec output, String modelSha256, String checkpoint) {
+        return io.trainplane.core.Json.write(io.trainplane.core.Json.object()
+                .put("modelUri", output.s3Uri() + "model.pt")
+                .put("modelSha256", modelSha256)
+                .put("checkpoint", checkpoint));
+    }
 
     public PodS3(SimulatedS3 s3, SimulatedEks eks, StackTemplate stack) {
         this.s3 = s3;

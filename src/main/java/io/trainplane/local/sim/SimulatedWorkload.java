@@ -100,12 +100,7 @@ public final class SimulatedWorkload implements PodBehaviour {
         if (store == null) {
             return new Outcome(OUTPUTS, 255, PodS3.NO_CREDENTIALS);
         }
-        String uri = job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
-                .filter(e -> e.getName().equals(WorkloadManifests.OUTPUT_URI_ENV))
-                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
-                .findFirst()
-                .orElseThrow();
-        var output = new io.trainplane.spec.OutputSpec(uri);
+        var output = PodS3.destination(job);
         int epochs = trainedEpochs(job, client);
         String runId = job.getMetadata().getNamespace();
         byte[] model = simulatedModel(runId, epochs);
@@ -128,11 +123,7 @@ public final class SimulatedWorkload implements PodBehaviour {
         } catch (PodS3.UploadFailed e) {
             return new Outcome(OUTPUTS, e.exitCode(), e.getMessage());
         }
-        return new Outcome(
-                OUTPUTS,
-                0,
-                "{\"modelUri\": \"" + uri + "model.pt\", \"modelSha256\": \"" + modelSha + "\", \"checkpoint\": \""
-                        + checkpoint + "\"}");
+        return new Outcome(OUTPUTS, 0, PodS3.report(output, modelSha, checkpoint));
     }
 
     /** Bytes standing for a trained model: deterministic for the run and its epochs, 64 KiB. */
