@@ -174,7 +174,14 @@ class LocalPipelineTest {
         return taskStates.stream()
                 .map(state -> DynamicTest.dynamicTest("--flaky " + state, () -> {
                     Outcome o = run(new Faults(Set.of(), Set.of(state)));
-                    assertThat(o.report().status()).isEqualTo("SUCCEEDED");
+                    assertThat(o.report().status())
+                            .as(
+                                    "failed at %s: %s %s (cleanup: %s)",
+                                    o.report().failedState(),
+                                    o.report().error(),
+                                    o.report().cause(),
+                                    o.report().cleanup())
+                            .isEqualTo("SUCCEEDED");
                     assertThat(o.report().resources().remaining()).isEmpty();
                     assertThat(o.history())
                             .filteredOn(e -> e.type().equals("TaskFailed")
