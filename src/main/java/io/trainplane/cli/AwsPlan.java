@@ -96,7 +96,8 @@ final class AwsPlan {
                 + (spec.output().s3Uri() == null
                         ? "the stack's artifacts bucket, runs/" + names.runId() + "/"
                         : spec.output().s3Uri())
-                + ": model.pt, the metrics, the last checkpoint (kept: cleanup never deletes them)");
+                + ": model.pt, the metrics, the last checkpoint, and checkpoints/ synced while training"
+                + " (kept: cleanup never deletes them)");
         return lines;
     }
 }

@@ -46,7 +46,7 @@ final class LeftBehind {
     }
 
     static void printWarnings(PrintWriter out, RunRecord run, int width) {
-        run.lostEvents().forEach(lost -> out.println(label("warning:", width) + lost.warning()));
+        warnings(run).forEach(warning -> out.println(label("warning:", width) + warning));
     }
 
     /** {@code status --output json}'s additions: {@code cleanup} in the error, {@code lostEvents} and {@code warnings}. */
@@ -69,7 +69,12 @@ final class LeftBehind {
     }
 
     static List<String> warnings(RunRecord run) {
-        return run.lostEvents().stream().map(LostEvent::warning).toList();
+        List<String> warnings = new java.util.ArrayList<>(
+                run.lostEvents().stream().map(LostEvent::warning).toList());
+        run.resources()
+                .get(io.trainplane.runs.RunResources.CHECKPOINT_SYNC_FAILED)
+                .ifPresent(reason -> warnings.add("checkpoints not synced to S3: " + reason));
+        return warnings;
     }
 
     private static String label(String name, int width) {

@@ -153,6 +153,10 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
                         .path("s3Uri")
                         .asText(null);
         output.put("s3Uri", s3Uri);
+        if (s3Uri != null) {
+            // The checkpoint sidecar's, synced while the training runs; cleanup never deletes them.
+            output.put("checkpoints", s3Uri + io.trainplane.kubernetes.WorkloadManifests.CHECKPOINTS_PREFIX);
+        }
         if (copied != null) {
             output.put("modelUri", copied.modelUri()).put("modelSha256", copied.modelSha256());
             if (copied.checkpoint() != null) {
@@ -166,6 +170,9 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         ObjectNode output = outputJson(run);
         if (output.path("s3Uri").isTextual()) {
             out.printf("output:     %s%n", output.path("s3Uri").asText());
+            out.printf(
+                    "checkpoints: %s (synced as written, kept)%n",
+                    output.path("checkpoints").asText());
         }
         if (output.has("modelUri")) {
             out.printf(

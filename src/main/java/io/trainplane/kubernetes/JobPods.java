@@ -24,6 +24,33 @@ public final class JobPods {
      */
     public static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
 
+    /** Whether the pod carries the checkpoint sidecar ({@link WorkloadManifests#withCheckpointSync}). */
+    public static boolean syncsCheckpoints(Pod pod) {
+        return pod.getSpec().getInitContainers() != null
+                && pod.getSpec().getInitContainers().stream()
+                        .anyMatch(c -> WorkloadManifests.CHECKPOINT_SYNC.equals(c.getName()));
+    }
+
+    /**
+     * Why the checkpoint sidecar of one of {@code pods} failed, from its status: the termination
+     * message of its last failed run (the kubelet restarts a sidecar and keeps the previous
+     * termination in {@code lastState}); empty when none failed.
+     */
+    public static Optional<String> checkpointSyncFailure(List<Pod> pods) {
+        return pods.stream()
+                .filter(p -> p.getStatus() != null && p.getStatus().getInitContainerStatuses() != null)
+                .flatMap(p -> p.getStatus().getInitContainerStatuses().stream())
+                .filter(c -> WorkloadManifests.CHECKPOINT_SYNC.equals(c.getName()))
+                .flatMap(c -> java.util.stream.Stream.of(c.getLastState(), c.getState()))
+                .filter(state -> state != null && state.getTerminated() != null)
+                .map(state -> state.getTerminated())
+                .filter(t -> t.getExitCode() != null && t.getExitCode() != 0)
+                .map(t -> t.getMessage() == null || t.getMessage().isBlank()
+                        ? "the sidecar exited with " + t.getExitCode()
+                        : t.getMessage().strip())
+                .findFirst();
+    }
+
     /** The pod's completion index (annotation, else label), null when it has none. */
     public static Integer completionIndex(Pod pod) {
         String value = pod.getMetadata().getAnnotations() == null

@@ -35,9 +35,10 @@ final class PyTorchJobManifest {
     GenericKubernetesResource build() {
         TrainingSpec t = spec.training();
         Map<String, Object> replicas = new LinkedHashMap<>();
-        replicas.put("Master", replica(1));
+        // The Master alone syncs the checkpoints: every replica sees the same shared volume.
+        replicas.put("Master", replica(1, true));
         if (t.workers() > 1) {
-            replicas.put("Worker", replica(t.workers() - 1));
+            replicas.put("Worker", replica(t.workers() - 1, false));
         }
         Map<String, Object> elastic = new LinkedHashMap<>();
         elastic.put("rdzvBackend", "c10d");
@@ -67,7 +68,7 @@ final class PyTorchJobManifest {
                 .build();
     }
 
-    private Map<String, Object> replica(int count) {
+    private Map<String, Object> replica(int count, boolean syncsCheckpoints) {
         List<String> command = new ArrayList<>(List.of("torchrun", WorkloadManifests.WORKLOAD_DIR + "/train.py"));
         command.addAll(manifests.trainingArguments());
         Container trainer = manifests.container(
@@ -78,6 +79,9 @@ final class PyTorchJobManifest {
                         WorkloadManifests.env("TRAINPLANE_RUN_ID", spec.runId()),
                         WorkloadManifests.env("TRAINPLANE_ROLE", "training")));
         PodSpec pod = manifests.trainingPodSpec(trainer, null);
+        if (syncsCheckpoints) {
+            manifests.withCheckpointSync(pod, false);
+        }
         // The replica's restartPolicy is the one that counts; the template's would be overridden.
         pod.setRestartPolicy(null);
         var template = new PodTemplateSpecBuilder()

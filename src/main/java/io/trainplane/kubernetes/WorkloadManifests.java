@@ -189,7 +189,7 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("training"))
                 .endMetadata()
-                .withSpec(trainingPodSpec(trainer, names.trainingService()))
+                .withSpec(withCheckpointSync(trainingPodSpec(trainer, names.trainingService()), true))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -375,6 +375,80 @@ public final class WorkloadManifests {
                 .withVolumeMounts(mounts())
                 .build();
         return singlePodJob(names.outputsJob(), "outputs", podSpec(copier, null, Placement.WORKERS));
+    }
+
+    /** The checkpoint sidecar's name, as its status names it. */
+    public static final String CHECKPOINT_SYNC = "checkpoint-sync";
+
+    /** Where the sidecar puts the checkpoints, below {@code output.s3Uri}. */
+    public static final String CHECKPOINTS_PREFIX = "checkpoints/";
+
+    /**
+     * How often the sidecar syncs: a checkpoint is written once an epoch (minutes for real
+     * trainings), so a minute loses little, and an idle sync is one ListObjectsV2 call.
+     */
+    public static final int CHECKPOINT_SYNC_SECONDS = 60;
+
+    /**
+     * The shell script of the checkpoint sidecar. Only pod 0 syncs (every pod sees the same shared
+     * volume); the others sleep. A checkpoint is synced once its {@code .sha256} exists: train.py
+     * writes it after the checkpoint's rename, so a half-written or temporary ({@code .tmp}) file is
+     * never sent. On SIGTERM, which the kubelet sends sidecars after the main container has stopped
+     * (https://kubernetes.io/docs/concepts/workloads/pods/sidecar-containers/#sidecar-containers-and-pod-lifecycle),
+     * a last sync sends the checkpoint written on the interruption. A failed sync exits non-zero
+     * with the CLI's error as the termination message: the kubelet restarts the sidecar, the
+     * training goes on, and CheckTraining reads the reason from its status.
+     *
+     * @param indexed whether the pod's index is in JOB_COMPLETION_INDEX (the Indexed Job sets it
+     *     in every container, https://kubernetes.io/docs/concepts/workloads/controllers/job/#completion-mode);
+     *     a PyTorchJob puts the sidecar on its Master only
+     */
+    static String checkpointSyncScript(boolean indexed) {
+        return String.join(
+                "\n",
+                "set -u",
+                indexed ? "if [ \"${JOB_COMPLETION_INDEX:-0}\" != 0 ]; then exec sleep infinity; fi" : "true",
+                "dir=" + SHARED_DIR + "/model",
+                "dest=\"$" + OUTPUT_URI_ENV + CHECKPOINTS_PREFIX + "\"",
+                "sync_complete() {",
+                "  args=''",
+                "  for digest in \"$dir\"/checkpoint-*.pt.sha256; do",
+                "    [ -f \"$digest\" ] || continue",
+                "    name=$(basename \"$digest\" .sha256)",
+                "    args=\"$args --include $name --include $name.sha256\"",
+                "  done",
+                "  [ -z \"$args\" ] && return 0",
+                "  aws s3 sync \"$dir\" \"$dest\" --exclude '*' $args --only-show-errors 2>/dev/termination-log"
+                        + " || { cat /dev/termination-log >&2; exit 1; }",
+                "}",
+                "trap 'sync_complete; exit 0' TERM",
+                "while true; do sync_complete; sleep " + CHECKPOINT_SYNC_SECONDS + " & wait $!; done");
+    }
+
+    /**
+     * A training pod with the checkpoint sidecar: an init container with {@code restartPolicy:
+     * Always} (a native sidecar, on by default since Kubernetes 1.29, GA in 1.33,
+     * https://kubernetes.io/docs/concepts/workloads/pods/sidecar-containers/) that runs beside the
+     * trainer as the pod's service account (its EKS Pod Identity gives RunOutputsRole) and does not
+     * keep the Job from completing. Small requests: it only lists and copies.
+     */
+    PodSpec withCheckpointSync(PodSpec pod, boolean indexed) {
+        Container sidecar = new ContainerBuilder()
+                .withName(CHECKPOINT_SYNC)
+                .withImage(AWS_CLI_IMAGE)
+                .withRestartPolicy("Always")
+                .withCommand("/bin/sh", "-c", checkpointSyncScript(indexed))
+                .withEnv(env(OUTPUT_URI_ENV, spec.output().s3Uri()), env("TRAINPLANE_RUN_ID", spec.runId()))
+                .withResources(new ResourceRequirementsBuilder()
+                        .withRequests(Map.of("cpu", new Quantity("50m"), "memory", new Quantity("128Mi")))
+                        .withLimits(Map.of("memory", new Quantity("128Mi")))
+                        .build())
+                .withTerminationMessagePath("/dev/termination-log")
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withVolumeMounts(mounts())
+                .build();
+        pod.setInitContainers(List.of(sidecar));
+        return pod;
     }
 
     List<String> trainingArguments() {

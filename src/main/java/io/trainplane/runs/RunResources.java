@@ -110,6 +110,12 @@ public final class RunResources {
     /** What cleanup deleted, as events name resources ({@code eks:cluster/tp-…}), in the order it went. */
     public static final Key<List<String>> CLEANUP_DELETED = texts("cleanup/deleted");
 
+    /**
+     * Why the training's checkpoint sidecar could not put the checkpoints into S3 (its last
+     * failure): a warning, not a failure, as Kubernetes restarts a sidecar without failing the Job.
+     */
+    public static final Key<String> CHECKPOINT_SYNC_FAILED = text("s3/checkpoint-sync-failed");
+
     /** Every key, in declaration order. */
     static final List<Key<?>> KEYS = List.of(
             KUBERNETES_CLUSTER,
@@ -131,7 +137,8 @@ public final class RunResources {
             MOUNT_TARGETS_OPENED,
             CLEANUP_STARTED,
             CLEANUP_FINISHED,
-            CLEANUP_DELETED);
+            CLEANUP_DELETED,
+            CHECKPOINT_SYNC_FAILED);
 
     private static final Map<String, Key<?>> BY_NAME =
             KEYS.stream().collect(Collectors.toUnmodifiableMap(Key::name, Function.identity()));

@@ -9,6 +9,7 @@ import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.PyTorchJobState;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Launcher;
 import java.time.Clock;
@@ -20,12 +21,14 @@ import java.time.Instant;
  */
 public final class CheckTrainingStep implements KubernetesStep {
 
+    private final RunStore store;
     private final ClusterAccess clusters;
     private final Clock clock;
     private final RunEventPublisher events;
     private final TrainingInterruptions interruptions;
 
     public CheckTrainingStep(RunStore store, ClusterAccess clusters, Clock clock, RunEventPublisher events) {
+        this.store = store;
         this.clusters = clusters;
         this.clock = clock;
         this.events = events;
@@ -43,6 +46,7 @@ public final class CheckTrainingStep implements KubernetesStep {
         }
         JobPods trainingPods = new JobPods(objects.client(), objects.namespace(), jobName);
         interruptions.look(run, jobName, trainingPods.list(), now);
+        noteCheckpointSync(run, trainingPods.list());
         ObjectNode result = JobWatch.look(objects, jobName, "training", now);
         if (result.path("done").asBoolean()) {
             var status = objects.job(jobName).getStatus();
@@ -64,6 +68,7 @@ public final class CheckTrainingStep implements KubernetesStep {
         return switch (state) {
             case PyTorchJobState.Missing m -> throw JobWatch.deleted(objects, "PyTorchJob", jobName, "training");
             case PyTorchJobState.Succeeded s -> {
+                noteCheckpointSync(run, pods.list());
                 completed(run, jobName, s.startTime(), s.completionTime());
                 yield JobPolling.done();
             }
@@ -78,10 +83,23 @@ public final class CheckTrainingStep implements KubernetesStep {
                                 + tail);
             }
             case PyTorchJobState.Active a -> {
+                noteCheckpointSync(run, pods.list());
                 JobWatch.diagnose(pods, "training", jobName, now, false);
                 yield JobPolling.notDone(a.startTime(), now);
             }
         };
+    }
+
+    /** Notes in the record, once, why the checkpoint sidecar could not sync: the run goes on, and says so. */
+    private void noteCheckpointSync(RunContext run, java.util.List<io.fabric8.kubernetes.api.model.Pod> pods) {
+        JobPods.checkpointSyncFailure(pods).ifPresent(reason -> {
+            if (!reason.equals(store.get(run.runId())
+                    .resources()
+                    .get(RunResources.CHECKPOINT_SYNC_FAILED)
+                    .orElse(null))) {
+                store.update(run.runId(), r -> r.withResource(RunResources.CHECKPOINT_SYNC_FAILED, reason));
+            }
+        });
     }
 
     private void completed(RunContext run, String jobName, String startTime, String completionTime) {

@@ -73,7 +73,19 @@ public final class CleanupRecord {
         ObjectNode detail = Json.object().put("runId", run.runId());
         deleted(run).forEach(detail.putArray("deleted")::add);
         kept(run).forEach(detail.putArray("kept")::add);
+        checkpoints(run).ifPresent(uri -> detail.put("checkpoints", uri));
         return detail;
+    }
+
+    /** Where the run's checkpoints are in S3 (output.s3Uri + checkpoints/): never deleted by cleanup, named so. */
+    static java.util.Optional<String> checkpoints(RunRecord run) {
+        try {
+            return java.util.Optional.of(
+                    RunSpecs.fromNormalized(run.specJson()).output().s3Uri()
+                            + io.trainplane.kubernetes.WorkloadManifests.CHECKPOINTS_PREFIX);
+        } catch (RuntimeException unreadable) {
+            return java.util.Optional.empty();
+        }
     }
 
     private static List<String> named(RunRecord run, boolean kept) {

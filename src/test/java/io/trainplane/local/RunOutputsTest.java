@@ -34,7 +34,8 @@ class RunOutputsTest {
             JsonNode succeeded,
             JsonNode cleanedUp,
             List<ObjectVersion> objects,
-            byte[] model) {}
+            byte[] model,
+            java.util.Map<String, String> checkpointDigests) {}
 
     static Finished quickstart(Faults faults) throws Exception {
         ObjectNode spec = ClusterRulesRunTest.example("quickstart.json");
@@ -63,7 +64,17 @@ class RunOutputsTest {
             byte[] model = objects.stream().anyMatch(o -> o.key().equals(prefix + "model.pt"))
                     ? Callers.as(reader, () -> cloud.s3().getObject(BUCKET, prefix + "model.pt", Transport.TLS))
                     : null;
-            return new Finished(r, record, succeeded, cleanedUp, objects, model);
+            // The .sha256 files the checkpoint sidecar put, by the checkpoint's key.
+            java.util.Map<String, String> digests = new java.util.TreeMap<>();
+            for (ObjectVersion o : objects) {
+                if (o.key().startsWith(prefix + "checkpoints/") && o.key().endsWith(".sha256")) {
+                    byte[] line = Callers.as(reader, () -> cloud.s3().getObject(BUCKET, o.key(), Transport.TLS));
+                    digests.put(
+                            o.key().substring(0, o.key().length() - ".sha256".length()),
+                            new String(line, java.nio.charset.StandardCharsets.UTF_8).split(" ")[0]);
+                }
+            }
+            return new Finished(r, record, succeeded, cleanedUp, objects, model, digests);
         }
     }
 
@@ -114,5 +125,23 @@ class RunOutputsTest {
         Finished f = quickstart(Faults.onCluster(ClusterFault.NODE_LOST));
         assertOutputsKept(f);
         assertThat(f.record().metrics().get("restarts")).isGreaterThanOrEqualTo(1.0);
+        // The checkpoint sidecar put each epoch's checkpoint, those before the fault included,
+        // under checkpoints/ with a digest that matches the object S3 holds.
+        String checkpoints = "runs/" + f.report().runId() + "/checkpoints/";
+        int resumedFrom = f.record().metrics().get("resumedFromEpoch").intValue();
+        assertThat(resumedFrom).isPositive();
+        for (int epoch = 1; epoch <= 10; epoch++) {
+            String key = checkpoints + "checkpoint-epoch-" + epoch + ".pt";
+            ObjectVersion stored = f.objects().stream()
+                    .filter(o -> o.key().equals(key))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + key + " in " + f.objects()));
+            assertThat(f.checkpointDigests().get(key)).as(key).isEqualTo(stored.sha256Hex());
+        }
+        assertThat(f.succeeded().path("output").path("checkpoints").asText())
+                .isEqualTo("s3://" + BUCKET + "/" + checkpoints);
+        assertThat(f.cleanedUp().path("checkpoints").asText()).isEqualTo("s3://" + BUCKET + "/" + checkpoints);
+        assertThat(f.record().resources().get(io.trainplane.runs.RunResources.CHECKPOINT_SYNC_FAILED))
+                .isEmpty();
     }
 }

@@ -98,6 +98,34 @@ class CheckTrainingStepTest {
     }
 
     @Test
+    void aCheckpointSidecarThatCannotSyncIsAWarningInTheRecordNotAFailure() {
+        Instant started = now().minus(Duration.ofMinutes(40));
+        cluster.job(
+                cluster.manifests().trainingJob(), JobsOnCluster.complete(started, now().minus(Duration.ofMinutes(1))));
+        var status = JobsOnCluster.runningSince(started);
+        status.setPhase("Succeeded");
+        // As the kubelet shows a sidecar (restartPolicy Always) that failed and was restarted.
+        status.setInitContainerStatuses(List.of(new io.fabric8.kubernetes.api.model.ContainerStatusBuilder()
+                .withName(io.trainplane.kubernetes.WorkloadManifests.CHECKPOINT_SYNC)
+                .withRestartCount(3)
+                .withNewLastState()
+                .withNewTerminated()
+                .withExitCode(255)
+                .withMessage(io.trainplane.local.sim.PodS3.NO_CREDENTIALS + "\n")
+                .endTerminated()
+                .endLastState()
+                .build()));
+        cluster.pod(jobName, jobName + "-0-abcde", status);
+
+        JsonNode look = step().run(run.state);
+
+        assertThat(look.path("done").asBoolean()).isTrue();
+        assertThat(completions()).hasSize(1);
+        assertThat(run.record().resources().get(io.trainplane.runs.RunResources.CHECKPOINT_SYNC_FAILED))
+                .contains(io.trainplane.local.sim.PodS3.NO_CREDENTIALS);
+    }
+
+    @Test
     void aFailedTrainingEndsTheRunWithTheFailedPodsLastLines() {
         cluster.job(
                 cluster.manifests().trainingJob(),

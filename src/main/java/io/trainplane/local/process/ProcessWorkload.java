@@ -99,6 +99,10 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
     private final Map<String, Integer> restarts = new HashMap<>();
     /** The account's S3 as the run's pods reach it (LocalCloud wires it); null: no credentials. */
     private volatile PodS3 s3;
+    /** The checkpoints each run's sidecar has put into S3 (by namespace), file names. */
+    private final Map<String, Set<String>> synced = new HashMap<>();
+    /** Why a pod's checkpoint sidecar could not sync (by pod uid): the CLI's error. */
+    private final Map<String, String> syncFailures = new HashMap<>();
     /** Each outputs pod's outcome (by uid), once it has copied. */
     private final Map<String, Outcome> copied = new HashMap<>();
 
@@ -200,12 +204,15 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         long patience = Math.max(0, running.toNanos() - realNanos);
         try {
             if (!waitFor(job, pod, process, patience)) {
+                syncCheckpoints(job, pod);
                 return Optional.empty();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
+        // The sidecar's last sync, on the SIGTERM the kubelet sends it once the trainer has exited.
+        syncCheckpoints(job, pod);
         boolean restarted = restarts.getOrDefault(jobKey(job), 0) > 0;
         // A process started again after an interruption ends now, for every pod it stands in for.
         Duration runtime = restarted
@@ -267,6 +274,64 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             throw new UncheckedIOException(e);
         }
         return new Outcome(took, 0, PodS3.report(output, modelSha, checkpoint.orElse("")));
+    }
+
+    /**
+     * The checkpoint sidecar (WorkloadManifests#checkpointSyncScript) without the AWS CLI: the
+     * pod of index 0 that has it puts each checkpoint of the real output directory whose {@code
+     * .sha256} exists (train.py writes it after the checkpoint's rename), and then the digest,
+     * into the simulated S3 under {@code output.s3Uri}checkpoints/ as the pod, once each. Lenient:
+     * it syncs when the controller polls (and when the process ends), not every minute. A failed
+     * sync is the sidecar's, not the training's ({@link #sidecarFailure}).
+     */
+    private void syncCheckpoints(Job job, Pod pod) {
+        if (!JobPods.syncsCheckpoints(pod) || !"0".equals(index(pod))) {
+            return;
+        }
+        PodS3 store = s3;
+        if (store == null) {
+            syncFailures.put(pod.getMetadata().getUid(), PodS3.NO_CREDENTIALS);
+            return;
+        }
+        var output = PodS3.checkpointsDestination(pod);
+        Path dir = Path.of(mapPaths(WorkloadManifests.SHARED_DIR + "/model", null));
+        String run = job.getMetadata().getNamespace();
+        Set<String> done = synced.computeIfAbsent(run, r -> new java.util.HashSet<>());
+        List<Path> digests;
+        try (Stream<Path> files = Files.list(dir)) {
+            digests = files.filter(f -> {
+                        String n = f.getFileName().toString();
+                        return n.startsWith("checkpoint-") && n.endsWith(".pt.sha256");
+                    })
+                    .sorted()
+                    .toList();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (Path digest : digests) {
+            String name = digest.getFileName().toString().replaceFirst("\\.sha256$", "");
+            if (done.contains(name)) {
+                continue;
+            }
+            String key = output.prefix() + WorkloadManifests.CHECKPOINTS_PREFIX + name;
+            try {
+                store.put(pod, output.bucket(), key, Files.readAllBytes(dir.resolve(name)));
+                store.put(pod, output.bucket(), key + ".sha256", Files.readAllBytes(digest));
+            } catch (PodS3.UploadFailed e) {
+                syncFailures.put(pod.getMetadata().getUid(), e.getMessage());
+                return;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            done.add(name);
+        }
+    }
+
+    @Override
+    public synchronized Optional<String> sidecarFailure(Pod pod) {
+        return Optional.ofNullable(syncFailures.get(pod.getMetadata().getUid()));
     }
 
     /** As the script's {@code ls -t checkpoint-*.pt.sha256} and {@code sha256sum -c}: the newest whose digest matches. */

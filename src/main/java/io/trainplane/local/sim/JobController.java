@@ -156,6 +156,10 @@ public final class JobController {
             PodBehaviour.Outcome outcome = unresolvedRendezvous(running, started)
                     .or(() -> behaviour.poll(job, running, siblings, client, Duration.between(started, now)))
                     .orElse(null);
+            boolean sidecarFailed = behaviour
+                    .sidecarFailure(running)
+                    .map(message -> sidecarFailed(running, message, now))
+                    .orElse(false);
             if (outcome != null && !now.isBefore(started.plus(outcome.runtime()))) {
                 pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
                 pod.getStatus()
@@ -169,8 +173,49 @@ public final class JobController {
                         .inNamespace(pod.getMetadata().getNamespace())
                         .resource(pod)
                         .updateStatus();
+            } else if (sidecarFailed) {
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .resource(pod)
+                        .updateStatus();
             }
         }
+    }
+
+    /**
+     * The pod's sidecar as the kubelet shows one that failed and is restarted (restartPolicy Always,
+     * https://kubernetes.io/docs/concepts/workloads/pods/sidecar-containers/): running again, its
+     * failed run in {@code lastState}, its restarts counted. It does not fail the pod. Set once;
+     * whether it was set now.
+     */
+    private static boolean sidecarFailed(Pod pod, String message, Instant now) {
+        if (pod.getStatus().getInitContainerStatuses() != null
+                && !pod.getStatus().getInitContainerStatuses().isEmpty()) {
+            return false;
+        }
+        var sidecar = pod.getSpec().getInitContainers().get(0);
+        pod.getStatus()
+                .setInitContainerStatuses(List.of(new ContainerStatusBuilder()
+                        .withName(sidecar.getName())
+                        .withImage(sidecar.getImage())
+                        .withRestartCount(1)
+                        .withStarted(true)
+                        .withReady(true)
+                        .withNewState()
+                        .withNewRunning()
+                        .withStartedAt(now.toString())
+                        .endRunning()
+                        .endState()
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(message.equals(PodS3.NO_CREDENTIALS) ? 255 : 1)
+                        .withReason("Error")
+                        .withMessage(message)
+                        .withFinishedAt(now.toString())
+                        .endTerminated()
+                        .endLastState()
+                        .build()));
+        return true;
     }
 
     /** The pod's (first) container as terminated with {@code exitCode}, as the kubelet reports it. */

@@ -56,4 +56,12 @@ public interface PodBehaviour {
     default Optional<String> log(Job job, Pod pod, Instant now) {
         return Optional.empty();
     }
+
+    /**
+     * Why the pod's checkpoint sidecar cannot sync (the CLI's error, its termination message before
+     * the kubelet restarts it); empty while it syncs, or for a pod without one.
+     */
+    default Optional<String> sidecarFailure(Pod pod) {
+        return Optional.empty();
+    }
 }

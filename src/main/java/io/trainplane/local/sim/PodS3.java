@@ -38,6 +38,18 @@ public final class PodS3 {
         return new io.trainplane.spec.OutputSpec(uri);
     }
 
+    /** Where a training pod's checkpoint sidecar syncs to: its {@link WorkloadManifests#OUTPUT_URI_ENV}. */
+    public static io.trainplane.spec.OutputSpec checkpointsDestination(Pod pod) {
+        String uri = pod.getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals(WorkloadManifests.CHECKPOINT_SYNC))
+                .flatMap(c -> c.getEnv().stream())
+                .filter(e -> e.getName().equals(WorkloadManifests.OUTPUT_URI_ENV))
+                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                .findFirst()
+                .orElseThrow();
+        return new io.trainplane.spec.OutputSpec(uri);
+    }
+
     /** The outputs Job's termination message, as its script prints it: the model's URI and SHA-256, the checkpoint copied. */
     public static String report(io.trainplane.spec.OutputSpec output, String modelSha256, String checkpoint) {
         return io.trainplane.core.Json.write(io.trainplane.core.Json.object()

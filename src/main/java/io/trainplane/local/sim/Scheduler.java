@@ -184,21 +184,32 @@ final class Scheduler {
     }
 
     /**
-     * What the pod asks of a node: the sum of its containers' requests (a limit alone counts as the
-     * request), or the largest of an init container's if that is more
-     * (https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#resource-sharing-within-containers).
+     * What the pod asks of a node (a limit alone counts as the request): the sum of its containers'
+     * and its sidecars' (init containers with restartPolicy Always, which run beside them), or the
+     * effective init request if that is more: the largest of a plain init container's, each with
+     * the sidecars started before it (https://kubernetes.io/docs/concepts/workloads/pods/sidecar-containers/#resource-sharing-within-containers).
      */
     static Map<String, BigDecimal> requests(Pod pod) {
-        Map<String, BigDecimal> sum = new TreeMap<>();
+        Map<String, BigDecimal> running = new TreeMap<>();
         for (Container c : pod.getSpec().getContainers()) {
-            containerRequests(c).forEach((k, v) -> sum.merge(k, v, BigDecimal::add));
+            containerRequests(c).forEach((k, v) -> running.merge(k, v, BigDecimal::add));
         }
+        Map<String, BigDecimal> sidecars = new TreeMap<>();
+        Map<String, BigDecimal> init = new TreeMap<>();
         if (pod.getSpec().getInitContainers() != null) {
             for (Container c : pod.getSpec().getInitContainers()) {
-                containerRequests(c).forEach((k, v) -> sum.merge(k, v, BigDecimal::max));
+                if ("Always".equals(c.getRestartPolicy())) {
+                    containerRequests(c).forEach((k, v) -> sidecars.merge(k, v, BigDecimal::add));
+                } else {
+                    Map<String, BigDecimal> withSidecars = new TreeMap<>(sidecars);
+                    containerRequests(c).forEach((k, v) -> withSidecars.merge(k, v, BigDecimal::add));
+                    withSidecars.forEach((k, v) -> init.merge(k, v, BigDecimal::max));
+                }
             }
         }
-        return sum;
+        sidecars.forEach((k, v) -> running.merge(k, v, BigDecimal::add));
+        init.forEach((k, v) -> running.merge(k, v, BigDecimal::max));
+        return running;
     }
 
     private static Map<String, BigDecimal> containerRequests(Container c) {

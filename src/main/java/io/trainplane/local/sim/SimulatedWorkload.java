@@ -104,8 +104,8 @@ public final class SimulatedWorkload implements PodBehaviour {
         int epochs = trainedEpochs(job, client);
         String runId = job.getMetadata().getNamespace();
         byte[] model = simulatedModel(runId, epochs);
-        String checkpoint = "checkpoint-epoch-" + epochs + ".pt";
-        byte[] checkpointBytes = simulatedModel(runId + " checkpoint", epochs);
+        String checkpoint = checkpointName(epochs);
+        byte[] checkpointBytes = simulatedCheckpoint(runId, epochs);
         java.util.Map<String, byte[]> files = new java.util.LinkedHashMap<>();
         files.put("model.pt", model);
         files.put("train-metrics.json", utf8("{\"epochs\": " + epochs + "}"));
@@ -190,6 +190,11 @@ public final class SimulatedWorkload implements PodBehaviour {
         if (crashesOnce(pod)) {
             return Optional.of(new Outcome(CRASH_AFTER, 1, FaultyPods.CRASH));
         }
+        syncCheckpoints(
+                job,
+                pod,
+                siblings,
+                Instant.parse(pod.getStatus().getStartTime()).plus(running));
         if (JobPods.interrupted(siblings).isEmpty()) {
             return poll(job, pod, client, running);
         }
@@ -203,6 +208,100 @@ public final class SimulatedWorkload implements PodBehaviour {
                                 "{\"restarts\": %d, \"resumedFromEpoch\": %d}",
                                 t.restarts(),
                                 t.resumedFromEpoch())));
+    }
+
+    /** The checkpoints each run's sidecar has put into S3 (by namespace), epoch numbers. */
+    private final java.util.Map<String, java.util.Set<Integer>> synced = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Why a pod's sidecar could not sync (by pod uid): the CLI's error. */
+    private final java.util.Map<String, String> syncFailures = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * What the checkpoint sidecar of {@code pod} does (WorkloadManifests#checkpointSyncScript): the
+     * pod that has it, of index 0, puts each epoch's checkpoint and its digest under {@code
+     * output.s3Uri}checkpoints/ as the pod (Pod Identity, IAM evaluated), once the training has
+     * written it by {@code now}. Lenient: a checkpoint reaches S3 when written, not at the next
+     * minute's sync; a sync the controller's polls missed (a pod lost in between) is made up by
+     * the replacement's sidecar.
+     */
+    private void syncCheckpoints(Job job, Pod pod, List<Pod> siblings, Instant now) {
+        if (!JobPods.syncsCheckpoints(pod) || JobController.index(pod) != 0) {
+            return;
+        }
+        PodS3 store = s3;
+        if (store == null) {
+            syncFailures.put(pod.getMetadata().getUid(), PodS3.NO_CREDENTIALS);
+            return;
+        }
+        var output = PodS3.checkpointsDestination(pod);
+        String runId = job.getMetadata().getNamespace();
+        var done = synced.computeIfAbsent(runId, r -> java.util.concurrent.ConcurrentHashMap.newKeySet());
+        for (int epoch = 1; epoch <= epochsDone(job, siblings, now); epoch++) {
+            if (done.contains(epoch)) {
+                continue;
+            }
+            String name = checkpointName(epoch);
+            byte[] bytes = simulatedCheckpoint(runId, epoch);
+            String key = output.prefix() + WorkloadManifests.CHECKPOINTS_PREFIX + name;
+            try {
+                store.put(pod, output.bucket(), key, bytes);
+                store.put(pod, output.bucket(), key + ".sha256", utf8(sha256Hex(bytes) + "  " + name + "\n"));
+            } catch (PodS3.UploadFailed e) {
+                syncFailures.put(pod.getMetadata().getUid(), e.getMessage());
+                return;
+            }
+            done.add(epoch);
+        }
+    }
+
+    @Override
+    public Optional<String> sidecarFailure(Pod pod) {
+        return Optional.ofNullable(syncFailures.get(pod.getMetadata().getUid()));
+    }
+
+    static String checkpointName(int epoch) {
+        return "checkpoint-epoch-" + epoch + ".pt";
+    }
+
+    /** The bytes of the simulated training's checkpoint after {@code epoch}, the outputs Job's too. */
+    static byte[] simulatedCheckpoint(String runId, int epoch) {
+        return simulatedModel(runId + " checkpoint", epoch);
+    }
+
+    /**
+     * The epochs whose checkpoint the training has written by {@code until}, along {@link
+     * #timeline}'s course: from when the first workers all run, interruptions keep the epochs done
+     * by then and the training goes on once their replacements run.
+     */
+    static int epochsDone(Job job, List<Pod> pods, Instant until) {
+        int epochs = epochs(job);
+        java.util.TreeSet<Instant> strikes = new java.util.TreeSet<>();
+        JobPods.interrupted(pods).stream()
+                .map(SimulatedWorkload::interruptedAt)
+                .filter(t -> !t.isAfter(until))
+                .forEach(strikes::add);
+        Instant first = strikes.isEmpty() ? until : strikes.first();
+        Instant resumed = pods.stream()
+                .filter(p -> !created(p).isAfter(first))
+                .filter(p -> p.getStatus().getStartTime() != null)
+                .map(p -> Instant.parse(p.getStatus().getStartTime()))
+                .max(Instant::compareTo)
+                .orElse(until);
+        int epoch = 0;
+        for (Instant strike : strikes) {
+            epoch = (int) Math.min(
+                    epochs,
+                    epoch + Math.max(0, Duration.between(resumed, strike).dividedBy(EPOCH)));
+            Optional<Instant> next = pods.stream()
+                    .filter(p -> !created(p).isBefore(strike) && p.getStatus().getStartTime() != null)
+                    .map(p -> Instant.parse(p.getStatus().getStartTime()))
+                    .max(Instant::compareTo);
+            if (next.isEmpty()) {
+                return epoch;
+            }
+            resumed = next.get();
+        }
+        return (int) Math.min(
+                epochs, epoch + Math.max(0, Duration.between(resumed, until).dividedBy(EPOCH)));
     }
 
     /** Half-way through the epoch after {@code afterEpochs}, when the training lasts that long. */

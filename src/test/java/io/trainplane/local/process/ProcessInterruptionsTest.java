@@ -34,8 +34,15 @@ class ProcessInterruptionsTest {
     Outcome uninterrupted;
 
     /** {@code modelSha256}: of the model.pt the training wrote; {@code storedSha256}: of the object in S3. */
+    /** {@code checkpoints}: the sidecar's objects under checkpoints/ (file name → the stored object's SHA-256); {@code digests}: what their .sha256 files say. */
     record Outcome(
-            RunReport report, String trainingLog, String modelSha256, String storedSha256, String recordedSha256) {
+            RunReport report,
+            String trainingLog,
+            String modelSha256,
+            String storedSha256,
+            String recordedSha256,
+            java.util.Map<String, String> checkpoints,
+            java.util.Map<String, String> digests) {
         double accuracy() {
             return report.metrics().get("accuracy").doubleValue();
         }
@@ -54,6 +61,8 @@ class ProcessInterruptionsTest {
         RunReport report;
         String stored;
         String recorded;
+        java.util.Map<String, String> checkpoints = new java.util.TreeMap<>();
+        java.util.Map<String, String> digests = new java.util.TreeMap<>();
         try (ProcessWorkload runtime = new ProcessWorkload(python, dir, true);
                 LocalCloud cloud = new LocalCloud(runtime)) {
             report = new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(spec), "cifar10-local");
@@ -70,12 +79,34 @@ class ProcessInterruptionsTest {
                     .get(report.runId())
                     .outputs();
             recorded = outputs == null ? null : outputs.modelSha256();
+            String prefix = "runs/cifar10-local/checkpoints/";
+            for (var o : io.trainplane.local.iam.Callers.as(reader, () -> cloud.s3()
+                    .listObjectsV2(
+                            "trainplane-artifactsbucket", prefix, io.trainplane.local.sim.SimulatedS3.Transport.TLS))) {
+                String file = o.key().substring(prefix.length());
+                if (file.endsWith(".sha256")) {
+                    byte[] line = io.trainplane.local.iam.Callers.as(reader, () -> cloud.s3()
+                            .getObject(
+                                    "trainplane-artifactsbucket",
+                                    o.key(),
+                                    io.trainplane.local.sim.SimulatedS3.Transport.TLS));
+                    digests.put(file.substring(0, file.length() - ".sha256".length()), new String(line).split(" ")[0]);
+                } else {
+                    checkpoints.put(file, o.sha256Hex());
+                }
+            }
         }
         byte[] model = Files.readAllBytes(dir.resolve("shared/model/model.pt"));
         String onDisk = java.util.HexFormat.of()
                 .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(model));
         return new Outcome(
-                report, Files.readString(dir.resolve("pods/tp-cifar10-local-train/log")), onDisk, stored, recorded);
+                report,
+                Files.readString(dir.resolve("pods/tp-cifar10-local-train/log")),
+                onDisk,
+                stored,
+                recorded,
+                checkpoints,
+                digests);
     }
 
     @Test
@@ -115,6 +146,10 @@ class ProcessInterruptionsTest {
         assertThat(lost.accuracy()).isCloseTo(uninterrupted.accuracy(), within(0.02));
         assertThat(lost.storedSha256()).isEqualTo(lost.modelSha256());
         assertThat(lost.recordedSha256()).isEqualTo(lost.modelSha256());
+        // The sidecar put the checkpoint written before the node went, and the resumed one's, with
+        // digests matching what S3 stores.
+        assertThat(lost.checkpoints()).containsKeys("checkpoint-epoch-1.pt", "checkpoint-epoch-2.pt");
+        assertThat(lost.digests()).isEqualTo(lost.checkpoints());
         assertThat(report.resources().remaining()).isEmpty();
     }
 
@@ -132,6 +167,9 @@ class ProcessInterruptionsTest {
         assertThat(report.metrics().get("restarts").intValue()).isEqualTo(1);
         assertThat(report.metrics().get("resumedFromEpoch").intValue()).isEqualTo(1);
         assertThat(reclaimed.accuracy()).isCloseTo(uninterrupted.accuracy(), within(0.02));
+        // The checkpoint written under SIGTERM reached S3 too.
+        assertThat(reclaimed.checkpoints().keySet()).anyMatch(n -> n.matches("checkpoint-epoch-1-step-\\d+\\.pt"));
+        assertThat(reclaimed.digests()).isEqualTo(reclaimed.checkpoints());
         assertThat(report.resources().remaining()).isEmpty();
     }
 }
