@@ -39,6 +39,14 @@ public final class SimulatedWorkload implements PodBehaviour {
     /** Each outputs pod's outcome (by uid), once it has copied: a pod copies once. */
     private final java.util.Map<String, Outcome> copied = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Each data pod's fetch of training.resumeFrom (by uid): its failure, or empty once fetched. */
+    private final java.util.Map<String, Optional<InitFailure>> fetches = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The epoch each run's volume (by namespace) holds a fetched checkpoint of: the training resumes there. */
+    private final java.util.Map<String, Integer> resumedEpochs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How long fetching a checkpoint takes. */
+    static final Duration FETCH = Duration.ofSeconds(10);
+
     /** The S3 the outputs pods write to, with their pod identity. */
     public SimulatedWorkload storingOutputsIn(PodS3 s3) {
         this.s3 = s3;
@@ -54,7 +62,7 @@ public final class SimulatedWorkload implements PodBehaviour {
     public Outcome outcome(Job job, Pod pod, KubernetesClient client) {
         String component = component(job);
         return switch (component) {
-            case "training" -> new Outcome(EPOCH.multipliedBy(epochs(job)), 0, null);
+            case "training" -> training(job);
             case "evaluation" ->
                 new Outcome(
                         EVALUATION,
@@ -74,6 +82,43 @@ public final class SimulatedWorkload implements PodBehaviour {
                         : new Outcome(OTHER, 0, null);
             default -> new Outcome(OTHER, 0, null);
         };
+    }
+
+    /**
+     * The data pod's fetch-checkpoint init container, once: the checkpoint got from S3 as the pod
+     * and verified ({@link PodS3#fetchCheckpoint}) is on the run's volume, its epoch remembered for
+     * the training; a failed get or a mismatch fails the init container with the CLI's code and words.
+     */
+    @Override
+    public Optional<InitFailure> initFailure(Job job, Pod pod, KubernetesClient client) {
+        return fetches.computeIfAbsent(pod.getMetadata().getUid(), uid -> {
+            PodS3 store = s3;
+            if (store == null) {
+                return Optional.of(new InitFailure(
+                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, 255, PodS3.NO_CREDENTIALS)));
+            }
+            try {
+                var fetched = store.fetchCheckpoint(pod);
+                resumedEpochs.put(pod.getMetadata().getNamespace(), fetched.epoch());
+                return Optional.empty();
+            } catch (PodS3.UploadFailed e) {
+                return Optional.of(new InitFailure(
+                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, e.exitCode(), e.getMessage())));
+            }
+        });
+    }
+
+    /**
+     * An uninterrupted training: the epochs left after the checkpoint the data pod fetched, if any
+     * (train.py resumes from it), saying so in its termination message as after an interruption.
+     */
+    private Outcome training(Job job) {
+        int from = resumedEpochs.getOrDefault(job.getMetadata().getNamespace(), 0);
+        int left = Math.max(0, epochs(job) - from);
+        return new Outcome(
+                left == 0 ? FETCH : EPOCH.multipliedBy(left),
+                0,
+                from == 0 ? null : String.format(Locale.ROOT, "{\"restarts\": 0, \"resumedFromEpoch\": %d}", from));
     }
 
     /** The outputs pod copies when its time is up; the others' outcome is known from the start. */
