@@ -305,15 +305,12 @@ public final class WorkloadManifests {
      * #CHECKPOINT_MISMATCH}.
      */
     Container fetchCheckpoint() {
-        String name = io.trainplane.spec.CheckpointUri.parse(spec.training().resumeFrom())
-                .orElseThrow(() -> new IllegalStateException("training.resumeFrom is not resolved to a checkpoint URI: "
-                        + spec.training().resumeFrom()))
-                .fileName();
         String script = String.join(
                 "\n",
                 "set -eu",
                 "dir=" + SHARED_DIR + "/model",
-                "name=" + name,
+                // Before StartRun resolves a run ID (plan), the variable holds the ID; a run has the URI.
+                "name=$(basename \"$" + RESUME_FROM_ENV + "\")",
                 "mkdir -p \"$dir\" && cd \"$dir\"",
                 "aws s3 cp \"$" + RESUME_FROM_ENV + "\" \"$name.part\" --only-show-errors",
                 "aws s3 cp \"$" + RESUME_FROM_ENV + ".sha256\" \"$name.sha256.part\" --only-show-errors",

@@ -44,9 +44,23 @@ class ResumeFromManifestTest {
                 .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/shared"));
         String script = fetch.getCommand().get(2);
         assertThat(script)
-                .contains("name=checkpoint-epoch-2.pt", "aws s3 cp", "sha256sum -c", "exit 3", "dir=/shared/model");
+                .contains(
+                        "name=$(basename \"$RESUME_FROM_S3_URI\")",
+                        "aws s3 cp",
+                        "sha256sum -c",
+                        "exit 3",
+                        "dir=/shared/model");
         // The main container is still prepare.py, on the system nodes.
         assertThat(pod.getContainers().getFirst().getName()).isEqualTo("data");
+    }
+
+    @Test
+    void anUnresolvedRunIdStillMakesTheManifestsThatPlanPrints() {
+        var spec = RunSpecs.parse(
+                """
+                {"runId": "nightly-9", "cluster": {"mode": "existing", "name": "warm"}, "volume": {"type": "efs"},
+                 "training": {"resumeFrom": "nightly-8"}}""");
+        assertThat(new WorkloadManifests(spec).all()).isNotEmpty();
     }
 
     @Test
