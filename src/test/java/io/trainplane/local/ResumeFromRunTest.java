@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
+import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.RunSpecs;
@@ -53,6 +54,23 @@ class ResumeFromRunTest {
     }
 
     @Test
+    void aResumedRunThatLosesANodeResumesPastTheFetchedEpoch() throws Exception {
+        try (LocalCloud cloud = new LocalCloud()) {
+            assertThat(run(cloud, "resume-base", Faults.none(), spec -> spec).status())
+                    .isEqualTo("SUCCEEDED");
+            RunReport r = run(cloud, "resume-lost", Faults.onCluster(ClusterFault.NODE_LOST), spec -> {
+                ((ObjectNode) spec.path("training")).put("epochs", 14).put("resumeFrom", "resume-base");
+                return spec;
+            });
+
+            assertThat(r.status()).as(r.error() + " " + r.cause()).isEqualTo("SUCCEEDED");
+            assertThat(r.metrics().get("restarts")).isEqualTo(1.0);
+            assertThat(r.metrics().get("resumedFromEpoch")).isBetween(10.0, 13.0);
+            assertThat(r.resources().remaining()).isEmpty();
+        }
+    }
+
+    @Test
     void aMissingCheckpointFailsTheRunAtTheDataStepSayingWhatTheCliSaid() throws Exception {
         try (LocalCloud cloud = new LocalCloud()) {
             String uri = "s3://" + BUCKET + "/runs/ghost/checkpoint-epoch-1.pt";
@@ -74,9 +92,15 @@ class ResumeFromRunTest {
 
     private static RunReport run(LocalCloud cloud, String runId, java.util.function.UnaryOperator<ObjectNode> edit)
             throws Exception {
+        return run(cloud, runId, Faults.none(), edit);
+    }
+
+    private static RunReport run(
+            LocalCloud cloud, String runId, Faults faults, java.util.function.UnaryOperator<ObjectNode> edit)
+            throws Exception {
         ObjectNode spec = edit.apply(ClusterRulesRunTest.example("quickstart.json"));
         spec.put("runId", runId);
-        return new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(Json.write(spec)), runId);
+        return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(Json.write(spec)), runId);
     }
 
     /** How long the run's training Job ran, as its Training Job Completed event says. */

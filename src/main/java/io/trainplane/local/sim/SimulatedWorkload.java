@@ -113,12 +113,17 @@ public final class SimulatedWorkload implements PodBehaviour {
      * (train.py resumes from it), saying so in its termination message as after an interruption.
      */
     private Outcome training(Job job) {
-        int from = resumedEpochs.getOrDefault(job.getMetadata().getNamespace(), 0);
+        int from = resumedEpoch(job);
         int left = Math.max(0, epochs(job) - from);
         return new Outcome(
                 left == 0 ? FETCH : EPOCH.multipliedBy(left),
                 0,
                 from == 0 ? null : String.format(Locale.ROOT, "{\"restarts\": 0, \"resumedFromEpoch\": %d}", from));
+    }
+
+    /** The epoch of the checkpoint the run's data pod fetched onto its volume, 0 for none. */
+    private int resumedEpoch(Job job) {
+        return resumedEpochs.getOrDefault(job.getMetadata().getNamespace(), 0);
     }
 
     /** The outputs pod copies when its time is up; the others' outcome is known from the start. */
@@ -239,7 +244,7 @@ public final class SimulatedWorkload implements PodBehaviour {
             return poll(job, pod, client, running);
         }
         Instant started = Instant.parse(pod.getStatus().getStartTime());
-        return timeline(job, siblings)
+        return timeline(job, siblings, resumedEpoch(job))
                 .map(t -> new Outcome(
                         Duration.between(started, t.end()),
                         0,
@@ -250,11 +255,16 @@ public final class SimulatedWorkload implements PodBehaviour {
                                 t.resumedFromEpoch())));
     }
 
-    /** Half-way through the epoch after {@code afterEpochs}, when the training lasts that long. */
+    /**
+     * Half-way through the epoch after {@code afterEpochs}, when the training lasts that long; a
+     * training that resumed past them (training.resumeFrom) is struck in its first epoch.
+     */
     @Override
     public Optional<Instant> interruption(Job training, Instant started, int afterEpochs, Instant now) {
-        Instant strike = started.plus(EPOCH.multipliedBy(afterEpochs)).plus(EPOCH.dividedBy(2));
-        Instant end = started.plus(EPOCH.multipliedBy(epochs(training)));
+        int from = resumedEpoch(training);
+        Instant strike = started.plus(EPOCH.multipliedBy(Math.max(0, afterEpochs - from)))
+                .plus(EPOCH.dividedBy(2));
+        Instant end = started.plus(EPOCH.multipliedBy(epochs(training) - from));
         return now.isBefore(strike) || !strike.isBefore(end) ? Optional.empty() : Optional.of(strike);
     }
 
@@ -265,9 +275,10 @@ public final class SimulatedWorkload implements PodBehaviour {
      * The training's course through its interruptions: the workers train together from when the
      * last of them started; an interruption at T keeps the epochs completed by T (train.py writes a
      * checkpoint after each), and they resume from there once the replacement pod of every index
-     * lost at T runs (torchrun's rendezvous waits for it). Empty while a replacement has not started.
+     * lost at T runs (torchrun's rendezvous waits for it). The first start begins at {@code fromEpoch}
+     * (a fetched training.resumeFrom). Empty while a replacement has not started.
      */
-    static Optional<Timeline> timeline(Job job, List<Pod> pods) {
+    static Optional<Timeline> timeline(Job job, List<Pod> pods, int fromEpoch) {
         int epochs = epochs(job);
         List<Pod> interrupted = JobPods.interrupted(pods);
         java.util.TreeMap<Instant, List<Pod>> byTime = new java.util.TreeMap<>();
@@ -282,7 +293,7 @@ public final class SimulatedWorkload implements PodBehaviour {
                 .map(p -> Instant.parse(p.getStatus().getStartTime()))
                 .max(Instant::compareTo)
                 .orElse(first);
-        int epoch = 0;
+        int epoch = fromEpoch;
         for (var at : byTime.entrySet()) {
             long done = Duration.between(resumed, at.getKey()).dividedBy(EPOCH);
             epoch = (int) Math.min(epochs, epoch + Math.max(0, done));
