@@ -91,6 +91,13 @@ final class AwsPlan {
                                     + " with a mount target in each Availability Zone of the cluster subnets"
                                     + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
         }
+        if (spec.training().resumeFrom() != null) {
+            lines.add("S3 read of the checkpoint " + spec.training().resumeFrom()
+                    + (io.trainplane.spec.CheckpointUri.isUri(spec.training().resumeFrom())
+                            ? ""
+                            : " (a run ID: StartRun takes the checkpoint that run's outputs kept)")
+                    + " and its .sha256, fetched onto the volume by the data pod before the training");
+        }
         lines.add("EKS Pod Identity association of ServiceAccount trainplane-run in " + names.namespace()
                 + " with the stack's RunOutputsRole (deleted after the run); S3 objects under "
                 + (spec.output().s3Uri() == null

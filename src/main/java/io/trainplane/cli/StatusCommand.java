@@ -62,6 +62,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         run.metrics().forEach(metrics::put);
         n.set("interruptions", InterruptionsReport.toJson(run));
         n.set("output", outputJson(run));
+        n.put("resumedFrom", resumedFrom(run));
         ObjectNode resources = n.putObject("resources");
         run.resources().asMap().forEach((name, value) -> {
             if (value instanceof List<?> list) {
@@ -110,6 +111,9 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         }
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
         printOutput(out, run);
+        if (resumedFrom(run) != null) {
+            out.println("resumed:    from " + resumedFrom(run) + " (training.resumeFrom)");
+        }
         InterruptionsReport.print(out, run, 12);
         run.resources()
                 .asMap()
@@ -140,6 +144,14 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         return s >= 3600
                 ? String.format("%dh%02dm%02ds", s / 3600, s % 3600 / 60, s % 60)
                 : s >= 60 ? String.format("%dm%02ds", s / 60, s % 60) : String.format("%ds", s);
+    }
+
+    /** The checkpoint the run started from (training.resumeFrom as StartRun resolved it), null when from scratch. */
+    static String resumedFrom(RunRecord run) {
+        return io.trainplane.core.Json.read(run.specJson())
+                .path("training")
+                .path("resumeFrom")
+                .asText(null);
     }
 
     /** Where the outputs go (the spec's output.s3Uri) and, once copied, the model's URI and SHA-256. */

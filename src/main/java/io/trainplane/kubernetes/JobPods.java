@@ -108,7 +108,7 @@ public final class JobPods {
         }
     }
 
-    /** The exit code of the first failed pod's main container. */
+    /** The exit code of the first failed pod's main container (of its failed init container when it never ran). */
     public Optional<Integer> failedExitCode() {
         return list().stream()
                 .filter(p ->
@@ -190,12 +190,45 @@ public final class JobPods {
         return text.startsWith("{\"apiVersion\"") || text.startsWith("{\"kind\"");
     }
 
+    /**
+     * How the pod's main container ended; when it never ran, how the init container that failed
+     * ended (a pod whose init container fails with restartPolicy Never fails without starting the
+     * others, https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#detailed-behavior).
+     */
     private static Optional<ContainerStateTerminated> terminated(Pod pod) {
         List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
-        if (statuses == null || statuses.isEmpty() || statuses.get(0).getState() == null) {
-            return Optional.empty();
+        if (statuses != null
+                && !statuses.isEmpty()
+                && statuses.get(0).getState() != null
+                && statuses.get(0).getState().getTerminated() != null) {
+            return Optional.of(statuses.get(0).getState().getTerminated());
         }
-        return Optional.ofNullable(statuses.get(0).getState().getTerminated());
+        return failedInit(pod).map(c -> c.getState().getTerminated());
+    }
+
+    /** The first init container of a pod that ended with a non-zero exit code. */
+    private static Optional<ContainerStatus> failedInit(Pod pod) {
+        List<ContainerStatus> init = pod.getStatus().getInitContainerStatuses();
+        return init == null
+                ? Optional.empty()
+                : init.stream()
+                        .filter(c -> c.getState() != null
+                                && c.getState().getTerminated() != null
+                                && c.getState().getTerminated().getExitCode() != null
+                                && c.getState().getTerminated().getExitCode() != 0)
+                        .findFirst();
+    }
+
+    /** How the init container {@code name} of a failed pod ended, when it is what failed. */
+    public Optional<ContainerStateTerminated> failedInitContainer(String name) {
+        return list().stream()
+                .filter(p ->
+                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+                .map(JobPods::failedInit)
+                .flatMap(Optional::stream)
+                .filter(c -> name.equals(c.getName()))
+                .map(c -> c.getState().getTerminated())
+                .findFirst();
     }
 
     static String tail(String text) {

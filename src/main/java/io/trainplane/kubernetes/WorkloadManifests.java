@@ -109,7 +109,7 @@ public final class WorkloadManifests {
     /**
      * The training and evaluation pods' identity: EKS Pod Identity associates it with the stack's
      * run outputs role (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-association.html).
-     * The data job does without: it writes nothing to S3.
+     * The data job does without, unless it fetches training.resumeFrom.
      */
     public io.fabric8.kubernetes.api.model.ServiceAccount serviceAccount() {
         return new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
@@ -260,6 +260,13 @@ public final class WorkloadManifests {
                 command,
                 spec.cluster().created() ? systemCpuAndMemory() : cpuAndMemory(),
                 List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "data")));
+        PodSpec pod = podSpec(preparer, null, Placement.SYSTEM);
+        if (spec.training().resumeFrom() != null) {
+            // The checkpoint is on the volume before the training looks for it; fetching it needs
+            // the run's Pod Identity (RunOutputsRole reads the artifacts bucket's runs/).
+            pod.setInitContainers(List.of(fetchCheckpoint()));
+            pod.setServiceAccountName(io.trainplane.aws.eks.PodIdentity.RUN_SERVICE_ACCOUNT);
+        }
         return new JobBuilder()
                 .withNewMetadata()
                 .withName(names.dataJob())
@@ -275,9 +282,64 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("data"))
                 .endMetadata()
-                .withSpec(podSpec(preparer, null, Placement.SYSTEM))
+                .withSpec(pod)
                 .endTemplate()
                 .endSpec()
+                .build();
+    }
+
+    /** The data pod's init container that fetches training.resumeFrom, and its environment variable with the URI. */
+    public static final String FETCH_CHECKPOINT = "fetch-checkpoint";
+
+    public static final String RESUME_FROM_ENV = "RESUME_FROM_S3_URI";
+
+    /** fetch-checkpoint's exit code when the checkpoint does not match its .sha256 (the AWS CLI's are 1 and 255). */
+    public static final int CHECKPOINT_MISMATCH = 3;
+
+    /**
+     * Copies training.resumeFrom and its .sha256 into the model directory, where train.py resumes
+     * from the newest verified checkpoint: to temporary names, the digest checked
+     * ({@code sha256sum -c} against the .sha256's hex, whatever file name it records), then renamed,
+     * the digest last as train.py writes it. A missing object or a refused read fails it with the AWS
+     * CLI's exit code and words (its log is the termination message), a mismatch with {@value
+     * #CHECKPOINT_MISMATCH}.
+     */
+    Container fetchCheckpoint() {
+        String script = String.join(
+                "\n",
+                "set -eu",
+                "dir=" + SHARED_DIR + "/model",
+                // Before StartRun resolves a run ID (plan), the variable holds the ID; a run has the URI.
+                "name=$(basename \"$" + RESUME_FROM_ENV + "\")",
+                "mkdir -p \"$dir\" && cd \"$dir\"",
+                "aws s3 cp \"$" + RESUME_FROM_ENV + "\" \"$name.part\" --only-show-errors",
+                "aws s3 cp \"$" + RESUME_FROM_ENV + ".sha256\" \"$name.sha256.part\" --only-show-errors",
+                "expected=$(cut -d' ' -f1 \"$name.sha256.part\")",
+                "if ! printf '%s  %s\\n' \"$expected\" \"$name.part\" | sha256sum -c --status; then",
+                "  actual=$(sha256sum \"$name.part\" | cut -d' ' -f1)",
+                "  rm -f \"$name.part\" \"$name.sha256.part\"",
+                "  printf 'CHECKPOINT CHECKSUM MISMATCH %s has SHA-256 %s, its .sha256 says %s\\n'" + " \"$"
+                        + RESUME_FROM_ENV + "\" \"$actual\" \"$expected\" > /dev/termination-log",
+                "  exit " + CHECKPOINT_MISMATCH,
+                "fi",
+                "mv \"$name.part\" \"$name\" && mv \"$name.sha256.part\" \"$name.sha256\"");
+        return new ContainerBuilder()
+                .withName(FETCH_CHECKPOINT)
+                .withImage(AWS_CLI_IMAGE)
+                .withCommand("/bin/sh", "-c", script)
+                .withEnv(env(RESUME_FROM_ENV, spec.training().resumeFrom()), env("TRAINPLANE_RUN_ID", spec.runId()))
+                .withResources(awsCliResources())
+                .withTerminationMessagePath("/dev/termination-log")
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withVolumeMounts(mounts())
+                .build();
+    }
+
+    /** What a pod of the AWS CLI copying files asks for. */
+    private static ResourceRequirements awsCliResources() {
+        return new ResourceRequirementsBuilder()
+                .withRequests(Map.of("cpu", new Quantity("250m"), "memory", new Quantity("512Mi")))
+                .withLimits(Map.of("memory", new Quantity("512Mi")))
                 .build();
     }
 
@@ -366,10 +428,7 @@ public final class WorkloadManifests {
                 .withImage(AWS_CLI_IMAGE)
                 .withCommand("/bin/sh", "-c", script)
                 .withEnv(env(OUTPUT_URI_ENV, spec.output().s3Uri()), env("TRAINPLANE_RUN_ID", spec.runId()))
-                .withResources(new ResourceRequirementsBuilder()
-                        .withRequests(Map.of("cpu", new Quantity("250m"), "memory", new Quantity("512Mi")))
-                        .withLimits(Map.of("memory", new Quantity("512Mi")))
-                        .build())
+                .withResources(awsCliResources())
                 .withTerminationMessagePath("/dev/termination-log")
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .withVolumeMounts(mounts())

@@ -133,7 +133,8 @@ final class SpecRecords {
                 training.path("gpusPerWorker").asInt(),
                 training.path("maxRestarts").asInt(),
                 training.path("maxInterruptions").asInt(),
-                training.path("timeoutMinutes").asInt());
+                training.path("timeoutMinutes").asInt(),
+                text(training, "resumeFrom"));
     }
 
     private static ObjectNode training(TrainingSpec training) {
@@ -146,10 +147,12 @@ final class SpecRecords {
                 .put("learningRate", training.learningRate());
         putText(json, "cpu", training.cpu());
         putText(json, "memory", training.memory());
-        return json.put("gpusPerWorker", training.gpusPerWorker())
+        json.put("gpusPerWorker", training.gpusPerWorker())
                 .put("maxRestarts", training.maxRestarts())
                 .put("maxInterruptions", training.maxInterruptions())
                 .put("timeoutMinutes", training.timeoutMinutes());
+        putText(json, "resumeFrom", training.resumeFrom());
+        return json;
     }
 
     private static IllegalArgumentException missing(String field, Exception cause) {

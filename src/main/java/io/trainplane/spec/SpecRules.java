@@ -48,6 +48,7 @@ final class SpecRules {
                             + " = " + runMinutes + " minutes)",
                     "set training.timeoutMinutes to at most " + runMinutes + ", or raise maxRunHours"));
         }
+        checkResumeFrom(spec, given, problems);
         if (isZero(training.cpu())) {
             problems.add(new SpecProblem(
                     "/training/cpu",
@@ -59,6 +60,31 @@ final class SpecRules {
                     "/training/memory", "must be more than zero", "ask for some memory, for example \"4Gi\""));
         }
         return problems;
+    }
+
+    /**
+     * {@code training.resumeFrom}: the data Job's pod fetches the checkpoint onto the shared volume,
+     * where the training looks for it, so the run needs one (with volume 'none' each pod has its
+     * own disk); a checkpoint URI names its epoch, and one of the spec's epochs or more leaves
+     * nothing to train. A run ID is resolved, and its epoch checked, by StartRun.
+     */
+    private static void checkResumeFrom(RunSpec spec, JsonNode given, List<SpecProblem> problems) {
+        String resumeFrom = spec.training().resumeFrom();
+        if (resumeFrom == null) {
+            return;
+        }
+        String pointer = "/training/resumeFrom";
+        if (spec.volume().type() != VolumeType.EFS) {
+            problems.add(new SpecProblem(
+                    pointer,
+                    "needs the run's shared volume, where the checkpoint is fetched before the training"
+                            + " (volume.type is " + spec.volume().type().json() + ")",
+                    "set volume.type to \"efs\", or leave training.resumeFrom out"));
+        }
+        CheckpointUri.parse(resumeFrom)
+                .flatMap(c -> c.nothingLeftToTrain(
+                        spec.training().epochs(), given.at("/training/epochs").isMissingNode()))
+                .ifPresent(problems::add);
     }
 
     /**

@@ -7,6 +7,8 @@ import java.util.Objects;
  * processes under torchrun. {@code cpu} and {@code memory} are Kubernetes quantities.
  * {@code maxRestarts} is torchrun's --max-restarts; {@code maxInterruptions} how many pods the
  * training may lose to their nodes (resumed from the newest checkpoint) before the run fails.
+ * {@code resumeFrom} (null: from scratch) is the checkpoint to start from: a run ID or an s3:// URI
+ * as given, the URI once StartRun resolved it ({@link CheckpointUri}).
  */
 public record TrainingSpec(
         Launcher launcher,
@@ -21,7 +23,8 @@ public record TrainingSpec(
         int gpusPerWorker,
         int maxRestarts,
         int maxInterruptions,
-        int timeoutMinutes) {
+        int timeoutMinutes,
+        String resumeFrom) {
     public TrainingSpec {
         Objects.requireNonNull(launcher, "launcher");
         Objects.requireNonNull(image, "image");

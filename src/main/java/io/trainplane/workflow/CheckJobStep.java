@@ -6,6 +6,7 @@ import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.spec.DataSpec;
 import java.time.Clock;
 import java.util.Optional;
@@ -30,12 +31,14 @@ public final class CheckJobStep implements KubernetesStep {
         String what = input.path("purpose").asText("job");
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         if (what.equals("data")) {
-            return JobWatch.look(
-                    objects,
-                    jobName,
-                    what,
-                    clock.instant(),
-                    code -> dataFailure(code, run.spec().data()));
+            JobPods pods = new JobPods(objects.client(), objects.namespace(), jobName);
+            return JobWatch.look(objects, jobName, what, clock.instant(), code -> pods.failedInitContainer(
+                            WorkloadManifests.FETCH_CHECKPOINT)
+                    .map(fetch -> checkpointFailure(
+                            fetch.getExitCode(),
+                            run.spec().training().resumeFrom(),
+                            Optional.ofNullable(fetch.getMessage())))
+                    .or(() -> dataFailure(code, run.spec().data())));
         }
         if (what.equals("outputs")) {
             return JobWatch.look(
@@ -63,6 +66,32 @@ public final class CheckJobStep implements KubernetesStep {
         return new TerminalException(
                 "OutputsFailed",
                 "copying the outputs to " + s3Uri + " failed (aws exited " + exitCode + "): " + message + hint);
+    }
+
+    /**
+     * The data pod's fetch of training.resumeFrom failed: what the AWS CLI said (a missing object, no
+     * credentials, AccessDenied) or the digest that did not match, and what to do about it.
+     */
+    static TerminalException checkpointFailure(int exitCode, String uri, Optional<String> said) {
+        String message = said.map(String::strip).filter(m -> !m.isEmpty()).orElse("(no message)");
+        if (exitCode == WorkloadManifests.CHECKPOINT_MISMATCH) {
+            return new TerminalException(
+                    "CheckpointChecksumMismatch",
+                    "the checkpoint " + uri + " does not match its .sha256 (" + message
+                            + "); resume from another checkpoint, or copy this one and its .sha256 again");
+        }
+        String hint = message.contains("Unable to locate credentials")
+                ? "; the data pod runs as ServiceAccount trainplane-run, which needs its EKS Pod Identity association"
+                        + " (ConnectCluster creates it) and the Pod Identity agent add-on on the cluster"
+                : message.contains("AccessDenied")
+                        ? "; RunOutputsRole (template.yaml) may read only the artifacts bucket under runs/"
+                        : message.contains("404") || message.contains("NoSuchKey") || message.contains("does not exist")
+                                ? "; training.resumeFrom must name a checkpoint with its .sha256 beside it"
+                                : "";
+        return new TerminalException(
+                "CheckpointFetchFailed",
+                "fetching the checkpoint " + uri + " (training.resumeFrom) failed (aws exited " + exitCode + "): "
+                        + message + hint);
     }
 
     private static Optional<TerminalException> dataFailure(int exitCode, DataSpec data) {

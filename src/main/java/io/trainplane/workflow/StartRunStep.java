@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunConflictException;
+import io.trainplane.runs.RunOutputs;
+import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
+import io.trainplane.spec.CheckpointUri;
 import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.OutputSpec;
@@ -50,6 +53,17 @@ public final class StartRunStep implements Step {
         ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
         spec.putObject("output")
                 .put("s3Uri", outputUri(normalized.path("output").path("s3Uri"), executionName));
+        JsonNode resumeFrom = normalized.path("training").path("resumeFrom");
+        if (resumeFrom.isTextual()) {
+            ((ObjectNode) spec.path("training"))
+                    .put(
+                            "resumeFrom",
+                            checkpointUri(
+                                    resumeFrom.asText(),
+                                    executionName,
+                                    normalized.path("training").path("epochs").asInt(),
+                                    input.path("spec").at("/training/epochs").isMissingNode()));
+        }
         String specJson = Json.write(spec);
         try {
             store.create(executionName, specJson, input.path("executionArn").asText(null));
@@ -88,5 +102,53 @@ public final class StartRunStep implements Step {
                             + ", or extend RunOutputsRole's policy in template.yaml to the other bucket")));
         }
         return output.s3Uri();
+    }
+
+    /**
+     * The checkpoint training.resumeFrom names, as an s3:// URI: an earlier run's ID becomes the
+     * checkpoint its outputs Job kept. Refused before anything is created: an unknown run, one that
+     * kept no checkpoint, a place RunOutputsRole may not read (the data Job's pod fetches it as that
+     * role), a checkpoint with nothing left to train.
+     */
+    private String checkpointUri(String resumeFrom, String runId, int epochs, boolean epochsDefaulted) {
+        String pointer = "/training/resumeFrom";
+        String uri = resumeFrom;
+        if (!CheckpointUri.isUri(resumeFrom)) {
+            if (resumeFrom.equals(runId)) {
+                throw new InvalidSpecException(List.of(new SpecProblem(
+                        pointer,
+                        "names this run itself",
+                        "give the ID of an earlier run whose checkpoint to start from")));
+            }
+            RunRecord earlier = store.find(resumeFrom)
+                    .orElseThrow(() -> new InvalidSpecException(List.of(new SpecProblem(
+                            pointer,
+                            "no run '" + resumeFrom + "' is known to this stack",
+                            "give the ID of an earlier run (trainplane list shows them), or the s3:// URI of a"
+                                    + " checkpoint-epoch-N.pt"))));
+            RunOutputs outputs = earlier.outputs();
+            if (outputs == null || outputs.checkpoint() == null) {
+                throw new InvalidSpecException(List.of(new SpecProblem(
+                        pointer,
+                        "run '" + resumeFrom + "' (" + earlier.status() + ") kept no checkpoint in S3"
+                                + (outputs == null ? ": its outputs were never copied" : ""),
+                        "resume from a run whose outputs list a checkpoint (trainplane status " + resumeFrom
+                                + "), or give the s3:// URI of a checkpoint-epoch-N.pt")));
+            }
+            uri = outputs.s3Uri() + outputs.checkpoint();
+        }
+        String allowed = "s3://" + artifactsBucket + "/runs/";
+        CheckpointUri checkpoint = CheckpointUri.parse(uri)
+                .filter(c -> c.uri().startsWith(allowed))
+                .orElseThrow(() -> new InvalidSpecException(List.of(new SpecProblem(
+                        pointer,
+                        "'" + resumeFrom + "' is outside what the run's pods may read (RunOutputsRole: " + allowed
+                                + "*)",
+                        "copy the checkpoint and its .sha256 under " + allowed + ", give an earlier run's ID,"
+                                + " or extend RunOutputsRole's policy in template.yaml to the other bucket"))));
+        checkpoint.nothingLeftToTrain(epochs, epochsDefaulted).ifPresent(p -> {
+            throw new InvalidSpecException(List.of(p));
+        });
+        return checkpoint.uri();
     }
 }

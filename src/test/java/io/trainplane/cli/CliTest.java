@@ -205,6 +205,20 @@ class CliTest {
     }
 
     @Test
+    void planShowsTheCheckpointARunStartsFromAndTheDataPodsFetch() throws IOException {
+        Path spec = file("{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"volume\": {\"type\": \"efs\"},"
+                + " \"training\": {\"resumeFrom\": \"nightly-8\"}}");
+        Result r = cli("plan", spec.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains(
+                        "S3 read of the checkpoint nightly-8 (a run ID: StartRun takes the checkpoint that run's"
+                                + " outputs kept)",
+                        "name: \"fetch-checkpoint\"",
+                        "serviceAccountName: \"trainplane-run\"");
+    }
+
+    @Test
     void planPrintsThePyTorchJobWhenThatIsTheLauncher() throws IOException {
         Path spec = file(
                 "{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 2}}");

@@ -71,6 +71,29 @@ class InterruptionsStatusTest {
                         "s3://b/runs/run-calm/model.pt",
                         MODEL_SHA256,
                         "checkpoint-epoch-2.pt")));
+        store.create(
+                "run-resumed",
+                "{\"runId\":\"run-resumed\",\"training\":{\"resumeFrom\":\"" + RESUMED_FROM + "\"}}",
+                null);
+    }
+
+    static final String RESUMED_FROM = "s3://b/runs/run-calm/checkpoint-epoch-2.pt";
+
+    @Test
+    void statusSaysWhichCheckpointARunStartedFromInTextAndJson() {
+        assertThat(cli("status", "run-resumed", "--table", TABLE).out())
+                .contains("resumed:    from " + RESUMED_FROM + " (training.resumeFrom)");
+        assertThat(Json.read(cli("status", "run-resumed", "--table", TABLE, "--output", "json")
+                                .out())
+                        .path("resumedFrom")
+                        .asText())
+                .isEqualTo(RESUMED_FROM);
+        assertThat(cli("status", "run-calm", "--table", TABLE).out()).doesNotContain("resumed:");
+        assertThat(Json.read(cli("status", "run-calm", "--table", TABLE, "--output", "json")
+                                .out())
+                        .path("resumedFrom")
+                        .isNull())
+                .isTrue();
     }
 
     static final String MODEL_SHA256 = "9a129038d9a00aed0cf6a7ea059ca50a813449061ab87848cf1a13eafdf33b2c";

@@ -35,7 +35,8 @@ class RunSpecsTest {
                         0,
                         3,
                         3,
-                        240));
+                        240,
+                        null));
         assertThat(spec.evaluation()).isEqualTo(new EvaluationSpec(0));
         assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(false, false));
         assertThat(spec.maxRunHours()).isEqualTo(12);
@@ -149,7 +150,8 @@ class RunSpecsTest {
                         2,
                         0,
                         5,
-                        60));
+                        60,
+                        null));
         assertThat(spec.evaluation().minAccuracy()).isEqualTo(0.7);
         assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(true, true));
         assertThat(RunSpecs.parse(spec.toJson().toString())).isEqualTo(spec);

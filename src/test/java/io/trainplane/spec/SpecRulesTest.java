@@ -104,6 +104,7 @@ class SpecRulesTest {
                 gpusPerWorker,
                 t.maxRestarts(),
                 t.maxInterruptions(),
-                t.timeoutMinutes());
+                t.timeoutMinutes(),
+                t.resumeFrom());
     }
 }

@@ -225,6 +225,39 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         return Optional.of(new Outcome(runtime, exit, carriesResult ? message(process, exit) : null));
     }
 
+    /** Each data pod's fetch of training.resumeFrom (by uid): its failure, or empty once fetched. */
+    private final Map<String, Optional<InitFailure>> fetches = new HashMap<>();
+
+    /**
+     * The data pod's fetch-checkpoint init container without the AWS CLI, once: the checkpoint and
+     * its .sha256 got as the pod ({@link PodS3#fetchCheckpoint}, the digest checked) and written into
+     * the directory the pod's {@code /shared/model} maps to, the digest last as the script renames
+     * it, so that the real train.py resumes from it.
+     */
+    @Override
+    public synchronized Optional<InitFailure> initFailure(Job job, Pod pod, KubernetesClient client) {
+        return fetches.computeIfAbsent(pod.getMetadata().getUid(), uid -> {
+            Duration took = Duration.ofSeconds(2);
+            PodS3 store = s3;
+            if (store == null) {
+                return Optional.of(new InitFailure(
+                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(took, 255, PodS3.NO_CREDENTIALS)));
+            }
+            try {
+                var fetched = store.fetchCheckpoint(pod);
+                Path dir = Files.createDirectories(Path.of(mapPaths(WorkloadManifests.SHARED_DIR + "/model", null)));
+                Files.write(dir.resolve(fetched.fileName()), fetched.checkpoint());
+                Files.write(dir.resolve(fetched.fileName() + ".sha256"), fetched.digest());
+                return Optional.empty();
+            } catch (PodS3.UploadFailed e) {
+                return Optional.of(new InitFailure(
+                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(took, e.exitCode(), e.getMessage())));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
     /**
      * The outputs container's script (WorkloadManifests#outputsJob) without the AWS CLI: each {@code
      * aws s3 cp} of a file of the shared volume's model directory becomes a put of that real file

@@ -153,6 +153,9 @@ public final class JobController {
         } else if ("Running".equals(phase)) {
             Instant started = Instant.parse(pod.getStatus().getStartTime());
             Pod running = pod;
+            if (failedInit(job, running, started, now, client)) {
+                return;
+            }
             PodBehaviour.Outcome outcome = unresolvedRendezvous(running, started)
                     .or(() -> behaviour.poll(job, running, siblings, client, Duration.between(started, now)))
                     .orElse(null);
@@ -215,6 +218,64 @@ public final class JobController {
                         .endTerminated()
                         .endLastState()
                         .build()));
+        return true;
+    }
+
+    /**
+     * Whether the pod's init container failed and the pod with it: with restartPolicy Never the pod
+     * fails and its containers never start
+     * (https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#detailed-behavior); the
+     * init container's status says how it ended, the others wait in PodInitializing. Lenient: the
+     * pod runs (phase Running) while its init containers do, where the kubelet keeps it Pending.
+     */
+    private boolean failedInit(Job job, Pod pod, Instant started, Instant now, KubernetesClient client) {
+        // Sidecars (restartPolicy Always) run beside the containers: only the others must succeed first.
+        if (pod.getSpec().getInitContainers() == null
+                || pod.getSpec().getInitContainers().stream().allMatch(c -> "Always".equals(c.getRestartPolicy()))) {
+            return false;
+        }
+        var failure = behaviour.initFailure(job, pod, client);
+        if (failure.isEmpty()) {
+            return false;
+        }
+        PodBehaviour.Outcome outcome = failure.get().outcome();
+        if (now.isBefore(started.plus(outcome.runtime()))) {
+            return true;
+        }
+        Instant finished = started.plus(outcome.runtime());
+        pod.getStatus().setPhase("Failed");
+        pod.getStatus()
+                .setInitContainerStatuses(List.of(new ContainerStatusBuilder()
+                        .withName(failure.get().failedContainer())
+                        .withImage(pod.getSpec().getInitContainers().stream()
+                                .filter(c -> c.getName().equals(failure.get().failedContainer()))
+                                .map(io.fabric8.kubernetes.api.model.Container::getImage)
+                                .findFirst()
+                                .orElse(null))
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(outcome.exitCode())
+                        .withReason("Error")
+                        .withMessage(outcome.terminationMessage())
+                        .withStartedAt(started.toString())
+                        .withFinishedAt(finished.toString())
+                        .endTerminated()
+                        .endState()
+                        .build()));
+        pod.getStatus()
+                .setContainerStatuses(List.of(new ContainerStatusBuilder()
+                        .withName(pod.getSpec().getContainers().get(0).getName())
+                        .withImage(pod.getSpec().getContainers().get(0).getImage())
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("PodInitializing")
+                        .endWaiting()
+                        .endState()
+                        .build()));
+        client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .resource(pod)
+                .updateStatus();
         return true;
     }
 

@@ -52,6 +52,17 @@ public interface PodBehaviour {
         return Optional.empty();
     }
 
+    /**
+     * What the pod's init containers do before its containers start: how the one that failed ended
+     * (its outcome, {@code failedContainer} named), empty when they all succeeded or it has none.
+     * Asked at every reconciliation of a running pod that has init containers: what it does happens once.
+     */
+    default Optional<InitFailure> initFailure(Job job, Pod pod, KubernetesClient client) {
+        return Optional.empty();
+    }
+
+    record InitFailure(String failedContainer, Outcome outcome) {}
+
     /** What the pod has written to its log by {@code now}, as the kubelet would serve it; empty for none. */
     default Optional<String> log(Job job, Pod pod, Instant now) {
         return Optional.empty();

@@ -64,7 +64,7 @@ public final class PodS3 {
         this.stack = stack;
     }
 
-    /** A pod without credentials, or whose S3 request was refused. */
+    /** A pod's AWS CLI command that failed: no credentials, a refused or missing object, a fetched checkpoint's digest. */
     public static final class UploadFailed extends RuntimeException {
         private final int exitCode;
 
@@ -93,6 +93,65 @@ public final class PodS3 {
                         e);
             }
         });
+    }
+
+    /**
+     * Gets {@code s3://bucket/key} as {@code pod}, as {@code aws s3 cp} downloads: HeadObject first,
+     * then GetObject. A missing key or a refused read fails as the CLI does, exit 1 with its line
+     * (https://docs.aws.amazon.com/cli/latest/topic/return-codes.html: 1 when an S3 transfer failed).
+     */
+    public byte[] get(Pod pod, String bucket, String key) {
+        return asPod(pod, () -> {
+            try {
+                s3.headObject(bucket, key, Transport.TLS);
+                return s3.getObject(bucket, key, Transport.TLS);
+            } catch (SimulatedS3.S3Exception e) {
+                // The CLI reports the HeadObject's status: a missing key is a 404 with no body to name it.
+                String said = e.status() == 404 && e.code().equals("NoSuchKey")
+                        ? "Key \"" + key + "\" does not exist"
+                        : e.status() == 403 ? "Forbidden" : e.getMessage();
+                throw new UploadFailed(
+                        "fatal error: An error occurred (" + e.status() + ") when calling the HeadObject operation: "
+                                + said,
+                        1,
+                        e);
+            }
+        });
+    }
+
+    /** The checkpoint the data pod's fetch-checkpoint init container copied, verified: its file name, epoch, bytes and .sha256. */
+    public record FetchedCheckpoint(String fileName, int epoch, byte[] checkpoint, byte[] digest) {}
+
+    /**
+     * What the data pod's {@link WorkloadManifests#FETCH_CHECKPOINT} init container does, without
+     * the AWS CLI: gets training.resumeFrom and its .sha256 as the pod and checks the digest. A
+     * failed get throws {@link UploadFailed} (the CLI's code and words); a mismatch too, with the
+     * script's exit code {@value WorkloadManifests#CHECKPOINT_MISMATCH} and line.
+     */
+    public FetchedCheckpoint fetchCheckpoint(Pod pod) {
+        io.fabric8.kubernetes.api.model.Container init = pod.getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals(WorkloadManifests.FETCH_CHECKPOINT))
+                .findFirst()
+                .orElseThrow();
+        String uri = init.getEnv().stream()
+                .filter(e -> e.getName().equals(WorkloadManifests.RESUME_FROM_ENV))
+                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                .findFirst()
+                .orElseThrow();
+        var at = io.trainplane.spec.CheckpointUri.parse(uri).orElseThrow();
+        byte[] checkpoint = get(pod, at.bucket(), at.key());
+        byte[] digest = get(pod, at.bucket(), at.key() + ".sha256");
+        String expected = new String(digest, java.nio.charset.StandardCharsets.UTF_8)
+                .strip()
+                .split("\\s+")[0];
+        String actual = SimulatedWorkload.sha256Hex(checkpoint);
+        if (!actual.equals(expected)) {
+            throw new UploadFailed(
+                    "CHECKPOINT CHECKSUM MISMATCH " + uri + " has SHA-256 " + actual + ", its .sha256 says " + expected,
+                    WorkloadManifests.CHECKPOINT_MISMATCH,
+                    null);
+        }
+        return new FetchedCheckpoint(at.fileName(), at.epoch(), checkpoint, digest);
     }
 
     private <T> T asPod(Pod pod, Supplier<T> request) {

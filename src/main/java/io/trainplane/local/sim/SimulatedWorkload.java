@@ -39,6 +39,14 @@ public final class SimulatedWorkload implements PodBehaviour {
     /** Each outputs pod's outcome (by uid), once it has copied: a pod copies once. */
     private final java.util.Map<String, Outcome> copied = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Each data pod's fetch of training.resumeFrom (by uid): its failure, or empty once fetched. */
+    private final java.util.Map<String, Optional<InitFailure>> fetches = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The epoch each run's volume (by namespace) holds a fetched checkpoint of: the training resumes there. */
+    private final java.util.Map<String, Integer> resumedEpochs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How long fetching a checkpoint takes. */
+    static final Duration FETCH = Duration.ofSeconds(10);
+
     /** The S3 the outputs pods write to, with their pod identity. */
     public SimulatedWorkload storingOutputsIn(PodS3 s3) {
         this.s3 = s3;
@@ -54,7 +62,7 @@ public final class SimulatedWorkload implements PodBehaviour {
     public Outcome outcome(Job job, Pod pod, KubernetesClient client) {
         String component = component(job);
         return switch (component) {
-            case "training" -> new Outcome(EPOCH.multipliedBy(epochs(job)), 0, null);
+            case "training" -> training(job);
             case "evaluation" ->
                 new Outcome(
                         EVALUATION,
@@ -74,6 +82,48 @@ public final class SimulatedWorkload implements PodBehaviour {
                         : new Outcome(OTHER, 0, null);
             default -> new Outcome(OTHER, 0, null);
         };
+    }
+
+    /**
+     * The data pod's fetch-checkpoint init container, once: the checkpoint got from S3 as the pod
+     * and verified ({@link PodS3#fetchCheckpoint}) is on the run's volume, its epoch remembered for
+     * the training; a failed get or a mismatch fails the init container with the CLI's code and words.
+     */
+    @Override
+    public Optional<InitFailure> initFailure(Job job, Pod pod, KubernetesClient client) {
+        return fetches.computeIfAbsent(pod.getMetadata().getUid(), uid -> {
+            PodS3 store = s3;
+            if (store == null) {
+                return Optional.of(new InitFailure(
+                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, 255, PodS3.NO_CREDENTIALS)));
+            }
+            try {
+                var fetched = store.fetchCheckpoint(pod);
+                resumedEpochs.put(pod.getMetadata().getNamespace(), fetched.epoch());
+                return Optional.empty();
+            } catch (PodS3.UploadFailed e) {
+                return Optional.of(new InitFailure(
+                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, e.exitCode(), e.getMessage())));
+            }
+        });
+    }
+
+    /**
+     * An uninterrupted training: the epochs left after the checkpoint the data pod fetched, if any
+     * (train.py resumes from it), saying so in its termination message as after an interruption.
+     */
+    private Outcome training(Job job) {
+        int from = resumedEpoch(job);
+        int left = Math.max(0, epochs(job) - from);
+        return new Outcome(
+                left == 0 ? FETCH : EPOCH.multipliedBy(left),
+                0,
+                from == 0 ? null : String.format(Locale.ROOT, "{\"restarts\": 0, \"resumedFromEpoch\": %d}", from));
+    }
+
+    /** The epoch of the checkpoint the run's data pod fetched onto its volume, 0 for none. */
+    private int resumedEpoch(Job job) {
+        return resumedEpochs.getOrDefault(job.getMetadata().getNamespace(), 0);
     }
 
     /** The outputs pod copies when its time is up; the others' outcome is known from the start. */
@@ -199,7 +249,7 @@ public final class SimulatedWorkload implements PodBehaviour {
             return poll(job, pod, client, running);
         }
         Instant started = Instant.parse(pod.getStatus().getStartTime());
-        return timeline(job, siblings)
+        return timeline(job, siblings, resumedEpoch(job))
                 .map(t -> new Outcome(
                         Duration.between(started, t.end()),
                         0,
@@ -235,7 +285,10 @@ public final class SimulatedWorkload implements PodBehaviour {
         var output = PodS3.checkpointsDestination(pod);
         String runId = job.getMetadata().getNamespace();
         var done = synced.computeIfAbsent(runId, r -> java.util.concurrent.ConcurrentHashMap.newKeySet());
-        for (int epoch = 1; epoch <= epochsDone(job, siblings, now); epoch++) {
+        // A resumed training (training.resumeFrom) writes the checkpoints after the one it fetched.
+        int from = resumedEpoch(job);
+        int written = Math.min(epochs(job), from + epochsDone(job, siblings, now));
+        for (int epoch = from + 1; epoch <= written; epoch++) {
             if (done.contains(epoch)) {
                 continue;
             }
@@ -304,11 +357,16 @@ public final class SimulatedWorkload implements PodBehaviour {
                 epochs, epoch + Math.max(0, Duration.between(resumed, until).dividedBy(EPOCH)));
     }
 
-    /** Half-way through the epoch after {@code afterEpochs}, when the training lasts that long. */
+    /**
+     * Half-way through the epoch after {@code afterEpochs}, when the training lasts that long; a
+     * training that resumed past them (training.resumeFrom) is struck in its first epoch.
+     */
     @Override
     public Optional<Instant> interruption(Job training, Instant started, int afterEpochs, Instant now) {
-        Instant strike = started.plus(EPOCH.multipliedBy(afterEpochs)).plus(EPOCH.dividedBy(2));
-        Instant end = started.plus(EPOCH.multipliedBy(epochs(training)));
+        int from = resumedEpoch(training);
+        Instant strike = started.plus(EPOCH.multipliedBy(Math.max(0, afterEpochs - from)))
+                .plus(EPOCH.dividedBy(2));
+        Instant end = started.plus(EPOCH.multipliedBy(epochs(training) - from));
         return now.isBefore(strike) || !strike.isBefore(end) ? Optional.empty() : Optional.of(strike);
     }
 
@@ -319,9 +377,10 @@ public final class SimulatedWorkload implements PodBehaviour {
      * The training's course through its interruptions: the workers train together from when the
      * last of them started; an interruption at T keeps the epochs completed by T (train.py writes a
      * checkpoint after each), and they resume from there once the replacement pod of every index
-     * lost at T runs (torchrun's rendezvous waits for it). Empty while a replacement has not started.
+     * lost at T runs (torchrun's rendezvous waits for it). The first start begins at {@code fromEpoch}
+     * (a fetched training.resumeFrom). Empty while a replacement has not started.
      */
-    static Optional<Timeline> timeline(Job job, List<Pod> pods) {
+    static Optional<Timeline> timeline(Job job, List<Pod> pods, int fromEpoch) {
         int epochs = epochs(job);
         List<Pod> interrupted = JobPods.interrupted(pods);
         java.util.TreeMap<Instant, List<Pod>> byTime = new java.util.TreeMap<>();
@@ -336,7 +395,7 @@ public final class SimulatedWorkload implements PodBehaviour {
                 .map(p -> Instant.parse(p.getStatus().getStartTime()))
                 .max(Instant::compareTo)
                 .orElse(first);
-        int epoch = 0;
+        int epoch = fromEpoch;
         for (var at : byTime.entrySet()) {
             long done = Duration.between(resumed, at.getKey()).dividedBy(EPOCH);
             epoch = (int) Math.min(epochs, epoch + Math.max(0, done));

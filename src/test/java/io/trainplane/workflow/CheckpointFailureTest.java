@@ -1,0 +1,28 @@
+package io.trainplane.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** CheckData names a failed fetch of training.resumeFrom by what the AWS CLI (or the digest check) said. */
+class CheckpointFailureTest {
+    static final String URI = "s3://b/runs/r/checkpoint-epoch-1.pt";
+
+    @Test
+    void eachFailureSaysWhatToDo() {
+        var missing = CheckJobStep.checkpointFailure(
+                1,
+                URI,
+                Optional.of("fatal error: An error occurred (404) when calling the HeadObject operation: Key \"x\""
+                        + " does not exist\n"));
+        assertThat(missing.reason()).isEqualTo("CheckpointFetchFailed");
+        assertThat(missing.getMessage()).contains(URI, "aws exited 1", "does not exist", "its .sha256 beside it");
+        var credentials = CheckJobStep.checkpointFailure(
+                255, URI, Optional.of("Unable to locate credentials. You can configure credentials"));
+        assertThat(credentials.getMessage()).contains("aws exited 255", "Pod Identity association");
+        var mismatch = CheckJobStep.checkpointFailure(3, URI, Optional.of("CHECKPOINT CHECKSUM MISMATCH ..."));
+        assertThat(mismatch.reason()).isEqualTo("CheckpointChecksumMismatch");
+        assertThat(mismatch.getMessage()).contains("does not match its .sha256", "resume from another checkpoint");
+    }
+}
