@@ -64,6 +64,7 @@ public final class CheckTrainingStep implements KubernetesStep {
         return switch (state) {
             case PyTorchJobState.Missing m -> throw JobWatch.deleted(objects, "PyTorchJob", jobName, "training");
             case PyTorchJobState.Succeeded s -> {
+                interruptions.recordResumption(run, pods);
                 completed(run, jobName, s.startTime(), s.completionTime());
                 yield JobPolling.done();
             }
