@@ -23,6 +23,7 @@ final class PyTorchJobManifest {
     static final String API_VERSION = "kubeflow.org/v1";
     static final String KIND = "PyTorchJob";
     static final String CONTAINER = "pytorch";
+    static final String RESTART_POLICY = "ExitCode";
 
     private final WorkloadManifests manifests;
     private final RunSpec spec;
@@ -73,7 +74,7 @@ final class PyTorchJobManifest {
         command.addAll(manifests.trainingArguments());
         Container trainer = manifests.container(
                 CONTAINER,
-                command,
+                TermExit.wrap(command),
                 manifests.trainingResources(),
                 List.of(
                         WorkloadManifests.env("TRAINPLANE_RUN_ID", spec.runId()),
@@ -92,7 +93,13 @@ final class PyTorchJobManifest {
                 .build();
         Map<String, Object> replica = new LinkedHashMap<>();
         replica.put("replicas", count);
-        replica.put("restartPolicy", "OnFailure");
+        // ExitCode: "1-127: permanent error, do not restart; 128-255: retryable error, will restart
+        // the pod" (https://www.kubeflow.org/docs/components/trainer/legacy-v1/user-guides/pytorch/,
+        // RestartPolicyExitCode in the operator's pkg/apis/kubeflow.org/v1/common_types.go). A crash
+        // of the user's code fails the PyTorchJob after one attempt; a pod lost with its node (deleted
+        // by the pod garbage collector, so no exit code) is created again for its replica index and
+        // joins torchrun's c10d rendezvous, which the survivors wait in (elasticPolicy.maxRestarts).
+        replica.put("restartPolicy", RESTART_POLICY);
         replica.put("template", Serialization.jsonMapper().convertValue(template, Map.class));
         return replica;
     }

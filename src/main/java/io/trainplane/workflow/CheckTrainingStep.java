@@ -69,6 +69,7 @@ public final class CheckTrainingStep implements KubernetesStep {
             case PyTorchJobState.Missing m -> throw JobWatch.deleted(objects, "PyTorchJob", jobName, "training");
             case PyTorchJobState.Succeeded s -> {
                 noteCheckpointSync(run, pods.list());
+                interruptions.recordResumption(run, pods);
                 completed(run, jobName, s.startTime(), s.completionTime());
                 yield JobPolling.done();
             }

@@ -160,4 +160,24 @@ class PyTorchJobManifestTest {
 
         assertThat(schema.validate(json)).isNotEmpty();
     }
+
+    @Test
+    void replicasRestartOnlyWhatASignalOrALostNodeEndedAndTorchrunRunsUnderTermExit() {
+        GenericKubernetesResource job = new WorkloadManifests(spec(2, 0, 1)).pyTorchJob();
+        JsonNode replicas = Json.mapper().valueToTree(job).path("spec").path("pytorchReplicaSpecs");
+        for (String type : List.of("Master", "Worker")) {
+            JsonNode replica = replicas.path(type);
+            assertThat(replica.path("restartPolicy").asText()).as(type).isEqualTo("ExitCode");
+            List<String> command = Json.mapper()
+                    .convertValue(
+                            replica.path("template")
+                                    .path("spec")
+                                    .path("containers")
+                                    .path(0)
+                                    .path("command"),
+                            new com.fasterxml.jackson.core.type.TypeReference<List<String>>() {});
+            assertThat(TermExit.unwrap(command)).as(type).hasValueSatisfying(c -> assertThat(c)
+                    .startsWith("torchrun", WorkloadManifests.WORKLOAD_DIR + "/train.py"));
+        }
+    }
 }

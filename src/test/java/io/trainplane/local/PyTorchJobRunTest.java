@@ -16,8 +16,12 @@ import org.junit.jupiter.api.Test;
 /** The quickstart with training.launcher "pytorchjob", on the simulated training operator. */
 class PyTorchJobRunTest {
     static RunReport run(Faults faults, Consumer<LocalCloud> before) throws IOException {
+        return run(faults, 3, before);
+    }
+
+    static RunReport run(Faults faults, int workers, Consumer<LocalCloud> before) throws IOException {
         ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
-        ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob").put("workers", 3);
+        ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob").put("workers", workers);
         try (LocalCloud cloud = new LocalCloud()) {
             before.accept(cloud);
             return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
@@ -81,13 +85,30 @@ class PyTorchJobRunTest {
         assertThat(r.resources().remaining()).isEmpty();
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "--cluster-fault {0}")
+    @org.junit.jupiter.params.provider.EnumSource(
+            value = ClusterFault.class,
+            names = {"NODE_LOST", "SPOT_INTERRUPTION"})
+    void aWorkerLostWithItsNodeIsCreatedAgainAndTheTrainingResumes(ClusterFault fault) throws IOException {
+        // Two replicas (a Master and a Worker), one per node of the quickstart's group.
+        RunReport r = run(Faults.onCluster(fault), 2, cloud -> {});
+
+        assertThat(r.status()).as(r.error() + " " + r.cause()).isEqualTo("SUCCEEDED");
+        assertThat(r.metrics().get("restarts")).isGreaterThanOrEqualTo(1.0);
+        assertThat(r.metrics().get("resumedFromEpoch")).isEqualTo(5.0);
+        assertThat(r.resources().remaining()).isEmpty();
+    }
+
     @Test
-    void aCrashingPyTorchJobIsDiagnosed() throws IOException {
+    void aCrashOfTheUserCodeFailsThePyTorchJobAfterOneAttempt() throws IOException {
+        // restartPolicy ExitCode: the traceback's exit 1 is permanent, the operator does not retry.
         RunReport r = run(Faults.onCluster(ClusterFault.CRASH_LOOP), cloud -> {});
 
         assertThat(r.status()).isEqualTo("FAILED");
         assertThat(r.failedState()).isEqualTo("CheckTraining");
-        assertThat(r.error() + r.cause()).contains("CrashLoop");
+        assertThat(r.error()).isEqualTo("TrainingFailed");
+        assertThat(r.cause()).contains("PyTorchJobFailed").contains("replica(s) failed");
+        assertThat(r.metrics()).doesNotContainKey("restarts");
         assertThat(r.resources().remaining()).isEmpty();
     }
 

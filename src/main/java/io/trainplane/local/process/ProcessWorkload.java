@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.kubernetes.JobPods;
+import io.trainplane.kubernetes.TermExit;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.kubernetes.WorkloadScripts;
 import io.trainplane.local.sim.ClusterFault;
@@ -629,6 +630,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         if (args != null) {
             all.addAll(args);
         }
+        // TermExit's shell only turns the kubelet's SIGTERM into exit 143: the command under it runs.
+        all = new ArrayList<>(TermExit.unwrap(all).orElse(all));
         if (all.isEmpty()) {
             throw new IllegalArgumentException(
                     "the container has no command: the process runtime cannot run an image's entry point");

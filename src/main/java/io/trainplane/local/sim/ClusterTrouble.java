@@ -1,6 +1,7 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -11,6 +12,8 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.kubernetes.JobPods;
+import io.trainplane.kubernetes.PyTorchJobs;
+import io.trainplane.kubernetes.TermExit;
 import io.trainplane.kubernetes.WorkloadManifests;
 import java.time.Duration;
 import java.time.Instant;
@@ -156,6 +159,58 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
             // Lost at the planned moment, whenever the control plane catches up with it.
             loseNode(reads, last.getSpec().getNodeName(), strike.get());
         }
+        losePyTorchJobNodes(reads, now);
+    }
+
+    /**
+     * The same for a training PyTorchJob (the training operator's pods, labelled with its name and
+     * their replica type and index): once every replica runs, the node of its last Worker goes
+     * (the Master's when it has no Worker).
+     */
+    private void losePyTorchJobNodes(ClusterReads reads, Instant now) {
+        if (!reads.serves(PyTorchJobs.CONTEXT.getGroup(), PyTorchJobs.CONTEXT.getPlural())) {
+            return;
+        }
+        for (GenericKubernetesResource pyTorchJob : reads.client()
+                .genericKubernetesResources(PyTorchJobs.CONTEXT)
+                .inAnyNamespace()
+                .withLabel(WorkloadManifests.COMPONENT, "training")
+                .list()
+                .getItems()) {
+            String uid = pyTorchJob.getMetadata().getUid();
+            if (struck.contains(uid)) {
+                continue;
+            }
+            Job job = PyTorchJobController.asJob(pyTorchJob);
+            String ns = pyTorchJob.getMetadata().getNamespace();
+            List<Pod> running =
+                    reads
+                            .podsLabeled(
+                                    PyTorchJobs.JOB_NAME_LABEL,
+                                    pyTorchJob.getMetadata().getName())
+                            .stream()
+                            .filter(p -> ns.equals(p.getMetadata().getNamespace()))
+                            .filter(p -> "Running".equals(p.getStatus().getPhase())
+                                    && p.getStatus().getStartTime() != null)
+                            .toList();
+            if (running.isEmpty() || running.size() < PyTorchJobController.replicaCount(pyTorchJob)) {
+                continue;
+            }
+            Instant started = running.stream()
+                    .map(p -> Instant.parse(p.getStatus().getStartTime()))
+                    .max(Instant::compareTo)
+                    .orElseThrow();
+            int epochs = ClusterFault.interruptAfter(afterEpochs, SimulatedWorkload.epochs(job));
+            Optional<Instant> strike = workload.interruption(job, started, epochs, now);
+            if (strike.isEmpty()) {
+                continue;
+            }
+            struck.add(uid);
+            Pod last = running.stream()
+                    .max(java.util.Comparator.comparingInt(PyTorchJobController::rank))
+                    .orElseThrow();
+            loseNode(reads, last.getSpec().getNodeName(), strike.get());
+        }
     }
 
     private void loseNode(ClusterReads reads, String node, Instant at) {
@@ -167,7 +222,8 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
             }
             String ns = pod.getMetadata().getNamespace();
             boolean ofJob = pod.getMetadata().getLabels() != null
-                    && pod.getMetadata().getLabels().containsKey(JobController.JOB_NAME);
+                    && (pod.getMetadata().getLabels().containsKey(JobController.JOB_NAME)
+                            || pod.getMetadata().getLabels().containsKey(PyTorchJobs.JOB_NAME_LABEL));
             String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
             if (!ofJob) {
                 client.pods()
@@ -195,17 +251,26 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
             if (spot) {
                 // The kubelet stops the container with SIGTERM: torchrun passes it on, the training
                 // processes checkpoint and exit 143, and torchrun itself ends with 1 (SignalException),
-                // a non-zero exit the Job's Ignore rule for DisruptionTarget must come before.
+                // a non-zero exit the Job's Ignore rule for DisruptionTarget must come before; under
+                // TermExit's shell the container ends with 143.
                 pod.getStatus().setReason("Terminated");
                 pod.getStatus().setMessage(SHUTDOWN_MESSAGE);
                 pod.getStatus()
                         .setContainerStatuses(JobController.terminated(
-                                pod, TORCHRUN_SIGNALLED, null, pod.getStatus().getStartTime(), at));
+                                pod, signalledExit(pod), null, pod.getStatus().getStartTime(), at));
             }
             client.pods().inNamespace(ns).resource(pod).updateStatus();
         }
         replacedAt.put(node, at.plus(REPLACEMENT));
         client.nodes().withName(node).delete();
+    }
+
+    /** How the pod's container ends on SIGTERM: 143 under {@link TermExit}'s shell, else torchrun's own 1. */
+    private static int signalledExit(Pod pod) {
+        return TermExit.unwrap(pod.getSpec().getContainers().getFirst().getCommand())
+                        .isPresent()
+                ? TermExit.EXIT_CODE
+                : TORCHRUN_SIGNALLED;
     }
 
     /** The node groups as their nodes register: with the fault's taint on those it touches. */

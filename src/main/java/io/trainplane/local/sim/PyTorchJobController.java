@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 /**
@@ -39,6 +41,13 @@ public final class PyTorchJobController {
     private final ClusterReads reads;
     private final PodBehaviour behaviour;
     private final JobController pods;
+    /**
+     * The pods each PyTorchJob (by uid) lost and had replaced: gone from the API server, they are
+     * what the simulated training remembers of its interruptions (its checkpoints say where it was).
+     */
+    private final Map<String, List<Pod>> lost = new ConcurrentHashMap<>();
+
+    static final int NO_EXIT_CODE = 0xbeef;
 
     PyTorchJobController(ClusterReads reads, PodBehaviour behaviour, JobController pods) {
         this.reads = reads;
@@ -102,13 +111,39 @@ public final class PyTorchJobController {
                     condition("Created", "PyTorchJobCreated", "PyTorchJob " + name + " is created.", now));
             return;
         }
+        List<Pod> lostSoFar = lost.computeIfAbsent(job.getMetadata().getUid(), k -> new CopyOnWriteArrayList<>());
         for (Pod pod : current) {
-            pods.advance(asJob, pod, now);
+            List<Pod> siblings = new ArrayList<>(current);
+            siblings.addAll(lostSoFar);
+            pods.advance(asJob, pod, siblings, now);
         }
         current = pods(ns, name);
-        long failed = current.stream()
-                .filter(p -> "Failed".equals(p.getStatus().getPhase()))
-                .count();
+        long failed = 0;
+        String failedType = null;
+        String restartedType = null;
+        for (Pod pod : current) {
+            if (!"Failed".equals(pod.getStatus().getPhase())) {
+                continue;
+            }
+            String type = replicaType(job, pod);
+            if (retryable(restartPolicy(job, type), exitCode(pod))) {
+                // Deleted and created again for the same replica index, under the same name.
+                lostSoFar.add(pod);
+                client.pods()
+                        .inNamespace(ns)
+                        .withName(pod.getMetadata().getName())
+                        .delete();
+                client.pods()
+                        .inNamespace(ns)
+                        .resource(newPod(job, type, replicaIndex(pod), now))
+                        .create();
+                restartedType = type;
+            } else {
+                failed++;
+                failedType = type;
+            }
+        }
+        current = pods(ns, name);
         long succeeded = current.stream()
                 .filter(p -> "Succeeded".equals(p.getStatus().getPhase()))
                 .count();
@@ -124,7 +159,18 @@ public final class PyTorchJobController {
                     condition(
                             "Failed",
                             "PyTorchJobFailed",
-                            "PyTorchJob " + name + " has failed because " + failed + " replica(s) failed.",
+                            "PyTorchJob " + name + " is failed because " + failed + " " + failedType
+                                    + " replica(s) failed.",
+                            now));
+        } else if (restartedType != null) {
+            setStatus(
+                    job,
+                    start,
+                    null,
+                    condition(
+                            "Restarting",
+                            "PyTorchJobRestarting",
+                            "PyTorchJob " + name + " is restarting because 1 " + restartedType + " replica(s) failed.",
                             now));
         } else if (succeeded == current.size()) {
             setStatus(
@@ -219,6 +265,66 @@ public final class PyTorchJobController {
         return counts;
     }
 
+    /** How many pods the PyTorchJob has: its replicas of every type. */
+    static int replicaCount(GenericKubernetesResource job) {
+        return replicas(job).values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** The pod's place among the job's: the Master first, then the Workers by index. */
+    static int rank(Pod pod) {
+        String type = pod.getMetadata().getLabels().get(PyTorchJobs.REPLICA_TYPE_LABEL);
+        return "master".equals(type) ? 0 : 1 + replicaIndex(pod);
+    }
+
+    static int replicaIndex(Pod pod) {
+        return Integer.parseInt(pod.getMetadata().getLabels().getOrDefault(REPLICA_INDEX, "0"));
+    }
+
+    /** The replica type as the PyTorchJob spells it (Master, Worker) from the pod's lower-case label. */
+    private static String replicaType(GenericKubernetesResource job, Pod pod) {
+        String label = pod.getMetadata().getLabels().get(PyTorchJobs.REPLICA_TYPE_LABEL);
+        return replicaSpecs(job).keySet().stream()
+                .filter(t -> t.toLowerCase(Locale.ROOT).equals(label))
+                .findFirst()
+                .orElse("Master");
+    }
+
+    private static String restartPolicy(GenericKubernetesResource job, String type) {
+        return String.valueOf(replicaSpecs(job).get(type).getOrDefault("restartPolicy", "Never"));
+    }
+
+    /**
+     * The exit code of the {@code pytorch} container, or the operator's magic 0xbeef when it has
+     * none (a pod whose node went before its container ended): pkg/controller.v1/common/pod.go,
+     * ReconcilePods.
+     */
+    private static int exitCode(Pod pod) {
+        if (pod.getStatus().getContainerStatuses() == null) {
+            return NO_EXIT_CODE;
+        }
+        return pod.getStatus().getContainerStatuses().stream()
+                .filter(c -> "pytorch".equals(c.getName())
+                        && c.getState() != null
+                        && c.getState().getTerminated() != null)
+                .map(c -> c.getState().getTerminated().getExitCode())
+                .findFirst()
+                .orElse(NO_EXIT_CODE);
+    }
+
+    /**
+     * Whether the operator deletes a Failed pod and creates it again (ReconcilePods): always under
+     * OnFailure and Always; under ExitCode only for exit codes 128-255 (signals: "1-127: permanent
+     * error, do not restart; 128-255: retryable error, will restart the pod", RestartPolicyExitCode
+     * in pkg/apis/kubeflow.org/v1/common_types.go, IsRetryableExitCode in pkg/util/train); never under Never.
+     */
+    static boolean retryable(String restartPolicy, int exitCode) {
+        return switch (restartPolicy) {
+            case "OnFailure", "Always" -> true;
+            case "ExitCode" -> exitCode >= 128;
+            default -> false;
+        };
+    }
+
     private static PodTemplateSpec template(GenericKubernetesResource job, String type) {
         return Serialization.jsonMapper()
                 .convertValue(replicaSpecs(job).get(type).get("template"), PodTemplateSpec.class);
@@ -246,7 +352,10 @@ public final class PyTorchJobController {
         labels.put(PyTorchJobs.REPLICA_TYPE_LABEL, replica);
         labels.put(REPLICA_INDEX, Integer.toString(index));
         var spec = template.getSpec();
-        spec.setRestartPolicy(String.valueOf(replicaSpecs(job).get(type).getOrDefault("restartPolicy", "Never")));
+        // ExitCode is the operator's, not the kubelet's: the pod gets Never and the operator decides
+        // (setRestartPolicy in the training operator's pkg/controller.v1).
+        String policy = restartPolicy(job, type);
+        spec.setRestartPolicy("ExitCode".equals(policy) ? "Never" : policy);
         return new PodBuilder()
                 .withNewMetadata()
                 .withName(jobName + "-" + replica + "-" + index)

@@ -403,7 +403,7 @@ public final class SimulatedWorkload implements PodBehaviour {
             for (Pod lost : at.getValue()) {
                 Optional<Instant> replacementStart = pods.stream()
                         .filter(p -> p != lost
-                                && JobController.index(p) == JobController.index(lost)
+                                && slot(p).equals(slot(lost))
                                 && !created(p).isBefore(at.getKey()))
                         .min(java.util.Comparator.comparing(SimulatedWorkload::created))
                         .map(p -> p.getStatus().getStartTime())
@@ -416,6 +416,14 @@ public final class SimulatedWorkload implements PodBehaviour {
             resumed = next;
         }
         return Optional.of(new Timeline(resumed.plus(EPOCH.multipliedBy(epochs - epoch)), byTime.size(), epoch));
+    }
+
+    /** Which pod a replacement stands in for: an Indexed Job's completion index, a PyTorchJob's replica type and index. */
+    private static String slot(Pod pod) {
+        String type = pod.getMetadata().getLabels().get(PyTorchJobs.REPLICA_TYPE_LABEL);
+        return type == null
+                ? Integer.toString(JobController.index(pod))
+                : type + "-" + PyTorchJobController.replicaIndex(pod);
     }
 
     private static Instant interruptedAt(Pod pod) {
