@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
+import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.local.PodLogs;
@@ -139,11 +140,7 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
                 : pod.getMetadata().getLabels().get(WorkloadManifests.COMPONENT);
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         try {
-            String log = k8s.pods()
-                    .inNamespace(namespace)
-                    .withName(name)
-                    .tailingLines(tail)
-                    .getLog();
+            String log = JobPods.log(k8s, namespace, name, tail, false);
             return new PodLog(name, component, phase, tail(log == null ? "" : log, tail), null);
         } catch (KubernetesClientException e) {
             return new PodLog(name, component, phase, null, "log unavailable: " + e.getMessage());

@@ -132,7 +132,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         String runId = SpecInput.runIdOf(normalized);
         Faults faults = faults(normalized);
         RunReport report;
-        try (ProcessWorkload processes = processRuntime();
+        try (ProcessWorkload processes = processRuntime("pytorchjob"
+                        .equals(normalized.path("training").path("launcher").asText()));
                 LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
             Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
             PodLogs logs = new PodLogs(() -> cloud.kubernetesClusters().admins(), runId);
@@ -186,11 +187,15 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
     }
 
     /** The process runtime when asked for (or, with auto, when PyTorch is there); null for the simulated one. */
-    private ProcessWorkload processRuntime() {
+    private ProcessWorkload processRuntime(boolean pyTorchJob) {
         if (clusterFault != null && runtime == Runtime.process && !Faults.interrupts(fault())) {
             throw new UserInputException("--cluster-fault " + fault()
                     + " is simulated: use it with --runtime simulated or auto (the process runtime takes node-lost and "
                     + "spot-interruption)");
+        }
+        if (clusterFault != null && runtime == Runtime.process && pyTorchJob) {
+            throw new UserInputException("--cluster-fault " + fault() + " with --runtime process interrupts the "
+                    + "Indexed Job's training only: drop training.launcher: pytorchjob, or use --runtime simulated");
         }
         if (runtime == Runtime.simulated || (clusterFault != null && runtime == Runtime.auto)) {
             return null;

@@ -167,7 +167,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         output.put("s3Uri", s3Uri);
         if (s3Uri != null) {
             // The checkpoint sidecar's, synced while the training runs; cleanup never deletes them.
-            output.put("checkpoints", s3Uri + io.trainplane.kubernetes.WorkloadManifests.CHECKPOINTS_PREFIX);
+            output.put("checkpoints", s3Uri + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX);
         }
         if (copied != null) {
             output.put("modelUri", copied.modelUri()).put("modelSha256", copied.modelSha256());

@@ -133,10 +133,7 @@ public final class JobPods {
     /** The log tail of a pod by name; of its previous container when it restarted. */
     public Optional<String> logTail(String pod, boolean previous) {
         try {
-            var resource = client.pods().inNamespace(namespace).withName(pod);
-            String log = previous
-                    ? resource.terminated().tailingLines(TAIL_LINES).getLog()
-                    : resource.tailingLines(TAIL_LINES).getLog();
+            String log = log(client, namespace, pod, TAIL_LINES, previous);
             return Optional.ofNullable(log).filter(l -> !l.isBlank()).filter(l -> !isApiObject(l));
         } catch (KubernetesClientException e) {
             return Optional.empty();
@@ -176,6 +173,29 @@ public final class JobPods {
             return message.map(JobPods::tail);
         }
         return failed.stream().findFirst().flatMap(this::logTail);
+    }
+
+    /**
+     * The pod's log as it is now (its first container's; {@code tailLines} null for all of it, of
+     * the previous container when {@code previous}), or null when there is none. A plain GET of the
+     * log subresource: fabric8's getLog first waits up to 5 seconds, with a watch, for the pod to be
+     * Ready or ended, which a look at a pod starting or crash-looping does not need (and a Lambda
+     * would pay for).
+     */
+    public static String log(
+            KubernetesClient client, String namespace, String pod, Integer tailLines, boolean previous) {
+        StringBuilder path = new StringBuilder("/api/v1/namespaces/" + namespace + "/pods/" + pod + "/log");
+        java.util.List<String> query = new java.util.ArrayList<>();
+        if (tailLines != null) {
+            query.add("tailLines=" + tailLines);
+        }
+        if (previous) {
+            query.add("previous=true");
+        }
+        if (!query.isEmpty()) {
+            path.append('?').append(String.join("&", query));
+        }
+        return client.raw(path.toString());
     }
 
     public Optional<String> logTail(Pod pod) {

@@ -31,6 +31,7 @@ import io.trainplane.spec.DataSpec;
 import io.trainplane.spec.Launcher;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
+import io.trainplane.spec.OutputSpec;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainingSpec;
 import io.trainplane.spec.VolumeType;
@@ -439,9 +440,6 @@ public final class WorkloadManifests {
     /** The checkpoint sidecar's name, as its status names it. */
     public static final String CHECKPOINT_SYNC = "checkpoint-sync";
 
-    /** Where the sidecar puts the checkpoints, below {@code output.s3Uri}. */
-    public static final String CHECKPOINTS_PREFIX = "checkpoints/";
-
     /**
      * How often the sidecar syncs: a checkpoint is written once an epoch (minutes for real
      * trainings), so a minute loses little, and an idle sync is one ListObjectsV2 call.
@@ -468,7 +466,7 @@ public final class WorkloadManifests {
                 "set -u",
                 indexed ? "if [ \"${JOB_COMPLETION_INDEX:-0}\" != 0 ]; then exec sleep infinity; fi" : "true",
                 "dir=" + SHARED_DIR + "/model",
-                "dest=\"$" + OUTPUT_URI_ENV + CHECKPOINTS_PREFIX + "\"",
+                "dest=\"$" + OUTPUT_URI_ENV + OutputSpec.CHECKPOINTS_PREFIX + "\"",
                 "sync_complete() {",
                 "  args=''",
                 "  for digest in \"$dir\"/checkpoint-*.pt.sha256; do",

@@ -3,6 +3,7 @@ package io.trainplane.local;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,10 +61,7 @@ public final class PodLogs {
                     .list()
                     .getItems()) {
                 String name = pod.getMetadata().getName();
-                String log = client.pods()
-                        .inNamespace(pod.getMetadata().getNamespace())
-                        .withName(name)
-                        .getLog();
+                String log = JobPods.log(client, pod.getMetadata().getNamespace(), name, null, false);
                 if (log != null && log.length() >= logs.getOrDefault(name, "").length()) {
                     logs.put(name, log);
                 }

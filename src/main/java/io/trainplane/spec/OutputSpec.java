@@ -18,6 +18,9 @@ public record OutputSpec(String s3Uri) {
 
     public static final OutputSpec UNRESOLVED = new OutputSpec(null);
 
+    /** Where the training's checkpoints are synced as they are written, below {@link #s3Uri()}. */
+    public static final String CHECKPOINTS_PREFIX = "checkpoints/";
+
     /** The default: the stack's artifacts bucket, under runs/<runId>/ (what RunOutputsRole may write). */
     public static OutputSpec defaultFor(String artifactsBucket, String runId) {
         return new OutputSpec("s3://" + artifactsBucket + "/runs/" + runId + "/");

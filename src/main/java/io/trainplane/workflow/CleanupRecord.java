@@ -82,7 +82,7 @@ public final class CleanupRecord {
         try {
             return java.util.Optional.of(
                     RunSpecs.fromNormalized(run.specJson()).output().s3Uri()
-                            + io.trainplane.kubernetes.WorkloadManifests.CHECKPOINTS_PREFIX);
+                            + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX);
         } catch (RuntimeException unreadable) {
             return java.util.Optional.empty();
         }

@@ -2,7 +2,6 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
-import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunOutputs;
 
 /** The run's outputs as the Run Succeeded event and {@code status --output json} show them. */
@@ -15,7 +14,7 @@ public final class RunOutputsJson {
                 .put("modelUri", outputs.modelUri())
                 .put("modelSha256", outputs.modelSha256())
                 // Where the training's checkpoint sidecar put them; kept as the model is.
-                .put("checkpoints", outputs.s3Uri() + WorkloadManifests.CHECKPOINTS_PREFIX);
+                .put("checkpoints", outputs.s3Uri() + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX);
         if (outputs.checkpoint() != null) {
             json.put("checkpoint", outputs.checkpoint());
         }

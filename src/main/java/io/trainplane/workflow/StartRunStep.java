@@ -128,12 +128,19 @@ public final class StartRunStep implements Step {
                                     + " checkpoint-epoch-N.pt"))));
             RunOutputs outputs = earlier.outputs();
             if (outputs == null || outputs.checkpoint() == null) {
+                // Its checkpoint sidecar may have synced some while it trained: say where to look.
+                String synced = Json.read(earlier.specJson())
+                                .path("output")
+                                .path("s3Uri")
+                                .asText("")
+                        + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX;
                 throw new InvalidSpecException(List.of(new SpecProblem(
                         pointer,
                         "run '" + resumeFrom + "' (" + earlier.status() + ") kept no checkpoint in S3"
                                 + (outputs == null ? ": its outputs were never copied" : ""),
-                        "resume from a run whose outputs list a checkpoint (trainplane status " + resumeFrom
-                                + "), or give the s3:// URI of a checkpoint-epoch-N.pt")));
+                        "give the s3:// URI of one of the checkpoints its training synced (aws s3 ls " + synced
+                                + "), or resume from a run whose outputs list a checkpoint (trainplane status "
+                                + resumeFrom + ")")));
             }
             uri = outputs.s3Uri() + outputs.checkpoint();
         }

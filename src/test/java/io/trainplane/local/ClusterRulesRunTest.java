@@ -54,6 +54,11 @@ class ClusterRulesRunTest {
                             RunSpecs.normalize(Json.write(spec)),
                             spec.path("runId").asText());
             cloud.reconcile();
+            // Log reads and status looks are plain requests: nothing waits on a watch.
+            org.assertj.core.api.Assertions.assertThat(
+                            cloud.kubernetesClusters().watches())
+                    .as("watches asked of the API servers")
+                    .isZero();
             return new Outcome(r, cloud.inventory());
         }
     }

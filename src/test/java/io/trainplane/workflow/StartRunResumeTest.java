@@ -83,6 +83,7 @@ class StartRunResumeTest {
                 r -> r.withOutputs(new RunOutputs(
                         r.outputs().s3Uri(), r.outputs().modelUri(), r.outputs().modelSha256(), null)));
         refused(() -> start("resume-none", 5, "resume-base"), "kept no checkpoint", "trainplane status resume-base");
+        refused(() -> start("resume-none", 5, "resume-base"), "kept no checkpoint", "runs/resume-base/checkpoints/");
         assertThat(earlier.store.find("resume-none")).isEmpty();
     }
 

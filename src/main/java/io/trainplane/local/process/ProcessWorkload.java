@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.kubernetes.JobPods;
+import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.TermExit;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.kubernetes.WorkloadScripts;
@@ -222,7 +223,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                         .withNanos(0)
                         .plusSeconds(1);
         int exit = process.process.exitValue();
-        boolean carriesResult = !indexed(job) || "0".equals(index(pod));
+        boolean carriesResult =
+                !onePerJob(job, pod) || ("0".equals(index(pod)) && !replica(pod).equals("worker"));
         return Optional.of(new Outcome(runtime, exit, carriesResult ? message(process, exit) : null));
     }
 
@@ -349,7 +351,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             if (done.contains(name)) {
                 continue;
             }
-            String key = output.prefix() + WorkloadManifests.CHECKPOINTS_PREFIX + name;
+            String key = output.prefix() + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX + name;
             try {
                 store.put(pod, output.bucket(), key, Files.readAllBytes(dir.resolve(name)));
                 store.put(pod, output.bucket(), key + ".sha256", Files.readAllBytes(digest));
@@ -488,10 +490,13 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                 + job.getMetadata().getUid();
     }
 
-    /** One process per Indexed Job (per start of it: a restart is a new process), one per pod otherwise. */
+    /**
+     * One process per Indexed Job or PyTorchJob (per start of it: a restart is a new process), one
+     * per pod otherwise: torchrun spans the pods of either.
+     */
     private String key(Job job, Pod pod) {
         String jobKey = jobKey(job);
-        return indexed(job)
+        return onePerJob(job, pod)
                 ? jobKey + "#" + restarts.getOrDefault(jobKey, 0)
                 : jobKey + "/" + pod.getMetadata().getName();
     }
@@ -500,14 +505,25 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         return "Indexed".equals(job.getSpec().getCompletionMode());
     }
 
+    /** Whether one torchrun stands for every pod of {@code job}: an Indexed Job's, or a PyTorchJob's replicas. */
+    private static boolean onePerJob(Job job, Pod pod) {
+        return indexed(job) || !replica(pod).isEmpty();
+    }
+
+    /** The PyTorchJob replica type of {@code pod} ({@code master}, {@code worker}), or empty. */
+    private static String replica(Pod pod) {
+        return pod.getMetadata().getLabels().getOrDefault(PyTorchJobs.REPLICA_TYPE_LABEL, "");
+    }
+
     private static String index(Pod pod) {
         return pod.getMetadata().getLabels().getOrDefault(COMPLETION_INDEX, "0");
     }
 
     private Running start(Job job, Pod pod, KubernetesClient client) {
         Container container = pod.getSpec().getContainers().get(0);
-        String name =
-                indexed(job) ? job.getMetadata().getName() : pod.getMetadata().getName();
+        String name = onePerJob(job, pod)
+                ? job.getMetadata().getName()
+                : pod.getMetadata().getName();
         Path dir = root.resolve("pods").resolve(name);
         try {
             Files.createDirectories(dir);

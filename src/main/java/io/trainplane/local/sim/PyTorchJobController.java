@@ -335,6 +335,7 @@ public final class PyTorchJobController {
         return new JobBuilder()
                 .withMetadata(job.getMetadata())
                 .withNewSpec()
+                .withCompletions(replicaCount(job))
                 .withTemplate(template(job, "Master"))
                 .endSpec()
                 .withNewStatus()

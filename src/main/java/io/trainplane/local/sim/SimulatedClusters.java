@@ -208,6 +208,11 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
         return started.stream().flatMap(k -> k.writes().stream()).toList();
     }
 
+    /** The watches asked of every cluster's API server, including clusters gone since ({@link SimulatedKubernetes#watches}). */
+    public long watches() {
+        return started.stream().mapToLong(SimulatedKubernetes::watches).sum();
+    }
+
     /** Every object that carries a run label, on every live server. */
     public List<String> labeledObjects() {
         List<String> all = new ArrayList<>();

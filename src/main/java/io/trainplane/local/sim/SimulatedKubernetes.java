@@ -81,6 +81,8 @@ public final class SimulatedKubernetes implements AutoCloseable {
     private volatile Gate gate;
     /** Requests that may have changed the store (every method but GET), for readers that cache what they listed. */
     private final java.util.concurrent.atomic.AtomicLong writeCount = new java.util.concurrent.atomic.AtomicLong();
+
+    private final java.util.concurrent.atomic.AtomicLong watches = new java.util.concurrent.atomic.AtomicLong();
     /** GROUP/PLURAL of the resources the stored CRDs define; null after a write to the CRDs, until read again. */
     private volatile java.util.Set<String> servedResources;
 
@@ -126,6 +128,9 @@ public final class SimulatedKubernetes implements AutoCloseable {
                 MockResponse refused = refusal(request);
                 if (refused != null) {
                     return refused;
+                }
+                if (request.getPath().matches(".*[?&]watch=(true|1)(&.*)?")) {
+                    watches.incrementAndGet();
                 }
                 MockResponse unknown = unknownResource(request.getPath());
                 if (unknown != null) {
@@ -306,6 +311,15 @@ public final class SimulatedKubernetes implements AutoCloseable {
     }
 
     /** How many requests that may change objects the server has answered: unchanged, a list read before is still current. */
+    /**
+     * How many watches were asked for. The control plane polls, it never watches: a step is a
+     * Lambda invocation that returns. (A watch closing also holds the mock server's event loop while
+     * its sender stops, up to a minute: WatchEventsListener.onClosed.)
+     */
+    public long watches() {
+        return watches.get();
+    }
+
     long writeCount() {
         return writeCount.get();
     }

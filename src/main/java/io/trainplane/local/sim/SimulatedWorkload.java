@@ -294,7 +294,7 @@ public final class SimulatedWorkload implements PodBehaviour {
             }
             String name = checkpointName(epoch);
             byte[] bytes = simulatedCheckpoint(runId, epoch);
-            String key = output.prefix() + WorkloadManifests.CHECKPOINTS_PREFIX + name;
+            String key = output.prefix() + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX + name;
             try {
                 store.put(pod, output.bucket(), key, bytes);
                 store.put(pod, output.bucket(), key + ".sha256", utf8(sha256Hex(bytes) + "  " + name + "\n"));

@@ -57,6 +57,10 @@ class ProcessInterruptionsTest {
     }
 
     Outcome run(String name, Faults faults) throws Exception {
+        return run(name, faults, spec);
+    }
+
+    Outcome run(String name, Faults faults, String spec) throws Exception {
         Path dir = work.resolve(name);
         RunReport report;
         String stored;
@@ -170,6 +174,23 @@ class ProcessInterruptionsTest {
         // The checkpoint written under SIGTERM reached S3 too.
         assertThat(reclaimed.checkpoints().keySet()).anyMatch(n -> n.matches("checkpoint-epoch-1-step-\\d+\\.pt"));
         assertThat(reclaimed.digests()).isEqualTo(reclaimed.checkpoints());
+        assertThat(report.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void aPyTorchJobsReplicasAreOneTrainingAsTorchrunSpansThem() throws Exception {
+        var pyTorchJob = (com.fasterxml.jackson.databind.node.ObjectNode) io.trainplane.core.Json.read(spec);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) pyTorchJob.get("training")).put("launcher", "pytorchjob");
+        Outcome o = run("pytorchjob", Faults.none(), io.trainplane.core.Json.write(pyTorchJob));
+        RunReport report = o.report();
+        assertThat(report.status()).as(report.toString()).isEqualTo("SUCCEEDED");
+        // One torchrun of both replicas' processes, not one training per replica (which would
+        // read as the second resuming from the first's checkpoints).
+        assertThat(o.trainingLog())
+                .contains("--nproc-per-node=2", "starting fresh")
+                .doesNotContain("resuming from");
+        assertThat(report.metrics().getOrDefault("restarts", 0.0)).isZero();
+        assertThat(o.accuracy()).isCloseTo(uninterrupted.accuracy(), within(0.02));
         assertThat(report.resources().remaining()).isEmpty();
     }
 }
