@@ -272,6 +272,21 @@ class CliTest {
     }
 
     @Test
+    void theProcessRuntimeInterruptsOnlyTheIndexedJobsTraining(@TempDir Path dir) throws Exception {
+        var spec = (com.fasterxml.jackson.databind.node.ObjectNode)
+                Json.read(Files.readString(Path.of("examples/quickstart.json")));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("training")).put("launcher", "pytorchjob");
+        Path file = dir.resolve("pytorchjob.json");
+        Files.writeString(file, Json.write(spec));
+
+        Result refused = cli("run", file.toString(), "--runtime", "process", "--cluster-fault", "node-lost");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err())
+                .contains("Indexed Job's training only", "--runtime simulated")
+                .doesNotContain("Exception");
+    }
+
+    @Test
     void whenCleanupGivesUpTheSummaryAndStatusNameWhatIsLeftAndWhatRemovesIt(@TempDir Path store) {
         Result r = cli(
                 "run",
