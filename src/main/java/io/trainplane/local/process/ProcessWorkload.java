@@ -252,7 +252,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                 Files.write(dir.resolve(fetched.fileName()), fetched.checkpoint());
                 Files.write(dir.resolve(fetched.fileName() + ".sha256"), fetched.digest());
                 return Optional.empty();
-            } catch (PodS3.UploadFailed e) {
+            } catch (PodS3.AwsCliFailed e) {
                 return Optional.of(new InitFailure(
                         WorkloadManifests.FETCH_CHECKPOINT, new Outcome(took, e.exitCode(), e.getMessage())));
             } catch (IOException e) {
@@ -304,7 +304,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                     modelSha = put.sha256Hex();
                 }
             }
-        } catch (PodS3.UploadFailed e) {
+        } catch (PodS3.AwsCliFailed e) {
             return new Outcome(took, e.exitCode(), e.getMessage());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -355,7 +355,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             try {
                 store.put(pod, output.bucket(), key, Files.readAllBytes(dir.resolve(name)));
                 store.put(pod, output.bucket(), key + ".sha256", Files.readAllBytes(digest));
-            } catch (PodS3.UploadFailed e) {
+            } catch (PodS3.AwsCliFailed e) {
                 syncFailures.put(pod.getMetadata().getUid(), e.getMessage());
                 return;
             } catch (IOException e) {

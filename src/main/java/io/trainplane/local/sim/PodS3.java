@@ -65,10 +65,10 @@ public final class PodS3 {
     }
 
     /** A pod's AWS CLI command that failed: no credentials, a refused or missing object, a fetched checkpoint's digest. */
-    public static final class UploadFailed extends RuntimeException {
+    public static final class AwsCliFailed extends RuntimeException {
         private final int exitCode;
 
-        UploadFailed(String message, int exitCode, Throwable cause) {
+        AwsCliFailed(String message, int exitCode, Throwable cause) {
             super(message, cause);
             this.exitCode = exitCode;
         }
@@ -86,7 +86,7 @@ public final class PodS3 {
                 return s3.putObject(bucket, key, body, Transport.TLS);
             } catch (SimulatedS3.S3Exception e) {
                 // The CLI's line for a refused transfer.
-                throw new UploadFailed(
+                throw new AwsCliFailed(
                         "upload failed: to s3://" + bucket + "/" + key + " An error occurred (" + e.code()
                                 + ") when calling the PutObject operation: " + e.getMessage(),
                         1,
@@ -110,7 +110,7 @@ public final class PodS3 {
                 String said = e.status() == 404 && e.code().equals("NoSuchKey")
                         ? "Key \"" + key + "\" does not exist"
                         : e.status() == 403 ? "Forbidden" : e.getMessage();
-                throw new UploadFailed(
+                throw new AwsCliFailed(
                         "fatal error: An error occurred (" + e.status() + ") when calling the HeadObject operation: "
                                 + said,
                         1,
@@ -125,7 +125,7 @@ public final class PodS3 {
     /**
      * What the data pod's {@link WorkloadManifests#FETCH_CHECKPOINT} init container does, without
      * the AWS CLI: gets training.resumeFrom and its .sha256 as the pod and checks the digest. A
-     * failed get throws {@link UploadFailed} (the CLI's code and words); a mismatch too, with the
+     * failed get throws {@link AwsCliFailed} (the CLI's code and words); a mismatch too, with the
      * script's exit code {@value WorkloadManifests#CHECKPOINT_MISMATCH} and line.
      */
     public FetchedCheckpoint fetchCheckpoint(Pod pod) {
@@ -146,7 +146,7 @@ public final class PodS3 {
                 .split("\\s+")[0];
         String actual = SimulatedWorkload.sha256Hex(checkpoint);
         if (!actual.equals(expected)) {
-            throw new UploadFailed(
+            throw new AwsCliFailed(
                     "CHECKPOINT CHECKSUM MISMATCH " + uri + " has SHA-256 " + actual + ", its .sha256 says " + expected,
                     WorkloadManifests.CHECKPOINT_MISMATCH,
                     null);
@@ -161,12 +161,12 @@ public final class PodS3 {
                 .filter(a ->
                         a.namespace().equals(namespace) && a.serviceAccount().equals(serviceAccount))
                 .findFirst()
-                .orElseThrow(() -> new UploadFailed(NO_CREDENTIALS, 255, null));
+                .orElseThrow(() -> new AwsCliFailed(NO_CREDENTIALS, 255, null));
         String role = stack.roles().values().stream()
                 .filter(r -> r.arn().equals(association.roleArn()))
                 .map(io.trainplane.local.iam.Role::logicalId)
                 .findFirst()
-                .orElseThrow(() -> new UploadFailed(
+                .orElseThrow(() -> new AwsCliFailed(
                         "An error occurred (AccessDenied) when calling the AssumeRole operation: "
                                 + association.roleArn() + " is no role of the stack",
                         255,

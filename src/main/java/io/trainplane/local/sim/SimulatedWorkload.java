@@ -101,7 +101,7 @@ public final class SimulatedWorkload implements PodBehaviour {
                 var fetched = store.fetchCheckpoint(pod);
                 resumedEpochs.put(pod.getMetadata().getNamespace(), fetched.epoch());
                 return Optional.empty();
-            } catch (PodS3.UploadFailed e) {
+            } catch (PodS3.AwsCliFailed e) {
                 return Optional.of(new InitFailure(
                         WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, e.exitCode(), e.getMessage())));
             }
@@ -170,7 +170,7 @@ public final class SimulatedWorkload implements PodBehaviour {
                     modelSha = put.sha256Hex();
                 }
             }
-        } catch (PodS3.UploadFailed e) {
+        } catch (PodS3.AwsCliFailed e) {
             return new Outcome(OUTPUTS, e.exitCode(), e.getMessage());
         }
         return new Outcome(OUTPUTS, 0, PodS3.report(output, modelSha, checkpoint));
@@ -298,7 +298,7 @@ public final class SimulatedWorkload implements PodBehaviour {
             try {
                 store.put(pod, output.bucket(), key, bytes);
                 store.put(pod, output.bucket(), key + ".sha256", utf8(sha256Hex(bytes) + "  " + name + "\n"));
-            } catch (PodS3.UploadFailed e) {
+            } catch (PodS3.AwsCliFailed e) {
                 syncFailures.put(pod.getMetadata().getUid(), e.getMessage());
                 return;
             }
