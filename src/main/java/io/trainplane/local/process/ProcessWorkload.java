@@ -14,6 +14,7 @@ import io.trainplane.kubernetes.WorkloadScripts;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.PodBehaviour;
 import io.trainplane.local.sim.PodS3;
+import io.trainplane.local.sim.Rendezvous;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -192,6 +193,12 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             }
             stopped.remove(jobKey);
             restarts.merge(jobKey, 1, Integer::sum);
+        }
+        if (onePerJob(job, pod)
+                && !processes.containsKey(key(job, pod))
+                && Rendezvous.complete(job, siblings).isEmpty()) {
+            // torchrun starts training once every worker runs: until then nothing is started.
+            return Rendezvous.timedOut(running);
         }
         return poll(job, pod, client, running);
     }

@@ -245,10 +245,17 @@ public final class SimulatedWorkload implements PodBehaviour {
                 pod,
                 siblings,
                 Instant.parse(pod.getStatus().getStartTime()).plus(running));
-        if (JobPods.interrupted(siblings).isEmpty()) {
-            return poll(job, pod, client, running);
-        }
         Instant started = Instant.parse(pod.getStatus().getStartTime());
+        if (JobPods.interrupted(siblings).isEmpty()) {
+            // The workers train together from when the last of them started.
+            Optional<Instant> together = Rendezvous.complete(job, siblings);
+            if (together.isEmpty()) {
+                return Rendezvous.timedOut(running);
+            }
+            Duration waited = Duration.between(started, together.get());
+            return poll(job, pod, client, running)
+                    .map(o -> new Outcome(o.runtime().plus(waited), o.exitCode(), o.terminationMessage()));
+        }
         return timeline(job, siblings, resumedEpoch(job))
                 .map(t -> new Outcome(
                         Duration.between(started, t.end()),

@@ -88,7 +88,18 @@ class CheckpointSyncTest {
                     .endStatus()
                     .build();
 
-            var outcome = workload.poll(job, pod, List.of(pod), kubernetes.admin(), Duration.ofMinutes(2))
+            // Every worker of the Job runs (the rendezvous is complete): pod 0 and the others.
+            List<Pod> workers = java.util.stream.IntStream.range(
+                            0, job.getSpec().getCompletions())
+                    .mapToObj(i -> i == 0
+                            ? pod
+                            : new PodBuilder(pod)
+                                    .editMetadata()
+                                    .withName(pod.getMetadata().getName() + "-" + i)
+                                    .endMetadata()
+                                    .build())
+                    .toList();
+            var outcome = workload.poll(job, pod, workers, kubernetes.admin(), Duration.ofMinutes(2))
                     .orElseThrow();
 
             assertThat(outcome.exitCode()).isZero();
