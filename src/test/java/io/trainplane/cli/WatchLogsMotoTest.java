@@ -335,7 +335,7 @@ class WatchLogsMotoTest {
         CliTest.Result r = cli("cancel", "run-ok", "--table", TABLE);
         assertThat(r.exit()).isEqualTo(Main.INVALID_INPUT);
         // cancel stops an execution, which a table alone does not name: the usage offers no --table.
-        assertThat(r.err()).contains("Unknown option: '--table'", "--stack=NAME", "--local");
+        assertThat(r.err()).contains("Unknown options: '--table'", "--stack=NAME", "--local");
         assertThat(cli("cancel", "--help").out()).doesNotContain("--table");
     }
 }
