@@ -4,6 +4,7 @@ import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
@@ -15,9 +16,12 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
         mixinStandardHelpOptions = true,
         description = "Stop a run's execution; the safety net then tears down what the run created.")
 final class CancelCommand extends OneRunCommand implements Callable<Integer> {
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    TableOptions table;
+
     static final String CAUSE = "cancelled with trainplane cancel";
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     @Override
@@ -25,12 +29,8 @@ final class CancelCommand extends OneRunCommand implements Callable<Integer> {
         if (table.isLocal()) {
             return cancelLocal();
         }
+        // Without --local or --store, the group required --stack: it names the execution's stack.
         String stack = table.stack();
-        if (stack == null) {
-            throw new UserInputException(
-                    "cancel stops the run's execution: name its stack with --stack NAME (--table is not enough),"
-                            + " or use --local for a local run");
-        }
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
         String executionArn = executionArn(pipeline, runId);
         DescribeExecutionResponse execution;

@@ -8,18 +8,19 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(
         name = "cleanup",
         mixinStandardHelpOptions = true,
-        description = {
-            "Delete now what a finished run left behind (its cleanup gave up): starts the stack's Cleanup",
-            "state machine for the run, which deletes what the run record lists, in dependency order, as the",
-            "janitor's hourly sweep would."
-        })
+        description =
+                "Delete now what a finished run left behind (its cleanup gave up): starts the stack's Cleanup state machine for the run, which deletes what the run record lists, in dependency order, as the janitor's hourly sweep would.")
 final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    TableOptions table;
+
     static final String CLEANUP_OUTPUT = "CleanupArn";
     /** Step Functions' limit on execution names. */
     static final int MAX_EXECUTION_NAME = 80;
@@ -27,7 +28,7 @@ final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
     private static final DateTimeFormatter SECOND =
             DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     @Override
@@ -35,12 +36,8 @@ final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
         if (table.isLocal()) {
             return cleanupLocal();
         }
+        // Without --local or --store, the group required --stack: it names the execution's stack.
         String stack = table.stack();
-        if (stack == null) {
-            throw new UserInputException(
-                    "cleanup starts the stack's Cleanup state machine: name the stack with --stack NAME"
-                            + " (--table is not enough), or use --local for a local run");
-        }
         String cleanupArn = StackOutputs.output(clients.cloudFormation(), stack, CLEANUP_OUTPUT);
         RunRecord run;
         List<String> left;

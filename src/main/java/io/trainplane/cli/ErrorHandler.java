@@ -1,49 +1,150 @@
 package io.trainplane.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.SpecProblem;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
-/** Maps what went wrong to an exit code and a message a person can act on. */
+/**
+ * Maps what went wrong to an exit code and a message a person can act on (stderr), or, with
+ * {@code --output json}, to one JSON object on stdout: {@code {"error": {"code", "exitCode",
+ * "message", "problems"?}}} (README "Errors").
+ */
 final class ErrorHandler implements IExecutionExceptionHandler {
+    /** Set to anything to print an internal error's stack trace. */
+    static final String DEBUG_VARIABLE = "TRAINPLANE_DEBUG";
+
+    private final Map<String, String> environment;
+
+    ErrorHandler(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
+    /** What went wrong: {@code code} is a stable name for scripts; {@code problems} only for an invalid spec. */
+    record Failure(int exitCode, String code, String message, List<SpecProblem> problems) {
+        Failure(int exitCode, String code, String message) {
+            this(exitCode, code, message, List.of());
+        }
+
+        ObjectNode toJson() {
+            ObjectNode error =
+                    Json.object().put("code", code).put("exitCode", exitCode).put("message", message);
+            if (!problems.isEmpty()) {
+                ArrayNode list = error.putArray("problems");
+                problems.forEach(p -> list.addObject()
+                        .put("pointer", p.pointer())
+                        .put("message", p.message())
+                        .put("hint", p.hint()));
+            }
+            ObjectNode root = Json.object();
+            root.set("error", error);
+            return root;
+        }
+    }
 
     @Override
     public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
-        PrintWriter err = cmd.getErr();
-        if (e instanceof InvalidSpecException invalid) {
-            printProblems(err, invalid);
-            return Main.INVALID_INPUT;
-        }
-        if (e instanceof UserInputException input) {
-            err.println("error: " + input.getMessage());
-            return Main.INVALID_INPUT;
-        }
-        if (e instanceof NotFoundException notFound) {
-            err.println("error: " + notFound.getMessage());
-            return Main.NOT_FOUND;
-        }
-        if (e instanceof software.amazon.awssdk.core.exception.SdkException aws) {
-            err.println("error: AWS: " + aws.getMessage());
-            return Main.AWS_ERROR;
-        }
-        err.println("internal error: " + e);
-        if (System.getenv("TRAINPLANE_DEBUG") != null) {
-            e.printStackTrace(err);
+        // Main's execution strategy wraps an Error (OutOfMemoryError, StackOverflowError) so it lands here too.
+        Throwable thrown = e instanceof CommandLine.ExecutionException && e.getCause() != null ? e.getCause() : e;
+        Failure failure = classify(thrown, cmd);
+        boolean json = wantsJson(parsed.originalArgs());
+        if (json) {
+            cmd.getOut().println(Json.write(failure.toJson()));
+            cmd.getOut().flush();
+        } else if (thrown instanceof InvalidSpecException invalid) {
+            printProblems(cmd.getErr(), invalid);
         } else {
-            err.println("(set TRAINPLANE_DEBUG=1 for the stack trace)");
+            cmd.getErr().println((failure.exitCode() == Main.INTERNAL_ERROR ? "" : "error: ") + failure.message());
         }
-        return Main.INTERNAL_ERROR;
+        if (failure.exitCode() == Main.INTERNAL_ERROR && environment.get(DEBUG_VARIABLE) != null) {
+            thrown.printStackTrace(cmd.getErr());
+        }
+        cmd.getErr().flush();
+        return failure.exitCode();
     }
 
-    static int onParameterError(ParameterException e, String[] args) {
+    private Failure classify(Throwable e, CommandLine cmd) {
+        return switch (e) {
+            case InvalidSpecException invalid ->
+                new Failure(
+                        Main.INVALID_INPUT,
+                        "InvalidSpec",
+                        "the run spec is invalid; nothing was created.",
+                        invalid.problems());
+            case UserInputException input -> new Failure(Main.INVALID_INPUT, "InvalidInput", "" + input.getMessage());
+            case NotFoundException notFound -> new Failure(Main.NOT_FOUND, "NotFound", "" + notFound.getMessage());
+            case software.amazon.awssdk.core.exception.SdkException aws ->
+                new Failure(Main.AWS_ERROR, "AwsError", "AWS: " + aws.getMessage());
+            default -> new Failure(Main.INTERNAL_ERROR, "InternalError", internal(e, cmd));
+        };
+    }
+
+    /**
+     * One line: which command failed, with what, where in Trainplane's code, and how to see the
+     * rest; a stack trace only when asked for, since it tells a user nothing they can act on.
+     */
+    private String internal(Throwable e, CommandLine cmd) {
+        String message = e.getMessage() == null
+                ? ""
+                : ": " + e.getMessage().lines().findFirst().orElse("");
+        String where = java.util.Arrays.stream(e.getStackTrace())
+                .filter(f -> f.getClassName().startsWith("io.trainplane."))
+                .findFirst()
+                .map(f -> " at " + f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "."
+                        + f.getMethodName() + "(" + f.getFileName() + ":" + f.getLineNumber() + ")")
+                .orElse("");
+        return "internal error in '" + cmd.getCommandSpec().qualifiedName() + "': "
+                + e.getClass().getSimpleName() + message + where + " ("
+                + (environment.get(DEBUG_VARIABLE) != null
+                        ? "stack trace below"
+                        : DEBUG_VARIABLE + "=1 prints the stack trace")
+                + "; please report it)";
+    }
+
+    int onParameterError(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
-        cmd.getErr().println("error: " + e.getMessage());
-        cmd.getErr().println("(see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
+        String help = "see '" + cmd.getCommandSpec().qualifiedName() + " --help'";
+        if (wantsJson(List.of(args))) {
+            Failure failure = new Failure(Main.INVALID_INPUT, "InvalidArguments", e.getMessage() + " (" + help + ")");
+            cmd.getOut().println(Json.write(failure.toJson()));
+            cmd.getOut().flush();
+        } else {
+            // The synopsis shows what this command takes (cancel: --stack, --local or --store, no --table).
+            cmd.getErr().println("error: " + e.getMessage());
+            cmd.getErr()
+                    .print(cmd.getHelp().synopsisHeading()
+                            + cmd.getHelp().synopsis(cmd.getHelp().synopsisHeadingLength()));
+            cmd.getErr().println("(" + help + ")");
+        }
         return Main.INVALID_INPUT;
+    }
+
+    /**
+     * {@code --output json} (or {@code --output=json}) among the arguments: read from the raw
+     * arguments, since a parse error leaves the parsed option unset.
+     */
+    static boolean wantsJson(List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if ("--".equals(arg)) {
+                return false;
+            }
+            if (arg.equalsIgnoreCase("--output=json")
+                    || (arg.equals("--output")
+                            && i + 1 < args.size()
+                            && args.get(i + 1).equalsIgnoreCase("json"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static void printProblems(PrintWriter err, InvalidSpecException invalid) {

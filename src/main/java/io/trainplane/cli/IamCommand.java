@@ -22,7 +22,7 @@ final class IamCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     @Option(

@@ -12,12 +12,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "janitor",
         mixinStandardHelpOptions = true,
-        description = {
-            "Run one janitor sweep locally, against a simulated AWS account: resources tagged",
-            "trainplane:run-id and trainplane:stack=trainplane (local mode's stack) whose run is finished,",
-            "unknown or past its maxRunHours are cleaned up; another stack's are counted in otherStacks.",
-            "Prints the sweep's report (what the Orphans Cleaned event carries) as JSON."
-        })
+        description =
+                "Run one janitor sweep locally, against a simulated AWS account: resources tagged trainplane:run-id and trainplane:stack=trainplane (local mode's stack) whose run is finished, unknown or past its maxRunHours are cleaned up; another stack's are counted in otherStacks. Prints the sweep's report (what the Orphans Cleaned event carries) as JSON.")
 final class JanitorCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;

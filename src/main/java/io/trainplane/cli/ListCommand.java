@@ -8,8 +8,8 @@ import io.trainplane.runs.RunSummary;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -22,8 +22,8 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
-    @Mixin
-    TableOptions table;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    TableOptions.WithTable table;
 
     @Option(
             names = "--status",
@@ -31,10 +31,14 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
             description = "only runs in this status: ${COMPLETION-CANDIDATES}")
     RunStatus status;
 
-    @Option(names = "--limit", defaultValue = "20", description = "at most this many runs (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--limit",
+            defaultValue = "20",
+            paramLabel = "N",
+            description = "at most this many runs (default ${DEFAULT-VALUE})")
     int limit;
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     @Override

@@ -20,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
@@ -32,11 +33,12 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 @Command(
         name = "logs",
         mixinStandardHelpOptions = true,
-        description = {
-            "Show a run's logs: the failure's log tail from the run record, and the pods' logs",
-            "through the Kubernetes API while the run's cluster and pods exist."
-        })
+        description =
+                "Show a run's logs: the failure's log tail from the run record, and the pods' logs through the Kubernetes API while the run's cluster and pods exist.")
 final class LogsCommand extends OneRunCommand implements Callable<Integer> {
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    TableOptions.WithTable table;
+
     @Option(
             names = "--tail",
             defaultValue = "100",
@@ -44,7 +46,7 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
             description = "the last N lines of each pod's log (default ${DEFAULT-VALUE})")
     int tail;
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     /** One pod's log; {@code log} null when it could not be read ({@code note} says why). */

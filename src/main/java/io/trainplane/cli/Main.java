@@ -65,10 +65,29 @@ public final class Main implements Runnable {
                 return made;
             }
         };
-        return new CommandLine(new Main(), factory)
+        ErrorHandler errors = new ErrorHandler(clients.environment());
+        CommandLine commandLine = new CommandLine(new Main(), factory);
+        return commandLine
                 .setCaseInsensitiveEnumValuesAllowed(true)
-                .setExecutionExceptionHandler(new ErrorHandler())
-                .setParameterExceptionHandler(ErrorHandler::onParameterError);
+                .setExecutionStrategy(Main::executeReportingErrors)
+                .setExecutionExceptionHandler(errors)
+                .setParameterExceptionHandler(errors::onParameterError);
+    }
+
+    /**
+     * Runs the command; an Error (OutOfMemoryError, StackOverflowError), which picocli lets through
+     * to a stack trace and exit 1, goes to the ErrorHandler as an internal error (exit 3) instead.
+     */
+    private static int executeReportingErrors(CommandLine.ParseResult parsed) {
+        try {
+            return new CommandLine.RunLast().execute(parsed);
+        } catch (Error e) {
+            CommandLine.ParseResult last = parsed;
+            while (last.hasSubcommand()) {
+                last = last.subcommand();
+            }
+            throw new CommandLine.ExecutionException(last.commandSpec().commandLine(), "internal error", e);
+        }
     }
 
     @Override

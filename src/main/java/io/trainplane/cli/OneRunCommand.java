@@ -2,14 +2,13 @@ package io.trainplane.cli;
 
 import io.trainplane.runs.RunNotFoundException;
 import io.trainplane.runs.RunRecord;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * A command about one run of the run store (status, watch, logs, cancel): the run id, and where
- * the store is ({@link TableOptions}: the stack's table, a table by name, or the local store).
+ * the store is (each command's {@link TableOptions}: the stack's table, a table by name, or the local store).
  */
 abstract class OneRunCommand extends ClientsCommand {
     @Spec
@@ -17,9 +16,6 @@ abstract class OneRunCommand extends ClientsCommand {
 
     @Parameters(index = "0", paramLabel = "RUN", description = "the run id")
     String runId;
-
-    @Mixin
-    TableOptions table;
 
     /** The run's record; {@link NotFoundException} (exit 4) naming where it was looked for. */
     RunRecord find(TableOptions.Source source) {

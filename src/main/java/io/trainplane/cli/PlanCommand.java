@@ -32,7 +32,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
     @Mixin
     SpecInput spec;
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     @Override

@@ -1,8 +1,11 @@
 package io.trainplane.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.asl.SimulatedClock;
+import io.trainplane.workflow.FailureReport;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,11 +31,7 @@ final class Progress implements Consumer<HistoryEvent> {
         switch (event.type()) {
             case "TaskStateEntered" -> taskEntered = event.timestamp();
             case "TaskStateExited" -> line(event, "✓ " + event.stateName() + took(event));
-            case "TaskFailed" ->
-                line(
-                        event,
-                        "✗ " + event.stateName() + ": "
-                                + event.details().path("error").asText());
+            case "TaskFailed" -> line(event, "✗ " + event.stateName() + ": " + errorName(event));
             case "WaitStateEntered" -> line(event, "… " + event.stateName());
             case "ExecutionSucceeded", "ExecutionFailed", "ExecutionAborted", "ExecutionTimedOut" ->
                 line(event, "■ " + event.type().replace("Execution", "execution "));
@@ -47,6 +46,18 @@ final class Progress implements Consumer<HistoryEvent> {
                 report.status(),
                 clock(Duration.ofSeconds(report.simulatedSeconds())),
                 (System.nanoTime() - wallStart) / 1e9);
+    }
+
+    /**
+     * The failure's name as the run record has it (TrainingFailed), not the Java class Lambda
+     * reports as the error (io.trainplane.core.TerminalException).
+     */
+    private static String errorName(HistoryEvent failed) {
+        ObjectNode caught = Json.object();
+        caught.putObject(failed.stateName())
+                .put("Error", failed.details().path("error").asText("Unknown"))
+                .put("Cause", failed.details().path("cause").asText(""));
+        return FailureReport.from(caught).error();
     }
 
     private String took(HistoryEvent event) {

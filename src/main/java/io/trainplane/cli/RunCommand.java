@@ -30,10 +30,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "run",
         mixinStandardHelpOptions = true,
-        description = {
-            "Run the real TrainingPipeline state machine locally, with the real handlers,",
-            "against a simulated AWS account and Kubernetes cluster. No AWS account needed."
-        })
+        description =
+                "Run the real TrainingPipeline state machine locally, with the real handlers, against a simulated AWS account and Kubernetes cluster. No AWS account needed.")
 final class RunCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -44,6 +42,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
     @Option(
             names = "--output",
             defaultValue = "text",
+            paramLabel = "FORMAT",
             description = "text or json (one JSON object on stdout at the end)")
     OutputFormat output;
 
@@ -86,11 +85,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             names = "--runtime",
             defaultValue = "auto",
             paramLabel = "RUNTIME",
-            description = {
-                "what the pods do: simulated (a model of the workload), process (the real scripts as local",
-                "processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH),",
-                "auto (process when such a python exists, else simulated; default)"
-            })
+            description =
+                    "what the pods do: simulated (a model of the workload), process (the real scripts as local processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH), auto (process when such a python exists, else simulated; default)")
     Runtime runtime;
 
     /** {@code --runtime}. */

@@ -22,11 +22,8 @@ import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
 @Command(
         name = "start",
         mixinStandardHelpOptions = true,
-        description = {
-            "Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline,",
-            "named after the runId). With --local or --store, the run executes here as 'trainplane run' does",
-            "(to its end) and is kept in the local store."
-        })
+        description =
+                "Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline, named after the runId). With --local or --store, the run executes here as 'trainplane run' does (to its end) and is kept in the local store.")
 final class StartCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -50,7 +47,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         Path store;
     }
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     @Override

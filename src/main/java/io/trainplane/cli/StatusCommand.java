@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -18,7 +19,10 @@ import picocli.CommandLine.Option;
         description =
                 "Show a run from the run store: status, phase, step timeline, metrics, interruptions, resources, error.")
 final class StatusCommand extends OneRunCommand implements Callable<Integer> {
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    TableOptions.WithTable table;
+
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     @Override

@@ -3,37 +3,41 @@ package io.trainplane.cli;
 import io.trainplane.local.LocalStore;
 import io.trainplane.runs.RunStore;
 import java.nio.file.Path;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 /**
- * Where the run store is: a deployed stack (its RunsTableName output), a table named directly,
- * or the local store that {@code trainplane run} writes.
+ * Where the run store is: a deployed stack (its RunsTableName output) or the local store that
+ * {@code trainplane run} writes; {@link WithTable} adds a table named directly, for the commands
+ * that only read the store. Commands declare it as {@code @ArgGroup(exclusive = true, multiplicity
+ * = "1")}, not as a mixin, whose group picocli's help would list twice.
  */
-final class TableOptions {
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    Target target;
+class TableOptions {
+    @Option(
+            names = "--stack",
+            paramLabel = "NAME",
+            description = "the deployed Trainplane stack (its RunsTableName output)")
+    String stack;
 
-    static final class Target {
-        @Option(
-                names = "--stack",
-                paramLabel = "NAME",
-                description = "the deployed Trainplane stack (its RunsTableName output)")
-        String stack;
+    @Option(
+            names = "--local",
+            description = "the local store of 'trainplane run' ($TRAINPLANE_HOME, else .trainplane/)")
+    boolean local;
 
+    @Option(
+            names = "--store",
+            paramLabel = "DIR",
+            description = "the local store in DIR (as 'trainplane run --store DIR')")
+    Path store;
+
+    /** Set only through {@link WithTable}'s {@code --table}. */
+    String table;
+
+    /** The store options plus {@code --table NAME}: enough to read runs, not to stop or clean one up. */
+    static final class WithTable extends TableOptions {
         @Option(names = "--table", paramLabel = "NAME", description = "the DynamoDB table of the runs")
-        String table;
-
-        @Option(
-                names = "--local",
-                description = "the local store of 'trainplane run' ($TRAINPLANE_HOME, else .trainplane/)")
-        boolean local;
-
-        @Option(
-                names = "--store",
-                paramLabel = "DIR",
-                description = "the local store in DIR (as 'trainplane run --store DIR')")
-        Path store;
+        void table(String name) {
+            this.table = name;
+        }
     }
 
     /** The run store, and what to call it in messages; close it after use (a local store is a database). */
@@ -51,22 +55,20 @@ final class TableOptions {
     }
 
     boolean isLocal() {
-        return target.local || target.store != null;
+        return local || store != null;
     }
 
     String stack() {
-        return target.stack;
+        return stack;
     }
 
     String tableName(CliClients clients) {
-        return target.table != null
-                ? target.table
-                : StackOutputs.output(clients.cloudFormation(), target.stack, StackOutputs.RUNS_TABLE);
+        return table != null ? table : StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.RUNS_TABLE);
     }
 
     Source open(CliClients clients) {
         if (isLocal()) {
-            Path dir = LocalStore.dir(target.store, clients.environment());
+            Path dir = LocalStore.dir(store, clients.environment());
             LocalStore local = LocalStore.openExisting(dir)
                     .orElseThrow(() -> new NotFoundException("no local store in " + dir
                             + ": 'trainplane run SPEC' writes one there (or name another with --store DIR" + " or $"
@@ -77,8 +79,7 @@ final class TableOptions {
                     null,
                     local);
         }
-        String where = target.stack != null ? "stack " + target.stack : "table " + target.table;
-        return new Source(
-                new RunStore(clients.dynamoDb(), tableName(clients), clients.clock()), where, target.stack, null);
+        String where = stack != null ? "stack " + stack : "table " + table;
+        return new Source(new RunStore(clients.dynamoDb(), tableName(clients), clients.clock()), where, stack, null);
     }
 }

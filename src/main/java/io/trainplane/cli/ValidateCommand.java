@@ -20,7 +20,7 @@ final class ValidateCommand extends ClientsCommand implements Callable<Integer> 
     @Mixin
     SpecInput spec;
 
-    @Option(names = "--output", defaultValue = "text", description = "text or json")
+    @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
     @Override

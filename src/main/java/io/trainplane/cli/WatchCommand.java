@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
@@ -25,11 +26,12 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 @Command(
         name = "watch",
         mixinStandardHelpOptions = true,
-        description = {
-            "Follow a run until it ends: its steps with their elapsed time, then the outcome.",
-            "Exit code: 0 succeeded, 1 failed or cancelled, 4 no such run."
-        })
+        description =
+                "Follow a run until it ends: its steps with their elapsed time, then the outcome. Exit code: 0 succeeded, 1 failed or cancelled, 4 no such run.")
 final class WatchCommand extends OneRunCommand implements Callable<Integer> {
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    TableOptions.WithTable table;
+
     @Option(
             names = "--interval",
             defaultValue = "5",
@@ -40,6 +42,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
     @Option(
             names = "--output",
             defaultValue = "text",
+            paramLabel = "FORMAT",
             description = "text, or json: one JSON object (as 'status --output json') per change, the last one final")
     OutputFormat output;
 
