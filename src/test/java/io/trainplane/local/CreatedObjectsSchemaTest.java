@@ -65,9 +65,11 @@ class CreatedObjectsSchemaTest {
                         example.toString(), example(example.getFileName().toString())));
             }
         }
-        scenarios.add(variant("quickstart.json", "launcher pytorchjob", spec -> training(spec)
-                .put("launcher", "pytorchjob")
-                .put("workers", 3)));
+        scenarios.add(variant("quickstart.json", "launcher pytorchjob", spec -> {
+            // one worker of 6 CPUs per c5.2xlarge node: as many nodes as workers
+            ((ObjectNode) spec.path("cluster").path("nodeGroup")).put("nodes", 3);
+            training(spec).put("launcher", "pytorchjob").put("workers", 3);
+        }));
         scenarios.add(variant("multi-node-efa.json", "launcher pytorchjob, GPUs and EFA", spec -> training(spec)
                 .put("launcher", "pytorchjob")));
         scenarios.add(variant("quickstart.json", "no volume, data from a URL", spec -> {

@@ -22,6 +22,8 @@ class PyTorchJobRunTest {
     static RunReport run(Faults faults, int workers, Consumer<LocalCloud> before) throws IOException {
         ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
         ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob").put("workers", workers);
+        // one worker of 6 CPUs per c5.2xlarge node: as many nodes as workers
+        ((ObjectNode) spec.path("cluster").path("nodeGroup")).put("nodes", workers);
         try (LocalCloud cloud = new LocalCloud()) {
             before.accept(cloud);
             return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
