@@ -309,6 +309,17 @@ record CostEstimate(
         return total(worstCase);
     }
 
+    /** "$12.34 (estimate)", or "at least $12.34 (price of X unknown)" when a line has no price. */
+    static String totalText(List<Line> lines) {
+        List<String> unknown = lines.stream()
+                .filter(l -> l.unitPrice() == null)
+                .map(Line::item)
+                .toList();
+        return unknown.isEmpty()
+                ? String.format("$%.2f (estimate)", total(lines))
+                : String.format("at least $%.2f (price of %s unknown)", total(lines), String.join(", ", unknown));
+    }
+
     /** Lines without a price (an instance type missing from the table): the total leaves them out. */
     List<String> unpriced() {
         return expected.stream()
@@ -328,12 +339,17 @@ record CostEstimate(
         n.put("expectedHours", round(expectedHours));
         lines(n.putArray("lines"), expected);
         n.put("total", round(expectedTotal()));
+        // A total without some prices is a lower bound: say so beside the number, never only in "unpriced".
+        n.put("totalComplete", unpriced().isEmpty());
+        n.put("totalText", totalText(expected));
         if (anySpot()) {
             n.put("onDemandTotal", round(onDemandTotal(expected)));
         }
         ObjectNode worst = n.putObject("worstCase").put("hours", worstCaseHours);
         lines(worst.putArray("lines"), worstCase);
         worst.put("total", round(worstCaseTotal()));
+        worst.put("totalComplete", unpriced().isEmpty());
+        worst.put("totalText", totalText(worstCase));
         if (anySpot()) {
             worst.put("onDemandTotal", round(onDemandTotal(worstCase)));
         }
@@ -407,7 +423,7 @@ record CostEstimate(
                         l.onDemandCost());
             }
         }
-        out.printf("#     %-34s %47s $%.2f (estimate)%n", "total", "", total(lines));
+        out.printf("#     %-34s %47s %s%n", "total", "", totalText(lines));
         if (lines.stream().anyMatch(Line::spot)) {
             out.printf(
                     "#     %-34s %47s $%.2f (estimate)%n", "total with the nodes on demand", "", onDemandTotal(lines));

@@ -3,7 +3,6 @@ package io.trainplane.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.trainplane.core.Json;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
@@ -23,8 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "plan",
         mixinStandardHelpOptions = true,
-        description =
-                "Print the AWS resources and Kubernetes manifests a run would create, and an estimate of its cost. Creates nothing.")
+        description = "Print the AWS resources and Kubernetes objects a run would create (each Job summarized; the full"
+                + " manifests with --output json), and an estimate of its cost. Creates nothing.")
 final class PlanCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -64,8 +63,13 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
             aws.forEach(a -> out().println("#   " + a));
             cost.print(out());
             out().println("# Kubernetes objects, in creation order (all deleted by cleanup):");
-            manifests.forEach(m -> out().print(Serialization.asYaml(m)));
+            manifests.forEach(m -> ManifestSummary.of(m).forEach(line -> out().println("#   " + line)));
+            out().println("# End of plan: " + manifests.size() + " Kubernetes objects; their full manifests:"
+                    + " trainplane plan --output json " + spec.path);
         }
+        // println flushes picocli's writer, print does not: flush here so nothing stays behind when
+        // main exits (the plan was cut off mid-manifest).
+        out().flush();
         return Main.SUCCEEDED;
     }
 

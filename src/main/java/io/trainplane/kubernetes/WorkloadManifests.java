@@ -497,8 +497,12 @@ public final class WorkloadManifests {
                 .withCommand("/bin/sh", "-c", checkpointSyncScript(indexed))
                 .withEnv(env(OUTPUT_URI_ENV, spec.output().s3Uri()), env("TRAINPLANE_RUN_ID", spec.runId()))
                 .withResources(new ResourceRequirementsBuilder()
-                        .withRequests(Map.of("cpu", new Quantity("50m"), "memory", new Quantity("128Mi")))
-                        .withLimits(Map.of("memory", new Quantity("128Mi")))
+                        .withRequests(Map.of(
+                                "cpu",
+                                new Quantity(TrainingSpec.CHECKPOINT_SYNC_CPU),
+                                "memory",
+                                new Quantity(TrainingSpec.CHECKPOINT_SYNC_MEMORY)))
+                        .withLimits(Map.of("memory", new Quantity(TrainingSpec.CHECKPOINT_SYNC_MEMORY)))
                         .build())
                 .withTerminationMessagePath("/dev/termination-log")
                 .withTerminationMessagePolicy("FallbackToLogsOnError")

@@ -18,7 +18,14 @@ import java.util.TreeMap;
  * The simulated cluster's nodes take their capacity from here too (local/sim/InstanceTypes).
  */
 public final class InstanceShapes {
-    /** One instance type: memory in GiB; {@code accelerator} null for a type without GPUs. */
+    /**
+     * One instance type: memory in GiB; {@code accelerator} null for a type without GPUs;
+     * {@code maxPods} the most pods the EKS AMI lets the kubelet run with the VPC CNI
+     * (awslabs/amazon-eks-ami, nodeadm/internal/kubelet/eni_max_pods.go calculateStandardMaxPods:
+     * ENIs of the default network card × (IPv4 addresses per ENI − 1) + 2, each type's two figures
+     * from nodeadm/internal/kubelet/instance-info.jsonl; p5.48xlarge has 2 ENIs on its default card,
+     * hence 100).
+     */
     public record Shape(
             String name,
             int vcpus,
@@ -26,7 +33,8 @@ public final class InstanceShapes {
             int gpus,
             String accelerator,
             int efaInterfaces,
-            String architecture) {
+            String architecture,
+            int maxPods) {
         /** "1 NVIDIA A10G GPU", "no GPU". */
         String gpuText() {
             return gpus == 0 ? "no GPU" : gpus + " " + accelerator + " GPU" + (gpus == 1 ? "" : "s");
@@ -41,21 +49,21 @@ public final class InstanceShapes {
     private static final String A10G = "NVIDIA A10G";
 
     private static final Map<String, Shape> SHAPES = table(
-            new Shape("t3.medium", 2, 4, 0, null, 0, X86),
-            new Shape("c5.xlarge", 4, 8, 0, null, 0, X86),
-            new Shape("c5.2xlarge", 8, 16, 0, null, 0, X86),
-            new Shape("c5.4xlarge", 16, 32, 0, null, 0, X86),
-            new Shape("c5a.2xlarge", 8, 16, 0, null, 0, X86),
-            new Shape("c6i.2xlarge", 8, 16, 0, null, 0, X86),
-            new Shape("m5.large", 2, 8, 0, null, 0, X86),
-            new Shape("m5.xlarge", 4, 16, 0, null, 0, X86),
-            new Shape("m5.2xlarge", 8, 32, 0, null, 0, X86),
-            new Shape("g5.xlarge", 4, 16, 1, A10G, 0, X86),
-            new Shape("g5.2xlarge", 8, 32, 1, A10G, 0, X86),
-            new Shape("g5.12xlarge", 48, 192, 4, A10G, 1, X86),
-            new Shape("g5.48xlarge", 192, 768, 8, A10G, 1, X86),
-            new Shape("p4d.24xlarge", 96, 1152, 8, "NVIDIA A100", 4, X86),
-            new Shape("p5.48xlarge", 192, 2048, 8, "NVIDIA H100", 32, X86));
+            new Shape("t3.medium", 2, 4, 0, null, 0, X86, 17),
+            new Shape("c5.xlarge", 4, 8, 0, null, 0, X86, 58),
+            new Shape("c5.2xlarge", 8, 16, 0, null, 0, X86, 58),
+            new Shape("c5.4xlarge", 16, 32, 0, null, 0, X86, 234),
+            new Shape("c5a.2xlarge", 8, 16, 0, null, 0, X86, 58),
+            new Shape("c6i.2xlarge", 8, 16, 0, null, 0, X86, 58),
+            new Shape("m5.large", 2, 8, 0, null, 0, X86, 29),
+            new Shape("m5.xlarge", 4, 16, 0, null, 0, X86, 58),
+            new Shape("m5.2xlarge", 8, 32, 0, null, 0, X86, 58),
+            new Shape("g5.xlarge", 4, 16, 1, A10G, 0, X86, 58),
+            new Shape("g5.2xlarge", 8, 32, 1, A10G, 0, X86, 58),
+            new Shape("g5.12xlarge", 48, 192, 4, A10G, 1, X86, 737),
+            new Shape("g5.48xlarge", 192, 768, 8, A10G, 1, X86, 345),
+            new Shape("p4d.24xlarge", 96, 1152, 8, "NVIDIA A100", 4, X86, 737),
+            new Shape("p5.48xlarge", 192, 2048, 8, "NVIDIA H100", 32, X86, 100));
 
     private InstanceShapes() {}
 

@@ -28,8 +28,10 @@ final class SpecRules {
         List<SpecProblem> problems = new ArrayList<>();
         TrainingSpec training = spec.training();
         if (spec.cluster().created() && spec.cluster().nodeGroup() != null) {
+            checkInstanceType(spec.cluster().nodeGroup(), problems);
             checkInstanceTypes(training, spec.cluster().nodeGroup(), given, problems);
             checkGpusFit(training, spec.cluster().nodeGroup(), problems);
+            checkWorkersFit(training, spec.cluster().nodeGroup(), problems);
         }
         if (training.gpusPerWorker() > 0 && training.procsPerWorker() > training.gpusPerWorker()) {
             problems.add(new SpecProblem(
@@ -226,35 +228,6 @@ final class SpecRules {
                     "is " + nodes.gpusPerNode() + ", but each of the listed instance types has " + first.gpuText(),
                     "set cluster.nodeGroup.gpusPerNode to " + first.gpus()));
         }
-        InstanceShapes.Shape fewestCpus = shapes.stream()
-                .min(java.util.Comparator.comparingInt(InstanceShapes.Shape::vcpus))
-                .orElseThrow();
-        InstanceShapes.Shape leastMemory = shapes.stream()
-                .min(java.util.Comparator.comparingInt(InstanceShapes.Shape::memoryGiB))
-                .orElseThrow();
-        Double cpus = quantity(training.cpu());
-        if (cpus != null && cpus > fewestCpus.vcpus()) {
-            problems.add(new SpecProblem(
-                    "/training/cpu",
-                    "asks for " + training.cpu() + " CPUs per worker, more than " + fewestCpus.name()
-                            + ", the listed type with the fewest, has (" + fewestCpus.vcpus()
-                            + " vCPUs): a worker must fit on every type the node group may launch",
-                    "set training.cpu below " + fewestCpus.vcpus()
-                            + " (the kubelet and system pods keep a share), or remove " + fewestCpus.name()
-                            + " from cluster.nodeGroup.instanceTypes"));
-        }
-        Double memory = quantity(training.memory());
-        double leastBytes = leastMemory.memoryGiB() * 1024.0 * 1024 * 1024;
-        if (memory != null && memory > leastBytes) {
-            problems.add(new SpecProblem(
-                    "/training/memory",
-                    "asks for " + training.memory() + " per worker, more than " + leastMemory.name()
-                            + ", the listed type with the least, has (" + leastMemory.memoryGiB()
-                            + " GiB): a worker must fit on every type the node group may launch",
-                    "set training.memory below " + leastMemory.memoryGiB()
-                            + "Gi (the kubelet and system pods keep a share), or remove " + leastMemory.name()
-                            + " from cluster.nodeGroup.instanceTypes"));
-        }
     }
 
     /** A Kubernetes quantity ("6", "500m", "12Gi", "4G") as a plain number; null when not one of these forms. */
@@ -285,6 +258,117 @@ final class SpecRules {
                     default -> 1024.0 * 1024 * 1024 * 1024 * 1024;
                 };
         return value * unit;
+    }
+
+    /**
+     * A single {@code instanceType} of a created node group: one whose shape Trainplane knows, so
+     * the pods can be checked against what its nodes leave them (and the plan can price it).
+     */
+    private static void checkInstanceType(NodeGroupSpec nodes, List<SpecProblem> problems) {
+        String type = nodes.instanceType();
+        if (type == null || InstanceShapes.of(type).isPresent()) {
+            return;
+        }
+        List<String> known =
+                InstanceShapes.all().stream().map(InstanceShapes.Shape::name).toList();
+        problems.add(new SpecProblem(
+                "/cluster/nodeGroup/instanceType",
+                "\"" + type + "\" is not an instance type Trainplane knows (its vCPUs, memory, GPUs, EFA and price)",
+                Suggestions.closest(type, known)
+                                .map(t -> "did you mean \"" + t + "\"? ")
+                                .orElse("")
+                        + "choose one of " + String.join(", ", known)));
+    }
+
+    /**
+     * The training workers on the worker nodes: each worker's pod (its container and the checkpoint
+     * sidecar) within what one node leaves pods ({@link NodeAllocatable}), and all of them at once
+     * on the group's nodes (the Job starts every worker together; the scheduler packs pods by their
+     * requests, https://kubernetes.io/docs/concepts/scheduling-eviction/kube-scheduler/). For a
+     * diversified group, the smallest listed type, since the group may launch only that one.
+     */
+    private static void checkWorkersFit(TrainingSpec training, NodeGroupSpec nodes, List<SpecProblem> problems) {
+        List<InstanceShapes.Shape> shapes = new ArrayList<>();
+        for (String type : nodes.types()) {
+            Optional<InstanceShapes.Shape> shape = InstanceShapes.of(type);
+            if (shape.isEmpty()) {
+                return; // refused as unknown already
+            }
+            shapes.add(shape.get());
+        }
+        Double cpu = quantity(training.cpu());
+        Double memory = quantity(training.memory());
+        if (cpu == null || memory == null) {
+            return;
+        }
+        long podMillicores = Math.round(cpu * 1000) + Math.round(quantity(TrainingSpec.CHECKPOINT_SYNC_CPU) * 1000);
+        long podMiB = (long) Math.ceil((memory + quantity(TrainingSpec.CHECKPOINT_SYNC_MEMORY)) / (1024 * 1024));
+        InstanceShapes.Shape fewestCpus = shapes.stream()
+                .min(java.util.Comparator.comparingLong(
+                        s -> NodeAllocatable.of(s).millicores()))
+                .orElseThrow();
+        InstanceShapes.Shape leastMemory = shapes.stream()
+                .min(java.util.Comparator.comparingLong(
+                        s -> NodeAllocatable.of(s).memoryMiB()))
+                .orElseThrow();
+        long nodeMillicores = NodeAllocatable.of(fewestCpus).millicores();
+        long nodeMiB = NodeAllocatable.of(leastMemory).memoryMiB();
+        String sidecar = " (with the checkpoint sidecar's " + TrainingSpec.CHECKPOINT_SYNC_CPU + " CPU and "
+                + TrainingSpec.CHECKPOINT_SYNC_MEMORY + ")";
+        String others = shapes.size() > 1 ? ", or remove it from cluster.nodeGroup.instanceTypes" : "";
+        boolean fitsOne = true;
+        if (podMillicores > nodeMillicores) {
+            fitsOne = false;
+            problems.add(new SpecProblem(
+                    "/training/cpu",
+                    "asks for " + training.cpu() + " CPUs per worker" + sidecar + ", but a " + fewestCpus.name()
+                            + " node leaves pods only " + millis(nodeMillicores) + " of its " + fewestCpus.vcpus()
+                            + " vCPUs (the EKS AMI reserves "
+                            + millis(NodeAllocatable.reservedMillicores(fewestCpus.vcpus()))
+                            + " for the kubelet and the system)",
+                    "set training.cpu to at most \"" + (nodeMillicores - podMillicores + Math.round(cpu * 1000))
+                            + "m\", or choose an instance type with more vCPUs" + others));
+        }
+        if (podMiB > nodeMiB) {
+            fitsOne = false;
+            problems.add(new SpecProblem(
+                    "/training/memory",
+                    "asks for " + training.memory() + " per worker" + sidecar + ", but a " + leastMemory.name()
+                            + " node leaves pods only " + nodeMiB + "Mi of its " + leastMemory.memoryGiB()
+                            + " GiB (the EKS AMI reserves memory for the kubelet, the system and evictions)",
+                    "set training.memory to at most \""
+                            + (nodeMiB - (podMiB - (long) Math.ceil(memory / (1024 * 1024))))
+                            + "Mi\", or choose an instance type with more memory" + others));
+        }
+        if (!fitsOne) {
+            return;
+        }
+        if (training.gpusPerWorker() > 0
+                && (nodes.gpusPerNode() < training.gpusPerWorker()
+                        || nodes.gpusPerNode() / training.gpusPerWorker() * nodes.nodes() < training.workers())) {
+            return; // the GPUs do not fit: checkGpusFit says so
+        }
+        long perNode = Math.min(nodeMillicores / podMillicores, nodeMiB / podMiB);
+        if (training.gpusPerWorker() > 0) {
+            perNode = Math.min(perNode, nodes.gpusPerNode() / training.gpusPerWorker());
+        }
+        long room = perNode * nodes.nodes();
+        if (training.workers() > room && perNode > 0) {
+            long needed = (training.workers() + perNode - 1) / perNode;
+            problems.add(new SpecProblem(
+                    "/training/workers",
+                    count(training.workers(), "worker") + " of " + training.cpu() + " CPUs and " + training.memory()
+                            + " each do not fit on " + count(nodes.nodes(), "node") + " of " + fewestCpus.name()
+                            + " (a node leaves pods " + millis(nodeMillicores) + " and " + nodeMiB
+                            + "Mi: room for " + count((int) room, "worker") + ")",
+                    "set training.workers to at most " + room + ", cluster.nodeGroup.nodes to " + needed
+                            + ", or training.cpu and training.memory lower"));
+        }
+    }
+
+    /** 7910 millicores as "7.91 CPUs". */
+    private static String millis(long millicores) {
+        return java.math.BigDecimal.valueOf(millicores, 3).stripTrailingZeros().toPlainString() + " CPUs";
     }
 
     private static void checkGpusFit(TrainingSpec training, NodeGroupSpec nodes, List<SpecProblem> problems) {

@@ -25,6 +25,15 @@ public record TrainingSpec(
         int maxInterruptions,
         int timeoutMinutes,
         String resumeFrom) {
+    /**
+     * What the checkpoint sidecar beside each training container asks for: a native sidecar's
+     * requests add to its pod's (https://kubernetes.io/docs/concepts/workloads/pods/sidecar-containers/#resource-sharing-within-containers),
+     * so a worker must fit on its node with them.
+     */
+    public static final String CHECKPOINT_SYNC_CPU = "50m";
+
+    public static final String CHECKPOINT_SYNC_MEMORY = "128Mi";
+
     public TrainingSpec {
         Objects.requireNonNull(launcher, "launcher");
         Objects.requireNonNull(image, "image");

@@ -119,7 +119,8 @@ class CliTest {
     void planPrintsTheManifestsAndCreatesNothing() {
         Result r = cli("plan", "examples/quickstart.json");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("kind: \"Job\"", "completionMode: \"Indexed\"", "torchrun", "kind: \"Namespace\"");
+        assertThat(r.out())
+                .contains("Job tp-quickstart-train: 2 pods (Indexed)", "torchrun", "Namespace tp-quickstart");
     }
 
     @Test
@@ -183,11 +184,10 @@ class CliTest {
                         "EKS node group tp-quickstart-system (system: CoreDNS, add-on controllers, the data job):"
                                 + " 1 × m5.large, ON_DEMAND",
                         "EKS node group tp-quickstart-nodes (workers: training and evaluation): 2 × c5.2xlarge",
-                        "trainplane.io/node-pool: \"system\"",
+                        "nodes: trainplane.io/node-pool=system",
                         "EFS file system",
-                        "kind: \"PersistentVolume\"",
-                        "driver: \"efs.csi.aws.com\"",
-                        "claimName: \"shared\"");
+                        "PersistentVolume tp-quickstart-efs: efs.csi.aws.com",
+                        "PersistentVolumeClaim shared");
     }
 
     @Test
@@ -200,7 +200,7 @@ class CliTest {
                         "in the stack's subnets of the reservation's Availability Zone",
                         "capacity reservation cr-0123456789abcdef0, 4 EFA interfaces",
                         "AWS EFA device plugin DaemonSet in kube-system",
-                        "vpc.amazonaws.com/efa: \"4\"")
+                        "vpc.amazonaws.com/efa 4")
                 .doesNotContain("placement group");
     }
 
@@ -214,8 +214,8 @@ class CliTest {
                 .contains(
                         "S3 read of the checkpoint nightly-8 (a run ID: StartRun takes the checkpoint that run's"
                                 + " outputs kept)",
-                        "name: \"fetch-checkpoint\"",
-                        "serviceAccountName: \"trainplane-run\"");
+                        "init fetch-checkpoint: image",
+                        "ServiceAccount trainplane-run");
     }
 
     @Test
@@ -224,14 +224,15 @@ class CliTest {
                 "{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"training\": {\"launcher\": \"pytorchjob\", \"workers\": 2}}");
         Result r = cli("plan", spec.toString());
         assertThat(r.exit()).isZero();
-        assertThat(r.out())
-                .contains(
-                        "kind: \"PyTorchJob\"",
-                        "apiVersion: \"kubeflow.org/v1\"",
-                        "Master:",
-                        "Worker:",
-                        "rdzvBackend: \"c10d\"",
-                        "prepare.py");
+        assertThat(r.out()).contains("PyTorchJob ", "  Master: 1 pod", "  Worker: 1 pod", "prepare.py");
+        var json = Json.read(cli("plan", "--output", "json", spec.toString()).out());
+        var pyTorchJob = java.util.stream.StreamSupport.stream(
+                        json.path("kubernetes").spliterator(), false)
+                .filter(m -> m.path("kind").asText().equals("PyTorchJob"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(pyTorchJob.path("apiVersion").asText()).isEqualTo("kubeflow.org/v1");
+        assertThat(pyTorchJob.at("/spec/elasticPolicy/rdzvBackend").asText()).isEqualTo("c10d");
     }
 
     @Test

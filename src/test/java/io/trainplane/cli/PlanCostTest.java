@@ -272,4 +272,42 @@ class PlanCostTest {
         assertThat(price.noSpotPrice()).containsExactly("c5.2xlarge", "c6i.2xlarge");
         assertThat(price.assumption(noSpot)).contains("priced at on-demand, the most Spot costs");
     }
+
+    @Test
+    void aTotalWithoutSomePriceSaysItIsALowerBoundInTextAndJson() {
+        PriceTable table = PriceTable.load(PriceTable.DEFAULT_REGION);
+        var withoutG5 = new java.util.HashMap<>(table.instancesPerHour());
+        withoutG5.remove("g5.2xlarge");
+        PriceTable partial = new PriceTable(
+                table.region(),
+                table.date(),
+                withoutG5,
+                table.spotDate(),
+                table.spotInstancesPerHour(),
+                table.eksControlPlanePerHour(),
+                table.eksExtendedSupportControlPlanePerHour(),
+                table.efsStoragePerGbMonth(),
+                table.efsElasticReadPerGb(),
+                table.efsElasticWritePerGb(),
+                table.stepFunctionsPer1000Transitions(),
+                table.lambdaPerGbSecond());
+        var spec = io.trainplane.spec.RunSpecs.parse(SPEC);
+        CostEstimate cost = CostEstimate.of(spec, partial, java.time.LocalDate.parse(DAY));
+
+        JsonNode json = cost.toJson();
+        assertThat(json.path("totalComplete").asBoolean()).isFalse();
+        assertThat(json.path("totalText").asText())
+                .isEqualTo(String.format(
+                        "at least $%.2f (price of EC2 2 × g5.2xlarge unknown)",
+                        json.path("total").asDouble()));
+        assertThat(json.at("/worstCase/totalComplete").asBoolean()).isFalse();
+        java.io.StringWriter text = new java.io.StringWriter();
+        cost.print(new java.io.PrintWriter(text, true));
+        assertThat(text.toString()).contains("total", "at least $", "(price of EC2 2 × g5.2xlarge unknown)");
+
+        JsonNode complete =
+                CostEstimate.of(spec, table, java.time.LocalDate.parse(DAY)).toJson();
+        assertThat(complete.path("totalComplete").asBoolean()).isTrue();
+        assertThat(complete.path("totalText").asText()).endsWith("(estimate)");
+    }
 }

@@ -17,7 +17,7 @@ class KubernetesVersionRuleTest {
     static String create(String version) {
         return "{\"cluster\": {\"mode\": \"create\""
                 + (version == null ? "" : ", \"kubernetesVersion\": \"" + version + "\"")
-                + ", \"nodeGroup\": {\"instanceType\": \"c5.xlarge\", \"nodes\": 1}}}";
+                + ", \"nodeGroup\": {\"instanceType\": \"c5.xlarge\", \"nodes\": 1}}, \"training\": {\"workers\": 1}}";
     }
 
     @ParameterizedTest(name = "{0} on {1}")

@@ -145,12 +145,15 @@ class SpotInstanceTypesTest {
 
         assertThat(pointers(problems)).containsExactly("/training/cpu", "/training/memory");
         assertThat(problems.get(0).message())
-                .isEqualTo("asks for 6 CPUs per worker, more than c5.xlarge, the listed type with the fewest, has"
-                        + " (4 vCPUs): a worker must fit on every type the node group may launch");
-        assertThat(problems.get(0).hint()).startsWith("set training.cpu below 4");
+                .isEqualTo("asks for 6 CPUs per worker (with the checkpoint sidecar's 50m CPU and 128Mi), but a"
+                        + " c5.xlarge node leaves pods only 3.92 CPUs of its 4 vCPUs (the EKS AMI reserves 0.08 CPUs"
+                        + " for the kubelet and the system)");
+        assertThat(problems.get(0).hint())
+                .startsWith("set training.cpu to at most \"3870m\"")
+                .endsWith("or remove it from cluster.nodeGroup.instanceTypes");
         assertThat(problems.get(1).message())
-                .isEqualTo("asks for 12Gi per worker, more than c5.xlarge, the listed type with the least, has"
-                        + " (8 GiB): a worker must fit on every type the node group may launch");
+                .startsWith("asks for 12Gi per worker (with the checkpoint sidecar's 50m CPU and 128Mi), but a"
+                        + " c5.xlarge node leaves pods only 7199Mi of its 8 GiB");
         assertThat(RunSpecs.problems(spec(nodeGroup, ", \"cpu\": \"3\", \"memory\": \"6Gi\"")))
                 .isEmpty();
     }

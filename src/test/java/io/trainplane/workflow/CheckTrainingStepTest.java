@@ -268,7 +268,11 @@ class CheckTrainingStepTest {
         StartedRun other = new StartedRun("check-training-unpriced", spec -> {
             ((com.fasterxml.jackson.databind.node.ObjectNode)
                             spec.path("cluster").path("nodeGroup"))
-                    .put("instanceType", "t3.nano");
+                    .put("instanceType", "t3.medium") // a known shape the price table does not list
+                    .put("nodes", spec.path("training").path("workers").asInt());
+            ((com.fasterxml.jackson.databind.node.ObjectNode) spec.path("training"))
+                    .put("cpu", "1")
+                    .put("memory", "1Gi");
             return spec;
         });
         try (other) {

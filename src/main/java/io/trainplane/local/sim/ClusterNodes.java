@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.local.sim.InstanceTypes.InstanceType;
+import io.trainplane.spec.InstanceShapes;
+import io.trainplane.spec.NodeAllocatable;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -173,29 +175,12 @@ final class ClusterNodes {
         return capacity;
     }
 
-    /**
-     * Capacity less what the EKS AMI reserves (awslabs/amazon-eks-ami, nodeadm
-     * internal/kubelet/config.go, and the AL2 bootstrap.sh before it): kube-reserved cpu of 6 % of
-     * the first core, 1 % of the second, 0.5 % of the third and fourth and 0.25 % of every core
-     * above four; kube-reserved memory of 11 MiB per pod the node may run plus 255 MiB; and the
-     * hard eviction threshold memory.available 100Mi.
-     */
+    /** Capacity less what the EKS AMI reserves, as the spec rules computed it ({@link NodeAllocatable}). */
     static Map<String, Quantity> allocatable(InstanceType type) {
         Map<String, Quantity> allocatable = capacity(type);
-        allocatable.put("cpu", new Quantity((type.vcpus() * 1000L - reservedMillicores(type.vcpus())) + "m"));
-        allocatable.put("memory", new Quantity((type.memoryMiB() - reservedMemoryMiB(type.maxPods()) - 100) + "Mi"));
+        NodeAllocatable left = NodeAllocatable.of(InstanceShapes.of(type.name()).orElseThrow());
+        allocatable.put("cpu", new Quantity(left.millicores() + "m"));
+        allocatable.put("memory", new Quantity(left.memoryMiB() + "Mi"));
         return allocatable;
-    }
-
-    static long reservedMillicores(int cores) {
-        double reserved = 0;
-        for (int core = 1; core <= cores; core++) {
-            reserved += core == 1 ? 60 : core == 2 ? 10 : core <= 4 ? 5 : 2.5;
-        }
-        return (long) reserved;
-    }
-
-    static long reservedMemoryMiB(int maxPods) {
-        return 11L * maxPods + 255;
     }
 }

@@ -2,7 +2,6 @@ package io.trainplane.local.sim;
 
 import io.trainplane.aws.ec2.EfaInterfaces;
 import io.trainplane.spec.InstanceShapes;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -11,13 +10,11 @@ import java.util.Optional;
  * optimized c5, burstable t3; accelerated computing g5, p4d, p5:
  * https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html), the most pods the EKS AMI lets the
  * kubelet run with the VPC CNI (awslabs/amazon-eks-ami, nodeadm/internal/kubelet/eni_max_pods.go
- * calculateStandardMaxPods: ENIs of the default network card × (IPv4 addresses per ENI − 1) + 2,
- * with each type's two figures from nodeadm/internal/kubelet/instance-info.jsonl, checked for every
- * row below; p5.48xlarge has 2 ENIs on its default card, hence 100), and the EFA interfaces of
+ * calculateStandardMaxPods, in {@link InstanceShapes.Shape#maxPods}), and the EFA interfaces of
  * {@link EfaInterfaces}. The
  * types are those of the price table (src/main/resources/prices) and the capacity reservations
  * ({@link SimulatedCapacity}), plus EKS's default t3.medium. How the kubelet turns these into
- * allocatable is {@link ClusterNodes#allocatable}.
+ * allocatable is {@link io.trainplane.spec.NodeAllocatable}.
  */
 public final class InstanceTypes {
     /** One instance type: memory in MiB. */
@@ -28,43 +25,18 @@ public final class InstanceTypes {
         }
     }
 
-    /**
-     * Most pods per node, by type (eni_max_pods.go's formula; c5a.2xlarge and c6i.2xlarge have 4
-     * ENIs of 15 IPv4 addresses, as c5.2xlarge). vCPUs, memory and GPUs come from the spec's
-     * {@link InstanceShapes}, the table a diversified node group is checked against, so the nodes
-     * the twin simulates are the shapes the spec rules assumed.
-     */
-    private static final Map<String, Integer> MAX_PODS = Map.ofEntries(
-            Map.entry("t3.medium", 17),
-            Map.entry("c5.xlarge", 58),
-            Map.entry("c5.2xlarge", 58),
-            Map.entry("c5.4xlarge", 234),
-            Map.entry("c5a.2xlarge", 58),
-            Map.entry("c6i.2xlarge", 58),
-            Map.entry("m5.large", 29),
-            Map.entry("m5.xlarge", 58),
-            Map.entry("m5.2xlarge", 58),
-            Map.entry("g5.xlarge", 58),
-            Map.entry("g5.2xlarge", 58),
-            Map.entry("g5.12xlarge", 737),
-            Map.entry("g5.48xlarge", 345),
-            Map.entry("p4d.24xlarge", 737),
-            Map.entry("p5.48xlarge", 100));
-
     private InstanceTypes() {}
 
     public static Optional<InstanceType> of(String name) {
-        Integer maxPods = MAX_PODS.get(name);
-        return maxPods == null
-                ? Optional.empty()
-                : InstanceShapes.of(name)
-                        .map(shape -> new InstanceType(
-                                name, shape.vcpus(), shape.memoryGiB() * 1024L, shape.gpus(), maxPods));
+        // The spec's table, which the spec rules check pods against: the twin's nodes are those shapes.
+        return InstanceShapes.of(name)
+                .map(shape -> new InstanceType(
+                        name, shape.vcpus(), shape.memoryGiB() * 1024L, shape.gpus(), shape.maxPods()));
     }
 
     /** The type, or an error naming the table to extend: a node of an unknown type cannot be simulated. */
     public static InstanceType require(String name) {
-        return of(name).orElseThrow(() -> new IllegalArgumentException("instance type " + name
-                + " is not in the simulated instance table: add it to local/sim/InstanceTypes"));
+        return of(name).orElseThrow(() -> new IllegalArgumentException(
+                "instance type " + name + " is not in the instance table: add it to spec/InstanceShapes"));
     }
 }
