@@ -139,13 +139,15 @@ class PlanCostTest {
         CliTest.Result r = plan(SPEC.replace("\"1.35\"", "\"1.31\""), "2026-11-27");
 
         assertThat(r.exit()).isEqualTo(Main.INVALID_INPUT);
-        assertThat(r.out()).isEmpty();
-        assertThat(r.err())
-                .contains(
-                        "/cluster/kubernetesVersion",
-                        "reached the end of EKS extended support on 2026-11-26",
-                        "1.32, 1.33, 1.34, 1.35")
-                .doesNotContain("Exception");
+        // No plan: with --output json, stdout holds only the error object.
+        JsonNode error = io.trainplane.core.Json.read(r.out());
+        assertThat(error.fieldNames()).toIterable().containsExactly("error");
+        assertThat(error.path("error").path("code").asText()).isEqualTo("InvalidSpec");
+        assertThat(error.path("error").path("problems").path(0).path("pointer").asText())
+                .isEqualTo("/cluster/kubernetesVersion");
+        assertThat(error.path("error").path("problems").path(0).path("message").asText())
+                .contains("reached the end of EKS extended support on 2026-11-26", "1.32, 1.33, 1.34, 1.35");
+        assertThat(r.out() + r.err()).doesNotContain("Exception");
     }
 
     @Test
