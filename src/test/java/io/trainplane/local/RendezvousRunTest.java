@@ -11,16 +11,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * torchrun's rendezvous in the simulated cluster: the workers train only together. Three workers
- * of 6 CPUs on the quickstart's two 8-vCPU nodes leave one Pending; the two that run wait in the
- * rendezvous and fail at its join timeout, as on EKS, instead of training alone.
+ * torchrun's rendezvous in the simulated cluster: the workers train only together. On an existing
+ * cluster (whose nodes the spec rules cannot know) three workers of 3 CPUs on two 4-vCPU nodes
+ * leave one Pending; the two that run wait in the rendezvous and fail at its join timeout, as on
+ * EKS, instead of training alone.
  */
 class RendezvousRunTest {
     @ParameterizedTest(name = "launcher {0}")
     @ValueSource(strings = {"indexed-job", "pytorchjob"})
     void aTrainingWhoseLastWorkerCannotRunFailsAtTheRendezvous(String launcher) throws Exception {
-        ObjectNode spec = ClusterRulesRunTest.example("quickstart.json");
-        ((ObjectNode) spec.get("training")).put("workers", 3).put("launcher", launcher);
+        ObjectNode spec = ClusterRulesRunTest.example("existing-cluster.json");
+        ((ObjectNode) spec.get("training"))
+                .put("workers", 3)
+                .put("cpu", "3")
+                .put("memory", "4Gi")
+                .put("launcher", launcher);
         RunReport r;
         RunRecord record;
         try (LocalCloud cloud = new LocalCloud()) {
