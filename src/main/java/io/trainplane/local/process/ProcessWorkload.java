@@ -336,7 +336,6 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             syncFailures.put(pod.getMetadata().getUid(), PodS3.NO_CREDENTIALS);
             return;
         }
-        var output = PodS3.checkpointsDestination(pod);
         Path dir = Path.of(mapPaths(WorkloadManifests.SHARED_DIR + "/model", null));
         String run = job.getMetadata().getNamespace();
         Set<String> done = synced.computeIfAbsent(run, r -> new java.util.HashSet<>());
@@ -358,10 +357,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             if (done.contains(name)) {
                 continue;
             }
-            String key = output.prefix() + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX + name;
             try {
-                store.put(pod, output.bucket(), key, Files.readAllBytes(dir.resolve(name)));
-                store.put(pod, output.bucket(), key + ".sha256", Files.readAllBytes(digest));
+                store.putCheckpoint(pod, name, Files.readAllBytes(dir.resolve(name)), Files.readAllBytes(digest));
             } catch (PodS3.AwsCliFailed e) {
                 syncFailures.put(pod.getMetadata().getUid(), e.getMessage());
                 return;

@@ -130,34 +130,7 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
                     || struck.contains(uid)) {
                 continue;
             }
-            String ns = job.getMetadata().getNamespace();
-            List<Pod> running = reads
-                    .podsLabeled(JobController.JOB_NAME, job.getMetadata().getName())
-                    .stream()
-                    .filter(p -> ns.equals(p.getMetadata().getNamespace()))
-                    .filter(p -> "Running".equals(p.getStatus().getPhase())
-                            && p.getStatus().getStartTime() != null)
-                    .toList();
-            int workers =
-                    job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
-            if (running.size() < workers) {
-                continue;
-            }
-            Instant started = running.stream()
-                    .map(p -> Instant.parse(p.getStatus().getStartTime()))
-                    .max(Instant::compareTo)
-                    .orElseThrow();
-            int epochs = ClusterFault.interruptAfter(afterEpochs, SimulatedWorkload.epochs(job));
-            Optional<Instant> strike = workload.interruption(job, started, epochs, now);
-            if (strike.isEmpty()) {
-                continue;
-            }
-            struck.add(uid);
-            Pod last = running.stream()
-                    .max(java.util.Comparator.comparingInt(JobController::index))
-                    .orElseThrow();
-            // Lost at the planned moment, whenever the control plane catches up with it.
-            loseNode(reads, last.getSpec().getNodeName(), strike.get());
+            strike(reads, job, JobController.JOB_NAME, JobController::index, now);
         }
         losePyTorchJobNodes(reads, now);
     }
@@ -181,36 +154,50 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
             if (struck.contains(uid)) {
                 continue;
             }
-            Job job = PyTorchJobController.asJob(pyTorchJob);
-            String ns = pyTorchJob.getMetadata().getNamespace();
-            List<Pod> running =
-                    reads
-                            .podsLabeled(
-                                    PyTorchJobs.JOB_NAME_LABEL,
-                                    pyTorchJob.getMetadata().getName())
-                            .stream()
-                            .filter(p -> ns.equals(p.getMetadata().getNamespace()))
-                            .filter(p -> "Running".equals(p.getStatus().getPhase())
-                                    && p.getStatus().getStartTime() != null)
-                            .toList();
-            if (running.isEmpty() || running.size() < PyTorchJobController.replicaCount(pyTorchJob)) {
-                continue;
-            }
-            Instant started = running.stream()
-                    .map(p -> Instant.parse(p.getStatus().getStartTime()))
-                    .max(Instant::compareTo)
-                    .orElseThrow();
-            int epochs = ClusterFault.interruptAfter(afterEpochs, SimulatedWorkload.epochs(job));
-            Optional<Instant> strike = workload.interruption(job, started, epochs, now);
-            if (strike.isEmpty()) {
-                continue;
-            }
-            struck.add(uid);
-            Pod last = running.stream()
-                    .max(java.util.Comparator.comparingInt(PyTorchJobController::rank))
-                    .orElseThrow();
-            loseNode(reads, last.getSpec().getNodeName(), strike.get());
+            strike(
+                    reads,
+                    PyTorchJobController.asJob(pyTorchJob),
+                    PyTorchJobs.JOB_NAME_LABEL,
+                    PyTorchJobController::rank,
+                    now);
         }
+    }
+
+    /**
+     * Once every pod of {@code training} runs (its completions: a PyTorchJob's replicas), when the
+     * workload says the moment has come, the node of its last pod by {@code rank} goes, at that
+     * planned moment whenever the control plane catches up with it.
+     */
+    private void strike(
+            ClusterReads reads,
+            Job training,
+            String podLabel,
+            java.util.function.ToIntFunction<Pod> rank,
+            Instant now) {
+        String ns = training.getMetadata().getNamespace();
+        List<Pod> running = reads.podsLabeled(podLabel, training.getMetadata().getName()).stream()
+                .filter(p -> ns.equals(p.getMetadata().getNamespace()))
+                .filter(p -> "Running".equals(p.getStatus().getPhase())
+                        && p.getStatus().getStartTime() != null)
+                .toList();
+        int workers = training.getSpec().getCompletions() == null
+                ? 1
+                : training.getSpec().getCompletions();
+        if (running.isEmpty() || running.size() < workers) {
+            return;
+        }
+        Instant started = running.stream()
+                .map(p -> Instant.parse(p.getStatus().getStartTime()))
+                .max(Instant::compareTo)
+                .orElseThrow();
+        int epochs = ClusterFault.interruptAfter(afterEpochs, SimulatedWorkload.epochs(training));
+        Optional<Instant> strike = workload.interruption(training, started, epochs, now);
+        if (strike.isEmpty()) {
+            return;
+        }
+        struck.add(training.getMetadata().getUid());
+        Pod last = running.stream().max(java.util.Comparator.comparingInt(rank)).orElseThrow();
+        loseNode(reads, last.getSpec().getNodeName(), strike.get());
     }
 
     private void loseNode(ClusterReads reads, String node, Instant at) {

@@ -96,6 +96,18 @@ public final class PodS3 {
     }
 
     /**
+     * What the checkpoint sidecar's sync does for one checkpoint of {@code pod}: the checkpoint,
+     * then its {@code .sha256}, under its destination's {@code checkpoints/} (train.py's order, so a
+     * digest in S3 always has its checkpoint).
+     */
+    public void putCheckpoint(Pod pod, String name, byte[] checkpoint, byte[] digest) {
+        var output = checkpointsDestination(pod);
+        String key = output.prefix() + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX + name;
+        put(pod, output.bucket(), key, checkpoint);
+        put(pod, output.bucket(), key + ".sha256", digest);
+    }
+
+    /**
      * Gets {@code s3://bucket/key} as {@code pod}, as {@code aws s3 cp} downloads: HeadObject first,
      * then GetObject. A missing key or a refused read fails as the CLI does, exit 1 with its line
      * (https://docs.aws.amazon.com/cli/latest/topic/return-codes.html: 1 when an S3 transfer failed).

@@ -289,7 +289,6 @@ public final class SimulatedWorkload implements PodBehaviour {
             syncFailures.put(pod.getMetadata().getUid(), PodS3.NO_CREDENTIALS);
             return;
         }
-        var output = PodS3.checkpointsDestination(pod);
         String runId = job.getMetadata().getNamespace();
         var done = synced.computeIfAbsent(runId, r -> java.util.concurrent.ConcurrentHashMap.newKeySet());
         // A resumed training (training.resumeFrom) writes the checkpoints after the one it fetched.
@@ -301,10 +300,8 @@ public final class SimulatedWorkload implements PodBehaviour {
             }
             String name = checkpointName(epoch);
             byte[] bytes = simulatedCheckpoint(runId, epoch);
-            String key = output.prefix() + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX + name;
             try {
-                store.put(pod, output.bucket(), key, bytes);
-                store.put(pod, output.bucket(), key + ".sha256", utf8(sha256Hex(bytes) + "  " + name + "\n"));
+                store.putCheckpoint(pod, name, bytes, utf8(sha256Hex(bytes) + "  " + name + "\n"));
             } catch (PodS3.AwsCliFailed e) {
                 syncFailures.put(pod.getMetadata().getUid(), e.getMessage());
                 return;
