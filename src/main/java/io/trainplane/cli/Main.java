@@ -44,7 +44,13 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        CommandLine cli = commandLine();
+        int exit = cli.execute(args);
+        // picocli's writers flush on println only: a command whose output ends without a newline
+        // would lose its tail to System.exit.
+        cli.getOut().flush();
+        cli.getErr().flush();
+        System.exit(exit);
     }
 
     /** The command line with Trainplane's error handling: user mistakes get a message, never a stack trace. */
