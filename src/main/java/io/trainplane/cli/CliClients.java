@@ -50,6 +50,11 @@ public interface CliClients {
         return Clock.systemUTC();
     }
 
+    /** The person who can answer {@code start}'s prompt, if any. */
+    default Terminal terminal() {
+        return Terminal.system();
+    }
+
     /** Waits between two looks of {@code watch}. */
     default void sleep(Duration duration) throws InterruptedException {
         Thread.sleep(duration);

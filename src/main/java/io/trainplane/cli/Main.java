@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the run succeeded (validate/plan: the spec is valid; start/cancel/cleanup/status/list/logs/iam: done)",
-            "1:the run failed or was cancelled (run, watch)",
+            "1:the run failed or was cancelled (run, watch), or start was declined at its prompt",
             "2:invalid input: nothing was created (also: a stack without Trainplane's outputs, a runId already used, a template parameter iam refuses)",
             "3:an internal error",
             "4:not found: no such run, stack or local store (status, watch, logs, cancel, cleanup, list, start)",

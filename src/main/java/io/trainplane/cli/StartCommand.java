@@ -3,11 +3,13 @@ package io.trainplane.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
+import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -50,6 +52,12 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
+    @Option(
+            names = {"-y", "--yes"},
+            description =
+                    "start without asking: for scripts (without a terminal, start refuses unless given --yes; --local and --store never ask)")
+    boolean yes;
+
     @Override
     public Integer call() {
         if (target.stack == null) {
@@ -58,11 +66,15 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         String stack = target.stack;
         JsonNode normalized = spec.normalized(today());
         String runId = SpecInput.runIdOf(normalized);
-        RunSpecs.fromNormalized(normalized).withRunId(runId);
+        RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
         if (exists(CancelCommand.executionArn(pipeline, runId))) {
             throw alreadyExists(runId);
+        }
+        if (!yes && !confirmed(CostEstimate.of(run, PriceTable.load(PriceTable.DEFAULT_REGION), today()), runId)) {
+            command.commandLine().getErr().println("not started: nothing was created");
+            return Main.FAILED;
         }
         StartExecutionResponse started;
         try {
@@ -98,6 +110,44 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
             args.addAll(List.of("--store", target.store.toString()));
         }
         return command.commandLine().getParent().getSubcommands().get("run").execute(args.toArray(String[]::new));
+    }
+
+    /**
+     * Starting a run spends money from the first minute (the control plane, then the nodes), so a
+     * person sees what it is expected to cost, and what it costs if it runs to maxRunHours, and says
+     * yes. Without a person to ask, only {@code --yes} starts it.
+     */
+    private boolean confirmed(CostEstimate cost, String runId) {
+        String costs = String.format(
+                "expected %s over %.1f h; worst case %s (maxRunHours = %.0f h, then the safety net cleans up)",
+                CostEstimate.totalText(cost.expected()),
+                cost.expectedHours(),
+                CostEstimate.totalText(cost.worstCase()),
+                cost.worstCaseHours());
+        Terminal terminal = clients.terminal();
+        if (!terminal.interactive()) {
+            throw new UserInputException("start spends money (" + costs + ") and there is no terminal to ask:"
+                    + " pass --yes to start run " + runId + " without asking");
+        }
+        PrintWriter err = command.commandLine().getErr();
+        err.println("run " + runId + " on stack " + target.stack + ": " + costs);
+        err.println("details: trainplane plan " + spec.path);
+        err.flush();
+        while (true) {
+            String answer = terminal.ask("Proceed? [Y/n] ");
+            if (answer == null) {
+                return false;
+            }
+            switch (answer.strip().toLowerCase(Locale.ROOT)) {
+                case "", "y", "yes" -> {
+                    return true;
+                }
+                case "n", "no" -> {
+                    return false;
+                }
+                default -> err.println("answer y or n");
+            }
+        }
     }
 
     private boolean exists(String executionArn) {

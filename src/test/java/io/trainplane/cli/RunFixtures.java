@@ -42,7 +42,18 @@ final class RunFixtures {
     }
 
     static CliClients clients(DynamoDbClient dynamo, CloudFormationClient cloudFormation, SfnClient sfn) {
+        return clients(dynamo, cloudFormation, sfn, Terminal.NONE);
+    }
+
+    /** The clients, with {@code terminal} as the person at the keyboard (none: a script). */
+    static CliClients clients(
+            DynamoDbClient dynamo, CloudFormationClient cloudFormation, SfnClient sfn, Terminal terminal) {
         return new CliClients() {
+            @Override
+            public Terminal terminal() {
+                return terminal;
+            }
+
             @Override
             public DynamoDbClient dynamoDb() {
                 return dynamo;

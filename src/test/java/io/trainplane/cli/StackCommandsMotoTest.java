@@ -14,6 +14,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -108,7 +111,7 @@ class StackCommandsMotoTest {
                 """
                 {"runId": "moto-run-1", "cluster": {"mode": "existing", "name": "warm"}}
                 """);
-        CliTest.Result started = cli("start", spec.toString(), "--stack", STACK, "--output", "json");
+        CliTest.Result started = cli("start", spec.toString(), "--stack", STACK, "--output", "json", "--yes");
         assertThat(started.exit()).as(started.err()).isZero();
         JsonNode s = Json.read(started.out());
         String arn = s.path("executionArn").asText();
@@ -124,7 +127,7 @@ class StackCommandsMotoTest {
                 .as("the normalized spec, defaults applied")
                 .isTrue();
 
-        CliTest.Result again = cli("start", spec.toString(), "--stack", STACK);
+        CliTest.Result again = cli("start", spec.toString(), "--stack", STACK, "--yes");
         assertThat(again.exit()).isEqualTo(Main.INVALID_INPUT);
         assertThat(again.err()).contains("already exists");
 
@@ -134,6 +137,64 @@ class StackCommandsMotoTest {
         assertThat(sfn.describeExecution(r -> r.executionArn(arn)).status()).isEqualTo(ExecutionStatus.ABORTED);
 
         assertThat(cli("cancel", "never-started", "--stack", STACK).exit()).isEqualTo(Main.NOT_FOUND);
+    }
+
+    @Test
+    void startShowsTheCostAndStartsOnlyOnYes() throws IOException {
+        Path spec = spec(
+                """
+                {"runId": "moto-run-2", "cluster": {"mode": "existing", "name": "warm"}}
+                """);
+        String arn = pipeline.replace(":stateMachine:", ":execution:") + ":moto-run-2";
+
+        CliTest.Result script = cli("start", spec.toString(), "--stack", STACK, "--output", "json");
+        assertThat(script.exit()).as("no terminal, no --yes").isEqualTo(Main.INVALID_INPUT);
+        JsonNode error = Json.read(script.out()).path("error");
+        assertThat(error.path("message").asText()).contains("pass --yes", "expected $", "worst case $");
+        assertThat(sfn.listExecutions(r -> r.stateMachineArn(pipeline)).executions())
+                .isEmpty();
+
+        List<String> prompts = new ArrayList<>();
+        CliTest.Result declined = cliAnswering(prompts, "maybe", "n");
+        assertThat(declined.exit()).isEqualTo(Main.FAILED);
+        assertThat(prompts).containsExactly("Proceed? [Y/n] ", "Proceed? [Y/n] ");
+        assertThat(declined.err())
+                .contains("run moto-run-2 on stack " + STACK + ": expected $", "worst case $", "answer y or n")
+                .contains("not started: nothing was created");
+        assertThat(sfn.listExecutions(r -> r.stateMachineArn(pipeline)).executions())
+                .isEmpty();
+
+        CliTest.Result closed = cliAnswering(new ArrayList<>());
+        assertThat(closed.exit()).as("input ended: no answer is not a yes").isEqualTo(Main.FAILED);
+
+        CliTest.Result accepted = cliAnswering(new ArrayList<>(), "");
+        assertThat(accepted.exit()).as(accepted.err()).isZero();
+        assertThat(accepted.out()).contains("started run moto-run-2");
+        assertThat(sfn.describeExecution(r -> r.executionArn(arn)).status()).isNotNull();
+    }
+
+    /** start of moto-run-2 with a person at a terminal giving {@code answers}, one per prompt. */
+    private CliTest.Result cliAnswering(List<String> prompts, String... answers) {
+        Iterator<String> next = List.of(answers).iterator();
+        Terminal person = new Terminal() {
+            @Override
+            public boolean interactive() {
+                return true;
+            }
+
+            @Override
+            public String ask(String prompt) {
+                prompts.add(prompt);
+                return next.hasNext() ? next.next() : null;
+            }
+        };
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.commandLine(RunFixtures.clients(dynamo, cloudFormation, sfn, person))
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute("start", dir.resolve("spec.json").toString(), "--stack", STACK);
+        return new CliTest.Result(exit, out.toString(), err.toString());
     }
 
     @Test
