@@ -127,35 +127,41 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         checkStateNames();
         String runId = SpecInput.runIdOf(normalized);
         Faults faults = faults(normalized);
-        RunReport report;
-        try (ProcessWorkload processes = processRuntime("pytorchjob"
-                        .equals(normalized.path("training").path("launcher").asText()));
-                LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
-            Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
-            PodLogs logs = new PodLogs(() -> cloud.kubernetesClusters().admins(), runId);
-            java.util.function.Consumer<HistoryEvent> events = noStore
-                    ? progress
-                    : event -> {
-                        progress.accept(event);
-                        if (PodLogs.beforePodsGo(event.type(), event.stateName())) {
-                            logs.capture();
-                        }
-                    };
-            report = new LocalRun(cloud, faults, events).abortingAt(abortAt).execute(normalized, runId);
-            progress.finish(report);
-            if (auditLog != null) {
-                cloud.iam().write(auditLog);
+        // Opened first and closed last: a Ctrl-C waits for the cleanup, the store, the summary and
+        // the end of the local processes.
+        try (Interruption interruption = Interruption.onCtrlC(runId, command.commandLine())) {
+            RunReport report;
+            try (ProcessWorkload processes = processRuntime("pytorchjob"
+                            .equals(normalized.path("training").path("launcher").asText()));
+                    LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
+                Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
+                PodLogs logs = new PodLogs(() -> cloud.kubernetesClusters().admins(), runId);
+                java.util.function.Consumer<HistoryEvent> events = noStore
+                        ? progress
+                        : event -> {
+                            progress.accept(event);
+                            if (PodLogs.beforePodsGo(event.type(), event.stateName())) {
+                                logs.capture();
+                            }
+                        };
+                LocalRun run = new LocalRun(cloud, faults, events).abortingAt(abortAt);
+                report = interruption.stopping(run::stop, () -> run.execute(normalized, runId));
+                progress.finish(report);
+                if (auditLog != null) {
+                    cloud.iam().write(auditLog);
+                }
+                if (!noStore) {
+                    save(cloud, logs, runId);
+                }
             }
-            if (!noStore) {
-                save(cloud, logs, runId);
+            interruption.reportIfStopped(report);
+            if (output == OutputFormat.json) {
+                out().println(Json.write(Json.mapper().valueToTree(report)));
+            } else {
+                TextReport.print(out(), report);
             }
+            return report.succeeded() ? Main.SUCCEEDED : Main.FAILED;
         }
-        if (output == OutputFormat.json) {
-            out().println(Json.write(Json.mapper().valueToTree(report)));
-        } else {
-            TextReport.print(out(), report);
-        }
-        return report.succeeded() ? Main.SUCCEEDED : Main.FAILED;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.trainplane.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
+import io.trainplane.runs.FailureAdvice;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.StepEntry;
 import java.io.PrintWriter;
@@ -83,7 +84,8 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
                     .put("state", run.error().state())
                     .put("error", run.error().error())
                     .put("cause", run.error().cause())
-                    .put("logTail", run.error().logTail());
+                    .put("logTail", run.error().logTail())
+                    .put("whatToDo", FailureAdvice.of(run.error().error()).orElse(null));
         } else {
             n.putNull("error");
         }
@@ -132,6 +134,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             out.println("failed in:  " + run.error().state());
             out.println("error:      " + run.error().error()
                     + (run.error().cause() == null ? "" : ": " + run.error().cause()));
+            FailureAdvice.of(run.error().error()).ifPresent(advice -> out.println("what to do: " + advice));
             if (run.error().logTail() != null && !run.error().logTail().isBlank()) {
                 out.println("log tail:");
                 run.error().logTail().lines().forEach(l -> out.println("  | " + l));

@@ -1,6 +1,7 @@
 package io.trainplane.cli;
 
 import io.trainplane.local.RunReport;
+import io.trainplane.runs.FailureAdvice;
 import io.trainplane.runs.RunError;
 import java.io.PrintWriter;
 
@@ -11,9 +12,12 @@ final class TextReport {
     static void print(PrintWriter out, RunReport r) {
         out.println("run:          " + r.runId());
         out.println("status:       " + r.status());
-        if (r.failedState() != null || r.error() != null) {
+        if (r.failedState() != null) {
             out.println("failed state: " + r.failedState());
+        }
+        if (r.error() != null) {
             out.println("error:        " + r.error() + (r.cause() == null ? "" : ": " + r.cause()));
+            FailureAdvice.of(r.error()).ifPresent(advice -> out.println("what to do:   " + advice));
         }
         if (r.cleanup() != null) {
             LeftBehind.print(out, new RunError(r.failedState(), r.error(), r.cause(), null, r.cleanup()), null, 14);

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -38,6 +39,7 @@ public final class LocalRun {
     private final Faults faults;
     private final Consumer<HistoryEvent> progress;
     private String abortAt;
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
 
     public LocalRun(LocalCloud cloud, Faults faults, Consumer<HistoryEvent> progress) {
         this.cloud = cloud;
@@ -52,6 +54,14 @@ public final class LocalRun {
     public LocalRun abortingAt(String state) {
         this.abortAt = state;
         return this;
+    }
+
+    /**
+     * Stops the execution before the next state it enters, from any thread (Ctrl-C): as
+     * {@link #abortingAt}, the safety net then cleans up and {@link #execute} returns the report.
+     */
+    public void stop() {
+        stopRequested.set(true);
     }
 
     public RunReport execute(JsonNode spec, String executionName) {
@@ -75,7 +85,7 @@ public final class LocalRun {
 
             @Override
             public boolean abortOnEntering(String stateName) {
-                return stateName.equals(abortAt);
+                return stateName.equals(abortAt) || stopRequested.get();
             }
         };
         ExecutionResult result = new Executor(clock)

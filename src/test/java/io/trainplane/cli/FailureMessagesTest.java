@@ -1,0 +1,91 @@
+package io.trainplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainplane.core.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a person reads when a run ends badly: the failure, what to do, and what Ctrl-C did. */
+class FailureMessagesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aFailedQualityGateSaysWhatToDo() {
+        CliTest.Result r =
+                CliTest.cli("run", "examples/quickstart.json", "--no-store", "--cluster-fault", "low-accuracy");
+        assertThat(r.exit()).as(r.err()).isEqualTo(Main.FAILED);
+        assertThat(r.out())
+                .contains("error:        QualityGate: accuracy")
+                .containsPattern(
+                        "what to do: +the model was trained and evaluated but is kept out of use: train longer")
+                .doesNotContain("failed state: null");
+    }
+
+    /**
+     * A real Ctrl-C: SIGINT to a CLI in its own JVM while the run provisions. The run stops before
+     * its next state, the safety net cleans up, the summary says so, and the JVM exits 130.
+     */
+    @Test
+    void ctrlCStopsTheRunAndCleansUp() throws IOException, InterruptedException {
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process cli = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "run",
+                        "examples/quickstart.json",
+                        "--store",
+                        dir.resolve("store").toString())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!Files.readString(err, StandardCharsets.UTF_8).contains("CreateNodegroup")) {
+                assertThat(cli.isAlive())
+                        .as("the run is still going when interrupted")
+                        .isTrue();
+                assertThat(System.nanoTime())
+                        .as("the run reached CreateNodegroup")
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            new ProcessBuilder("kill", "-INT", Long.toString(cli.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+            assertThat(cli.waitFor(120, TimeUnit.SECONDS)).as("the CLI ends").isTrue();
+        } finally {
+            cli.destroyForcibly();
+        }
+        String stderr = Files.readString(err, StandardCharsets.UTF_8);
+        String stdout = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(cli.exitValue()).as(stderr).isEqualTo(130);
+        assertThat(stderr)
+                .contains("interrupted (Ctrl-C): stopping run quickstart before its next state")
+                .contains("■ execution Aborted")
+                .containsPattern("stopped by Ctrl-C: run quickstart ended CANCELLED after \\d+ state transitions;"
+                        + " cleanup deleted what it created \\(\\d+ resources\\), nothing remains")
+                .contains("stored in");
+        assertThat(stdout)
+                .contains("status:       CANCELLED", "error:        ExecutionAborted", "remaining:    none")
+                .contains("what to do:   the run was stopped");
+
+        CliTest.Result status = CliTest.cli(
+                "status", "quickstart", "--store", dir.resolve("store").toString(), "--output", "json");
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(Json.read(status.out()).path("status").asText()).isEqualTo("CANCELLED");
+        assertThat(Json.read(status.out()).path("error").path("whatToDo").asText())
+                .contains("stopped");
+    }
+}
