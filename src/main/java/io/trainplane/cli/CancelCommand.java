@@ -48,8 +48,8 @@ final class CancelCommand extends OneRunCommand implements Callable<Integer> {
             stopped = true;
         }
         String status = stopped ? "ABORTED" : execution.statusAsString();
-        if (output == OutputFormat.json) {
-            out.println(Json.write(Json.object()
+        if (output.structured()) {
+            out.println(output.write(Json.object()
                     .put("runId", runId)
                     .put("executionArn", executionArn)
                     .put("stopped", stopped)
@@ -75,8 +75,8 @@ final class CancelCommand extends OneRunCommand implements Callable<Integer> {
             run = find(source);
         }
         PrintWriter out = command.commandLine().getOut();
-        if (output == OutputFormat.json) {
-            out.println(Json.write(Json.object()
+        if (output.structured()) {
+            out.println(output.write(Json.object()
                     .put("runId", runId)
                     .put("stopped", false)
                     .put("status", run.status().name())

@@ -96,13 +96,13 @@ final class CleanupCommand extends OneRunCommand implements Callable<Integer> {
     }
 
     private void print(PrintWriter out, String executionArn, List<String> left, String text) {
-        if (output == OutputFormat.json) {
+        if (output.structured()) {
             var json = Json.object()
                     .put("runId", runId)
                     .put("started", executionArn != null)
                     .put("executionArn", executionArn);
             left.forEach(json.putArray("deletes")::add);
-            out.println(Json.write(json));
+            out.println(output.write(json));
         } else {
             out.println(text);
         }

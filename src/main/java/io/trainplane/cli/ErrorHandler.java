@@ -55,9 +55,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         // Main's execution strategy wraps an Error (OutOfMemoryError, StackOverflowError) so it lands here too.
         Throwable thrown = e instanceof CommandLine.ExecutionException && e.getCause() != null ? e.getCause() : e;
         Failure failure = classify(thrown, cmd);
-        boolean json = wantsJson(parsed.originalArgs());
-        if (json) {
-            cmd.getOut().println(Json.write(failure.toJson()));
+        OutputFormat format = OutputFormat.in(parsed.originalArgs());
+        if (format.structured()) {
+            cmd.getOut().println(format.write(failure.toJson()));
             cmd.getOut().flush();
         } else if (thrown instanceof InvalidSpecException invalid) {
             printProblems(cmd.getErr(), invalid);
@@ -112,9 +112,10 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     int onParameterError(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         String help = "see '" + cmd.getCommandSpec().qualifiedName() + " --help'";
-        if (wantsJson(List.of(args))) {
+        OutputFormat format = OutputFormat.in(List.of(args));
+        if (format.structured()) {
             Failure failure = new Failure(Main.INVALID_INPUT, "InvalidArguments", e.getMessage() + " (" + help + ")");
-            cmd.getOut().println(Json.write(failure.toJson()));
+            cmd.getOut().println(format.write(failure.toJson()));
             cmd.getOut().flush();
         } else {
             // The synopsis shows what this command takes (cancel: --stack, --local or --store, no --table).
@@ -125,26 +126,6 @@ final class ErrorHandler implements IExecutionExceptionHandler {
             cmd.getErr().println("(" + help + ")");
         }
         return Main.INVALID_INPUT;
-    }
-
-    /**
-     * {@code --output json} (or {@code --output=json}) among the arguments: read from the raw
-     * arguments, since a parse error leaves the parsed option unset.
-     */
-    static boolean wantsJson(List<String> args) {
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            if ("--".equals(arg)) {
-                return false;
-            }
-            if (arg.equalsIgnoreCase("--output=json")
-                    || (arg.equals("--output")
-                            && i + 1 < args.size()
-                            && args.get(i + 1).equalsIgnoreCase("json"))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     static void printProblems(PrintWriter err, InvalidSpecException invalid) {

@@ -1,6 +1,5 @@
 package io.trainplane.cli;
 
-import io.trainplane.core.Json;
 import io.trainplane.local.iam.InvalidPolicyException;
 import io.trainplane.local.iam.StackTemplate;
 import io.trainplane.local.iam.TemplateException;
@@ -41,8 +40,8 @@ final class IamCommand implements Callable<Integer> {
         } catch (TemplateException | InvalidPolicyException e) {
             throw new UserInputException(e.getMessage());
         }
-        if (output == OutputFormat.json) {
-            command.commandLine().getOut().println(Json.write(IamReport.json(template)));
+        if (output.structured()) {
+            command.commandLine().getOut().println(output.write(IamReport.json(template)));
         } else {
             IamReport.text(template, command.commandLine().getOut());
         }

@@ -52,7 +52,7 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
             runs = status == null ? store.listRecent(limit) : store.listByStatus(status, limit);
         }
         PrintWriter out = command.commandLine().getOut();
-        if (output == OutputFormat.json) {
+        if (output.structured()) {
             ArrayNode array = Json.array();
             for (RunSummary r : runs) {
                 array.addObject()
@@ -62,7 +62,7 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
                         .put("createdAt", String.valueOf(r.createdAt()))
                         .put("updatedAt", String.valueOf(r.updatedAt()));
             }
-            out.println(Json.write(array));
+            out.println(output.write(array));
         } else if (runs.isEmpty()) {
             out.println("no runs" + (status == null ? "" : " in status " + status));
         } else {

@@ -67,8 +67,8 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
             pods = source.isLocal() ? localPods(source) : clusterPods(run);
         }
         PrintWriter out = command.commandLine().getOut();
-        if (output == OutputFormat.json) {
-            out.println(Json.write(toJson(run, pods)));
+        if (output.structured()) {
+            out.println(output.write(toJson(run, pods)));
         } else {
             print(out, run, pods);
         }

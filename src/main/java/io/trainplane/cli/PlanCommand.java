@@ -49,14 +49,14 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         }
         List<String> aws = AwsPlan.of(run);
         CostEstimate cost = CostEstimate.of(run, PriceTable.load(PriceTable.DEFAULT_REGION), runDay);
-        if (output == OutputFormat.json) {
+        if (output.structured()) {
             var plan = Json.object().put("runId", runId);
             ArrayNode awsNode = plan.putArray("aws");
             aws.forEach(awsNode::add);
             ArrayNode kubernetes = plan.putArray("kubernetes");
             manifests.forEach(m -> kubernetes.add(Json.mapper().valueToTree(m)));
             plan.set("cost", cost.toJson());
-            out().println(Json.write(plan));
+            out().println(output.write(plan));
         } else {
             out().println("# Run " + runId);
             out().println("# AWS:");
@@ -65,7 +65,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
             out().println("# Kubernetes objects, in creation order (all deleted by cleanup):");
             manifests.forEach(m -> ManifestSummary.of(m).forEach(line -> out().println("#   " + line)));
             out().println("# End of plan: " + manifests.size() + " Kubernetes objects; their full manifests:"
-                    + " trainplane plan --output json " + spec.path);
+                    + " trainplane plan --output yaml (or json) " + spec.path);
         }
         // println flushes picocli's writer, print does not: flush here so nothing stays behind when
         // main exits (the plan was cut off mid-manifest).

@@ -155,8 +155,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                 }
             }
             interruption.reportIfStopped(report);
-            if (output == OutputFormat.json) {
-                out().println(Json.write(Json.mapper().valueToTree(report)));
+            if (output.structured()) {
+                out().println(output.write(Json.mapper().valueToTree(report)));
             } else {
                 TextReport.print(out(), report);
             }

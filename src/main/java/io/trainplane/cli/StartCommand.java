@@ -85,8 +85,8 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         }
         String url = consoleUrl(started.executionArn());
         PrintWriter out = command.commandLine().getOut();
-        if (output == OutputFormat.json) {
-            out.println(Json.write(Json.object()
+        if (output.structured()) {
+            out.println(output.write(Json.object()
                     .put("runId", runId)
                     .put("executionArn", started.executionArn())
                     .put("startDate", String.valueOf(started.startDate()))

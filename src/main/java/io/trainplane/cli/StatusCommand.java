@@ -35,8 +35,8 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             steps = source.store().steps(runId);
         }
         PrintWriter out = command.commandLine().getOut();
-        if (output == OutputFormat.json) {
-            out.println(Json.write(toJson(run, steps, table.stack())));
+        if (output.structured()) {
+            out.println(output.write(toJson(run, steps, table.stack())));
         } else {
             print(out, run, steps, table.stack());
         }

@@ -26,10 +26,10 @@ final class ValidateCommand extends ClientsCommand implements Callable<Integer> 
     @Override
     public Integer call() {
         JsonNode normalized = spec.normalized(today());
-        if (output == OutputFormat.json) {
+        if (output.structured()) {
             var result = Json.object().put("valid", true);
             result.set("spec", normalized);
-            out().println(Json.write(result));
+            out().println(output.write(result));
         } else {
             out().println("valid. With its defaults the spec reads:");
             out().println(normalized.toPrettyString());

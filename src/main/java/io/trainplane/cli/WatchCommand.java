@@ -60,11 +60,11 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
             while (true) {
                 RunRecord run = find(source);
                 List<StepEntry> steps = source.store().steps(runId);
-                if (output == OutputFormat.json) {
+                if (output.structured()) {
                     String snapshot = Json.write(
                             StatusCommand.toJson(run, steps, table.stack()).without("updatedAt"));
                     if (!snapshot.equals(lastSnapshot)) {
-                        out.println(Json.write(StatusCommand.toJson(run, steps, table.stack())));
+                        out.println(output.write(StatusCommand.toJson(run, steps, table.stack())));
                         lastSnapshot = snapshot;
                     }
                 } else {

@@ -70,6 +70,24 @@ class CliErrorsTest {
     }
 
     @Test
+    void errorsWithYamlOutputAreTheSameDocumentInYaml() throws IOException {
+        CliTest.Result missing = cli("validate", dir.resolve("absent.json").toString(), "--output", "yaml");
+        assertThat(missing.exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(missing.err()).isEmpty();
+        JsonNode error = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(missing.out());
+        assertThat(error.at("/error/code").asText()).isEqualTo("InvalidInput");
+        assertThat(error.at("/error/exitCode").asInt()).isEqualTo(Main.INVALID_INPUT);
+
+        CliTest.Result badOption = cli("status", "r1", "--local", "--output=YAML", "--limit", "3");
+        assertThat(badOption.exit()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+                        .readTree(badOption.out())
+                        .at("/error/code")
+                        .asText())
+                .isEqualTo("InvalidArguments");
+    }
+
+    @Test
     void aSpecWithAByteOrderMarkIsRefusedNamingTheFileAndTheFix() throws IOException {
         Path spec = dir.resolve("bom.json");
         Files.write(spec, concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, validSpec()));

@@ -38,8 +38,8 @@ class PlanOutputTest {
             assertThat(text)
                     .as(example)
                     .contains("-outputs: 1 pod", "container outputs: image")
-                    .endsWith("their full manifests: trainplane plan --output json examples/" + example + ".json"
-                            + System.lineSeparator());
+                    .endsWith("their full manifests: trainplane plan --output yaml (or json) examples/" + example
+                            + ".json" + System.lineSeparator());
         }
     }
 
@@ -50,6 +50,15 @@ class PlanOutputTest {
         var last = plan.path("kubernetes").get(plan.path("kubernetes").size() - 1);
         assertThat(last.at("/metadata/name").asText()).isEqualTo("tp-quickstart-outputs");
         assertThat(last.at("/spec/template/spec/containers/0/command")).isNotEmpty();
+    }
+
+    @Test
+    void theYamlPlanIsTheJsonPlanAsYaml() throws Exception {
+        String yaml = planAsPrinted("examples/quickstart.json", "--output", "yaml");
+        assertThat(yaml).startsWith("---").contains("kind: Job", "kind: ConfigMap");
+        var fromYaml = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(yaml);
+        var fromJson = io.trainplane.core.Json.read(planAsPrinted("examples/quickstart.json", "--output", "json"));
+        assertThat(fromYaml).isEqualTo(fromJson);
     }
 
     @Test
