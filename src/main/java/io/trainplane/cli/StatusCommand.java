@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import io.trainplane.runs.FailureAdvice;
 import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
 import io.trainplane.runs.StepEntry;
+import io.trainplane.workflow.CleanupRecord;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -79,6 +81,10 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
                 resources.put(name, value.toString());
             }
         });
+        // The record's keys above are its bookkeeping; these say what they mean to a person.
+        CleanupRecord.leftovers(run).forEach(n.putArray("holds")::add);
+        CleanupRecord.kept(run).forEach(n.putArray("kept")::add);
+        CleanupRecord.deleted(run).forEach(n.putArray("deleted")::add);
         if (run.error() != null) {
             n.putObject("error")
                     .put("state", run.error().state())
@@ -121,15 +127,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             out.println("resumed:    from " + resumedFrom(run) + " (training.resumeFrom)");
         }
         InterruptionsReport.print(out, run, 12);
-        run.resources()
-                .asMap()
-                .forEach((k, v) -> out.printf(
-                        "resource:   %s = %s%n",
-                        k,
-                        v instanceof List<?> list
-                                ? String.join(
-                                        " ", list.stream().map(Object::toString).toList())
-                                : v));
+        printResources(out, run);
         if (run.error() != null) {
             out.println("failed in:  " + run.error().state());
             out.println("error:      " + run.error().error()
@@ -144,6 +142,30 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             }
         }
         LeftBehind.printWarnings(out, run, 12);
+    }
+
+    /**
+     * What the run still holds (what cleanup has yet to delete), what it keeps on purpose, and what
+     * its cleanup deleted, with when: the record's own bookkeeping keys are not shown as resources.
+     */
+    private static void printResources(PrintWriter out, RunRecord run) {
+        List<String> holds = CleanupRecord.leftovers(run);
+        out.println("holds:      " + (holds.isEmpty() ? "nothing" : String.join(" ", holds)));
+        List<String> kept = CleanupRecord.kept(run);
+        if (!kept.isEmpty()) {
+            out.println("kept:       " + String.join(" ", kept));
+        }
+        var started = run.resources().get(RunResources.CLEANUP_STARTED);
+        if (started.isPresent()) {
+            var finished = run.resources().get(RunResources.CLEANUP_FINISHED);
+            out.println("cleanup:    started " + started.get()
+                    + finished.map(f -> ", finished " + f + " (" + duration(Duration.between(started.get(), f)) + ")")
+                            .orElse(", not finished"));
+        }
+        List<String> deleted = CleanupRecord.deleted(run);
+        if (!deleted.isEmpty()) {
+            out.println("deleted:    " + String.join(" ", deleted));
+        }
     }
 
     static String duration(Duration d) {

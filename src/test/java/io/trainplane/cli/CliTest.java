@@ -319,6 +319,10 @@ class CliTest {
         Result status = cli("status", "quickstart", "--store", store.toString());
         assertThat(status.exit()).isZero();
         remaining.forEach(ref -> assertThat(status.out()).contains("left:       " + ref));
+        assertThat(status.out())
+                .as("what the run still holds is what it left behind")
+                .containsPattern("holds:      .*efs:file-system/")
+                .doesNotContain("holds:      nothing");
         assertThat(status.out()).contains("removed by: the janitor", "delete now: trainplane cleanup quickstart");
         Result statusJson = cli("status", "quickstart", "--store", store.toString(), "--output", "json");
         assertThat(Json.read(statusJson.out())
