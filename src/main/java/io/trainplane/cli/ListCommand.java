@@ -60,16 +60,27 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
                         .put("status", r.status().name())
                         .put("phase", r.phase() == null ? null : r.phase().label())
                         .put("createdAt", String.valueOf(r.createdAt()))
-                        .put("updatedAt", String.valueOf(r.updatedAt()));
+                        .put("updatedAt", String.valueOf(r.updatedAt()))
+                        .put("durationSeconds", r.duration().toSeconds())
+                        .put("actualCost", r.actualCost())
+                        .put("accuracy", r.accuracy());
             }
             out.println(output.write(array));
         } else if (runs.isEmpty()) {
             out.println("no runs" + (status == null ? "" : " in status " + status));
         } else {
-            out.printf("%-40s %-15s %-16s %s%n", "RUN", "STATUS", "PHASE", "CREATED");
+            String row = "%-40s %-15s %-16s %-22s %9s %9s %8s%n";
+            out.printf(row, "RUN", "STATUS", "PHASE", "CREATED", "DURATION", "COST", "ACCURACY");
+            // A run not ended has no cost yet, and one not evaluated no accuracy: "-".
             runs.forEach(r -> out.printf(
-                    "%-40s %-15s %-16s %s%n",
-                    r.runId(), r.status(), r.phase() == null ? null : r.phase().label(), r.createdAt()));
+                    row,
+                    r.runId(),
+                    r.status(),
+                    r.phase() == null ? null : r.phase().label(),
+                    r.createdAt(),
+                    StatusCommand.duration(r.duration()),
+                    r.actualCost() == null ? "-" : CostReport.money(r.actualCost()),
+                    r.accuracy() == null ? "-" : String.format("%.4f", r.accuracy())));
         }
         return Main.SUCCEEDED;
     }

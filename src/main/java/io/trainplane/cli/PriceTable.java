@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.InstancePrices;
+import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,22 +44,23 @@ record PriceTable(
         }
     }
 
+    /** The table as the workflow reads it too ({@link RunPrices}), so that a run's actual cost and its plan agree. */
     static PriceTable parse(String json) {
         JsonNode n = Json.read(json);
-        InstancePrices instances = InstancePrices.parse(json);
+        RunPrices run = RunPrices.parse(json);
         return new PriceTable(
                 n.path("region").asText(),
                 n.path("date").asText(),
-                instances.onDemandPerHour(),
+                run.instances().onDemandPerHour(),
                 n.path("spotDate").asText(),
-                instances.spotPerHour(),
-                n.path("eksControlPlanePerHour").asDouble(),
-                n.path("eksExtendedSupportControlPlanePerHour").asDouble(),
-                n.path("efsStoragePerGbMonth").asDouble(),
-                n.path("efsElasticReadPerGb").asDouble(),
-                n.path("efsElasticWritePerGb").asDouble(),
-                n.path("stepFunctionsPer1000Transitions").asDouble(),
-                n.path("lambdaPerGbSecond").asDouble());
+                run.instances().spotPerHour(),
+                run.eksControlPlanePerHour(),
+                run.eksExtendedSupportControlPlanePerHour(),
+                run.efsStoragePerGbMonth(),
+                run.efsElasticReadPerGb(),
+                run.efsElasticWritePerGb(),
+                run.stepFunctionsPer1000Transitions(),
+                run.lambdaPerGbSecond());
     }
 
     /** The instance prices alone, as the workflow reads them. */

@@ -67,6 +67,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         }
         ObjectNode metrics = n.putObject("metrics");
         run.metrics().forEach(metrics::put);
+        n.set("cost", CostReport.toJson(run));
         n.set("interruptions", InterruptionsReport.toJson(run));
         n.set("output", outputJson(run));
         n.put("resumedFrom", resumedFrom(run));
@@ -123,6 +124,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         }
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
         printOutput(out, run);
+        CostReport.print(out, run);
         if (resumedFrom(run) != null) {
             out.println("resumed:    from " + resumedFrom(run) + " (training.resumeFrom)");
         }

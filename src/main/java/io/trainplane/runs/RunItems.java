@@ -42,6 +42,8 @@ final class RunItems {
     static final String INTERRUPTIONS = "interruptions";
     /** The run's outputs in S3 (a map of strings), absent until CollectResults records them. */
     static final String OUTPUTS = "outputs";
+    /** What the run really used, priced (a map: priceTable S, hours N, total N, lines L of M, basis L of S), absent until it ended. */
+    static final String COST = "cost";
 
     static final String CREATED_AT = "createdAt";
     static final String UPDATED_AT = "updatedAt";
@@ -54,7 +56,8 @@ final class RunItems {
     static final String DETAIL = "detail";
 
     /** The attributes a listing reads. */
-    static final List<String> SUMMARY_ATTRIBUTES = List.of(RUN_ID, STATUS, PHASE, CREATED_AT, UPDATED_AT);
+    static final List<String> SUMMARY_ATTRIBUTES =
+            List.of(RUN_ID, STATUS, PHASE, CREATED_AT, UPDATED_AT, COST, METRICS);
 
     private static final String CAUSE = "cause";
     private static final String LOG_TAIL = "logTail";
@@ -76,6 +79,17 @@ final class RunItems {
     private static final String RESUMED_AT = "resumedAt";
     private static final String LOST_MINUTES = "lostMinutes";
     private static final String LOST_COST = "lostCost";
+    private static final String ACCURACY = "accuracy";
+    private static final String PRICE_TABLE = "priceTable";
+    private static final String HOURS = "hours";
+    private static final String TOTAL = "total";
+    private static final String LINES = "lines";
+    private static final String BASIS = "basis";
+    private static final String ITEM = "item";
+    private static final String QUANTITY = "quantity";
+    private static final String UNIT = "unit";
+    private static final String UNIT_PRICE = "unitPrice";
+    private static final String LINE_COST = "cost";
     /** DynamoDB's number range: magnitudes from 1E-130 up to (not including) 1E+126. */
     private static final double MIN_MAGNITUDE = 1e-130;
 
@@ -142,6 +156,9 @@ final class RunItems {
             putIfPresent(outputs, "checkpoint", run.outputs().checkpoint());
             item.put(OUTPUTS, AttributeValue.fromM(outputs));
         }
+        if (run.cost() != null) {
+            item.put(COST, AttributeValue.fromM(costMap(run.runId(), run.cost())));
+        }
         item.put(CREATED_AT, s(IsoTime.format(run.createdAt())));
         item.put(UPDATED_AT, s(IsoTime.format(run.updatedAt())));
         item.put(VERSION, AttributeValue.fromN(Long.toString(run.version())));
@@ -155,6 +172,7 @@ final class RunItems {
         AttributeValue lost = item.get(LOST_EVENTS);
         AttributeValue interruptions = item.get(INTERRUPTIONS);
         AttributeValue outputs = item.get(OUTPUTS);
+        AttributeValue cost = item.get(COST);
         return new RunRecord(
                 string(item, RUN_ID),
                 string(item, SPEC),
@@ -180,6 +198,7 @@ final class RunItems {
                                 string(outputs.m(), "modelUri"),
                                 string(outputs.m(), "modelSha256"),
                                 string(outputs.m(), "checkpoint")),
+                cost == null ? null : cost(cost.m()),
                 IsoTime.parse(string(item, CREATED_AT)),
                 IsoTime.parse(string(item, UPDATED_AT)),
                 Long.parseLong(item.get(VERSION).n()));
@@ -192,7 +211,61 @@ final class RunItems {
                 RunStatus.valueOf(string(item, STATUS)),
                 phase(item),
                 IsoTime.parse(string(item, CREATED_AT)),
-                IsoTime.parse(string(item, UPDATED_AT)));
+                IsoTime.parse(string(item, UPDATED_AT)),
+                item.containsKey(COST)
+                        ? Double.valueOf(item.get(COST).m().get(TOTAL).n())
+                        : null,
+                item.containsKey(METRICS) && item.get(METRICS).m().containsKey(ACCURACY)
+                        ? Double.valueOf(item.get(METRICS).m().get(ACCURACY).n())
+                        : null);
+    }
+
+    private static Map<String, AttributeValue> costMap(String runId, RunCost cost) {
+        Map<String, AttributeValue> map = new LinkedHashMap<>();
+        map.put(PRICE_TABLE, s(cost.priceTable()));
+        map.put(HOURS, number(runId, "cost hours", cost.hours()));
+        map.put(TOTAL, number(runId, "cost total", cost.total()));
+        List<AttributeValue> lines = new ArrayList<>();
+        for (RunCost.Line l : cost.lines()) {
+            Map<String, AttributeValue> line = new LinkedHashMap<>();
+            line.put(ITEM, s(l.item()));
+            line.put(QUANTITY, number(runId, "cost quantity", l.quantity()));
+            line.put(UNIT, s(l.unit()));
+            if (l.unitPrice() != null) {
+                line.put(UNIT_PRICE, number(runId, "cost unit price", l.unitPrice()));
+                line.put(LINE_COST, number(runId, "cost of " + l.item(), l.cost()));
+            }
+            lines.add(AttributeValue.fromM(line));
+        }
+        map.put(LINES, AttributeValue.fromL(lines));
+        map.put(
+                BASIS,
+                AttributeValue.fromL(cost.basis().stream().map(RunItems::s).toList()));
+        return map;
+    }
+
+    private static RunCost cost(Map<String, AttributeValue> map) {
+        List<RunCost.Line> lines = map.get(LINES).l().stream()
+                .map(v -> {
+                    Map<String, AttributeValue> l = v.m();
+                    return new RunCost.Line(
+                            string(l, ITEM),
+                            Double.parseDouble(l.get(QUANTITY).n()),
+                            string(l, UNIT),
+                            l.containsKey(UNIT_PRICE)
+                                    ? Double.valueOf(l.get(UNIT_PRICE).n())
+                                    : null,
+                            l.containsKey(LINE_COST)
+                                    ? Double.valueOf(l.get(LINE_COST).n())
+                                    : null);
+                })
+                .toList();
+        return new RunCost(
+                string(map, PRICE_TABLE),
+                Double.parseDouble(map.get(HOURS).n()),
+                lines,
+                Double.parseDouble(map.get(TOTAL).n()),
+                map.get(BASIS).l().stream().map(AttributeValue::s).toList());
     }
 
     static Map<String, AttributeValue> stepItem(String runId, StepEntry step) {

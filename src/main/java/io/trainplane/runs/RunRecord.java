@@ -38,6 +38,7 @@ public record RunRecord(
         List<LostEvent> lostEvents,
         List<Interruption> interruptions,
         RunOutputs outputs,
+        RunCost cost,
         Instant createdAt,
         Instant updatedAt,
         long version) {
@@ -65,6 +66,42 @@ public record RunRecord(
         if (metrics.values().stream().anyMatch(value -> !Double.isFinite(value) || value.equals(-0.0))) {
             metrics = finiteMetrics(metrics, runId);
         }
+    }
+
+    /** A record whose run has not ended, so has no actual cost yet. */
+    public RunRecord(
+            String runId,
+            String specJson,
+            String specHash,
+            RunStatus status,
+            RunPhase phase,
+            String executionArn,
+            RunResources resources,
+            Map<String, Double> metrics,
+            RunError error,
+            List<LostEvent> lostEvents,
+            List<Interruption> interruptions,
+            RunOutputs outputs,
+            Instant createdAt,
+            Instant updatedAt,
+            long version) {
+        this(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                interruptions,
+                outputs,
+                null,
+                createdAt,
+                updatedAt,
+                version);
     }
 
     /** A record with no lost events. */
@@ -181,6 +218,28 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
+                createdAt,
+                updatedAt,
+                version);
+    }
+
+    /** This record with what the run really used, priced (FinishRun, when the run ends). */
+    public RunRecord withCost(RunCost cost) {
+        return new RunRecord(
+                runId,
+                specJson,
+                specHash,
+                status,
+                phase,
+                executionArn,
+                resources,
+                metrics,
+                error,
+                lostEvents,
+                interruptions,
+                outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -221,6 +280,7 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -240,6 +300,7 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -268,6 +329,7 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -288,6 +350,7 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -314,6 +377,7 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -333,6 +397,7 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -361,6 +426,7 @@ public record RunRecord(
                 next,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -407,6 +473,7 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
@@ -427,13 +494,21 @@ public record RunRecord(
                 lostEvents,
                 interruptions,
                 outputs,
+                cost,
                 createdAt,
                 updatedAt,
                 version);
     }
 
     public RunSummary summary() {
-        return new RunSummary(runId, status, phase, createdAt, updatedAt);
+        return new RunSummary(
+                runId,
+                status,
+                phase,
+                createdAt,
+                updatedAt,
+                cost == null ? null : cost.total(),
+                metrics.get("accuracy"));
     }
 
     /** Refuses NaN and infinities (DynamoDB numbers have neither); -0.0 becomes 0.0, as DynamoDB stores it. */

@@ -7,6 +7,8 @@ import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
+import io.trainplane.runs.StepEntry;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,11 +29,13 @@ public final class CloseRunStep implements Step {
 
     private final RunStore store;
     private final RunEventPublisher events;
+    private final RunCostRecorder costs;
 
     /** Built by {@link StepWiring#closeRun}. */
-    CloseRunStep(RunStore store, RunEventPublisher events) {
+    CloseRunStep(RunStore store, RunEventPublisher events, RunCostRecorder costs) {
         this.store = store;
         this.events = events;
+        this.costs = costs;
     }
 
     @Override
@@ -46,6 +50,7 @@ public final class CloseRunStep implements Step {
 
         Optional<RunRecord> found = store.find(runId);
         RunError error;
+        RunRecord closed = null;
         if (found.isEmpty()) {
             // Stopped before StartRun wrote the record: nothing to end, but whoever started it must hear.
             error = closing;
@@ -53,10 +58,15 @@ public final class CloseRunStep implements Step {
             return outcome(found.get().status(), found.get().error(), false);
         } else {
             boolean[] changed = {false};
-            RunRecord closed = store.update(runId, r -> {
+            // A run the safety net closes ends here: its cost is recorded here.
+            List<StepEntry> steps = costs.steps(runId);
+            closed = store.update(runId, r -> {
                 changed[0] = !r.status().isTerminal();
                 return changed[0]
-                        ? r.withError(r.error() != null ? r.error() : closing).withStatus(status)
+                        ? costs.withCost(
+                                r.withError(r.error() != null ? r.error() : closing)
+                                        .withStatus(status),
+                                steps)
                         : r;
             });
             if (!changed[0]) {
@@ -64,7 +74,11 @@ public final class CloseRunStep implements Step {
             }
             error = closed.error();
         }
-        events.publish("Run Failed", RunFailedEvent.detail(runId, status, error));
+        ObjectNode detail = RunFailedEvent.detail(runId, status, error);
+        if (closed != null && closed.cost() != null) {
+            detail.set("actualCost", RunCostRecorder.json(closed.cost()));
+        }
+        events.publish("Run Failed", detail);
         return outcome(status, error, true);
     }
 

@@ -7,6 +7,7 @@ import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
+import io.trainplane.runs.StepEntry;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,12 +24,14 @@ public final class FinishRunStep implements Step {
     private final RunStore store;
     private final RunEventPublisher events;
     private final String stackName;
+    private final RunCostRecorder costs;
 
     /** {@code stackName}: the stack the cleanup commands of a failure's cause name. */
-    public FinishRunStep(RunStore store, RunEventPublisher events, String stackName) {
+    public FinishRunStep(RunStore store, RunEventPublisher events, String stackName, RunCostRecorder costs) {
         this.store = store;
         this.events = events;
         this.stackName = stackName;
+        this.costs = costs;
     }
 
     @Override
@@ -47,12 +50,15 @@ public final class FinishRunStep implements Step {
             error = fromState;
         } else {
             RunError cleanupFailed = state.has("cleanupFailed") ? FailureReport.from(state.get("cleanupFailed")) : null;
+            List<StepEntry> steps = costs.steps(runId);
             finished = store.update(runId, r -> {
                 if (r.status().isTerminal()) {
-                    return r;
+                    return costs.withCost(r, steps);
                 }
                 RunError e = withLeftovers(r, r.error() != null ? r.error() : fromState, cleanupFailed);
-                return (e == null ? r : r.withError(e)).withStatus(e == null ? RunStatus.SUCCEEDED : RunStatus.FAILED);
+                return costs.withCost(
+                        (e == null ? r : r.withError(e)).withStatus(e == null ? RunStatus.SUCCEEDED : RunStatus.FAILED),
+                        steps);
             });
             error = finished.error();
         }
@@ -66,6 +72,9 @@ public final class FinishRunStep implements Step {
                     detail.set("output", RunOutputsJson.of(finished.outputs()));
                 }
             }
+            if (finished != null && finished.cost() != null) {
+                detail.set("actualCost", RunCostRecorder.json(finished.cost()));
+            }
             events.publish("Run Succeeded", detail);
         } else {
             outcome.put("status", RunStatus.FAILED.name())
@@ -73,7 +82,11 @@ public final class FinishRunStep implements Step {
                     .put("error", error.error())
                     .put("cause", error.fullCause());
             // Also for a run refused at StartRun: whoever scheduled it must hear that it failed.
-            events.publish("Run Failed", RunFailedEvent.detail(runId, null, error));
+            ObjectNode failed = RunFailedEvent.detail(runId, null, error);
+            if (finished != null && finished.cost() != null) {
+                failed.set("actualCost", RunCostRecorder.json(finished.cost()));
+            }
+            events.publish("Run Failed", failed);
         }
         Map<String, Double> values = new LinkedHashMap<>();
         values.put("RunsSucceeded", error == null ? 1.0 : 0.0);
@@ -81,10 +94,22 @@ public final class FinishRunStep implements Step {
         if (finished != null) {
             values.put("RunDurationSeconds", (double)
                     Duration.between(finished.createdAt(), finished.updatedAt()).toSeconds());
+            if (finished.cost() != null) {
+                // The dashboard's cost widget graphs it (template.yaml); dollars have no CloudWatch unit.
+                values.put("RunCost", finished.cost().total());
+            }
         }
         EmbeddedMetrics.emit(
                 values,
-                Map.of("RunsSucceeded", "Count", "RunsFailed", "Count", "RunDurationSeconds", "Seconds"),
+                Map.of(
+                        "RunsSucceeded",
+                        "Count",
+                        "RunsFailed",
+                        "Count",
+                        "RunDurationSeconds",
+                        "Seconds",
+                        "RunCost",
+                        "None"),
                 Map.of("runId", runId));
         return outcome;
     }

@@ -126,13 +126,17 @@ public final class StepWiring {
 
     public static Step recordFailure(Clients clients) {
         RunStore store = runStore(clients);
-        return new RecordFailureStep(store, events("RecordFailure", clients, store));
+        return new RecordFailureStep(
+                store, events("RecordFailure", clients, store), RunCostRecorder.withPlanPrices(store, clients.clock()));
     }
 
     public static Step finishRun(Clients clients) {
         RunStore store = runStore(clients);
         return new FinishRunStep(
-                store, events("FinishRun", clients, store), clients.settings().stackName());
+                store,
+                events("FinishRun", clients, store),
+                clients.settings().stackName(),
+                RunCostRecorder.withPlanPrices(store, clients.clock()));
     }
 
     /** With the overlap policy of {@code RETRAINING_OVERLAP}, which template.yaml sets from the RetrainingOverlap parameter. */
@@ -164,7 +168,8 @@ public final class StepWiring {
 
     public static Step closeRun(Clients clients) {
         RunStore store = runStore(clients);
-        return new CloseRunStep(store, events("CloseRun", clients, store));
+        return new CloseRunStep(
+                store, events("CloseRun", clients, store), RunCostRecorder.withPlanPrices(store, clients.clock()));
     }
 
     public static Step safetyNet(Clients clients) {

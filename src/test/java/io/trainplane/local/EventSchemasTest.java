@@ -189,6 +189,23 @@ class EventSchemasTest {
                                 .as(event.detailType() + ": " + Json.write(event.detail()))
                                 .isEmpty();
                     }
+                    // The event that ends a run carries what it cost; a run refused at StartRun has no record, so no
+                    // cost.
+                    SimulatedEventBus.Event ending = events.stream()
+                            .filter(e -> e.detailType().equals("Run Succeeded")
+                                    || e.detailType().equals("Run Failed"))
+                            .reduce((first, second) -> second)
+                            .orElseThrow();
+                    if (c.name().equals("--fail-at StartRun")) {
+                        assertThat(ending.detail().has("actualCost")).isFalse();
+                    } else {
+                        assertThat(ending.detail()
+                                        .path("actualCost")
+                                        .path("total")
+                                        .asDouble())
+                                .as(Json.write(ending.detail()))
+                                .isPositive();
+                    }
                     if (!c.faults().awsFailures().isEmpty()) {
                         assertThat(events)
                                 .filteredOn(e -> e.detailType().equals("Run Failed"))

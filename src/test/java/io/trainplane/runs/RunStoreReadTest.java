@@ -227,6 +227,34 @@ class RunStoreReadTest {
     }
 
     @Test
+    void theActualCostRoundTripsAndTheListingCarriesItsTotalWithTheAccuracy() {
+        store.create("r1", SPEC, null);
+        RunCost cost = new RunCost(
+                "us-east-1 prices of 2026-11-01",
+                0.57,
+                List.of(
+                        new RunCost.Line("EC2 2 × c5.2xlarge", 0.8, "node-hour", 0.34, 0.272),
+                        new RunCost.Line("EC2 1 × x9.unknown", 0.4, "node-hour", null, null)),
+                0.272,
+                List.of("nodes: from their creation request to the end of cleanup"));
+        RunRecord ended = store.update("r1", r -> r.withMetric("accuracy", 0.7311)
+                .withStatus(RunStatus.SUCCEEDED)
+                .withCost(cost));
+        assertThat(store.get("r1").cost()).isEqualTo(cost);
+        assertThat(store.get("r1")).isEqualTo(ended);
+        assertThat(cost.unpriced()).containsExactly("EC2 1 × x9.unknown");
+        RunSummary listed = store.listByStatus(RunStatus.SUCCEEDED, 1).getFirst();
+        assertThat(listed).isEqualTo(ended.summary());
+        assertThat(listed.actualCost()).isEqualTo(0.272);
+        assertThat(listed.accuracy()).isEqualTo(0.7311);
+        // A run not ended has neither.
+        store.create("r2", SPEC, null);
+        RunSummary running = store.listByStatus(RunStatus.PENDING, 1).getFirst();
+        assertThat(running.actualCost()).isNull();
+        assertThat(running.accuracy()).isNull();
+    }
+
+    @Test
     void listRecentMergesAllStatusesNewestFirst() {
         RunStatus[] statuses = {
             RunStatus.SUCCEEDED,

@@ -71,6 +71,28 @@ class StackConsistencyTest {
         }
     }
 
+    /** The actual cost prices Lambda at one memory size for every function: the template's. */
+    @Test
+    void everyFunctionHasTheMemoryTheActualCostPrices() {
+        assertThat(template.at("/Globals/Function/MemorySize").asDouble()).isEqualTo(ActualCost.LAMBDA_GB * 1024);
+        resources("AWS::Serverless::Function")
+                .forEach((name, properties) ->
+                        assertThat(properties.has("MemorySize")).as(name).isFalse());
+    }
+
+    /** The dashboard's body is JSON once CloudFormation substitutes it, and its cost widget graphs what FinishRun emits. */
+    @Test
+    void theDashboardParsesAndGraphsTheRunsCost() {
+        JsonNode body = io.trainplane.core.Json.read(template.at("/Resources/Dashboard/Properties/DashboardBody")
+                .asText()
+                .replaceAll("\\$\\{[^}]+}", "x"));
+        List<String> graphed = new java.util.ArrayList<>();
+        body.path("widgets").forEach(w -> w.path("properties")
+                .path("metrics")
+                .forEach(m -> graphed.add(m.path(1).asText())));
+        assertThat(graphed).contains("RunCost", "RunDurationSeconds", "RunsSucceeded");
+    }
+
     /** SnapStart runs published versions only: the state machines must call the alias, not $LATEST. */
     @Test
     void theTemplateGivesEachStateMachineItsFileAndTheAliasesOfItsFunctions() {

@@ -1,0 +1,56 @@
+package io.trainplane.aws;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The prices of everything a run uses, from the same table {@code plan} prices its estimate with
+ * ({@code src/main/resources/prices/<region>.json}), so that a run's actual cost and its plan agree
+ * on prices. The EKS control plane costs {@code eksControlPlanePerHour} in standard support and
+ * {@code eksExtendedSupportControlPlanePerHour} (in total, not on top) in extended support
+ * (https://aws.amazon.com/eks/pricing/).
+ */
+public record RunPrices(
+        InstancePrices instances,
+        double eksControlPlanePerHour,
+        double eksExtendedSupportControlPlanePerHour,
+        double efsStoragePerGbMonth,
+        double efsElasticReadPerGb,
+        double efsElasticWritePerGb,
+        double stepFunctionsPer1000Transitions,
+        double lambdaPerGbSecond) {
+
+    /** The table of {@code region}; IllegalArgumentException when none is shipped. */
+    public static RunPrices load(String region) {
+        try (InputStream in = RunPrices.class.getResourceAsStream("/prices/" + region + ".json")) {
+            if (in == null) {
+                throw new IllegalArgumentException("no price table for region " + region);
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static RunPrices parse(String json) {
+        JsonNode n = Json.read(json);
+        return new RunPrices(
+                InstancePrices.parse(json),
+                n.path("eksControlPlanePerHour").asDouble(),
+                n.path("eksExtendedSupportControlPlanePerHour").asDouble(),
+                n.path("efsStoragePerGbMonth").asDouble(),
+                n.path("efsElasticReadPerGb").asDouble(),
+                n.path("efsElasticWritePerGb").asDouble(),
+                n.path("stepFunctionsPer1000Transitions").asDouble(),
+                n.path("lambdaPerGbSecond").asDouble());
+    }
+
+    /** "us-east-1 prices of 2026-11-01": which table priced a cost. */
+    public String describe() {
+        return instances.region() + " prices of " + instances.date();
+    }
+}

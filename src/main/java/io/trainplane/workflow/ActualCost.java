@@ -1,0 +1,174 @@
+package io.trainplane.workflow;
+
+import io.trainplane.aws.RunPrices;
+import io.trainplane.aws.eks.EksRequests;
+import io.trainplane.runs.RunCost;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
+import io.trainplane.runs.StepEntry;
+import io.trainplane.spec.CapacityType;
+import io.trainplane.spec.KubernetesVersions;
+import io.trainplane.spec.NodeGroupSpec;
+import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.spec.VolumeType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a run really used, from facts the workflow saw, priced with the plan's table ({@link
+ * RunPrices}): the same items as the plan's estimate, so that the two can be set side by side.
+ *
+ * <ul>
+ *   <li>Nodes and control plane: from the start of the step that created them (CreateNodegroup,
+ *       CreateCluster) to the end of cleanup ({@link RunResources#CLEANUP_FINISHED}, else the
+ *       run's end). EC2 bills from an instance's launch, which follows the request, to its
+ *       termination, which cleanup waits for: the span covers both, so it never undercounts.
+ *   <li>A SPOT node group at the highest typical spot price of its types (EC2 picks the type; the
+ *       run does not record which), as the plan does.
+ *   <li>EFS: GB-hours of the plan's assumed stored size ({@link #EFS_STORED_GB}), the simulated
+ *       and the real file system's metered size not being read by the workflow; reads and writes
+ *       as the plan assumes them.
+ *   <li>Step Functions transitions and Lambda: the timeline records each step once it is done, not
+ *       each poll, so the polls are estimated (one every {@link #POLL_SECONDS} of the run); the exact transitions are
+ *       in the execution's history (GetExecutionHistory), which the workflow does not read.
+ * </ul>
+ */
+public final class ActualCost {
+    /** The plan's assumptions (cli CostEstimate): data and checkpoints stored, written once, the dataset read per epoch. */
+    static final double EFS_STORED_GB = 2.0;
+
+    static final double EFS_WRITTEN_GB = 2.0;
+    static final double EFS_DATASET_GB = 0.2;
+    static final double HOURS_PER_MONTH = 730.0;
+    /** Every function's memory: template.yaml Globals.Function.MemorySize (1024 MB). */
+    static final double LAMBDA_GB = 1.0;
+    /**
+     * The poll loops' Waits last from 10 s to 2 minutes: one poll every 30 s of the run, estimated
+     * (the quickstart's local run: 247 transitions estimated, 259 counted by the local executor).
+     */
+    static final double POLL_SECONDS = 30.0;
+    /** Step Functions: a recorded step's Task and the state after it; a poll's Task, Choice and Wait. */
+    static final int TRANSITIONS_PER_STEP = 2;
+
+    static final int TRANSITIONS_PER_POLL = 3;
+    /** The least an invocation is billed: 1 ms (a local run's simulated clock gives its steps no time at all). */
+    static final double MIN_BILLED_SECONDS = 0.001;
+
+    private ActualCost() {}
+
+    /** The cost of {@code run}, whose timeline is {@code steps}, ended at {@code end} (used when cleanup did not record its end). */
+    public static RunCost of(RunRecord run, List<StepEntry> steps, Instant end, RunPrices prices) {
+        RunSpec spec = RunSpecs.fromNormalized(run.specJson());
+        Instant finished = run.resources().get(RunResources.CLEANUP_FINISHED).orElse(end);
+        if (finished.isBefore(run.createdAt())) {
+            finished = run.createdAt();
+        }
+        List<RunCost.Line> lines = new ArrayList<>();
+        List<String> basis = new ArrayList<>();
+        Optional<Instant> clusterSince = startOf(steps, Pipeline.CREATE_CLUSTER.name());
+        Optional<Instant> nodesSince = startOf(steps, Pipeline.CREATE_NODEGROUP.name());
+        if (spec.cluster().created()) {
+            basis.add("nodes and control plane: from their creation request to the end of cleanup");
+            if (nodesSince.isPresent()) {
+                double hours = hours(nodesSince.get(), finished);
+                NodeGroupSpec nodes = spec.cluster().nodeGroup();
+                boolean spot = nodes.capacityType() == CapacityType.SPOT;
+                lines.add(line(
+                        "EC2 " + nodes.nodes() + " × " + String.join("|", nodes.types()) + (spot ? " (spot)" : ""),
+                        nodes.nodes() * hours,
+                        "node-hour",
+                        prices.instances().nodePerHour(nodes).orElse(null)));
+                if (spot) {
+                    basis.add("spot nodes at the highest typical spot price of their types, as the plan");
+                }
+                NodeGroupSpec system = EksRequests.systemNodeGroup();
+                lines.add(line(
+                        "EC2 " + system.nodes() + " × " + system.instanceType() + " (system)",
+                        system.nodes() * hours,
+                        "node-hour",
+                        prices.instances().perHour(system.instanceType()).orElse(null)));
+            }
+            if (clusterSince.isPresent()) {
+                boolean extended = KubernetesVersions.support(
+                                spec.cluster().kubernetesVersion(), KubernetesVersions.day(run.createdAt()))
+                        == KubernetesVersions.Support.EXTENDED;
+                lines.add(line(
+                        extended ? "EKS control plane, extended support" : "EKS control plane",
+                        hours(clusterSince.get(), finished),
+                        "hour",
+                        extended ? prices.eksExtendedSupportControlPlanePerHour() : prices.eksControlPlanePerHour()));
+            }
+        } else {
+            basis.add("existing cluster: its nodes and control plane are billed to the cluster, not to the run");
+        }
+        Optional<Instant> volumeSince = startOf(steps, Pipeline.CREATE_VOLUME.name());
+        if (spec.volume().type() == VolumeType.EFS && volumeSince.isPresent()) {
+            double hours = hours(volumeSince.get(), finished);
+            lines.add(line(
+                    "EFS storage", EFS_STORED_GB * hours / HOURS_PER_MONTH, "GB-month", prices.efsStoragePerGbMonth()));
+            lines.add(line("EFS elastic throughput, writes", EFS_WRITTEN_GB, "GB", prices.efsElasticWritePerGb()));
+            lines.add(line(
+                    "EFS elastic throughput, reads",
+                    EFS_DATASET_GB * (spec.training().epochs() + 1),
+                    "GB",
+                    prices.efsElasticReadPerGb()));
+            basis.add("EFS: the plan's " + EFS_STORED_GB + " GB stored from CreateVolume to the end of cleanup,"
+                    + " and its reads and writes (the metered size is not read)");
+        }
+        double runSeconds = Duration.between(run.createdAt(), finished).toMillis() / 1000.0;
+        double polls = Math.ceil(runSeconds / POLL_SECONDS);
+        double stepSeconds = 0;
+        int recorded = 0;
+        for (StepEntry s : steps) {
+            if (s.ended() != null && !s.ended().isBefore(s.started())) {
+                // Lambda bills each invocation's duration rounded up to the millisecond
+                // (https://aws.amazon.com/lambda/pricing/).
+                stepSeconds += Math.max(
+                        MIN_BILLED_SECONDS,
+                        Duration.between(s.started(), s.ended()).toMillis() / 1000.0);
+                recorded++;
+            }
+        }
+        double meanStepSeconds = recorded == 0 ? 1.0 : stepSeconds / recorded;
+        lines.add(line(
+                "Step Functions transitions",
+                (TRANSITIONS_PER_STEP * steps.size() + TRANSITIONS_PER_POLL * polls) / 1000.0,
+                "1,000 transitions",
+                prices.stepFunctionsPer1000Transitions()));
+        lines.add(line(
+                "Lambda", (stepSeconds + polls * meanStepSeconds) * LAMBDA_GB, "GB-s", prices.lambdaPerGbSecond()));
+        basis.add(String.format(
+                "transitions and Lambda: %d recorded steps (%.1f s) and %.0f polls estimated at one every %.0f s",
+                steps.size(), stepSeconds, polls, POLL_SECONDS));
+        double total = lines.stream()
+                .filter(l -> l.cost() != null)
+                .mapToDouble(RunCost.Line::cost)
+                .sum();
+        return new RunCost(prices.describe(), round(runSeconds / 3600.0), lines, round(total), basis);
+    }
+
+    private static RunCost.Line line(String item, double quantity, String unit, Double unitPrice) {
+        double q = round(quantity);
+        return new RunCost.Line(item, q, unit, unitPrice, unitPrice == null ? null : round(quantity * unitPrice));
+    }
+
+    /** The start of the first successful step of that name: when the resource was asked for. */
+    private static Optional<Instant> startOf(List<StepEntry> steps, String state) {
+        return steps.stream()
+                .filter(s -> s.state().equals(state) && ("ok".equals(s.outcome()) || "succeeded".equals(s.outcome())))
+                .map(StepEntry::started)
+                .min(Instant::compareTo);
+    }
+
+    private static double hours(Instant from, Instant to) {
+        return to.isBefore(from) ? 0 : Duration.between(from, to).toMillis() / 3_600_000.0;
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1_000_000.0) / 1_000_000.0;
+    }
+}
