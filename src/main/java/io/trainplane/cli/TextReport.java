@@ -26,6 +26,11 @@ final class TextReport {
         r.metrics().forEach((k, v) -> out.printf("metric:       %s = %s%n", k, v));
         out.println("events:       " + (r.events().isEmpty() ? "none" : String.join(", ", r.events())));
         r.warnings().forEach(w -> out.println("warning:      " + w));
+        if (r.cost() != null) {
+            out.printf(
+                    "cost:         $%.2f actual (what the run used, at %s; trainplane status %s shows each line)%n",
+                    r.cost().total(), r.cost().priceTable(), r.runId());
+        }
         out.println("transitions:  " + r.stateTransitions());
         out.println("created:      " + r.resources().created().size() + " resources");
         out.println("remaining:    "

@@ -130,7 +130,8 @@ public final class LocalRun {
                 new RunReport.Resources(List.copyOf(created), remaining),
                 result.status().name(),
                 Duration.between(started, clock.instant()).toSeconds(),
-                Duration.ofNanos(System.nanoTime() - wallStart).toMillis());
+                Duration.ofNanos(System.nanoTime() - wallStart).toMillis(),
+                record.map(RunRecord::cost).orElse(null));
     }
 
     /**

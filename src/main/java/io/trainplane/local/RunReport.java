@@ -1,6 +1,7 @@
 package io.trainplane.local;
 
 import io.trainplane.runs.CleanupFailure;
+import io.trainplane.runs.RunCost;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +27,8 @@ public record RunReport(
         Resources resources,
         String executionStatus,
         long simulatedSeconds,
-        long wallMillis) {
+        long wallMillis,
+        RunCost cost) {
 
     public record Resources(List<String> created, List<String> remaining) {}
 
