@@ -18,14 +18,24 @@ class FailureMessagesTest {
 
     @Test
     void aFailedQualityGateSaysWhatToDo() {
+        String store = dir.resolve("store").toString();
         CliTest.Result r =
-                CliTest.cli("run", "examples/quickstart.json", "--no-store", "--cluster-fault", "low-accuracy");
+                CliTest.cli("run", "examples/quickstart.json", "--store", store, "--cluster-fault", "low-accuracy");
         assertThat(r.exit()).as(r.err()).isEqualTo(Main.FAILED);
         assertThat(r.out())
                 .contains("error:        QualityGate: accuracy")
                 .containsPattern(
                         "what to do: +the model was trained and evaluated but is kept out of use: train longer")
-                .doesNotContain("failed state: null");
+                .doesNotContain("failed state: null")
+                .containsPattern("cost: +\\$\\d+\\.\\d\\d actual \\(what the run used, at us-east-1 prices of ");
+
+        // status says the same, and what the run holds now: nothing; the outputs are kept on purpose.
+        CliTest.Result status = CliTest.cli("status", "quickstart", "--store", store);
+        assertThat(status.out())
+                .contains("what to do: the model was trained and evaluated but is kept out of use")
+                .contains("holds:      nothing", "kept:       s3:outputs/", "cleanup:    started ", ", finished ")
+                .containsPattern("deleted:    .*eks:cluster/tp-quickstart-eks")
+                .doesNotContain("resource:");
     }
 
     /**
