@@ -29,6 +29,7 @@ final class SpecRules {
         TrainingSpec training = spec.training();
         if (spec.cluster().created() && spec.cluster().nodeGroup() != null) {
             checkInstanceType(spec.cluster().nodeGroup(), problems);
+            checkCapacityBlock(spec.cluster().nodeGroup(), problems);
             checkInstanceTypes(training, spec.cluster().nodeGroup(), given, problems);
             checkGpusFit(training, spec.cluster().nodeGroup(), problems);
             checkWorkersFit(training, spec.cluster().nodeGroup(), problems);
@@ -278,6 +279,34 @@ final class SpecRules {
                                 .map(t -> "did you mean \"" + t + "\"? ")
                                 .orElse("")
                         + "choose one of " + String.join(", ", known)));
+    }
+
+    /**
+     * Instance families EC2 sells Capacity Blocks for ML of: the accelerated training instances
+     * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html#capacity-blocks-prerequisites,
+     * and the reservable types of CreateCapacityBlock's offerings). A CAPACITY_BLOCK node group of
+     * another type can never launch: its reservation cannot exist.
+     */
+    static final java.util.Set<String> CAPACITY_BLOCK_FAMILIES =
+            java.util.Set.of("p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6e-gb200", "trn1", "trn2");
+
+    /** A CAPACITY_BLOCK node group: of an instance type Capacity Blocks are sold for. */
+    private static void checkCapacityBlock(NodeGroupSpec nodes, List<SpecProblem> problems) {
+        String type = nodes.instanceType();
+        if (nodes.capacityType() != CapacityType.CAPACITY_BLOCK || type == null) {
+            return;
+        }
+        String family = type.contains(".") ? type.substring(0, type.indexOf('.')) : type;
+        if (!CAPACITY_BLOCK_FAMILIES.contains(family)) {
+            problems.add(new SpecProblem(
+                    "/cluster/nodeGroup/instanceType",
+                    "is \"" + type + "\", but capacityType is CAPACITY_BLOCK, and EC2 sells Capacity Blocks for ML"
+                            + " only of " + String.join(", ", new java.util.TreeSet<>(CAPACITY_BLOCK_FAMILIES))
+                            + " instances",
+                    "use the instance type of your Capacity Block (a p5.48xlarge, p4d.24xlarge, …), or set"
+                            + " cluster.nodeGroup.capacityType to \"ON_DEMAND\" (with capacityReservationId for an"
+                            + " On-Demand Capacity Reservation) or \"SPOT\""));
+        }
     }
 
     /**

@@ -22,6 +22,7 @@ class FeasibilityTest {
             8 CPUs on an 8-vCPU node  | .cluster.nodeGroup.nodes = 1, .training.workers = 3, .training.cpu = "8" | /training/cpu        | leaves pods only 7.91 CPUs
             3 workers on one node     | .cluster.nodeGroup.nodes = 1, .training.workers = 3, .training.cpu = "3", .training.memory = "4Gi" | /training/workers    | room for 2 workers
             memory over allocatable   | .training.memory = "16Gi"                                           | /training/memory                | set training.memory to at most
+            Capacity Block of c5      | .cluster.nodeGroup.capacityType = "CAPACITY_BLOCK", .cluster.nodeGroup.capacityReservationId = "cr-0123456789abcdef0" | /cluster/nodeGroup/instanceType | EC2 sells Capacity Blocks for ML only of p4d, p4de, p5
             """)
     void refusedByValidatePlanAndRun(
             String what, String edits, String pointer, String says, @org.junit.jupiter.api.io.TempDir Path dir)
