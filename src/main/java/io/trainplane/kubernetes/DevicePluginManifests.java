@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.spec.Names;
+import io.trainplane.spec.NodeDaemon;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -73,8 +74,8 @@ public final class DevicePluginManifests {
                 EFA_NAME,
                 pluginContainer("aws-efa-k8s-device-plugin", EFA_IMAGE)
                         .withNewResources()
-                        .addToRequests("cpu", new Quantity("10m"))
-                        .addToRequests("memory", new Quantity("20Mi"))
+                        .addToRequests("cpu", new Quantity(NodeDaemon.EFA_DEVICE_PLUGIN.cpu()))
+                        .addToRequests("memory", new Quantity(NodeDaemon.EFA_DEVICE_PLUGIN.memory()))
                         .endResources()
                         .addNewVolumeMount()
                         .withName(INFINIBAND)

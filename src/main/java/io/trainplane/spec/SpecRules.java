@@ -32,7 +32,12 @@ final class SpecRules {
             checkCapacityBlock(spec.cluster().nodeGroup(), problems);
             checkInstanceTypes(training, spec.cluster().nodeGroup(), given, problems);
             checkGpusFit(training, spec.cluster().nodeGroup(), problems);
-            checkWorkersFit(training, spec.cluster().nodeGroup(), problems);
+            checkWorkersFit(
+                    training,
+                    spec.cluster().nodeGroup(),
+                    NodeDaemon.onWorkerNodes(
+                            spec.cluster().nodeGroup(), spec.volume().type()),
+                    problems);
         }
         if (training.gpusPerWorker() > 0 && training.procsPerWorker() > training.gpusPerWorker()) {
             problems.add(new SpecProblem(
@@ -316,7 +321,8 @@ final class SpecRules {
      * requests, https://kubernetes.io/docs/concepts/scheduling-eviction/kube-scheduler/). For a
      * diversified group, the smallest listed type, since the group may launch only that one.
      */
-    private static void checkWorkersFit(TrainingSpec training, NodeGroupSpec nodes, List<SpecProblem> problems) {
+    private static void checkWorkersFit(
+            TrainingSpec training, NodeGroupSpec nodes, List<NodeDaemon> daemons, List<SpecProblem> problems) {
         List<InstanceShapes.Shape> shapes = new ArrayList<>();
         for (String type : nodes.types()) {
             Optional<InstanceShapes.Shape> shape = InstanceShapes.of(type);
@@ -340,8 +346,12 @@ final class SpecRules {
                 .min(java.util.Comparator.comparingLong(
                         s -> NodeAllocatable.of(s).memoryMiB()))
                 .orElseThrow();
-        long nodeMillicores = NodeAllocatable.of(fewestCpus).millicores();
-        long nodeMiB = NodeAllocatable.of(leastMemory).memoryMiB();
+        // What the node's DaemonSet pods (kube-proxy, aws-node, …) take first.
+        long daemonMillicores =
+                daemons.stream().mapToLong(NodeDaemon::millicores).sum();
+        long daemonMiB = daemons.stream().mapToLong(NodeDaemon::memoryMiB).sum();
+        long nodeMillicores = NodeAllocatable.of(fewestCpus).millicores() - daemonMillicores;
+        long nodeMiB = NodeAllocatable.of(leastMemory).memoryMiB() - daemonMiB;
         String sidecar = " (with the checkpoint sidecar's " + TrainingSpec.CHECKPOINT_SYNC_CPU + " CPU and "
                 + TrainingSpec.CHECKPOINT_SYNC_MEMORY + ")";
         String others = shapes.size() > 1 ? ", or remove it from cluster.nodeGroup.instanceTypes" : "";
@@ -354,7 +364,9 @@ final class SpecRules {
                             + " node leaves pods only " + millis(nodeMillicores) + " of its " + fewestCpus.vcpus()
                             + " vCPUs (the EKS AMI reserves "
                             + millis(NodeAllocatable.reservedMillicores(fewestCpus.vcpus()))
-                            + " for the kubelet and the system)",
+                            + " for the kubelet and the system, and the node's DaemonSet pods "
+                            + daemons.stream().map(NodeDaemon::name).toList() + " ask for "
+                            + millis(daemonMillicores) + ")",
                     "set training.cpu to at most \"" + (nodeMillicores - podMillicores + Math.round(cpu * 1000))
                             + "m\", or choose an instance type with more vCPUs" + others));
         }
@@ -364,7 +376,8 @@ final class SpecRules {
                     "/training/memory",
                     "asks for " + training.memory() + " per worker" + sidecar + ", but a " + leastMemory.name()
                             + " node leaves pods only " + nodeMiB + "Mi of its " + leastMemory.memoryGiB()
-                            + " GiB (the EKS AMI reserves memory for the kubelet, the system and evictions)",
+                            + " GiB (the EKS AMI reserves memory for the kubelet, the system and evictions, and"
+                            + " the node's DaemonSet pods ask for " + daemonMiB + "Mi)",
                     "set training.memory to at most \""
                             + (nodeMiB - (podMiB - (long) Math.ceil(memory / (1024 * 1024))))
                             + "Mi\", or choose an instance type with more memory" + others));

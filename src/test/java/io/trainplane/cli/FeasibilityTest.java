@@ -19,9 +19,10 @@ class FeasibilityTest {
             unknown instance type     | .cluster.nodeGroup.instanceType = "c5.notreal"                      | /cluster/nodeGroup/instanceType | c5.notreal
             Kubernetes 1.99           | .cluster.kubernetesVersion = "1.99"                                 | /cluster/kubernetesVersion      | set cluster.kubernetesVersion
             Kubernetes 1.20           | .cluster.kubernetesVersion = "1.20"                                 | /cluster/kubernetesVersion      | set cluster.kubernetesVersion
-            8 CPUs on an 8-vCPU node  | .cluster.nodeGroup.nodes = 1, .training.workers = 3, .training.cpu = "8" | /training/cpu        | leaves pods only 7.91 CPUs
+            8 CPUs on an 8-vCPU node  | .cluster.nodeGroup.nodes = 1, .training.workers = 3, .training.cpu = "8" | /training/cpu        | leaves pods only 7.765 CPUs
             3 workers on one node     | .cluster.nodeGroup.nodes = 1, .training.workers = 3, .training.cpu = "3", .training.memory = "4Gi" | /training/workers    | room for 2 workers
             memory over allocatable   | .training.memory = "16Gi"                                           | /training/memory                | set training.memory to at most
+            room for the DaemonSets   | .cluster.nodeGroup.nodes = 2, .training.workers = 2, .training.cpu = "7800m" | /training/cpu        | DaemonSet pods [kube-proxy, aws-node, eks-pod-identity-agent, efs-csi-node] ask for 0.145 CPUs
             Capacity Block of c5      | .cluster.nodeGroup.capacityType = "CAPACITY_BLOCK", .cluster.nodeGroup.capacityReservationId = "cr-0123456789abcdef0" | /cluster/nodeGroup/instanceType | EC2 sells Capacity Blocks for ML only of p4d, p4de, p5
             """)
     void refusedByValidatePlanAndRun(

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.spec.NodeDaemon;
 import java.util.List;
 import java.util.Map;
 
@@ -61,7 +62,7 @@ final class AddonWorkloads {
                             client,
                             POD_IDENTITY_AGENT,
                             BareCluster.REGISTRY + "/eks/eks-pod-identity-agent:v0.1.29",
-                            "10m");
+                            NodeDaemon.POD_IDENTITY_AGENT.cpu());
                 }
             }
             case BareCluster.COREDNS -> {
@@ -219,7 +220,11 @@ final class AddonWorkloads {
                         .endTemplate()
                         .endSpec()
                         .build());
-        BareCluster.daemonSet(client, EFS_NODE, BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15", "10m");
+        BareCluster.daemonSet(
+                client,
+                EFS_NODE,
+                BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15",
+                NodeDaemon.EFS_CSI_NODE.cpu());
         BareCluster.create(
                 client,
                 new CSIDriverBuilder()

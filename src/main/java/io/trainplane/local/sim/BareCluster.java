@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.spec.NodeDaemon;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,11 +75,15 @@ public final class BareCluster {
     }
 
     static void kubeProxy(KubernetesClient client) {
-        daemonSet(client, KUBE_PROXY, REGISTRY + "/eks/kube-proxy:v1.35.0-minimal-eksbuild.2", "100m");
+        daemonSet(
+                client,
+                KUBE_PROXY,
+                REGISTRY + "/eks/kube-proxy:v1.35.0-minimal-eksbuild.2",
+                NodeDaemon.KUBE_PROXY.cpu());
     }
 
     static void awsNode(KubernetesClient client) {
-        daemonSet(client, AWS_NODE, REGISTRY + "/amazon-k8s-cni:v1.20.4-eksbuild.1", "25m");
+        daemonSet(client, AWS_NODE, REGISTRY + "/amazon-k8s-cni:v1.20.4-eksbuild.1", NodeDaemon.AWS_NODE.cpu());
     }
 
     private static void rbac(KubernetesClient client) {
