@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.StepEntry;
+import io.trainplane.runs.TrainingProgress;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -29,21 +32,34 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
     public Integer call() {
         RunRecord run;
         List<StepEntry> steps;
+        Optional<TrainingProgress> progress;
         try (TableOptions.Source source = table.open(clients)) {
             run = find(source);
             steps = source.store().steps(runId);
+            progress = source.store().progress(runId);
         }
         PrintWriter out = command.commandLine().getOut();
         if (output == OutputFormat.json) {
-            out.println(Json.write(toJson(run, steps, table.stack())));
+            out.println(Json.write(toJson(run, steps, progress, table.stack())));
         } else {
-            print(out, run, steps, table.stack());
+            print(out, run, steps, progress, table.stack());
         }
         return Main.SUCCEEDED;
     }
 
-    /** The run as JSON; {@code stack} (null if not known) goes into the cleanup command. */
-    static ObjectNode toJson(RunRecord run, List<StepEntry> steps, String stack) {
+    /**
+     * The run as JSON; {@code stack} (null if not known) goes into the cleanup command. Each phase
+     * lasts from the entered time of its first state to the next phase's (PhaseTimeline); each step
+     * from its state's entered time to its end, a poll loop's over the whole loop (StepHandler).
+     */
+    static ObjectNode toJson(RunRecord run, List<StepEntry> steps, Optional<TrainingProgress> progress, String stack) {
+        ObjectNode n = toJson(run, steps, stack);
+        n.set("phases", PhasesReport.toJson(run, steps, Instant.now()));
+        progress.ifPresentOrElse(p -> n.set("progress", PhasesReport.toJson(p)), () -> n.putNull("progress"));
+        return n;
+    }
+
+    private static ObjectNode toJson(RunRecord run, List<StepEntry> steps, String stack) {
         ObjectNode n = Json.object()
                 .put("runId", run.runId())
                 .put("status", run.status().name())
@@ -91,7 +107,8 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         return n;
     }
 
-    static void print(PrintWriter out, RunRecord run, List<StepEntry> steps, String stack) {
+    static void print(
+            PrintWriter out, RunRecord run, List<StepEntry> steps, Optional<TrainingProgress> progress, String stack) {
         out.println("run:        " + run.runId());
         out.println("status:     " + run.status() + " (phase "
                 + (run.phase() == null ? null : run.phase().label()) + ")");
@@ -113,6 +130,8 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
                         s.detail() == null ? "" : " (" + s.detail() + ")");
             }
         }
+        PhasesReport.print(out, run, steps, Instant.now());
+        progress.ifPresent(p -> out.println("training:   " + PhasesReport.line(p) + " (at " + p.at() + ")"));
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
         printOutput(out, run);
         if (resumedFrom(run) != null) {
