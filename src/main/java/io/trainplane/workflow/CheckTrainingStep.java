@@ -52,6 +52,8 @@ public final class CheckTrainingStep implements KubernetesStep {
         if (result.path("done").asBoolean()) {
             var status = objects.job(jobName).getStatus();
             interruptions.recordResumption(run, trainingPods);
+            // The last epoch's line, once: the progress shows the training through to its end.
+            record(run, result, JobPolling.progress(trainingPods), now);
             completed(run, jobName, status.getStartTime(), status.getCompletionTime());
         } else {
             // The training's own progress tells how long it still has: wait for a part of that.
@@ -73,7 +75,9 @@ public final class CheckTrainingStep implements KubernetesStep {
                 noteCheckpointSync(run, pods.list());
                 interruptions.recordResumption(run, pods);
                 completed(run, jobName, s.startTime(), s.completionTime());
-                yield JobPolling.done();
+                ObjectNode done = JobPolling.done();
+                record(run, done, JobPolling.progress(pods), now);
+                yield done;
             }
             case PyTorchJobState.Failed f -> {
                 JobWatch.diagnose(pods, "training", jobName, now, true);

@@ -104,7 +104,7 @@ class LocalPipelineTest {
                         "StartOutputs",
                         "CheckOutputs",
                         "CollectResults",
-                        "Teardown",
+                        "CheckTeardown",
                         "FinishRun");
         assertThat(r.resources().created())
                 .anyMatch(c -> c.startsWith("eks:cluster/"))
@@ -138,7 +138,7 @@ class LocalPipelineTest {
                         "StartOutputs",
                         "CheckOutputs",
                         "CollectResults",
-                        "Teardown",
+                        "CheckTeardown",
                         "FinishRun");
     }
 
