@@ -36,8 +36,11 @@ final class PhasesReport {
         out.println("phases:");
         for (PhaseTimeline.Phase p : PhaseTimeline.of(run, steps)) {
             out.printf(
-                    "  %-10s %-22s %10s%s%n",
-                    p.phase(), p.started(), duration(p.duration(now)), p.ended() == null ? "  running" : "");
+                    "  %-10s %-24s %10s%s%n",
+                    p.phase(),
+                    p.started().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                    duration(p.duration(now)),
+                    p.ended() == null ? "  running" : "");
         }
     }
 

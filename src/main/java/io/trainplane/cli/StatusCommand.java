@@ -122,9 +122,9 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             out.println("steps:");
             for (StepEntry s : steps) {
                 out.printf(
-                        "  %-24s %-22s %10s  %s%s%n",
+                        "  %-24s %-24s %10s  %s%s%n",
                         s.state(),
-                        s.started(),
+                        s.started().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
                         s.ended() == null ? "running" : duration(Duration.between(s.started(), s.ended())),
                         s.outcome() == null ? "" : s.outcome(),
                         s.detail() == null ? "" : " (" + s.detail() + ")");
