@@ -15,10 +15,12 @@ import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.spec.Names;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -49,6 +51,22 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
+    @Option(
+            names = {"-f", "--follow"},
+            description = "then follow the training pod's log (its first worker), printing new lines until the"
+                    + " pod ends; Ctrl-C stops following, the run goes on")
+    boolean follow;
+
+    @Option(
+            names = "--interval",
+            defaultValue = "2",
+            paramLabel = "SECONDS",
+            description = "with --follow: seconds between two reads of the log (default ${DEFAULT-VALUE})")
+    double interval;
+
+    /** How many lines one read of a followed log asks for: more than a training prints between two reads. */
+    static final int FOLLOW_WINDOW = 1000;
+
     /** One pod's log; {@code log} null when it could not be read ({@code note} says why). */
     record PodLog(String pod, String component, String phase, String log, String note) {}
 
@@ -60,19 +78,131 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
         if (tail <= 0) {
             throw new UserInputException("--tail must be a positive number of lines, e.g. --tail 100");
         }
+        if (follow && output.structured()) {
+            throw new UserInputException("--follow prints lines as they come: use it with --output text");
+        }
+        if (!(interval > 0) || interval > 3600) {
+            throw new UserInputException("--interval must be between 0 and 3600 seconds, e.g. --interval 2");
+        }
         RunRecord run;
         Pods pods;
         try (TableOptions.Source source = table.open(clients)) {
             run = find(source);
             pods = source.isLocal() ? localPods(source) : clusterPods(run);
+            PrintWriter out = command.commandLine().getOut();
+            if (output.structured()) {
+                out.println(output.write(toJson(run, pods)));
+                return Main.SUCCEEDED;
+            }
+            if (!follow) {
+                print(out, run, pods);
+                return Main.SUCCEEDED;
+            }
+            if (source.isLocal()) {
+                print(out, run, pods);
+                out.println("(a local run is over when it is stored: there is nothing to follow)");
+                return Main.SUCCEEDED;
+            }
+            return follow(out, source);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Main.SUCCEEDED;
         }
-        PrintWriter out = command.commandLine().getOut();
-        if (output.structured()) {
-            out.println(output.write(toJson(run, pods)));
-        } else {
-            print(out, run, pods);
+    }
+
+    /**
+     * Follows the training's first pod: reads its log (a plain GET of the log subresource, the last
+     * {@value #FOLLOW_WINDOW} lines; no watch, no streaming) every {@code --interval} and prints the
+     * lines after those already printed, until the pod has ended and its last lines are out. Waits
+     * for the pod while the run goes on; ends when the run ends without one.
+     */
+    private int follow(PrintWriter out, TableOptions.Source source) throws InterruptedException {
+        Duration pause = Duration.ofMillis(Math.max(1, Math.round(interval * 1000)));
+        List<String> printed = new ArrayList<>();
+        String following = null;
+        boolean waitingTold = false;
+        while (true) {
+            RunRecord run = find(source);
+            String cluster =
+                    run.resources().get(RunResources.KUBERNETES_CLUSTER).orElse(null);
+            String namespace = run.resources().get(RunResources.NAMESPACE).orElse(new Names(runId).namespace());
+            Optional<Pod> pod = cluster == null ? Optional.empty() : trainingPod(cluster, namespace);
+            if (pod.isEmpty()) {
+                if (following != null || run.status().isTerminal()) {
+                    out.println("("
+                            + (following == null
+                                    ? "the run " + run.status() + " without a training pod to follow"
+                                    : "pod " + following + " is gone")
+                            + ")");
+                    return Main.SUCCEEDED;
+                }
+                if (!waitingTold) {
+                    out.println("(waiting for the training pod: the run is " + run.status() + ")");
+                    waitingTold = true;
+                }
+            } else {
+                String name = pod.get().getMetadata().getName();
+                if (!name.equals(following)) {
+                    out.println("== pod " + name + " (following; Ctrl-C stops) ==");
+                    following = name;
+                    printed.clear();
+                }
+                String phase = pod.get().getStatus() == null
+                        ? null
+                        : pod.get().getStatus().getPhase();
+                String log;
+                try {
+                    log = JobPods.log(clients.clusters().connect(cluster), namespace, name, FOLLOW_WINDOW, false);
+                } catch (KubernetesClientException e) {
+                    log = null;
+                }
+                for (String line :
+                        newLines(printed, log == null ? List.of() : log.lines().toList())) {
+                    out.println(line);
+                    printed.add(line);
+                }
+                if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+                    out.println("(pod " + name + " " + phase + ")");
+                    return Main.SUCCEEDED;
+                }
+            }
+            out.flush();
+            clients.sleep(pause);
         }
-        return Main.SUCCEEDED;
+    }
+
+    /** The pod whose log tells the training's progress: worker 0 of the training, else the first by name. */
+    private Optional<Pod> trainingPod(String cluster, String namespace) {
+        try {
+            KubernetesClient k8s = clients.clusters().connect(cluster);
+            return k8s.pods().inNamespace(namespace).withLabel(RunObjects.RUN_LABEL, runId).list().getItems().stream()
+                    .filter(p -> p.getMetadata().getLabels() != null
+                            && "training".equals(p.getMetadata().getLabels().get(WorkloadManifests.COMPONENT)))
+                    .min(Comparator.comparing((Pod p) -> !"0"
+                                    .equals(
+                                            p.getMetadata().getAnnotations() == null
+                                                    ? null
+                                                    : p.getMetadata()
+                                                            .getAnnotations()
+                                                            .get(JobPods.COMPLETION_INDEX)))
+                            .thenComparing(p -> p.getMetadata().getName()));
+        } catch (TerminalException | KubernetesClientException | ResourceNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The lines of {@code read} after those already printed: a read is the log's last lines, so it
+     * starts inside what was printed; the longest end of {@code printed} that {@code read} starts
+     * with is where it goes on. A read that overlaps nothing printed is all new.
+     */
+    static List<String> newLines(List<String> printed, List<String> read) {
+        for (int overlap = Math.min(printed.size(), read.size()); overlap > 0; overlap--) {
+            if (printed.subList(printed.size() - overlap, printed.size()).equals(read.subList(0, overlap))) {
+                return read.subList(overlap, read.size());
+            }
+        }
+        return read;
     }
 
     private Pods localPods(TableOptions.Source source) {

@@ -46,6 +46,13 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             description = "text or json (one JSON object on stdout at the end)")
     OutputFormat output;
 
+    @Option(
+            names = "--progress",
+            defaultValue = "auto",
+            paramLabel = "MODE",
+            description = "how stderr shows the run: " + PhaseLines.Mode.HELP)
+    PhaseLines.Mode progressMode;
+
     @Option(names = "--fail-at", paramLabel = "STATE", description = "make this Task fail every attempt (repeatable)")
     List<String> failAt = List.of();
 
@@ -134,7 +141,11 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             try (ProcessWorkload processes = processRuntime("pytorchjob"
                             .equals(normalized.path("training").path("launcher").asText()));
                     LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
-                Progress progress = new Progress(command.commandLine().getErr(), cloud.clock());
+                Progress progress = new Progress(
+                        command.commandLine().getErr(),
+                        cloud.clock(),
+                        progressMode,
+                        clients.terminal().interactive());
                 PodLogs logs = new PodLogs(() -> cloud.kubernetesClusters().admins(), runId);
                 java.util.function.Consumer<HistoryEvent> events = noStore
                         ? progress

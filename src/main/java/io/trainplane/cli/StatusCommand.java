@@ -7,10 +7,13 @@ import io.trainplane.runs.FailureAdvice;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.StepEntry;
+import io.trainplane.runs.TrainingProgress;
 import io.trainplane.workflow.CleanupRecord;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -32,21 +35,34 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
     public Integer call() {
         RunRecord run;
         List<StepEntry> steps;
+        Optional<TrainingProgress> progress;
         try (TableOptions.Source source = table.open(clients)) {
             run = find(source);
             steps = source.store().steps(runId);
+            progress = source.store().progress(runId);
         }
         PrintWriter out = command.commandLine().getOut();
         if (output.structured()) {
-            out.println(output.write(toJson(run, steps, table.stack())));
+            out.println(output.write(toJson(run, steps, progress, table.stack())));
         } else {
-            print(out, run, steps, table.stack());
+            print(out, run, steps, progress, table.stack());
         }
         return Main.SUCCEEDED;
     }
 
-    /** The run as JSON; {@code stack} (null if not known) goes into the cleanup command. */
-    static ObjectNode toJson(RunRecord run, List<StepEntry> steps, String stack) {
+    /**
+     * The run as JSON; {@code stack} (null if not known) goes into the cleanup command. Each phase
+     * lasts from the entered time of its first state to the next phase's (PhaseTimeline); each step
+     * from its state's entered time to its end, a poll loop's over the whole loop (StepHandler).
+     */
+    static ObjectNode toJson(RunRecord run, List<StepEntry> steps, Optional<TrainingProgress> progress, String stack) {
+        ObjectNode n = toJson(run, steps, stack);
+        n.set("phases", PhasesReport.toJson(run, steps, Instant.now()));
+        progress.ifPresentOrElse(p -> n.set("progress", PhasesReport.toJson(p)), () -> n.putNull("progress"));
+        return n;
+    }
+
+    private static ObjectNode toJson(RunRecord run, List<StepEntry> steps, String stack) {
         ObjectNode n = Json.object()
                 .put("runId", run.runId())
                 .put("status", run.status().name())
@@ -100,7 +116,8 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         return n;
     }
 
-    static void print(PrintWriter out, RunRecord run, List<StepEntry> steps, String stack) {
+    static void print(
+            PrintWriter out, RunRecord run, List<StepEntry> steps, Optional<TrainingProgress> progress, String stack) {
         out.println("run:        " + run.runId());
         out.println("status:     " + run.status() + " (phase "
                 + (run.phase() == null ? null : run.phase().label()) + ")");
@@ -114,14 +131,16 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             out.println("steps:");
             for (StepEntry s : steps) {
                 out.printf(
-                        "  %-24s %-22s %10s  %s%s%n",
+                        "  %-24s %-24s %10s  %s%s%n",
                         s.state(),
-                        s.started(),
+                        s.started().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
                         s.ended() == null ? "running" : duration(Duration.between(s.started(), s.ended())),
                         s.outcome() == null ? "" : s.outcome(),
                         s.detail() == null ? "" : " (" + s.detail() + ")");
             }
         }
+        PhasesReport.print(out, run, steps, Instant.now());
+        progress.ifPresent(p -> out.println("training:   " + PhasesReport.line(p) + " (at " + p.at() + ")"));
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
         printOutput(out, run);
         CostReport.print(out, run);

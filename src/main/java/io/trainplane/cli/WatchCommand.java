@@ -5,11 +5,14 @@ import io.trainplane.runs.Interruption;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.StepEntry;
+import io.trainplane.runs.TrainingProgress;
+import io.trainplane.workflow.PhaseTimeline;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -46,6 +49,16 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
             description = "text, or json: one JSON object (as 'status --output json') per change, the last one final")
     OutputFormat output;
 
+    @Option(
+            names = "--progress",
+            defaultValue = "auto",
+            paramLabel = "MODE",
+            description = "how the text output shows the run: " + PhaseLines.Mode.HELP)
+    PhaseLines.Mode progressMode;
+
+    /** How long watch waits for the record of a run whose execution has started (StartRun writes it). */
+    static final Duration RECORD_WAIT = Duration.ofMinutes(5);
+
     @Override
     public Integer call() throws InterruptedException {
         if (!(interval > 0) || interval > 3600) {
@@ -53,22 +66,26 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
         }
         Duration pause = Duration.ofMillis(Math.max(1, Math.round(interval * 1000)));
         PrintWriter out = command.commandLine().getOut();
-        View view = new View(out, table.stack());
+        View view =
+                new View(out, table.stack(), progressMode, clients.terminal().interactive());
         try (TableOptions.Source source = table.open(clients)) {
             String lastSnapshot = null;
             boolean executionEndNoted = false;
+            awaitRecord(source, pause);
             while (true) {
                 RunRecord run = find(source);
                 List<StepEntry> steps = source.store().steps(runId);
+                Optional<TrainingProgress> progress = source.store().progress(runId);
                 if (output.structured()) {
-                    String snapshot = Json.write(
-                            StatusCommand.toJson(run, steps, table.stack()).without("updatedAt"));
+                    // A running phase's duration grows with every look: only a change of what is recorded prints.
+                    String snapshot = Json.write(StatusCommand.toJson(run, steps, progress, table.stack())
+                            .without(List.of("updatedAt", "phases")));
                     if (!snapshot.equals(lastSnapshot)) {
-                        out.println(output.write(StatusCommand.toJson(run, steps, table.stack())));
+                        out.println(output.write(StatusCommand.toJson(run, steps, progress, table.stack())));
                         lastSnapshot = snapshot;
                     }
                 } else {
-                    view.show(run, steps);
+                    view.show(run, steps, progress);
                 }
                 if (run.status().isTerminal()) {
                     if (output == OutputFormat.text) {
@@ -101,6 +118,48 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Right after {@code start} the execution runs before StartRun has written the record: while
+     * the run's execution is RUNNING, wait for the record (up to {@link #RECORD_WAIT}) instead of
+     * saying there is no such run. A run with neither is not found (exit 4, from {@link #find}).
+     */
+    private void awaitRecord(TableOptions.Source source, Duration pause) throws InterruptedException {
+        if (table.stack() == null || source.store().find(runId).isPresent()) {
+            return;
+        }
+        String executionArn = executionArn(table.stack());
+        Duration waited = Duration.ZERO;
+        boolean told = false;
+        while (executionArn != null
+                && executionStatus(executionArn) == ExecutionStatus.RUNNING
+                && source.store().find(runId).isEmpty()) {
+            if (waited.compareTo(RECORD_WAIT) >= 0) {
+                throw new NotFoundException("run " + runId + ": its execution has been running for "
+                        + StatusCommand.duration(waited) + " without writing the run's record; see the execution "
+                        + executionArn + " in the Step Functions console");
+            }
+            if (!told) {
+                command.commandLine()
+                        .getErr()
+                        .println("run " + runId + ": the execution is running and has not written the run's record"
+                                + " yet (StartRun does); waiting up to " + StatusCommand.duration(RECORD_WAIT));
+                told = true;
+            }
+            clients.sleep(pause);
+            waited = waited.plus(pause);
+        }
+    }
+
+    /** The ARN the run's execution has (its name is the run id), or null when the stack has no pipeline. */
+    private String executionArn(String stack) {
+        try {
+            String machine = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
+            return machine.replaceFirst(":stateMachine:", ":execution:") + ":" + runId;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
     /** The execution's status, or null when Step Functions does not know it (the record is what counts). */
     private ExecutionStatus executionStatus(String executionArn) {
         try {
@@ -122,24 +181,50 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
         private final Set<String> started = new HashSet<>();
         private final Set<String> ended = new HashSet<>();
         private final Set<String> interruptions = new HashSet<>();
+        private final Set<String> phases = new HashSet<>();
         private final String stack;
+        private final boolean everyStep;
+        private final boolean bar;
+        private PhaseLines lines;
         private String status;
 
         View(PrintWriter out, String stack) {
+            this(out, stack, PhaseLines.Mode.lines, false);
+        }
+
+        /**
+         * {@code mode} {@code states} shows every step and status change; the others one line per
+         * phase change, the failed steps and the epochs ({@code terminal}: whether a bar can be drawn).
+         */
+        View(PrintWriter out, String stack, PhaseLines.Mode mode, boolean terminal) {
             this.out = out;
             this.stack = stack;
+            this.everyStep = mode == PhaseLines.Mode.states;
+            this.bar = mode.bar(terminal);
         }
 
         void show(RunRecord run, List<StepEntry> steps) {
-            if (status == null) {
+            show(run, steps, Optional.empty());
+        }
+
+        void show(RunRecord run, List<StepEntry> steps, Optional<TrainingProgress> progress) {
+            if (lines == null) {
                 out.println("run " + run.runId() + " created " + run.createdAt());
+                lines = new PhaseLines(out, bar, at -> stamp(run, at));
             }
+            for (PhaseTimeline.Phase p : PhaseTimeline.of(run, steps)) {
+                if (phases.add(p.phase())) {
+                    lines.phase(p.phase(), p.started());
+                }
+            }
+            progress.filter(p -> "train".equals(lines.phase())).ifPresent(lines::epoch);
             for (StepEntry s : steps) {
                 String key = s.state() + "@" + s.started();
-                if (started.add(key) && s.ended() == null) {
+                boolean failed = s.outcome() != null && !"ok".equals(s.outcome()) && !"succeeded".equals(s.outcome());
+                if (started.add(key) && s.ended() == null && everyStep) {
                     line(run, s.started(), "▶ " + s.state());
                 }
-                if (s.ended() != null && ended.add(key)) {
+                if (s.ended() != null && ended.add(key) && (everyStep || failed)) {
                     String mark = "ok".equals(s.outcome()) || "succeeded".equals(s.outcome())
                             ? "✓"
                             : s.outcome() == null ? "·" : "✗";
@@ -166,8 +251,13 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
             String now = run.status() + " (phase "
                     + (run.phase() == null ? null : run.phase().label()) + ")";
             if (!now.equals(status)) {
-                line(run, run.updatedAt(), "status " + now);
+                if (everyStep) {
+                    line(run, run.updatedAt(), "status " + now);
+                }
                 status = now;
+            }
+            if (run.status().isTerminal() && lines.phase() != null) {
+                lines.end(run.updatedAt(), run.status().name());
             }
         }
 
@@ -202,8 +292,12 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
         }
 
         private void line(RunRecord run, Instant at, String text) {
+            lines.line(at, text);
+        }
+
+        private static String stamp(RunRecord run, Instant at) {
             Duration d = Duration.between(run.createdAt(), at);
-            out.printf("[%d:%02d:%02d] %s%n", d.toHours(), d.toMinutesPart(), d.toSecondsPart(), text);
+            return String.format("[%d:%02d:%02d]", d.toHours(), d.toMinutesPart(), d.toSecondsPart());
         }
     }
 }

@@ -28,6 +28,8 @@ final class RunItems {
     static final String SK = "sk";
     static final String RUN_SK = "RUN";
     static final String STEP_SK_PREFIX = "STEP#";
+    /** The training's progress: one item per run, overwritten by each look (no growth per poll). */
+    static final String PROGRESS_SK = "PROGRESS";
 
     static final String RUN_ID = "runId";
     static final String SPEC = "spec";
@@ -290,6 +292,27 @@ final class RunItems {
                 ended == null ? null : IsoTime.parse(ended),
                 string(item, OUTCOME),
                 string(item, DETAIL));
+    }
+
+    static Map<String, AttributeValue> progressItem(String runId, TrainingProgress p) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put(PK, s(pk(runId)));
+        item.put(SK, s(PROGRESS_SK));
+        item.put("epoch", AttributeValue.fromN(Integer.toString(p.epoch())));
+        item.put("epochs", AttributeValue.fromN(Integer.toString(p.epochs())));
+        item.put("loss", AttributeValue.fromN(Double.toString(p.loss())));
+        item.put(AT, s(IsoTime.format(p.at())));
+        item.put("since", s(IsoTime.format(p.since())));
+        return item;
+    }
+
+    static TrainingProgress progress(Map<String, AttributeValue> item) {
+        return new TrainingProgress(
+                Integer.parseInt(item.get("epoch").n()),
+                Integer.parseInt(item.get("epochs").n()),
+                Double.parseDouble(item.get("loss").n()),
+                IsoTime.parse(string(item, AT)),
+                IsoTime.parse(string(item, "since")));
     }
 
     static AttributeValue s(String value) {

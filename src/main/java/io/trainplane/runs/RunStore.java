@@ -203,6 +203,35 @@ public final class RunStore {
         return steps;
     }
 
+    /**
+     * Records how far the training is, replacing what was recorded before (one item a run, beside
+     * its record: a look at the training does not contend with the record's conditional writes).
+     * An older reading never replaces a newer one.
+     */
+    public void recordProgress(String runId, TrainingProgress progress) {
+        try {
+            dynamo.putItem(PutItemRequest.builder()
+                    .tableName(tableName)
+                    .item(RunItems.progressItem(runId, progress))
+                    .conditionExpression("attribute_not_exists(#at) OR #at <= :at")
+                    .expressionAttributeNames(Map.of("#at", "at"))
+                    .expressionAttributeValues(Map.of(":at", RunItems.s(IsoTime.format(progress.at()))))
+                    .build());
+        } catch (ConditionalCheckFailedException newerRecorded) {
+            // A later look already recorded a newer reading.
+        }
+    }
+
+    /** The training's progress as last recorded, if it reported any. */
+    public Optional<TrainingProgress> progress(String runId) {
+        GetItemResponse response = dynamo.getItem(b -> b.tableName(tableName)
+                .key(Map.of(RunItems.PK, RunItems.s(RunItems.pk(runId)), RunItems.SK, RunItems.s(RunItems.PROGRESS_SK)))
+                .consistentRead(true));
+        return response.hasItem() && !response.item().isEmpty()
+                ? Optional.of(RunItems.progress(response.item()))
+                : Optional.empty();
+    }
+
     /** Up to {@code limit} runs in {@code status}, newest first (by creation time), from the status index. */
     public List<RunSummary> listByStatus(RunStatus status, int limit) {
         Objects.requireNonNull(status, "status");

@@ -14,6 +14,7 @@ import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Launcher;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Looks once at the training (Job or PyTorchJob); on completion publishes {@code Training Job
@@ -51,6 +52,8 @@ public final class CheckTrainingStep implements KubernetesStep {
         if (result.path("done").asBoolean()) {
             var status = objects.job(jobName).getStatus();
             interruptions.recordResumption(run, trainingPods);
+            // The last epoch's line, once: the progress shows the training through to its end.
+            record(run, result, JobPolling.progress(trainingPods), now);
             completed(run, jobName, status.getStartTime(), status.getCompletionTime());
         } else {
             // The training's own progress tells how long it still has: wait for a part of that.
@@ -58,6 +61,7 @@ public final class CheckTrainingStep implements KubernetesStep {
             String start = status == null ? null : status.getStartTime();
             var progress = JobPolling.progress(trainingPods);
             result.put("waitSeconds", JobPolling.waitSeconds(start, now, progress));
+            record(run, result, progress, now);
         }
         return result;
     }
@@ -71,7 +75,9 @@ public final class CheckTrainingStep implements KubernetesStep {
                 noteCheckpointSync(run, pods.list());
                 interruptions.recordResumption(run, pods);
                 completed(run, jobName, s.startTime(), s.completionTime());
-                yield JobPolling.done();
+                ObjectNode done = JobPolling.done();
+                record(run, done, JobPolling.progress(pods), now);
+                yield done;
             }
             case PyTorchJobState.Failed f -> {
                 JobWatch.diagnose(pods, "training", jobName, now, true);
@@ -86,9 +92,32 @@ public final class CheckTrainingStep implements KubernetesStep {
             case PyTorchJobState.Active a -> {
                 noteCheckpointSync(run, pods.list());
                 JobWatch.diagnose(pods, "training", jobName, now, false);
-                yield JobPolling.notDone(a.startTime(), now);
+                ObjectNode result = JobPolling.notDone(a.startTime(), now);
+                record(run, result, JobPolling.progress(pods), now);
+                yield result;
             }
         };
+    }
+
+    /**
+     * Records how far the training is (one item a run, replaced each look: watch and status show
+     * it) and puts it in the look's result, where run's progress view reads it from the history.
+     */
+    private void record(RunContext run, ObjectNode result, Optional<JobPolling.Progress> progress, Instant now) {
+        progress.flatMap(p -> p.reading(now)).ifPresent(p -> {
+            try {
+                store.recordProgress(run.runId(), p);
+            } catch (RuntimeException e) {
+                // The progress is for people; the look's outcome never depends on it.
+                java.util.logging.Logger.getLogger(CheckTrainingStep.class.getName())
+                        .warning("training progress of " + run.runId() + " not recorded: " + e);
+            }
+            result.putObject("progress")
+                    .put("epoch", p.epoch())
+                    .put("epochs", p.epochs())
+                    .put("loss", p.loss())
+                    .put("since", p.since().toString());
+        });
     }
 
     /** Notes in the record, once, why the checkpoint sidecar could not sync: the run goes on, and says so. */

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.trainplane.core.Json;
 import io.trainplane.kubernetes.JobPods;
+import io.trainplane.runs.TrainingProgress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,10 +25,27 @@ import java.util.regex.Pattern;
 final class JobPolling {
     static final int MAX_WAIT_SECONDS = 60;
     static final int MAX_ESTIMATED_WAIT_SECONDS = 1800;
-    private static final Pattern EPOCH = Pattern.compile("epoch (\\d+)/(\\d+)");
+    /** What train.py prints after each epoch (docs/workload-contract.md): {@code epoch N/M loss X}. */
+    private static final Pattern EPOCH =
+            Pattern.compile("epoch (\\d+)/(\\d+)(?: loss ([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?))?");
 
-    /** Epochs done of the total, since {@code since} (when the pod that reports them started). */
-    record Progress(int done, int total, Instant since) {}
+    /**
+     * Epochs done of the total, since {@code since} (when the pod that reports them started), and
+     * the loss its line reports (null when it reports none).
+     */
+    record Progress(int done, int total, Instant since, Double loss) {
+        Progress(int done, int total, Instant since) {
+            this(done, total, since, null);
+        }
+
+        /** As the run store keeps it, read {@code at}; empty when the line makes no sense (more done than in all). */
+        Optional<TrainingProgress> reading(Instant at) {
+            if (done < 0 || total <= 0 || done > total || since.isAfter(at)) {
+                return Optional.empty();
+            }
+            return Optional.of(new TrainingProgress(done, total, loss == null ? 0.0 : loss, at, since));
+        }
+    }
 
     private JobPolling() {}
 
@@ -94,7 +112,15 @@ final class JobPolling {
         Matcher m = EPOCH.matcher(log.get());
         Progress last = null;
         while (m.find()) {
-            last = new Progress(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), since);
+            try {
+                last = new Progress(
+                        Integer.parseInt(m.group(1)),
+                        Integer.parseInt(m.group(2)),
+                        since,
+                        m.group(3) == null ? null : Double.valueOf(m.group(3)));
+            } catch (NumberFormatException tooLong) {
+                // Not a line train.py prints: the last good one stands.
+            }
         }
         return Optional.ofNullable(last);
     }

@@ -23,6 +23,11 @@ import java.util.function.Supplier;
  * poll loop (look once, then done or wait and look again) is one statement.
  */
 public final class StateMachineBuilder {
+    /** The parameter every Task passes its function: the state's name ($$.State.Name). */
+    public static final String STATE_NAME = "stateName.$";
+    /** The parameter every Task passes its function: when the state was entered ($$.State.EnteredTime). */
+    public static final String STATE_ENTERED = "stateEntered.$";
+
     private final String name;
     private final String file;
     private final Duration timeout;
@@ -168,7 +173,21 @@ public final class StateMachineBuilder {
         }
 
         private Task build() {
-            return new Task(state, function, comment, taskParameters, resultPath, timeout, retriers, caught, next);
+            // Every Task tells its function which state runs it and when the state was entered, so
+            // the run's timeline is the state machine's own (StepHandler), not the Lambda's run time.
+            Map<String, Object> withTimeline = new LinkedHashMap<>(taskParameters);
+            withTimeline.put(STATE_NAME, "$$.State.Name");
+            withTimeline.put(STATE_ENTERED, "$$.State.EnteredTime");
+            return new Task(
+                    state,
+                    function,
+                    comment,
+                    Collections.unmodifiableMap(withTimeline),
+                    resultPath,
+                    timeout,
+                    retriers,
+                    caught,
+                    next);
         }
     }
 

@@ -132,7 +132,7 @@ class CliTest {
         assertThat(json.path("resources").path("remaining")).isEmpty();
         assertThat(json.has("events") && json.has("calls") && json.has("stateTransitions") && json.has("metrics"))
                 .isTrue();
-        assertThat(r.err()).contains("StartRun", "CheckTraining", "FinishRun");
+        assertThat(r.err()).contains("▶ start", "▶ train (data took", "epoch 10/10 loss", "■ execution succeeded");
     }
 
     @Test

@@ -45,10 +45,14 @@ class LocalStoreCommandsTest {
         return new CliTest.Result(exit, out.toString(), err.toString());
     }
 
+    /** What 'trainplane run' of the quickstart printed. */
+    static CliTest.Result quickstart;
+
     @BeforeAll
     static void twoLocalRuns() throws IOException {
         CliTest.Result ok =
                 cli("run", "examples/quickstart.json", "--runtime", "simulated", "--store", store.toString());
+        quickstart = ok;
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.err()).contains("stored in " + store);
         Path crashing = specs.resolve("crash.json");
@@ -108,8 +112,82 @@ class LocalStoreCommandsTest {
     }
 
     @Test
-    void watchPrintsTheTimelineOfAFinishedRunAndExitsWithItsOutcome() {
+    void runPrintsOneLinePerPhaseWithItsDurationAndTheEpochsNotEveryPoll() {
+        List<String> lines = quickstart.err().lines().toList();
+        assertThat(lines)
+                .filteredOn(l -> l.contains("▶ "))
+                .extracting(l -> l.replaceFirst("^\\[\\d+:\\d\\d:\\d\\d\\] ▶ (\\w+).*$", "$1"))
+                .containsExactly("start", "cluster", "volume", "data", "train", "evaluate", "outputs", "cleanup");
+        assertThat(quickstart.err())
+                .containsPattern("▶ volume \\(cluster took 1\\dm\\d\\ds\\)")
+                .containsPattern("■ execution succeeded \\(cleanup took \\d+m\\d\\ds\\)")
+                .doesNotContain("CheckTeardown", "WaitForTeardown", "CheckCluster", "\r");
+        // Plain lines (not a terminal): one per new epoch, each once, with the loss and an ETA.
+        List<String> epochs = lines.stream().filter(l -> l.contains(" epoch ")).toList();
+        assertThat(epochs).isNotEmpty().doesNotHaveDuplicates();
+        assertThat(epochs.stream().map(l -> l.replaceFirst(".* epoch (\\d+)/10 .*", "$1")))
+                .doesNotHaveDuplicates();
+        assertThat(epochs.getFirst()).containsPattern("epoch \\d+/10 loss \\d\\.\\d{4} ETA \\d+m\\d\\ds");
+        // No line is printed twice: no poll shows.
+        assertThat(lines.stream().map(l -> l.replaceFirst("^\\[[^]]*\\] ", "")).toList())
+                .doesNotHaveDuplicates();
+    }
+
+    @Test
+    void statusShowsRealPhaseDurationsThatAddUpToTheRunsDuration() {
+        CliTest.Result r = cli("status", "quickstart", "--store", store.toString(), "--output", "json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode run = Json.read(r.out());
+        double runSeconds = java.time.Duration.between(
+                                java.time.Instant.parse(run.path("createdAt").asText()),
+                                java.time.Instant.parse(run.path("updatedAt").asText()))
+                        .toMillis()
+                / 1000.0;
+        List<JsonNode> phases = new java.util.ArrayList<>();
+        run.path("phases").forEach(phases::add);
+        assertThat(phases)
+                .extracting(p -> p.path("phase").asText())
+                .containsExactly("start", "cluster", "volume", "data", "train", "evaluate", "outputs", "cleanup");
+        assertThat(phases).allSatisfy(p -> assertThat(p.path("durationSeconds").asDouble())
+                .as(p.toString())
+                .isPositive());
+        assertThat(phases.stream()
+                        .mapToDouble(p -> p.path("durationSeconds").asDouble())
+                        .sum())
+                .isCloseTo(runSeconds, org.assertj.core.data.Offset.offset(0.01));
+        // The cluster takes minutes on AWS and in the twin; its poll loop's step spans the loop.
+        JsonNode cluster = phases.get(1);
+        assertThat(cluster.path("durationSeconds").asDouble()).isGreaterThan(300);
+        JsonNode checkCluster = null;
+        for (JsonNode step : run.path("steps")) {
+            if (step.path("state").asText().equals("CheckCluster")) {
+                checkCluster = step;
+            }
+        }
+        assertThat(checkCluster).isNotNull();
+        assertThat(checkCluster.path("durationSeconds").asDouble()).isGreaterThan(300);
+        assertThat(run.path("progress").path("epochs").asInt()).isEqualTo(10);
+        assertThat(run.path("progress").path("epoch").asInt()).isBetween(1, 10);
+
+        CliTest.Result text = cli("status", "quickstart", "--store", store.toString());
+        assertThat(text.out())
+                .containsPattern("phases:\\n  start .*\\n  cluster +\\S+ +1\\dm\\d\\ds")
+                .containsPattern("training: +epoch \\d+/10 loss");
+    }
+
+    @Test
+    void watchPrintsOneLinePerPhaseOfAFinishedRun() {
         CliTest.Result ok = cli("watch", "quickstart", "--store", store.toString());
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.out())
+                .containsSubsequence("▶ start", "▶ cluster (start took", "▶ volume (cluster took 1", "▶ cleanup (")
+                .containsPattern("■ SUCCEEDED \\(cleanup took \\d+m\\d\\ds\\)")
+                .doesNotContain("✓ ");
+    }
+
+    @Test
+    void watchPrintsTheTimelineOfAFinishedRunAndExitsWithItsOutcome() {
+        CliTest.Result ok = cli("watch", "quickstart", "--store", store.toString(), "--progress", "states");
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.out())
                 .contains("✓ StartRun", "✓ CheckTraining", "status SUCCEEDED")
@@ -117,6 +195,7 @@ class LocalStoreCommandsTest {
         assertThat(ok.out()).containsPattern("\\[0:\\d\\d:\\d\\d\\] ✓ FinishRun");
 
         CliTest.Result bad = cli("watch", "crashing", "--store", store.toString());
+        assertThat(bad.out()).doesNotContain("✓ ");
         assertThat(bad.exit()).isEqualTo(Main.FAILED);
         assertThat(bad.out())
                 .contains(

@@ -182,7 +182,7 @@ class WatchLogsMotoTest {
     @Test
     void watchFollowsARunUntilItEndsPrintingOnlyChanges() {
         aLiveRun();
-        CliTest.Result r = cli("watch", "run-live", "--stack", STACK, "--interval", "0.01");
+        CliTest.Result r = cli("watch", "run-live", "--stack", STACK, "--interval", "0.01", "--progress", "states");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(sleeps).isEqualTo(3);
         assertThat(r.out())
@@ -195,6 +195,150 @@ class WatchLogsMotoTest {
                         "run run-live SUCCEEDED after 2m05s",
                         "accuracy = 0.8");
         assertThat(r.out().lines().filter(l -> l.contains("StartRun"))).hasSize(1);
+    }
+
+    @Test
+    void watchPrintsOneLinePerPhaseAndEachNewEpoch() {
+        aLiveRun();
+        RunStore store = new RunStore(dynamo, TABLE, Clock.fixed(RunFixtures.T0, ZoneOffset.UTC));
+        store.addStep(
+                "run-live",
+                StepEntry.started("StartTraining", RunFixtures.T0.plusSeconds(30))
+                        .ended(RunFixtures.T0.plusSeconds(31), "ok", null));
+        java.time.Instant since = RunFixtures.T0.plusSeconds(31);
+        store.recordProgress(
+                "run-live", new io.trainplane.runs.TrainingProgress(1, 4, 1.5, RunFixtures.T0.plusSeconds(41), since));
+        whileSleeping.addFirst(() -> store.recordProgress(
+                "run-live",
+                new io.trainplane.runs.TrainingProgress(2, 4, 1.25, RunFixtures.T0.plusSeconds(51), since)));
+        CliTest.Result r = cli("watch", "run-live", "--stack", STACK, "--interval", "0.01");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out())
+                .containsSubsequence(
+                        "[0:00:00] ▶ start",
+                        "[0:00:30] ▶ train (start took 30s)",
+                        "[0:00:41] epoch 1/4 loss 1.5000 ETA 30s",
+                        "[0:00:51] epoch 2/4 loss 1.2500 ETA 20s",
+                        "[0:02:04] ▶ cleanup (train took 1m34s)",
+                        "[0:02:05] ■ SUCCEEDED (cleanup took 1s)",
+                        "run run-live SUCCEEDED after 2m05s")
+                .doesNotContain("✓ ", "status TRAINING");
+        assertThat(r.out().lines().filter(l -> l.contains("epoch 1/4"))).hasSize(1);
+
+        JsonNode status = Json.read(
+                cli("status", "run-live", "--stack", STACK, "--output", "json").out());
+        assertThat(status.path("progress").path("epoch").asInt()).isEqualTo(2);
+        assertThat(status.path("progress").path("etaSeconds").asLong()).isEqualTo(20);
+        assertThat(status.path("phases").get(1).path("durationSeconds").asDouble())
+                .isEqualTo(94.0);
+    }
+
+    @Test
+    void watchRightAfterStartWaitsForTheRecordWhileTheExecutionRuns() {
+        sfn.startExecution(r -> r.stateMachineArn(pipeline).name("run-early").input("{}"));
+        whileSleeping.add(() -> {});
+        whileSleeping.add(() -> {
+            RunStore store = new RunStore(dynamo, TABLE, Clock.fixed(RunFixtures.T0, ZoneOffset.UTC));
+            store.create("run-early", "{\"runId\":\"run-early\"}", null);
+        });
+        whileSleeping.add(() -> {
+            RunStore store = new RunStore(dynamo, TABLE, Clock.fixed(RunFixtures.T0.plusSeconds(60), ZoneOffset.UTC));
+            store.update("run-early", r -> r.withStatus(RunStatus.TRAINING));
+            store.update("run-early", r -> r.withStatus(RunStatus.SUCCEEDED));
+        });
+        CliTest.Result r = cli("watch", "run-early", "--stack", STACK, "--interval", "0.01");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err()).containsOnlyOnce("the execution is running and has not written the run's record yet");
+        assertThat(r.out()).contains("run run-early SUCCEEDED");
+        assertThat(sleeps).isEqualTo(3);
+    }
+
+    @Test
+    void logsFollowPrintsTheTrainingPodsNewLinesUntilThePodEnds() {
+        eks.createCluster(r ->
+                r.name(CLUSTER).roleArn(MotoServer.roleArn("eks")).resourcesVpcConfig(v -> v.subnetIds("subnet-1")));
+        String runId = "run-follow";
+        RunStore store = new RunStore(dynamo, TABLE, Clock.systemUTC());
+        store.create(runId, "{\"runId\":\"" + runId + "\"}", null);
+        String namespace = new Names(runId).namespace();
+        store.update(runId, r -> r.withStatus(RunStatus.TRAINING)
+                .withResource(RunResources.KUBERNETES_CLUSTER, CLUSTER)
+                .withResource(RunResources.NAMESPACE, namespace));
+        var k8s = kubernetes.admin();
+        k8s.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build())
+                .create();
+        String job = new Names(runId).trainingJob();
+        k8s.batch()
+                .v1()
+                .jobs()
+                .inNamespace(namespace)
+                .resource(new JobBuilder()
+                        .withNewMetadata()
+                        .withName(job)
+                        .addToLabels(Names.RUN_ID_LABEL, runId)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewTemplate()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("trainer")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+        java.util.function.Function<String, io.fabric8.kubernetes.api.model.Pod> pod = phase -> new PodBuilder()
+                .withNewMetadata()
+                .withName(job + "-0-abc")
+                .addToLabels(Names.RUN_ID_LABEL, runId)
+                .addToLabels("job-name", job)
+                .addToLabels(WorkloadManifests.COMPONENT, "training")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("trainer")
+                .withImage("x")
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase(phase)
+                .endStatus()
+                .build();
+        k8s.pods().inNamespace(namespace).resource(pod.apply("Running")).create();
+        List<String> log = new ArrayList<>(List.of("epoch 1/3 loss 2.0000"));
+        kubernetes.servingLogs((j, p) -> Optional.of(String.join("\n", log) + "\n"));
+        whileSleeping.add(() -> {});
+        whileSleeping.add(() -> log.add("epoch 2/3 loss 1.0000"));
+        whileSleeping.add(() -> {
+            log.add("epoch 3/3 loss 0.5000");
+            log.add("done");
+            k8s.pods().inNamespace(namespace).withName(job + "-0-abc").delete();
+            k8s.pods().inNamespace(namespace).resource(pod.apply("Succeeded")).create();
+        });
+
+        CliTest.Result r = cli("logs", runId, "--stack", STACK, "--follow", "--interval", "0.01");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out())
+                .containsSubsequence(
+                        "== pod " + job + "-0-abc (following; Ctrl-C stops) ==",
+                        "epoch 1/3 loss 2.0000",
+                        "epoch 2/3 loss 1.0000",
+                        "epoch 3/3 loss 0.5000",
+                        "done",
+                        "(pod " + job + "-0-abc Succeeded)");
+        assertThat(r.out().lines().filter(l -> l.startsWith("epoch 1/3"))).hasSize(1);
+        assertThat(r.out().lines().filter(l -> l.startsWith("epoch 2/3"))).hasSize(1);
+        assertThat(sleeps).isEqualTo(3);
+        assertThat(cli("logs", runId, "--stack", STACK, "--follow", "--output", "json")
+                        .exit())
+                .isEqualTo(Main.INVALID_INPUT);
     }
 
     @Test

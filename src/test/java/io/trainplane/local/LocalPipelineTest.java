@@ -80,8 +80,8 @@ class LocalPipelineTest {
         assertThat(r.calls()).containsKey("eks:DescribeCluster");
         assertThat(r.stateTransitions()).isGreaterThan(taskStates.size());
         assertThat(ok.record().status()).isEqualTo(RunStatus.SUCCEEDED);
-        // The timeline names the function that ran each step (CheckEvaluation runs CheckJob); polls
-        // that found nothing new are left out.
+        // The timeline names the state that ran each step (CheckEvaluation, not its function CheckJob);
+        // polls that found nothing new are left out.
         assertThat(ok.steps())
                 .extracting(StepEntry::state)
                 .containsSubsequence(
@@ -96,15 +96,15 @@ class LocalPipelineTest {
                         "CheckVolume",
                         "BindVolume",
                         "StartDataJob",
-                        "CheckJob",
+                        "CheckData",
                         "StartTraining",
                         "CheckTraining",
                         "StartEvaluation",
-                        "CheckJob",
+                        "CheckEvaluation",
                         "StartOutputs",
-                        "CheckJob",
+                        "CheckOutputs",
                         "CollectResults",
-                        "Teardown",
+                        "CheckTeardown",
                         "FinishRun");
         assertThat(r.resources().created())
                 .anyMatch(c -> c.startsWith("eks:cluster/"))
@@ -138,7 +138,7 @@ class LocalPipelineTest {
                         "StartOutputs",
                         "CheckOutputs",
                         "CollectResults",
-                        "Teardown",
+                        "CheckTeardown",
                         "FinishRun");
     }
 
