@@ -29,7 +29,7 @@ final class IamCommand implements Callable<Integer> {
             paramLabel = "KEY=VALUE",
             mapFallbackValue = "",
             description =
-                    "A template parameter's value (repeatable); SubnetIds defaults to the local account's subnets")
+                    "a template parameter's value (repeatable); SubnetIds defaults to the local account's subnets")
     Map<String, String> parameters = new LinkedHashMap<>();
 
     @Override

@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "plan",
         mixinStandardHelpOptions = true,
-        description = "Print the AWS resources and Kubernetes objects a run would create (each Job summarized; the full"
-                + " manifests with --output json), and an estimate of its cost. Creates nothing.")
+        description =
+                "Print the AWS resources and Kubernetes objects a run would create (each Job summarized; the full"
+                        + " manifests with --output json or yaml), and an estimate of its cost: expected, and worst case at maxRunHours. Creates nothing.")
 final class PlanCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;

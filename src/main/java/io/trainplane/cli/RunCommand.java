@@ -43,7 +43,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             names = "--output",
             defaultValue = "text",
             paramLabel = "FORMAT",
-            description = "text or json (one JSON object on stdout at the end)")
+            description =
+                    "text (default), json or yaml: the run's summary as one document on stdout at the end, an error's too")
     OutputFormat output;
 
     @Option(

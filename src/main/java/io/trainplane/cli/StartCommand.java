@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
         name = "start",
         mixinStandardHelpOptions = true,
         description =
-                "Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline, named after the runId). With --local or --store, the run executes here as 'trainplane run' does (to its end) and is kept in the local store.")
+                "Validate a run spec and start the run on a deployed stack (one execution of its TrainingPipeline, named after the runId), after showing the plan's expected and worst-case cost and asking Proceed? [Y/n] (--yes: without asking). With --local or --store, the run executes here as 'trainplane run' does (to its end) and is kept in the local store.")
 final class StartCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;

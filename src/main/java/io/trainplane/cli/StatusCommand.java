@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
         name = "status",
         mixinStandardHelpOptions = true,
         description =
-                "Show a run from the run store: status, phase, step timeline, metrics, interruptions, resources, error.")
+                "Show a run from the run store: status, phase, step timeline, metrics, actual cost beside the plan's, interruptions, what the run holds, kept and deleted, error and what to do about it.")
 final class StatusCommand extends OneRunCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     TableOptions.WithTable table;

@@ -46,7 +46,8 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
             names = "--output",
             defaultValue = "text",
             paramLabel = "FORMAT",
-            description = "text, or json: one JSON object (as 'status --output json') per change, the last one final")
+            description =
+                    "text (default), json or yaml: one document (as 'status --output json') per change, the last one final; an error's too")
     OutputFormat output;
 
     @Option(
