@@ -49,7 +49,7 @@ class RunStoreCommandsTest {
                         "CreateCluster",
                         "10m00s",
                         "accuracy = 0.81",
-                        "cleanup/deleted = eks:cluster/tp-run-ok");
+                        "deleted:    eks:cluster/tp-run-ok");
 
         CliTest.Result bad = cli("status", "run-bad", "--table", TABLE);
         assertThat(bad.out()).contains("FAILED", "CheckNodegroup", "InsufficientCapacity: no g5.2xlarge", "| line 2");
