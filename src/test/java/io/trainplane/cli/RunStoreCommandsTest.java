@@ -45,11 +45,7 @@ class RunStoreCommandsTest {
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.out())
                 .contains(
-                        "SUCCEEDED",
-                        "CreateCluster",
-                        "10m00s",
-                        "accuracy = 0.81",
-                        "deleted:    eks:cluster/tp-run-ok");
+                        "SUCCEEDED", "CreateCluster", "10m00s", "accuracy = 0.81", "deleted:    eks:cluster/tp-run-ok");
 
         CliTest.Result bad = cli("status", "run-bad", "--table", TABLE);
         assertThat(bad.out()).contains("FAILED", "CheckNodegroup", "InsufficientCapacity: no g5.2xlarge", "| line 2");
