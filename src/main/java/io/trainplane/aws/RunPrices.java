@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
  * ({@code src/main/resources/prices/<region>.json}), so that a run's actual cost and its plan agree
  * on prices. The EKS control plane costs {@code eksControlPlanePerHour} in standard support and
  * {@code eksExtendedSupportControlPlanePerHour} (in total, not on top) in extended support
- * (https://aws.amazon.com/eks/pricing/).
+ * (https://aws.amazon.com/eks/pricing/). {@code spotDate} is the day of the typical Spot prices,
+ * which change by the hour and by Availability Zone (the file's {@code spotSource} says so).
  */
 public record RunPrices(
         InstancePrices instances,
+        String spotDate,
         double eksControlPlanePerHour,
         double eksExtendedSupportControlPlanePerHour,
         double efsStoragePerGbMonth,
@@ -40,6 +42,7 @@ public record RunPrices(
         JsonNode n = Json.read(json);
         return new RunPrices(
                 InstancePrices.parse(json),
+                n.path("spotDate").asText(),
                 n.path("eksControlPlanePerHour").asDouble(),
                 n.path("eksExtendedSupportControlPlanePerHour").asDouble(),
                 n.path("efsStoragePerGbMonth").asDouble(),
@@ -47,6 +50,44 @@ public record RunPrices(
                 n.path("efsElasticWritePerGb").asDouble(),
                 n.path("stepFunctionsPer1000Transitions").asDouble(),
                 n.path("lambdaPerGbSecond").asDouble());
+    }
+
+    /** The plan's table ({@link InstancePrices#PLAN_REGION}). */
+    public static RunPrices plan() {
+        return load(InstancePrices.PLAN_REGION);
+    }
+
+    public String region() {
+        return instances.region();
+    }
+
+    /** The day of the on-demand prices. */
+    public String date() {
+        return instances.date();
+    }
+
+    /** The on-demand price of an instance type, or null when the table does not list it. */
+    public Double instancePerHour(String instanceType) {
+        return instances.onDemandPerHour().get(instanceType);
+    }
+
+    /** The typical Spot price of an instance type, or null when the table does not list it. */
+    public Double spotPerHour(String instanceType) {
+        return instances.spotPerHour().get(instanceType);
+    }
+
+    /** These prices with other instance prices (a table missing some, in tests of what then happens). */
+    public RunPrices withInstances(InstancePrices other) {
+        return new RunPrices(
+                other,
+                spotDate,
+                eksControlPlanePerHour,
+                eksExtendedSupportControlPlanePerHour,
+                efsStoragePerGbMonth,
+                efsElasticReadPerGb,
+                efsElasticWritePerGb,
+                stepFunctionsPer1000Transitions,
+                lambdaPerGbSecond);
     }
 
     /** "us-east-1 prices of 2026-11-01": which table priced a cost. */

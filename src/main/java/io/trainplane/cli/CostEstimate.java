@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.RunPrices;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.core.Json;
 import io.trainplane.spec.CapacityType;
@@ -21,7 +22,7 @@ import java.util.Map;
  * spot prices with the on-demand price beside them; no other discounts, no data transfer.
  */
 record CostEstimate(
-        PriceTable prices,
+        RunPrices prices,
         List<String> assumptions,
         double expectedHours,
         List<Line> expected,
@@ -82,7 +83,7 @@ record CostEstimate(
 
     /** The EKS control plane's line: its name and hourly price, which depend on the version's support on the run's day. */
     private record ControlPlane(String item, double perHour, boolean extended) {
-        static ControlPlane of(RunSpec spec, PriceTable prices, LocalDate runDay) {
+        static ControlPlane of(RunSpec spec, RunPrices prices, LocalDate runDay) {
             if (KubernetesVersions.support(spec.cluster().kubernetesVersion(), runDay)
                     == KubernetesVersions.Support.EXTENDED) {
                 return new ControlPlane(
@@ -93,7 +94,7 @@ record CostEstimate(
     }
 
     /** The estimate of a run of {@code spec} starting on {@code runDay} (which sets the control plane's price). */
-    static CostEstimate of(RunSpec spec, PriceTable prices, LocalDate runDay) {
+    static CostEstimate of(RunSpec spec, RunPrices prices, LocalDate runDay) {
         boolean create = spec.cluster().created();
         NodeGroupSpec nodes = create ? spec.cluster().nodeGroup() : null;
         // A diversified node group may get its slowest type: the estimate assumes it.
@@ -163,7 +164,7 @@ record CostEstimate(
      * when a listed type has no price at all.
      */
     record NodePrice(String item, Double perHour, Double onDemandPerHour, String dearest, List<String> noSpotPrice) {
-        static NodePrice of(NodeGroupSpec nodes, PriceTable prices) {
+        static NodePrice of(NodeGroupSpec nodes, RunPrices prices) {
             String types = String.join("|", nodes.types());
             if (nodes.capacityType() != CapacityType.SPOT) {
                 return new NodePrice(
@@ -197,7 +198,7 @@ record CostEstimate(
                     List.copyOf(noSpotPrice));
         }
 
-        String assumption(PriceTable prices) {
+        String assumption(RunPrices prices) {
             String priced = perHour == null
                     ? "a listed type has no price in the table"
                     : String.format(
@@ -220,7 +221,7 @@ record CostEstimate(
 
     private static List<Line> lines(
             RunSpec spec,
-            PriceTable prices,
+            RunPrices prices,
             NodePrice nodePrice,
             ControlPlane controlPlane,
             double hours,

@@ -1,6 +1,7 @@
 package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunCost;
 import io.trainplane.runs.RunRecord;
@@ -23,7 +24,7 @@ final class CostReport {
         try {
             return Optional.of(CostEstimate.of(
                     RunSpecs.fromNormalized(run.specJson()),
-                    PriceTable.load(PriceTable.DEFAULT_REGION),
+                    RunPrices.plan(),
                     KubernetesVersions.day(run.createdAt())));
         } catch (RuntimeException e) {
             return Optional.empty();

@@ -3,6 +3,7 @@ package io.trainplane.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
@@ -49,7 +50,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
             manifests.addAll(1, new VolumeManifests(run.names(), fileSystem).all());
         }
         List<String> aws = AwsPlan.of(run);
-        CostEstimate cost = CostEstimate.of(run, PriceTable.load(PriceTable.DEFAULT_REGION), runDay);
+        CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), runDay);
         if (output.structured()) {
             var plan = Json.object().put("runId", runId);
             ArrayNode awsNode = plan.putArray("aws");

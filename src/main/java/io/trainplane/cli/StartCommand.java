@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
@@ -72,7 +73,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         if (exists(CancelCommand.executionArn(pipeline, runId))) {
             throw alreadyExists(runId);
         }
-        if (!yes && !confirmed(CostEstimate.of(run, PriceTable.load(PriceTable.DEFAULT_REGION), today()), runId)) {
+        if (!yes && !confirmed(CostEstimate.of(run, RunPrices.plan(), today()), runId)) {
             command.commandLine().getErr().println("not started: nothing was created");
             return Main.FAILED;
         }

@@ -251,20 +251,9 @@ class PlanCostTest {
 
     @Test
     void aSpotTypeWithoutASpotPriceIsPricedAtOnDemandTheMostSpotCosts() {
-        PriceTable table = PriceTable.load(PriceTable.DEFAULT_REGION);
-        PriceTable noSpot = new PriceTable(
-                table.region(),
-                table.date(),
-                table.instancesPerHour(),
-                table.spotDate(),
-                java.util.Map.of(),
-                table.eksControlPlanePerHour(),
-                table.eksExtendedSupportControlPlanePerHour(),
-                table.efsStoragePerGbMonth(),
-                table.efsElasticReadPerGb(),
-                table.efsElasticWritePerGb(),
-                table.stepFunctionsPer1000Transitions(),
-                table.lambdaPerGbSecond());
+        var table = io.trainplane.aws.RunPrices.plan();
+        var noSpot = table.withInstances(new io.trainplane.aws.InstancePrices(
+                table.region(), table.date(), table.instances().onDemandPerHour(), java.util.Map.of()));
         var nodes = new io.trainplane.spec.NodeGroupSpec(
                 null, List.of("c5.2xlarge", "c6i.2xlarge"), 2, 0, io.trainplane.spec.CapacityType.SPOT, null, false);
 
@@ -277,22 +266,11 @@ class PlanCostTest {
 
     @Test
     void aTotalWithoutSomePriceSaysItIsALowerBoundInTextAndJson() {
-        PriceTable table = PriceTable.load(PriceTable.DEFAULT_REGION);
-        var withoutG5 = new java.util.HashMap<>(table.instancesPerHour());
+        var table = io.trainplane.aws.RunPrices.plan();
+        var withoutG5 = new java.util.HashMap<>(table.instances().onDemandPerHour());
         withoutG5.remove("g5.2xlarge");
-        PriceTable partial = new PriceTable(
-                table.region(),
-                table.date(),
-                withoutG5,
-                table.spotDate(),
-                table.spotInstancesPerHour(),
-                table.eksControlPlanePerHour(),
-                table.eksExtendedSupportControlPlanePerHour(),
-                table.efsStoragePerGbMonth(),
-                table.efsElasticReadPerGb(),
-                table.efsElasticWritePerGb(),
-                table.stepFunctionsPer1000Transitions(),
-                table.lambdaPerGbSecond());
+        var partial = table.withInstances(new io.trainplane.aws.InstancePrices(
+                table.region(), table.date(), withoutG5, table.instances().spotPerHour()));
         var spec = io.trainplane.spec.RunSpecs.parse(SPEC);
         CostEstimate cost = CostEstimate.of(spec, partial, java.time.LocalDate.parse(DAY));
 

@@ -146,10 +146,11 @@ class SpotInstanceTypesTest {
         assertThat(pointers(problems)).containsExactly("/training/cpu", "/training/memory");
         assertThat(problems.get(0).message())
                 .isEqualTo("asks for 6 CPUs per worker (with the checkpoint sidecar's 50m CPU and 128Mi), but a"
-                        + " c5.xlarge node leaves pods only 3.92 CPUs of its 4 vCPUs (the EKS AMI reserves 0.08 CPUs"
-                        + " for the kubelet and the system)");
+                        + " c5.xlarge node leaves pods only 3.785 CPUs of its 4 vCPUs (the EKS AMI reserves 0.08 CPUs"
+                        + " for the kubelet and the system, and the node's DaemonSet pods [kube-proxy, aws-node,"
+                        + " eks-pod-identity-agent] ask for 0.135 CPUs)");
         assertThat(problems.get(0).hint())
-                .startsWith("set training.cpu to at most \"3870m\"")
+                .startsWith("set training.cpu to at most \"3735m\"")
                 .endsWith("or remove it from cluster.nodeGroup.instanceTypes");
         assertThat(problems.get(1).message())
                 .startsWith("asks for 12Gi per worker (with the checkpoint sidecar's 50m CPU and 128Mi), but a"
