@@ -46,8 +46,18 @@ import software.amazon.awssdk.services.efs.model.UntagResourceResponse;
  * answers {@code FileSystemAlreadyExists} carrying its id, never a second file system.
  */
 public final class SimulatedEfs implements EfsClient, Inventory {
+    /**
+     * CreateFileSystem to available. EFS documents no figure
+     * (https://docs.aws.amazon.com/efs/latest/ug/API_CreateFileSystem.html): the twin's choice.
+     */
     public static final Duration FILE_SYSTEM_CREATING = Duration.ofSeconds(30);
+    /**
+     * CreateMountTarget to available: "typically 1–2 minutes"
+     * (https://alchemy.run/providers/aws/efs/mounttarget, a provider that waits for it; EFS's own
+     * documentation gives no figure, https://docs.aws.amazon.com/efs/latest/ug/API_CreateMountTarget.html).
+     */
     public static final Duration MOUNT_TARGET_CREATING = Duration.ofSeconds(90);
+
     public static final Duration DELETING = Duration.ofSeconds(30);
 
     private final Map<String, FileSystemRecord> fileSystems = new LinkedHashMap<>();

@@ -147,6 +147,34 @@ class SimulatedEksTest {
     }
 
     @Test
+    void lifetimesTellWhenEachClusterAndNodegroupWasActiveAndWillBeGone() {
+        var t0 = sim.clock.instant();
+        sim.eks.createCluster(cluster("c1", "t", "run-1"));
+        sim.at(SimulatedEks.CLUSTER_CREATING);
+        sim.eks.createNodegroup(nodegroup("c1", "ng", "n", "run-1"));
+        sim.advance(SimulatedEks.NODEGROUP_CREATING.plusMinutes(5));
+        sim.eks.deleteNodegroup(r -> r.clusterName("c1").nodegroupName("ng"));
+
+        var lifetimes = sim.eks.lifetimes();
+        var c1 = lifetimes.stream()
+                .filter(l -> l.nodegroup() == null)
+                .findFirst()
+                .orElseThrow();
+        var ng = lifetimes.stream()
+                .filter(l -> "ng".equals(l.nodegroup()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(c1.created()).isEqualTo(t0);
+        assertThat(c1.active()).isEqualTo(t0.plus(SimulatedEks.CLUSTER_CREATING));
+        assertThat(c1.gone()).isNull();
+        assertThat(ng.instanceType()).isEqualTo("g5.12xlarge");
+        assertThat(ng.nodes()).isEqualTo(2);
+        assertThat(ng.active()).isEqualTo(c1.active().plus(SimulatedEks.NODEGROUP_CREATING));
+        assertThat(ng.deleteRequested()).isEqualTo(ng.active().plusSeconds(300));
+        assertThat(ng.gone()).isEqualTo(ng.deleteRequested().plus(SimulatedEks.NODEGROUP_DELETING));
+    }
+
+    @Test
     void nodegroupCreateIsIdempotentByTokenAndConflictsOtherwise() {
         activeCluster("c1");
         for (int i = 0; i < 3; i++) {
