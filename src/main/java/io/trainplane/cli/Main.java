@@ -30,7 +30,8 @@ import picocli.CommandLine.Command;
             "2:invalid input: nothing was created (also: a stack without Trainplane's outputs, a runId already used, a template parameter iam refuses)",
             "3:an internal error",
             "4:not found: no such run, stack or local store (status, watch, logs, cancel, cleanup, list, start)",
-            "5:AWS refused or could not be reached (credentials, permissions, network)"
+            "5:AWS refused or could not be reached (credentials, permissions, network)",
+            "130:stopped by Ctrl-C (run: the run was stopped and cleaned up first)"
         })
 public final class Main implements Runnable {
     public static final int SUCCEEDED = 0;
