@@ -33,8 +33,9 @@ import java.util.Optional;
  *       and the real file system's metered size not being read by the workflow; reads and writes
  *       as the plan assumes them.
  *   <li>Step Functions transitions and Lambda: the timeline records each step once it is done, not
- *       each poll, so the polls are estimated (one every {@link #POLL_SECONDS} of the run); the exact transitions are
- *       in the execution's history (GetExecutionHistory), which the workflow does not read.
+ *       each poll, so the polls are estimated (one every {@link #POLL_SECONDS} of the run), and each
+ *       invocation is billed as the plan assumes; the exact transitions are in the execution's
+ *       history (GetExecutionHistory), which the workflow does not read.
  * </ul>
  */
 public final class ActualCost {
@@ -55,8 +56,11 @@ public final class ActualCost {
     static final int TRANSITIONS_PER_STEP = 2;
 
     static final int TRANSITIONS_PER_POLL = 3;
-    /** The least an invocation is billed: 1 ms (a local run's simulated clock gives its steps no time at all). */
-    static final double MIN_BILLED_SECONDS = 0.001;
+    /**
+     * What an invocation is billed, as the plan assumes: the timeline's steps run from their
+     * state's entry (a poll loop's from the loop's), which is not the functions' own run time.
+     */
+    static final double LAMBDA_SECONDS_PER_INVOCATION = 2.0;
 
     private ActualCost() {}
 
@@ -121,29 +125,18 @@ public final class ActualCost {
         }
         double runSeconds = Duration.between(run.createdAt(), finished).toMillis() / 1000.0;
         double polls = Math.ceil(runSeconds / POLL_SECONDS);
-        double stepSeconds = 0;
-        int recorded = 0;
-        for (StepEntry s : steps) {
-            if (s.ended() != null && !s.ended().isBefore(s.started())) {
-                // Lambda bills each invocation's duration rounded up to the millisecond
-                // (https://aws.amazon.com/lambda/pricing/).
-                stepSeconds += Math.max(
-                        MIN_BILLED_SECONDS,
-                        Duration.between(s.started(), s.ended()).toMillis() / 1000.0);
-                recorded++;
-            }
-        }
-        double meanStepSeconds = recorded == 0 ? 1.0 : stepSeconds / recorded;
+        double invocations = steps.size() + polls;
         lines.add(line(
                 "Step Functions transitions",
                 (TRANSITIONS_PER_STEP * steps.size() + TRANSITIONS_PER_POLL * polls) / 1000.0,
                 "1,000 transitions",
                 prices.stepFunctionsPer1000Transitions()));
         lines.add(line(
-                "Lambda", (stepSeconds + polls * meanStepSeconds) * LAMBDA_GB, "GB-s", prices.lambdaPerGbSecond()));
+                "Lambda", invocations * LAMBDA_SECONDS_PER_INVOCATION * LAMBDA_GB, "GB-s", prices.lambdaPerGbSecond()));
         basis.add(String.format(
-                "transitions and Lambda: %d recorded steps (%.1f s) and %.0f polls estimated at one every %.0f s",
-                steps.size(), stepSeconds, polls, POLL_SECONDS));
+                "transitions and Lambda: %d recorded steps and %.0f polls estimated at one every %.0f s, each"
+                        + " invocation billed %.0f s as the plan assumes",
+                steps.size(), polls, POLL_SECONDS, LAMBDA_SECONDS_PER_INVOCATION));
         double total = lines.stream()
                 .filter(l -> l.cost() != null)
                 .mapToDouble(RunCost.Line::cost)

@@ -80,7 +80,8 @@ class ActualCostTest {
         assertThat(lines.get("EFS storage").cost()).isCloseTo(2.0 * 95 / 60.0 / 730.0 * 0.3, within(1e-6));
         assertThat(lines.get("EFS elastic throughput, reads").quantity()).isCloseTo(0.2 * 11, within(1e-6));
         assertThat(lines.get("EFS elastic throughput, writes").cost()).isCloseTo(2.0 * 0.06, within(1e-6));
-        // The workflow: 5 recorded steps of 2 s, and 240 polls (one every 30 s of a 2-hour run) of 2 s each.
+        // The workflow: 5 recorded steps and 240 polls (one every 30 s of a 2-hour run), each invocation billed 2 s
+        // (the steps span their states, not the functions' run time).
         assertThat(lines.get("Step Functions transitions").quantity())
                 .isCloseTo((2 * 5 + 3 * 240) / 1000.0, within(1e-6));
         assertThat(lines.get("Lambda").quantity()).isCloseTo(10 + 240 * 2.0, within(1e-6));
