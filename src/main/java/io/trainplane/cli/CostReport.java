@@ -77,7 +77,7 @@ final class CostReport {
                     "            %-36s %14.6f %-18s %12s %12s%n",
                     l.item(), l.quantity(), l.unit(), l.cost() == null ? "?" : money(l.cost()), planned);
         }
-        cost.basis().forEach(b -> out.println("            measured: " + b));
+        cost.basis().forEach(b -> out.println("            basis: " + b));
     }
 
     /** Dollars with cents, or with four decimals below a cent (a local run costs little). */
