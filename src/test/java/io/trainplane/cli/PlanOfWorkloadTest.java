@@ -70,4 +70,15 @@ class PlanOfWorkloadTest {
                 ManifestSummary.of(Json.mapper().convertValue(job, io.fabric8.kubernetes.api.model.batch.v1.Job.class));
         assertThat(summary).contains("      command: sh -c 'python t.py && echo '\\''ok'\\'''");
     }
+
+    @Test
+    void theProcessRuntimeRefusesYourImagesCommandsBeforeCreatingAnything() {
+        var err = new java.io.StringWriter();
+        int exit = Main.commandLine()
+                .setOut(new java.io.PrintWriter(new java.io.StringWriter(), true))
+                .setErr(new java.io.PrintWriter(err, true))
+                .execute("run", "examples/custom-image.json", "--runtime", "process", "--no-store");
+        assertThat(exit).isEqualTo(Main.INVALID_INPUT);
+        assertThat(err.toString()).contains("--runtime process runs the built-in scripts only", "--runtime simulated");
+    }
 }
