@@ -104,7 +104,8 @@ record CostEstimate(
                         .orElseThrow()
                 : null;
         double secondsPerEpoch = create ? secondsPerEpoch(slowest) : DEFAULT_SECONDS_PER_EPOCH;
-        double epochHours = spec.training().epochs() * secondsPerEpoch / 3600.0;
+        int epochs = spec.workload().epochs(spec.training().epochs());
+        double epochHours = epochs * secondsPerEpoch / 3600.0;
         double timeoutHours = spec.training().timeoutMinutes() / 60.0;
         double trainingHours = Math.min(epochHours, timeoutHours);
         double overhead = create ? OVERHEAD_HOURS_CREATE : OVERHEAD_HOURS_EXISTING;
@@ -132,7 +133,7 @@ record CostEstimate(
         if (create) {
             assumptions.add(String.format(
                     "training: %d epochs × %.0f s per epoch on %s = %.2f h%s",
-                    spec.training().epochs(),
+                    epochs,
                     secondsPerEpoch,
                     family(slowest),
                     epochHours,
@@ -252,7 +253,7 @@ record CostEstimate(
             lines.add(new Line("EFS elastic throughput, writes", EFS_WRITTEN_GB, "GB", prices.efsElasticWritePerGb()));
             lines.add(new Line(
                     "EFS elastic throughput, reads",
-                    EFS_DATASET_GB * (spec.training().epochs() + 1),
+                    EFS_DATASET_GB * (spec.workload().epochs(spec.training().epochs()) + 1),
                     "GB",
                     prices.efsElasticReadPerGb()));
         }

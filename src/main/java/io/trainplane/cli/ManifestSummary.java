@@ -110,8 +110,15 @@ final class ManifestSummary {
         if (word.contains("\n")) {
             return "<script of " + word.lines().count() + " lines>";
         }
-        return word.length() > LONGEST_ARGUMENT ? word.substring(0, LONGEST_ARGUMENT) + "…" : word;
+        if (word.length() > LONGEST_ARGUMENT) {
+            return word.substring(0, LONGEST_ARGUMENT) + "…";
+        }
+        // Quoted as a POSIX shell would need it, so that the line shows where each argument ends.
+        return word.isEmpty() || SHELL_SPECIAL.matcher(word).find() ? "'" + word.replace("'", "'\\''") + "'" : word;
     }
+
+    private static final java.util.regex.Pattern SHELL_SPECIAL =
+            java.util.regex.Pattern.compile("[\\s'\"\\\\$`;&|<>(){}*?\\[\\]!#]");
 
     private static String quantities(JsonNode resources) {
         if (resources.isMissingNode() || resources.isEmpty()) {

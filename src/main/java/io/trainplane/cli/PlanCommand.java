@@ -10,6 +10,8 @@ import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.VolumeType;
+import io.trainplane.spec.WorkloadCode;
+import io.trainplane.spec.WorkloadSpec;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +66,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
             out().println("# AWS:");
             aws.forEach(a -> out().println("#   " + a));
             cost.print(out());
+            out().println("# Workload: " + workload(run));
             out().println("# Kubernetes objects, in creation order (all deleted by cleanup):");
             manifests.forEach(m -> ManifestSummary.of(m).forEach(line -> out().println("#   " + line)));
             out().println("# End of plan: " + manifests.size() + " Kubernetes objects; their full manifests:"
@@ -73,6 +76,21 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         // main exits (the plan was cut off mid-manifest).
         out().flush();
         return Main.SUCCEEDED;
+    }
+
+    /** The code route, image and launcher; the command lines are the containers' below. */
+    static String workload(RunSpec run) {
+        WorkloadSpec workload = run.workload();
+        return "code " + workload.code().json()
+                + (workload.code() == WorkloadCode.BUILTIN
+                        ? " (the CIFAR-10 scripts of the jar, mounted from the run's ConfigMap at "
+                                + WorkloadManifests.WORKLOAD_DIR + ")"
+                        : " (the image's own commands, launcher "
+                                + workload.launcher().json() + ")")
+                + ", image " + run.training().image()
+                + (workload.hyperparameters().isEmpty()
+                        ? ""
+                        : ", hyperparameters as --key value and " + WorkloadSpec.HYPERPARAMETER_ENV_PREFIX + "*");
     }
 
     private java.io.PrintWriter out() {

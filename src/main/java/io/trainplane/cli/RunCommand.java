@@ -94,7 +94,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             defaultValue = "auto",
             paramLabel = "RUNTIME",
             description =
-                    "what the pods do: simulated (a model of the workload), process (the real scripts as local processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH), auto (process when such a python exists, else simulated; default)")
+                    "what the pods do: simulated (a model of the workload), process (the real built-in scripts as local processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH; not for workload.code image), auto (process when such a python exists and the scripts are the built-in ones, else simulated; default)")
     Runtime runtime;
 
     /** {@code --runtime}. */
@@ -139,8 +139,13 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         // the end of the local processes.
         try (Interruption interruption = Interruption.onCtrlC(runId, command.commandLine())) {
             RunReport report;
-            try (ProcessWorkload processes = processRuntime("pytorchjob"
-                            .equals(normalized.path("training").path("launcher").asText()));
+            try (ProcessWorkload processes = processRuntime(
+                            "pytorchjob"
+                                    .equals(normalized
+                                            .path("training")
+                                            .path("launcher")
+                                            .asText()),
+                            "image".equals(normalized.at("/workload/code").asText()));
                     LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
                 Progress progress = new Progress(
                         command.commandLine().getErr(),
@@ -201,7 +206,15 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
     }
 
     /** The process runtime when asked for (or, with auto, when PyTorch is there); null for the simulated one. */
-    private ProcessWorkload processRuntime(boolean pyTorchJob) {
+    private ProcessWorkload processRuntime(boolean pyTorchJob, boolean codeInImage) {
+        // The process runtime runs the built-in scripts; your image's commands locally come later (issue 17 item 5).
+        if (codeInImage && runtime == Runtime.process) {
+            throw new UserInputException("--runtime process runs the built-in scripts only, and workload.code is"
+                    + " \"image\": use --runtime simulated (running your image's commands locally comes later)");
+        }
+        if (codeInImage && runtime == Runtime.auto) {
+            return null;
+        }
         if (clusterFault != null && runtime == Runtime.process && !Faults.interrupts(fault())) {
             throw new UserInputException("--cluster-fault " + fault()
                     + " is simulated: use it with --runtime simulated or auto (the process runtime takes node-lost and "

@@ -104,7 +104,7 @@ public final class PodDiagnosis {
                         "ImagePullFailed",
                         "the image " + image + " of pod " + name(pod)
                                 + " cannot be pulled (" + waiting.getReason() + detail(waiting.getMessage())
-                                + "); check training.image and that the nodes can reach its registry",
+                                + "); check the image (workload.image, or training.image) and that the nodes can reach its registry",
                         name(pod),
                         false));
             }

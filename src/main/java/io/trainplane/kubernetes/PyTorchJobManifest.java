@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainingSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,15 +69,10 @@ final class PyTorchJobManifest {
     }
 
     private Map<String, Object> replica(int count, boolean syncsCheckpoints) {
-        List<String> command = new ArrayList<>(List.of("torchrun", WorkloadManifests.WORKLOAD_DIR + "/train.py"));
-        command.addAll(manifests.trainingArguments());
+        // The operator gives torchrun nodes, processes and the rendezvous (PET_*): no flags here.
+        List<String> command = manifests.trainCommand(List.of("torchrun"));
         Container trainer = manifests.container(
-                CONTAINER,
-                TermExit.wrap(command),
-                manifests.trainingResources(),
-                List.of(
-                        WorkloadManifests.env("TRAINPLANE_RUN_ID", spec.runId()),
-                        WorkloadManifests.env("TRAINPLANE_ROLE", "training")));
+                CONTAINER, TermExit.wrap(command), manifests.trainingResources(), manifests.trainingEnv(null));
         PodSpec pod = manifests.trainingPodSpec(trainer, null);
         if (syncsCheckpoints) {
             manifests.withCheckpointSync(pod, false);

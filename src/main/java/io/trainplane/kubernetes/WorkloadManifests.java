@@ -33,8 +33,12 @@ import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
 import io.trainplane.spec.OutputSpec;
 import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.TrainLauncher;
 import io.trainplane.spec.TrainingSpec;
 import io.trainplane.spec.VolumeType;
+import io.trainplane.spec.WorkloadCode;
+import io.trainplane.spec.WorkloadCommand;
+import io.trainplane.spec.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,21 +160,15 @@ public final class WorkloadManifests {
     public Job trainingJob() {
         TrainingSpec t = spec.training();
         String rendezvous = names.trainingJob() + "-0." + names.trainingService() + ":" + RENDEZVOUS_PORT;
-        List<String> command = new ArrayList<>(List.of(
+        List<String> torchrun = List.of(
                 "torchrun",
                 "--nnodes=" + t.workers(),
                 "--nproc-per-node=" + t.procsPerWorker(),
                 "--max-restarts=" + t.maxRestarts(),
                 "--rdzv-backend=c10d",
                 "--rdzv-endpoint=" + rendezvous,
-                "--rdzv-id=" + spec.runId(),
-                WORKLOAD_DIR + "/train.py"));
-        command.addAll(trainingArguments());
-        Container trainer = container(
-                "trainer",
-                command,
-                trainingResources(),
-                List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "training")));
+                "--rdzv-id=" + spec.runId());
+        Container trainer = container("trainer", trainCommand(torchrun), trainingResources(), trainingEnv(rendezvous));
         return new JobBuilder()
                 .withNewMetadata()
                 .withName(names.trainingJob())
@@ -256,11 +254,12 @@ public final class WorkloadManifests {
                 }
             }
         }
+        WorkloadCommand prepare = spec.workload().prepare();
         Container preparer = container(
                 "data",
-                command,
+                prepare == null ? command : prepare.args(),
                 spec.cluster().created() ? systemCpuAndMemory() : cpuAndMemory(),
-                List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "data")));
+                roleEnv("data", prepare));
         PodSpec pod = podSpec(preparer, null, Placement.SYSTEM);
         if (spec.training().resumeFrom() != null) {
             // The checkpoint is on the volume before the training looks for it; fetching it needs
@@ -345,20 +344,26 @@ public final class WorkloadManifests {
     }
 
     public Job evaluationJob() {
-        List<String> command = List.of(
-                "python",
-                WORKLOAD_DIR + "/evaluate.py",
-                "--data-dir",
-                SHARED_DIR + "/data",
-                "--model-dir",
-                SHARED_DIR + "/model",
-                "--metrics-file",
-                "/dev/termination-log");
-        Container evaluator = container(
-                "evaluator",
-                command,
-                resources(),
-                List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "evaluation")));
+        WorkloadCommand evaluate = spec.workload().evaluate();
+        List<String> command;
+        if (evaluate != null) {
+            command = evaluate.args();
+        } else if (spec.workload().code() == WorkloadCode.IMAGE) {
+            // Your image without an evaluate command: the metrics the training wrote are the gate's.
+            command = List.of(
+                    "/bin/sh", "-c", "cat \"$" + OUTPUT_DIR_ENV + "/" + METRICS_FILE + "\" > /dev/termination-log");
+        } else {
+            command = List.of(
+                    "python",
+                    WORKLOAD_DIR + "/evaluate.py",
+                    "--data-dir",
+                    SHARED_DIR + "/data",
+                    "--model-dir",
+                    SHARED_DIR + "/model",
+                    "--metrics-file",
+                    "/dev/termination-log");
+        }
+        Container evaluator = container("evaluator", command, resources(), roleEnv("evaluation", evaluate));
         return singlePodJob(names.evaluationJob(), "evaluation", podSpec(evaluator, null, Placement.WORKERS));
     }
 
@@ -510,6 +515,81 @@ public final class WorkloadManifests {
                 .build();
         pod.setInitContainers(List.of(sidecar));
         return pod;
+    }
+
+    /** Where a workload of your image finds the data set and writes the model and checkpoints. */
+    public static final String DATA_DIR_ENV = "TRAINPLANE_DATA_DIR";
+
+    public static final String OUTPUT_DIR_ENV = "TRAINPLANE_OUTPUT_DIR";
+
+    /** What the evaluation reports when your image has no evaluate command: the training's metrics. */
+    public static final String METRICS_FILE = "metrics.json";
+
+    /**
+     * The training's command: the built-in train.py with the spec's arguments under {@code
+     * torchrun} (the launcher's flags), or the spec's train command with the hyperparameters as
+     * {@code --key value}: under {@code torchrun --no-python}, which runs it as given once per
+     * process (https://docs.pytorch.org/docs/stable/elastic/run.html), or alone with launcher none.
+     */
+    List<String> trainCommand(List<String> torchrun) {
+        WorkloadSpec workload = spec.workload();
+        List<String> command = new ArrayList<>();
+        if (workload.code() == WorkloadCode.BUILTIN) {
+            command.addAll(torchrun);
+            command.add(WORKLOAD_DIR + "/train.py");
+            command.addAll(trainingArguments());
+            return command;
+        }
+        if (workload.launcher() == TrainLauncher.TORCHRUN) {
+            command.addAll(torchrun);
+            command.add("--no-python");
+        }
+        command.addAll(workload.train().args());
+        command.addAll(workload.hyperparameterArguments());
+        return command;
+    }
+
+    /**
+     * A training container's environment: the role's, and with your image's code where the
+     * processes meet when it launches them itself ({@code rendezvous}: null for a PyTorchJob, whose
+     * operator sets PET_* and MASTER_ADDR).
+     */
+    List<EnvVar> trainingEnv(String rendezvous) {
+        List<EnvVar> env =
+                new ArrayList<>(List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "training")));
+        if (spec.workload().code() == WorkloadCode.BUILTIN) {
+            return env;
+        }
+        TrainingSpec t = spec.training();
+        env.add(env("TRAINPLANE_NNODES", Integer.toString(t.workers())));
+        env.add(env("TRAINPLANE_NPROC_PER_NODE", Integer.toString(t.procsPerWorker())));
+        if (rendezvous != null) {
+            env.add(env("TRAINPLANE_RDZV_ENDPOINT", rendezvous));
+        }
+        env.addAll(workloadEnv(spec.workload().train()));
+        return env;
+    }
+
+    /** A data or evaluation container's environment: the role's, and what your image's code gets. */
+    private List<EnvVar> roleEnv(String role, WorkloadCommand command) {
+        List<EnvVar> env =
+                new ArrayList<>(List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", role)));
+        if (spec.workload().code() == WorkloadCode.IMAGE) {
+            env.addAll(workloadEnv(command));
+        }
+        return env;
+    }
+
+    /** The directories, the hyperparameters as TRAINPLANE_HP_*, then the command's own variables. */
+    private List<EnvVar> workloadEnv(WorkloadCommand command) {
+        List<EnvVar> env = new ArrayList<>();
+        env.add(env(DATA_DIR_ENV, SHARED_DIR + "/data"));
+        env.add(env(OUTPUT_DIR_ENV, SHARED_DIR + "/model"));
+        spec.workload().hyperparameterEnv().forEach((name, value) -> env.add(env(name, value)));
+        if (command != null) {
+            command.env().forEach((name, value) -> env.add(env(name, value)));
+        }
+        return env;
     }
 
     List<String> trainingArguments() {

@@ -1,5 +1,6 @@
 package io.trainplane.spec;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
@@ -7,6 +8,10 @@ import java.util.Objects;
  * A validated run spec with every default applied (DESIGN §5). Build one with
  * {@link RunSpecs#parse(String)}; {@link #toJson()} gives back its normalized form, the one that is
  * stored and hashed, and {@code RunSpecs.parse(spec.toJson().toString())} equals {@code spec}.
+ *
+ * {@code training.image} is the image the workload runs in, whether the spec gave it there or
+ * as {@code workload.image}; the normalized spec leaves {@code workload} out when it is {@link
+ * WorkloadSpec#BUILTIN} (so a spec without one normalizes, and hashes, as before the section existed).
  *
  * <p>{@code runId} is null when the spec did not name the run; the caller then supplies one
  * (the execution name) with {@link #withRunId(String)}.
@@ -17,6 +22,8 @@ public record RunSpec(
         VolumeSpec volume,
         DataSpec data,
         TrainingSpec training,
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = WorkloadSpec.BuiltinFilter.class)
+                WorkloadSpec workload,
         EvaluationSpec evaluation,
         OutputSpec output,
         CleanupSpec cleanup,
@@ -26,6 +33,7 @@ public record RunSpec(
         Objects.requireNonNull(volume, "volume");
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(training, "training");
+        workload = workload == null ? WorkloadSpec.BUILTIN : workload;
         Objects.requireNonNull(evaluation, "evaluation");
         Objects.requireNonNull(cleanup, "cleanup");
         output = output == null ? OutputSpec.UNRESOLVED : output;
@@ -43,12 +51,12 @@ public record RunSpec(
                     "\"" + runId + "\" cannot name a run: it must be " + Names.RUN_ID_MEANING,
                     "set \"runId\" in the spec, or start the execution with such a name"));
         }
-        return new RunSpec(runId, cluster, volume, data, training, evaluation, output, cleanup, maxRunHours);
+        return new RunSpec(runId, cluster, volume, data, training, workload, evaluation, output, cleanup, maxRunHours);
     }
 
     /** This spec with its outputs going to {@code output} (StartRun resolves the default). */
     public RunSpec withOutput(OutputSpec output) {
-        return new RunSpec(runId, cluster, volume, data, training, evaluation, output, cleanup, maxRunHours);
+        return new RunSpec(runId, cluster, volume, data, training, workload, evaluation, output, cleanup, maxRunHours);
     }
 
     /** The names of everything the run creates; requires a runId. */

@@ -3,6 +3,8 @@ package io.trainplane.spec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -20,12 +22,14 @@ final class SpecRecords {
     /** @throws IllegalArgumentException when the document lacks a required part or holds an unknown value */
     static RunSpec fromJson(ObjectNode spec) {
         try {
+            WorkloadSpec workload = workload(spec.path("workload"));
             return new RunSpec(
                     text(spec, "runId"),
                     cluster(part(spec, "cluster")),
                     volume(part(spec, "volume")),
                     data(part(spec, "data")),
-                    training(part(spec, "training")),
+                    training(part(spec, "training"), workload.image()),
+                    workload,
                     new EvaluationSpec(
                             part(spec, "evaluation").path("minAccuracy").asDouble()),
                     new OutputSpec(text(spec.path("output"), "s3Uri")),
@@ -48,6 +52,9 @@ final class SpecRecords {
         putText(volume, "fileSystemId", spec.volume().fileSystemId());
         json.set("data", data(spec.data()));
         json.set("training", training(spec.training()));
+        if (!spec.workload().sameAsBuiltin()) {
+            json.set("workload", workload(spec.workload()));
+        }
         json.putObject("evaluation").put("minAccuracy", spec.evaluation().minAccuracy());
         putText(json.putObject("output"), "s3Uri", spec.output().s3Uri());
         json.putObject("cleanup")
@@ -119,10 +126,11 @@ final class SpecRecords {
         return json;
     }
 
-    private static TrainingSpec training(JsonNode training) {
+    /** {@code image}: workload.image, which names the image in place of training.image when given. */
+    private static TrainingSpec training(JsonNode training, String image) {
         return new TrainingSpec(
                 spelled(Launcher.class, Launcher::json, training.path("launcher")),
-                text(training, "image"),
+                image != null ? image : text(training, "image"),
                 training.path("workers").asInt(),
                 training.path("procsPerWorker").asInt(),
                 training.path("epochs").asInt(),
@@ -153,6 +161,67 @@ final class SpecRecords {
                 .put("timeoutMinutes", training.timeoutMinutes());
         putText(json, "resumeFrom", training.resumeFrom());
         return json;
+    }
+
+    /** The workload section; {@link WorkloadSpec#BUILTIN} when the spec has none. */
+    private static WorkloadSpec workload(JsonNode workload) {
+        if (!workload.isObject()) {
+            return WorkloadSpec.BUILTIN;
+        }
+        JsonNode commands = workload.path("commands");
+        Map<String, JsonNode> hyperparameters = new LinkedHashMap<>();
+        workload.path("hyperparameters").properties().forEach(e -> hyperparameters.put(e.getKey(), e.getValue()));
+        return new WorkloadSpec(
+                text(workload, "image"),
+                spelled(WorkloadCode.class, WorkloadCode::json, workload.path("code")),
+                spelled(TrainLauncher.class, TrainLauncher::json, workload.path("launcher")),
+                commands.isObject()
+                        ? new WorkloadCommands(
+                                command(commands.path("prepare")),
+                                command(commands.path("train")),
+                                command(commands.path("evaluate")))
+                        : null,
+                hyperparameters);
+    }
+
+    private static WorkloadCommand command(JsonNode command) {
+        if (!command.isObject()) {
+            return null;
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        command.path("env")
+                .properties()
+                .forEach(e -> env.put(e.getKey(), e.getValue().asText()));
+        return new WorkloadCommand(texts(command, "args"), env);
+    }
+
+    private static ObjectNode workload(WorkloadSpec workload) {
+        ObjectNode json = NODES.objectNode();
+        putText(json, "image", workload.image());
+        json.put("code", workload.code().json())
+                .put("launcher", workload.launcher().json());
+        if (workload.commands() != null) {
+            ObjectNode commands = json.putObject("commands");
+            putCommand(commands, "prepare", workload.prepare());
+            putCommand(commands, "train", workload.train());
+            putCommand(commands, "evaluate", workload.evaluate());
+        }
+        if (!workload.hyperparameters().isEmpty()) {
+            workload.hyperparameters().forEach(json.putObject("hyperparameters")::set);
+        }
+        return json;
+    }
+
+    private static void putCommand(ObjectNode commands, String role, WorkloadCommand command) {
+        if (command == null) {
+            return;
+        }
+        ObjectNode json = commands.putObject(role);
+        command.args().forEach(json.putArray("args")::add);
+        if (!command.env().isEmpty()) {
+            ObjectNode env = json.putObject("env");
+            command.env().forEach(env::put);
+        }
     }
 
     private static IllegalArgumentException missing(String field, Exception cause) {

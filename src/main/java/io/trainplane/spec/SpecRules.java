@@ -57,6 +57,7 @@ final class SpecRules {
                     "set training.timeoutMinutes to at most " + runMinutes + ", or raise maxRunHours"));
         }
         checkResumeFrom(spec, given, problems);
+        WorkloadRules.check(spec, given, problems);
         if (isZero(training.cpu())) {
             problems.add(new SpecProblem(
                     "/training/cpu",

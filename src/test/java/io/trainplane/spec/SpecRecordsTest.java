@@ -39,6 +39,15 @@ class SpecRecordsTest {
                  "evaluation": {"minAccuracy": 1}, "cleanup": {"keepCluster": true, "keepVolume": true}, "maxRunHours": 48}
                 """
                         .formatted("a".repeat(64)));
+        // A workload of your image: every field, the commands' lists and maps, each kind of hyperparameter.
+        specs.add(
+                """
+                {"cluster": {"mode": "existing", "name": "ml"},
+                 "workload": {"image": "ghcr.io/me/t:1", "code": "image", "launcher": "none",
+                   "commands": {"prepare": {"args": ["python", "p.py"]},
+                                "train": {"args": ["python", "t.py"], "env": {"B": "2", "A": "1"}}},
+                   "hyperparameters": {"epochs": 3, "lr": 1e-4, "opt": "adamw", "amp": true}}}
+                """);
         specs.add(
                 """
                 {"cluster": {"mode": "create", "nodeGroup": {"instanceType": "c5.2xlarge", "nodes": 1, "capacityType": "SPOT"}},

@@ -74,6 +74,7 @@ class SpecRulesTest {
                 BASE.volume(),
                 BASE.data(),
                 training,
+                BASE.workload(),
                 BASE.evaluation(),
                 BASE.output(),
                 BASE.cleanup(),

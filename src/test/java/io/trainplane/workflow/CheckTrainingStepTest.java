@@ -323,7 +323,7 @@ class CheckTrainingStepTest {
                 .isInstanceOfSatisfying(
                         TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ImagePullFailed"))
                 .hasMessageContaining("pytorch/pytorch:2.5.1")
-                .hasMessageContaining("check training.image");
+                .hasMessageContaining("check the image (workload.image, or training.image)");
     }
 
     @Test
