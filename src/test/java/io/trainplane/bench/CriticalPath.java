@@ -1,5 +1,6 @@
 package io.trainplane.bench;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,6 +10,7 @@ import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.HistoryEvent;
+import io.trainplane.local.sim.ImagePulls;
 import io.trainplane.local.sim.SimulatedEks;
 import io.trainplane.spec.ClusterMode;
 import io.trainplane.spec.InstanceShapes;
@@ -37,8 +39,9 @@ import java.util.Objects;
  * <p>The first training step is when the training pods run (the last of the workers to start):
  * distributed training's first step needs every worker joined, and the twin starts a container as
  * soon as its pod is bound; the first epoch line comes one epoch (30 s simulated) later, after
- * many steps. The twin does not pull images, so the pull ({@link CriticalPathFigures#PULL_PER_GB}
- * by image size) is added after that, where the workflow starts it today.
+ * many steps. The twin's kubelets pull a pod's images before its containers start ({@link
+ * ImagePulls}: {@link ImagePulls#PULL_PER_GB} by image size), so that start includes the pull; the
+ * pull itself is read from the training pods' Pulling and Pulled events.
  */
 public final class CriticalPath {
     static final List<String> EXAMPLES = List.of(
@@ -55,6 +58,10 @@ public final class CriticalPath {
         final Map<String, Instant> trainingStarts = new LinkedHashMap<>();
         final Map<String, Instant> nodeReady = new LinkedHashMap<>();
         Instant lastEvaluationEnd;
+        /** The training pods' image pulls (by pod and image, as the kubelet's events say): when each started and ended. */
+        final Map<String, Instant> pulling = new LinkedHashMap<>();
+
+        final Map<String, Instant> pulled = new LinkedHashMap<>();
         final List<PhaseTimeline.Phase> phases = new ArrayList<>();
         private String phase;
         private Instant phaseStart;
@@ -112,6 +119,20 @@ public final class CriticalPath {
                         }
                     }
                 }
+                for (Event e : api.v1().events().inAnyNamespace().list().getItems()) {
+                    String pod = e.getInvolvedObject() == null
+                            ? null
+                            : e.getInvolvedObject().getName();
+                    if (pod == null || !pod.contains("-train") || e.getMessage() == null) {
+                        continue;
+                    }
+                    Instant at = Instant.parse(e.getFirstTimestamp());
+                    if ("Pulling".equals(e.getReason())) {
+                        pulling.putIfAbsent(pod + " " + quoted(e.getMessage()), at);
+                    } else if ("Pulled".equals(e.getReason()) && e.getMessage().startsWith("Successfully pulled")) {
+                        pulled.putIfAbsent(pod + " " + quoted(e.getMessage()), at);
+                    }
+                }
                 for (Node n : api.nodes().list().getItems()) {
                     String group = n.getMetadata().getLabels().get("eks.amazonaws.com/nodegroup");
                     n.getStatus().getConditions().stream()
@@ -124,6 +145,35 @@ public final class CriticalPath {
         }
     }
 
+    /** The image an event's message names: the first quoted string. */
+    static String quoted(String message) {
+        int start = message.indexOf('"');
+        int end = message.indexOf('"', start + 1);
+        return start < 0 || end < 0 ? "" : message.substring(start + 1, end);
+    }
+
+    /** The training image's pull as the twin simulated it: the longest Pulling → Pulled of a training pod. */
+    static Duration pull(Observed seen, String image) {
+        Duration longest = Duration.ZERO;
+        for (var e : seen.pulled.entrySet()) {
+            Instant started = seen.pulling.get(e.getKey());
+            if (e.getKey().endsWith(" " + image) && started != null) {
+                Duration d = Duration.between(started, e.getValue());
+                longest = d.compareTo(longest) > 0 ? d : longest;
+            }
+        }
+        return longest;
+    }
+
+    /** When the training image was on the last node that pulled it (its last Pulled event); null without one. */
+    static Instant imagePulled(Observed seen, String image) {
+        return seen.pulled.entrySet().stream()
+                .filter(e -> e.getKey().endsWith(" " + image))
+                .map(Map.Entry::getValue)
+                .max(Instant::compareTo)
+                .orElse(null);
+    }
+
     public static void main(String[] args) throws IOException {
         Path root = Path.of(args.length > 0 ? args[0] : ".");
         InstancePrices prices = InstancePrices.load(InstancePrices.PLAN_REGION);
@@ -131,14 +181,14 @@ public final class CriticalPath {
         System.out.printf(
                 Locale.ROOT,
                 "Twin durations: cluster %s, node group (nodes Ready) %s, add-on >= %s, EFS file system %s,"
-                        + " mount target %s; image pull %s per GB (not simulated by the twin: added after the"
-                        + " training pods start); prices: %s %s%n",
+                        + " mount target %s; image pull %s per compressed GB (simulated by the twin's kubelets:"
+                        + " Pulling -> Pulled before the containers start); prices: %s %s%n",
                 min(SimulatedEks.CLUSTER_CREATING),
                 min(SimulatedEks.NODEGROUP_CREATING),
                 min(SimulatedEks.ADDON_CREATING),
                 min(io.trainplane.local.sim.SimulatedEfs.FILE_SYSTEM_CREATING),
                 min(io.trainplane.local.sim.SimulatedEfs.MOUNT_TARGET_CREATING),
-                min(CriticalPathFigures.PULL_PER_GB),
+                min(ImagePulls.PULL_PER_GB),
                 prices.region(),
                 prices.date());
         System.out.println();
@@ -187,7 +237,12 @@ public final class CriticalPath {
         System.exit(ok ? 0 : 1);
     }
 
-    record Result(CriticalPathFigures.Timeline timeline, String workerGroup, boolean accelerated, Instant nodesReady) {}
+    record Result(
+            CriticalPathFigures.Timeline timeline,
+            String workerGroup,
+            boolean accelerated,
+            Instant nodesReady,
+            Instant imagePulled) {}
 
     static Result figures(RunSpec spec, Observed seen, InstancePrices prices) {
         NodeGroupSpec group = spec.cluster().nodeGroup();
@@ -210,8 +265,6 @@ public final class CriticalPath {
         List<Instant> starts = seen.trainingStarts.values().stream().sorted().toList();
         int n = Math.min(spec.training().workers(), starts.size());
         Instant firstStep = n == 0 ? seen.end : starts.get(n - 1);
-        double gigabytes =
-                CriticalPathFigures.IMAGE_GB.getOrDefault(spec.training().image(), 0.0);
         boolean accelerated =
                 type != null && InstanceShapes.of(type).map(s -> s.gpus() > 0).orElse(false);
         double price = group == null ? 0 : prices.nodePerHour(group).orElse(0.0);
@@ -228,10 +281,15 @@ public final class CriticalPath {
                 workers == null ? null : workers.gone(),
                 SimulatedEks.CLUSTER_CREATING,
                 SimulatedEks.NODEGROUP_CREATING,
-                CriticalPathFigures.pull(gigabytes),
+                pull(seen, spec.training().image()),
                 workers == null ? 0 : workers.nodes(),
                 price);
-        return new Result(timeline, workers == null ? null : workers.nodegroup(), accelerated, nodesReady);
+        return new Result(
+                timeline,
+                workers == null ? null : workers.nodegroup(),
+                accelerated,
+                nodesReady,
+                imagePulled(seen, spec.training().image()));
     }
 
     private static void print(String example, RunSpec spec, RunReport report, Observed seen, Result result) {
@@ -247,7 +305,7 @@ public final class CriticalPath {
                         ? "the existing cluster's"
                         : group.nodes() + " x " + group.firstType() + (result.accelerated() ? " (accelerated)" : ""),
                 spec.training().image(),
-                CriticalPathFigures.IMAGE_GB.getOrDefault(spec.training().image(), 0.0),
+                ImagePulls.gigabytes(spec.training().image()),
                 seconds(t.pull()));
         if (!report.succeeded()) {
             System.out.println("  " + report.failedState() + " " + report.error() + ": " + report.cause());
@@ -257,9 +315,8 @@ public final class CriticalPath {
         milestone("control plane ACTIVE", t.trigger(), t.clusterActive());
         milestone("worker node group ACTIVE", t.trigger(), t.nodesActive());
         milestone("worker nodes Ready", t.trigger(), result.nodesReady());
-        milestone("training pods running (twin, no pull)", t.trigger(), t.firstStep());
-        milestone(
-                "first training step (+ image pull)", t.trigger(), t.firstStep().plus(t.pull()));
+        milestone("training image pulled (last Pulled)", t.trigger(), result.imagePulled());
+        milestone("first training step (pods running)", t.trigger(), t.firstStep());
         milestone("last evaluation ended", t.trigger(), t.lastEvaluationEnd());
         milestone("worker node group deleted", t.trigger(), t.nodesGone());
         milestone("execution ended", t.trigger(), seen.end);

@@ -2,7 +2,6 @@ package io.trainplane.bench;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 
 /**
  * The arithmetic of the critical-path benchmark, apart from the run so it can be tested: from the
@@ -16,38 +15,15 @@ final class CriticalPathFigures {
     /** Issue 19's target: paid idle accelerator time beyond the image pull, per run (node-minutes). */
     static final double IDLE_BEYOND_PULL_TARGET_NODE_MINUTES = 2;
 
-    /**
-     * Pulling a container image onto a fresh node, per GB of image: "Standard Docker image pulls of
-     * 15–20 GB can take 4–6 minutes per instance" (AWS Machine Learning Blog, "Reducing container
-     * cold start times using SOCI index on DLAMI and DLC", as republished at
-     * https://wpnews.pro/news/reducing-container-cold-start-times-using-soci-index-on-dlami-and-dlc):
-     * 5 minutes for 17.5 GB, 17 s per GB.
-     */
-    static final Duration PULL_PER_GB = Duration.ofSeconds(17);
-
-    /**
-     * Image sizes (GB, uncompressed as the pull above counts them). No citable figure was found for
-     * the default image: 7.6 GB is an estimate of pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime
-     * unpacked (about 3.4 GB compressed on Docker Hub,
-     * https://hub.docker.com/r/pytorch/pytorch/tags?name=2.5.1-cuda12.4-cudnn9-runtime), to be
-     * replaced by a measured size.
-     */
-    static final Map<String, Double> IMAGE_GB = Map.of("pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", 7.6);
-
     private CriticalPathFigures() {}
-
-    /** How long pulling {@code gigabytes} takes at {@link #PULL_PER_GB}. */
-    static Duration pull(double gigabytes) {
-        return Duration.ofMillis(Math.round(PULL_PER_GB.toMillis() * gigabytes));
-    }
 
     /**
      * What one run reached, in simulated time. {@code clusterActive}, {@code nodesActive} are null
      * when the run created neither (an existing cluster); {@code firstStep} is when the training
-     * started in the twin, which starts a pod's container as soon as it is bound (no image pull);
+     * started in the twin, whose kubelets pull the images first (local/sim ImagePulls);
      * {@code nodesGone} when the worker node group finished deleting. {@code clusterCreating},
-     * {@code nodegroupCreating} are the twin's durations, {@code pull} the image pull it does not
-     * simulate.
+     * {@code nodegroupCreating} are the twin's durations, {@code pull} the training image's pull as
+     * the twin simulated it (Pulling → Pulled, the slowest node).
      */
     record Timeline(
             Instant trigger,
@@ -82,12 +58,9 @@ final class CriticalPathFigures {
             return floor;
         }
 
-        /**
-         * Trigger → first training step as it would be on AWS: the twin's first step plus the pull,
-         * which the workflow starts only when the training pod is bound to its node.
-         */
+        /** Trigger → first training step, the pull included (the twin pulls before it starts the containers). */
         Duration toFirstStep() {
-            return Duration.between(trigger, firstStep).plus(pull);
+            return Duration.between(trigger, firstStep);
         }
 
         Duration overhead() {
@@ -96,7 +69,7 @@ final class CriticalPathFigures {
 
         /** Worker nodes ACTIVE → first step (the pull included), per node. */
         Duration idleBefore() {
-            return createsNodes() ? Duration.between(nodesActive, firstStep).plus(pull) : Duration.ZERO;
+            return createsNodes() ? Duration.between(nodesActive, firstStep) : Duration.ZERO;
         }
 
         /** Last evaluation's end → the worker node group deleted, per node. */

@@ -10,13 +10,13 @@ import org.junit.jupiter.api.Test;
 class CriticalPathFiguresTest {
     static final Instant T0 = Instant.parse("2026-11-24T00:00:00Z");
 
-    /** Cluster 10 min, node group 4 min, pull 2 min; the run starts training 17 min in, evaluates until 60, nodes gone at 66. */
+    /** Cluster 10 min, node group 4 min, pull 2 min; the run starts training (pulled) 19 min in, evaluates until 60, nodes gone at 66. */
     static CriticalPathFigures.Timeline created() {
         return new CriticalPathFigures.Timeline(
                 T0,
                 T0.plus(Duration.ofMinutes(11)),
                 T0.plus(Duration.ofMinutes(15)),
-                T0.plus(Duration.ofMinutes(17)),
+                T0.plus(Duration.ofMinutes(19)),
                 T0.plus(Duration.ofMinutes(60)),
                 T0.plus(Duration.ofMinutes(66)),
                 Duration.ofMinutes(10),
@@ -40,7 +40,7 @@ class CriticalPathFiguresTest {
     void idleTimeCountsEveryWorkerNodeAtBothEndsAndIsPricedPerHour() {
         var t = created();
 
-        // before: ACTIVE at 15 → first step at 17 plus the 2-minute pull = 4 min; after: 60 → 66 = 6 min.
+        // before: ACTIVE at 15 → first step at 19 (the 2-minute pull included) = 4 min; after: 60 → 66 = 6 min.
         assertThat(t.idleBefore()).isEqualTo(Duration.ofMinutes(4));
         assertThat(t.idleAfter()).isEqualTo(Duration.ofMinutes(6));
         assertThat(t.idleNodeMinutes()).isCloseTo(20.0, within(1e-9));
@@ -55,7 +55,7 @@ class CriticalPathFiguresTest {
                 T0,
                 null,
                 null,
-                T0.plus(Duration.ofSeconds(40)),
+                T0.plus(Duration.ofSeconds(130)),
                 T0.plus(Duration.ofMinutes(10)),
                 null,
                 Duration.ofMinutes(10),
@@ -69,11 +69,5 @@ class CriticalPathFiguresTest {
         assertThat(t.overheadWithinTarget()).isTrue();
         assertThat(t.idleNodeMinutes()).isZero();
         assertThat(t.idleWithinTarget()).isTrue();
-    }
-
-    @Test
-    void pullTimeGrowsWithTheImageSize() {
-        assertThat(CriticalPathFigures.pull(10)).isEqualTo(CriticalPathFigures.PULL_PER_GB.multipliedBy(10));
-        assertThat(CriticalPathFigures.pull(0)).isEqualTo(Duration.ZERO);
     }
 }

@@ -26,7 +26,7 @@ import java.util.stream.Stream;
 /**
  * The part of kube-controller-manager and the kubelet that local mode needs: Jobs get pods (Indexed
  * Jobs one per completion index), pods are bound by the cluster's {@link Scheduler} (a pod no node
- * takes stays Pending), then go Running → Succeeded or Failed in simulated time, Jobs get their Complete/Failed conditions, and pods of deleted Jobs
+ * takes stays Pending), pull their images ({@link ImagePulls}), then go Running → Succeeded or Failed in simulated time, Jobs get their Complete/Failed conditions, and pods of deleted Jobs
  * are garbage-collected. What the pods "do" comes from a {@link PodBehaviour}.
  */
 public final class JobController {
@@ -41,13 +41,24 @@ public final class JobController {
     private final PodBehaviour behaviour;
     private final Scheduler scheduler;
     private final VolumeMounts mounts;
+    private final ImagePulls pulls;
 
-    JobController(ClusterReads reads, PodBehaviour behaviour, Scheduler scheduler, VolumeMounts.MountTargets efs) {
+    JobController(
+            ClusterReads reads,
+            PodBehaviour behaviour,
+            Scheduler scheduler,
+            VolumeMounts.MountTargets efs,
+            ImagePulls pulls) {
         this.reads = reads;
         this.client = reads.client();
         this.behaviour = behaviour;
         this.scheduler = scheduler;
         this.mounts = new VolumeMounts(reads, efs);
+        this.pulls = pulls;
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 
     /** When the scheduler bound the pod (its PodScheduled=True condition), or null while it is unbound. */
@@ -134,15 +145,29 @@ public final class JobController {
             if (bound == null) {
                 return;
             }
-            Instant start = (bound.isAfter(created) ? bound : created).plus(SCHEDULING);
-            if (now.isBefore(start)) {
+            Instant kubelet = later(bound, created);
+            if (now.isBefore(kubelet.plus(SCHEDULING))) {
                 return;
             }
+            // The kubelet mounts the pod's volumes before it pulls its images and starts its
+            // containers (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-phase:
+            // Pending "includes time a Pod spends ... downloading container images").
             var mountFailure = mounts.failure(pod);
             if (mountFailure.isPresent()) {
                 mounts.waiting(pod, mountFailure.get(), now);
                 return;
             }
+            // The pulls follow the pod's sandbox (SCHEDULING after the binding); a pod that waited
+            // for its volumes turns to its images now.
+            boolean waitedForVolumes = pulls.planned(pod).isEmpty()
+                    && pod.getStatus().getContainerStatuses() != null
+                    && !pod.getStatus().getContainerStatuses().isEmpty();
+            Instant start = pulls.ready(pod, waitedForVolumes ? now : kubelet.plus(SCHEDULING));
+            if (now.isBefore(start)) {
+                pulls.waiting(client, pod, now);
+                return;
+            }
+            pulls.writeEvents(client, pod, now);
             pod.getStatus().setContainerStatuses(null);
             pod.getStatus().setPhase("Running");
             pod.getStatus().setStartTime(start.toString());

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * One cluster's Kubernetes: its own API server and the control plane that acts on it (the
- * scheduler, the Job, Deployment and DaemonSet controllers, the node objects of its node groups,
+ * scheduler, the Job, Deployment and DaemonSet controllers, the kubelets' image pulls, the node objects of its node groups,
  * device plugins' resources) and, when installed, the Kubeflow training operator.
  */
 public final class SimulatedCluster implements AutoCloseable {
@@ -23,8 +23,9 @@ public final class SimulatedCluster implements AutoCloseable {
         this.server = new SimulatedKubernetes();
         this.reads = new ClusterReads(server);
         this.scheduler = new Scheduler(reads);
-        this.workloads = new WorkloadControllers(reads, scheduler);
-        this.jobs = new JobController(reads, behaviour, scheduler, mountTargets);
+        ImagePulls pulls = new ImagePulls();
+        this.workloads = new WorkloadControllers(reads, scheduler, pulls);
+        this.jobs = new JobController(reads, behaviour, scheduler, mountTargets, pulls);
         this.pytorchJobs = new PyTorchJobController(reads, behaviour, jobs);
     }
 

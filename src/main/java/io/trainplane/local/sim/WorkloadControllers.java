@@ -38,11 +38,13 @@ final class WorkloadControllers {
     private final KubernetesClient client;
     private final ClusterReads reads;
     private final Scheduler scheduler;
+    private final ImagePulls pulls;
 
-    WorkloadControllers(ClusterReads reads, Scheduler scheduler) {
+    WorkloadControllers(ClusterReads reads, Scheduler scheduler, ImagePulls pulls) {
         this.reads = reads;
         this.client = reads.client();
         this.scheduler = scheduler;
+        this.pulls = pulls;
     }
 
     void reconcile(Instant now) {
@@ -75,18 +77,31 @@ final class WorkloadControllers {
         }
     }
 
-    /** Scheduled, then Running after {@link JobController#SCHEDULING}; such a pod runs until deleted. */
+    /**
+     * Scheduled, its sandbox ready {@link JobController#SCHEDULING} later, then Running once its
+     * images are on the node ({@link ImagePulls}); such a pod runs until deleted.
+     */
     private void advance(Pod pod, Instant now) {
         if (pod.getStatus() == null || !"Pending".equals(pod.getStatus().getPhase())) {
             return;
         }
         Pod scheduled = scheduler.schedule(pod, now);
         Instant bound = JobController.boundAt(scheduled);
-        if (bound == null || now.isBefore(bound.plus(JobController.SCHEDULING))) {
+        if (bound == null) {
             return;
         }
+        if (now.isBefore(bound.plus(JobController.SCHEDULING))) {
+            return;
+        }
+        Instant start = pulls.ready(scheduled, bound.plus(JobController.SCHEDULING));
+        if (now.isBefore(start)) {
+            pulls.waiting(client, scheduled, now);
+            return;
+        }
+        pulls.writeEvents(client, scheduled, now);
+        scheduled.getStatus().setContainerStatuses(null);
         scheduled.getStatus().setPhase("Running");
-        scheduled.getStatus().setStartTime(bound.plus(JobController.SCHEDULING).toString());
+        scheduled.getStatus().setStartTime(start.toString());
         client.pods()
                 .inNamespace(scheduled.getMetadata().getNamespace())
                 .resource(scheduled)

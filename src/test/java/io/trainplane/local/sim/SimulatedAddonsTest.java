@@ -303,7 +303,9 @@ class SimulatedAddonsTest {
         // GPU nodes only: CoreDNS does not tolerate their taint, the training pod does.
         KubernetesClient api = rules.cluster("no-dns", SimulatedClusterRulesTest.gpuNodes(1));
         trainingJob(api);
-        rules.run(10 + (int) ClusterDns.RENDEZVOUS_TIMEOUT.toSeconds());
+        rules.run(10
+                + (int) ImagePulls.pull(ImagePulls.DEFAULT_GB).toSeconds()
+                + (int) ClusterDns.RENDEZVOUS_TIMEOUT.toSeconds());
         var pod = api.pods()
                 .inNamespace("default")
                 .withLabel("app", "training")
@@ -336,7 +338,9 @@ class SimulatedAddonsTest {
                 rules.cluster("with-dns", SimulatedClusterRulesTest.cpuNodes(1), SimulatedClusterRulesTest.gpuNodes(1));
         settle();
         trainingJob(api);
-        rules.run(10 + (int) ClusterDns.RENDEZVOUS_TIMEOUT.toSeconds());
+        rules.run(10
+                + (int) ImagePulls.pull(ImagePulls.DEFAULT_GB).toSeconds()
+                + (int) ClusterDns.RENDEZVOUS_TIMEOUT.toSeconds());
         var pod = api.pods()
                 .inNamespace("default")
                 .withLabel("app", "training")

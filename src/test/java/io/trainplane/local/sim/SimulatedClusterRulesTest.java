@@ -258,6 +258,94 @@ class SimulatedClusterRulesTest {
                 .satisfies(k -> assertThat(k.getStatus().getPhase()).isEqualTo("Running"));
     }
 
+    static final String PYTORCH = "pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime";
+
+    static Pod withImages(Pod pod, String... images) {
+        var containers = new java.util.ArrayList<io.fabric8.kubernetes.api.model.Container>();
+        for (int i = 0; i < images.length; i++) {
+            var c = new io.fabric8.kubernetes.api.model.ContainerBuilder(
+                            pod.getSpec().getContainers().get(0))
+                    .withName("c" + i)
+                    .withImage(images[i])
+                    .build();
+            if (i > 0) {
+                c.setResources(null);
+            }
+            containers.add(c);
+        }
+        pod.getSpec().setContainers(containers);
+        return pod;
+    }
+
+    static java.time.Instant bound(Pod p) {
+        return java.time.Instant.parse(
+                Scheduler.scheduledCondition(p).orElseThrow().getLastTransitionTime());
+    }
+
+    static List<String> events(KubernetesClient api, String pod, String reason) {
+        return api.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> pod.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+                .map(io.fabric8.kubernetes.api.model.Event::getMessage)
+                .toList();
+    }
+
+    @Test
+    void aPodWaitsInContainerCreatingWhileItsNodePullsItsImagesOnceAndOneAfterTheOther() {
+        KubernetesClient api = cluster("pulls", cpuNodes(1));
+        api.pods()
+                .inNamespace("default")
+                .resource(withImages(pod("first", Map.of("cpu", "1"), false), PYTORCH))
+                .create();
+        run(30);
+
+        Pod first = get(api, "first");
+        assertThat(first.getSpec().getNodeName()).isNotNull();
+        assertThat(first.getStatus().getPhase()).isEqualTo("Pending");
+        assertThat(first.getStatus().getContainerStatuses()).singleElement().satisfies(c -> assertThat(
+                        c.getState().getWaiting().getReason())
+                .isEqualTo("ContainerCreating"));
+        assertThat(events(api, "first", "Pulling")).containsExactly("Pulling image \"" + PYTORCH + "\"");
+        assertThat(events(api, "first", "Pulled")).isEmpty();
+
+        Duration pull = ImagePulls.pull(ImagePulls.gigabytes(PYTORCH));
+        assertThat(pull).isEqualTo(Duration.ofMillis(57_800));
+        run(40);
+        first = get(api, "first");
+        assertThat(first.getStatus().getPhase()).isEqualTo("Running");
+        assertThat(java.time.Instant.parse(first.getStatus().getStartTime()))
+                .isEqualTo(bound(first).plus(JobController.SCHEDULING).plus(pull));
+        assertThat(events(api, "first", "Pulled"))
+                .containsExactly("Successfully pulled image \"" + PYTORCH
+                        + "\" in 57.8s (57.8s including waiting). Image size: 3400000000 bytes.");
+
+        // The node has the image now: a second pod starts at once; a pod with two images not
+        // there pulls them one after the other.
+        api.pods()
+                .inNamespace("default")
+                .resource(withImages(pod("second", Map.of("cpu", "1"), false), PYTORCH))
+                .create();
+        api.pods()
+                .inNamespace("default")
+                .resource(withImages(pod("two", Map.of("cpu", "1"), false), "example.com/a:1", "example.com/b:1"))
+                .create();
+        run(30);
+        Pod second = get(api, "second");
+        assertThat(second.getStatus().getPhase()).isEqualTo("Running");
+        assertThat(java.time.Instant.parse(second.getStatus().getStartTime()))
+                .isEqualTo(bound(second).plus(JobController.SCHEDULING));
+        assertThat(events(api, "second", "Pulled"))
+                .containsExactly("Container image \"" + PYTORCH + "\" already present on machine");
+        assertThat(events(api, "second", "Pulling")).isEmpty();
+        Pod two = get(api, "two");
+        assertThat(two.getStatus().getPhase()).isEqualTo("Running");
+        Duration unknown = ImagePulls.pull(ImagePulls.DEFAULT_GB);
+        assertThat(java.time.Instant.parse(two.getStatus().getStartTime()))
+                .isEqualTo(
+                        bound(two).plus(JobController.SCHEDULING).plus(unknown).plus(unknown));
+        assertThat(events(api, "two", "Pulling"))
+                .containsExactlyInAnyOrder("Pulling image \"example.com/a:1\"", "Pulling image \"example.com/b:1\"");
+    }
+
     @Test
     void withoutTheDevicePluginANodeHasNoGpusAndWithItTheyAreCountedOut() {
         KubernetesClient api = cluster("gpus", gpuNodes(1));
@@ -274,7 +362,8 @@ class SimulatedClusterRulesTest {
                 .daemonSets()
                 .resource(DevicePluginManifests.daemonSet(new Names("gpus")))
                 .create();
-        run(12);
+        // The plugin's image pulled, then the pod's: a few seconds each.
+        run(20);
         Node node = api.nodes().list().getItems().get(0);
         assertThat(node.getStatus().getAllocatable()).containsEntry(ClusterNodes.GPU, new Quantity("1"));
         Pod a = get(api, "a");

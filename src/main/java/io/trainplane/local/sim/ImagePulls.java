@@ -1,0 +1,259 @@
+package io.trainplane.local.sim;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The kubelet's image pulls, for one cluster: each node has its own image cache, filled by the
+ * pods bound to it (https://kubernetes.io/docs/concepts/containers/images/, imagePullPolicy
+ * IfNotPresent for a tagged image: an image already on the node is not pulled again). A pod's
+ * images (init containers, sidecars and containers, in that order) are pulled one after the other:
+ * "The kubelet never pulls multiple images in parallel on behalf of one Pod"
+ * (https://kubernetes.io/docs/concepts/containers/images/#serial-and-parallel-image-pulls). Across
+ * pods, EKS nodes pull in parallel: the EKS AMIs set {@code serializeImagePulls: false}
+ * (https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/internal/kubelet/config.go,
+ * defaultKubeletSubConfig; templates/al2/runtime/kubelet-config.json for AL2), overriding the
+ * kubelet's serial default; a pull another pod started is waited for, not repeated. While its
+ * images are pulled the pod stays Pending, its containers waiting in ContainerCreating, with the
+ * kubelet's Pulling and Pulled events (pkg/kubelet/images/image_manager.go).
+ */
+public final class ImagePulls {
+    /**
+     * Pulling a container image onto a fresh node, per GB of image: "Standard Docker image pulls of
+     * 15–20 GB can take 4–6 minutes per instance" (AWS Machine Learning Blog, "Reducing container
+     * cold start times using SOCI index on DLAMI and DLC", as republished at
+     * https://wpnews.pro/news/reducing-container-cold-start-times-using-soci-index-on-dlami-and-dlc):
+     * 5 minutes for 17.5 GB, 17 s per GB. The blog does not say whether its sizes are compressed;
+     * applied here to the compressed size the registry lists (what the node downloads), the lower
+     * bound of the pull. The single source of the twin's and the critical-path benchmark's pull rate.
+     */
+    public static final Duration PULL_PER_GB = Duration.ofSeconds(17);
+
+    /** The size assumed for an image not in {@link #COMPRESSED_GB}: a mid-sized application image (an estimate). */
+    public static final double DEFAULT_GB = 0.5;
+
+    /**
+     * Compressed sizes (GB, linux/amd64) of the images the project runs, as the registries list them.
+     * The PyTorch image is Docker Hub's figure
+     * (https://hub.docker.com/r/pytorch/pytorch/tags?name=2.5.1-cuda12.4-cudnn9-runtime, about 3.4 GB);
+     * the others are estimates (no citable figure found here), all small beside it: the AWS CLI
+     * image (Amazon Linux 2 with the CLI v2, https://gallery.ecr.aws/aws-cli/aws-cli), the EKS
+     * add-on images from EKS's registry (https://docs.aws.amazon.com/eks/latest/userguide/add-ons-images.html),
+     * the device plugins and the training operator. Each image is matched by its reference as the
+     * pod names it.
+     */
+    public static final Map<String, Double> COMPRESSED_GB = Map.ofEntries(
+            Map.entry("pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", 3.4),
+            Map.entry("public.ecr.aws/aws-cli/aws-cli:2.22.35", 0.14), // estimate
+            Map.entry("nvcr.io/nvidia/k8s-device-plugin:v0.17.0", 0.16), // estimate
+            Map.entry("public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6", 0.03), // estimate
+            Map.entry(BareCluster.REGISTRY + "/eks/aws-efa-k8s-device-plugin:v0.5.6", 0.03), // estimate
+            Map.entry(BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15", 0.1), // estimate
+            Map.entry(BareCluster.REGISTRY + "/eks/eks-pod-identity-agent:v0.1.29", 0.02), // estimate
+            Map.entry(BareCluster.REGISTRY + "/amazon-k8s-cni:v1.20.4-eksbuild.1", 0.05), // estimate
+            Map.entry(BareCluster.REGISTRY + "/eks/coredns:v1.12.4-eksbuild.1", 0.02), // estimate
+            Map.entry(BareCluster.REGISTRY + "/eks/kube-proxy:v1.35.0-minimal-eksbuild.2", 0.03), // estimate
+            Map.entry("kubeflow/training-operator:v1-855e096", 0.04), // estimate
+            // A few MB each (https://hub.docker.com/_/busybox/tags, https://hub.docker.com/_/alpine/tags);
+            // estimates, for the pods of the twin's tests.
+            Map.entry("busybox", 0.002),
+            Map.entry("alpine", 0.004));
+
+    /** One image of a pod on its node: pulled from {@code started} to {@code finished}, or already there ({@code pulled} false). */
+    record Pull(String image, Instant started, Instant finished, boolean pulled) {}
+
+    /** Each node's images (by node name): when each is (or will be) on the node. */
+    private final Map<String, Map<String, Instant>> cached = new ConcurrentHashMap<>();
+    /** Each pod's pulls (by uid), planned once when the kubelet first turns to its images. */
+    private final Map<String, List<Pull>> plans = new ConcurrentHashMap<>();
+    /** Events already written (pod uid, image, reason). */
+    private final Set<String> written = ConcurrentHashMap.newKeySet();
+
+    /** The image's compressed size in GB: the table's, else {@link #DEFAULT_GB}. */
+    public static double gigabytes(String image) {
+        return COMPRESSED_GB.getOrDefault(image, DEFAULT_GB);
+    }
+
+    /** How long pulling {@code gigabytes} takes at {@link #PULL_PER_GB}. */
+    public static Duration pull(double gigabytes) {
+        return Duration.ofMillis(Math.round(PULL_PER_GB.toMillis() * gigabytes));
+    }
+
+    /** The images a pod needs, each once, in the order the kubelet starts its containers. */
+    static List<String> images(Pod pod) {
+        Set<String> images = new LinkedHashSet<>();
+        Stream.concat(
+                        pod.getSpec().getInitContainers() == null
+                                ? Stream.<Container>empty()
+                                : pod.getSpec().getInitContainers().stream(),
+                        pod.getSpec().getContainers().stream())
+                .map(Container::getImage)
+                .filter(i -> i != null && !i.isBlank())
+                .forEach(images::add);
+        return List.copyOf(images);
+    }
+
+    /**
+     * When the pod's images are all on its node, the kubelet having turned to them at {@code from}:
+     * its pulls are planned then, once, each after the one before.
+     */
+    synchronized Instant ready(Pod pod, Instant from) {
+        List<Pull> pulls = plan(pod, from);
+        return pulls.isEmpty() ? from : pulls.getLast().finished();
+    }
+
+    private List<Pull> plan(Pod pod, Instant from) {
+        return plans.computeIfAbsent(pod.getMetadata().getUid(), uid -> {
+            Map<String, Instant> cache =
+                    cached.computeIfAbsent(pod.getSpec().getNodeName(), n -> new ConcurrentHashMap<>());
+            List<Pull> pulls = new ArrayList<>();
+            Instant t = from;
+            for (String image : images(pod)) {
+                Instant there = cache.get(image);
+                if (there != null && !there.isAfter(t)) {
+                    pulls.add(new Pull(image, t, t, false));
+                    continue;
+                }
+                Instant finished = there != null ? there : t.plus(pull(gigabytes(image)));
+                cache.putIfAbsent(image, finished);
+                pulls.add(new Pull(image, t, finished, true));
+                t = finished;
+            }
+            return List.copyOf(pulls);
+        });
+    }
+
+    /** The pod's pulls as planned; empty before the kubelet turned to its images. */
+    Optional<List<Pull>> planned(Pod pod) {
+        return Optional.ofNullable(plans.get(pod.getMetadata().getUid()));
+    }
+
+    /**
+     * The pod as the kubelet shows it while its images are pulled at {@code now}: Pending, its
+     * containers waiting (ContainerCreating; PodInitializing while it has init containers to run
+     * first), and the Pulling and Pulled events due by then written. Returns the pod.
+     */
+    Pod waiting(KubernetesClient client, Pod pod, Instant now) {
+        writeEvents(client, pod, now);
+        boolean initFirst = pod.getSpec().getInitContainers() != null
+                && pod.getSpec().getInitContainers().stream().anyMatch(c -> !"Always".equals(c.getRestartPolicy()));
+        String reason = initFirst ? "PodInitializing" : "ContainerCreating";
+        var statuses = pod.getSpec().getContainers().stream()
+                .map(c -> new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withReady(false)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason(reason)
+                        .endWaiting()
+                        .endState()
+                        .build())
+                .toList();
+        if (statuses.equals(pod.getStatus().getContainerStatuses())) {
+            return pod;
+        }
+        pod.getStatus().setContainerStatuses(statuses);
+        return client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .resource(pod)
+                .updateStatus();
+    }
+
+    /**
+     * The kubelet's events for the pod's images due by {@code now}, each once: Pulling when a pull
+     * starts, Pulled when it ends (with its duration and size), or Pulled "already present" for an
+     * image the node has (pkg/kubelet/images/image_manager.go, EnsureImageExists).
+     */
+    void writeEvents(KubernetesClient client, Pod pod, Instant now) {
+        var pulls = planned(pod).orElse(List.of());
+        String uid = pod.getMetadata().getUid();
+        for (Pull p : pulls) {
+            if (!p.pulled()) {
+                if (!p.started().isAfter(now) && written.add(uid + " " + p.image() + " present")) {
+                    event(
+                            client,
+                            pod,
+                            "Pulled",
+                            "Container image \"" + p.image() + "\" already present on machine",
+                            p.started());
+                }
+                continue;
+            }
+            if (!p.started().isAfter(now) && written.add(uid + " " + p.image() + " pulling")) {
+                event(client, pod, "Pulling", "Pulling image \"" + p.image() + "\"", p.started());
+            }
+            if (!p.finished().isAfter(now) && written.add(uid + " " + p.image() + " pulled")) {
+                Duration took = Duration.between(p.started(), p.finished());
+                long bytes = Math.round(gigabytes(p.image()) * 1e9);
+                event(
+                        client,
+                        pod,
+                        "Pulled",
+                        "Successfully pulled image \"" + p.image() + "\" in " + goDuration(took) + " ("
+                                + goDuration(took) + " including waiting). Image size: " + bytes + " bytes.",
+                        p.finished());
+            }
+        }
+    }
+
+    private static void event(KubernetesClient client, Pod pod, String reason, String message, Instant at) {
+        String ns = pod.getMetadata().getNamespace();
+        client.v1()
+                .events()
+                .inNamespace(ns)
+                .resource(new EventBuilder()
+                        .withNewMetadata()
+                        .withName(pod.getMetadata().getName() + "." + reason.toLowerCase(Locale.ROOT) + "."
+                                + Long.toHexString(at.toEpochMilli()) + "."
+                                + Integer.toHexString(message.hashCode()))
+                        .withNamespace(ns)
+                        .endMetadata()
+                        .withNewInvolvedObject()
+                        .withKind("Pod")
+                        .withApiVersion("v1")
+                        .withName(pod.getMetadata().getName())
+                        .withNamespace(ns)
+                        .withUid(pod.getMetadata().getUid())
+                        .endInvolvedObject()
+                        .withType("Normal")
+                        .withReason(reason)
+                        .withMessage(message)
+                        .withNewSource()
+                        .withComponent(VolumeMounts.KUBELET)
+                        .withHost(pod.getSpec().getNodeName())
+                        .endSource()
+                        .withReportingComponent(VolumeMounts.KUBELET)
+                        .withReportingInstance(pod.getSpec().getNodeName())
+                        .withFirstTimestamp(at.toString())
+                        .withLastTimestamp(at.toString())
+                        .withCount(1)
+                        .build())
+                .createOr(existing -> existing.update());
+    }
+
+    /** A duration as Go's time.Duration prints one, to the millisecond: "58.48s", "1m7.2s". */
+    static String goDuration(Duration d) {
+        long ms = d.toMillis();
+        long minutes = ms / 60_000;
+        String seconds = java.math.BigDecimal.valueOf(ms % 60_000, 3)
+                .stripTrailingZeros()
+                .toPlainString();
+        return (minutes > 0 ? minutes + "m" : "") + seconds + "s";
+    }
+}
