@@ -2,7 +2,6 @@ package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -217,33 +216,17 @@ public final class ImagePulls {
         client.v1()
                 .events()
                 .inNamespace(ns)
-                .resource(new EventBuilder()
-                        .withNewMetadata()
-                        .withName(pod.getMetadata().getName() + "." + reason.toLowerCase(Locale.ROOT) + "."
+                .resource(PodEvents.of(
+                        pod,
+                        pod.getMetadata().getName() + "." + reason.toLowerCase(Locale.ROOT) + "."
                                 + Long.toHexString(at.toEpochMilli()) + "."
-                                + Integer.toHexString(message.hashCode()))
-                        .withNamespace(ns)
-                        .endMetadata()
-                        .withNewInvolvedObject()
-                        .withKind("Pod")
-                        .withApiVersion("v1")
-                        .withName(pod.getMetadata().getName())
-                        .withNamespace(ns)
-                        .withUid(pod.getMetadata().getUid())
-                        .endInvolvedObject()
-                        .withType("Normal")
-                        .withReason(reason)
-                        .withMessage(message)
-                        .withNewSource()
-                        .withComponent(VolumeMounts.KUBELET)
-                        .withHost(pod.getSpec().getNodeName())
-                        .endSource()
-                        .withReportingComponent(VolumeMounts.KUBELET)
-                        .withReportingInstance(pod.getSpec().getNodeName())
-                        .withFirstTimestamp(at.toString())
-                        .withLastTimestamp(at.toString())
-                        .withCount(1)
-                        .build())
+                                + Integer.toHexString(message.hashCode()),
+                        "Normal",
+                        reason,
+                        message,
+                        VolumeMounts.KUBELET,
+                        pod.getSpec().getNodeName(),
+                        at))
                 .createOr(existing -> existing.update());
     }
 

@@ -1,7 +1,6 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
@@ -370,29 +369,15 @@ final class Scheduler {
         client.v1()
                 .events()
                 .inNamespace(pod.getMetadata().getNamespace())
-                .resource(new EventBuilder()
-                        .withNewMetadata()
-                        .withName(pod.getMetadata().getName() + "." + Long.toHexString(now.toEpochMilli()))
-                        .withNamespace(pod.getMetadata().getNamespace())
-                        .endMetadata()
-                        .withNewInvolvedObject()
-                        .withKind("Pod")
-                        .withApiVersion("v1")
-                        .withName(pod.getMetadata().getName())
-                        .withNamespace(pod.getMetadata().getNamespace())
-                        .withUid(pod.getMetadata().getUid())
-                        .endInvolvedObject()
-                        .withType("Warning")
-                        .withReason("FailedScheduling")
-                        .withMessage(message)
-                        .withNewSource()
-                        .withComponent(NAME)
-                        .endSource()
-                        .withReportingComponent(NAME)
-                        .withFirstTimestamp(now.toString())
-                        .withLastTimestamp(now.toString())
-                        .withCount(1)
-                        .build())
+                .resource(PodEvents.of(
+                        pod,
+                        pod.getMetadata().getName() + "." + Long.toHexString(now.toEpochMilli()),
+                        "Warning",
+                        "FailedScheduling",
+                        message,
+                        NAME,
+                        null,
+                        now))
                 .createOr(existing -> existing.update());
         return updated;
     }

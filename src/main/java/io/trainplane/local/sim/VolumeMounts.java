@@ -1,7 +1,6 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -148,30 +147,15 @@ final class VolumeMounts {
             client.v1()
                     .events()
                     .inNamespace(ns)
-                    .resource(new EventBuilder()
-                            .withNewMetadata()
-                            .withName(eventName)
-                            .withNamespace(ns)
-                            .endMetadata()
-                            .withNewInvolvedObject()
-                            .withKind("Pod")
-                            .withApiVersion("v1")
-                            .withName(pod.getMetadata().getName())
-                            .withNamespace(ns)
-                            .withUid(pod.getMetadata().getUid())
-                            .endInvolvedObject()
-                            .withType("Warning")
-                            .withReason("FailedMount")
-                            .withMessage(message)
-                            .withNewSource()
-                            .withComponent(KUBELET)
-                            .withHost(pod.getSpec().getNodeName())
-                            .endSource()
-                            .withReportingComponent(KUBELET)
-                            .withFirstTimestamp(now.toString())
-                            .withLastTimestamp(now.toString())
-                            .withCount(1)
-                            .build())
+                    .resource(PodEvents.of(
+                            pod,
+                            eventName,
+                            "Warning",
+                            "FailedMount",
+                            message,
+                            KUBELET,
+                            pod.getSpec().getNodeName(),
+                            now))
                     .create();
         } else if (!message.equals(existing.getMessage())) {
             existing.setMessage(message);
