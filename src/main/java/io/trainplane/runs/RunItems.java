@@ -217,6 +217,9 @@ final class RunItems {
                 item.containsKey(COST)
                         ? Double.valueOf(item.get(COST).m().get(TOTAL).n())
                         : null,
+                item.containsKey(COST)
+                        ? Double.valueOf(item.get(COST).m().get(HOURS).n())
+                        : null,
                 item.containsKey(METRICS) && item.get(METRICS).m().containsKey(ACCURACY)
                         ? Double.valueOf(item.get(METRICS).m().get(ACCURACY).n())
                         : null);

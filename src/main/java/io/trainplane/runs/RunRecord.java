@@ -508,6 +508,7 @@ public record RunRecord(
                 createdAt,
                 updatedAt,
                 cost == null ? null : cost.total(),
+                cost == null ? null : cost.hours(),
                 metrics.get("accuracy"));
     }
 

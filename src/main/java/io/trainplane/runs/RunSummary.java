@@ -15,13 +15,19 @@ public record RunSummary(
         Instant createdAt,
         Instant updatedAt,
         Double actualCost,
+        Double costHours,
         Double accuracy) {
     public RunSummary(String runId, RunStatus status, RunPhase phase, Instant createdAt, Instant updatedAt) {
-        this(runId, status, phase, createdAt, updatedAt, null, null);
+        this(runId, status, phase, createdAt, updatedAt, null, null, null);
     }
 
-    /** How long the run took (start to its last write, the end of cleanup once it ended), or lasted so far. */
+    /**
+     * How long the run took: from its start to the end of its cleanup once its cost is recorded
+     * (a later write, the safety net's, does not lengthen it), else to its last write, or so far.
+     */
     public Duration duration() {
-        return Duration.between(createdAt, updatedAt);
+        return costHours != null
+                ? Duration.ofMillis(Math.round(costHours * 3_600_000))
+                : Duration.between(createdAt, updatedAt);
     }
 }

@@ -109,5 +109,11 @@ class ActualCostCliTest {
                 .findFirst()
                 .orElseThrow();
         assertThat(succeeded.path("accuracy").asDouble()).isBetween(0.6, 1.0);
+        // The duration is the run's own (start to the end of its cleanup), the hours its cost was priced for.
+        JsonNode status = Json.read(
+                LocalStoreCommandsTest.cli("status", "quickstart", "--store", store.toString(), "--output", "json")
+                        .out());
+        assertThat(succeeded.path("durationSeconds").asDouble())
+                .isCloseTo(status.at("/cost/actual/hours").asDouble() * 3600, org.assertj.core.data.Offset.offset(1.0));
     }
 }
