@@ -555,26 +555,27 @@ public final class WorkloadManifests {
      * operator sets PET_* and MASTER_ADDR).
      */
     List<EnvVar> trainingEnv(String rendezvous) {
-        List<EnvVar> env =
-                new ArrayList<>(List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", "training")));
-        if (spec.workload().code() == WorkloadCode.BUILTIN) {
-            return env;
-        }
         TrainingSpec t = spec.training();
-        env.add(env("TRAINPLANE_NNODES", Integer.toString(t.workers())));
-        env.add(env("TRAINPLANE_NPROC_PER_NODE", Integer.toString(t.procsPerWorker())));
+        List<EnvVar> launch = new ArrayList<>(List.of(
+                env("TRAINPLANE_NNODES", Integer.toString(t.workers())),
+                env("TRAINPLANE_NPROC_PER_NODE", Integer.toString(t.procsPerWorker()))));
         if (rendezvous != null) {
-            env.add(env("TRAINPLANE_RDZV_ENDPOINT", rendezvous));
+            launch.add(env("TRAINPLANE_RDZV_ENDPOINT", rendezvous));
         }
-        env.addAll(workloadEnv(spec.workload().train()));
-        return env;
+        return roleEnv("training", spec.workload().train(), launch);
     }
 
     /** A data or evaluation container's environment: the role's, and what your image's code gets. */
     private List<EnvVar> roleEnv(String role, WorkloadCommand command) {
+        return roleEnv(role, command, List.of());
+    }
+
+    /** The role's variables, then (your image's code only) {@code launch} and the workload's. */
+    private List<EnvVar> roleEnv(String role, WorkloadCommand command, List<EnvVar> launch) {
         List<EnvVar> env =
                 new ArrayList<>(List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", role)));
         if (spec.workload().code() == WorkloadCode.IMAGE) {
+            env.addAll(launch);
             env.addAll(workloadEnv(command));
         }
         return env;
