@@ -67,7 +67,7 @@ public final class RunObjects {
         }
     }
 
-    /** Asks for every object of the run to be deleted; safe to repeat. Jobs take their pods with them. */
+    /** Asks for every object of the run to be deleted; safe to repeat. Jobs and DaemonSets take their pods with them. */
     public void deleteAll() {
         if (client.namespaces().withName(namespace).get() == null) {
             deleteClusterScoped();
@@ -81,6 +81,12 @@ public final class RunObjects {
                 .withPropagationPolicy(DeletionPropagation.BACKGROUND)
                 .delete();
         PyTorchJobs.delete(client, namespace, RUN_LABEL, runId);
+        client.apps()
+                .daemonSets()
+                .inNamespace(namespace)
+                .withLabel(RUN_LABEL, runId)
+                .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                .delete();
         client.services().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.configMaps().inNamespace(namespace).withLabel(RUN_LABEL, runId).delete();
         client.serviceAccounts()
@@ -138,6 +144,12 @@ public final class RunObjects {
                                 .list()
                                 .getItems(),
                         PyTorchJobs.list(client, namespace, RUN_LABEL, runId),
+                        client.apps()
+                                .daemonSets()
+                                .inNamespace(namespace)
+                                .withLabel(RUN_LABEL, runId)
+                                .list()
+                                .getItems(),
                         client.pods()
                                 .inNamespace(namespace)
                                 .withLabel(RUN_LABEL, runId)

@@ -439,7 +439,70 @@ public final class WorkloadManifests {
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .withVolumeMounts(mounts())
                 .build();
-        return singlePodJob(names.outputsJob(), "outputs", podSpec(copier, null, Placement.WORKERS));
+        // On a created cluster the workers' node group is deleted once the evaluation is done
+        // (ReleaseWorkers): the copy runs on the system node group, as the run's pod identity.
+        PodSpec pod = podSpec(copier, null, spec.cluster().created() ? Placement.SYSTEM : Placement.WORKERS);
+        pod.setServiceAccountName(io.trainplane.aws.eks.PodIdentity.RUN_SERVICE_ACCOUNT);
+        return singlePodJob(names.outputsJob(), "outputs", pod);
+    }
+
+    /**
+     * The image every node pulls before the run's pods need it: the pre-pull DaemonSet's pod pulls it
+     * in an init container that exits at once, then idles in a pause container. The same reference.
+     */
+    public static final String PAUSE_IMAGE = "public.ecr.aws/eks-distro/kubernetes/pause:3.10";
+
+    /**
+     * Pulls the training image onto every node the run's pods can use, as soon as each is Ready
+     * (a DaemonSet's pod is placed on a node as it joins,
+     * https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#how-daemon-pods-are-scheduled):
+     * on a created cluster the system node, for the data job, and the workers' nodes while the data
+     * is prepared; on an existing cluster, the nodes the training pods tolerate. The kubelet then
+     * finds the image present (imagePullPolicy IfNotPresent for a tagged image,
+     * https://kubernetes.io/docs/concepts/containers/images/#imagepullpolicy-defaulting) and the
+     * first training step waits for no pull. Its pods ask for nothing: no CPU or memory is taken
+     * from the workers, and it goes with the namespace.
+     */
+    public io.fabric8.kubernetes.api.model.apps.DaemonSet imagePrepull() {
+        boolean gpuTaint = spec.cluster().created()
+                ? spec.cluster().nodeGroup().gpusPerNode() > 0
+                : spec.training().gpusPerWorker() > 0;
+        var pod = new PodSpecBuilder()
+                .withInitContainers(new ContainerBuilder()
+                        .withName("pull")
+                        .withImage(spec.training().image())
+                        .withCommand("true")
+                        .build())
+                .withContainers(new ContainerBuilder()
+                        .withName("pause")
+                        .withImage(PAUSE_IMAGE)
+                        .build())
+                .withTerminationGracePeriodSeconds(0L);
+        if (gpuTaint) {
+            pod.addNewToleration()
+                    .withKey(EksRequests.GPU_TAINT_KEY)
+                    .withOperator("Exists")
+                    .withEffect("NoSchedule")
+                    .endToleration();
+        }
+        return new io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder()
+                .withNewMetadata()
+                .withName(names.imagePrepull())
+                .withNamespace(names.namespace())
+                .withLabels(labels("prepull"))
+                .endMetadata()
+                .withNewSpec()
+                .withNewSelector()
+                .withMatchLabels(labels("prepull"))
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(labels("prepull"))
+                .endMetadata()
+                .withSpec(pod.build())
+                .endTemplate()
+                .endSpec()
+                .build();
     }
 
     /** The checkpoint sidecar's name, as its status names it. */

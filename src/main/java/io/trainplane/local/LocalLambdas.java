@@ -124,6 +124,9 @@ public final class LocalLambdas implements TaskInvoker {
             // An invocation takes time on Lambda too: the simulated clock moves by what it really took.
             cloud.clock().advance(Duration.ofNanos(Math.max(1_000_000, System.nanoTime() - start)));
         }
+        // What the step created is acted on at once, as a cluster's scheduler and controllers do,
+        // not at the next invocation (seconds to minutes later in simulated time).
+        cloud.reconcile();
         return Json.read(out.toString());
     }
 

@@ -21,16 +21,19 @@ import java.util.stream.Stream;
  */
 public final class PodLogs {
     static final String DIR = "logs";
-    /** The pipeline's state that deletes the run's Kubernetes objects (training-pipeline.asl.json). */
-    static final String TEARDOWN = "Teardown";
+    /**
+     * The pipeline's states after which pods go (training-pipeline.asl.json): ReleaseWorkers deletes
+     * the workers' nodes, and their pods with them; Teardown the run's Kubernetes objects.
+     */
+    static final java.util.Set<String> PODS_GO = java.util.Set.of("ReleaseWorkers", "Teardown");
 
     /**
-     * Whether the pods are about to go: the pipeline enters Teardown, or the execution ends (an
+     * Whether the pods are about to go: the pipeline enters ReleaseWorkers or Teardown, or the execution ends (an
      * aborted or failed one is cleaned up by the safety net after that). Reading logs only then,
      * not after every Task, keeps a local run as fast as without the store.
      */
     public static boolean beforePodsGo(String eventType, String stateName) {
-        return ("TaskStateEntered".equals(eventType) && TEARDOWN.equals(stateName))
+        return ("TaskStateEntered".equals(eventType) && PODS_GO.contains(stateName))
                 || "ExecutionAborted".equals(eventType)
                 || "ExecutionFailed".equals(eventType)
                 || "ExecutionTimedOut".equals(eventType);

@@ -116,6 +116,12 @@ public final class RunResources {
      */
     public static final Key<String> CHECKPOINT_SYNC_FAILED = text("s3/checkpoint-sync-failed");
 
+    /**
+     * The evaluation's report (its metrics JSON), read as soon as its Job is done: the workers'
+     * node group is deleted right after, and its pods, their termination messages and logs with it.
+     */
+    public static final Key<String> EVALUATION_REPORT = text("kubernetes/evaluation-report");
+
     /** Every key, in declaration order. */
     static final List<Key<?>> KEYS = List.of(
             KUBERNETES_CLUSTER,
@@ -138,6 +144,7 @@ public final class RunResources {
             CLEANUP_STARTED,
             CLEANUP_FINISHED,
             CLEANUP_DELETED,
+            EVALUATION_REPORT,
             CHECKPOINT_SYNC_FAILED);
 
     private static final Map<String, Key<?>> BY_NAME =

@@ -86,6 +86,11 @@ public final class Names {
         return fit(PREFIX + runId + "-outputs", MAX_JOB_NAME);
     }
 
+    /** The DaemonSet that pulls the training image onto the nodes ahead of the pods. */
+    public String imagePrepull() {
+        return fit(PREFIX + runId + "-prepull", MAX_JOB_NAME);
+    }
+
     public String dataJob() {
         return fit(PREFIX + runId + "-data", MAX_JOB_NAME);
     }

@@ -25,8 +25,9 @@ import java.util.Optional;
  * <ul>
  *   <li>Nodes and control plane: from the start of the step that created them (CreateNodegroup,
  *       CreateCluster) to the end of cleanup ({@link RunResources#CLEANUP_FINISHED}, else the
- *       run's end). EC2 bills from an instance's launch, which follows the request, to its
- *       termination, which cleanup waits for: the span covers both, so it never undercounts.
+ *       run's end); the workers' nodes only to ReleaseWorkers plus {@link #WORKERS_DRAIN_LIMIT}
+ *       when the run got there. EC2 bills from an instance's launch, which follows the request, to
+ *       its termination: the span covers both, so it never undercounts.
  *   <li>A SPOT node group at the highest typical spot price of its types (EC2 picks the type; the
  *       run does not record which), as the plan does.
  *   <li>EFS: GB-hours of the plan's assumed stored size ({@link #EFS_STORED_GB}), the simulated
@@ -62,6 +63,16 @@ public final class ActualCost {
      */
     static final double LAMBDA_SECONDS_PER_INVOCATION = 2.0;
 
+    /** The state that deletes the workers' node group once the evaluation is done (Pipeline). */
+    static final String RELEASE_WORKERS = "ReleaseWorkers";
+    /**
+     * The longest a node of a node group being deleted is drained before Auto Scaling terminates its
+     * instance, which ends its billing
+     * (https://docs.aws.amazon.com/eks/latest/userguide/delete-managed-node-group.html): the workers
+     * are priced to ReleaseWorkers plus this, which never undercounts.
+     */
+    static final Duration WORKERS_DRAIN_LIMIT = Duration.ofMinutes(5);
+
     private ActualCost() {}
 
     /** The cost of {@code run}, whose timeline is {@code steps}, ended at {@code end} (used when cleanup did not record its end). */
@@ -81,9 +92,18 @@ public final class ActualCost {
                 double hours = hours(nodesSince.get(), finished);
                 NodeGroupSpec nodes = spec.cluster().nodeGroup();
                 boolean spot = nodes.capacityType() == CapacityType.SPOT;
+                Instant cleanedUp = finished;
+                Optional<Instant> released = startOf(steps, RELEASE_WORKERS)
+                        .map(at -> at.plus(WORKERS_DRAIN_LIMIT))
+                        .filter(until -> until.isBefore(cleanedUp));
+                if (released.isPresent()) {
+                    basis.add("worker nodes: until ReleaseWorkers asked for their deletion, plus the "
+                            + WORKERS_DRAIN_LIMIT.toMinutes() + " minutes EKS gives a node to drain before its"
+                            + " instance is terminated");
+                }
                 lines.add(line(
                         "EC2 " + nodes.nodes() + " × " + String.join("|", nodes.types()) + (spot ? " (spot)" : ""),
-                        nodes.nodes() * hours,
+                        nodes.nodes() * hours(nodesSince.get(), released.orElse(finished)),
                         "node-hour",
                         prices.instances().nodePerHour(nodes).orElse(null)));
                 if (spot) {

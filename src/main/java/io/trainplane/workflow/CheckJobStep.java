@@ -1,25 +1,33 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 import io.trainplane.spec.DataSpec;
 import java.time.Clock;
 import java.util.Optional;
 
-/** Looks once at one of the run's plain Jobs (evaluation, data), named by {@code jobName}. */
+/**
+ * Looks once at one of the run's plain Jobs (data, evaluation, outputs), named by {@code jobName}.
+ * The look that finds the evaluation done keeps its report in the run record ({@link EvaluationReport}).
+ */
 public final class CheckJobStep implements KubernetesStep {
     /** prepare.py's exit code when the archive does not match data.sha256 (docs/workload-contract.md). */
     static final int CHECKSUM_MISMATCH = 3;
 
+    private final RunStore store;
     private final ClusterAccess clusters;
     private final Clock clock;
 
-    public CheckJobStep(ClusterAccess clusters, Clock clock) {
+    public CheckJobStep(RunStore store, ClusterAccess clusters, Clock clock) {
+        this.store = store;
         this.clusters = clusters;
         this.clock = clock;
     }
@@ -51,7 +59,13 @@ public final class CheckJobStep implements KubernetesStep {
                             run.spec().output().s3Uri(),
                             new JobPods(objects.client(), objects.namespace(), jobName).failureTail())));
         }
-        return JobWatch.look(objects, jobName, what, clock.instant());
+        ObjectNode look = JobWatch.look(objects, jobName, what, clock.instant());
+        if (what.equals("evaluation") && look.path("done").asBoolean()) {
+            EvaluationReport.read(new JobPods(objects.client(), objects.namespace(), jobName))
+                    .ifPresent(report ->
+                            store.update(run.runId(), r -> r.withResource(RunResources.EVALUATION_REPORT, report)));
+        }
+        return look;
     }
 
     /** What the AWS CLI said when the copy failed, first: the reason is in its one line (credentials, AccessDenied). */

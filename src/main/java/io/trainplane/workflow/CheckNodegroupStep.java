@@ -17,14 +17,21 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Looks once at the node groups (~4 min to ACTIVE): done when both the system and the workers'
- * are. Before the workers' exists, it moves its prerequisites along: the placement group (EFA),
- * then the launch template (always), then the node group itself. The system node group waits
- * only for its own launch template, which CheckCluster asked for and is ready long before.
+ * Looks once at the node groups (~4 min to ACTIVE). Before the workers' exists, it moves its
+ * prerequisites along: the placement group (EFA), then the launch template (always), then the node
+ * group itself. The system node group waits only for its own launch template, which CheckCluster
+ * asked for and is ready long before. What it waits for is the state's ({@link #WAIT_FOR}): the
+ * system node group ACTIVE with the workers' asked for (the data job runs meanwhile), or both ACTIVE.
  */
 public final class CheckNodegroupStep implements Step {
     static final int WAIT_SECONDS = 30;
     static final int PREREQUISITE_WAIT_SECONDS = 15;
+    /** In the input: {@link #SYSTEM_NODES} or {@link #ALL_NODES} (the default). */
+    static final String WAIT_FOR = "waitFor";
+    /** Done when the system node group is ACTIVE and the workers' node group has been asked for. */
+    static final String SYSTEM_NODES = "system";
+    /** Done when both node groups are ACTIVE. */
+    static final String ALL_NODES = "all";
 
     private final RunStore store;
     private final Supplier<EksNodegroups> nodegroups;
@@ -56,7 +63,10 @@ public final class CheckNodegroupStep implements Step {
         // Looked at first: a failed system node group fails the run even while the workers' still waits.
         ObjectNode system = systemNodegroup(run, record);
         ObjectNode workers = workerNodegroup(run, record);
-        return workers.path("done").asBoolean() ? system : workers;
+        boolean workersDone = SYSTEM_NODES.equals(input.path(WAIT_FOR).asText())
+                ? store.get(run.runId()).resources().has(RunResources.NODE_GROUP)
+                : workers.path("done").asBoolean();
+        return workersDone ? system : workers;
     }
 
     /**

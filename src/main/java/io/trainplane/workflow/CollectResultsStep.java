@@ -2,7 +2,6 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -12,16 +11,13 @@ import io.trainplane.runs.RunOutputs;
 import io.trainplane.runs.RunStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Reads the evaluation's metrics from its pod's termination message (the last {@code METRICS}
- * log line as a fallback), stores them in the run record and applies the quality gate.
+ * Reads the evaluation's metrics ({@link EvaluationReport}: its pod's termination message, the last
+ * {@code METRICS} log line as a fallback), stores them in the run record and applies the quality gate.
  */
 public final class CollectResultsStep implements KubernetesStep {
-    static final String METRICS_PREFIX = "METRICS ";
-
     private final RunStore store;
     private final ClusterAccess clusters;
     private final RunEventPublisher events;
@@ -38,8 +34,7 @@ public final class CollectResultsStep implements KubernetesStep {
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         JobPods pods =
                 new JobPods(objects.client(), objects.namespace(), run.names().evaluationJob());
-        String json = pods.terminationMessage("Succeeded")
-                .or(() -> metricsFromLogs(pods))
+        String json = EvaluationReport.of(store.get(run.runId()), pods)
                 .orElseThrow(
                         () -> new TerminalException(
                                 "NoMetrics",
@@ -101,20 +96,6 @@ public final class CollectResultsStep implements KubernetesStep {
                     "the outputs Job's report is not the model's URI and SHA-256 under " + s3Uri + ": " + message,
                     e);
         }
-    }
-
-    private Optional<String> metricsFromLogs(JobPods pods) {
-        for (Pod pod : pods.list()) {
-            Optional<String> line = pods.logTail(pod)
-                    .flatMap(log -> log.lines()
-                            .filter(l -> l.startsWith(METRICS_PREFIX))
-                            .reduce((first, second) -> second))
-                    .map(l -> l.substring(METRICS_PREFIX.length()));
-            if (line.isPresent()) {
-                return line;
-            }
-        }
-        return Optional.empty();
     }
 
     static Map<String, Double> parse(String json) {

@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Connects to an existing cluster ({@code cluster.mode: existing}) and creates the run's
- * namespace there: proof that the functions' role can reach the API and write to it. A cluster
+ * Connects to the cluster and creates the run's namespace there (proof that the functions' role can
+ * reach the API and write to it), its service account and the image pre-pull, which starts pulling
+ * the training image onto the nodes as they come. On a created cluster this runs as soon as the
+ * API server answers, before the nodes exist. A cluster
  * that refuses the role (no access entry: 401; an entry without the rights: 403) fails the run
  * as ClusterAccessDenied, with the commands that fix it; a cluster without what the spec uses
  * (operator, CSI driver, device plugins) fails it as ClusterPrerequisitesMissing, with what to install.
@@ -64,6 +66,7 @@ public final class ConnectClusterStep implements KubernetesStep {
             RunObjects objects = new RunObjects(client, run.runId());
             objects.createOrAdopt(manifests.namespace());
             objects.createOrAdopt(manifests.serviceAccount());
+            objects.createOrAdopt(manifests.imagePrepull());
         } catch (KubernetesClientException e) {
             if (!KubernetesFailures.refused(e)) {
                 throw e;

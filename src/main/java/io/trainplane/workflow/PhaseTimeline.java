@@ -36,7 +36,8 @@ public final class PhaseTimeline {
             Map.entry("StartRun", "start"),
             Map.entry("CreateCluster", "cluster"),
             Map.entry("ConnectCluster", "cluster"),
-            Map.entry("CreateVolume", "volume"),
+            // The wait for it: on a created cluster the file system is made while the control plane is.
+            Map.entry("CheckVolume", "volume"),
             Map.entry("StartDataJob", "data"),
             Map.entry("StartTraining", "train"),
             Map.entry("StartEvaluation", "evaluate"),

@@ -189,18 +189,38 @@ public final class Pipeline {
         m.choice("ClusterMode")
                 .whenEquals("$.spec.cluster.mode", "create", "CreateCluster")
                 .otherwise("ConnectCluster");
+        // A created cluster: what does not depend on each other goes out early (the file system beside
+        // the control plane, the add-ons and the image pre-pull beside the node groups) and is waited
+        // for late; the data set is prepared on the system node group while the workers' nodes come up.
         m.task("CreateCluster", CREATE_CLUSTER)
                 .comment("cluster.mode create: an EKS cluster for this run only (about 10 minutes).")
                 .resultPath("$.clusterCreation")
-                .next("CheckCluster");
+                .next("ClusterVolume");
+        m.choice("ClusterVolume")
+                .whenEquals("$.spec.volume.type", "efs", "CreateVolume")
+                .otherwise("CheckCluster");
         m.task("CheckCluster", CHECK_CLUSTER)
                 .resultPath("$.clusterStatus")
                 .poll("ClusterReady", "WaitForCluster")
-                .then("CreateNodegroup");
+                .then("MountTargets");
+        m.choice("MountTargets").whenPresent("$.volume", "OpenMountTargets").otherwise("CreateNodegroup");
+        m.task("OpenMountTargets", CHECK_VOLUME)
+                .comment("One look at the file system: its mount targets are created now, in the cluster's subnets and"
+                        + " security group, and are ready by the time the node groups are.")
+                .resultPath("$.volumeStatus")
+                .next("CreateNodegroup");
         m.task("CreateNodegroup", CREATE_NODEGROUP)
                 .resultPath("$.nodegroupCreation")
+                .next("ConnectCluster");
+        m.task("StartConfiguration", CONFIGURE_CLUSTER)
+                .comment("Add-ons, device plugins and the training operator, asked for as soon as the API server"
+                        + " answers; ConfigureCluster waits for them once the system nodes run.")
+                .resultPath("$." + ConfigureClusterStep.RESULT)
                 .next("CheckNodegroup");
         m.task("CheckNodegroup", CHECK_NODEGROUP)
+                .comment("Until the system node group is ACTIVE and the workers' is asked for; CheckWorkers waits for"
+                        + " the workers' after the data is ready.")
+                .moreParameters(CheckNodegroupStep.WAIT_FOR, CheckNodegroupStep.SYSTEM_NODES)
                 .resultPath("$.nodegroupStatus")
                 .poll("NodegroupReady", "WaitForNodegroup")
                 .then("ConfigureCluster");
@@ -209,19 +229,28 @@ public final class Pipeline {
                         + " for a PyTorchJob, the Kubeflow training operator; called again until all are ready.")
                 .resultPath("$." + ConfigureClusterStep.RESULT)
                 .poll("ClusterConfigured", "WaitForConfiguration")
-                .then("ConnectCluster");
+                .then("VolumeMode");
         m.task("ConnectCluster", CONNECT_CLUSTER)
                 .comment("Reach the cluster's API (an EKS token, no kubeconfig); on an existing cluster, check it has"
-                        + " what the run needs before anything is created; create the run's namespace.")
+                        + " what the run needs before anything is created; create the run's namespace and the"
+                        + " image pre-pull.")
                 .resultPath("$.cluster")
-                .next("VolumeMode");
+                .next("ClusterReached");
+        m.choice("ClusterReached")
+                .whenPresent("$.clusterCreation", "StartConfiguration")
+                .otherwise("VolumeMode");
         m.choice("VolumeMode")
+                .whenPresent("$.volume", "CheckVolume")
                 .whenEquals("$.spec.volume.type", "efs", "CreateVolume")
                 .otherwise("StartDataJob");
         m.task("CreateVolume", CREATE_VOLUME)
-                .comment("An encrypted EFS file system for the run, or the one volume.fileSystemId adopts.")
+                .comment("An encrypted EFS file system for the run, or the one volume.fileSystemId adopts; on a created"
+                        + " cluster while the control plane is created.")
                 .resultPath("$.volume")
-                .next("CheckVolume");
+                .next("VolumeCreated");
+        m.choice("VolumeCreated")
+                .whenPresent("$.clusterCreation", "CheckCluster")
+                .otherwise("CheckVolume");
         m.task("CheckVolume", CHECK_VOLUME)
                 .resultPath("$.volumeStatus")
                 .poll("VolumeReady", "WaitForVolume")
@@ -239,6 +268,14 @@ public final class Pipeline {
                 .moreParameters("jobName.$", "$.dataJob.jobName", "purpose", "data")
                 .resultPath("$.dataStatus")
                 .poll("DataReady", "WaitForData")
+                .then("WorkersMode");
+        m.choice("WorkersMode").whenPresent("$.clusterCreation", "CheckWorkers").otherwise("StartTraining");
+        m.task("CheckWorkers", CHECK_NODEGROUP)
+                .comment("Until the workers' node group is ACTIVE: its nodes have been pulling the training image since"
+                        + " they became Ready.")
+                .moreParameters(CheckNodegroupStep.WAIT_FOR, CheckNodegroupStep.ALL_NODES)
+                .resultPath("$.nodegroupStatus")
+                .poll("WorkersReady", "WaitForWorkers")
                 .then("StartTraining");
         m.task("StartTraining", START_TRAINING).resultPath("$.training").next("CheckTraining");
         m.task("CheckTraining", CHECK_TRAINING)
@@ -250,7 +287,13 @@ public final class Pipeline {
                 .moreParameters("jobName.$", "$.evaluation.jobName", "purpose", "evaluation")
                 .resultPath("$.evaluationStatus")
                 .poll("EvaluationDone", "WaitForEvaluation")
-                .then("StartOutputs");
+                .then("ReleaseWorkers");
+        m.task("ReleaseWorkers", TEARDOWN)
+                .comment("Nothing needs the workers' nodes any more: their node group is deleted now, while the outputs"
+                        + " are copied from the system node group, not at cleanup.")
+                .parameters("runId.$", "$$.Execution.Name", TeardownStep.SCOPE, TeardownStep.WORKERS)
+                .resultPath("$.released")
+                .next("StartOutputs");
         m.task("StartOutputs", START_OUTPUTS)
                 .comment("A Job running as the run's pod identity copies the model, the metrics and the newest verified"
                         + " checkpoint to output.s3Uri; cleanup never deletes them.")

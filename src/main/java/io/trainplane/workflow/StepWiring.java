@@ -116,7 +116,7 @@ public final class StepWiring {
     }
 
     public static Step checkJob(Clients clients) {
-        return new CheckJobStep(clusters(clients), clients.clock());
+        return new CheckJobStep(runStore(clients), clusters(clients), clients.clock());
     }
 
     public static Step collectResults(Clients clients) {

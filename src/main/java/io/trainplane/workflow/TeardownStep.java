@@ -30,6 +30,13 @@ public final class TeardownStep implements KubernetesStep {
     static final Duration DEADLINE = Duration.ofMinutes(90);
     /** The failed state a cleanup failure names when the run had not failed before (the function's name). */
     static final String STATE = "Teardown";
+    /** In the input: what to delete; absent, everything the run holds. */
+    static final String SCOPE = "scope";
+    /**
+     * Only the workers' node group, and without waiting for it (ReleaseWorkers, once the evaluation
+     * is done): accelerated nodes are billed until their instances terminate, and nothing later needs them.
+     */
+    static final String WORKERS = "workers";
 
     private final RunStore store;
     private final Clock clock;
@@ -54,6 +61,9 @@ public final class TeardownStep implements KubernetesStep {
         if (found.isEmpty()) {
             return result(List.of());
         }
+        if (WORKERS.equals(input.path(SCOPE).asText())) {
+            return releaseWorkers(found.get());
+        }
         Instant now = clock.instant();
         RunRecord run = store.update(runId, r -> {
             var started = r.resources().has(RunResources.CLEANUP_STARTED)
@@ -77,6 +87,25 @@ public final class TeardownStep implements KubernetesStep {
             finished(runId);
         }
         return result(remaining);
+    }
+
+    /**
+     * Asks for the workers' node group to go, unless cleanup keeps it with the cluster; cleanup
+     * later waits for it with the rest. Nothing else changes: the run is not cleaning up yet.
+     */
+    private JsonNode releaseWorkers(RunRecord run) {
+        var result = Json.object();
+        ArrayNode released = result.putArray("released");
+        if (!ResourceKind.NODE_GROUP.kept(CleanupRecord.keep(run), run.resources())) {
+            lifecycles
+                    .bind(run, change -> store.update(run.runId(), r -> r.withResources(change.apply(r.resources()))))
+                    .apply(ResourceKind.NODE_GROUP)
+                    .ifPresent(workers -> {
+                        workers.delete();
+                        workers.named().forEach(released::add);
+                    });
+        }
+        return result;
     }
 
     /**

@@ -40,8 +40,9 @@ import java.util.Objects;
  * distributed training's first step needs every worker joined, and the twin starts a container as
  * soon as its pod is bound; the first epoch line comes one epoch (30 s simulated) later, after
  * many steps. The twin's kubelets pull a pod's images before its containers start ({@link
- * ImagePulls}: {@link ImagePulls#PULL_PER_GB} by image size), so that start includes the pull; the
- * pull itself is read from the training pods' Pulling and Pulled events.
+ * ImagePulls}: {@link ImagePulls#PULL_PER_GB} by image size), so that start includes any pull not
+ * done ahead (the run's pre-pull DaemonSet starts it as each node is Ready). The floor counts the
+ * training image's pull at that rate; when it ended on the last node is read from the Pulled events.
  */
 public final class CriticalPath {
     static final List<String> EXAMPLES = List.of(
@@ -58,7 +59,7 @@ public final class CriticalPath {
         final Map<String, Instant> trainingStarts = new LinkedHashMap<>();
         final Map<String, Instant> nodeReady = new LinkedHashMap<>();
         Instant lastEvaluationEnd;
-        /** The training pods' image pulls (by pod and image, as the kubelet's events say): when each started and ended. */
+        /** The pods' image pulls (by pod and image, as the kubelet's events say): when each started and ended. */
         final Map<String, Instant> pulling = new LinkedHashMap<>();
 
         final Map<String, Instant> pulled = new LinkedHashMap<>();
@@ -123,7 +124,7 @@ public final class CriticalPath {
                     String pod = e.getInvolvedObject() == null
                             ? null
                             : e.getInvolvedObject().getName();
-                    if (pod == null || !pod.contains("-train") || e.getMessage() == null) {
+                    if (pod == null || e.getMessage() == null) {
                         continue;
                     }
                     Instant at = Instant.parse(e.getFirstTimestamp());
@@ -150,19 +151,6 @@ public final class CriticalPath {
         int start = message.indexOf('"');
         int end = message.indexOf('"', start + 1);
         return start < 0 || end < 0 ? "" : message.substring(start + 1, end);
-    }
-
-    /** The training image's pull as the twin simulated it: the longest Pulling → Pulled of a training pod. */
-    static Duration pull(Observed seen, String image) {
-        Duration longest = Duration.ZERO;
-        for (var e : seen.pulled.entrySet()) {
-            Instant started = seen.pulling.get(e.getKey());
-            if (e.getKey().endsWith(" " + image) && started != null) {
-                Duration d = Duration.between(started, e.getValue());
-                longest = d.compareTo(longest) > 0 ? d : longest;
-            }
-        }
-        return longest;
     }
 
     /** When the training image was on the last node that pulled it (its last Pulled event); null without one. */
@@ -278,10 +266,10 @@ public final class CriticalPath {
                 nodesActive,
                 firstStep,
                 seen.lastEvaluationEnd,
-                workers == null ? null : workers.gone(),
+                workers == null ? null : workers.instancesTerminated(),
                 SimulatedEks.CLUSTER_CREATING,
                 SimulatedEks.NODEGROUP_CREATING,
-                pull(seen, spec.training().image()),
+                ImagePulls.pull(ImagePulls.gigabytes(spec.training().image())),
                 workers == null ? 0 : workers.nodes(),
                 price);
         return new Result(
@@ -318,7 +306,7 @@ public final class CriticalPath {
         milestone("training image pulled (last Pulled)", t.trigger(), result.imagePulled());
         milestone("first training step (pods running)", t.trigger(), t.firstStep());
         milestone("last evaluation ended", t.trigger(), t.lastEvaluationEnd());
-        milestone("worker node group deleted", t.trigger(), t.nodesGone());
+        milestone("worker instances terminated", t.trigger(), t.nodesGone());
         milestone("execution ended", t.trigger(), seen.end);
         System.out.println("  phase (workflow/PhaseTimeline)     starts at  lasts");
         for (var p : seen.phases) {

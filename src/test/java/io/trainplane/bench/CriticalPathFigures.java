@@ -21,9 +21,9 @@ final class CriticalPathFigures {
      * What one run reached, in simulated time. {@code clusterActive}, {@code nodesActive} are null
      * when the run created neither (an existing cluster); {@code firstStep} is when the training
      * started in the twin, whose kubelets pull the images first (local/sim ImagePulls);
-     * {@code nodesGone} when the worker node group finished deleting. {@code clusterCreating},
-     * {@code nodegroupCreating} are the twin's durations, {@code pull} the training image's pull as
-     * the twin simulated it (Pulling → Pulled, the slowest node).
+     * {@code nodesGone} when the worker nodes' instances terminated (their billing ends).
+     * {@code clusterCreating}, {@code nodegroupCreating} are the twin's durations, {@code pull} the
+     * training image's pull at the twin's rate for its size.
      */
     record Timeline(
             Instant trigger,
@@ -72,7 +72,7 @@ final class CriticalPathFigures {
             return createsNodes() ? Duration.between(nodesActive, firstStep) : Duration.ZERO;
         }
 
-        /** Last evaluation's end → the worker node group deleted, per node. */
+        /** Last evaluation's end → the worker instances terminated, per node. */
         Duration idleAfter() {
             return createsNodes() && nodesGone != null && lastEvaluationEnd != null
                     ? Duration.between(lastEvaluationEnd, nodesGone)

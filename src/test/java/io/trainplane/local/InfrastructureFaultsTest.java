@@ -209,7 +209,7 @@ class InfrastructureFaultsTest {
             cloud.faults().failAfter("efs:CreateMountTarget", 1);
             RunReport r = new LocalRun(cloud, second, e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
             assertThat(r.status()).isEqualTo("FAILED");
-            assertThat(r.failedState()).isEqualTo("CheckVolume");
+            assertThat(r.failedState()).isEqualTo("OpenMountTargets");
             assertThat(r.resources().created())
                     .filteredOn(c -> c.startsWith("efs:mount-target/"))
                     .hasSize(1);

@@ -74,33 +74,40 @@ class LocalPipelineTest {
                         "kubernetes:Namespace/tp-quickstart",
                         "kubernetes:Job/tp-quickstart/" + new io.trainplane.spec.Names("quickstart").trainingJob());
         assertThat(r.resources().created())
-                .filteredOn(c -> c.startsWith("kubernetes:Pod/"))
+                .filteredOn(c -> c.startsWith("kubernetes:Pod/") && !c.contains("-prepull-"))
                 .as("data, two workers, evaluation, outputs")
                 .hasSize(5);
+        assertThat(r.resources().created())
+                .filteredOn(c -> c.contains("-prepull-"))
+                .as("the image pre-pull on each node: the system node and the two workers'")
+                .hasSize(3);
         assertThat(r.calls()).containsKey("eks:DescribeCluster");
         assertThat(r.stateTransitions()).isGreaterThan(taskStates.size());
         assertThat(ok.record().status()).isEqualTo(RunStatus.SUCCEEDED);
         // The timeline names the state that ran each step (CheckEvaluation, not its function CheckJob);
-        // polls that found nothing new are left out.
+        // looks that found nothing ready are left out (polls, and OpenMountTargets and StartConfiguration,
+        // which ask for the mount targets and the add-ons and go on without waiting).
         assertThat(ok.steps())
                 .extracting(StepEntry::state)
                 .containsSubsequence(
                         "StartRun",
                         "CreateCluster",
+                        "CreateVolume",
                         "CheckCluster",
                         "CreateNodegroup",
+                        "ConnectCluster",
                         "CheckNodegroup",
                         "ConfigureCluster",
-                        "ConnectCluster",
-                        "CreateVolume",
                         "CheckVolume",
                         "BindVolume",
                         "StartDataJob",
                         "CheckData",
+                        "CheckWorkers",
                         "StartTraining",
                         "CheckTraining",
                         "StartEvaluation",
                         "CheckEvaluation",
+                        "ReleaseWorkers",
                         "StartOutputs",
                         "CheckOutputs",
                         "CollectResults",
@@ -135,11 +142,15 @@ class LocalPipelineTest {
                         "CheckTraining",
                         "StartEvaluation",
                         "CheckEvaluation",
+                        "ReleaseWorkers",
                         "StartOutputs",
                         "CheckOutputs",
                         "CollectResults",
                         "CheckTeardown",
-                        "FinishRun");
+                        "FinishRun",
+                        "OpenMountTargets",
+                        "StartConfiguration",
+                        "CheckWorkers");
     }
 
     @TestFactory

@@ -64,6 +64,19 @@ class ActualCostTest {
     }
 
     @Test
+    void workersReleasedAfterTheEvaluationArePricedToTheReleaseAndTheDrainLimit() throws Exception {
+        Instant start = V135.eksRelease().plusDays(10).atStartOfDay().toInstant(ZoneOffset.UTC);
+        List<StepEntry> steps = new java.util.ArrayList<>(steps(start));
+        steps.add(step("ReleaseWorkers", start, 60, "ok"));
+        Map<String, RunCost.Line> lines =
+                byItem(ActualCost.of(quickstart(start, "\"nodes\": 2"), steps, start.plusSeconds(99_999), PRICES));
+        // Workers from +20 min to ReleaseWorkers (+60 min) and the 5 minutes a node may drain: 2 × 45 min.
+        assertThat(lines.get("EC2 2 × c5.2xlarge").quantity()).isCloseTo(2 * 45 / 60.0, within(1e-6));
+        // The system node serves the outputs and cleanup: still to the end of cleanup (+120 min).
+        assertThat(lines.get("EC2 1 × m5.large (system)").quantity()).isCloseTo(100 / 60.0, within(1e-6));
+    }
+
+    @Test
     void eachLineIsItsUsageTimesItsPriceAndTheTotalTheirSum() throws Exception {
         Instant start = V135.eksRelease().plusDays(10).atStartOfDay().toInstant(ZoneOffset.UTC);
         RunCost cost =

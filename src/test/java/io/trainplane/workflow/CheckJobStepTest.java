@@ -33,7 +33,7 @@ class CheckJobStepTest {
     }
 
     CheckJobStep step() {
-        return new CheckJobStep(cluster.access(), run.cloud.clock());
+        return new CheckJobStep(run.store, cluster.access(), run.cloud.clock());
     }
 
     Instant now() {

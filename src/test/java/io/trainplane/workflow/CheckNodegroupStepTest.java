@@ -121,6 +121,34 @@ class CheckNodegroupStepTest {
     }
 
     @Test
+    void waitingForTheSystemNodesItIsDoneOnceTheyAreActiveAndTheWorkersAreAskedFor() {
+        run.clusterActive();
+        systemNodegroupAskedFor();
+        JsonNode systemOnly = ((com.fasterxml.jackson.databind.node.ObjectNode) run.state.deepCopy())
+                .put(CheckNodegroupStep.WAIT_FOR, CheckNodegroupStep.SYSTEM_NODES);
+
+        // The workers' launch template asked for, then ready: their node group is asked for.
+        assertThat(step().run(systemOnly).path("done").asBoolean()).isFalse();
+        run.advance(SimulatedCloudControl.OPERATION);
+        assertThat(step().run(systemOnly).path("done").asBoolean())
+                .as("the system node group is still CREATING")
+                .isFalse();
+        assertThat(run.record().resources().has(RunResources.NODE_GROUP)).isTrue();
+
+        run.advance(SimulatedEks.NODEGROUP_CREATING.minus(SimulatedCloudControl.OPERATION));
+        JsonNode system = step().run(systemOnly);
+        assertThat(system.path("done").asBoolean())
+                .as("the system node group ACTIVE, the workers' asked for (still CREATING)")
+                .isTrue();
+        assertThat(step().run(run.state).path("done").asBoolean())
+                .as("waiting for every node: the workers' is not ACTIVE yet")
+                .isFalse();
+
+        run.advance(SimulatedCloudControl.OPERATION);
+        assertThat(step().run(run.state).path("done").asBoolean()).isTrue();
+    }
+
+    @Test
     void theSystemNodeGroupWaitsForItsOwnLaunchTemplateWhichCarriesTheMetadataOptions() {
         // The cluster as CheckCluster makes it, but with no system launch template asked for
         // (a record written before it did): CheckNodegroup asks for it.

@@ -334,14 +334,26 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
         }
     }
 
-    /** Whether a training pod exists: the Job's (or the PyTorchJob's) controller has created it. */
+    /**
+     * Whether the training was asked for: its Indexed Job exists (before its controller and the
+     * scheduler, which act within the same instant, have placed its pods), or a training pod (the
+     * PyTorchJob's).
+     */
     private static boolean trainingStarted(KubernetesClient client) {
-        return !client.pods()
-                .inAnyNamespace()
-                .withLabel(WorkloadManifests.COMPONENT, "training")
-                .list()
-                .getItems()
-                .isEmpty();
+        return !client.batch()
+                        .v1()
+                        .jobs()
+                        .inAnyNamespace()
+                        .withLabel(WorkloadManifests.COMPONENT, "training")
+                        .list()
+                        .getItems()
+                        .isEmpty()
+                || !client.pods()
+                        .inAnyNamespace()
+                        .withLabel(WorkloadManifests.COMPONENT, "training")
+                        .list()
+                        .getItems()
+                        .isEmpty();
     }
 
     /** Deletes the DaemonSets that run {@code image}; the DaemonSet controller's garbage collection takes their pods. */

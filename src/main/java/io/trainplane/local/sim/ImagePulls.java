@@ -67,6 +67,8 @@ public final class ImagePulls {
             Map.entry(BareCluster.REGISTRY + "/eks/coredns:v1.12.4-eksbuild.1", 0.02), // estimate
             Map.entry(BareCluster.REGISTRY + "/eks/kube-proxy:v1.35.0-minimal-eksbuild.2", 0.03), // estimate
             Map.entry("kubeflow/training-operator:v1-855e096", 0.04), // estimate
+            // The pause image is a few hundred KB (https://gallery.ecr.aws/eks-distro/kubernetes/pause); an estimate.
+            Map.entry(io.trainplane.kubernetes.WorkloadManifests.PAUSE_IMAGE, 0.0003),
             // A few MB each (https://hub.docker.com/_/busybox/tags, https://hub.docker.com/_/alpine/tags);
             // estimates, for the pods of the twin's tests.
             Map.entry("busybox", 0.002),

@@ -188,8 +188,14 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
         return live().stream().map(c -> c.kubernetes().admin()).toList();
     }
 
+    /** When the clusters last caught up with the clock (null: never). */
+    private Instant reconciled;
+
     /** Lets every cluster catch up with the clock: nodes of its ACTIVE node groups, then its controllers. */
     public void reconcile(SimulatedEks eks) {
+        Instant now = clock.instant();
+        Instant after = reconciled == null ? now : reconciled;
+        reconciled = now;
         for (SimulatedCluster c : live()) {
             // EKS's view first, outside the cluster's lock: EKS may stop a cluster while holding its own.
             List<ClusterNodes.Group> groups = trouble.nodeGroups(eks.activeNodegroups(c.name()));
@@ -199,7 +205,29 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
                 // The cluster finished deleting meanwhile: nothing left to act on.
                 continue;
             }
-            c.reconcile(clock.instant(), groups, trouble);
+            // The clock jumps at a state machine's Wait: the cluster first catches up at each instant a
+            // node group turned ACTIVE meanwhile, so its nodes join and their DaemonSet pods start then.
+            for (Instant at : eks.nodegroupsActiveBetween(c.name(), after, now)) {
+                if (at.isBefore(now)) {
+                    settle(c, at, trouble.nodeGroups(eks.activeNodegroups(c.name(), at)));
+                }
+            }
+            settle(c, now, groups);
+        }
+    }
+
+    /**
+     * Reconciles until nothing changes (at most {@link #SETTLING_ROUNDS} rounds): one round moves
+     * each object one step (a pod created, then bound, then running, then its Job complete), and a
+     * cluster's controllers take all of them within the instant.
+     */
+    private void settle(SimulatedCluster c, Instant at, List<ClusterNodes.Group> groups) {
+        for (int round = 0; round < SETTLING_ROUNDS; round++) {
+            long writes = c.kubernetes().writeCount();
+            c.reconcile(at, groups, trouble);
+            if (c.kubernetes().writeCount() == writes) {
+                return;
+            }
         }
     }
 

@@ -103,6 +103,17 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     public static final Duration NODEGROUP_DELETING = Duration.ofMinutes(3);
     /**
+     * DeleteNodegroup to the instances terminating, which ends their billing ("you stop incurring
+     * charges for an instance as soon as its state changes to shutting-down or terminated",
+     * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/terminating-instances.html). EKS first sets
+     * the Auto Scaling group to zero, then drains each node before its instance is terminated
+     * (https://docs.aws.amazon.com/eks/latest/userguide/delete-managed-node-group.html); a node whose
+     * run has ended has nothing to drain. No figure is documented: 30 s is the twin's choice. The
+     * twin's nodes go at the request (ClusterNodes); the rest of {@link #NODEGROUP_DELETING} is the
+     * Auto Scaling group's and EKS's own deletion, which costs nothing.
+     */
+    public static final Duration INSTANCES_TERMINATING = Duration.ofSeconds(30);
+    /**
      * The least time an add-on is CREATING; after that it is ACTIVE once its pods run ({@link AddonWorkloads}).
      * EKS documents no figure (https://docs.aws.amazon.com/eks/latest/userguide/eks-add-ons.html):
      * the twin's choice.
@@ -768,7 +779,34 @@ public final class SimulatedEks implements EksClient, Inventory {
      */
     List<ClusterNodes.Group> activeNodegroups(String cluster) {
         synchronized (account) {
-            Instant now = account.now();
+            return activeNodegroups(cluster, account.now());
+        }
+    }
+
+    /**
+     * The instants in ({@code after}, {@code until}] at which a node group of {@code cluster}
+     * turned ACTIVE, in order: the cluster catches up at each, so that its nodes are Ready, and
+     * DaemonSets start their pods there, when EKS says, not when somebody next looks.
+     */
+    List<Instant> nodegroupsActiveBetween(String cluster, Instant after, Instant until) {
+        synchronized (account) {
+            account.now();
+            ClusterRecord c = account.clusters.get(cluster);
+            if (c == null) {
+                return List.of();
+            }
+            return c.nodegroups.values().stream()
+                    .map(n -> n.life.readyAt())
+                    .filter(at -> at.isAfter(after) && !at.isAfter(until))
+                    .sorted()
+                    .distinct()
+                    .toList();
+        }
+    }
+
+    /** As {@link #activeNodegroups(String)}, as they were {@code now} (not later than the clock). */
+    List<ClusterNodes.Group> activeNodegroups(String cluster, Instant now) {
+        synchronized (account) {
             ClusterRecord c = account.clusters.get(cluster);
             if (c == null) {
                 return List.of();
@@ -853,8 +891,9 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     /**
      * A cluster's (nodegroup null) or a managed node group's life in simulated time: when it was
-     * asked for, when it turned ACTIVE, when its deletion was asked and when it is gone (null: not
-     * yet). A pre-existing one was ACTIVE before any run.
+     * asked for, when it turned ACTIVE, when its deletion was asked, when a node group's instances
+     * stopped being billed ({@link #INSTANCES_TERMINATING} after that; null for a cluster or not yet)
+     * and when it is gone (null: not yet). A pre-existing one was ACTIVE before any run.
      */
     public record Lifetime(
             String cluster,
@@ -864,6 +903,7 @@ public final class SimulatedEks implements EksClient, Inventory {
             Instant created,
             Instant active,
             Instant deleteRequested,
+            Instant instancesTerminated,
             Instant gone) {}
 
     /** Every cluster and node group that exists now, with its {@link Lifetime}. */
@@ -899,6 +939,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                 life.createdAt(),
                 life.readyAt(),
                 life.deleteRequestedAt(),
+                nodegroup != null && life.isDeleting()
+                        ? life.deleteRequestedAt().plus(INSTANCES_TERMINATING)
+                        : null,
                 life.isDeleting() ? life.deleteRequestedAt().plus(life.deleting()) : null);
     }
 

@@ -24,6 +24,12 @@ public final class SimulatedWorkload implements PodBehaviour {
     static final Duration EPOCH = Duration.ofSeconds(30);
     static final Duration EVALUATION = Duration.ofSeconds(40);
     static final Duration OTHER = Duration.ofSeconds(60);
+    /**
+     * The built-in prepare.py generating its synthetic data set (2,000 samples): 0.6 s on a 2-core
+     * machine ({@code time python3 prepare.py --data-dir D --source synthetic}); 5 s allows for a
+     * cold interpreter and the writes to EFS. A download ({@code url}, {@code s3}) takes {@link #OTHER}.
+     */
+    static final Duration SYNTHETIC_DATA = Duration.ofSeconds(5);
     /** How long a crashing training runs before its traceback: imports, then the error. */
     static final Duration CRASH_AFTER = Duration.ofSeconds(20);
 
@@ -44,6 +50,9 @@ public final class SimulatedWorkload implements PodBehaviour {
     /** The epoch each run's volume (by namespace) holds a fetched checkpoint of: the training resumes there. */
     private final java.util.Map<String, Integer> resumedEpochs = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** The metrics each run's evaluation wrote to its volume (by namespace). */
+    private final java.util.Map<String, String> evaluations = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** How long fetching a checkpoint takes. */
     static final Duration FETCH = Duration.ofSeconds(10);
 
@@ -63,14 +72,14 @@ public final class SimulatedWorkload implements PodBehaviour {
         String component = component(job);
         return switch (component) {
             case "training" -> training(job);
-            case "evaluation" ->
-                new Outcome(
-                        EVALUATION,
-                        0,
-                        metrics(
-                                fault == ClusterFault.LOW_ACCURACY
-                                        ? LOW_ACCURACY
-                                        : accuracyAfter(trainedEpochs(job, client))));
+            case "evaluation" -> {
+                String metrics = metrics(
+                        fault == ClusterFault.LOW_ACCURACY ? LOW_ACCURACY : accuracyAfter(trainedEpochs(job, client)));
+                // evaluate.py writes them beside the model too (eval-metrics.json on the run's volume),
+                // where the outputs Job finds them after the evaluation's pod has gone with its node.
+                evaluations.put(job.getMetadata().getNamespace(), metrics);
+                yield new Outcome(EVALUATION, 0, metrics);
+            }
             case "data" ->
                 fault == ClusterFault.BAD_CHECKSUM
                         ? new Outcome(
@@ -79,7 +88,7 @@ public final class SimulatedWorkload implements PodBehaviour {
                                 "CHECKSUM MISMATCH expected " + argument(job, "--sha256")
                                         + " got 0000000000000000000000000000000000000000000000000000000000000000 for "
                                         + argument(job, "--url"))
-                        : new Outcome(OTHER, 0, null);
+                        : new Outcome("synthetic".equals(argument(job, "--source")) ? SYNTHETIC_DATA : OTHER, 0, null);
             default -> new Outcome(OTHER, 0, null);
         };
     }
@@ -159,7 +168,7 @@ public final class SimulatedWorkload implements PodBehaviour {
         java.util.Map<String, byte[]> files = new java.util.LinkedHashMap<>();
         files.put("model.pt", model);
         files.put("train-metrics.json", utf8("{\"epochs\": " + epochs + "}"));
-        evaluationMetrics(job, client).ifPresent(m -> files.put("eval-metrics.json", utf8(m)));
+        Optional.ofNullable(evaluations.get(runId)).ifPresent(m -> files.put("eval-metrics.json", utf8(m)));
         files.put(checkpoint, checkpointBytes);
         files.put(checkpoint + ".sha256", utf8(sha256Hex(checkpointBytes) + "  " + checkpoint + "\n"));
         String modelSha = null;
@@ -185,23 +194,6 @@ public final class SimulatedWorkload implements PodBehaviour {
             System.arraycopy(digest, 0, model, block * 32, Math.min(32, model.length - block * 32));
         }
         return model;
-    }
-
-    private static Optional<String> evaluationMetrics(Job outputs, KubernetesClient client) {
-        String ns = outputs.getMetadata().getNamespace();
-        return client
-                .pods()
-                .inNamespace(ns)
-                .withLabel(WorkloadManifests.COMPONENT, "evaluation")
-                .list()
-                .getItems()
-                .stream()
-                .filter(p -> "Succeeded".equals(p.getStatus().getPhase()))
-                .flatMap(p -> p.getStatus().getContainerStatuses().stream())
-                .map(c -> c.getState().getTerminated())
-                .filter(t -> t != null && t.getMessage() != null)
-                .map(io.fabric8.kubernetes.api.model.ContainerStateTerminated::getMessage)
-                .findFirst();
     }
 
     private static byte[] utf8(String text) {
