@@ -98,8 +98,9 @@ def main():
     p.add_argument("--output-dir", default=os.environ.get("TRAINPLANE_OUTPUT_DIR"),
                    help="default: $TRAINPLANE_OUTPUT_DIR")
     p.add_argument("--epochs", type=int, default=6)
-    p.add_argument("--steps-per-epoch", type=int, default=40)
-    p.add_argument("--batch-size", type=int, default=32, help="windows per process and step")
+    # Both spellings: a spec's hyperparameter names have no '-' (they also become TRAINPLANE_HP_<NAME>).
+    p.add_argument("--steps-per-epoch", "--steps_per_epoch", type=int, default=40)
+    p.add_argument("--batch-size", "--batch_size", type=int, default=32, help="windows per process and step")
     p.add_argument("--lr", type=float, default=0.003)
     p.add_argument("--context", type=int, default=64)
     p.add_argument("--dim", type=int, default=64)

@@ -59,7 +59,7 @@ class CharLmWorkloadTest {
                 .contains("skipping");
 
         // Training: torchrun, two processes, hyperparameters as the spec's train command appends them.
-        String trained = run(train(python, "--epochs", "4", "--amp", "false"), env);
+        String trained = run(train(python, "--epochs", "4", "--batch_size", "32", "--amp", "false"), env);
         List<Double> losses = losses(trained, 4);
         assertThat(losses.getLast()).as(trained).isLessThan(losses.getFirst() * 0.6);
         assertThat(trained).contains("starting fresh: no verified checkpoint (resumedFromEpoch=0)");
