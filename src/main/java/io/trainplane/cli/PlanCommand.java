@@ -67,6 +67,8 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
             aws.forEach(a -> out().println("#   " + a));
             cost.print(out());
             out().println("# Workload: " + workload(run));
+            out().println("# Quality gate: " + run.evaluation().describe()
+                    + (run.evaluation().gated() ? " on the evaluation's metrics, else the run fails" : ""));
             out().println("# Kubernetes objects, in creation order (all deleted by cleanup):");
             manifests.forEach(m -> ManifestSummary.of(m).forEach(line -> out().println("#   " + line)));
             out().println("# End of plan: " + manifests.size() + " Kubernetes objects; their full manifests:"

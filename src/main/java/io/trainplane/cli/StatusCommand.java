@@ -8,6 +8,8 @@ import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.runs.TrainingProgress;
+import io.trainplane.spec.EvaluationSpec;
+import io.trainplane.spec.RunSpecs;
 import io.trainplane.workflow.CleanupRecord;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -83,6 +85,22 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         }
         ObjectNode metrics = n.putObject("metrics");
         run.metrics().forEach(metrics::put);
+        gate(run)
+                .ifPresentOrElse(
+                        gate -> {
+                            ObjectNode g = n.putObject("gate").put("metric", gate.metric());
+                            if (gate.min() != null) {
+                                g.put("min", gate.min());
+                            }
+                            if (gate.max() != null) {
+                                g.put("max", gate.max());
+                            }
+                            Double value = run.metrics().get(gate.metric());
+                            if (value != null) {
+                                g.put("value", value).put("passed", gate.passes(value));
+                            }
+                        },
+                        () -> n.putNull("gate"));
         n.set("cost", CostReport.toJson(run));
         n.set("interruptions", InterruptionsReport.toJson(run));
         n.set("output", outputJson(run));
@@ -142,6 +160,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         PhasesReport.print(out, run, steps, Instant.now());
         progress.ifPresent(p -> out.println("training:   " + PhasesReport.line(p) + " (at " + p.at() + ")"));
         run.metrics().forEach((k, v) -> out.printf("metric:     %s = %s%n", k, v));
+        gate(run).ifPresent(gate -> out.println("gate:       " + gateLine(gate, run.metrics())));
         printOutput(out, run);
         CostReport.print(out, run);
         if (resumedFrom(run) != null) {
@@ -197,6 +216,25 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
     }
 
     /** The checkpoint the run started from (training.resumeFrom as StartRun resolved it), null when from scratch. */
+    /** The run's quality gate when it has one (a bound on evaluation.metric), from its spec. */
+    static Optional<EvaluationSpec> gate(RunRecord run) {
+        try {
+            EvaluationSpec gate = RunSpecs.fromNormalized(run.specJson()).evaluation();
+            return gate.gated() ? Optional.of(gate) : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty(); // a record without a readable spec: nothing to say about its gate
+        }
+    }
+
+    /** {@code perplexity ≤ 4: 3.12, passed}, or why it failed, or that the evaluation has not reported yet. */
+    static String gateLine(EvaluationSpec gate, java.util.Map<String, Double> metrics) {
+        Double value = metrics.get(gate.metric());
+        if (value == null) {
+            return gate.describe() + " (not evaluated yet)";
+        }
+        return gate.describe() + ": " + value + (gate.passes(value) ? ", passed" : ", failed: " + gate.failure(value));
+    }
+
     static String resumedFrom(RunRecord run) {
         return io.trainplane.core.Json.read(run.specJson())
                 .path("training")

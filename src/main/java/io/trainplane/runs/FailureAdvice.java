@@ -20,8 +20,8 @@ public final class FailureAdvice {
             Map.entry(
                     "QualityGate",
                     "the model was trained and evaluated but is kept out of use: train longer (training.epochs) or tune"
-                            + " training.learningRate and training.batchSize, or lower evaluation.minAccuracy if the"
-                            + " bar is wrong; training.resumeFrom RUN continues from this run's checkpoints in"
+                            + " training.learningRate and training.batchSize, or move the gate's bound (evaluation.minAccuracy,"
+                            + " or evaluation.min/max of evaluation.metric) if the bar is wrong; training.resumeFrom RUN continues from this run's checkpoints in"
                             + " output.s3Uri"),
             Map.entry("TrainingFailed", LOGS),
             Map.entry("DataFailed", LOGS),
@@ -33,11 +33,13 @@ public final class FailureAdvice {
                             + "training.resumeFrom RUN continues from the checkpoints already saved"),
             Map.entry(
                     "NoMetrics",
-                    "the evaluation must report its metrics, accuracy among them (docs/workload-contract.md):"
+                    "the evaluation must report its metrics, the gate's evaluation.metric (default accuracy) among them"
+                            + " (docs/workload-contract.md):"
                             + " fix evaluate.py and start again"),
             Map.entry(
                     "BadMetrics",
-                    "the evaluation must report a JSON object with a numeric accuracy (docs/workload-contract.md):"
+                    "the evaluation must report a JSON object of numbers with the gate's evaluation.metric (default"
+                            + " accuracy) among them (docs/workload-contract.md):"
                             + " fix evaluate.py and start again"),
             Map.entry(
                     "NoOutputs",

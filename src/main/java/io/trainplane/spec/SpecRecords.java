@@ -30,8 +30,7 @@ final class SpecRecords {
                     data(part(spec, "data")),
                     training(part(spec, "training"), workload.image()),
                     workload,
-                    new EvaluationSpec(
-                            part(spec, "evaluation").path("minAccuracy").asDouble()),
+                    evaluation(part(spec, "evaluation")),
                     new OutputSpec(text(spec.path("output"), "s3Uri")),
                     new CleanupSpec(
                             part(spec, "cleanup").path("keepCluster").asBoolean(),
@@ -55,12 +54,40 @@ final class SpecRecords {
         if (!spec.workload().sameAsBuiltin()) {
             json.set("workload", workload(spec.workload()));
         }
-        json.putObject("evaluation").put("minAccuracy", spec.evaluation().minAccuracy());
+        ObjectNode evaluation =
+                json.putObject("evaluation").put("metric", spec.evaluation().metric());
+        if (spec.evaluation().min() != null) {
+            evaluation.put("min", spec.evaluation().min());
+        }
+        if (spec.evaluation().max() != null) {
+            evaluation.put("max", spec.evaluation().max());
+        }
         putText(json.putObject("output"), "s3Uri", spec.output().s3Uri());
         json.putObject("cleanup")
                 .put("keepCluster", spec.cleanup().keepCluster())
                 .put("keepVolume", spec.cleanup().keepVolume());
         return json.put("maxRunHours", spec.maxRunHours());
+    }
+
+    /**
+     * The gate: {@code metric}, {@code min}, {@code max}; or the shorthand {@code minAccuracy}, which
+     * specs normalized before the metric form still hold (0 was no gate).
+     */
+    private static EvaluationSpec evaluation(JsonNode evaluation) {
+        JsonNode shorthand = evaluation.path("minAccuracy");
+        if (shorthand.isNumber()) {
+            return EvaluationSpec.minAccuracy(shorthand.asDouble());
+        }
+        return new EvaluationSpec(
+                evaluation.path("metric").isTextual()
+                        ? evaluation.path("metric").asText()
+                        : EvaluationSpec.DEFAULT_METRIC,
+                number(evaluation.path("min")),
+                number(evaluation.path("max")));
+    }
+
+    private static Double number(JsonNode node) {
+        return node.isNumber() ? node.asDouble() : null;
     }
 
     private static ClusterSpec cluster(JsonNode cluster) {

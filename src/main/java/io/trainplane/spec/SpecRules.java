@@ -57,6 +57,7 @@ final class SpecRules {
                     "set training.timeoutMinutes to at most " + runMinutes + ", or raise maxRunHours"));
         }
         checkResumeFrom(spec, given, problems);
+        checkEvaluation(spec.evaluation(), given.path("evaluation"), problems);
         WorkloadRules.check(spec, given, problems);
         if (isZero(training.cpu())) {
             problems.add(new SpecProblem(
@@ -69,6 +70,34 @@ final class SpecRules {
                     "/training/memory", "must be more than zero", "ask for some memory, for example \"4Gi\""));
         }
         return problems;
+    }
+
+    /**
+     * The quality gate: the shorthand {@code minAccuracy} or the metric form, not both (the run
+     * would have two gates on accuracy or a gate on two metrics), and no range that no value can
+     * pass. A metric without a bound is no gate, but the evaluation must still report it: what a
+     * normalized spec without a gate says ({@code "metric": "accuracy"}).
+     */
+    private static void checkEvaluation(EvaluationSpec gate, JsonNode given, List<SpecProblem> problems) {
+        boolean shorthand = given.has("minAccuracy");
+        boolean metricForm = given.has("metric") || given.has("min") || given.has("max");
+        if (shorthand && metricForm) {
+            problems.add(new SpecProblem(
+                    "/evaluation/minAccuracy",
+                    "is the shorthand of metric \"accuracy\" with min, and the spec also gives evaluation."
+                            + (given.has("metric") ? "metric" : given.has("min") ? "min" : "max"),
+                    "give one form: remove minAccuracy (and write {\"metric\": \"accuracy\", \"min\": "
+                            + EvaluationSpec.plain(given.path("minAccuracy").asDouble())
+                            + "}), or remove metric, min and max"));
+            return;
+        }
+        if (gate.min() != null && gate.max() != null && gate.min() > gate.max()) {
+            problems.add(new SpecProblem(
+                    "/evaluation/max",
+                    "is " + EvaluationSpec.plain(gate.max()) + ", below evaluation.min "
+                            + EvaluationSpec.plain(gate.min()) + ": no value of " + gate.metric() + " could pass",
+                    "set evaluation.min at most evaluation.max (swap them if they are the wrong way round)"));
+        }
     }
 
     /**

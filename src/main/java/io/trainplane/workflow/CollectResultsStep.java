@@ -9,13 +9,15 @@ import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.runs.RunOutputs;
 import io.trainplane.runs.RunStore;
+import io.trainplane.spec.EvaluationSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Reads the evaluation's metrics ({@link EvaluationReport}: its pod's termination message, the last
- * {@code METRICS} log line as a fallback), stores them in the run record and applies the quality gate.
+ * {@code METRICS} log line as a fallback), stores them in the run record and applies the quality gate
+ * on the spec's {@code evaluation.metric}.
  */
 public final class CollectResultsStep implements KubernetesStep {
     private final RunStore store;
@@ -40,31 +42,40 @@ public final class CollectResultsStep implements KubernetesStep {
                                 "NoMetrics",
                                 "the evaluation Job ended without metrics:"
                                         + " evaluate.py must write them to /dev/termination-log or print a 'METRICS {...}' line"));
-        Map<String, Double> metrics = parse(json);
+        EvaluationSpec gate = run.spec().evaluation();
+        Map<String, Double> metrics = parse(json, gate.metric());
         RunOutputs outputs = outputs(objects, run);
-        double accuracy = metrics.getOrDefault("accuracy", Double.NaN);
-        double minimum = run.spec().evaluation().minAccuracy();
-        boolean passed = accuracy >= minimum;
-        // Added to what CheckTraining recorded of the training (restarts, resumedFromEpoch).
+        double value = metrics.get(gate.metric());
+        boolean passed = gate.passes(value);
+        // Added to what CheckTraining recorded of the training (restarts, resumedFromEpoch); the
+        // gate's metric is among them, under its own name, beside accuracy when the evaluation reports it.
         store.update(run.runId(), r -> {
             Map<String, Double> all = new TreeMap<>(r.metrics());
             all.putAll(metrics);
             return r.withMetrics(all).withOutputs(outputs);
         });
-        ObjectNode event = Json.object()
-                .put("runId", run.runId())
-                .put("gatePassed", passed)
-                .put("minAccuracy", minimum);
+        ObjectNode event = Json.object().put("runId", run.runId()).put("gatePassed", passed);
+        if (EvaluationSpec.DEFAULT_METRIC.equals(gate.metric()) && gate.max() == null) {
+            // What consumers of the event read before the gate could be on any metric.
+            event.put("minAccuracy", gate.min() == null ? 0.0 : gate.min());
+        }
+        ObjectNode gateNode =
+                event.putObject("gate").put("metric", gate.metric()).put("value", value);
+        if (gate.min() != null) {
+            gateNode.put("min", gate.min());
+        }
+        if (gate.max() != null) {
+            gateNode.put("max", gate.max());
+        }
         event.set("metrics", Json.numbers(metrics));
         events.publish("Model Evaluated", event);
-        if (Double.isFinite(accuracy)) {
+        Double accuracy = metrics.get(EvaluationSpec.DEFAULT_METRIC);
+        if (accuracy != null && Double.isFinite(accuracy)) {
             EmbeddedMetrics.emit(Map.of("Accuracy", accuracy), Map.of(), Map.of("runId", run.runId()));
         }
         if (!passed) {
             throw new TerminalException(
-                    "QualityGate",
-                    "accuracy " + accuracy + " is below evaluation.minAccuracy " + minimum
-                            + "; the model is kept out of use");
+                    "QualityGate", gate.failure(value) + " (the quality gate); the model is kept out of use");
         }
         ObjectNode result = Json.object().put("gatePassed", true).put("modelUri", outputs.modelUri());
         result.set("metrics", Json.numbers(metrics));
@@ -98,7 +109,8 @@ public final class CollectResultsStep implements KubernetesStep {
         }
     }
 
-    static Map<String, Double> parse(String json) {
+    /** The metrics JSON's numbers; {@code required} (the gate's metric) must be one of them. */
+    static Map<String, Double> parse(String json, String required) {
         JsonNode node;
         try {
             node = Json.read(json);
@@ -111,8 +123,11 @@ public final class CollectResultsStep implements KubernetesStep {
                 metrics.put(field.getKey(), field.getValue().asDouble());
             }
         });
-        if (!metrics.containsKey("accuracy")) {
-            throw new TerminalException("BadMetrics", "the evaluation's metrics have no 'accuracy': " + json);
+        if (!metrics.containsKey(required)) {
+            throw new TerminalException(
+                    "BadMetrics",
+                    "the evaluation's metrics have no numeric '" + required + "', the quality gate's metric"
+                            + " (evaluation.metric): " + json);
         }
         return metrics;
     }

@@ -2,6 +2,8 @@ package io.trainplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +37,35 @@ class FailureMessagesTest {
                 .contains("what to do: the model was trained and evaluated but is kept out of use")
                 .contains("holds:      nothing", "kept:       s3:outputs/", "cleanup:    started ", ", finished ")
                 .containsPattern("deleted:    .*eks:cluster/tp-quickstart-eks")
+                .containsPattern(
+                        "gate:       accuracy ≥ 0\\.6: 0\\.\\d+, failed: accuracy 0\\.\\d+ is below evaluation.min 0\\.6")
                 .doesNotContain("resource:");
+    }
+
+    /** A gate on a maximum: the same model fails it for being above, and every report names the bound. */
+    @Test
+    void aGateOnAMaximumNamesTheMetricTheValueAndTheBound() throws IOException {
+        String store = dir.resolve("store").toString();
+        ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
+        spec.putObject("evaluation").put("metric", "accuracy").put("max", 0.2);
+        Path file = dir.resolve("max-gate.json");
+        Files.writeString(file, spec.toString());
+
+        CliTest.Result plan = CliTest.cli("plan", file.toString());
+        assertThat(plan.out())
+                .contains("# Quality gate: accuracy ≤ 0.2 on the evaluation's metrics, else the run fails");
+        CliTest.Result r = CliTest.cli("run", file.toString(), "--store", store);
+        assertThat(r.exit()).as(r.err()).isEqualTo(Main.FAILED);
+        assertThat(r.out())
+                .containsPattern(
+                        "error: +QualityGate: accuracy 0\\.\\d+ is above evaluation.max 0\\.2 \\(the quality gate\\)");
+        CliTest.Result status = CliTest.cli("status", "quickstart", "--store", store, "--output", "json");
+        JsonNode gate = Json.read(status.out()).path("gate");
+        assertThat(gate.path("metric").asText()).isEqualTo("accuracy");
+        assertThat(gate.path("max").asDouble()).isEqualTo(0.2);
+        assertThat(gate.has("min")).isFalse();
+        assertThat(gate.path("value").asDouble()).isGreaterThan(0.2);
+        assertThat(gate.path("passed").asBoolean()).isFalse();
     }
 
     /**

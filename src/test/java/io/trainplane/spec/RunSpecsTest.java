@@ -37,7 +37,7 @@ class RunSpecsTest {
                         3,
                         240,
                         null));
-        assertThat(spec.evaluation()).isEqualTo(new EvaluationSpec(0));
+        assertThat(spec.evaluation()).isEqualTo(new EvaluationSpec("accuracy", null, null));
         assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(false, false));
         assertThat(spec.maxRunHours()).isEqualTo(12);
     }
@@ -152,7 +152,7 @@ class RunSpecsTest {
                         5,
                         60,
                         null));
-        assertThat(spec.evaluation().minAccuracy()).isEqualTo(0.7);
+        assertThat(spec.evaluation().min()).isEqualTo(0.7);
         assertThat(spec.cleanup()).isEqualTo(new CleanupSpec(true, true));
         assertThat(RunSpecs.parse(spec.toJson().toString())).isEqualTo(spec);
     }
