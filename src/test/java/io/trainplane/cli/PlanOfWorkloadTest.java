@@ -79,6 +79,7 @@ class PlanOfWorkloadTest {
                 .setErr(new java.io.PrintWriter(err, true))
                 .execute("run", "examples/custom-image.json", "--runtime", "process", "--no-store");
         assertThat(exit).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains("--runtime process runs the built-in scripts only", "--runtime simulated");
+        assertThat(err.toString())
+                .contains("the code is inside the image", "--runtime simulated", "[\"python\", \"train.py\"]");
     }
 }

@@ -95,7 +95,19 @@ public final class SimulatedWorkload implements PodBehaviour {
             PodS3 store = s3;
             if (store == null) {
                 return Optional.of(new InitFailure(
-                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, 255, PodS3.NO_CREDENTIALS)));
+                        pod.getSpec().getInitContainers().getFirst().getName(),
+                        new Outcome(FETCH, 255, PodS3.NO_CREDENTIALS)));
+            }
+            if (PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CODE)) {
+                try {
+                    store.fetchCode(pod);
+                } catch (PodS3.AwsCliFailed e) {
+                    return Optional.of(new InitFailure(
+                            WorkloadManifests.FETCH_CODE, new Outcome(FETCH, e.exitCode(), e.getMessage())));
+                }
+            }
+            if (!PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CHECKPOINT)) {
+                return Optional.empty();
             }
             try {
                 var fetched = store.fetchCheckpoint(pod);
