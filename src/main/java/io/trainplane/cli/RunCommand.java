@@ -242,7 +242,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         if (runtime == Runtime.simulated || (clusterFault != null && runtime == Runtime.auto)) {
             return null;
         }
-        Optional<PythonRuntime> python = PythonRuntime.detect(System.getenv());
+        Optional<PythonRuntime> python = PythonRuntime.detect(clients.environment());
         if (python.isEmpty()) {
             if (runtime == Runtime.process) {
                 throw new UserInputException("--runtime process needs a python that can import torch: set "
@@ -250,7 +250,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             }
             return null;
         }
-        boolean keep = "1".equals(System.getenv("TRAINPLANE_KEEP_WORKDIR"));
+        boolean keep = "1".equals(clients.environment().get("TRAINPLANE_KEEP_WORKDIR"));
         ProcessWorkload processes = ProcessWorkload.inTemporaryDirectory(python.get(), keep);
         command.commandLine()
                 .getErr()

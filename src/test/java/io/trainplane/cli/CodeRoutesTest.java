@@ -144,7 +144,7 @@ class CodeRoutesTest {
     }
 
     /** One route's run in the twin: SUCCEEDED, and what it sent to the cluster. */
-    record Ran(RunReport report, List<JsonNode> objects) {}
+    record Ran(RunReport report, List<JsonNode> objects, String logTail) {}
 
     static Ran runLocally(Path specFile, ObjectNode spec, java.util.function.Consumer<LocalCloud> before)
             throws Exception {
@@ -167,7 +167,10 @@ class CodeRoutesTest {
                     objects.add(YAML.readTree(write.body()));
                 }
             }
-            return new Ran(report, objects);
+            var error = new RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock())
+                    .get(runId)
+                    .error();
+            return new Ran(report, objects, error == null ? null : error.logTail());
         }
     }
 
@@ -263,5 +266,24 @@ class CodeRoutesTest {
         assertThat(empty.report().status()).isEqualTo("FAILED");
         assertThat(empty.report().error()).isEqualTo("CodeFetchFailed");
         assertThat(empty.report().cause()).contains("no code under s3://" + bucket + "/runs/none/", "aws s3 sync");
+    }
+
+    /**
+     * The twin is as strict as EKS about a stock image: the custom-image example's commands name
+     * /app/train.py, which pytorch/pytorch does not have and no volume holds, so that image fails
+     * the run with python's words; the example's own image (yours, in ECR) is taken to have it.
+     */
+    @Test
+    void aScriptThatTheStockImageDoesNotHaveFailsTheRunAsPythonDoes(@TempDir Path dir) throws Exception {
+        ObjectNode example = (ObjectNode) Json.read(Files.readString(Path.of("examples/custom-image.json")));
+        Ran yours = runLocally(dir.resolve("yours.json"), example.deepCopy(), cloud -> {});
+        assertThat(yours.report().status()).as("%s", yours.report().cause()).isEqualTo("SUCCEEDED");
+
+        ((ObjectNode) example.get("workload")).put("image", "pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime");
+        example.put("runId", "stock-image");
+        Ran stock = runLocally(dir.resolve("stock.json"), example, cloud -> {});
+        assertThat(stock.report().status()).isEqualTo("FAILED");
+        assertThat(stock.logTail())
+                .contains("python: can't open file '/app/train.py': [Errno 2] No such file or directory");
     }
 }

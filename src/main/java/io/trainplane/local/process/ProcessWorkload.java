@@ -559,7 +559,9 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             int completions =
                     job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
             List<String> command = localCommand(container.getCommand(), container.getArgs(), completions, termination);
-            if ("training".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))) {
+            // Your shipped code (working directory /workload) has its own data Job, which ran before.
+            if ("training".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))
+                    && container.getWorkingDir() == null) {
                 prepareDataIfMissing(log);
             }
             // A container's workingDir (/workload for your shipped code) is its mapped directory here.

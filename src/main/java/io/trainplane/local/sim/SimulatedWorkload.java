@@ -60,6 +60,12 @@ public final class SimulatedWorkload implements PodBehaviour {
 
     @Override
     public Outcome outcome(Job job, Pod pod, KubernetesClient client) {
+        // A script that a stock image does not have, on no volume: python fails as on EKS.
+        Optional<Outcome> missing =
+                StockImages.missingScript(pod.getSpec().getContainers().getFirst());
+        if (missing.isPresent()) {
+            return missing.get();
+        }
         String component = component(job);
         return switch (component) {
             case "training" -> training(job);
