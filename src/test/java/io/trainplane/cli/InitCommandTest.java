@@ -85,7 +85,8 @@ class InitCommandTest {
                 .contains(
                         "route configmap: 3 files",
                         "--no-python python train.py --epochs 5 --lr 0.05",
-                        "command: python prepare.py");
+                        "command (in /workload): python prepare.py",
+                        "image pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime");
 
         Files.writeString(dir.resolve("train.py"), "# mine\n");
         Result again = cli(System.getenv(), "init", dir.toString());
