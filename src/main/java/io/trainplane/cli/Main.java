@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
             LogsCommand.class,
             CancelCommand.class,
             CleanupCommand.class,
-            IamCommand.class
+            IamCommand.class,
+            InitCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -101,6 +102,6 @@ public final class Main implements Runnable {
     public void run() {
         throw new CommandLine.ParameterException(
                 spec.commandLine(),
-                "name a command: validate, plan, run, janitor, start, status, watch, list, logs, cancel, cleanup or iam");
+                "name a command: validate, plan, run, janitor, start, status, watch, list, logs, cancel, cleanup, iam or init");
     }
 }

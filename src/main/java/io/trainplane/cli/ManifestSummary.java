@@ -26,7 +26,7 @@ final class ManifestSummary {
         String title = kind + " " + m.at("/metadata/name").asText();
         List<String> lines = new ArrayList<>();
         switch (kind) {
-            case "ConfigMap" -> lines.add(title + ": " + files(m.path("data")));
+            case "ConfigMap" -> lines.add(title + ": " + files(m.path("data"), m.path("binaryData")));
             case "Job" -> {
                 JsonNode spec = m.path("spec");
                 int pods = spec.path("completions").asInt(1);
@@ -101,7 +101,11 @@ final class ManifestSummary {
         return List.of(
                 "    " + role + " " + c.path("name").asText() + ": image "
                         + c.path("image").asText(),
-                "      command: " + String.join(" ", words),
+                // The directory the command starts in matters to a relative script (python train.py).
+                "      command"
+                        + (c.hasNonNull("workingDir")
+                                ? " (in " + c.path("workingDir").asText() + ")"
+                                : "") + ": " + String.join(" ", words),
                 "      resources: requests " + quantities(c.at("/resources/requests")) + "; limits "
                         + quantities(c.at("/resources/limits")));
     }
@@ -131,11 +135,15 @@ final class ManifestSummary {
         return String.join(", ", pairs);
     }
 
-    private static String files(JsonNode data) {
+    private static String files(JsonNode data, JsonNode binaryData) {
         List<String> files = new ArrayList<>();
         data.properties()
                 .forEach(e -> files.add(
                         e.getKey() + " (" + e.getValue().asText().getBytes(StandardCharsets.UTF_8).length + " bytes)"));
+        binaryData
+                .properties()
+                .forEach(
+                        e -> files.add(e.getKey() + " (" + e.getValue().asText().length() + " base64 characters)"));
         return files.isEmpty() ? "no files" : String.join(", ", files);
     }
 

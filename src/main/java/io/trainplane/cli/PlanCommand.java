@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
+import io.trainplane.kubernetes.CodeRoute;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.VolumeType;
-import io.trainplane.spec.WorkloadCode;
 import io.trainplane.spec.WorkloadSpec;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -43,8 +43,11 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         LocalDate runDay = today();
         JsonNode normalized = spec.normalized(runDay);
         String runId = SpecInput.runIdOf(normalized);
+        var code = CodeShipment.pack(
+                spec, (com.fasterxml.jackson.databind.node.ObjectNode) normalized, runId, CodeShipment.PLANNED_BUCKET);
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
-        List<HasMetadata> manifests = new ArrayList<>(new WorkloadManifests(run).all());
+        List<HasMetadata> manifests = new ArrayList<>(
+                new WorkloadManifests(run, code.map(c -> c.packed().files()).orElse(null)).all());
         if (run.volume().type() == VolumeType.EFS) {
             String fileSystem = run.volume().fileSystemId() == null
                     ? "fs-<created by the run>"
@@ -83,12 +86,30 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
     /** The code route, image and launcher; the command lines are the containers' below. */
     static String workload(RunSpec run) {
         WorkloadSpec workload = run.workload();
+        CodeRoute route = CodeRoute.of(workload);
+        String at = WorkloadManifests.WORKLOAD_DIR;
         return "code " + workload.code().json()
-                + (workload.code() == WorkloadCode.BUILTIN
-                        ? " (the CIFAR-10 scripts of the jar, mounted from the run's ConfigMap at "
-                                + WorkloadManifests.WORKLOAD_DIR + ")"
-                        : " (the image's own commands, launcher "
-                                + workload.launcher().json() + ")")
+                + switch (route) {
+                    case BUILTIN ->
+                        " (the CIFAR-10 scripts of the jar, mounted from the run's ConfigMap at " + at + ")";
+                    case IMAGE ->
+                        " (the image's own commands, launcher "
+                                + workload.launcher().json() + ")";
+                    case CONFIGMAP ->
+                        " (route configmap: " + workload.codePackage().files().size() + " files, "
+                                + workload.codePackage().bytes() + " bytes in the run's ConfigMap, at " + at
+                                + ", the working directory; launcher "
+                                + workload.launcher().json() + ")";
+                    case ARTIFACTS_BUCKET ->
+                        " (route artifacts bucket: " + workload.codePackage().bytes() + " bytes uploaded to "
+                                + workload.codePackage().s3Uri() + ", copied to " + at + " by the init container "
+                                + WorkloadManifests.FETCH_CODE + "; launcher "
+                                + workload.launcher().json() + ")";
+                    case S3_PREFIX ->
+                        " (route s3 prefix: copied to " + at + " by the init container " + WorkloadManifests.FETCH_CODE
+                                + " as the run's Pod Identity; launcher "
+                                + workload.launcher().json() + ")";
+                }
                 + ", image " + run.training().image()
                 + (workload.hyperparameters().isEmpty()
                         ? ""

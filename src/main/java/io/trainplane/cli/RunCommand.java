@@ -1,6 +1,7 @@
 package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
@@ -14,6 +15,9 @@ import io.trainplane.local.process.ProcessWorkload;
 import io.trainplane.local.process.PythonRuntime;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.FaultPlan;
+import io.trainplane.local.sim.SimulatedS3;
+import io.trainplane.local.sim.SimulatedWorkload;
+import io.trainplane.runs.RunStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -94,7 +98,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             defaultValue = "auto",
             paramLabel = "RUNTIME",
             description =
-                    "what the pods do: simulated (a model of the workload), process (the real built-in scripts as local processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH; not for workload.code image), auto (process when such a python exists and the scripts are the built-in ones, else simulated; default)")
+                    "what the pods do: simulated (a model of the workload), process (the real scripts, built-in or your workload.code directory, as local processes: needs a python that can import torch, $TRAINPLANE_PYTHON or python3 on PATH; not for workload.code image), auto (process when such a python exists and the code is not in an image, else simulated; default)")
     Runtime runtime;
 
     /** {@code --runtime}. */
@@ -134,6 +138,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         JsonNode normalized = spec.normalized(today());
         checkStateNames();
         String runId = SpecInput.runIdOf(normalized);
+        Optional<CodeShipment> code =
+                CodeShipment.pack(spec, (ObjectNode) normalized, runId, LocalCloud.artifactsBucket());
         Faults faults = faults(normalized);
         // Opened first and closed last: a Ctrl-C waits for the cleanup, the store, the summary and
         // the end of the local processes.
@@ -147,6 +153,18 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                                             .asText()),
                             "image".equals(normalized.at("/workload/code").asText()));
                     LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
+                if (processes == null) {
+                    refuseAGateTheSimulationCannotJudge(
+                            normalized.at("/evaluation/metric").asText("accuracy"));
+                }
+                // What the CLI does before a run on a stack: the packed directory goes where its route takes it.
+                code.ifPresent(c -> {
+                    c.deliver(
+                            new RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock()),
+                            (key, bytes) -> cloud.s3()
+                                    .putObject(LocalCloud.artifactsBucket(), key, bytes, SimulatedS3.Transport.TLS));
+                    command.commandLine().getErr().println(c.summary());
+                });
                 Progress progress = new Progress(
                         command.commandLine().getErr(),
                         cloud.clock(),
@@ -205,12 +223,28 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The simulated runtime models the built-in CIFAR-10 evaluation: a gate on another metric would
+     * fail the run at its end for want of it, so the run is refused before it starts.
+     */
+    private void refuseAGateTheSimulationCannotJudge(String metric) {
+        if (!SimulatedWorkload.REPORTED_METRICS.contains(metric)) {
+            throw new UserInputException("the simulated runtime reports only "
+                    + String.join(", ", new java.util.TreeSet<>(SimulatedWorkload.REPORTED_METRICS))
+                    + " (a model of the built-in CIFAR-10 evaluation), and evaluation.metric is \"" + metric
+                    + "\": run it with --runtime process (a python that can import torch: "
+                    + PythonRuntime.PYTHON_VARIABLE + ", or python3 on the PATH), or gate on accuracy");
+        }
+    }
+
     /** The process runtime when asked for (or, with auto, when PyTorch is there); null for the simulated one. */
     private ProcessWorkload processRuntime(boolean pyTorchJob, boolean codeInImage) {
-        // The process runtime runs the built-in scripts; your image's commands locally come later (issue 17 item 5).
+        // The process runtime runs the built-in scripts and your shipped code; an image's code is not here.
         if (codeInImage && runtime == Runtime.process) {
-            throw new UserInputException("--runtime process runs the built-in scripts only, and workload.code is"
-                    + " \"image\": use --runtime simulated (running your image's commands locally comes later)");
+            throw new UserInputException("--runtime process runs your code with the local python, and workload.code"
+                    + " is \"image\": the code is inside the image, which a local run does not have. Use --runtime"
+                    + " simulated, or to rehearse the code itself set workload.code to the local directory that holds"
+                    + " it (e.g. \".\") with commands that run it from there ([\"python\", \"train.py\"])");
         }
         if (codeInImage && runtime == Runtime.auto) {
             return null;
@@ -227,7 +261,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         if (runtime == Runtime.simulated || (clusterFault != null && runtime == Runtime.auto)) {
             return null;
         }
-        Optional<PythonRuntime> python = PythonRuntime.detect(System.getenv());
+        Optional<PythonRuntime> python = PythonRuntime.detect(clients.environment());
         if (python.isEmpty()) {
             if (runtime == Runtime.process) {
                 throw new UserInputException("--runtime process needs a python that can import torch: set "
@@ -235,7 +269,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             }
             return null;
         }
-        boolean keep = "1".equals(System.getenv("TRAINPLANE_KEEP_WORKDIR"));
+        boolean keep = "1".equals(clients.environment().get("TRAINPLANE_KEEP_WORKDIR"));
         ProcessWorkload processes = ProcessWorkload.inTemporaryDirectory(python.get(), keep);
         command.commandLine()
                 .getErr()

@@ -10,6 +10,7 @@ import software.amazon.awssdk.services.cloudformation.model.Stack;
 /** The outputs of a deployed Trainplane stack (template.yaml's Outputs). */
 final class StackOutputs {
     static final String RUNS_TABLE = "RunsTableName";
+    static final String ARTIFACTS_BUCKET = "ArtifactsBucketName";
     static final String TRAINING_PIPELINE = "TrainingPipelineArn";
 
     private StackOutputs() {}

@@ -67,6 +67,22 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         String stack = target.stack;
         JsonNode normalized = spec.normalized(today());
         String runId = SpecInput.runIdOf(normalized);
+        var outputs = StackOutputs.of(clients.cloudFormation(), stack);
+        var code = CodeShipment.pack(
+                spec,
+                (ObjectNode) normalized,
+                runId,
+                outputs.getOrDefault(StackOutputs.ARTIFACTS_BUCKET, CodeShipment.PLANNED_BUCKET));
+        code.filter(c -> c.described().route() == io.trainplane.spec.CodePackage.Route.BUCKET)
+                .ifPresent(c -> {
+                    // The CLI has no S3 client (it talks to Step Functions, DynamoDB, EKS and CloudFormation).
+                    throw new UserInputException(c.summary() + ": over the ConfigMap route's limits ("
+                            + io.trainplane.spec.CodeDirectory.CONFIGMAP_FILES + " files, "
+                            + io.trainplane.spec.CodeDirectory.CONFIGMAP_BYTES / 1024 + " KiB), and start --stack does"
+                            + " not upload to the artifacts bucket yet: upload it with `aws s3 sync "
+                            + c.packed().root() + " " + c.described().s3Uri() + "` and set workload.code to \""
+                            + c.described().s3Uri() + "\"");
+                });
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
@@ -77,6 +93,12 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
             command.commandLine().getErr().println("not started: nothing was created");
             return Main.FAILED;
         }
+        String table = outputs.get(StackOutputs.RUNS_TABLE);
+        code.ifPresent(c -> c.deliver(
+                new io.trainplane.runs.RunStore(clients.dynamoDb(), table, java.time.Clock.systemUTC()),
+                (key, bytes) -> {
+                    throw new IllegalStateException("the bucket route is refused above");
+                }));
         StartExecutionResponse started;
         try {
             started = clients.sfn()

@@ -26,6 +26,8 @@ final class ValidateCommand extends ClientsCommand implements Callable<Integer> 
     @Override
     public Integer call() {
         JsonNode normalized = spec.normalized(today());
+        // A local directory as the code is checked as a run would pack it (the package itself is the run's).
+        CodeShipment.pack(spec, normalized.deepCopy(), SpecInput.runIdOf(normalized), CodeShipment.PLANNED_BUCKET);
         if (output.structured()) {
             var result = Json.object().put("valid", true);
             result.set("spec", normalized);

@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicy;
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyBuilder;
 import io.trainplane.aws.ec2.EfaInterfaces;
 import io.trainplane.aws.eks.EksRequests;
+import io.trainplane.spec.CodeDirectory;
 import io.trainplane.spec.DataSpec;
 import io.trainplane.spec.Launcher;
 import io.trainplane.spec.Names;
@@ -36,13 +37,15 @@ import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainLauncher;
 import io.trainplane.spec.TrainingSpec;
 import io.trainplane.spec.VolumeType;
-import io.trainplane.spec.WorkloadCode;
 import io.trainplane.spec.WorkloadCommand;
 import io.trainplane.spec.WorkloadSpec;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 
 /**
  * The Kubernetes objects of a run, as pure functions of its spec: what {@code plan} prints is
@@ -66,12 +69,37 @@ public final class WorkloadManifests {
 
     static final String DATA_MEMORY = "2Gi";
 
+    /** Where the built-in scripts are when /workload holds your shipped code (the data Job's default prepare.py). */
+    public static final String BUILTIN_DIR = "/opt/trainplane";
+
+    /** Where your shipped code is, for code that does not want to rely on the working directory. */
+    public static final String CODE_DIR_ENV = "TRAINPLANE_CODE_DIR";
+
+    /** The init container that copies the code of the artifacts bucket or an s3:// prefix into /workload. */
+    public static final String FETCH_CODE = "fetch-code";
+
+    /** fetch-code's variable with the prefix it copies. */
+    public static final String CODE_URI_ENV = "CODE_S3_URI";
+
     private final RunSpec spec;
     private final Names names;
+    /** A packed directory's files (ConfigMap route): null when the route has none or they are not at hand (plan without the files). */
+    private final SortedMap<String, byte[]> code;
 
     public WorkloadManifests(RunSpec spec) {
+        this(spec, null);
+    }
+
+    /** The objects of {@code spec}, with a packed directory's files when the ConfigMap route carries them. */
+    public WorkloadManifests(RunSpec spec, SortedMap<String, byte[]> code) {
         this.spec = spec;
         this.names = spec.names();
+        this.code = code;
+    }
+
+    /** How the pods get the code ({@link CodeRoute}). */
+    public CodeRoute codeRoute() {
+        return CodeRoute.of(spec.workload());
     }
 
     /** Everything the run creates, in creation order. */
@@ -126,15 +154,57 @@ public final class WorkloadManifests {
                 .build();
     }
 
+    /**
+     * The run's ConfigMap: the built-in scripts, and with the ConfigMap route your directory's files
+     * too (text in data, other files base64 in binaryData), each under the key {@link
+     * CodeRoute#configMapKeys} gives it; the pods' volumes map the keys back to the paths.
+     */
     public ConfigMap workloadScripts() {
-        return new ConfigMapBuilder()
+        Map<String, String> data = new LinkedHashMap<>();
+        Map<String, String> binary = new LinkedHashMap<>();
+        if (codeRoute() == CodeRoute.CONFIGMAP) {
+            if (code == null) {
+                throw new IllegalStateException("the ConfigMap route of workload.code needs the packed files of "
+                        + spec.workload().code() + " (sha256 "
+                        + spec.workload().codePackage().sha256() + ")");
+            }
+            Map<String, String> keys =
+                    CodeRoute.configMapKeys(spec.workload().codePackage().files());
+            for (Map.Entry<String, byte[]> file : code.entrySet()) {
+                String key = keys.get(file.getKey());
+                if (key == null) {
+                    throw new IllegalStateException(
+                            "the packed code has " + file.getKey() + ", which its package does not list");
+                }
+                if (CodeDirectory.Packed.text(file.getValue())) {
+                    data.put(key, new String(file.getValue(), StandardCharsets.UTF_8));
+                } else {
+                    binary.put(key, Base64.getEncoder().encodeToString(file.getValue()));
+                }
+            }
+        }
+        WorkloadScripts.all().forEach((name, script) -> data.put(builtinKey(name), script));
+        ConfigMapBuilder map = new ConfigMapBuilder()
                 .withNewMetadata()
                 .withName(names.configMap())
                 .withNamespace(names.namespace())
                 .withLabels(labels("workload"))
                 .endMetadata()
-                .withData(WorkloadScripts.all())
-                .build();
+                .withData(data);
+        if (!binary.isEmpty()) {
+            map.withBinaryData(binary);
+        }
+        return map.build();
+    }
+
+    /** A built-in script's key: its name, or with your code in the same ConfigMap, its name under {@code trainplane.}. */
+    private String builtinKey(String name) {
+        return codeRoute() == CodeRoute.CONFIGMAP ? CodeRoute.BUILTIN_KEY_PREFIX + name : name;
+    }
+
+    /** Where the built-in scripts are mounted: /workload, or {@value #BUILTIN_DIR} when your code is there. */
+    public String builtinDir() {
+        return spec.workload().code().shipped() ? BUILTIN_DIR : WORKLOAD_DIR;
     }
 
     /** Headless: gives pod 0 of the Indexed Job the stable DNS name torchrun's rendezvous needs. */
@@ -235,7 +305,7 @@ public final class WorkloadManifests {
         DataSpec data = spec.data();
         List<String> command = new ArrayList<>(List.of(
                 "python",
-                WORKLOAD_DIR + "/prepare.py",
+                builtinDir() + "/prepare.py",
                 "--data-dir",
                 SHARED_DIR + "/data",
                 "--source",
@@ -264,7 +334,7 @@ public final class WorkloadManifests {
         if (spec.training().resumeFrom() != null) {
             // The checkpoint is on the volume before the training looks for it; fetching it needs
             // the run's Pod Identity (RunOutputsRole reads the artifacts bucket's runs/).
-            pod.setInitContainers(List.of(fetchCheckpoint()));
+            addInitContainer(pod, fetchCheckpoint());
             pod.setServiceAccountName(io.trainplane.aws.eks.PodIdentity.RUN_SERVICE_ACCOUNT);
         }
         return new JobBuilder()
@@ -348,14 +418,14 @@ public final class WorkloadManifests {
         List<String> command;
         if (evaluate != null) {
             command = evaluate.args();
-        } else if (spec.workload().code() == WorkloadCode.IMAGE) {
+        } else if (spec.workload().code().yours()) {
             // Your image without an evaluate command: the metrics the training wrote are the gate's.
             command = List.of(
                     "/bin/sh", "-c", "cat \"$" + OUTPUT_DIR_ENV + "/" + METRICS_FILE + "\" > /dev/termination-log");
         } else {
             command = List.of(
                     "python",
-                    WORKLOAD_DIR + "/evaluate.py",
+                    builtinDir() + "/evaluate.py",
                     "--data-dir",
                     SHARED_DIR + "/data",
                     "--model-dir",
@@ -576,7 +646,7 @@ public final class WorkloadManifests {
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .withVolumeMounts(mounts())
                 .build();
-        pod.setInitContainers(List.of(sidecar));
+        addInitContainer(pod, sidecar);
         return pod;
     }
 
@@ -597,7 +667,7 @@ public final class WorkloadManifests {
     List<String> trainCommand(List<String> torchrun) {
         WorkloadSpec workload = spec.workload();
         List<String> command = new ArrayList<>();
-        if (workload.code() == WorkloadCode.BUILTIN) {
+        if (!workload.code().yours()) {
             command.addAll(torchrun);
             command.add(WORKLOAD_DIR + "/train.py");
             command.addAll(trainingArguments());
@@ -637,7 +707,7 @@ public final class WorkloadManifests {
     private List<EnvVar> roleEnv(String role, WorkloadCommand command, List<EnvVar> launch) {
         List<EnvVar> env =
                 new ArrayList<>(List.of(env("TRAINPLANE_RUN_ID", spec.runId()), env("TRAINPLANE_ROLE", role)));
-        if (spec.workload().code() == WorkloadCode.IMAGE) {
+        if (spec.workload().code().yours()) {
             env.addAll(launch);
             env.addAll(workloadEnv(command));
         }
@@ -649,6 +719,9 @@ public final class WorkloadManifests {
         List<EnvVar> env = new ArrayList<>();
         env.add(env(DATA_DIR_ENV, SHARED_DIR + "/data"));
         env.add(env(OUTPUT_DIR_ENV, SHARED_DIR + "/model"));
+        if (spec.workload().code().shipped()) {
+            env.add(env(CODE_DIR_ENV, WORKLOAD_DIR));
+        }
         spec.workload().hyperparameterEnv().forEach((name, value) -> env.add(env(name, value)));
         if (command != null) {
             command.env().forEach((name, value) -> env.add(env(name, value)));
@@ -679,6 +752,8 @@ public final class WorkloadManifests {
                 .withName(name)
                 .withImage(spec.training().image())
                 .withCommand(command)
+                // Your shipped code's commands name its files as they are in the directory: train.py.
+                .withWorkingDir(spec.workload().code().shipped() ? WORKLOAD_DIR : null)
                 .withEnv(env)
                 .withResources(resources)
                 .withTerminationMessagePath("/dev/termination-log")
@@ -785,8 +860,13 @@ public final class WorkloadManifests {
                 .withSubdomain(subdomain)
                 .withContainers(container)
                 .withVolumes(volumes());
-        if (placement == Placement.WORKERS) {
+        CodeRoute route = codeRoute();
+        if (placement == Placement.WORKERS || route.fetched()) {
+            // fetch-code reads the code as the run's Pod Identity (RunOutputsRole).
             pod.withServiceAccountName(io.trainplane.aws.eks.PodIdentity.RUN_SERVICE_ACCOUNT);
+        }
+        if (route.fetched()) {
+            pod.withInitContainers(fetchCode());
         }
         boolean created = spec.cluster().created();
         boolean gpuTaint = created
@@ -808,7 +888,7 @@ public final class WorkloadManifests {
     }
 
     private List<VolumeMount> mounts() {
-        return List.of(
+        List<VolumeMount> mounts = new ArrayList<>(List.of(
                 new VolumeMountBuilder()
                         .withName("workload")
                         .withMountPath(WORKLOAD_DIR)
@@ -821,17 +901,20 @@ public final class WorkloadManifests {
                 new VolumeMountBuilder()
                         .withName("dshm")
                         .withMountPath("/dev/shm")
-                        .build());
+                        .build()));
+        if (spec.workload().code().shipped()) {
+            mounts.add(new VolumeMountBuilder()
+                    .withName("builtin")
+                    .withMountPath(BUILTIN_DIR)
+                    .withReadOnly(true)
+                    .build());
+        }
+        return mounts;
     }
 
     private List<Volume> volumes() {
-        return List.of(
-                new VolumeBuilder()
-                        .withName("workload")
-                        .withNewConfigMap()
-                        .withName(names.configMap())
-                        .endConfigMap()
-                        .build(),
+        List<Volume> volumes = new ArrayList<>(List.of(
+                workloadVolume(),
                 sharedVolume(),
                 // NCCL and DataLoader workers need more shared memory than the container default.
                 new VolumeBuilder()
@@ -839,7 +922,79 @@ public final class WorkloadManifests {
                         .withNewEmptyDir()
                         .withMedium("Memory")
                         .endEmptyDir()
-                        .build());
+                        .build()));
+        if (spec.workload().code().shipped()) {
+            VolumeBuilder builtin = new VolumeBuilder().withName("builtin");
+            var configMap = builtin.withNewConfigMap().withName(names.configMap());
+            if (codeRoute() == CodeRoute.CONFIGMAP) {
+                for (String script : WorkloadScripts.FILES) {
+                    configMap
+                            .addNewItem()
+                            .withKey(CodeRoute.BUILTIN_KEY_PREFIX + script)
+                            .withPath(script)
+                            .endItem();
+                }
+            }
+            volumes.add(configMap.endConfigMap().build());
+        }
+        return volumes;
+    }
+
+    /**
+     * /workload: the run's ConfigMap (the built-in scripts, or with the ConfigMap route your files,
+     * each key mapped back to its path), or an emptyDir that {@value #FETCH_CODE} fills.
+     */
+    private Volume workloadVolume() {
+        VolumeBuilder workload = new VolumeBuilder().withName("workload");
+        CodeRoute route = codeRoute();
+        if (route.fetched()) {
+            return workload.withNewEmptyDir().endEmptyDir().build();
+        }
+        var configMap = workload.withNewConfigMap().withName(names.configMap());
+        if (route == CodeRoute.CONFIGMAP) {
+            CodeRoute.configMapKeys(spec.workload().codePackage().files())
+                    .forEach((path, key) ->
+                            configMap.addNewItem().withKey(key).withPath(path).endItem());
+        }
+        return configMap.endConfigMap().build();
+    }
+
+    /**
+     * Copies the code into the pod's /workload before its containers start: {@code aws s3 cp
+     * --recursive} of the artifacts bucket's prefix the CLI uploaded to, or of workload.code's
+     * s3:// prefix, as the run's Pod Identity (RunOutputsRole may read the artifacts bucket's
+     * runs/; another bucket needs a policy of yours). An empty prefix fails it: no code, nothing
+     * for the commands to run.
+     */
+    Container fetchCode() {
+        String script = String.join(
+                "\n",
+                "set -eu",
+                "aws s3 cp \"$" + CODE_URI_ENV + "\" " + WORKLOAD_DIR + " --recursive --only-show-errors",
+                "if [ -z \"$(ls -A " + WORKLOAD_DIR + ")\" ]; then",
+                "  printf 'no code under %s: the prefix is empty\\n' \"$" + CODE_URI_ENV + "\" > /dev/termination-log",
+                "  exit 1",
+                "fi");
+        return new ContainerBuilder()
+                .withName(FETCH_CODE)
+                .withImage(AWS_CLI_IMAGE)
+                .withCommand("/bin/sh", "-c", script)
+                .withEnv(env(CODE_URI_ENV, codeRoute().prefix(spec.workload())), env("TRAINPLANE_RUN_ID", spec.runId()))
+                .withResources(awsCliResources())
+                .withTerminationMessagePath("/dev/termination-log")
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withVolumeMounts(new VolumeMountBuilder()
+                        .withName("workload")
+                        .withMountPath(WORKLOAD_DIR)
+                        .build())
+                .build();
+    }
+
+    /** Adds {@code container} after the pod's init containers (fetch-code comes first: the others may need the code). */
+    private static void addInitContainer(PodSpec pod, Container container) {
+        List<Container> init = new ArrayList<>(pod.getInitContainers() == null ? List.of() : pod.getInitContainers());
+        init.add(container);
+        pod.setInitContainers(init);
     }
 
     /** The run's EFS volume through its claim; without a volume in the spec, a pod-local directory. */

@@ -310,6 +310,11 @@ public final class LocalCloud implements AutoCloseable {
     }
 
     /** The Runs table's name in every local cloud. */
+    /** The local stack's artifacts bucket. */
+    public static String artifactsBucket() {
+        return SETTINGS.artifactsBucket();
+    }
+
     public static String tableName() {
         return SETTINGS.tableName();
     }

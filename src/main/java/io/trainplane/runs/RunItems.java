@@ -30,6 +30,8 @@ final class RunItems {
     static final String STEP_SK_PREFIX = "STEP#";
     /** The training's progress: one item per run, overwritten by each look (no growth per poll). */
     static final String PROGRESS_SK = "PROGRESS";
+    /** A packed directory's code (ConfigMap route), beside the record until the ConfigMap is made. */
+    static final String CODE_SK = "CODE";
 
     static final String RUN_ID = "runId";
     static final String SPEC = "spec";

@@ -222,6 +222,45 @@ public final class RunStore {
         }
     }
 
+    /**
+     * Keeps a packed directory's code (the ConfigMap route, {@link io.trainplane.spec.CodeDirectory#archive})
+     * beside the run's record, before the run starts: the CLI that packed it writes it, the steps
+     * that make the run's ConfigMap read it. Written again with the same digest, it is the same
+     * code; a run ID whose code differs is refused, as a spec that differs is.
+     */
+    public void putCode(String runId, String sha256, byte[] archive) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put(RunItems.PK, RunItems.s(RunItems.pk(runId)));
+        item.put(RunItems.SK, RunItems.s(RunItems.CODE_SK));
+        item.put("sha256", RunItems.s(sha256));
+        item.put("archive", AttributeValue.fromB(software.amazon.awssdk.core.SdkBytes.fromByteArray(archive)));
+        try {
+            dynamo.putItem(PutItemRequest.builder()
+                    .tableName(tableName)
+                    .item(item)
+                    .conditionExpression("attribute_not_exists(#sha) OR #sha = :sha")
+                    .expressionAttributeNames(Map.of("#sha", "sha256"))
+                    .expressionAttributeValues(Map.of(":sha", RunItems.s(sha256)))
+                    .build());
+        } catch (ConditionalCheckFailedException other) {
+            throw new IllegalStateException("run " + runId + " already has other code: give the new run another runId");
+        }
+    }
+
+    /** The code {@link #putCode} kept for the run, if its digest is {@code sha256}. */
+    public Optional<byte[]> code(String runId, String sha256) {
+        GetItemResponse response = dynamo.getItem(b -> b.tableName(tableName)
+                .key(Map.of(RunItems.PK, RunItems.s(RunItems.pk(runId)), RunItems.SK, RunItems.s(RunItems.CODE_SK)))
+                .consistentRead(true));
+        if (!response.hasItem() || response.item().isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, AttributeValue> item = response.item();
+        return sha256.equals(item.get("sha256").s())
+                ? Optional.of(item.get("archive").b().asByteArray())
+                : Optional.empty();
+    }
+
     /** The training's progress as last recorded, if it reported any. */
     public Optional<TrainingProgress> progress(String runId) {
         GetItemResponse response = dynamo.getItem(b -> b.tableName(tableName)

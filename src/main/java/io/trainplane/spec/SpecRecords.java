@@ -200,7 +200,9 @@ final class SpecRecords {
         workload.path("hyperparameters").properties().forEach(e -> hyperparameters.put(e.getKey(), e.getValue()));
         return new WorkloadSpec(
                 text(workload, "image"),
-                spelled(WorkloadCode.class, WorkloadCode::json, workload.path("code")),
+                workload.path("code").isTextual()
+                        ? WorkloadCode.parse(workload.path("code").asText())
+                        : WorkloadCode.BUILTIN,
                 spelled(TrainLauncher.class, TrainLauncher::json, workload.path("launcher")),
                 commands.isObject()
                         ? new WorkloadCommands(
@@ -208,7 +210,20 @@ final class SpecRecords {
                                 command(commands.path("train")),
                                 command(commands.path("evaluate")))
                         : null,
-                hyperparameters);
+                hyperparameters,
+                codePackage(workload.path("package")));
+    }
+
+    private static CodePackage codePackage(JsonNode json) {
+        if (!json.isObject()) {
+            return null;
+        }
+        return new CodePackage(
+                CodePackage.Route.of(json.path("route").asText()),
+                texts(json, "files"),
+                json.path("bytes").asLong(),
+                json.path("sha256").asText(),
+                text(json, "s3Uri"));
     }
 
     private static WorkloadCommand command(JsonNode command) {
@@ -235,6 +250,15 @@ final class SpecRecords {
         }
         if (!workload.hyperparameters().isEmpty()) {
             workload.hyperparameters().forEach(json.putObject("hyperparameters")::set);
+        }
+        CodePackage packed = workload.codePackage();
+        if (packed != null) {
+            ObjectNode p = json.putObject("package").put("route", packed.route().json());
+            if (!packed.files().isEmpty()) {
+                packed.files().forEach(p.putArray("files")::add);
+            }
+            p.put("bytes", packed.bytes()).put("sha256", packed.sha256());
+            putText(p, "s3Uri", packed.s3Uri());
         }
         return json;
     }

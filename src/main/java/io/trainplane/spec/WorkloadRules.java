@@ -22,6 +22,9 @@ final class WorkloadRules {
     /** A separator or a pipe in an element that also has spaces: a whole command line. */
     private static final Pattern LINE_OPERATOR = Pattern.compile("[;|]");
 
+    /** s3://, a bucket name (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html), a key prefix. */
+    private static final Pattern S3_PREFIX = Pattern.compile("s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/[^\\s]*)?");
+
     private static final List<String> BUILTIN_ARGUMENTS = List.of("epochs", "batchSize", "learningRate");
 
     private WorkloadRules() {}
@@ -43,6 +46,7 @@ final class WorkloadRules {
         } else {
             checkImage(workload, given, problems);
         }
+        checkRoute(workload, problems);
         checkCommand("prepare", workload.prepare(), problems);
         checkCommand("train", workload.train(), problems);
         checkCommand("evaluate", workload.evaluate(), problems);
@@ -74,13 +78,36 @@ final class WorkloadRules {
         }
     }
 
+    /** An s3:// prefix names a bucket; the CLI's package goes only with a directory. */
+    private static void checkRoute(WorkloadSpec workload, List<SpecProblem> problems) {
+        if (workload.code() instanceof WorkloadCode.S3Prefix prefix
+                && !S3_PREFIX.matcher(prefix.uri()).matches()) {
+            problems.add(new SpecProblem(
+                    "/workload/code",
+                    "\"" + prefix.uri()
+                            + "\" is not an S3 prefix: s3://, a bucket name (3-63 lowercase letters, digits,"
+                            + " '.' and '-'), then '/' and the prefix",
+                    "give it as s3://my-bucket/code/trainer/"));
+        }
+        if (workload.codePackage() != null && !(workload.code() instanceof WorkloadCode.Directory)) {
+            problems.add(new SpecProblem(
+                    "/workload/package",
+                    "is the CLI's record of a packed local directory, but workload.code is \"" + workload.code() + "\"",
+                    "remove workload.package: the trainplane CLI writes it when workload.code is a directory"));
+        }
+    }
+
     private static void checkImage(WorkloadSpec workload, JsonNode given, List<SpecProblem> problems) {
+        String code = "workload.code \"" + workload.code() + "\"";
         if (workload.train() == null) {
             problems.add(new SpecProblem(
                     "/workload/commands/train",
-                    "is required with workload.code \"image\": Trainplane cannot guess how your image trains",
-                    "give the training's command as a list, for example \"commands\": {\"train\": {\"args\":"
-                            + " [\"python\", \"/app/train.py\"]}}"));
+                    "is required with " + code + ": Trainplane cannot guess how your code trains",
+                    workload.code() == WorkloadCode.IMAGE
+                            ? "give the training's command as a list, for example \"commands\": {\"train\": {\"args\":"
+                                    + " [\"python\", \"/app/train.py\"]}}"
+                            : "give the training's command as a list; it runs in /workload, where your code is: for"
+                                    + " example \"commands\": {\"train\": {\"args\": [\"python\", \"train.py\"]}}"));
         }
         // Only a value other than the default: the normalized spec, read again, has the defaults.
         for (String field : BUILTIN_ARGUMENTS) {
@@ -89,7 +116,7 @@ final class WorkloadRules {
             if (value.isNumber() && value.decimalValue().compareTo(fallback.decimalValue()) != 0) {
                 problems.add(new SpecProblem(
                         "/training/" + field,
-                        "is an argument of the built-in scripts, which workload.code \"image\" does not run",
+                        "is an argument of the built-in scripts, which " + code + " does not run",
                         "give it to your code as a hyperparameter: \"workload\": {\"hyperparameters\": {\"" + field
                                 + "\": " + value + "}}"));
             }

@@ -1,6 +1,7 @@
 package io.trainplane.spec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,16 +19,19 @@ import java.util.Objects;
  *
  * <p>Hyperparameter values are the spec's scalars (string, number, boolean nodes); they reach
  * the train command as {@code --key value} and every container of the workload as
- * {@code TRAINPLANE_HP_<KEY>} (docs/workload-contract.md).
+ * {@code TRAINPLANE_HP_<KEY>} (docs/workload-contract.md). {@code codePackage} ({@code package}
+ * in JSON) says how a local directory's code travels: written by the CLI that packed it, null
+ * before and for the other routes.
  */
 public record WorkloadSpec(
         String image,
         WorkloadCode code,
         TrainLauncher launcher,
         WorkloadCommands commands,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, JsonNode> hyperparameters) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, JsonNode> hyperparameters,
+        @JsonProperty("package") @JsonInclude(JsonInclude.Include.NON_NULL) CodePackage codePackage) {
     public static final WorkloadSpec BUILTIN =
-            new WorkloadSpec(null, WorkloadCode.BUILTIN, TrainLauncher.TORCHRUN, null, Map.of());
+            new WorkloadSpec(null, WorkloadCode.BUILTIN, TrainLauncher.TORCHRUN, null, Map.of(), null);
 
     /** The prefix of the environment variables that carry the hyperparameters. */
     public static final String HYPERPARAMETER_ENV_PREFIX = "TRAINPLANE_HP_";
@@ -63,7 +67,7 @@ public record WorkloadSpec(
      */
     public int epochs(int builtinEpochs) {
         JsonNode epochs = hyperparameters.get("epochs");
-        return code == WorkloadCode.IMAGE
+        return code.yours()
                         && epochs != null
                         && epochs.canConvertToExactIntegral()
                         && epochs.canConvertToInt()

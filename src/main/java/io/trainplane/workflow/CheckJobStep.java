@@ -41,12 +41,17 @@ public final class CheckJobStep implements KubernetesStep {
         if (what.equals("data")) {
             JobPods pods = new JobPods(objects.client(), objects.namespace(), jobName);
             return JobWatch.look(objects, jobName, what, clock.instant(), code -> pods.failedInitContainer(
-                            WorkloadManifests.FETCH_CHECKPOINT)
-                    .map(fetch -> checkpointFailure(
+                            WorkloadManifests.FETCH_CODE)
+                    .map(fetch -> codeFailure(
                             fetch.getExitCode(),
-                            run.spec().training().resumeFrom(),
+                            run.spec().workload().code().json(),
                             Optional.ofNullable(fetch.getMessage())))
-                    .or(() -> dataFailure(code, run.spec().data())));
+                    .or(() -> pods.failedInitContainer(WorkloadManifests.FETCH_CHECKPOINT)
+                            .map(fetch -> checkpointFailure(
+                                    fetch.getExitCode(),
+                                    run.spec().training().resumeFrom(),
+                                    Optional.ofNullable(fetch.getMessage())))
+                            .or(() -> dataFailure(code, run.spec().data()))));
         }
         if (what.equals("outputs")) {
             return JobWatch.look(
@@ -80,6 +85,27 @@ public final class CheckJobStep implements KubernetesStep {
         return new TerminalException(
                 "OutputsFailed",
                 "copying the outputs to " + s3Uri + " failed (aws exited " + exitCode + "): " + message + hint);
+    }
+
+    /**
+     * The first pod's copy of the code (fetch-code: the artifacts bucket's or workload.code's
+     * s3:// prefix) failed: what the AWS CLI or the script said, and what to do about it.
+     */
+    static TerminalException codeFailure(int exitCode, String code, Optional<String> said) {
+        String message = said.map(String::strip).filter(m -> !m.isEmpty()).orElse("(no message)");
+        String hint = message.contains("Unable to locate credentials")
+                ? "; the pods run as ServiceAccount trainplane-run, which needs its EKS Pod Identity association"
+                : message.contains("AccessDenied") || message.contains("Forbidden")
+                        ? "; RunOutputsRole (template.yaml) may read only the artifacts bucket under runs/: put the"
+                                + " code there, or let the role read your bucket"
+                        : message.contains("no code under")
+                                ? "; upload your code under that prefix (aws s3 sync DIR PREFIX), or give the prefix"
+                                        + " that holds it"
+                                : "";
+        return new TerminalException(
+                "CodeFetchFailed",
+                "copying the code of workload.code \"" + code + "\" into /workload failed (exit " + exitCode + "): "
+                        + message + hint);
     }
 
     /**

@@ -26,7 +26,7 @@ public final class StartDataJobStep implements KubernetesStep {
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         store.update(run.runId(), r -> r.withStatus(RunStatus.PREPARING_DATA).withPhase(RunPhase.DATA));
-        WorkloadManifests manifests = new WorkloadManifests(run.spec());
+        WorkloadManifests manifests = RunCode.manifests(store, run.runId(), run.spec());
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
         objects.createOrAdopt(manifests.workloadScripts());
         objects.createOrAdopt(manifests.dataJob());

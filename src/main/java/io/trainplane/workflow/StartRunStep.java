@@ -15,6 +15,7 @@ import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.OutputSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.SpecProblem;
+import io.trainplane.spec.WorkloadCode;
 import java.time.Clock;
 import java.util.List;
 
@@ -37,6 +38,24 @@ public final class StartRunStep implements Step {
         this.artifactsBucket = artifactsBucket;
     }
 
+    /**
+     * A directory of code is on the machine of whoever wrote the spec: the CLI packs it and adds
+     * {@code workload.package} (the files' place in the Runs table or the artifacts bucket). Without
+     * it the pods would have no code, so the run is refused before anything is created.
+     */
+    static void refuseAnUnpackedDirectory(JsonNode normalized) {
+        JsonNode workload = normalized.path("workload");
+        String code = workload.path("code").asText("builtin");
+        if (WorkloadCode.parse(code) instanceof WorkloadCode.Directory
+                && workload.path("package").isMissingNode()) {
+            throw new InvalidSpecException(List.of(new SpecProblem(
+                    "/workload/code",
+                    "'" + code + "' is a local directory, and a run started without the CLI has no copy of it",
+                    "start the run with `trainplane start` (or `trainplane run`), which ships the directory, or put"
+                            + " the code under an s3:// prefix and give that")));
+        }
+    }
+
     @Override
     public JsonNode run(JsonNode input) {
         String executionName = Json.text(input, "executionName");
@@ -50,6 +69,7 @@ public final class StartRunStep implements Step {
                     "runId '" + runId.asText() + "' differs from the execution name '" + executionName + "'",
                     "start the execution with the runId as its name, or leave runId out")));
         }
+        refuseAnUnpackedDirectory(normalized);
         ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
         spec.putObject("output")
                 .put("s3Uri", outputUri(normalized.path("output").path("s3Uri"), executionName));

@@ -40,7 +40,7 @@ public final class StartTrainingStep implements KubernetesStep {
                             + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
         }
         store.update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase(RunPhase.TRAIN));
-        WorkloadManifests manifests = new WorkloadManifests(run.spec());
+        WorkloadManifests manifests = RunCode.manifests(store, run.runId(), run.spec());
         objects.createOrAdopt(manifests.workloadScripts());
         if (pyTorchJob) {
             objects.createOrAdopt(manifests.pyTorchJob());

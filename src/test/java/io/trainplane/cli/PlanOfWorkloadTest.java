@@ -43,7 +43,7 @@ class PlanOfWorkloadTest {
         assertThat(text)
                 .contains(
                         "# Workload: code image (the image's own commands, launcher torchrun), image"
-                                + " pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime, hyperparameters as --key value and"
+                                + " 000000000000.dkr.ecr.us-east-1.amazonaws.com/my-training:1.0, hyperparameters as --key value and"
                                 + " TRAINPLANE_HP_*",
                         "command: torchrun --nnodes=2 --nproc-per-node=1 --max-restarts=3 --rdzv-backend=c10d"
                                 + " --rdzv-endpoint=tp-custom-image-train-0.tp-custom-image-workers:29400"
@@ -79,6 +79,7 @@ class PlanOfWorkloadTest {
                 .setErr(new java.io.PrintWriter(err, true))
                 .execute("run", "examples/custom-image.json", "--runtime", "process", "--no-store");
         assertThat(exit).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains("--runtime process runs the built-in scripts only", "--runtime simulated");
+        assertThat(err.toString())
+                .contains("the code is inside the image", "--runtime simulated", "[\"python\", \"train.py\"]");
     }
 }

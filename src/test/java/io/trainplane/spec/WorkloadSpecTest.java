@@ -88,7 +88,16 @@ class WorkloadSpecTest {
                                 + ", \"training\": {\"image\": \"a/b:1\"}, \"workload\": {\"image\": \"a/b:2\"}}",
                         "/workload/image",
                         "remove training.image"),
-                Arguments.of(withWorkload("{\"code\": \"directory\"}"), "/workload/code", "\"builtin\""),
+                Arguments.of(
+                        withWorkload(
+                                "{\"code\": \"s3://Bad_Bucket/code/\", \"commands\": {\"train\": {\"args\": [\"python\","
+                                        + " \"train.py\"]}}}"),
+                        "/workload/code",
+                        "s3://my-bucket/code/trainer/"),
+                Arguments.of(
+                        withWorkload("{\"code\": \"./src\"}"),
+                        "/workload/commands/train",
+                        "[\"python\", \"train.py\"]"),
                 Arguments.of(withWorkload("{\"code\": \"image\"}"), "/workload/commands/train", "\"args\":"),
                 Arguments.of(
                         withWorkload("{\"code\": \"image\", \"commands\": {\"train\": {\"args\":"

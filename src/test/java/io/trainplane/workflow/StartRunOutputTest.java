@@ -56,6 +56,27 @@ class StartRunOutputTest {
     }
 
     @Test
+    void aDirectoryOfCodeThatTheCliDidNotPackIsRefusedBeforeAnythingIsCreated() {
+        assertThatThrownBy(() -> new StartedRun("code-unpacked", spec -> {
+                    spec.putObject("workload")
+                            .put("code", "./src")
+                            .putObject("commands")
+                            .putObject("train")
+                            .putArray("args")
+                            .add("python")
+                            .add("train.py");
+                    return spec;
+                }))
+                .isInstanceOfSatisfying(
+                        InvalidSpecException.class,
+                        e -> assertThat(e.problems()).singleElement().satisfies(p -> {
+                            assertThat(p.pointer()).isEqualTo("/workload/code");
+                            assertThat(p.message()).contains("'./src' is a local directory");
+                            assertThat(p.hint()).contains("trainplane start", "s3://");
+                        }));
+    }
+
+    @Test
     void aMalformedUriIsRefusedByTheSchema() {
         assertThatThrownBy(
                         () -> RunSpecs.normalize(

@@ -90,6 +90,9 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
     private final Path root;
     private final Path shared;
     private final Path scripts;
+    /** The built-in scripts where pods with your shipped code find them ({@link WorkloadManifests#BUILTIN_DIR}). */
+    private final Path builtin;
+
     private final boolean keep;
     private final Map<String, Running> processes = new HashMap<>();
     /** The fault that takes a worker's node away mid-training, or null; and after how many epochs (0: half). */
@@ -124,9 +127,11 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         try {
             shared = Files.createDirectories(root.resolve("shared"));
             scripts = Files.createDirectories(root.resolve("workload"));
+            builtin = Files.createDirectories(root.resolve("builtin"));
             Files.createDirectories(root.resolve("pods"));
             for (Map.Entry<String, String> script : WorkloadScripts.all().entrySet()) {
                 Files.writeString(scripts.resolve(script.getKey()), script.getValue());
+                Files.writeString(builtin.resolve(script.getKey()), script.getValue());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -251,7 +256,22 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             PodS3 store = s3;
             if (store == null) {
                 return Optional.of(new InitFailure(
-                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(took, 255, PodS3.NO_CREDENTIALS)));
+                        pod.getSpec().getInitContainers().getFirst().getName(),
+                        new Outcome(took, 255, PodS3.NO_CREDENTIALS)));
+            }
+            if (PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CODE)) {
+                try {
+                    // Every pod copies the same code into its own /workload: one local directory stands for them.
+                    installCode(store.fetchCode(pod));
+                } catch (PodS3.AwsCliFailed e) {
+                    return Optional.of(new InitFailure(
+                            WorkloadManifests.FETCH_CODE, new Outcome(took, e.exitCode(), e.getMessage())));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            if (!PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CHECKPOINT)) {
+                return Optional.empty();
             }
             try {
                 var fetched = store.fetchCheckpoint(pod);
@@ -510,6 +530,26 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
     }
 
     /** Whether one torchrun stands for every pod of {@code job}: an Indexed Job's, or a PyTorchJob's replicas. */
+    /**
+     * The pod's output so far, as the kubelet serves a container's log: its process's (the Indexed
+     * Job's one process for each of its pods); empty before it started.
+     */
+    @Override
+    public Optional<String> log(Job job, Pod pod, Instant now) {
+        if (job == null) {
+            return Optional.empty();
+        }
+        String name = onePerJob(job, pod)
+                ? job.getMetadata().getName()
+                : pod.getMetadata().getName();
+        Path log = root.resolve("pods").resolve(name).resolve("log");
+        try {
+            return Files.isRegularFile(log) ? Optional.of(Files.readString(log)) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     private static boolean onePerJob(Job job, Pod pod) {
         return indexed(job) || !replica(pod).isEmpty();
     }
@@ -539,11 +579,16 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             int completions =
                     job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
             List<String> command = localCommand(container.getCommand(), container.getArgs(), completions, termination);
-            if ("training".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))) {
+            // Your shipped code (working directory /workload) has its own data Job, which ran before.
+            if ("training".equals(job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT))
+                    && container.getWorkingDir() == null) {
                 prepareDataIfMissing(log);
             }
+            // A container's workingDir (/workload for your shipped code) is its mapped directory here.
+            Path workingDir =
+                    container.getWorkingDir() == null ? dir : Path.of(mapPaths(container.getWorkingDir(), termination));
             ProcessBuilder builder = new ProcessBuilder(command)
-                    .directory(dir.toFile())
+                    .directory(workingDir.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             Map<String, String> env = builder.environment();
@@ -559,7 +604,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             env.put("PYTHONUNBUFFERED", "1");
             for (EnvVar var : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
                 if (var.getValue() != null) {
-                    env.put(var.getName(), var.getValue());
+                    // TRAINPLANE_DATA_DIR and the like name the pod's paths: here, their directories.
+                    env.put(var.getName(), mapPaths(var.getValue(), termination));
                 }
             }
             env.put("TRAINPLANE_LOCAL_ROOT", root.toString());
@@ -578,38 +624,79 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
     }
 
     /**
-     * The scripts of the ConfigMap the pod mounts at {@code /workload} (the run's own), written
-     * over the default ones; the jar's scripts stay when the pod mounts none.
+     * The files of the ConfigMaps the pod mounts at {@code /workload} and {@link
+     * WorkloadManifests#BUILTIN_DIR} (the run's own) written into their directories here, each key
+     * at its item's path when the volume lists items (as the kubelet projects them), text and
+     * binaryData alike; what the pod does not mount stays as it is.
      */
     private void installScripts(Pod pod, KubernetesClient client) throws IOException {
         Container container = pod.getSpec().getContainers().get(0);
-        String volume = container.getVolumeMounts() == null
-                ? null
-                : container.getVolumeMounts().stream()
-                        .filter(m -> WorkloadManifests.WORKLOAD_DIR.equals(m.getMountPath()))
-                        .map(m -> m.getName())
-                        .findFirst()
-                        .orElse(null);
-        String configMap = volume == null || pod.getSpec().getVolumes() == null
-                ? null
-                : pod.getSpec().getVolumes().stream()
-                        .filter(v -> volume.equals(v.getName()) && v.getConfigMap() != null)
-                        .map(v -> v.getConfigMap().getName())
-                        .findFirst()
-                        .orElse(null);
-        if (configMap == null) {
+        if (container.getVolumeMounts() == null || pod.getSpec().getVolumes() == null) {
             return;
         }
-        ConfigMap found = client.configMaps()
-                .inNamespace(pod.getMetadata().getNamespace())
-                .withName(configMap)
-                .get();
-        if (found == null || found.getData() == null) {
-            return;
+        for (var mount : container.getVolumeMounts()) {
+            Path target = WorkloadManifests.WORKLOAD_DIR.equals(mount.getMountPath())
+                    ? scripts
+                    : WorkloadManifests.BUILTIN_DIR.equals(mount.getMountPath()) ? builtin : null;
+            var volume = pod.getSpec().getVolumes().stream()
+                    .filter(v -> mount.getName().equals(v.getName()) && v.getConfigMap() != null)
+                    .findFirst();
+            if (target == null || volume.isEmpty()) {
+                continue;
+            }
+            var source = volume.get().getConfigMap();
+            ConfigMap found = client.configMaps()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(source.getName())
+                    .get();
+            if (found == null) {
+                continue;
+            }
+            Map<String, byte[]> content = new HashMap<>();
+            if (found.getData() != null) {
+                found.getData().forEach((k, v) -> content.put(k, v.getBytes(StandardCharsets.UTF_8)));
+            }
+            if (found.getBinaryData() != null) {
+                found.getBinaryData()
+                        .forEach((k, v) ->
+                                content.put(k, java.util.Base64.getDecoder().decode(v)));
+            }
+            Map<String, String> paths = new java.util.LinkedHashMap<>();
+            if (source.getItems() == null || source.getItems().isEmpty()) {
+                content.keySet().forEach(k -> paths.put(k, k));
+            } else {
+                source.getItems().forEach(item -> paths.put(item.getKey(), item.getPath()));
+            }
+            for (Map.Entry<String, String> file : paths.entrySet()) {
+                byte[] bytes = content.get(file.getKey());
+                Path path = target.resolve(file.getValue()).normalize();
+                if (bytes != null && path.startsWith(target)) {
+                    Files.createDirectories(path.getParent());
+                    Files.write(path, bytes);
+                }
+            }
         }
-        for (Map.Entry<String, String> file : found.getData().entrySet()) {
-            if (file.getKey().matches("[A-Za-z0-9._-]+")) {
-                Files.writeString(scripts.resolve(file.getKey()), file.getValue());
+    }
+
+    /** The code fetch-code copied, in place of what /workload held: the pods' emptyDir starts empty. */
+    private void installCode(java.util.SortedMap<String, byte[]> files) throws IOException {
+        try (Stream<Path> old = Files.list(scripts)) {
+            for (Path p : old.toList()) {
+                if (Files.isDirectory(p)) {
+                    try (Stream<Path> tree = Files.walk(p)) {
+                        tree.sorted(Comparator.reverseOrder())
+                                .forEach(f -> f.toFile().delete());
+                    }
+                } else {
+                    Files.delete(p);
+                }
+            }
+        }
+        for (Map.Entry<String, byte[]> file : files.entrySet()) {
+            Path path = scripts.resolve(file.getKey()).normalize();
+            if (path.startsWith(scripts)) {
+                Files.createDirectories(path.getParent());
+                Files.write(path, file.getValue());
             }
         }
     }
@@ -622,7 +709,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         }
         Process prepare = new ProcessBuilder(
                         python.python().toString(),
-                        scripts.resolve("prepare.py").toString(),
+                        builtin.resolve("prepare.py").toString(),
                         "--data-dir",
                         data.toString(),
                         "--source",
@@ -682,15 +769,28 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             }
             local.addAll(List.of("--standalone", "--nnodes=1", "--nproc-per-node=" + completions * procsPerNode));
             local.addAll(kept);
-        } else if (Set.of("python", "python3").contains(program) || program.matches(".*/python3?(\\.\\d+)?")) {
+            // Under --no-python torchrun runs the program as given: python is this machine's.
+            if (kept.contains("--no-python") && at < all.size() && isPython(all.get(at))) {
+                local.add(python.python().toString());
+                at++;
+            }
+        } else if (isPython(program)) {
             local.add(python.python().toString());
         } else {
             local.add(program);
         }
         for (; at < all.size(); at++) {
-            local.add(mapPaths(all.get(at), termination));
+            String arg = all.get(at);
+            // A shell's script (sh -c): the termination log it writes to is the pod's file here.
+            boolean script = at > 0 && all.get(at - 1).equals("-c") && !isPython(local.getFirst());
+            local.add(
+                    script ? arg.replace("/dev/termination-log", termination.toString()) : mapPaths(arg, termination));
         }
         return local;
+    }
+
+    private static boolean isPython(String program) {
+        return Set.of("python", "python3").contains(program) || program.matches(".*/python3?(\\.\\d+)?");
     }
 
     private String mapPaths(String argument, Path termination) {
@@ -701,8 +801,9 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         if (argument.equals("/dev/termination-log")) {
             return termination.toString();
         }
-        for (Map.Entry<String, Path> mount :
-                Map.of("/workload", scripts, "/shared", shared).entrySet()) {
+        for (Map.Entry<String, Path> mount : Map.of(
+                        "/workload", scripts, "/shared", shared, WorkloadManifests.BUILTIN_DIR, builtin)
+                .entrySet()) {
             if (argument.equals(mount.getKey()) || argument.startsWith(mount.getKey() + "/")) {
                 return mount.getValue() + argument.substring(mount.getKey().length());
             }

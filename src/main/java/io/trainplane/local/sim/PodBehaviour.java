@@ -75,4 +75,11 @@ public interface PodBehaviour {
     default Optional<String> sidecarFailure(Pod pod) {
         return Optional.empty();
     }
+
+    /** Whether {@code pod} has the init container {@code name}. */
+    static boolean hasInit(Pod pod, String name) {
+        return pod.getSpec().getInitContainers() != null
+                && pod.getSpec().getInitContainers().stream()
+                        .anyMatch(c -> c.getName().equals(name));
+    }
 }

@@ -166,6 +166,46 @@ public final class PodS3 {
         return new FetchedCheckpoint(at.fileName(), at.epoch(), checkpoint, digest);
     }
 
+    /**
+     * What a pod's {@link WorkloadManifests#FETCH_CODE} init container does without the AWS CLI:
+     * {@code aws s3 cp --recursive} of its prefix as the pod (ListObjectsV2, then GetObject each),
+     * the files by path under the prefix. A refused or missing bucket fails as the CLI does (exit
+     * 1); an empty prefix as the script does (exit 1, saying so).
+     */
+    public java.util.SortedMap<String, byte[]> fetchCode(Pod pod) {
+        String uri = pod.getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals(WorkloadManifests.FETCH_CODE))
+                .flatMap(c -> c.getEnv().stream())
+                .filter(e -> e.getName().equals(WorkloadManifests.CODE_URI_ENV))
+                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                .findFirst()
+                .orElseThrow();
+        var prefix = new io.trainplane.spec.WorkloadCode.S3Prefix(uri);
+        String bucket = prefix.bucket();
+        String keyPrefix = prefix.prefix().substring(("s3://" + bucket + "/").length());
+        java.util.List<ObjectVersion> objects = asPod(pod, () -> {
+            try {
+                return s3.listObjectsV2(bucket, keyPrefix, Transport.TLS);
+            } catch (SimulatedS3.S3Exception e) {
+                throw new AwsCliFailed(
+                        "fatal error: An error occurred (" + e.code() + ") when calling the ListObjectsV2 operation: "
+                                + e.getMessage(),
+                        1,
+                        e);
+            }
+        });
+        java.util.SortedMap<String, byte[]> files = new java.util.TreeMap<>();
+        for (ObjectVersion object : objects) {
+            if (!object.key().endsWith("/")) {
+                files.put(object.key().substring(keyPrefix.length()), get(pod, bucket, object.key()));
+            }
+        }
+        if (files.isEmpty()) {
+            throw new AwsCliFailed("no code under " + uri + ": the prefix is empty", 1, null);
+        }
+        return files;
+    }
+
     private <T> T asPod(Pod pod, Supplier<T> request) {
         String namespace = pod.getMetadata().getNamespace();
         String serviceAccount = pod.getSpec().getServiceAccountName();

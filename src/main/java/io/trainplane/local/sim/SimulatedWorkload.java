@@ -69,6 +69,12 @@ public final class SimulatedWorkload implements PodBehaviour {
 
     @Override
     public Outcome outcome(Job job, Pod pod, KubernetesClient client) {
+        // A script that a stock image does not have, on no volume: python fails as on EKS.
+        Optional<Outcome> missing =
+                StockImages.missingScript(pod.getSpec().getContainers().getFirst());
+        if (missing.isPresent()) {
+            return missing.get();
+        }
         String component = component(job);
         return switch (component) {
             case "training" -> training(job);
@@ -104,7 +110,19 @@ public final class SimulatedWorkload implements PodBehaviour {
             PodS3 store = s3;
             if (store == null) {
                 return Optional.of(new InitFailure(
-                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, 255, PodS3.NO_CREDENTIALS)));
+                        pod.getSpec().getInitContainers().getFirst().getName(),
+                        new Outcome(FETCH, 255, PodS3.NO_CREDENTIALS)));
+            }
+            if (PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CODE)) {
+                try {
+                    store.fetchCode(pod);
+                } catch (PodS3.AwsCliFailed e) {
+                    return Optional.of(new InitFailure(
+                            WorkloadManifests.FETCH_CODE, new Outcome(FETCH, e.exitCode(), e.getMessage())));
+                }
+            }
+            if (!PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CHECKPOINT)) {
+                return Optional.empty();
             }
             try {
                 var fetched = store.fetchCheckpoint(pod);
@@ -497,6 +515,9 @@ public final class SimulatedWorkload implements PodBehaviour {
     private static String component(Job job) {
         return job.getMetadata().getLabels().getOrDefault(WorkloadManifests.COMPONENT, "");
     }
+
+    /** The metrics the simulated evaluation reports: a model of the built-in CIFAR-10 one. */
+    public static final java.util.Set<String> REPORTED_METRICS = java.util.Set.of("accuracy", "samples", "simulated");
 
     private static String metrics(double accuracy) {
         return String.format(Locale.ROOT, "{\"accuracy\": %.4f, \"samples\": 10000, \"simulated\": 1}", accuracy);
