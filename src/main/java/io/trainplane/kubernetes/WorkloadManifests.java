@@ -516,10 +516,16 @@ public final class WorkloadManifests {
         return singlePodJob(names.outputsJob(), "outputs", pod);
     }
 
-    /**
-     * The image every node pulls before the run's pods need it: the pre-pull DaemonSet's pod pulls it
-     * in an init container that exits at once, then idles in a pause container. The same reference.
-     */
+    /** What a pod that may run on GPU nodes tolerates: their taint (EksRequests#GPU_TAINT_KEY). */
+    private static io.fabric8.kubernetes.api.model.Toleration gpuToleration() {
+        return new io.fabric8.kubernetes.api.model.TolerationBuilder()
+                .withKey(EksRequests.GPU_TAINT_KEY)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .build();
+    }
+
+    /** The pre-pull pod's idle container: the Kubernetes pause image from ECR Public (no credentials, a few hundred KB). */
     public static final String PAUSE_IMAGE = "public.ecr.aws/eks-distro/kubernetes/pause:3.10";
 
     /**
@@ -549,11 +555,7 @@ public final class WorkloadManifests {
                         .build())
                 .withTerminationGracePeriodSeconds(0L);
         if (gpuTaint) {
-            pod.addNewToleration()
-                    .withKey(EksRequests.GPU_TAINT_KEY)
-                    .withOperator("Exists")
-                    .withEffect("NoSchedule")
-                    .endToleration();
+            pod.addToTolerations(gpuToleration());
         }
         return new io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder()
                 .withNewMetadata()
@@ -878,11 +880,7 @@ public final class WorkloadManifests {
                     placement == Placement.SYSTEM ? EksRequests.SYSTEM_POOL : EksRequests.WORKER_POOL);
         }
         if (gpuTaint) {
-            pod.addNewToleration()
-                    .withKey(EksRequests.GPU_TAINT_KEY)
-                    .withOperator("Exists")
-                    .withEffect("NoSchedule")
-                    .endToleration();
+            pod.addToTolerations(gpuToleration());
         }
         return pod.build();
     }

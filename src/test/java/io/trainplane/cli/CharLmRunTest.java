@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
-import io.trainplane.local.process.PythonRuntime;
-import io.trainplane.workload.TorchEnvironment;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,10 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CharLmRunTest {
     @Test
     void theCharacterLanguageModelTrainsForRealAndPassesItsPerplexityGate(@TempDir Path temp) throws Exception {
-        PythonRuntime python = TorchEnvironment.python();
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.put(PythonRuntime.PYTHON_VARIABLE, python.python().toString());
-        env.put("TRAINPLANE_HOME", temp.resolve("store").toString());
+        Map<String, String> env = InitCommandTest.processRuntimeEnvironment(temp);
 
         InitCommandTest.Result run =
                 InitCommandTest.cli(env, "run", "examples/char-lm.json", "--runtime", "process", "--output", "json");

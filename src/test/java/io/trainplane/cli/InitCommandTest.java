@@ -100,16 +100,25 @@ class InitCommandTest {
     }
 
     /**
+     * The environment of a user with a python that has PyTorch ({@code TRAINPLANE_PYTHON}) and the
+     * local store in {@code temp} ({@code TRAINPLANE_HOME}); the test is skipped, saying why, without one.
+     */
+    static Map<String, String> processRuntimeEnvironment(Path temp) throws Exception {
+        PythonRuntime python = TorchEnvironment.python();
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put(PythonRuntime.PYTHON_VARIABLE, python.python().toString());
+        env.put("TRAINPLANE_HOME", temp.resolve("store").toString());
+        return env;
+    }
+
+    /**
      * The README's commands, as they are: {@code trainplane init my-model}, then {@code trainplane
      * run my-model/trainplane.json --runtime process}. The store goes where TRAINPLANE_HOME says (a
      * temporary directory), as for a user who sets it.
      */
     @Test
     void theStarterRunsToSucceededWithTheProcessRuntimeAndLeavesNothingBehind(@TempDir Path temp) throws Exception {
-        PythonRuntime python = TorchEnvironment.python();
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.put(PythonRuntime.PYTHON_VARIABLE, python.python().toString());
-        env.put("TRAINPLANE_HOME", temp.resolve("store").toString());
+        Map<String, String> env = processRuntimeEnvironment(temp);
         Path dir = temp.resolve("my-model");
         assertThat(cli(env, "init", dir.toString()).exit()).isZero();
 
