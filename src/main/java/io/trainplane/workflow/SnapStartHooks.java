@@ -39,7 +39,7 @@ public final class SnapStartHooks implements Resource {
             "volume":{"type":"efs"},"data":{"source":"synthetic","syntheticSamples":2000},"training":\
             {"launcher":"indexed-job","image":"pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime","workers":2,\
             "procsPerWorker":1,"epochs":10,"batchSize":128,"learningRate":0.01,"cpu":"6","memory":"12Gi",\
-            "gpusPerWorker":0,"maxRestarts":3,"maxInterruptions":3,"timeoutMinutes":240},"evaluation":{"minAccuracy":0.6},\
+            "gpusPerWorker":0,"maxRestarts":3,"maxInterruptions":3,"timeoutMinutes":240},"evaluation":{"metric":"accuracy","min":0.6},\
             "output":{"s3Uri":"s3://trainplane-artifacts-priming/runs/snapstart-priming/"},\
             "cleanup":{"keepCluster":false,"keepVolume":false},"maxRunHours":4}""";
 
