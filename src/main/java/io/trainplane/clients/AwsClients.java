@@ -47,7 +47,7 @@ public final class AwsClients implements Clients {
     private final Supplier<EfsClient> efs;
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<CloudWatchEventsClient> events;
-    private final Supplier<SfnClient> sfn;
+    private SfnClient sfn;
     private final EksTokens tokens;
     private ClusterAccess clusters;
 
@@ -94,11 +94,6 @@ public final class AwsClients implements Clients {
                 .credentialsProvider(credentials)
                 .build());
         this.events = memoize(() -> CloudWatchEventsClient.builder()
-                .httpClient(http)
-                .region(region)
-                .credentialsProvider(credentials)
-                .build());
-        this.sfn = memoize(() -> SfnClient.builder()
                 .httpClient(http)
                 .region(region)
                 .credentialsProvider(credentials)
@@ -154,9 +149,21 @@ public final class AwsClients implements Clients {
         return events.get();
     }
 
+    /**
+     * Built on first use. Not a memoized lambda like the others: linking a lambda that returns
+     * {@link SfnClient} would load that type when this object is built, and the Kubernetes
+     * artifact leaves Step Functions out (none of its functions starts an execution).
+     */
     @Override
-    public SfnClient sfn() {
-        return sfn.get();
+    public synchronized SfnClient sfn() {
+        if (sfn == null) {
+            sfn = SfnClient.builder()
+                    .httpClient(http)
+                    .region(region)
+                    .credentialsProvider(credentials)
+                    .build();
+        }
+        return sfn;
     }
 
     /**

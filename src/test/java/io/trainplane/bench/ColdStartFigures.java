@@ -8,6 +8,13 @@ import java.util.Locale;
 final class ColdStartFigures {
     /** The budget of DESIGN.md §9: a function's cold start over the baseline's. */
     static final double TARGET_RATIO = 1.25;
+    /**
+     * Issue 19's targets for the primed invocation (SnapStart beforeCheckpoint, then invoke: the
+     * stand-in for the first invocation after a restore), by the artifact the function ships.
+     */
+    static final long PRIMED_AWS_MILLIS = 100;
+
+    static final long PRIMED_KUBERNETES_MILLIS = 250;
 
     private ColdStartFigures() {}
 
@@ -87,6 +94,15 @@ final class ColdStartFigures {
 
     static boolean withinTarget(double ratio) {
         return ratio <= TARGET_RATIO;
+    }
+
+    /** The primed invocation's limit for a function of the Kubernetes artifact or of the AWS-only one. */
+    static long primedLimitMillis(boolean kubernetes) {
+        return kubernetes ? PRIMED_KUBERNETES_MILLIS : PRIMED_AWS_MILLIS;
+    }
+
+    static boolean primedWithinTarget(double primedMedianMillis, boolean kubernetes) {
+        return primedMedianMillis <= primedLimitMillis(kubernetes);
     }
 
     static String format(String pattern, Object... args) {

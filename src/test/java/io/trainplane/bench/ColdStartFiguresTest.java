@@ -89,6 +89,46 @@ class ColdStartFiguresTest {
                 .contains("over the target: StartRun", "FAILED to serve: Teardown", "worst ratio 1.50 (StartRun)");
     }
 
+    @Test
+    void thePrimedLimitIs100MsForAwsOnlyFunctionsAnd250ForKubernetesOnes() {
+        assertThat(ColdStartFigures.primedLimitMillis(false)).isEqualTo(100);
+        assertThat(ColdStartFigures.primedLimitMillis(true)).isEqualTo(250);
+        assertThat(ColdStartFigures.primedWithinTarget(100, false)).isTrue();
+        assertThat(ColdStartFigures.primedWithinTarget(101, false)).isFalse();
+        assertThat(ColdStartFigures.primedWithinTarget(250, true)).isTrue();
+        assertThat(ColdStartFigures.primedWithinTarget(250.5, true)).isFalse();
+    }
+
+    @Test
+    void aRowWithinItsRatioFailsWhenItsPrimedInvocationIsOverTheLimitOfItsArtifact() {
+        List<Sample> baseline = List.of(sample(1000), sample(1000), sample(1000));
+        List<Sample> fast = List.of(sample(1100), sample(1100), sample(1100));
+        // 120 ms primed (median of 90, 120, 130): over an AWS-only function's 100, under a Kubernetes one's 250.
+        List<Sample> primed = List.of(primed(90), primed(120), primed(130));
+
+        Row aws = new Row("CloseRun", "trainplane-lambda-aws.jar", fast, baseline, primed);
+        assertThat(aws.kubernetes()).isFalse();
+        assertThat(aws.primedMedian()).isEqualTo(120.0);
+        assertThat(aws.ratioPass()).isTrue();
+        assertThat(aws.primedPass()).isFalse();
+        assertThat(aws.pass()).isFalse();
+        assertThat(ColdStart.line(aws)).contains("FAIL>100");
+
+        Row kubernetes = new Row("CheckTraining", "trainplane-lambda-kubernetes.jar", fast, baseline, primed);
+        assertThat(kubernetes.kubernetes()).isTrue();
+        assertThat(kubernetes.pass()).isTrue();
+
+        assertThat(ColdStart.summary(List.of(aws, kubernetes)))
+                .startsWith("coldstart: 1 of 2 PASS (ratio ≤ 1.25, primed ≤ 100 ms AWS-only / 250 ms Kubernetes)")
+                .contains("primed over its limit: CloseRun")
+                .doesNotContain("over the target:");
+    }
+
+    /** A primed run: built at 500 ms, invoked at 600 (after beforeCheckpoint), served after {@code invocation} ms. */
+    private static Sample primed(long invocation) {
+        return new Sample(1500, 0, "ok", 500, 600, 600 + invocation, 150_000);
+    }
+
     private static Sample sample(long wallMillis) {
         return new Sample(wallMillis, 0, "ok", wallMillis / 2, wallMillis / 2, wallMillis - 10, 150_000);
     }
