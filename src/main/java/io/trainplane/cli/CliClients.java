@@ -14,6 +14,7 @@ import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -30,6 +31,12 @@ public interface CliClients {
     SfnClient sfn();
 
     EksClient eks();
+
+    /**
+     * The stack's artifacts bucket, where {@code start} uploads a workload directory too large for
+     * the ConfigMap route. The CLI's alone: the Lambda artifacts leave the S3 module out.
+     */
+    S3Client s3();
 
     /** The region of the clients (for console links). */
     String region();
@@ -69,6 +76,7 @@ public interface CliClients {
             private CloudFormationClient cloudFormation;
             private SfnClient sfn;
             private EksClient eks;
+            private S3Client s3;
 
             private Region resolvedRegion() {
                 if (region == null) {
@@ -131,6 +139,19 @@ public interface CliClients {
                             .build();
                 }
                 return eks;
+            }
+
+            @Override
+            public synchronized S3Client s3() {
+                if (s3 == null) {
+                    s3 = S3Client.builder()
+                            .httpClient(http)
+                            .region(resolvedRegion())
+                            .credentialsProvider(
+                                    DefaultCredentialsProvider.builder().build())
+                            .build();
+                }
+                return s3;
             }
 
             @Override

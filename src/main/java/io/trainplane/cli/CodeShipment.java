@@ -68,6 +68,13 @@ record CodeShipment(CodeDirectory.Packed packed, CodePackage described, String r
         }
     }
 
+    /** The bucket route's keys, one a file: the same for every delivery of this runId and directory. */
+    java.util.Set<String> keys() {
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        packed.files().keySet().forEach(path -> keys.add(prefix(runId) + path));
+        return keys;
+    }
+
     /** One line for people: what is shipped and how. */
     String summary() {
         return "code " + packed.root() + ": " + packed.files().size() + " files, " + packed.bytes() + " bytes, via "

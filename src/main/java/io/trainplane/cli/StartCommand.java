@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
+import io.trainplane.runs.RunStore;
+import io.trainplane.spec.CodePackage;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import java.io.PrintWriter;
@@ -73,16 +75,14 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
                 (ObjectNode) normalized,
                 runId,
                 outputs.getOrDefault(StackOutputs.ARTIFACTS_BUCKET, CodeShipment.PLANNED_BUCKET));
-        code.filter(c -> c.described().route() == io.trainplane.spec.CodePackage.Route.BUCKET)
-                .ifPresent(c -> {
-                    // The CLI has no S3 client (it talks to Step Functions, DynamoDB, EKS and CloudFormation).
-                    throw new UserInputException(c.summary() + ": over the ConfigMap route's limits ("
-                            + io.trainplane.spec.CodeDirectory.CONFIGMAP_FILES + " files, "
-                            + io.trainplane.spec.CodeDirectory.CONFIGMAP_BYTES / 1024 + " KiB), and start --stack does"
-                            + " not upload to the artifacts bucket yet: upload it with `aws s3 sync "
-                            + c.packed().root() + " " + c.described().s3Uri() + "` and set workload.code to \""
-                            + c.described().s3Uri() + "\"");
-                });
+        boolean uploads =
+                code.map(c -> c.described().route() == CodePackage.Route.BUCKET).orElse(false);
+        if (uploads && !outputs.containsKey(StackOutputs.ARTIFACTS_BUCKET)) {
+            throw new UserInputException("stack " + stack + " has no output " + StackOutputs.ARTIFACTS_BUCKET
+                    + ", the bucket workload.code " + code.get().packed().root()
+                    + " goes to (over the ConfigMap route's limits): is it a Trainplane stack? Update it (sam deploy),"
+                    + " or upload the directory yourself and give its s3:// prefix as workload.code");
+        }
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
@@ -94,11 +94,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
             return Main.FAILED;
         }
         String table = outputs.get(StackOutputs.RUNS_TABLE);
-        code.ifPresent(c -> c.deliver(
-                new io.trainplane.runs.RunStore(clients.dynamoDb(), table, java.time.Clock.systemUTC()),
-                (key, bytes) -> {
-                    throw new IllegalStateException("the bucket route is refused above");
-                }));
+        code.ifPresent(c -> deliver(c, outputs.get(StackOutputs.ARTIFACTS_BUCKET), table));
         StartExecutionResponse started;
         try {
             started = clients.sfn()
@@ -109,11 +105,13 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         String url = consoleUrl(started.executionArn());
         PrintWriter out = command.commandLine().getOut();
         if (output.structured()) {
-            out.println(output.write(Json.object()
+            ObjectNode document = Json.object()
                     .put("runId", runId)
                     .put("executionArn", started.executionArn())
                     .put("startDate", String.valueOf(started.startDate()))
-                    .put("consoleUrl", url)));
+                    .put("consoleUrl", url);
+            code.ifPresent(c -> document.set("code", normalized.at("/workload/package")));
+            out.println(output.write(document));
         } else {
             out.println("started run " + runId);
             out.println("execution: " + started.executionArn());
@@ -121,6 +119,31 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
             out.println("follow it: trainplane watch " + runId + " --stack " + stack);
         }
         return Main.SUCCEEDED;
+    }
+
+    /**
+     * The packed directory goes where its route takes it before the execution starts, so that a
+     * failed upload starts nothing: the ConfigMap route's files beside the run's record in the Runs
+     * table, the bucket route's to {@code s3://<ArtifactsBucket>/runs/<runId>/code/}.
+     */
+    private void deliver(CodeShipment code, String bucket, String table) {
+        PrintWriter err = command.commandLine().getErr();
+        var store = new RunStore(clients.dynamoDb(), table, java.time.Clock.systemUTC());
+        if (code.described().route() != CodePackage.Route.BUCKET) {
+            code.deliver(store, (key, bytes) -> {
+                throw new IllegalStateException("the ConfigMap route uploads nothing");
+            });
+            err.println(code.summary());
+            return;
+        }
+        var upload =
+                new ArtifactsBucketUpload(clients.s3(), bucket, code.described().sha256());
+        code.deliver(store, upload::put);
+        List<String> removed = upload.removeOthers(CodeShipment.prefix(code.runId()), code.keys());
+        err.println(code.summary() + ", uploaded (sha256 " + code.described().sha256() + "; a rerun of run "
+                + code.runId() + " writes the same keys)"
+                + (removed.isEmpty() ? "" : "; removed " + removed.size() + " other keys under the prefix"));
+        err.flush();
     }
 
     /**

@@ -94,8 +94,16 @@ public final class PodDiagnosis {
         return Optional.empty();
     }
 
+    /** A private ECR registry's host (https://docs.aws.amazon.com/AmazonECR/latest/userguide/Registries.html). */
+    private static final java.util.regex.Pattern PRIVATE_ECR =
+            java.util.regex.Pattern.compile("\\d{12}\\.dkr\\.ecr(-fips)?\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?/.*");
+
     private static Optional<Diagnosis> imagePull(Pod pod) {
-        for (ContainerStatus status : containerStatuses(pod)) {
+        List<ContainerStatus> statuses = new java.util.ArrayList<>(containerStatuses(pod));
+        if (pod.getStatus() != null && pod.getStatus().getInitContainerStatuses() != null) {
+            statuses.addAll(pod.getStatus().getInitContainerStatuses());
+        }
+        for (ContainerStatus status : statuses) {
             ContainerStateWaiting waiting =
                     status.getState() == null ? null : status.getState().getWaiting();
             if (waiting != null && IMAGE_PULL.contains(waiting.getReason())) {
@@ -104,7 +112,17 @@ public final class PodDiagnosis {
                         "ImagePullFailed",
                         "the image " + image + " of pod " + name(pod)
                                 + " cannot be pulled (" + waiting.getReason() + detail(waiting.getMessage())
-                                + "); check the image (workload.image, or training.image) and that the nodes can reach its registry",
+                                + "); "
+                                + (PRIVATE_ECR.matcher(image).matches()
+                                                && waiting.getMessage() != null
+                                                && (waiting.getMessage().contains("401 Unauthorized")
+                                                        || waiting.getMessage().contains("403 Forbidden"))
+                                        // https://docs.aws.amazon.com/AmazonECR/latest/userguide/ECR_on_EKS.html
+                                        ? "ECR refused the nodes: their role needs ecr:GetAuthorizationToken,"
+                                                + " ecr:BatchGetImage and ecr:GetDownloadUrlForLayer on the repository"
+                                                + " (AmazonEC2ContainerRegistryReadOnly), and a repository in another"
+                                                + " account a repository policy that lets the role pull"
+                                        : "check the image (workload.image, or training.image) and that the nodes can reach its registry"),
                         name(pod),
                         false));
             }

@@ -135,7 +135,10 @@ public final class LocalCloud implements AutoCloseable {
         this.runsTable = new AuthorizedDynamoDb(dynamoDb.client(), iam);
         this.ownsDynamoDb = ownsDynamoDb;
         this.workload = workload;
-        this.kubernetes = new SimulatedClusters(workload, clock).mountingFrom(efs::mountTargetZones);
+        this.kubernetes = new SimulatedClusters(workload, clock)
+                .mountingFrom(efs::mountTargetZones)
+                // Nodes pull private ECR images as their node role, judged by the account's IAM.
+                .pullingFrom(new io.trainplane.local.sim.EcrPulls(TEMPLATE, iam));
         this.eks = new SimulatedEks(calls, clock, faults, iam, kubernetes)
                 .sharing(network)
                 .launchingInto(capacity, cloudControl)

@@ -48,6 +48,11 @@ class InitCommandTest {
             }
 
             @Override
+            public software.amazon.awssdk.services.s3.S3Client s3() {
+                return standard.s3();
+            }
+
+            @Override
             public String region() {
                 return "us-east-1";
             }

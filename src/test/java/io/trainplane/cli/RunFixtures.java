@@ -14,6 +14,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /** Two runs in a run store, written through RunStore as the workflow writes them, and clients for the CLI. */
@@ -42,12 +43,18 @@ final class RunFixtures {
     }
 
     static CliClients clients(DynamoDbClient dynamo, CloudFormationClient cloudFormation, SfnClient sfn) {
-        return clients(dynamo, cloudFormation, sfn, Terminal.NONE);
+        return clients(dynamo, cloudFormation, sfn, null, Terminal.NONE);
     }
 
     /** The clients, with {@code terminal} as the person at the keyboard (none: a script). */
     static CliClients clients(
             DynamoDbClient dynamo, CloudFormationClient cloudFormation, SfnClient sfn, Terminal terminal) {
+        return clients(dynamo, cloudFormation, sfn, null, terminal);
+    }
+
+    /** The clients, with {@code s3} for the stack's artifacts bucket (null: none in this test). */
+    static CliClients clients(
+            DynamoDbClient dynamo, CloudFormationClient cloudFormation, SfnClient sfn, S3Client s3, Terminal terminal) {
         return new CliClients() {
             @Override
             public Terminal terminal() {
@@ -74,6 +81,12 @@ final class RunFixtures {
             @Override
             public EksClient eks() {
                 throw new AssertionError("no EKS in this test");
+            }
+
+            @Override
+            public S3Client s3() {
+                if (s3 == null) throw new AssertionError("no S3 in this test");
+                return s3;
             }
 
             @Override
@@ -104,6 +117,11 @@ final class RunFixtures {
             @Override
             public EksClient eks() {
                 return base.eks();
+            }
+
+            @Override
+            public S3Client s3() {
+                return base.s3();
             }
 
             @Override
@@ -154,6 +172,11 @@ final class RunFixtures {
             @Override
             public EksClient eks() {
                 return base.eks();
+            }
+
+            @Override
+            public S3Client s3() {
+                return base.s3();
             }
 
             @Override

@@ -118,6 +118,11 @@ class WatchLogsMotoTest {
             }
 
             @Override
+            public software.amazon.awssdk.services.s3.S3Client s3() {
+                throw new AssertionError("no S3 in this test");
+            }
+
+            @Override
             public String region() {
                 return aws.region();
             }

@@ -88,6 +88,12 @@ class StackPoliciesNeededTest {
         }
         assertThat(report.status()).isEqualTo("FAILED");
         String error = report.error() + " " + report.cause();
+        if (denied.stream().allMatch(e -> e.function() != null && e.function().startsWith("kubelet on "))) {
+            // The node role's image pulls: no service error reaches a function; EKS's own add-on
+            // images (in its private ECR registries) are not pulled and the add-ons degrade.
+            assertThat(error).contains("add-on", "degraded");
+            return;
+        }
         assertThat(error)
                 .containsAnyOf("AccessDeniedException", "AccessDenied", "Lambda.AWSLambdaException")
                 .contains(denied.get(0).action());

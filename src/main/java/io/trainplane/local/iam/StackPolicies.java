@@ -35,6 +35,21 @@ public record StackPolicies(Map<String, Role> roles) {
                 .toList();
     }
 
+    /**
+     * A copy of these policies where the role {@code roleLogicalId} also has the inline policy
+     * {@code name} with {@code document} (its statements {@code ROLE/NAME/SID-or-index}): a
+     * role scoped otherwise than template.yaml's, for what-if questions.
+     */
+    public StackPolicies withInlinePolicy(
+            String roleLogicalId, String name, com.fasterxml.jackson.databind.JsonNode document) {
+        Role role = role(roleLogicalId);
+        List<RolePolicy> policies = new java.util.ArrayList<>(role.policies());
+        policies.add(RolePolicy.inline(roleLogicalId, name, document));
+        Map<String, Role> copy = new LinkedHashMap<>(roles);
+        copy.put(roleLogicalId, new Role(role.logicalId(), role.name(), role.arn(), policies));
+        return new StackPolicies(copy);
+    }
+
     /** A copy of these policies without the statement {@code statementId}. */
     public StackPolicies without(String statementId) {
         if (!statementIds().contains(statementId)) {

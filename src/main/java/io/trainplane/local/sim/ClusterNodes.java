@@ -49,7 +49,8 @@ final class ClusterNodes {
             Map<String, String> labels,
             List<Taint> taints,
             List<String> zones,
-            int efaInterfaces) {}
+            int efaInterfaces,
+            String nodeRole) {}
 
     /**
      * Instances a node group is replacing: the node of the instance that would be named {@code name}

@@ -275,7 +275,8 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
                                 g.labels(),
                                 withTaint(g.taints(), FOREIGN_TAINT),
                                 g.zones(),
-                                g.efaInterfaces())
+                                g.efaInterfaces(),
+                                g.nodeRole())
                         : g)
                 .toList();
     }

@@ -28,9 +28,33 @@ import java.util.stream.Stream;
  * defaultKubeletSubConfig; templates/al2/runtime/kubelet-config.json for AL2), overriding the
  * kubelet's serial default; a pull another pod started is waited for, not repeated. While its
  * images are pulled the pod stays Pending, its containers waiting in ContainerCreating, with the
- * kubelet's Pulling and Pulled events (pkg/kubelet/images/image_manager.go).
+ * kubelet's Pulling and Pulled events (pkg/kubelet/images/image_manager.go). A pull the registry
+ * refuses ({@link Registries}: a private ECR image the node role may not read) fails as the kubelet
+ * shows it: the container waits in ErrImagePull, then ImagePullBackOff, with the Failed and BackOff
+ * events, and the pod stays Pending.
  */
 public final class ImagePulls {
+    /**
+     * The registries' side of a pull: why the registry refuses {@code image} to {@code node}, whose
+     * instance role is {@code nodeRoleArn} (null: unknown), in containerd's words; empty when it serves it.
+     */
+    @FunctionalInterface
+    public interface Registries {
+        Optional<String> refusal(String nodeRoleArn, String node, String image);
+
+        Registries ANY = (role, node, image) -> Optional.empty();
+    }
+
+    /** How long a refused pull takes to fail: a token request and a manifest request (an estimate). */
+    static final Duration REFUSED_AFTER = Duration.ofSeconds(1);
+
+    /**
+     * The kubelet's first back-off after a failed pull: ErrImagePull, then ImagePullBackOff
+     * (https://kubernetes.io/docs/concepts/containers/images/#imagepullbackoff: "Kubernetes ...
+     * incrementally increases the delay between each attempt ... to a compiled-in limit, which is 300
+     * seconds"; the first delay is 10 s, pkg/kubelet/kubelet.go backOffPeriod).
+     */
+    static final Duration FIRST_BACK_OFF = Duration.ofSeconds(10);
     /**
      * Pulling a container image onto a fresh node, per GB of image: "Standard Docker image pulls of
      * 15–20 GB can take 4–6 minutes per instance" (AWS Machine Learning Blog, "Reducing container
@@ -74,8 +98,41 @@ public final class ImagePulls {
             Map.entry("busybox", 0.002),
             Map.entry("alpine", 0.004));
 
-    /** One image of a pod on its node: pulled from {@code started} to {@code finished}, or already there ({@code pulled} false). */
-    record Pull(String image, Instant started, Instant finished, boolean pulled) {}
+    /**
+     * One image of a pod on its node: pulled from {@code started} to {@code finished}, or already
+     * there ({@code pulled} false), or refused at {@code finished} ({@code refusal} the registry's answer).
+     */
+    record Pull(String image, Instant started, Instant finished, boolean pulled, String refusal) {
+        Pull(String image, Instant started, Instant finished, boolean pulled) {
+            this(image, started, finished, pulled, null);
+        }
+    }
+
+    private final ClusterReads reads;
+    private final Registries registries;
+    /** Each node group's instance role ARN, by node group name, as the last reconcile saw them. */
+    private volatile Map<String, String> nodeRoles = Map.of();
+
+    ImagePulls(ClusterReads reads, Registries registries) {
+        this.reads = reads;
+        this.registries = registries;
+    }
+
+    /** The node groups' roles, for the nodes they register ({@link ClusterNodes#NODEGROUP_LABEL}). */
+    void nodeGroups(List<ClusterNodes.Group> groups) {
+        Map<String, String> roles = new java.util.HashMap<>();
+        groups.stream().filter(g -> g.nodeRole() != null).forEach(g -> roles.put(g.name(), g.nodeRole()));
+        nodeRoles = Map.copyOf(roles);
+    }
+
+    private String nodeRole(String node) {
+        var n = reads.client().nodes().withName(node).get();
+        if (n == null || n.getMetadata().getLabels() == null) {
+            return null;
+        }
+        String group = n.getMetadata().getLabels().get(ClusterNodes.NODEGROUP_LABEL);
+        return group == null ? null : nodeRoles.get(group);
+    }
 
     /** Each node's images (by node name): when each is (or will be) on the node. */
     private final Map<String, Map<String, Instant>> cached = new ConcurrentHashMap<>();
@@ -114,7 +171,14 @@ public final class ImagePulls {
      */
     synchronized Instant ready(Pod pod, Instant from) {
         List<Pull> pulls = plan(pod, from);
+        if (refused(pulls).isPresent()) {
+            return Instant.MAX;
+        }
         return pulls.isEmpty() ? from : pulls.getLast().finished();
+    }
+
+    private static Optional<Pull> refused(List<Pull> pulls) {
+        return pulls.stream().filter(p -> p.refusal() != null).findFirst();
     }
 
     private List<Pull> plan(Pod pod, Instant from) {
@@ -123,8 +187,16 @@ public final class ImagePulls {
                     cached.computeIfAbsent(pod.getSpec().getNodeName(), n -> new ConcurrentHashMap<>());
             List<Pull> pulls = new ArrayList<>();
             Instant t = from;
+            String node = pod.getSpec().getNodeName();
+            String role = nodeRole(node);
             for (String image : images(pod)) {
                 Instant there = cache.get(image);
+                Optional<String> refusal = there != null ? Optional.empty() : registries.refusal(role, node, image);
+                if (refusal.isPresent()) {
+                    // The kubelet goes no further than the image it cannot pull.
+                    pulls.add(new Pull(image, t, t.plus(REFUSED_AFTER), true, refusal.get()));
+                    break;
+                }
                 if (there != null && !there.isAfter(t)) {
                     pulls.add(new Pull(image, t, t, false));
                     continue;
@@ -153,27 +225,56 @@ public final class ImagePulls {
         boolean initFirst = pod.getSpec().getInitContainers() != null
                 && pod.getSpec().getInitContainers().stream().anyMatch(c -> !"Always".equals(c.getRestartPolicy()));
         String reason = initFirst ? "PodInitializing" : "ContainerCreating";
+        Optional<Pull> failed = refused(planned(pod).orElse(List.of()))
+                .filter(p -> !p.finished().isAfter(now));
         var statuses = pod.getSpec().getContainers().stream()
-                .map(c -> new ContainerStatusBuilder()
-                        .withName(c.getName())
-                        .withImage(c.getImage())
-                        .withReady(false)
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewWaiting()
-                        .withReason(reason)
-                        .endWaiting()
-                        .endState()
-                        .build())
+                .map(c -> waitingStatus(c, reason, failed, now))
                 .toList();
-        if (statuses.equals(pod.getStatus().getContainerStatuses())) {
+        List<io.fabric8.kubernetes.api.model.ContainerStatus> initStatuses =
+                failed.isEmpty() || pod.getSpec().getInitContainers() == null
+                        ? pod.getStatus().getInitContainerStatuses()
+                        : pod.getSpec().getInitContainers().stream()
+                                .map(c -> waitingStatus(c, "PodInitializing", failed, now))
+                                .toList();
+        if (statuses.equals(pod.getStatus().getContainerStatuses())
+                && java.util.Objects.equals(initStatuses, pod.getStatus().getInitContainerStatuses())) {
             return pod;
         }
         pod.getStatus().setContainerStatuses(statuses);
+        pod.getStatus().setInitContainerStatuses(initStatuses);
         return client.pods()
                 .inNamespace(pod.getMetadata().getNamespace())
                 .resource(pod)
                 .updateStatus();
+    }
+
+    /**
+     * A container waiting for its image: {@code reason} while the pulls go on; for the image the
+     * registry refused, ErrImagePull with containerd's error, then ImagePullBackOff after the
+     * kubelet's first back-off.
+     */
+    private static io.fabric8.kubernetes.api.model.ContainerStatus waitingStatus(
+            Container c, String reason, Optional<Pull> failed, Instant now) {
+        boolean refused = failed.isPresent() && failed.get().image().equals(c.getImage());
+        boolean backingOff = refused && !now.isBefore(failed.get().finished().plus(FIRST_BACK_OFF));
+        return new ContainerStatusBuilder()
+                .withName(c.getName())
+                .withImage(c.getImage())
+                .withReady(false)
+                .withRestartCount(0)
+                .withNewState()
+                .withNewWaiting()
+                .withReason(!refused ? reason : backingOff ? "ImagePullBackOff" : "ErrImagePull")
+                .withMessage(
+                        !refused
+                                ? null
+                                : backingOff
+                                        ? "Back-off pulling image \"" + c.getImage() + "\": ErrImagePull: "
+                                                + failed.get().refusal()
+                                        : failed.get().refusal())
+                .endWaiting()
+                .endState()
+                .build();
     }
 
     /**
@@ -199,6 +300,25 @@ public final class ImagePulls {
             if (!p.started().isAfter(now) && written.add(uid + " " + p.image() + " pulling")) {
                 event(client, pod, "Pulling", "Pulling image \"" + p.image() + "\"", p.started());
             }
+            if (p.refusal() != null) {
+                // pkg/kubelet/images/image_manager.go: Failed "Failed to pull image …", then
+                // "Error: ErrImagePull"; after the back-off, BackOff and "Error: ImagePullBackOff".
+                Instant backOff = p.finished().plus(FIRST_BACK_OFF);
+                if (!p.finished().isAfter(now) && written.add(uid + " " + p.image() + " failed")) {
+                    warning(
+                            client,
+                            pod,
+                            "Failed",
+                            "Failed to pull image \"" + p.image() + "\": " + p.refusal(),
+                            p.finished());
+                    warning(client, pod, "Failed", "Error: ErrImagePull", p.finished());
+                }
+                if (!backOff.isAfter(now) && written.add(uid + " " + p.image() + " backoff")) {
+                    event(client, pod, "BackOff", "Back-off pulling image \"" + p.image() + "\"", backOff);
+                    warning(client, pod, "Failed", "Error: ImagePullBackOff", backOff);
+                }
+                continue;
+            }
             if (!p.finished().isAfter(now) && written.add(uid + " " + p.image() + " pulled")) {
                 Duration took = Duration.between(p.started(), p.finished());
                 long bytes = Math.round(gigabytes(p.image()) * 1e9);
@@ -214,6 +334,15 @@ public final class ImagePulls {
     }
 
     private static void event(KubernetesClient client, Pod pod, String reason, String message, Instant at) {
+        event(client, pod, "Normal", reason, message, at);
+    }
+
+    private static void warning(KubernetesClient client, Pod pod, String reason, String message, Instant at) {
+        event(client, pod, "Warning", reason, message, at);
+    }
+
+    private static void event(
+            KubernetesClient client, Pod pod, String type, String reason, String message, Instant at) {
         String ns = pod.getMetadata().getNamespace();
         client.v1()
                 .events()
@@ -223,7 +352,7 @@ public final class ImagePulls {
                         pod.getMetadata().getName() + "." + reason.toLowerCase(Locale.ROOT) + "."
                                 + Long.toHexString(at.toEpochMilli()) + "."
                                 + Integer.toHexString(message.hashCode()),
-                        "Normal",
+                        type,
                         reason,
                         message,
                         VolumeMounts.KUBELET,

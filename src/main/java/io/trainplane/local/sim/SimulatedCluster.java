@@ -16,14 +16,23 @@ public final class SimulatedCluster implements AutoCloseable {
     private final WorkloadControllers workloads;
     private final JobController jobs;
     private final PyTorchJobController pytorchJobs;
+    private final ImagePulls pulls;
     private boolean closed;
 
     SimulatedCluster(String name, PodBehaviour behaviour, VolumeMounts.MountTargets mountTargets) {
+        this(name, behaviour, mountTargets, ImagePulls.Registries.ANY);
+    }
+
+    SimulatedCluster(
+            String name,
+            PodBehaviour behaviour,
+            VolumeMounts.MountTargets mountTargets,
+            ImagePulls.Registries registries) {
         this.name = name;
         this.server = new SimulatedKubernetes();
         this.reads = new ClusterReads(server);
         this.scheduler = new Scheduler(reads);
-        ImagePulls pulls = new ImagePulls();
+        this.pulls = new ImagePulls(reads, registries);
         this.workloads = new WorkloadControllers(reads, scheduler, pulls);
         this.jobs = new JobController(reads, behaviour, scheduler, mountTargets, pulls);
         this.pytorchJobs = new PyTorchJobController(reads, behaviour, jobs);
@@ -49,6 +58,7 @@ public final class SimulatedCluster implements AutoCloseable {
         }
         ApiExtensions.establish(server.admin(), server.takeNewDefinitions(), now);
         ClusterNodes.sync(reads, groups, now, trouble);
+        pulls.nodeGroups(groups);
         trouble.loseNodes(reads, now);
         workloads.reconcile(now);
         DevicePlugins.sync(reads, groups);

@@ -34,6 +34,7 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     private volatile EksApiServerGate gate;
     private volatile VolumeMounts.MountTargets mountTargets = VolumeMounts.MountTargets.UNKNOWN;
     private volatile ClusterTrouble trouble = ClusterTrouble.none();
+    private volatile ImagePulls.Registries registries = ImagePulls.Registries.ANY;
 
     public SimulatedClusters(PodBehaviour behaviour, Clock clock) {
         this.behaviour = behaviour;
@@ -43,6 +44,12 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     /** EFS volumes mount only from a zone where the file system has a mount target, as {@code efs} says. */
     public SimulatedClusters mountingFrom(VolumeMounts.MountTargets efs) {
         this.mountTargets = efs;
+        return this;
+    }
+
+    /** The clusters opened from now on pull images as {@code registries} allow (private ECR: the node role's IAM). */
+    public SimulatedClusters pullingFrom(ImagePulls.Registries registries) {
+        this.registries = registries;
         return this;
     }
 
@@ -151,7 +158,8 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
     }
 
     private SimulatedCluster open(String name) {
-        SimulatedCluster c = new SimulatedCluster(name, behaviour, fileSystem -> mountTargets.zones(fileSystem));
+        SimulatedCluster c =
+                new SimulatedCluster(name, behaviour, fileSystem -> mountTargets.zones(fileSystem), registries);
         started.add(c.kubernetes());
         c.kubernetes()
                 .servingLogs((job, pod) -> ClusterDns.log(pod).or(() -> behaviour.log(job, pod, clock.instant())));

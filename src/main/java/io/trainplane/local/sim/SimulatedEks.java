@@ -838,7 +838,8 @@ public final class SimulatedEks implements EksClient, Inventory {
                                     .flatMap(java.util.Optional::stream)
                                     .map(SimulatedNetwork.Subnet::zoneName)
                                     .toList(),
-                            launches.efaInterfaces(c.nodegroups.get(n.nodegroupName()).request)))
+                            launches.efaInterfaces(c.nodegroups.get(n.nodegroupName()).request),
+                            n.nodeRole()))
                     .toList();
         }
     }
