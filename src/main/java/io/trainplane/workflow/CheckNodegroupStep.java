@@ -64,7 +64,9 @@ public final class CheckNodegroupStep implements Step {
         ObjectNode system = systemNodegroup(run, record);
         ObjectNode workers = workerNodegroup(run, record);
         boolean workersDone = SYSTEM_NODES.equals(input.path(WAIT_FOR).asText())
-                ? store.get(run.runId()).resources().has(RunResources.NODE_GROUP)
+                // Asked for before this look, or by it (the record is read again only then).
+                ? record.resources().has(RunResources.NODE_GROUP)
+                        || store.get(run.runId()).resources().has(RunResources.NODE_GROUP)
                 : workers.path("done").asBoolean();
         return workersDone ? system : workers;
     }

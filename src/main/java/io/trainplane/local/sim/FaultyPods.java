@@ -25,18 +25,8 @@ final class FaultyPods {
                 .withStatus("True")
                 .withLastTransitionTime(created.toString())
                 .endCondition()
-                .withContainerStatuses(new ContainerStatusBuilder()
-                        .withName(c.getName())
-                        .withImage(c.getImage())
-                        .withReady(false)
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewWaiting()
-                        .withReason("ImagePullBackOff")
-                        .withMessage("Back-off pulling image \"" + c.getImage() + "\"")
-                        .endWaiting()
-                        .endState()
-                        .build())
+                .withContainerStatuses(
+                        WaitingContainer.of(c, "ImagePullBackOff", "Back-off pulling image \"" + c.getImage() + "\""))
                 .build();
     }
 

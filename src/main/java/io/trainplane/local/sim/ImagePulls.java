@@ -1,7 +1,6 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -257,24 +256,15 @@ public final class ImagePulls {
             Container c, String reason, Optional<Pull> failed, Instant now) {
         boolean refused = failed.isPresent() && failed.get().image().equals(c.getImage());
         boolean backingOff = refused && !now.isBefore(failed.get().finished().plus(FIRST_BACK_OFF));
-        return new ContainerStatusBuilder()
-                .withName(c.getName())
-                .withImage(c.getImage())
-                .withReady(false)
-                .withRestartCount(0)
-                .withNewState()
-                .withNewWaiting()
-                .withReason(!refused ? reason : backingOff ? "ImagePullBackOff" : "ErrImagePull")
-                .withMessage(
-                        !refused
-                                ? null
-                                : backingOff
-                                        ? "Back-off pulling image \"" + c.getImage() + "\": ErrImagePull: "
-                                                + failed.get().refusal()
-                                        : failed.get().refusal())
-                .endWaiting()
-                .endState()
-                .build();
+        return WaitingContainer.of(
+                c,
+                !refused ? reason : backingOff ? "ImagePullBackOff" : "ErrImagePull",
+                !refused
+                        ? null
+                        : backingOff
+                                ? "Back-off pulling image \"" + c.getImage() + "\": ErrImagePull: "
+                                        + failed.get().refusal()
+                                : failed.get().refusal());
     }
 
     /**

@@ -288,15 +288,8 @@ public final class JobController {
                         .endState()
                         .build()));
         pod.getStatus()
-                .setContainerStatuses(List.of(new ContainerStatusBuilder()
-                        .withName(pod.getSpec().getContainers().get(0).getName())
-                        .withImage(pod.getSpec().getContainers().get(0).getImage())
-                        .withNewState()
-                        .withNewWaiting()
-                        .withReason("PodInitializing")
-                        .endWaiting()
-                        .endState()
-                        .build()));
+                .setContainerStatuses(List.of(
+                        WaitingContainer.of(pod.getSpec().getContainers().get(0), "PodInitializing", null)));
         client.pods()
                 .inNamespace(pod.getMetadata().getNamespace())
                 .resource(pod)

@@ -1,6 +1,5 @@
 package io.trainplane.local.sim;
 
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -127,17 +126,7 @@ final class VolumeMounts {
         if (!alreadyWaiting) {
             pod.getStatus()
                     .setContainerStatuses(pod.getSpec().getContainers().stream()
-                            .map(c -> new ContainerStatusBuilder()
-                                    .withName(c.getName())
-                                    .withImage(c.getImage())
-                                    .withReady(false)
-                                    .withRestartCount(0)
-                                    .withNewState()
-                                    .withNewWaiting()
-                                    .withReason("ContainerCreating")
-                                    .endWaiting()
-                                    .endState()
-                                    .build())
+                            .map(c -> WaitingContainer.of(c, "ContainerCreating", null))
                             .toList());
             pod = client.pods().inNamespace(ns).resource(pod).updateStatus();
         }
