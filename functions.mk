@@ -3,6 +3,7 @@
 AWS_FUNCTIONS := StartRun CreateCluster CheckCluster CreateNodegroup CheckNodegroup CreateVolume \
                  CheckVolume RecordFailure FinishRun CloseRun SafetyNet Janitor StartScheduledRun
 AWS_JAR := target/trainplane-lambda-aws.jar
-KUBERNETES_FUNCTIONS := ConfigureCluster ConnectCluster BindVolume StartDataJob StartTraining \
-                        CheckTraining StartEvaluation StartOutputs CheckJob CollectResults Teardown
+KUBERNETES_FUNCTIONS := ConfigureCluster ConnectCluster ScaleWorkers BindVolume StartDataJob \
+                        StartTraining CheckTraining StartEvaluation StartOutputs CheckJob \
+                        CollectResults Teardown
 KUBERNETES_JAR := target/trainplane-lambda-kubernetes.jar

@@ -46,7 +46,8 @@ public final class ClusterPrerequisites {
             return new Needs(
                     spec.training().launcher() == Launcher.PYTORCHJOB,
                     spec.volume().type() == VolumeType.EFS,
-                    spec.training().gpusPerWorker(),
+                    // A warm node group has no nodes yet: ScaleWorkers checks its GPUs once they are Ready.
+                    spec.cluster().warm() ? 0 : spec.training().gpusPerWorker(),
                     spec.cluster().nodeGroup() != null
                             && spec.cluster().nodeGroup().efa());
         }
@@ -102,7 +103,7 @@ public final class ClusterPrerequisites {
     }
 
     /** Whether some node has a positive allocatable quantity of {@code resource}. */
-    static boolean advertised(List<Node> nodes, String resource) {
+    public static boolean advertised(List<Node> nodes, String resource) {
         return nodes.stream()
                 .map(n -> n.getStatus() == null || n.getStatus().getAllocatable() == null
                         ? null

@@ -511,7 +511,9 @@ public final class WorkloadManifests {
                 .build();
         // On a created cluster the workers' node group is deleted once the evaluation is done
         // (ReleaseWorkers): the copy runs on the system node group, as the run's pod identity.
-        PodSpec pod = podSpec(copier, null, spec.cluster().created() ? Placement.SYSTEM : Placement.WORKERS);
+        // On a warm cluster the workers' nodes are being scaled in by now: the copy runs beside them.
+        PodSpec pod = podSpec(
+                copier, null, spec.cluster().created() || spec.cluster().warm() ? Placement.SYSTEM : Placement.WORKERS);
         pod.setServiceAccountName(io.trainplane.aws.eks.PodIdentity.RUN_SERVICE_ACCOUNT);
         return singlePodJob(names.outputsJob(), "outputs", pod);
     }
@@ -554,6 +556,9 @@ public final class WorkloadManifests {
                         .withImage(PAUSE_IMAGE)
                         .build())
                 .withTerminationGracePeriodSeconds(0L);
+        if (spec.cluster().warm()) {
+            pod.addToNodeSelector(WARM_NODEGROUP_LABEL, spec.cluster().nodegroupName());
+        }
         if (gpuTaint) {
             pod.addToTolerations(gpuToleration());
         }
@@ -828,6 +833,13 @@ public final class WorkloadManifests {
         return Math.max(1, EfaInterfaces.count(nodes.firstType()) / workersPerNode);
     }
 
+    /**
+     * The label EKS puts on a managed node group's nodes
+     * (https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html): a warm cluster's
+     * training pods select their node group by it.
+     */
+    public static final String WARM_NODEGROUP_LABEL = "eks.amazonaws.com/nodegroup";
+
     /** Which node group a pod runs on. */
     enum Placement {
         /** The system node group: the data job. */
@@ -878,6 +890,9 @@ public final class WorkloadManifests {
             pod.addToNodeSelector(
                     EksRequests.NODE_POOL_LABEL,
                     placement == Placement.SYSTEM ? EksRequests.SYSTEM_POOL : EksRequests.WORKER_POOL);
+        }
+        if (spec.cluster().warm() && placement == Placement.WORKERS) {
+            pod.addToNodeSelector(WARM_NODEGROUP_LABEL, spec.cluster().nodegroupName());
         }
         if (gpuTaint) {
             pod.addToTolerations(gpuToleration());

@@ -61,6 +61,11 @@ public final class LocalCloud implements AutoCloseable {
      * what {@link ExistingCluster#demo} says is installed on it.
      */
     public static final String DEMO_CLUSTER = "trainplane-demo";
+    /**
+     * The long-lived cluster examples/warm-cluster.json trains on ({@link ExistingCluster#warm}): its
+     * GPU node group sits at zero nodes between runs.
+     */
+    public static final String WARM_CLUSTER = "trainplane-warm";
 
     public static final String CLUSTER_ADMIN_POLICY =
             "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy";
@@ -158,12 +163,11 @@ public final class LocalCloud implements AutoCloseable {
         apiServerGate = new EksApiServerGate(eks, keys, clock);
         kubernetes.guardedBy(apiServerGate);
         // The demo cluster runs what a cluster created today would: the newest version in standard support.
-        addExistingCluster(ExistingCluster.demo(
-                DEMO_CLUSTER,
-                KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant()))
-                        .orElseThrow(() ->
-                                new IllegalStateException("no Kubernetes version in standard support today: update "
-                                        + "src/main/resources/eks/kubernetes-versions.json"))));
+        String version = KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant()))
+                .orElseThrow(() -> new IllegalStateException("no Kubernetes version in standard support today: update "
+                        + "src/main/resources/eks/kubernetes-versions.json"));
+        addExistingCluster(ExistingCluster.demo(DEMO_CLUSTER, version));
+        addExistingCluster(ExistingCluster.warm(WARM_CLUSTER, version));
         clusters = new CallerClusterAccess(caller -> new EksClusterAccess(
                 eks,
                 new EksTokens(

@@ -112,6 +112,13 @@ final class RunItems {
         return "RUN#" + runId;
     }
 
+    /** The claims of warm node groups ({@link RunStore#claimWarm}): one partition, one item per node group. */
+    static final String WARM_PK = "WARM";
+
+    static Map<String, AttributeValue> warmKey(String ref) {
+        return Map.of(PK, s(WARM_PK), SK, s(ref));
+    }
+
     static Map<String, AttributeValue> runKey(String runId) {
         return Map.of(PK, s(pk(runId)), SK, s(RUN_SK));
     }

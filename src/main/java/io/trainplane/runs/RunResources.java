@@ -73,6 +73,12 @@ public final class RunResources {
     public static final Key<String> EKS_CLUSTER = text("eks/cluster");
 
     public static final Key<String> NODE_GROUP = text("eks/nodegroup");
+    /**
+     * The warm node group the run claimed and scales ({@code cluster.mode: warm}), as
+     * {@code <cluster>/<nodegroup>}: written once the claim is the run's, before it asks for nodes;
+     * cleanup scales it back to zero and lets go of the claim.
+     */
+    public static final Key<String> WARM_NODEGROUP = text("eks/warm-nodegroup");
     /** The created cluster's system node group (CoreDNS, add-on controllers, the data job). */
     public static final Key<String> SYSTEM_NODE_GROUP = text("eks/system-nodegroup");
     /** Cloud Control request tokens of the node group's launch template and placement group, when it needs them. */
@@ -130,6 +136,7 @@ public final class RunResources {
             POD_IDENTITY,
             EKS_CLUSTER,
             NODE_GROUP,
+            WARM_NODEGROUP,
             SYSTEM_NODE_GROUP,
             LAUNCH_TEMPLATE,
             SYSTEM_LAUNCH_TEMPLATE,

@@ -261,6 +261,71 @@ public final class RunStore {
                 : Optional.empty();
     }
 
+    /**
+     * Claims the warm node group {@code ref} ({@code <cluster>/<nodegroup>}) for {@code runId}: one
+     * item per node group under the partition {@code WARM}, whose {@code runId} names the run that
+     * holds it. Conditional, so two runs never hold it at once; claiming it again is harmless.
+     *
+     * @return empty when the run holds it now; the other run's id when that one does
+     */
+    public Optional<String> claimWarm(String ref, String runId) {
+        try {
+            dynamo.updateItem(b -> b.tableName(tableName)
+                    .key(RunItems.warmKey(ref))
+                    .updateExpression("SET #run = :run, #at = :at")
+                    .conditionExpression("attribute_not_exists(#run) OR #run = :run")
+                    .expressionAttributeNames(Map.of("#run", RunItems.RUN_ID, "#at", RunItems.CREATED_AT))
+                    .expressionAttributeValues(
+                            Map.of(":run", RunItems.s(runId), ":at", RunItems.s(IsoTime.format(clock.instant()))))
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+            return Optional.empty();
+        } catch (ConditionalCheckFailedException held) {
+            return Optional.of(
+                    held.hasItem() && held.item().containsKey(RunItems.RUN_ID)
+                            ? held.item().get(RunItems.RUN_ID).s()
+                            : "another run");
+        }
+    }
+
+    /** Lets go of {@code ref} if {@code runId} holds it (an UpdateItem: the item stays, unheld). */
+    public void releaseWarm(String ref, String runId) {
+        try {
+            dynamo.updateItem(b -> b.tableName(tableName)
+                    .key(RunItems.warmKey(ref))
+                    .updateExpression("REMOVE #run, #at")
+                    .conditionExpression("#run = :run")
+                    .expressionAttributeNames(Map.of("#run", RunItems.RUN_ID, "#at", RunItems.CREATED_AT))
+                    .expressionAttributeValues(Map.of(":run", RunItems.s(runId))));
+        } catch (ConditionalCheckFailedException notHeld) {
+            // Released already, or never claimed by this run: nothing of it to let go.
+        }
+    }
+
+    /** Which run holds the warm node group {@code ref}, if one does. */
+    public Optional<String> warmHolder(String ref) {
+        GetItemResponse response = dynamo.getItem(
+                b -> b.tableName(tableName).key(RunItems.warmKey(ref)).consistentRead(true));
+        return response.hasItem() && response.item().containsKey(RunItems.RUN_ID)
+                ? Optional.of(response.item().get(RunItems.RUN_ID).s())
+                : Optional.empty();
+    }
+
+    /** Every warm node group a run holds now, by ref, with the run's id (the janitor's look). */
+    public Map<String, String> warmClaims() {
+        Map<String, String> claims = new java.util.TreeMap<>();
+        for (var page : dynamo.queryPaginator(b -> b.tableName(tableName)
+                .keyConditionExpression("#pk = :pk")
+                .expressionAttributeNames(Map.of("#pk", RunItems.PK))
+                .expressionAttributeValues(Map.of(":pk", RunItems.s(RunItems.WARM_PK)))
+                .consistentRead(true))) {
+            page.items().stream()
+                    .filter(item -> item.containsKey(RunItems.RUN_ID))
+                    .forEach(item -> claims.put(
+                            item.get(RunItems.SK).s(), item.get(RunItems.RUN_ID).s()));
+        }
+        return claims;
+    }
+
     /** The training's progress as last recorded, if it reported any. */
     public Optional<TrainingProgress> progress(String runId) {
         GetItemResponse response = dynamo.getItem(b -> b.tableName(tableName)

@@ -105,13 +105,19 @@ final class SpecRecords {
                                 spelled(CapacityType.class, CapacityType::json, nodeGroup.path("capacityType")),
                                 text(nodeGroup, "capacityReservationId"),
                                 nodeGroup.path("efa").asBoolean())
-                        : null);
+                        : null,
+                text(cluster, "nodegroupName"),
+                cluster.path("nodes").isInt() ? cluster.path("nodes").asInt() : null);
     }
 
     private static ObjectNode cluster(ClusterSpec cluster) {
         ObjectNode json = NODES.objectNode().put("mode", cluster.mode().json());
         putText(json, "name", cluster.name());
         putText(json, "kubernetesVersion", cluster.kubernetesVersion());
+        putText(json, "nodegroupName", cluster.nodegroupName());
+        if (cluster.nodes() != null) {
+            json.put("nodes", cluster.nodes());
+        }
         NodeGroupSpec nodeGroup = cluster.nodeGroup();
         if (nodeGroup != null) {
             ObjectNode group = json.putObject("nodeGroup");

@@ -105,7 +105,7 @@ public final class ConnectClusterStep implements KubernetesStep {
      * operator, the EFS CSI driver, GPU and EFA device plugins): checked before the run records or
      * creates anything, so a refused run leaves nothing behind.
      */
-    private static void refuseWhatIsMissing(KubernetesClient client, String cluster, RunContext run) {
+    static void refuseWhatIsMissing(KubernetesClient client, String cluster, RunContext run) {
         List<ClusterPrerequisites.Missing> missing =
                 new ClusterPrerequisites(client).missing(ClusterPrerequisites.Needs.of(run.spec()));
         if (missing.isEmpty()) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunEvents;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.RunSpecs;
 import java.time.Clock;
@@ -31,7 +32,8 @@ import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException
  * too) and starts the Cleanup state machine, whose Teardown deletes in dependency order and whose
  * CloseRun ends the run (ORPHANED).
  * Kept resources (the spec's keep flags, adopted file systems) and runs still within their time are
- * left alone; untagged resources are never looked at. One {@code Orphans Cleaned} event per sweep
+ * left alone; untagged resources are never looked at, but a warm node group a run still holds (its
+ * claim in the Runs table) is cleaned up as the run's. One {@code Orphans Cleaned} event per sweep
  * that found something.
  */
 public final class JanitorStep implements Step {
@@ -73,7 +75,7 @@ public final class JanitorStep implements Step {
         int skipped = 0;
         TaggedResources.Sweep sweep = this.sweep.get();
         for (Map.Entry<String, List<TaggedResources.Found>> entry :
-                sweep.byRun().entrySet()) {
+                withWarmClaims(sweep.byRun()).entrySet()) {
             String runId = entry.getKey();
             Optional<RunRecord> record = store.find(runId);
             String why = record.isEmpty()
@@ -108,6 +110,18 @@ public final class JanitorStep implements Step {
             events.get().publish("Orphans Cleaned", detail);
         }
         return detail;
+    }
+
+    /**
+     * The tagged resources by run, with the warm node groups runs hold (this stack's claims, in its
+     * table): a run that ended without letting go of one left its nodes up.
+     */
+    private Map<String, List<TaggedResources.Found>> withWarmClaims(Map<String, List<TaggedResources.Found>> byRun) {
+        Map<String, List<TaggedResources.Found>> all = new java.util.LinkedHashMap<>();
+        byRun.forEach((runId, found) -> all.put(runId, new java.util.ArrayList<>(found)));
+        store.warmClaims().forEach((ref, runId) -> all.computeIfAbsent(runId, k -> new java.util.ArrayList<>())
+                .add(new TaggedResources.Found(RunResources.WARM_NODEGROUP, ref, "eks:nodegroup-nodes/" + ref)));
+        return all;
     }
 
     private static boolean expired(RunRecord run, Instant now) {

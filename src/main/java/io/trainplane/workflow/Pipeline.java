@@ -46,6 +46,7 @@ public final class Pipeline {
     public static final LambdaFunction CHECK_NODEGROUP = aws("CheckNodegroup", CLUSTER_WORK, EKS_NODEGROUP);
     public static final LambdaFunction CONFIGURE_CLUSTER = kubernetes("ConfigureCluster");
     public static final LambdaFunction CONNECT_CLUSTER = kubernetes("ConnectCluster");
+    public static final LambdaFunction SCALE_WORKERS = kubernetes("ScaleWorkers");
     public static final LambdaFunction CREATE_VOLUME = aws("CreateVolume", CLUSTER_WORK, EFS_FILE_SYSTEM);
     public static final LambdaFunction CHECK_VOLUME = aws("CheckVolume", CLUSTER_WORK, EFS_FILE_SYSTEM, EKS_CLUSTER);
     public static final LambdaFunction BIND_VOLUME = kubernetes("BindVolume");
@@ -75,6 +76,7 @@ public final class Pipeline {
             CHECK_NODEGROUP,
             CONFIGURE_CLUSTER,
             CONNECT_CLUSTER,
+            SCALE_WORKERS,
             CREATE_VOLUME,
             CHECK_VOLUME,
             BIND_VOLUME,
@@ -108,6 +110,7 @@ public final class Pipeline {
             case "CheckNodegroup" -> StepWiring.checkNodegroup(clients);
             case "ConfigureCluster" -> StepWiring.configureCluster(clients);
             case "ConnectCluster" -> StepWiring.connectCluster(clients);
+            case "ScaleWorkers" -> StepWiring.scaleWorkers(clients);
             case "CreateVolume" -> StepWiring.createVolume(clients);
             case "CheckVolume" -> StepWiring.checkVolume(clients);
             case "BindVolume" -> StepWiring.bindVolume(clients);
@@ -188,7 +191,15 @@ public final class Pipeline {
                 .next("ClusterMode");
         m.choice("ClusterMode")
                 .whenEquals("$.spec.cluster.mode", "create", "CreateCluster")
+                .whenEquals("$.spec.cluster.mode", "warm", "ScaleUpWorkers")
                 .otherwise("ConnectCluster");
+        // A warm cluster: its node group is claimed and asked for its nodes first, which boot while the
+        // run connects, binds its volume and prepares the data; WarmWorkers waits for them.
+        m.task("ScaleUpWorkers", SCALE_WORKERS)
+                .comment("cluster.mode warm: check the cluster and the warm node group, claim it for this run (a"
+                        + " second run is refused while one holds it) and scale it to the run's nodes.")
+                .resultPath("$.warmWorkers")
+                .next("ConnectCluster");
         // A created cluster: what does not depend on each other goes out early (the file system beside
         // the control plane, the add-ons and the image pre-pull beside the node groups) and is waited
         // for late; the data set is prepared on the system node group while the workers' nodes come up.
@@ -269,7 +280,15 @@ public final class Pipeline {
                 .resultPath("$.dataStatus")
                 .poll("DataReady", "WaitForData")
                 .then("WorkersMode");
-        m.choice("WorkersMode").whenPresent("$.clusterCreation", "CheckWorkers").otherwise("StartTraining");
+        m.choice("WorkersMode")
+                .whenPresent("$.clusterCreation", "CheckWorkers")
+                .whenPresent("$.warmWorkers", "WarmWorkers")
+                .otherwise("StartTraining");
+        m.task("WarmWorkers", SCALE_WORKERS)
+                .comment("Until the warm node group's nodes are Ready (and advertise their GPUs).")
+                .resultPath("$.warmWorkers")
+                .poll("WarmWorkersReady", "WaitForWarmWorkers")
+                .then("StartTraining");
         m.task("CheckWorkers", CHECK_NODEGROUP)
                 .comment("Until the workers' node group is ACTIVE: its nodes have been pulling the training image since"
                         + " they became Ready.")
@@ -289,8 +308,8 @@ public final class Pipeline {
                 .poll("EvaluationDone", "WaitForEvaluation")
                 .then("ReleaseWorkers");
         m.task("ReleaseWorkers", TEARDOWN)
-                .comment("Nothing needs the workers' nodes any more: their node group is deleted now, while the outputs"
-                        + " are copied from the system node group, not at cleanup.")
+                .comment("Nothing needs the workers' nodes any more: their node group is deleted (a warm one scaled to"
+                        + " zero) now, while the outputs are copied from the system node group, not at cleanup.")
                 .parameters("runId.$", "$$.Execution.Name", TeardownStep.SCOPE, TeardownStep.WORKERS)
                 .resultPath("$.released")
                 .next("StartOutputs");

@@ -48,6 +48,12 @@ enum ResourceKind {
             entries(RunResources.FILE_SYSTEM, RunResources.FILE_SYSTEM_TOKEN),
             MOUNT_TARGETS),
     NODE_GROUP("EKS node group", Keep.WITH_CLUSTER, entries(RunResources.NODE_GROUP), KUBERNETES_OBJECTS),
+    /**
+     * The nodes of the warm node group the run scaled up ({@code cluster.mode: warm}): scaled back to
+     * zero, first (accelerated nodes are billed until they go; their pods are evicted with them),
+     * and the run's claim let go. The node group itself is its owner's, never deleted.
+     */
+    WARM_NODES("EKS warm node group's nodes", Keep.NEVER, entries(RunResources.WARM_NODEGROUP)),
     /** After the run's objects: its nodes run the EFS CSI controller that lets go of the run's volume. */
     SYSTEM_NODE_GROUP(
             "EKS system node group", Keep.WITH_CLUSTER, entries(RunResources.SYSTEM_NODE_GROUP), KUBERNETES_OBJECTS),
@@ -137,6 +143,7 @@ enum ResourceKind {
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
             case NODE_GROUP -> nodegroup(r, RunResources.NODE_GROUP);
+            case WARM_NODES -> warmNodes(r);
             case SYSTEM_NODE_GROUP -> nodegroup(r, RunResources.SYSTEM_NODE_GROUP);
             case LAUNCH_TEMPLATE ->
                 list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
@@ -164,6 +171,7 @@ enum ResourceKind {
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
             case NODE_GROUP -> list(r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
+            case WARM_NODES -> warmNodes(r);
             case SYSTEM_NODE_GROUP -> list(r.get(RunResources.SYSTEM_NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
             case LAUNCH_TEMPLATE ->
                 list(r.get(RunResources.LAUNCH_TEMPLATE)
@@ -186,6 +194,11 @@ enum ResourceKind {
     private static List<String> nodegroup(RunResources r, RunResources.Key<String> key) {
         return list(
                 r.get(RunResources.EKS_CLUSTER).flatMap(c -> r.get(key).map(ng -> "eks:nodegroup/" + c + "/" + ng)));
+    }
+
+    /** The warm node group's nodes: what the run added to a node group that is not its own. */
+    private static List<String> warmNodes(RunResources r) {
+        return list(r.get(RunResources.WARM_NODEGROUP).map(ref -> "eks:nodegroup-nodes/" + ref));
     }
 
     /** By its id once EKS answered; unnamed before (cleanup finds it by namespace and service account). */

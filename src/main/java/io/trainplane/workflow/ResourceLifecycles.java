@@ -14,10 +14,12 @@ import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
 import io.trainplane.aws.eks.RunPodIdentities;
+import io.trainplane.aws.eks.WarmNodegroups;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunNamespaces;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStore;
 import io.trainplane.spec.CleanupSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +59,7 @@ final class ResourceLifecycles {
     private final Supplier<EfsClient> efs;
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<ClusterAccess> kubernetes;
+    private final RunStore store;
     private final String stackName;
 
     ResourceLifecycles(
@@ -64,11 +67,13 @@ final class ResourceLifecycles {
             Supplier<EfsClient> efs,
             Supplier<CloudControlClient> cloudControl,
             Supplier<ClusterAccess> kubernetes,
+            RunStore store,
             String stackName) {
         this.eks = eks;
         this.efs = efs;
         this.cloudControl = cloudControl;
         this.kubernetes = kubernetes;
+        this.store = store;
         this.stackName = stackName;
     }
 
@@ -141,6 +146,13 @@ final class ResourceLifecycles {
                 case MOUNT_TARGETS -> recordsFileSystem() ? Optional.of(mountTargets()) : Optional.empty();
                 case FILE_SYSTEM -> recordsFileSystem() ? Optional.of(fileSystem()) : Optional.empty();
                 case NODE_GROUP -> nodegroup(kind, RunResources.NODE_GROUP);
+                case WARM_NODES ->
+                    r.get(RunResources.WARM_NODEGROUP)
+                            .map(ref -> bound(
+                                    kind,
+                                    WarmNodegroups.Warm.of(ref),
+                                    () -> new WarmNodes(new WarmNodegroups(eks.get()), store, run.runId()),
+                                    null));
                 case SYSTEM_NODE_GROUP -> nodegroup(kind, RunResources.SYSTEM_NODE_GROUP);
                 case LAUNCH_TEMPLATE ->
                     r.get(RunResources.LAUNCH_TEMPLATE)

@@ -9,6 +9,7 @@ import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
 import io.trainplane.aws.eks.RunPodIdentities;
+import io.trainplane.aws.eks.WarmNodegroups;
 import io.trainplane.clients.Clients;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.runs.RunStore;
@@ -74,6 +75,11 @@ public final class StepWiring {
     public static Step connectCluster(Clients clients) {
         return new ConnectClusterStep(
                 runStore(clients), clusters(clients), () -> new RunPodIdentities(clients.eks()), clients.settings());
+    }
+
+    public static Step scaleWorkers(Clients clients) {
+        return new ScaleWorkersStep(
+                runStore(clients), () -> new WarmNodegroups(clients.eks()), clusters(clients), clients.clock());
     }
 
     public static Step createVolume(Clients clients) {
@@ -163,7 +169,8 @@ public final class StepWiring {
                 clients.clock(),
                 events("Teardown", clients, store),
                 stack,
-                new ResourceLifecycles(clients::eks, clients::efs, clients::cloudControl, clients::clusters, stack));
+                new ResourceLifecycles(
+                        clients::eks, clients::efs, clients::cloudControl, clients::clusters, store, stack));
     }
 
     public static Step closeRun(Clients clients) {

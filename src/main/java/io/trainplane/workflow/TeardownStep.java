@@ -90,20 +90,22 @@ public final class TeardownStep implements KubernetesStep {
     }
 
     /**
-     * Asks for the workers' node group to go, unless cleanup keeps it with the cluster; cleanup
-     * later waits for it with the rest. Nothing else changes: the run is not cleaning up yet.
+     * Asks for the workers' node group to go, unless cleanup keeps it with the cluster, or a warm
+     * node group's nodes to be scaled in; cleanup later waits for them with the rest. Nothing else
+     * changes: the run is not cleaning up yet.
      */
     private JsonNode releaseWorkers(RunRecord run) {
         var result = Json.object();
         ArrayNode released = result.putArray("released");
-        if (!ResourceKind.NODE_GROUP.kept(CleanupRecord.keep(run), run.resources())) {
-            lifecycles
-                    .bind(run, change -> store.update(run.runId(), r -> r.withResources(change.apply(r.resources()))))
-                    .apply(ResourceKind.NODE_GROUP)
-                    .ifPresent(workers -> {
-                        workers.delete();
-                        workers.named().forEach(released::add);
-                    });
+        var held = lifecycles.bind(
+                run, change -> store.update(run.runId(), r -> r.withResources(change.apply(r.resources()))));
+        for (ResourceKind workers : List.of(ResourceKind.NODE_GROUP, ResourceKind.WARM_NODES)) {
+            if (!workers.kept(CleanupRecord.keep(run), run.resources())) {
+                held.apply(workers).ifPresent(nodes -> {
+                    nodes.delete();
+                    nodes.named().forEach(released::add);
+                });
+            }
         }
         return result;
     }

@@ -72,6 +72,24 @@ final class EksErrors {
                 "Cluster has nodegroups attached");
     }
 
+    // Quoted from EKS's answer to an update of a node group that is not ACTIVE
+    // (https://github.com/hashicorp/terraform-provider-aws/issues/13947).
+    AwsServiceException nodegroupNotActive(String cluster, String nodegroup) {
+        return calls.error(
+                ResourceInUseException.builder().clusterName(cluster).nodegroupName(nodegroup),
+                409,
+                "ResourceInUseException",
+                "Nodegroup cannot be updated as it is currently not in Active State");
+    }
+
+    AwsServiceException updateNotFound(String cluster, String updateId) {
+        return calls.error(
+                ResourceNotFoundException.builder().clusterName(cluster),
+                404,
+                "ResourceNotFoundException",
+                "No update found for ID: " + updateId);
+    }
+
     AwsServiceException notActive(String cluster) {
         return calls.error(
                 InvalidRequestException.builder().clusterName(cluster),

@@ -119,6 +119,15 @@ final class EksPermissions implements Permissions {
                     list(onNodegroup("eks:DescribeNodegroup", r.clusterName(), r.nodegroupName()));
                 case DeleteNodegroupRequest r ->
                     list(onNodegroup("eks:DeleteNodegroup", r.clusterName(), r.nodegroupName()));
+                case software.amazon.awssdk.services.eks.model.UpdateNodegroupConfigRequest r ->
+                    list(onNodegroup("eks:UpdateNodegroupConfig", r.clusterName(), r.nodegroupName()));
+                // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelastickubernetesservice.html:
+                // DescribeUpdate is authorized on the cluster, node group or add-on the update is of.
+                case software.amazon.awssdk.services.eks.model.DescribeUpdateRequest r ->
+                    list(
+                            r.nodegroupName() != null
+                                    ? onNodegroup("eks:DescribeUpdate", r.name(), r.nodegroupName())
+                                    : onCluster("eks:DescribeUpdate", r.name()));
                 case CreateAddonRequest r -> {
                     var asked = list(tagging(
                             "eks:CreateAddon", cluster(r.clusterName()), clusterTags(r.clusterName()), r.tags()));

@@ -6,12 +6,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import software.amazon.awssdk.services.eks.model.AssociatedAccessPolicy;
 import software.amazon.awssdk.services.eks.model.CreateAccessEntryRequest;
 import software.amazon.awssdk.services.eks.model.CreateAddonRequest;
 import software.amazon.awssdk.services.eks.model.CreateClusterRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.NodegroupScalingConfig;
 
 /** What the simulated EKS remembers about each resource: the request that made it, its life, its tags. */
 final class EksRecords {
@@ -97,6 +99,8 @@ final class EksRecords {
         Lifecycle life;
         /** EC2's error launching the instances ({@link NodegroupLaunches}): the node group ends CREATE_FAILED; null when they launch. */
         String launchFailure;
+        /** UpdateNodegroupConfig's scaling changes, in the order asked. */
+        final List<Scaling> scalings = new ArrayList<>();
 
         NodegroupRecord(CreateNodegroupRequest request, String version, SimulatedIds ids, Lifecycle life) {
             this.request = request;
@@ -111,6 +115,59 @@ final class EksRecords {
 
         String arn() {
             return ARN_PREFIX + "nodegroup/" + request.clusterName() + "/" + request.nodegroupName() + "/" + uuid;
+        }
+
+        /** The scaling configuration now: the last UpdateNodegroupConfig's, or the creation's. */
+        NodegroupScalingConfig scaling() {
+            if (!scalings.isEmpty()) {
+                return scalings.getLast().config();
+            }
+            NodegroupScalingConfig asked = request.scalingConfig();
+            return NodegroupScalingConfig.builder()
+                    .minSize(asked == null || asked.minSize() == null ? 1 : asked.minSize())
+                    .maxSize(asked == null || asked.maxSize() == null ? 2 : asked.maxSize())
+                    .desiredSize(asked == null || asked.desiredSize() == null ? 2 : asked.desiredSize())
+                    .build();
+        }
+
+        /**
+         * The nodes that run at {@code now}: the creation's desired size, then each scaling change in
+         * turn. A scale-in takes nodes away at once (the twin's nodes go at the request, as at
+         * DeleteNodegroup); a scale-out's nodes are Ready {@link SimulatedEks#NODES_JOINING} after it.
+         */
+        int nodesAt(Instant now) {
+            NodegroupScalingConfig asked = request.scalingConfig();
+            int nodes = asked == null || asked.desiredSize() == null ? 2 : asked.desiredSize();
+            for (Scaling s : scalings) {
+                int desired = s.config().desiredSize();
+                if (desired < nodes ? !now.isBefore(s.at()) : !now.isBefore(s.joinedAt())) {
+                    nodes = desired;
+                }
+            }
+            return nodes;
+        }
+
+        /** The update under way at {@code now}, if any: the node group is UPDATING while it is. */
+        Optional<Scaling> updating(Instant now) {
+            return scalings.isEmpty() || !now.isBefore(scalings.getLast().doneAt())
+                    ? Optional.empty()
+                    : Optional.of(scalings.getLast());
+        }
+    }
+
+    /**
+     * One UpdateNodegroupConfig of a node group's scaling: its update's id and client token, when it
+     * was asked, and the configuration it asked for.
+     */
+    record Scaling(String updateId, String token, Instant at, NodegroupScalingConfig config) {
+        /** When the update is Successful and the node group ACTIVE again. */
+        Instant doneAt() {
+            return at.plus(SimulatedEks.NODEGROUP_SCALING);
+        }
+
+        /** When a scale-out's new nodes are Ready. */
+        Instant joinedAt() {
+            return at.plus(SimulatedEks.NODES_JOINING);
         }
     }
 
@@ -188,7 +245,7 @@ final class EksRecords {
                 + principal.name() + "/" + uuid;
     }
 
-    private static String uuid(SimulatedIds ids) {
+    static String uuid(SimulatedIds ids) {
         String hex = ids.next("", 32);
         return hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
                 + hex.substring(16, 20) + "-" + hex.substring(20, 32);

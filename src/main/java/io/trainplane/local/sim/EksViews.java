@@ -36,7 +36,6 @@ import software.amazon.awssdk.services.eks.model.Nodegroup;
 import software.amazon.awssdk.services.eks.model.NodegroupHealth;
 import software.amazon.awssdk.services.eks.model.NodegroupIssueCode;
 import software.amazon.awssdk.services.eks.model.NodegroupResources;
-import software.amazon.awssdk.services.eks.model.NodegroupScalingConfig;
 import software.amazon.awssdk.services.eks.model.NodegroupStatus;
 import software.amazon.awssdk.services.eks.model.OIDC;
 import software.amazon.awssdk.services.eks.model.VpcConfigRequest;
@@ -151,12 +150,40 @@ final class EksViews {
         return b.build();
     }
 
+    /** A scaling change as DescribeUpdate shows it: a ConfigUpdate, InProgress until it is done. */
+    static software.amazon.awssdk.services.eks.model.Update scalingUpdate(EksRecords.Scaling s, Instant now) {
+        var config = s.config();
+        return software.amazon.awssdk.services.eks.model.Update.builder()
+                .id(s.updateId())
+                .type(software.amazon.awssdk.services.eks.model.UpdateType.CONFIG_UPDATE)
+                .status(
+                        now.isBefore(s.doneAt())
+                                ? software.amazon.awssdk.services.eks.model.UpdateStatus.IN_PROGRESS
+                                : software.amazon.awssdk.services.eks.model.UpdateStatus.SUCCESSFUL)
+                .createdAt(s.at())
+                .params(
+                        param("MinSize", config.minSize()),
+                        param("MaxSize", config.maxSize()),
+                        param("DesiredSize", config.desiredSize()))
+                .build();
+    }
+
+    private static software.amazon.awssdk.services.eks.model.UpdateParam param(String type, int value) {
+        return software.amazon.awssdk.services.eks.model.UpdateParam.builder()
+                .type(type)
+                .value(Integer.toString(value))
+                .build();
+    }
+
     static Nodegroup nodegroup(NodegroupRecord n, Instant now) {
         CreateNodegroupRequest r = n.request;
         NodegroupStatus status =
                 switch (n.life.phase(now)) {
                     case CREATING -> NodegroupStatus.CREATING;
-                    case READY -> n.launchFailure == null ? NodegroupStatus.ACTIVE : NodegroupStatus.CREATE_FAILED;
+                    case READY ->
+                        n.launchFailure != null
+                                ? NodegroupStatus.CREATE_FAILED
+                                : n.updating(now).isPresent() ? NodegroupStatus.UPDATING : NodegroupStatus.ACTIVE;
                     case DELETING, GONE -> NodegroupStatus.DELETING;
                 };
         List<Issue> issues = status != NodegroupStatus.CREATE_FAILED
@@ -166,8 +193,6 @@ final class EksViews {
                         .message(n.launchFailure)
                         .resourceIds(n.autoScalingGroup)
                         .build());
-        NodegroupScalingConfig scaling =
-                r.scalingConfig() == null ? NodegroupScalingConfig.builder().build() : r.scalingConfig();
         return Nodegroup.builder()
                 .nodegroupName(r.nodegroupName())
                 .nodegroupArn(n.arn())
@@ -175,14 +200,15 @@ final class EksViews {
                 .version(n.version)
                 .releaseVersion(n.version + ".0-20250101")
                 .createdAt(n.life.createdAt())
-                .modifiedAt(n.life.isDeleting() ? n.life.deleteRequestedAt() : n.life.createdAt())
+                .modifiedAt(
+                        n.life.isDeleting()
+                                ? n.life.deleteRequestedAt()
+                                : n.scalings.isEmpty()
+                                        ? n.life.createdAt()
+                                        : n.scalings.getLast().at())
                 .status(status)
                 .capacityType(r.capacityType() == null ? CapacityTypes.ON_DEMAND : r.capacityType())
-                .scalingConfig(NodegroupScalingConfig.builder()
-                        .minSize(scaling.minSize() == null ? 1 : scaling.minSize())
-                        .maxSize(scaling.maxSize() == null ? 2 : scaling.maxSize())
-                        .desiredSize(scaling.desiredSize() == null ? 2 : scaling.desiredSize())
-                        .build())
+                .scalingConfig(n.scaling())
                 .instanceTypes(
                         r.hasInstanceTypes()
                                 ? r.instanceTypes()

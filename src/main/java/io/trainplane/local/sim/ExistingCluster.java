@@ -16,9 +16,24 @@ import java.util.Set;
  * VPC CNI), and the real objects of each installed piece of software.
  */
 public record ExistingCluster(String name, String version, List<NodeGroup> nodeGroups, Set<Software> installed) {
-    /** A managed node group of the cluster: its nodes, labels and taints ({@code key=value:NoSchedule}). */
+    /**
+     * A managed node group of the cluster: its nodes now and the least and most it scales to, labels,
+     * taints ({@code key=value:NoSchedule}) and AWS tags.
+     */
     public record NodeGroup(
-            String name, String instanceType, int nodes, Map<String, String> labels, List<String> taints) {}
+            String name,
+            String instanceType,
+            int nodes,
+            int minNodes,
+            int maxNodes,
+            Map<String, String> labels,
+            List<String> taints,
+            Map<String, String> tags) {
+        /** A node group of a fixed size, untagged. */
+        public NodeGroup(String name, String instanceType, int nodes, Map<String, String> labels, List<String> taints) {
+            this(name, instanceType, nodes, nodes, nodes, labels, taints, Map.of());
+        }
+    }
 
     /** What can be installed on a cluster, as the objects its installation creates. */
     public enum Software {
@@ -45,6 +60,31 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
                 version,
                 List.of(new NodeGroup("standard-workers", "m5.xlarge", 2, Map.of(), List.of())),
                 Set.of(Software.COREDNS, Software.TRAINING_OPERATOR));
+    }
+
+    /**
+     * trainplane-warm, which examples/warm-cluster.json uses: a system node group of two m5.large
+     * nodes (CoreDNS and the operators run there) and a warm GPU node group, {@code gpu-workers}:
+     * g5.xlarge, tainted as EKS's GPU node groups are, at zero nodes between runs (0 to 4), tagged
+     * for Trainplane to scale ({@value io.trainplane.aws.eks.WarmNodegroups#WARM_TAG}); the NVIDIA
+     * device plugin and the Kubeflow training operator are installed.
+     */
+    public static ExistingCluster warm(String name, String version) {
+        return new ExistingCluster(
+                name,
+                version,
+                List.of(
+                        new NodeGroup("system", "m5.large", 2, Map.of(), List.of()),
+                        new NodeGroup(
+                                "gpu-workers",
+                                "g5.xlarge",
+                                0,
+                                0,
+                                4,
+                                Map.of(),
+                                List.of("nvidia.com/gpu=true:NoSchedule"),
+                                Map.of(io.trainplane.aws.eks.WarmNodegroups.WARM_TAG, "true"))),
+                Set.of(Software.COREDNS, Software.NVIDIA_DEVICE_PLUGIN, Software.TRAINING_OPERATOR));
     }
 
     public ExistingCluster {

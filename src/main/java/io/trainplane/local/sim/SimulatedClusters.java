@@ -112,8 +112,11 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
                     group.name(),
                     group.instanceType(),
                     group.nodes(),
+                    group.minNodes(),
+                    group.maxNodes(),
                     group.labels(),
-                    group.taints().stream().map(SimulatedClusters::taint).toList());
+                    group.taints().stream().map(SimulatedClusters::taint).toList(),
+                    group.tags());
         }
     }
 

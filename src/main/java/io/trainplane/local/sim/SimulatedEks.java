@@ -49,6 +49,8 @@ import software.amazon.awssdk.services.eks.model.DescribeNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.DescribePodIdentityAssociationRequest;
 import software.amazon.awssdk.services.eks.model.DescribePodIdentityAssociationResponse;
+import software.amazon.awssdk.services.eks.model.DescribeUpdateRequest;
+import software.amazon.awssdk.services.eks.model.DescribeUpdateResponse;
 import software.amazon.awssdk.services.eks.model.DisassociateAccessPolicyRequest;
 import software.amazon.awssdk.services.eks.model.DisassociateAccessPolicyResponse;
 import software.amazon.awssdk.services.eks.model.ListAccessEntriesRequest;
@@ -70,6 +72,8 @@ import software.amazon.awssdk.services.eks.model.TagResourceRequest;
 import software.amazon.awssdk.services.eks.model.TagResourceResponse;
 import software.amazon.awssdk.services.eks.model.UntagResourceRequest;
 import software.amazon.awssdk.services.eks.model.UntagResourceResponse;
+import software.amazon.awssdk.services.eks.model.UpdateNodegroupConfigRequest;
+import software.amazon.awssdk.services.eks.model.UpdateNodegroupConfigResponse;
 
 /**
  * EKS as the SDK sees it, in process: clusters, managed node groups and add-ons with EKS's
@@ -102,6 +106,21 @@ public final class SimulatedEks implements EksClient, Inventory {
     public static final Duration NODEGROUP_CREATING = Duration.ofMinutes(4);
 
     public static final Duration NODEGROUP_DELETING = Duration.ofMinutes(3);
+    /**
+     * UpdateNodegroupConfig of the scaling to its update Successful, the node group UPDATING
+     * meanwhile ("your node group continues to function during the update",
+     * https://docs.aws.amazon.com/eks/latest/APIReference/API_UpdateNodegroupConfig.html). EKS sets
+     * the Auto Scaling group's capacity; no figure is documented: 30 s is the twin's choice.
+     */
+    public static final Duration NODEGROUP_SCALING = Duration.ofSeconds(30);
+    /**
+     * A scale-out's new nodes Ready after the update: the Auto Scaling group launches the instances
+     * ("the number of worker nodes in the node group is updated to the specified size",
+     * https://docs.aws.amazon.com/eks/latest/APIReference/API_NodegroupScalingConfig.html), and an
+     * instance's boot to its node Ready was measured at 45 to 65 s on EKS
+     * (https://kube.fm/faster-eks-node-and-pod-startup-jan). 90 s is the twin's round figure.
+     */
+    public static final Duration NODES_JOINING = Duration.ofSeconds(90);
     /**
      * DeleteNodegroup to the instances terminating, which ends their billing ("you stop incurring
      * charges for an instance as soon as its state changes to shutting-down or terminated",
@@ -411,6 +430,82 @@ public final class SimulatedEks implements EksClient, Inventory {
                 return DeleteNodegroupResponse.builder()
                         .nodegroup(EksViews.nodegroup(n, now))
                         .build();
+            }
+        });
+    }
+
+    /**
+     * Changes a node group's scaling (the only part of UpdateNodegroupConfig the twin takes): EKS
+     * refuses a node group that is not ACTIVE (an update is under way, or it is being created or
+     * deleted) and sizes out of order (0 <= minSize <= desiredSize <= maxSize, maxSize >= 1;
+     * https://docs.aws.amazon.com/eks/latest/APIReference/API_NodegroupScalingConfig.html). The same
+     * client request token answers the same update.
+     */
+    @Override
+    public UpdateNodegroupConfigResponse updateNodegroupConfig(UpdateNodegroupConfigRequest request) {
+        return calls.call("UpdateNodegroupConfig", request, () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                var n = account.nodegroup(request.clusterName(), request.nodegroupName());
+                String token = request.clientRequestToken();
+                if (token != null) {
+                    for (var s : n.scalings) {
+                        if (token.equals(s.token())) {
+                            return UpdateNodegroupConfigResponse.builder()
+                                    .update(EksViews.scalingUpdate(s, now))
+                                    .build();
+                        }
+                    }
+                }
+                if (EksViews.nodegroup(n, now).status()
+                        != software.amazon.awssdk.services.eks.model.NodegroupStatus.ACTIVE) {
+                    throw errors.nodegroupNotActive(request.clusterName(), request.nodegroupName());
+                }
+                var current = n.scaling();
+                var asked = request.scalingConfig();
+                if (asked == null) {
+                    throw errors.invalidParameter(request.clusterName(), "scalingConfig is required");
+                }
+                int min = asked.minSize() != null ? asked.minSize() : current.minSize();
+                int max = asked.maxSize() != null ? asked.maxSize() : current.maxSize();
+                int desired = asked.desiredSize() != null ? asked.desiredSize() : current.desiredSize();
+                if (min < 0 || max < 1 || desired < min || desired > max) {
+                    throw errors.invalidParameter(
+                            request.clusterName(),
+                            "Invalid scaling configuration: minSize " + min + ", desiredSize " + desired + ", maxSize "
+                                    + max + " (0 <= minSize <= desiredSize <= maxSize, maxSize >= 1)");
+                }
+                var scaling = new EksRecords.Scaling(
+                        EksRecords.uuid(account.ids),
+                        token,
+                        now,
+                        software.amazon.awssdk.services.eks.model.NodegroupScalingConfig.builder()
+                                .minSize(min)
+                                .maxSize(max)
+                                .desiredSize(desired)
+                                .build());
+                n.scalings.add(scaling);
+                return UpdateNodegroupConfigResponse.builder()
+                        .update(EksViews.scalingUpdate(scaling, now))
+                        .build();
+            }
+        });
+    }
+
+    /** A node group's scaling update (the only updates the twin makes). */
+    @Override
+    public DescribeUpdateResponse describeUpdate(DescribeUpdateRequest request) {
+        return calls.call("DescribeUpdate", request, () -> {
+            synchronized (account) {
+                Instant now = account.now();
+                var n = account.nodegroup(request.name(), request.nodegroupName());
+                return n.scalings.stream()
+                        .filter(s -> s.updateId().equals(request.updateId()))
+                        .findFirst()
+                        .map(s -> DescribeUpdateResponse.builder()
+                                .update(EksViews.scalingUpdate(s, now))
+                                .build())
+                        .orElseThrow(() -> errors.updateNotFound(request.name(), request.updateId()));
             }
         });
     }
@@ -796,7 +891,10 @@ public final class SimulatedEks implements EksClient, Inventory {
                 return List.of();
             }
             return c.nodegroups.values().stream()
-                    .map(n -> n.life.readyAt())
+                    .flatMap(n -> java.util.stream.Stream.concat(
+                            java.util.stream.Stream.of(n.life.readyAt()),
+                            // Nodes come and go with each scaling change too.
+                            n.scalings.stream().flatMap(s -> java.util.stream.Stream.of(s.at(), s.joinedAt()))))
                     .filter(at -> at.isAfter(after) && !at.isAfter(until))
                     .sorted()
                     .distinct()
@@ -813,11 +911,14 @@ public final class SimulatedEks implements EksClient, Inventory {
             }
             return c.nodegroups.values().stream()
                     .map(n -> EksViews.nodegroup(n, now))
-                    .filter(n -> n.status() == software.amazon.awssdk.services.eks.model.NodegroupStatus.ACTIVE)
+                    // An update leaves the nodes running (UpdateNodegroupConfig: "your node group continues to
+                    // function").
+                    .filter(n -> n.status() == software.amazon.awssdk.services.eks.model.NodegroupStatus.ACTIVE
+                            || n.status() == software.amazon.awssdk.services.eks.model.NodegroupStatus.UPDATING)
                     .map(n -> new ClusterNodes.Group(
                             n.nodegroupName(),
                             launches.instanceType(c.nodegroups.get(n.nodegroupName()).request),
-                            n.scalingConfig().desiredSize(),
+                            c.nodegroups.get(n.nodegroupName()).nodesAt(now),
                             n.capacityTypeAsString(),
                             n.hasLabels() ? n.labels() : java.util.Map.of(),
                             n.hasTaints()
@@ -854,15 +955,18 @@ public final class SimulatedEks implements EksClient, Inventory {
 
     /**
      * A node group that exists on a pre-existing cluster ({@link #addExistingCluster}): ACTIVE,
-     * untagged, in the first two subnets of the account's network.
+     * tagged as given, in the first two subnets of the account's network.
      */
     public void addExistingNodegroup(
             String cluster,
             String name,
             String instanceType,
             int nodes,
+            int minNodes,
+            int maxNodes,
             java.util.Map<String, String> labels,
-            List<software.amazon.awssdk.services.eks.model.Taint> taints) {
+            List<software.amazon.awssdk.services.eks.model.Taint> taints,
+            java.util.Map<String, String> tags) {
         synchronized (account) {
             ClusterRecord c = account.cluster(cluster);
             var request = CreateNodegroupRequest.builder()
@@ -874,9 +978,10 @@ public final class SimulatedEks implements EksClient, Inventory {
                             .map(SimulatedNetwork.Subnet::id)
                             .toList())
                     .instanceTypes(instanceType)
-                    .scalingConfig(s -> s.minSize(nodes).maxSize(nodes).desiredSize(nodes))
+                    .scalingConfig(s -> s.minSize(minNodes).maxSize(maxNodes).desiredSize(nodes))
                     .labels(labels)
                     .taints(taints)
+                    .tags(tags)
                     .build();
             c.nodegroups.put(
                     name,

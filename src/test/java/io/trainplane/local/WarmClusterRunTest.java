@@ -1,0 +1,183 @@
+package io.trainplane.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trainplane.local.asl.HistoryEvent;
+import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
+import io.trainplane.spec.RunSpecs;
+import io.trainplane.workflow.StepWiring;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import software.amazon.awssdk.services.eks.model.Nodegroup;
+
+/**
+ * examples/warm-cluster.json on the twin's trainplane-warm: no cluster is created, the warm node
+ * group goes from zero to the run's nodes and back to zero, on success, failure, abort and through
+ * the janitor; a second run is refused while one holds the node group.
+ */
+class WarmClusterRunTest {
+    static final String REF = LocalCloud.WARM_CLUSTER + "/gpu-workers";
+    static String spec;
+    static Set<String> taskStates;
+
+    @BeforeAll
+    static void readExample() throws IOException {
+        spec = Files.readString(Path.of("examples/warm-cluster.json"));
+    }
+
+    record Outcome(
+            RunReport report,
+            RunRecord record,
+            Nodegroup nodegroup,
+            List<Integer> desiredSizes /* as they changed */,
+            String holder) {}
+
+    static Outcome run(LocalCloud cloud, Faults faults, String abortAt, List<HistoryEvent> history) {
+        List<Integer> sizes = new ArrayList<>();
+        RunReport report = new LocalRun(cloud, faults, e -> {
+                    history.add(e);
+                    int desired = nodegroup(cloud).scalingConfig().desiredSize();
+                    if (sizes.isEmpty() || sizes.getLast() != desired) {
+                        sizes.add(desired);
+                    }
+                })
+                .abortingAt(abortAt)
+                .execute(RunSpecs.normalize(spec), "warm-retrain");
+        RunStore store = StepWiring.runStore(cloud.clients());
+        return new Outcome(
+                report,
+                store.find("warm-retrain").orElse(null),
+                nodegroup(cloud),
+                List.copyOf(sizes),
+                store.warmHolder(REF).orElse(null));
+    }
+
+    static Nodegroup nodegroup(LocalCloud cloud) {
+        return cloud.eks()
+                .describeNodegroup(r -> r.clusterName(LocalCloud.WARM_CLUSTER).nodegroupName("gpu-workers"))
+                .nodegroup();
+    }
+
+    @Test
+    void theRunScalesTheWarmNodegroupUpAndBackToZeroWithoutCreatingACluster() {
+        List<HistoryEvent> history = new ArrayList<>();
+        try (LocalCloud cloud = new LocalCloud()) {
+            Outcome o = run(cloud, Faults.none(), null, history);
+            assertThat(o.report().status()).isEqualTo("SUCCEEDED");
+            assertThat(o.report().resources().remaining()).isEmpty();
+            assertThat(o.report().calls())
+                    .doesNotContainKey("eks:CreateCluster")
+                    .doesNotContainKey("eks:CreateNodegroup");
+            assertThat(o.desiredSizes()).containsSubsequence(0, 2, 0);
+            assertThat(o.nodegroup().scalingConfig().desiredSize()).isZero();
+            assertThat(o.holder()).as("the claim is let go").isNull();
+            // The training ran on the warm node group's nodes, which are gone now.
+            assertThat(cloud.kubernetes(LocalCloud.WARM_CLUSTER)
+                            .admin()
+                            .nodes()
+                            .withLabel("eks.amazonaws.com/nodegroup", "gpu-workers")
+                            .list()
+                            .getItems())
+                    .isEmpty();
+            // The workers' nodes go right after the evaluation, before the outputs are copied.
+            List<String> states = history.stream()
+                    .filter(e -> e.type().equals("TaskStateEntered"))
+                    .map(HistoryEvent::stateName)
+                    .toList();
+            assertThat(states)
+                    .containsSubsequence(
+                            "ScaleUpWorkers",
+                            "ConnectCluster",
+                            "StartDataJob",
+                            "WarmWorkers",
+                            "StartTraining",
+                            "CheckEvaluation",
+                            "ReleaseWorkers",
+                            "StartOutputs",
+                            "Teardown");
+            taskStates = new LinkedHashSet<>(states);
+        }
+    }
+
+    @Test
+    void aSecondRunIsRefusedWhileAnotherHoldsTheNodegroup() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            RunStore store = StepWiring.runStore(cloud.clients());
+            assertThat(store.claimWarm(REF, "nightly-041")).isEmpty();
+            Outcome o = run(cloud, Faults.none(), null, new ArrayList<>());
+            assertThat(o.report().status()).isEqualTo("FAILED");
+            assertThat(o.record().error().error()).isEqualTo("WarmNodegroupBusy");
+            assertThat(o.record().error().cause()).contains("nightly-041", "nothing was created");
+            assertThat(o.report().resources().created()).isEmpty();
+            assertThat(o.desiredSizes()).containsOnly(0);
+            assertThat(o.holder()).as("the other run's claim stays").isEqualTo("nightly-041");
+            assertThat(o.report().calls()).doesNotContainKey("eks:UpdateNodegroupConfig");
+        }
+    }
+
+    @Test
+    void aFailedRunScalesTheNodegroupBackToZero() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            Outcome o = run(cloud, new Faults(Set.of("CheckTraining"), Set.of()), null, new ArrayList<>());
+            assertThat(o.report().status()).isEqualTo("FAILED");
+            assertThat(o.desiredSizes()).containsSubsequence(0, 2, 0);
+            assertThat(o.nodegroup().scalingConfig().desiredSize()).isZero();
+            assertThat(o.holder()).isNull();
+            assertThat(o.report().resources().remaining()).isEmpty();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> anAbortInAnyStateLeavesTheNodegroupAtZero() {
+        if (taskStates == null) {
+            theRunScalesTheWarmNodegroupUpAndBackToZeroWithoutCreatingACluster();
+        }
+        return taskStates.stream()
+                .map(state -> DynamicTest.dynamicTest("--abort-at " + state, () -> {
+                    try (LocalCloud cloud = new LocalCloud()) {
+                        Outcome o = run(cloud, Faults.none(), state, new ArrayList<>());
+                        assertThat(o.report().executionStatus()).isEqualTo("ABORTED");
+                        assertThat(o.report().status()).isEqualTo("CANCELLED");
+                        assertThat(o.nodegroup().scalingConfig().desiredSize()).isZero();
+                        assertThat(o.holder()).isNull();
+                        assertThat(o.report().resources().remaining()).isEmpty();
+                    }
+                }));
+    }
+
+    @Test
+    void theJanitorScalesInTheNodegroupOfARunThatEndedHoldingIt() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            RunStore store = StepWiring.runStore(cloud.clients());
+            // A run that ended without its cleanup (its record says FAILED) still holds the node group at 2.
+            RunRecord ended = store.create(
+                    "lost-run",
+                    io.trainplane.core.Json.write(RunSpecs.normalize(spec.replace("warm-retrain", "lost-run"))),
+                    null);
+            store.update("lost-run", r -> r.withStatus(RunStatus.FAILED));
+            assertThat(ended).isNotNull();
+            assertThat(store.claimWarm(REF, "lost-run")).isEmpty();
+            cloud.eks().updateNodegroupConfig(r -> r.clusterName(LocalCloud.WARM_CLUSTER)
+                    .nodegroupName("gpu-workers")
+                    .scalingConfig(s -> s.desiredSize(2)));
+            cloud.clock().advance(java.time.Duration.ofMinutes(5));
+
+            var swept = LocalJanitor.sweep(cloud);
+            assertThat(swept.path("runs").toString()).contains("lost-run", "eks:nodegroup-nodes/" + REF);
+            assertThat(nodegroup(cloud).scalingConfig().desiredSize()).isZero();
+            assertThat(store.warmHolder(REF)).isEmpty();
+        }
+    }
+}
