@@ -5,6 +5,7 @@ import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.EfaInterfaces;
 import io.trainplane.aws.eks.EksAddons;
 import io.trainplane.aws.eks.EksRequests;
+import io.trainplane.aws.eks.WarmNodegroups;
 import io.trainplane.spec.ClusterSpec;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
@@ -78,6 +79,13 @@ final class AwsPlan {
             }
         } else {
             lines.add("EKS cluster " + cluster.name() + " (existing: used, never modified)");
+            if (cluster.warm()) {
+                int nodes = cluster.warmNodes(spec.training().workers());
+                lines.add("EKS node group " + cluster.nodegroupName() + " of " + cluster.name() + " (warm: claimed for"
+                        + " the run, scaled from 0 to " + nodes + " nodes with UpdateNodegroupConfig, back to 0 right"
+                        + " after the evaluation and by every cleanup; needs the tag " + WarmNodegroups.WARM_TAG
+                        + "=true, minSize 0, maxSize ≥ " + nodes + ")");
+            }
         }
         if (spec.volume().type() == VolumeType.EFS) {
             lines.add(

@@ -140,6 +140,10 @@ record CostEstimate(
                     epochHours > timeoutHours
                             ? String.format(", capped by training.timeoutMinutes at %.2f h", timeoutHours)
                             : ""));
+        } else if (spec.cluster().warm()) {
+            assumptions.add("warm cluster: its control plane and other nodes are billed to the cluster; the warm node"
+                    + " group's nodes, up from the run's first state to right after its evaluation, are the run's but"
+                    + " not priced here (the plan does not know the node group's instance type)");
         } else {
             assumptions.add("existing cluster: its nodes and control plane are billed to the cluster, not to the run");
         }

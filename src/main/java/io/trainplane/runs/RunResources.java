@@ -79,6 +79,11 @@ public final class RunResources {
      * cleanup scales it back to zero and lets go of the claim.
      */
     public static final Key<String> WARM_NODEGROUP = text("eks/warm-nodegroup");
+    /**
+     * The warm node group's instance type, as EKS described it when the run claimed it: what its nodes
+     * cost. A fact about the run, not a resource: it stays after cleanup.
+     */
+    public static final Key<String> WARM_INSTANCE_TYPE = text("eks/warm-instance-type");
     /** The created cluster's system node group (CoreDNS, add-on controllers, the data job). */
     public static final Key<String> SYSTEM_NODE_GROUP = text("eks/system-nodegroup");
     /** Cloud Control request tokens of the node group's launch template and placement group, when it needs them. */
@@ -137,6 +142,7 @@ public final class RunResources {
             EKS_CLUSTER,
             NODE_GROUP,
             WARM_NODEGROUP,
+            WARM_INSTANCE_TYPE,
             SYSTEM_NODE_GROUP,
             LAUNCH_TEMPLATE,
             SYSTEM_LAUNCH_TEMPLATE,

@@ -33,4 +33,9 @@ public record ClusterSpec(
     public boolean warm() {
         return mode == ClusterMode.WARM;
     }
+
+    /** The nodes a run of {@code workers} workers asks of the warm node group: {@code nodes}, else one per worker. */
+    public int warmNodes(int workers) {
+        return nodes != null ? nodes : workers;
+    }
 }

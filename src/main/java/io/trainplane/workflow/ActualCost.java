@@ -63,6 +63,9 @@ public final class ActualCost {
      */
     static final double LAMBDA_SECONDS_PER_INVOCATION = 2.0;
 
+    /** The state that scales a warm node group out for the run (Pipeline). */
+    static final String SCALE_UP_WORKERS = "ScaleUpWorkers";
+
     /** The state that deletes the workers' node group once the evaluation is done (Pipeline). */
     static final String RELEASE_WORKERS = "ReleaseWorkers";
     /**
@@ -125,6 +128,25 @@ public final class ActualCost {
                         hours(clusterSince.get(), finished),
                         "hour",
                         extended ? prices.eksExtendedSupportControlPlanePerHour() : prices.eksControlPlanePerHour()));
+            }
+        } else if (spec.cluster().warm()) {
+            basis.add("warm cluster: its control plane and other nodes are billed to the cluster; the warm node group's"
+                    + " nodes from the run's scale-out to ReleaseWorkers plus " + WORKERS_DRAIN_LIMIT.toMinutes()
+                    + " minutes (else the end of cleanup)");
+            Optional<Instant> scaledOut = startOf(steps, SCALE_UP_WORKERS);
+            Optional<String> type = run.resources().get(RunResources.WARM_INSTANCE_TYPE);
+            if (scaledOut.isPresent() && type.isPresent()) {
+                Instant cleanedUp = finished;
+                Instant until = startOf(steps, RELEASE_WORKERS)
+                        .map(at -> at.plus(WORKERS_DRAIN_LIMIT))
+                        .filter(at -> at.isBefore(cleanedUp))
+                        .orElse(finished);
+                int nodes = spec.cluster().warmNodes(spec.training().workers());
+                lines.add(line(
+                        "EC2 " + nodes + " × " + type.get() + " (warm node group)",
+                        nodes * hours(scaledOut.get(), until),
+                        "node-hour",
+                        prices.instances().perHour(type.get()).orElse(null)));
             }
         } else {
             basis.add("existing cluster: its nodes and control plane are billed to the cluster, not to the run");

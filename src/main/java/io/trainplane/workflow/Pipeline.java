@@ -198,6 +198,7 @@ public final class Pipeline {
         m.task("ScaleUpWorkers", SCALE_WORKERS)
                 .comment("cluster.mode warm: check the cluster and the warm node group, claim it for this run (a"
                         + " second run is refused while one holds it) and scale it to the run's nodes.")
+                .moreParameters(ScaleWorkersStep.WAIT_FOR, ScaleWorkersStep.ASKED)
                 .resultPath("$.warmWorkers")
                 .next("ConnectCluster");
         // A created cluster: what does not depend on each other goes out early (the file system beside

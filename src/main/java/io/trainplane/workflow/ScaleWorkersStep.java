@@ -13,7 +13,6 @@ import io.trainplane.kubernetes.ClusterPrerequisites;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
-import io.trainplane.spec.ClusterSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,11 +23,16 @@ import java.util.function.Supplier;
  * A warm cluster's workers ({@code cluster.mode: warm}): the first look, before anything is
  * created, checks what the cluster lacks and the node group, claims the node group for the run
  * (a second run is refused while one holds it: both would set its one desired size, and the first
- * to finish would take the other's nodes away) and asks for the nodes; every look after that
- * answers whether they are Ready, and advertise their GPUs when the workers ask for some.
+ * to finish would take the other's nodes away) and asks for the nodes, and is done then
+ * ({@link #ASKED}); the looks after that answer whether they are Ready, and advertise their GPUs
+ * when the workers ask for some.
  */
 public final class ScaleWorkersStep implements KubernetesStep {
     static final int WAIT_SECONDS = 20;
+    /** In the input: {@link #ASKED}, or absent for the nodes Ready. */
+    static final String WAIT_FOR = "waitFor";
+    /** Done once the nodes are asked for (ScaleUpWorkers): they boot while the run goes on. */
+    static final String ASKED = "asked";
     /**
      * How long Ready nodes may advertise no GPUs before the run gives up: the NVIDIA device plugin
      * registers them within seconds of its pod starting on the node.
@@ -47,24 +51,21 @@ public final class ScaleWorkersStep implements KubernetesStep {
         this.clock = clock;
     }
 
-    /** The nodes the run asks of its warm node group: {@code cluster.nodes}, else one per worker. */
-    static int nodes(RunContext run) {
-        ClusterSpec cluster = run.spec().cluster();
-        return cluster.nodes() != null ? cluster.nodes() : run.spec().training().workers();
-    }
-
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         String cluster = run.clusterName();
         Warm warm = new Warm(cluster, run.spec().cluster().nodegroupName());
-        int nodes = nodes(run);
+        int nodes = run.spec().cluster().warmNodes(run.spec().training().workers());
         KubernetesClient client = clusters.connect(cluster);
         try {
             if (!store.get(run.runId()).resources().has(RunResources.WARM_NODEGROUP)) {
                 claim(client, run, warm, nodes);
             }
             nodegroups.get().scaleTo(warm, nodes, run.runId() + "-scale-out");
+            if (ASKED.equals(input.path(WAIT_FOR).asText())) {
+                return Json.object().put("done", true).put("waitSeconds", 0).put("asked", nodes);
+            }
             List<Node> ready = client
                     .nodes()
                     .withLabel(WorkloadManifests.WARM_NODEGROUP_LABEL, warm.nodegroup())
@@ -93,7 +94,7 @@ public final class ScaleWorkersStep implements KubernetesStep {
     /** What the cluster lacks and what the node group refuses, then the claim: refused runs leave nothing. */
     private void claim(KubernetesClient client, RunContext run, Warm warm, int nodes) {
         ConnectClusterStep.refuseWhatIsMissing(client, warm.cluster(), run);
-        nodegroups.get().requireWarm(warm, nodes);
+        String instanceType = nodegroups.get().requireWarm(warm, nodes);
         store.claimWarm(warm.ref(), run.runId()).ifPresent(holder -> {
             throw new TerminalException(
                     "WarmNodegroupBusy",
@@ -102,7 +103,8 @@ public final class ScaleWorkersStep implements KubernetesStep {
                             + " again once " + holder + " has finished (trainplane status " + holder + "), or cancel"
                             + " it (trainplane cancel " + holder + ")");
         });
-        store.update(run.runId(), r -> r.withResource(RunResources.WARM_NODEGROUP, warm.ref()));
+        store.update(run.runId(), r -> r.withResource(RunResources.WARM_NODEGROUP, warm.ref())
+                .withResource(RunResources.WARM_INSTANCE_TYPE, instanceType));
     }
 
     private JsonNode gpusNotAdvertised(Warm warm, List<Node> silent) {

@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trainplane.local.asl.HistoryEvent;
+import io.trainplane.local.sim.ExistingCluster;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
@@ -83,6 +84,11 @@ class WarmClusterRunTest {
             assertThat(o.desiredSizes()).containsSubsequence(0, 2, 0);
             assertThat(o.nodegroup().scalingConfig().desiredSize()).isZero();
             assertThat(o.holder()).as("the claim is let go").isNull();
+            // Its nodes are the run's cost: two g5.xlarge from the scale-out to the release (+ drain).
+            assertThat(o.record().cost().lines())
+                    .filteredOn(l -> l.item().equals("EC2 2 × g5.xlarge (warm node group)"))
+                    .singleElement()
+                    .satisfies(l -> assertThat(l.cost()).isPositive());
             // The training ran on the warm node group's nodes, which are gone now.
             assertThat(cloud.kubernetes(LocalCloud.WARM_CLUSTER)
                             .admin()
@@ -127,6 +133,62 @@ class WarmClusterRunTest {
         }
     }
 
+    /** A warm-cluster run on {@code nodegroup} of a cluster whose node groups are as given, refused with {@code error}. */
+    static void refused(ExistingCluster.NodeGroup nodegroup, int nodes, String error, String... said) {
+        try (LocalCloud cloud = new LocalCloud()) {
+            cloud.addExistingCluster(new ExistingCluster(
+                    "trainplane-lab",
+                    "1.35",
+                    List.of(
+                            new ExistingCluster.NodeGroup("system", "m5.large", 2, java.util.Map.of(), List.of()),
+                            nodegroup),
+                    Set.of(ExistingCluster.Software.COREDNS, ExistingCluster.Software.NVIDIA_DEVICE_PLUGIN)));
+            String lab = spec.replace(LocalCloud.WARM_CLUSTER, "trainplane-lab")
+                    .replace("\"nodes\": 2", "\"nodes\": " + nodes);
+            RunReport report =
+                    new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(lab), "warm-retrain");
+            RunRecord record =
+                    StepWiring.runStore(cloud.clients()).find("warm-retrain").orElseThrow();
+            assertThat(report.status()).isEqualTo("FAILED");
+            assertThat(record.error().error()).isEqualTo(error);
+            assertThat(record.error().cause()).contains("nothing was created").contains(said);
+            assertThat(report.resources().created()).isEmpty();
+            assertThat(report.calls()).doesNotContainKey("eks:UpdateNodegroupConfig");
+        }
+    }
+
+    @Test
+    void aNodegroupThatCannotBeWarmIsRefusedBeforeAnythingIsCreated() {
+        var gpu = new ExistingCluster.NodeGroup(
+                "gpu-workers",
+                "g5.xlarge",
+                0,
+                0,
+                4,
+                java.util.Map.of(),
+                List.of("nvidia.com/gpu=true:NoSchedule"),
+                java.util.Map.of("trainplane:warm", "true"));
+        refused(
+                new ExistingCluster.NodeGroup(
+                        "gpu-workers", "g5.xlarge", 0, 0, 4, java.util.Map.of(), gpu.taints(), java.util.Map.of()),
+                2,
+                "WarmNodegroupNotTagged",
+                "aws eks tag-resource");
+        refused(
+                new ExistingCluster.NodeGroup(
+                        "gpu-workers", "g5.xlarge", 1, 1, 4, java.util.Map.of(), gpu.taints(), gpu.tags()),
+                2,
+                "WarmNodegroupMinSize",
+                "minSize=0");
+        refused(gpu, 5, "WarmNodegroupTooSmall", "maxSize=5");
+        refused(
+                new ExistingCluster.NodeGroup(
+                        "gpus", "g5.xlarge", 0, 0, 4, java.util.Map.of(), gpu.taints(), gpu.tags()),
+                2,
+                "WarmNodegroupNotFound",
+                "gpus, system");
+    }
+
     @Test
     void aFailedRunScalesTheNodegroupBackToZero() {
         try (LocalCloud cloud = new LocalCloud()) {
@@ -144,7 +206,19 @@ class WarmClusterRunTest {
         if (taskStates == null) {
             theRunScalesTheWarmNodegroupUpAndBackToZeroWithoutCreatingACluster();
         }
-        return taskStates.stream()
+        // One state of each phase: before the claim, holding it without nodes, with them up, after they went.
+        List<String> states = List.of(
+                "ScaleUpWorkers",
+                "ConnectCluster",
+                "StartDataJob",
+                "WarmWorkers",
+                "CheckTraining",
+                "CheckEvaluation",
+                "ReleaseWorkers",
+                "CheckOutputs",
+                "Teardown");
+        assertThat(taskStates).containsAll(states);
+        return states.stream()
                 .map(state -> DynamicTest.dynamicTest("--abort-at " + state, () -> {
                     try (LocalCloud cloud = new LocalCloud()) {
                         Outcome o = run(cloud, Faults.none(), state, new ArrayList<>());

@@ -191,6 +191,29 @@ class RunSpecsTest {
     }
 
     @Test
+    void aWarmClusterNamesItsNodegroupAndRoundTrips() {
+        String warm = "{\"cluster\": {\"mode\": \"warm\", \"name\": \"ml\", \"nodegroupName\": \"gpu-workers\","
+                + " \"nodes\": 3}}";
+        RunSpec spec = RunSpecs.parse(warm);
+        assertThat(spec.cluster()).isEqualTo(new ClusterSpec(ClusterMode.WARM, "ml", null, null, "gpu-workers", 3));
+        assertThat(spec.cluster().warm()).isTrue();
+        assertThat(spec.cluster().created()).isFalse();
+        assertThat(RunSpecs.parse(spec.toJson().toString())).isEqualTo(spec);
+    }
+
+    @Test
+    void aWarmClusterWithoutItsNodegroupOrAnExistingOneWithNodesIsRefused() {
+        assertThat(RunSpecs.problems("{\"cluster\": {\"mode\": \"warm\", \"name\": \"ml\"}}"))
+                .anySatisfy(p -> assertThat(p.pointer() + " " + p.message()).contains("nodegroupName"));
+        assertThat(RunSpecs.problems(
+                        "{\"cluster\": {\"mode\": \"existing\", \"name\": \"ml\", \"nodegroupName\": \"gpu\"}}"))
+                .anySatisfy(p -> assertThat(p.pointer()).isEqualTo("/cluster/nodegroupName"));
+        assertThat(RunSpecs.problems("{\"cluster\": {\"mode\": \"warm\", \"name\": \"ml\", \"nodegroupName\": \"gpu\","
+                        + " \"nodes\": 0}}"))
+                .anySatisfy(p -> assertThat(p.pointer()).isEqualTo("/cluster/nodes"));
+    }
+
+    @Test
     void problemsOfAValidSpecIsEmpty() {
         assertThat(RunSpecs.problems(MINIMAL)).isEmpty();
     }

@@ -141,7 +141,7 @@ class SpecErrorsTest {
                 Arguments.of(
                         "{\"cluster\": {\"mode\": \"Existing\", \"name\": \"c\"}}",
                         "/cluster/mode",
-                        "must be one of \"existing\", \"create\", not \"Existing\"",
+                        "must be one of \"existing\", \"create\", \"warm\", not \"Existing\"",
                         "did you mean \"existing\"?"),
                 Arguments.of(
                         "{" + EXISTING + ", \"training\": {\"launcher\": \"mpi\"}}",

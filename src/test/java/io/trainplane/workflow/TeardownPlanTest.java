@@ -12,6 +12,7 @@ import static io.trainplane.workflow.ResourceKind.PLACEMENT_GROUP;
 import static io.trainplane.workflow.ResourceKind.POD_IDENTITY;
 import static io.trainplane.workflow.ResourceKind.SYSTEM_LAUNCH_TEMPLATE;
 import static io.trainplane.workflow.ResourceKind.SYSTEM_NODE_GROUP;
+import static io.trainplane.workflow.ResourceKind.WARM_NODES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -120,7 +121,7 @@ class TeardownPlanTest {
         System.out.println("teardown waves: " + TeardownPlan.ORDER.waves());
         assertThat(TeardownPlan.ORDER.waves())
                 .containsExactly(
-                        List.of(KUBERNETES_OBJECTS),
+                        List.of(KUBERNETES_OBJECTS, WARM_NODES),
                         List.of(POD_IDENTITY, MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP, SYSTEM_NODE_GROUP),
                         List.of(FILE_SYSTEM, LAUNCH_TEMPLATE, SYSTEM_LAUNCH_TEMPLATE, PLACEMENT_GROUP),
                         List.of(CLUSTER),

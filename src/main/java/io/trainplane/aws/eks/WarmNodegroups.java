@@ -4,6 +4,7 @@ import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import java.util.List;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.eks.model.EksException;
 import software.amazon.awssdk.services.eks.model.Nodegroup;
 import software.amazon.awssdk.services.eks.model.NodegroupStatus;
 import software.amazon.awssdk.services.eks.model.ResourceInUseException;
@@ -50,8 +51,10 @@ public final class WarmNodegroups {
      * Checks that the node group can be a run's warm node group for {@code nodes} nodes, before
      * anything is created: it exists, carries {@link #WARM_TAG}, may scale to zero (minSize 0) and
      * to {@code nodes} (maxSize). Each refusal names the field or the command that fixes it.
+     *
+     * @return the node group's instance type (its first, for a diversified one), for the run's cost
      */
-    public void requireWarm(Warm warm, int nodes) {
+    public String requireWarm(Warm warm, int nodes) {
         Nodegroup n = describe(warm);
         String fix = "aws eks update-nodegroup-config --cluster-name " + warm.cluster() + " --nodegroup-name "
                 + warm.nodegroup() + " --scaling-config ";
@@ -77,6 +80,9 @@ public final class WarmNodegroups {
                             + " asks " + nodes + " (cluster.nodes); nothing was created. Lower cluster.nodes, or raise"
                             + " its maxSize: " + fix + "maxSize=" + nodes);
         }
+        return n.hasInstanceTypes() && !n.instanceTypes().isEmpty()
+                ? n.instanceTypes().getFirst()
+                : "unknown";
     }
 
     /** The node group's status and desired size now. */
@@ -111,24 +117,50 @@ public final class WarmNodegroups {
         return new Scaling(NodegroupStatus.UPDATING, nodes);
     }
 
+    /**
+     * The node group, as EKS describes it. The stack's role may describe only node groups tagged
+     * {@link #WARM_TAG} (template.yaml), so IAM refuses an untagged one and one that does not exist
+     * alike (a missing resource has no tags): the cluster's list of node groups, which the role may
+     * read, tells the two apart.
+     */
     private Nodegroup describe(Warm warm) {
         try {
             return eks.describeNodegroup(r -> r.clusterName(warm.cluster()).nodegroupName(warm.nodegroup()))
                     .nodegroup();
-        } catch (ResourceNotFoundException e) {
-            List<String> groups;
-            try {
-                groups = eks.listNodegroupsPaginator(r -> r.clusterName(warm.cluster())).nodegroups().stream()
-                        .toList();
-            } catch (ResourceNotFoundException noCluster) {
+        } catch (EksException e) {
+            boolean denied = "AccessDeniedException".equals(e.awsErrorDetails().errorCode());
+            if (!denied && !(e instanceof ResourceNotFoundException)) {
+                throw e;
+            }
+            List<String> groups = nodegroups(warm.cluster());
+            if (!groups.contains(warm.nodegroup())) {
                 throw new TerminalException(
-                        "ClusterNotFound",
-                        "EKS cluster " + warm.cluster() + " does not exist; nothing was created. Check cluster.name");
+                        "WarmNodegroupNotFound",
+                        "cluster " + warm.cluster() + " has no node group " + warm.nodegroup() + "; nothing was"
+                                + " created. Set cluster.nodegroupName to one of: " + String.join(", ", groups));
+            }
+            if (!denied) {
+                throw e;
             }
             throw new TerminalException(
-                    "WarmNodegroupNotFound",
-                    "cluster " + warm.cluster() + " has no node group " + warm.nodegroup() + "; nothing was created."
-                            + " Set cluster.nodegroupName to one of: " + String.join(", ", groups));
+                    "WarmNodegroupNotTagged",
+                    "the stack may not read node group " + warm.nodegroup() + " of cluster " + warm.cluster()
+                            + ": its role scales only node groups tagged " + WARM_TAG + "=true; nothing was created."
+                            + " Tag it: aws eks tag-resource --resource-arn $(aws eks describe-nodegroup --cluster-name "
+                            + warm.cluster() + " --nodegroup-name " + warm.nodegroup()
+                            + " --query nodegroup.nodegroupArn --output text) --tags " + WARM_TAG + "=true (EKS: "
+                            + EksFailures.detail(e) + ")");
+        }
+    }
+
+    private List<String> nodegroups(String cluster) {
+        try {
+            return eks.listNodegroupsPaginator(r -> r.clusterName(cluster)).nodegroups().stream()
+                    .toList();
+        } catch (ResourceNotFoundException noCluster) {
+            throw new TerminalException(
+                    "ClusterNotFound",
+                    "EKS cluster " + cluster + " does not exist; nothing was created. Check cluster.name");
         }
     }
 }
