@@ -1,0 +1,50 @@
+package io.trainplane.kubernetes;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import java.util.List;
+
+/**
+ * The run's MPIJobs through the API server: whether the MPI operator's CRD is there, lookups,
+ * deletes by label. The operator labels the pods it creates for an MPIJob (workers, and the
+ * launcher Job's) with the job's name and their role (pkg/apis/kubeflow/v2beta1/constants.go).
+ */
+public final class MpiJobs {
+    public static final String CRD_NAME = "mpijobs.kubeflow.org";
+    /** The label the MPI operator puts on an MPIJob's pods (the training operator's too). */
+    public static final String JOB_NAME_LABEL = PyTorchJobs.JOB_NAME_LABEL;
+    /** launcher or worker. */
+    public static final String JOB_ROLE_LABEL = "training.kubeflow.org/job-role";
+
+    public static final String REPLICA_INDEX_LABEL = "training.kubeflow.org/replica-index";
+    public static final String OPERATOR_NAME_LABEL = "training.kubeflow.org/operator-name";
+    public static final String INSTALL = "kubectl apply --server-side -f"
+            + " https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.2/deploy/v2beta1/mpi-operator.yaml";
+    public static final CustomResourceDefinitionContext CONTEXT = new CustomResourceDefinitionContext.Builder()
+            .withGroup("kubeflow.org")
+            .withVersion("v2beta1")
+            .withPlural("mpijobs")
+            .withKind(MpiJobManifest.KIND)
+            .withScope("Namespaced")
+            .build();
+
+    private MpiJobs() {}
+
+    public static boolean operatorInstalled(KubernetesClient client) {
+        return KubeflowJobs.crdInstalled(client, CRD_NAME);
+    }
+
+    public static GenericKubernetesResource get(KubernetesClient client, String namespace, String name) {
+        return KubeflowJobs.get(client, CONTEXT, namespace, name);
+    }
+
+    public static List<GenericKubernetesResource> list(
+            KubernetesClient client, String namespace, String label, String value) {
+        return KubeflowJobs.list(client, CONTEXT, namespace, label, value);
+    }
+
+    public static void delete(KubernetesClient client, String namespace, String label, String value) {
+        KubeflowJobs.delete(client, CONTEXT, namespace, label, value);
+    }
+}
