@@ -31,8 +31,36 @@ public final class MpiJobs {
 
     private MpiJobs() {}
 
+    /**
+     * Whether the API server serves MPIJobs of {@code kubeflow.org/v2beta1}: the MPI operator's CRD.
+     * The training operator v1.9 installs a CRD of the same name serving only {@code v1} (its own
+     * MPIJob controller), which does not do.
+     */
     public static boolean operatorInstalled(KubernetesClient client) {
-        return KubeflowJobs.crdInstalled(client, CRD_NAME);
+        return served(client) == Served.V2BETA1;
+    }
+
+    /** What the cluster's {@value #CRD_NAME} serves. */
+    public enum Served {
+        NONE,
+        /** Only the training operator's kubeflow.org/v1. */
+        OTHER_VERSIONS,
+        V2BETA1
+    }
+
+    public static Served served(KubernetesClient client) {
+        var crd = client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(CRD_NAME)
+                .get();
+        if (crd == null) {
+            return Served.NONE;
+        }
+        return crd.getSpec().getVersions().stream()
+                        .anyMatch(v -> CONTEXT.getVersion().equals(v.getName()) && Boolean.TRUE.equals(v.getServed()))
+                ? Served.V2BETA1
+                : Served.OTHER_VERSIONS;
     }
 
     public static GenericKubernetesResource get(KubernetesClient client, String namespace, String name) {
