@@ -39,7 +39,9 @@ final class ManifestSummary {
             }
             case "PyTorchJob", "MPIJob" -> {
                 lines.add(title + ": the training" + deadline(m.at("/spec/runPolicy"))
-                        + (kind.equals("MPIJob") ? ", " + m.at("/spec/slotsPerWorker").asInt() + " slots per worker" : ""));
+                        + (kind.equals("MPIJob")
+                                ? ", " + m.at("/spec/slotsPerWorker").asInt() + " slots per worker"
+                                : ""));
                 for (Map.Entry<String, JsonNode> replica : m.at(
                                 kind.equals("MPIJob") ? "/spec/mpiReplicaSpecs" : "/spec/pytorchReplicaSpecs")
                         .properties()) {

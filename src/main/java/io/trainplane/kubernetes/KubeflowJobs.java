@@ -46,7 +46,8 @@ final class KubeflowJobs {
                 .get();
     }
 
-    static void create(KubernetesClient client, CustomResourceDefinitionContext context, GenericKubernetesResource job) {
+    static void create(
+            KubernetesClient client, CustomResourceDefinitionContext context, GenericKubernetesResource job) {
         client.genericKubernetesResources(context)
                 .inNamespace(job.getMetadata().getNamespace())
                 .resource(job)

@@ -140,7 +140,8 @@ public final class MpiJobManifest {
             command.addAll(List.of("-wdir", WorkloadManifests.WORKLOAD_DIR));
         }
         command.addAll(List.of(SHELL, "-c", RANKS));
-        // The built-in train.py under python (torchrun ran it so); your command as given, as under torchrun --no-python.
+        // The built-in train.py under python (torchrun ran it so); your command as given, as under torchrun
+        // --no-python.
         if (!spec.workload().code().yours()) {
             command.add("python");
         }
@@ -156,7 +157,9 @@ public final class MpiJobManifest {
             return java.util.Optional.empty();
         }
         for (int i = 0; i + 2 < command.size(); i++) {
-            if (command.get(i).equals(SHELL) && command.get(i + 1).equals("-c") && command.get(i + 2).equals(RANKS)) {
+            if (command.get(i).equals(SHELL)
+                    && command.get(i + 1).equals("-c")
+                    && command.get(i + 2).equals(RANKS)) {
                 return java.util.Optional.of(List.copyOf(command.subList(i + 3, command.size())));
             }
         }
@@ -177,7 +180,8 @@ public final class MpiJobManifest {
                 LAUNCHER_CONTAINER,
                 TermExit.wrap(mpirun(env)),
                 new ResourceRequirementsBuilder()
-                        .withRequests(Map.of("cpu", new Quantity(LAUNCHER_CPU), "memory", new Quantity(LAUNCHER_MEMORY)))
+                        .withRequests(
+                                Map.of("cpu", new Quantity(LAUNCHER_CPU), "memory", new Quantity(LAUNCHER_MEMORY)))
                         .withLimits(Map.of("memory", new Quantity(LAUNCHER_MEMORY)))
                         .build(),
                 env);

@@ -50,7 +50,11 @@ public final class RunObjects {
                 throw e;
             }
             HasMetadata existing = kubeflowJob != null
-                    ? KubeflowJobs.get(client, kubeflowJob, namespace, desired.getMetadata().getName())
+                    ? KubeflowJobs.get(
+                            client,
+                            kubeflowJob,
+                            namespace,
+                            desired.getMetadata().getName())
                     : client.resource(desired).get();
             String owner = existing == null
                     ? null

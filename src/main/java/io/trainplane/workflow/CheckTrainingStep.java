@@ -2,10 +2,10 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.MpiJobs;
 import io.trainplane.kubernetes.PyTorchJobState;

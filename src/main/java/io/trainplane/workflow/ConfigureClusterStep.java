@@ -70,7 +70,9 @@ public final class ConfigureClusterStep implements KubernetesStep {
         Launcher launcher = run.spec().training().launcher();
         if (launcher != Launcher.INDEXED_JOB) {
             TrainingOperator.Status operator = trainingOperator(
-                    cluster, launcher == Launcher.MPIJOB ? TrainingOperator.MPI : TrainingOperator.TRAINING, crdEstablished);
+                    cluster,
+                    launcher == Launcher.MPIJOB ? TrainingOperator.MPI : TrainingOperator.TRAINING,
+                    crdEstablished);
             crdEstablished = operator.crdEstablished();
             combined = stillWaiting(combined, operator.state());
         }

@@ -47,7 +47,8 @@ public final class StartTrainingStep implements KubernetesStep {
                     "MpiOperatorMissing",
                     "training.launcher \"mpijob\" needs the Kubeflow MPI operator, and cluster " + run.clusterName()
                             + " has no CustomResourceDefinition " + MpiJobs.CRD_NAME + "; install it with: "
-                            + MpiJobs.INSTALL + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
+                            + MpiJobs.INSTALL
+                            + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
         }
         store.update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase(RunPhase.TRAIN));
         WorkloadManifests manifests = RunCode.manifests(store, run.runId(), run.spec());

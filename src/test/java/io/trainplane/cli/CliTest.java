@@ -251,7 +251,8 @@ class CliTest {
                 .orElseThrow();
         assertThat(mpiJob.path("apiVersion").asText()).isEqualTo("kubeflow.org/v2beta1");
         assertThat(mpiJob.at("/spec/mpiReplicaSpecs/Worker/replicas").asInt()).isEqualTo(3);
-        assertThat(io.trainplane.kubernetes.KubeflowCrds.loaded().validate(mpiJob)).isEmpty();
+        assertThat(io.trainplane.kubernetes.KubeflowCrds.loaded().validate(mpiJob))
+                .isEmpty();
     }
 
     @Test

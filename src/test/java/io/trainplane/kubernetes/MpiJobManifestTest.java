@@ -49,7 +49,9 @@ class MpiJobManifestTest {
         assertThat(json.at("/spec/slotsPerWorker").asInt()).isEqualTo(procs);
         List<String> mpirun = TermExit.unwrap(command(json, "Launcher")).orElseThrow();
         assertThat(MpiJobManifest.processes(mpirun)).isEqualTo(workers * procs);
-        assertThat(KubeflowCrds.loaded().validate(json)).as(json.toPrettyString()).isEmpty();
+        assertThat(KubeflowCrds.loaded().validate(json))
+                .as(json.toPrettyString())
+                .isEmpty();
     }
 
     @Test
@@ -71,24 +73,29 @@ class MpiJobManifestTest {
         List<String> mpirun = TermExit.unwrap(command(json, "Launcher")).orElseThrow();
         assertThat(mpirun).startsWith("mpirun", "--allow-run-as-root", "-np", "12");
         assertThat(String.join(" ", mpirun)).contains("-x MASTER_ADDR", "-x MASTER_PORT", "-x PATH");
-        assertThat(MpiJobManifest.processCommand(mpirun))
-                .hasValueSatisfying(c -> assertThat(c).startsWith("python", WorkloadManifests.WORKLOAD_DIR + "/train.py"));
+        assertThat(MpiJobManifest.processCommand(mpirun)).hasValueSatisfying(c -> assertThat(c)
+                .startsWith("python", WorkloadManifests.WORKLOAD_DIR + "/train.py"));
         assertThat(MpiJobManifest.RANKS)
-                .contains("RANK=\"$OMPI_COMM_WORLD_RANK\"", "WORLD_SIZE=\"$OMPI_COMM_WORLD_SIZE\"", "exec \"$0\" \"$@\"");
+                .contains(
+                        "RANK=\"$OMPI_COMM_WORLD_RANK\"", "WORLD_SIZE=\"$OMPI_COMM_WORLD_SIZE\"", "exec \"$0\" \"$@\"");
         JsonNode launcher = spec.at("/mpiReplicaSpecs/Launcher/template/spec");
         var names = new io.trainplane.spec.Names("nightly-7");
         assertThat(launcher.at("/containers/0/env").findValuesAsText("value"))
                 .contains(names.trainingJob() + "-worker-0." + names.trainingJob() + "." + names.namespace() + ".svc");
-        assertThat(launcher.at("/containers/0/resources/limits").has("nvidia.com/gpu")).isFalse();
-        assertThat(launcher.path("initContainers").findValuesAsText("name")).contains(WorkloadManifests.CHECKPOINT_SYNC);
+        assertThat(launcher.at("/containers/0/resources/limits").has("nvidia.com/gpu"))
+                .isFalse();
+        assertThat(launcher.path("initContainers").findValuesAsText("name"))
+                .contains(WorkloadManifests.CHECKPOINT_SYNC);
 
         JsonNode worker = spec.at("/mpiReplicaSpecs/Worker/template/spec");
         assertThat(command(json, "Worker")).containsExactly("/usr/sbin/sshd", "-De");
-        assertThat(worker.at("/containers/0/resources/limits/nvidia.com~1gpu").asText()).isEqualTo("4");
+        assertThat(worker.at("/containers/0/resources/limits/nvidia.com~1gpu").asText())
+                .isEqualTo("4");
         assertThat(worker.path("volumes").findValuesAsText("claimName")).contains(VolumeManifests.CLAIM);
         assertThat(worker.path("tolerations").get(0).path("key").asText()).isEqualTo("nvidia.com/gpu");
         assertThat(worker.path("serviceAccountName").asText()).isEqualTo("trainplane-run");
-        assertThat(spec.at("/mpiReplicaSpecs/Worker/template/metadata/labels/" + RunObjects.RUN_LABEL.replace("/", "~1"))
+        assertThat(spec.at("/mpiReplicaSpecs/Worker/template/metadata/labels/"
+                                + RunObjects.RUN_LABEL.replace("/", "~1"))
                         .asText())
                 .isEqualTo("nightly-7");
     }
@@ -102,13 +109,16 @@ class MpiJobManifestTest {
                  "workload": {"image": "%s"},
                  "training": {"launcher": "mpijob", "workers": 2, "gpusPerWorker": 8, "procsPerWorker": 8}}"""
                         .formatted(IMAGE));
-        JsonNode replicas =
-                Json.mapper().valueToTree(new WorkloadManifests(created).mpiJob()).at("/spec/mpiReplicaSpecs");
+        JsonNode replicas = Json.mapper()
+                .valueToTree(new WorkloadManifests(created).mpiJob())
+                .at("/spec/mpiReplicaSpecs");
         JsonNode worker = replicas.at("/Worker/template/spec");
         assertThat(worker.at("/nodeSelector/trainplane.io~1node-pool").asText()).isEqualTo("workers");
-        assertThat(worker.at("/containers/0/resources/requests/vpc.amazonaws.com~1efa").asText())
+        assertThat(worker.at("/containers/0/resources/requests/vpc.amazonaws.com~1efa")
+                        .asText())
                 .isEqualTo("4");
-        assertThat(replicas.at("/Launcher/template/spec/nodeSelector/trainplane.io~1node-pool").asText())
+        assertThat(replicas.at("/Launcher/template/spec/nodeSelector/trainplane.io~1node-pool")
+                        .asText())
                 .isEqualTo("system");
     }
 

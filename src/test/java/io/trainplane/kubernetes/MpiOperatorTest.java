@@ -64,7 +64,11 @@ class MpiOperatorTest {
                         .get())
                 .isNotNull();
 
-        var crd = api.apiextensions().v1().customResourceDefinitions().withName(MpiJobs.CRD_NAME).get();
+        var crd = api.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(MpiJobs.CRD_NAME)
+                .get();
         crd.setStatus(new CustomResourceDefinitionStatusBuilder()
                 .addToConditions(new CustomResourceDefinitionConditionBuilder()
                         .withType("Established")
@@ -76,15 +80,22 @@ class MpiOperatorTest {
                 .isEqualTo(new ResourceState.Creating(
                         "the Deployment mpi-operator/mpi-operator has no available replica yet"));
 
-        var deployment =
-                api.apps().deployments().inNamespace("mpi-operator").withName("mpi-operator").get();
+        var deployment = api.apps()
+                .deployments()
+                .inNamespace("mpi-operator")
+                .withName("mpi-operator")
+                .get();
         deployment.setStatus(new DeploymentStatusBuilder()
                 .addToConditions(new DeploymentConditionBuilder()
                         .withType("Available")
                         .withStatus("True")
                         .build())
                 .build());
-        api.apps().deployments().inNamespace("mpi-operator").resource(deployment).updateStatus();
+        api.apps()
+                .deployments()
+                .inNamespace("mpi-operator")
+                .resource(deployment)
+                .updateStatus();
         assertThat(operator.ensure()).isInstanceOf(ResourceState.Ready.class);
         assertThat(MpiJobs.operatorInstalled(api)).isTrue();
         assertThat(new ClusterPrerequisites(api).missing(new Needs(false, false, 0, false, true)))
@@ -94,17 +105,21 @@ class MpiOperatorTest {
     @Test
     void anExistingClusterWithoutItOrWithOnlyTheTrainingOperatorsMpiJobIsRefused() {
         Needs mpiJob = new Needs(false, false, 0, false, true);
-        assertThat(new ClusterPrerequisites(api).missing(mpiJob)).singleElement().satisfies(m -> {
-            assertThat(m.what()).contains("the CRD mpijobs.kubeflow.org", "MPI operator is not installed");
-            assertThat(m.install()).contains("v0.8.2", "deploy/v2beta1/mpi-operator.yaml");
-        });
+        assertThat(new ClusterPrerequisites(api).missing(mpiJob))
+                .singleElement()
+                .satisfies(m -> {
+                    assertThat(m.what()).contains("the CRD mpijobs.kubeflow.org", "MPI operator is not installed");
+                    assertThat(m.install()).contains("v0.8.2", "deploy/v2beta1/mpi-operator.yaml");
+                });
 
         // The training operator v1.9.4 installs an mpijobs.kubeflow.org of its own: kubeflow.org/v1 only.
         new TrainingOperator(api).ensure();
         assertThat(MpiJobs.operatorInstalled(api)).isFalse();
-        assertThat(new ClusterPrerequisites(api).missing(mpiJob)).singleElement().satisfies(m -> {
-            assertThat(m.what()).contains("serving kubeflow.org/v2beta1", "the training operator's");
-            assertThat(m.install()).contains("training.launcher \"pytorchjob\"");
-        });
+        assertThat(new ClusterPrerequisites(api).missing(mpiJob))
+                .singleElement()
+                .satisfies(m -> {
+                    assertThat(m.what()).contains("serving kubeflow.org/v2beta1", "the training operator's");
+                    assertThat(m.install()).contains("training.launcher \"pytorchjob\"");
+                });
     }
 }

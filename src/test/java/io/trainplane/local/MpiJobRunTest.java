@@ -33,8 +33,7 @@ class MpiJobRunTest {
     }
 
     @Test
-    void onACreatedClusterTheRunInstallsTheMpiOperatorAndTrainsWithALauncherAndAWorkerPodEach()
-            throws IOException {
+    void onACreatedClusterTheRunInstallsTheMpiOperatorAndTrainsWithALauncherAndAWorkerPodEach() throws IOException {
         RunReport r = run(Faults.none(), 3);
 
         assertThat(r.status()).as(r.error() + " " + r.cause()).isEqualTo("SUCCEEDED");

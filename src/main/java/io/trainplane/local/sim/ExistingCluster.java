@@ -179,7 +179,12 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
                 .filter(o -> "Deployment".equals(o.getKind()))
                 .map(o -> io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
                         .convertValue(o, io.fabric8.kubernetes.api.model.apps.Deployment.class))
-                .map(d -> d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+                .map(d -> d.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage())
                 .findFirst()
                 .orElseThrow();
         BareCluster.create(

@@ -105,11 +105,18 @@ public final class MpiJobController {
         }
         Map<String, Object> status = new LinkedHashMap<>(status(job));
         if (!(status.get("conditions") instanceof List<?> c) || c.isEmpty()) {
-            status.put("conditions", new ArrayList<>(List.of(condition(
-                    "Created", "True", "MPIJobCreated", "MPIJob " + ns + "/" + name + " is created.", now))));
+            status.put(
+                    "conditions",
+                    new ArrayList<>(List.of(condition(
+                            "Created", "True", "MPIJobCreated", "MPIJob " + ns + "/" + name + " is created.", now))));
             status.put("startTime", now.toString());
         }
-        Job launcher = client.batch().v1().jobs().inNamespace(ns).withName(name + "-launcher").get();
+        Job launcher = client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(ns)
+                .withName(name + "-launcher")
+                .get();
         boolean launcherDone = launcher != null && finished(launcher) != null;
         List<Pod> workers = workers(ns, name);
         if (!launcherDone) {
@@ -121,7 +128,10 @@ public final class MpiJobController {
                     workers.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
             for (int i = 0; i < replicas; i++) {
                 if (!present.contains(name + "-worker-" + i)) {
-                    client.pods().inNamespace(ns).resource(newWorker(job, i, now)).create();
+                    client.pods()
+                            .inNamespace(ns)
+                            .resource(newWorker(job, i, now))
+                            .create();
                 }
             }
             Job workerView = asJob(job, "Worker");
@@ -167,37 +177,52 @@ public final class MpiJobController {
             workerStatus.put("failed", failedWorkers);
         }
         if (launcher != null) {
-            List<Pod> launcherPods = reads.podsLabeled(JobController.JOB_NAME, launcher.getMetadata().getName());
+            List<Pod> launcherPods = reads.podsLabeled(
+                    JobController.JOB_NAME, launcher.getMetadata().getName());
             long launcherRunning = launcherPods.stream()
                     .filter(p -> "Running".equals(p.getStatus().getPhase()))
                     .count();
             var finished = finished(launcher);
-            if (launcher.getStatus() != null && launcher.getStatus().getFailed() != null
+            if (launcher.getStatus() != null
+                    && launcher.getStatus().getFailed() != null
                     && launcher.getStatus().getFailed() > 0) {
                 launcherStatus.put("failed", launcher.getStatus().getFailed());
             }
             if (finished != null && "Complete".equals(finished.getType())) {
                 launcherStatus.put("succeeded", 1);
                 status.put("completionTime", launcher.getStatus().getCompletionTime());
-                setCondition(conditions, condition(
-                        "Succeeded", "True", "MPIJobSucceeded", "MPIJob " + ns + "/" + name + " successfully completed.",
-                        now));
+                setCondition(
+                        conditions,
+                        condition(
+                                "Succeeded",
+                                "True",
+                                "MPIJobSucceeded",
+                                "MPIJob " + ns + "/" + name + " successfully completed.",
+                                now));
             } else if (finished != null) {
                 status.put("completionTime", now.toString());
-                setCondition(conditions, condition(
-                        "Failed",
-                        "True",
-                        finished.getReason() == null ? "MPIJobFailed" : finished.getReason(),
-                        "MPIJob " + ns + "/" + name + " has failed because the launcher Job failed: "
-                                + finished.getMessage(),
-                        now));
+                setCondition(
+                        conditions,
+                        condition(
+                                "Failed",
+                                "True",
+                                finished.getReason() == null ? "MPIJobFailed" : finished.getReason(),
+                                "MPIJob " + ns + "/" + name + " has failed because the launcher Job failed: "
+                                        + finished.getMessage(),
+                                now));
             } else {
                 if (launcherRunning > 0) {
                     launcherStatus.put("active", launcherRunning);
                 }
                 if (launcherRunning >= 1 && running == workers.size()) {
-                    setCondition(conditions, condition(
-                            "Running", "True", "MPIJobRunning", "MPIJob " + ns + "/" + name + " is running.", now));
+                    setCondition(
+                            conditions,
+                            condition(
+                                    "Running",
+                                    "True",
+                                    "MPIJobRunning",
+                                    "MPIJob " + ns + "/" + name + " is running.",
+                                    now));
                 }
             }
         }
@@ -228,14 +253,13 @@ public final class MpiJobController {
             }
         }
         if (Set.of("Succeeded", "Failed").contains(latest.get("type"))) {
-            conditions.stream()
-                    .filter(c -> "Running".equals(c.get("type")))
-                    .forEach(c -> c.put("status", "False"));
+            conditions.stream().filter(c -> "Running".equals(c.get("type"))).forEach(c -> c.put("status", "False"));
         }
         conditions.add(latest);
     }
 
-    private static Map<String, Object> condition(String type, String status, String reason, String message, Instant now) {
+    private static Map<String, Object> condition(
+            String type, String status, String reason, String message, Instant now) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("type", type);
         c.put("status", status);
@@ -252,7 +276,8 @@ public final class MpiJobController {
             return null;
         }
         return launcher.getStatus().getConditions().stream()
-                .filter(c -> "True".equals(c.getStatus()) && Set.of("Complete", "Failed").contains(c.getType()))
+                .filter(c -> "True".equals(c.getStatus())
+                        && Set.of("Complete", "Failed").contains(c.getType()))
                 .findFirst()
                 .orElse(null);
     }
@@ -333,7 +358,8 @@ public final class MpiJobController {
                 .endMetadata()
                 .withType("kubernetes.io/ssh-auth")
                 .withData(Map.of(
-                        "ssh-privatekey", base64("-----BEGIN EC PRIVATE KEY-----\nsimulated\n-----END EC PRIVATE KEY-----\n"),
+                        "ssh-privatekey",
+                                base64("-----BEGIN EC PRIVATE KEY-----\nsimulated\n-----END EC PRIVATE KEY-----\n"),
                         "ssh-publickey", base64("ecdsa-sha2-nistp521 simulated\n")))
                 .build();
     }
@@ -388,22 +414,29 @@ public final class MpiJobController {
         spec.setSubdomain(name);
         spec.setRestartPolicy(restartPolicy(job, "Launcher"));
         var container = spec.getContainers().get(0);
-        container.getEnv().add(new io.fabric8.kubernetes.api.model.EnvVar(
-                "OMPI_MCA_orte_default_hostfile", "/etc/mpi/hostfile", null));
-        container.getEnv().add(new io.fabric8.kubernetes.api.model.EnvVar(
-                "OMPI_MCA_orte_set_default_slots",
-                String.valueOf(spec(job).getOrDefault("slotsPerWorker", 1)),
-                null));
-        spec.getVolumes().add(new VolumeBuilder()
-                .withName("mpi-job-config")
-                .withNewConfigMap()
-                .withName(name + "-config")
-                .endConfigMap()
-                .build());
-        container.getVolumeMounts().add(new VolumeMountBuilder()
-                .withName("mpi-job-config")
-                .withMountPath("/etc/mpi")
-                .build());
+        container
+                .getEnv()
+                .add(new io.fabric8.kubernetes.api.model.EnvVar(
+                        "OMPI_MCA_orte_default_hostfile", "/etc/mpi/hostfile", null));
+        container
+                .getEnv()
+                .add(new io.fabric8.kubernetes.api.model.EnvVar(
+                        "OMPI_MCA_orte_set_default_slots",
+                        String.valueOf(spec(job).getOrDefault("slotsPerWorker", 1)),
+                        null));
+        spec.getVolumes()
+                .add(new VolumeBuilder()
+                        .withName("mpi-job-config")
+                        .withNewConfigMap()
+                        .withName(name + "-config")
+                        .endConfigMap()
+                        .build());
+        container
+                .getVolumeMounts()
+                .add(new VolumeMountBuilder()
+                        .withName("mpi-job-config")
+                        .withMountPath("/etc/mpi")
+                        .build());
         withSshAuth(job, spec);
         Map<String, Object> runPolicy = runPolicy(job);
         return new JobBuilder()
@@ -426,12 +459,13 @@ public final class MpiJobController {
     /** setupSSHOnPod: the Secret's keys at sshAuthMountPath in the first container. */
     private static void withSshAuth(GenericKubernetesResource job, io.fabric8.kubernetes.api.model.PodSpec spec) {
         String name = job.getMetadata().getName();
-        spec.getVolumes().add(new VolumeBuilder()
-                .withName("ssh-auth")
-                .withNewSecret()
-                .withSecretName(name + "-ssh")
-                .endSecret()
-                .build());
+        spec.getVolumes()
+                .add(new VolumeBuilder()
+                        .withName("ssh-auth")
+                        .withNewSecret()
+                        .withSecretName(name + "-ssh")
+                        .endSecret()
+                        .build());
         spec.getContainers()
                 .get(0)
                 .getVolumeMounts()
@@ -443,21 +477,20 @@ public final class MpiJobController {
 
     /** Pods, Jobs, the Service, ConfigMap and Secret of MPIJobs that are gone go too (ownerReferences). */
     private void collectGarbage(List<GenericKubernetesResource> jobs) {
-        Set<String> alive = jobs.stream()
-                .map(j -> j.getMetadata().getUid())
-                .collect(Collectors.toSet());
+        Set<String> alive = jobs.stream().map(j -> j.getMetadata().getUid()).collect(Collectors.toSet());
         List<io.fabric8.kubernetes.api.model.HasMetadata> owned = new ArrayList<>();
         owned.addAll(reads.podsLabeled(MpiJobs.OPERATOR_NAME_LABEL, "mpi-operator"));
         owned.addAll(reads.jobs());
         owned.addAll(client.services().inAnyNamespace().withLabel("app").list().getItems());
-        owned.addAll(client.configMaps().inAnyNamespace().withLabel("app").list().getItems());
+        owned.addAll(
+                client.configMaps().inAnyNamespace().withLabel("app").list().getItems());
         owned.addAll(client.secrets().inAnyNamespace().withLabel("app").list().getItems());
         for (var object : owned) {
             var owners = object.getMetadata().getOwnerReferences();
             if (owners != null
                     && owners.stream()
-                            .anyMatch(o -> MpiJobs.CONTEXT.getKind().equals(o.getKind())
-                                    && !alive.contains(o.getUid()))) {
+                            .anyMatch(o ->
+                                    MpiJobs.CONTEXT.getKind().equals(o.getKind()) && !alive.contains(o.getUid()))) {
                 client.resource(object).delete();
             }
         }

@@ -488,8 +488,10 @@ public final class SimulatedWorkload implements PodBehaviour {
             case IMAGE_PULL -> Optional.of(FaultyPods.imagePullBackOff(pod, created));
             // An MPIJob's workers run sshd, not the training: the crash is the launcher's mpirun's.
             case CRASH_LOOP ->
-                crashesOnce(pod) || MpiJobController.WORKER.equals(pod.getMetadata().getLabels().get(
-                                io.trainplane.kubernetes.MpiJobs.JOB_ROLE_LABEL))
+                crashesOnce(pod)
+                                || MpiJobController.WORKER.equals(pod.getMetadata()
+                                        .getLabels()
+                                        .get(io.trainplane.kubernetes.MpiJobs.JOB_ROLE_LABEL))
                         ? Optional.empty()
                         : Optional.of(FaultyPods.crashLoopBackOff(pod, created));
             default -> Optional.empty();

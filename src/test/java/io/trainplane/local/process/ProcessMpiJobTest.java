@@ -35,7 +35,8 @@ class ProcessMpiJobTest {
         RunReport report;
         try (ProcessWorkload runtime = new ProcessWorkload(python, dir, true);
                 LocalCloud cloud = new LocalCloud(runtime)) {
-            report = new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "cifar10-local");
+            report = new LocalRun(cloud, Faults.none(), e -> {})
+                    .execute(RunSpecs.normalize(Json.write(spec)), "cifar10-local");
         }
 
         assertThat(report.status()).as(report.toString()).isEqualTo("SUCCEEDED");
