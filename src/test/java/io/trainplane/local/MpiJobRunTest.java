@@ -77,4 +77,40 @@ class MpiJobRunTest {
                 .contains("mpi-operator/v0.8.2/deploy/v2beta1/mpi-operator.yaml");
         assertThat(r.resources().created()).isEmpty();
     }
+
+    @Test
+    void anExistingClusterWithTheMpiOperatorRunsTheMpiJobAndKeepsTheOperator() throws IOException {
+        ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/existing-cluster.json")));
+        spec.put("runId", "mpi-team");
+        ((ObjectNode) spec.path("cluster")).put("name", "mpi-team");
+        ((ObjectNode) spec.path("training")).put("launcher", "mpijob").put("image", IMAGE);
+        RunReport r;
+        try (LocalCloud cloud = new LocalCloud()) {
+            cloud.addExistingCluster(new io.trainplane.local.sim.ExistingCluster(
+                    "mpi-team",
+                    io.trainplane.spec.KubernetesVersions.newestInStandardSupport(
+                                    io.trainplane.spec.KubernetesVersions.day(
+                                            cloud.clock().instant()))
+                            .orElseThrow(),
+                    java.util.List.of(new io.trainplane.local.sim.ExistingCluster.NodeGroup(
+                            "workers", "m5.xlarge", 2, java.util.Map.of(), java.util.List.of())),
+                    java.util.Set.of(
+                            io.trainplane.local.sim.ExistingCluster.Software.COREDNS,
+                            io.trainplane.local.sim.ExistingCluster.Software.MPI_OPERATOR)));
+            r = new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "mpi-team");
+            assertThat(cloud.kubernetes("mpi-team")
+                            .admin()
+                            .apps()
+                            .deployments()
+                            .inNamespace("mpi-operator")
+                            .withName("mpi-operator")
+                            .get())
+                    .as("the operator belongs to the cluster, not to the run")
+                    .isNotNull();
+        }
+
+        assertThat(r.status()).as(r.error() + " " + r.cause()).isEqualTo("SUCCEEDED");
+        assertThat(r.resources().created()).anyMatch(c -> c.startsWith("kubernetes:MPIJob/"));
+        assertThat(r.resources().remaining()).isEmpty();
+    }
 }
