@@ -308,6 +308,15 @@ class CliTest {
     }
 
     @Test
+    void anInterruptionIsRefusedForAnMpiJobRatherThanNotStriking() {
+        Result refused = cli("run", "examples/mpijob.json", "--cluster-fault", "node-lost");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err())
+                .contains("not simulated for training.launcher mpijob")
+                .doesNotContain("Exception");
+    }
+
+    @Test
     void whenCleanupGivesUpTheSummaryAndStatusNameWhatIsLeftAndWhatRemovesIt(@TempDir Path store) {
         Result r = cli(
                 "run",
