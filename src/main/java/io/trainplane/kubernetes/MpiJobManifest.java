@@ -1,7 +1,6 @@
 package io.trainplane.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -198,12 +197,11 @@ public final class MpiJobManifest {
 
     private PodSpec worker() {
         // The training's resources (GPUs, EFA), volumes, identity and grace period; sshd starts the processes.
-        Container worker = new ContainerBuilder(manifests.container(
-                        WORKER_CONTAINER,
-                        List.of("/usr/sbin/sshd", "-De"),
-                        manifests.trainingResources(),
-                        manifests.trainingEnv(null)))
-                .build();
+        Container worker = manifests.container(
+                WORKER_CONTAINER,
+                List.of("/usr/sbin/sshd", "-De"),
+                manifests.trainingResources(),
+                manifests.trainingEnv(null));
         return manifests.trainingPodSpec(worker, null);
     }
 

@@ -171,10 +171,10 @@ public final class MpiJobController {
                 .filter(p -> "Failed".equals(p.getStatus().getPhase()))
                 .count();
         if (running > 0) {
-            workerStatus.put("active", running);
+            workerStatus.put("active", (int) running);
         }
         if (failedWorkers > 0) {
-            workerStatus.put("failed", failedWorkers);
+            workerStatus.put("failed", (int) failedWorkers);
         }
         if (launcher != null) {
             List<Pod> launcherPods = reads.podsLabeled(
@@ -212,7 +212,7 @@ public final class MpiJobController {
                                 now));
             } else {
                 if (launcherRunning > 0) {
-                    launcherStatus.put("active", launcherRunning);
+                    launcherStatus.put("active", (int) launcherRunning);
                 }
                 if (launcherRunning >= 1 && running == workers.size()) {
                     setCondition(
