@@ -40,7 +40,8 @@ final class ManifestSummary {
             case "PyTorchJob", "MPIJob" -> {
                 lines.add(title + ": the training" + deadline(m.at("/spec/runPolicy"))
                         + (kind.equals("MPIJob")
-                                ? ", " + m.at("/spec/slotsPerWorker").asInt() + " slots per worker"
+                                ? ", slotsPerWorker "
+                                        + m.at("/spec/slotsPerWorker").asInt()
                                 : ""));
                 for (Map.Entry<String, JsonNode> replica : m.at(
                                 kind.equals("MPIJob") ? "/spec/mpiReplicaSpecs" : "/spec/pytorchReplicaSpecs")

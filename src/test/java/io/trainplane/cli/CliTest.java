@@ -242,7 +242,7 @@ class CliTest {
                 + " \"procsPerWorker\": 2}}");
         Result r = cli("plan", spec.toString());
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("MPIJob ", "2 slots per worker", "  Launcher: 1 pod", "  Worker: 3 pods");
+        assertThat(r.out()).contains("MPIJob ", "slotsPerWorker 2", "  Launcher: 1 pod", "  Worker: 3 pods");
         var json = Json.read(cli("plan", "--output", "json", spec.toString()).out());
         var mpiJob = java.util.stream.StreamSupport.stream(
                         json.path("kubernetes").spliterator(), false)
