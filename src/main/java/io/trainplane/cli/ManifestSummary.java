@@ -37,10 +37,15 @@ final class ManifestSummary {
                         + deadline(spec));
                 pod(spec.at("/template/spec"), lines);
             }
-            case "PyTorchJob" -> {
-                lines.add(title + ": the training" + deadline(m.at("/spec/runPolicy")));
-                for (Map.Entry<String, JsonNode> replica :
-                        m.at("/spec/pytorchReplicaSpecs").properties()) {
+            case "PyTorchJob", "MPIJob" -> {
+                lines.add(title + ": the training" + deadline(m.at("/spec/runPolicy"))
+                        + (kind.equals("MPIJob")
+                                ? ", slotsPerWorker "
+                                        + m.at("/spec/slotsPerWorker").asInt()
+                                : ""));
+                for (Map.Entry<String, JsonNode> replica : m.at(
+                                kind.equals("MPIJob") ? "/spec/mpiReplicaSpecs" : "/spec/pytorchReplicaSpecs")
+                        .properties()) {
                     int pods = replica.getValue().path("replicas").asInt(1);
                     lines.add("  " + replica.getKey() + ": " + pods + (pods == 1 ? " pod" : " pods"));
                     pod(replica.getValue().at("/template/spec"), lines);

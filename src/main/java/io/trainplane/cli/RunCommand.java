@@ -141,6 +141,14 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         Optional<CodeShipment> code =
                 CodeShipment.pack(spec, (ObjectNode) normalized, runId, LocalCloud.artifactsBucket());
         Faults faults = faults(normalized);
+        if (clusterFault != null
+                && Faults.interrupts(fault())
+                && "mpijob".equals(normalized.path("training").path("launcher").asText())) {
+            // The twin takes the nodes of an Indexed Job's or a PyTorchJob's training, not yet an MPIJob's.
+            throw new UserInputException("--cluster-fault " + fault() + " is not simulated for training.launcher"
+                    + " mpijob: the twin interrupts an Indexed Job's or a PyTorchJob's training only; drop the fault,"
+                    + " or use training.launcher indexed-job or pytorchjob to rehearse interruptions");
+        }
         // Opened first and closed last: a Ctrl-C waits for the cleanup, the store, the summary and
         // the end of the local processes.
         try (Interruption interruption = Interruption.onCtrlC(runId, command.commandLine())) {

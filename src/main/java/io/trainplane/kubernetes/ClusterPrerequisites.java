@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * What a run needs installed on a cluster it does not create ({@code cluster.mode: existing}),
  * checked before the run creates anything: a run that would otherwise wait for pods that never
- * start (a volume no CSI driver mounts, GPUs no device plugin advertises) or for a PyTorchJob no
- * operator runs is refused at once, with what to install.
+ * start (a volume no CSI driver mounts, GPUs no device plugin advertises) or for a PyTorchJob or
+ * MPIJob no operator runs is refused at once, with what to install.
  *
  * <p>Reads only: the CRD by name, the CSIDriver by name, the nodes' allocatable resources. On
  * RBAC the run's role needs {@code get} on {@code customresourcedefinitions}
@@ -41,7 +41,11 @@ public final class ClusterPrerequisites {
             + " https://docs.aws.amazon.com/eks/latest/userguide/device-management-efa.html)";
 
     /** What of the cluster a run uses. */
-    public record Needs(boolean pyTorchJob, boolean efsVolume, int gpusPerWorker, boolean efa) {
+    public record Needs(boolean pyTorchJob, boolean efsVolume, int gpusPerWorker, boolean efa, boolean mpiJob) {
+        public Needs(boolean pyTorchJob, boolean efsVolume, int gpusPerWorker, boolean efa) {
+            this(pyTorchJob, efsVolume, gpusPerWorker, efa, false);
+        }
+
         public static Needs of(RunSpec spec) {
             return new Needs(
                     spec.training().launcher() == Launcher.PYTORCHJOB,
@@ -49,7 +53,8 @@ public final class ClusterPrerequisites {
                     // A warm node group has no nodes yet: ScaleWorkers checks its GPUs once they are Ready.
                     spec.cluster().warm() ? 0 : spec.training().gpusPerWorker(),
                     spec.cluster().nodeGroup() != null
-                            && spec.cluster().nodeGroup().efa());
+                            && spec.cluster().nodeGroup().efa(),
+                    spec.training().launcher() == Launcher.MPIJOB);
         }
     }
 
@@ -75,6 +80,21 @@ public final class ClusterPrerequisites {
                     "the CRD " + PyTorchJobs.CRD_NAME + " (training.launcher is pytorchjob; the Kubeflow training"
                             + " operator is not installed)",
                     "install the training operator " + TrainingOperator.VERSION + ": " + PyTorchJobs.INSTALL));
+        }
+        MpiJobs.Served mpiJobs = needs.mpiJob() ? MpiJobs.served(client) : MpiJobs.Served.V2BETA1;
+        if (mpiJobs == MpiJobs.Served.NONE) {
+            missing.add(new Missing(
+                    "the CRD " + MpiJobs.CRD_NAME + " (training.launcher is mpijob; the Kubeflow MPI operator is"
+                            + " not installed)",
+                    "install the MPI operator " + TrainingOperator.MPI.version() + ": " + MpiJobs.INSTALL));
+        } else if (mpiJobs == MpiJobs.Served.OTHER_VERSIONS) {
+            missing.add(new Missing(
+                    "the CRD " + MpiJobs.CRD_NAME + " serving " + MpiJobs.CONTEXT.getGroup() + "/"
+                            + MpiJobs.CONTEXT.getVersion() + " (training.launcher is mpijob; the cluster's CRD of"
+                            + " that name is the training operator's, kubeflow.org/v1 only)",
+                    "install the MPI operator " + TrainingOperator.MPI.version() + " (" + MpiJobs.INSTALL
+                            + ") on a cluster without the training operator's MPIJob controller, or use"
+                            + " training.launcher \"pytorchjob\""));
         }
         if (needs.efsVolume()
                 && client.storage().v1().csiDrivers().withName(EFS_CSI_DRIVER).get() == null) {

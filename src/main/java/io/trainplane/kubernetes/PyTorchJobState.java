@@ -6,7 +6,10 @@ import java.util.Map;
 
 /**
  * Where a PyTorchJob stands, from the conditions the training operator writes (Created, Running,
- * Restarting, Succeeded, Failed): the last condition whose status is "True" counts.
+ * Restarting, Succeeded, Failed): the last condition whose status is "True" counts. An MPIJob's
+ * status has the same fields and conditions, written by the MPI operator (Created, Running,
+ * Succeeded or Failed, Suspended; pkg/controller/mpi_job_controller.go, updateMPIJobStatus), and
+ * reads the same way.
  */
 public sealed interface PyTorchJobState {
     /** Created, Running or Restarting (or nothing written yet). */

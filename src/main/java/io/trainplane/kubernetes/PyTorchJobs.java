@@ -2,11 +2,8 @@ package io.trainplane.kubernetes;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import java.net.HttpURLConnection;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The run's PyTorchJobs through the API server: whether the training operator's CRD is there,
@@ -31,61 +28,28 @@ public final class PyTorchJobs {
     private PyTorchJobs() {}
 
     public static boolean operatorInstalled(KubernetesClient client) {
-        return client.apiextensions()
-                        .v1()
-                        .customResourceDefinitions()
-                        .withName(CRD_NAME)
-                        .get()
-                != null;
+        return KubeflowJobs.crdInstalled(client, CRD_NAME);
     }
 
     public static GenericKubernetesResource get(KubernetesClient client, String namespace, String name) {
-        return client.genericKubernetesResources(CONTEXT)
-                .inNamespace(namespace)
-                .withName(name)
-                .get();
+        return KubeflowJobs.get(client, CONTEXT, namespace, name);
     }
 
     public static void create(KubernetesClient client, GenericKubernetesResource job) {
-        client.genericKubernetesResources(CONTEXT)
-                .inNamespace(job.getMetadata().getNamespace())
-                .resource(job)
-                .create();
+        KubeflowJobs.create(client, CONTEXT, job);
     }
 
     public static List<GenericKubernetesResource> list(
             KubernetesClient client, String namespace, String label, String value) {
-        try {
-            return client.genericKubernetesResources(CONTEXT)
-                    .inNamespace(namespace)
-                    .withLabel(label, value)
-                    .list()
-                    .getItems();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-                return List.of();
-            }
-            throw e;
-        }
+        return KubeflowJobs.list(client, CONTEXT, namespace, label, value);
     }
 
     public static void delete(KubernetesClient client, String namespace, String label, String value) {
-        try {
-            client.genericKubernetesResources(CONTEXT)
-                    .inNamespace(namespace)
-                    .withLabel(label, value)
-                    .delete();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
-                throw e;
-            }
-        }
+        KubeflowJobs.delete(client, CONTEXT, namespace, label, value);
     }
 
-    /** The status field {@code key} of a PyTorchJob, or null. */
-    @SuppressWarnings("unchecked")
+    /** The status field {@code key} of a PyTorchJob (or MPIJob), or null. */
     public static Object status(GenericKubernetesResource job, String key) {
-        Object status = job.getAdditionalProperties().get("status");
-        return status instanceof Map<?, ?> map ? ((Map<String, Object>) map).get(key) : null;
+        return KubeflowJobs.status(job, key);
     }
 }

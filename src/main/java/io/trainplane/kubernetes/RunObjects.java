@@ -38,11 +38,10 @@ public final class RunObjects {
      * (The mock API server has no server-side apply: create, then merge-patch labels on conflict.)
      */
     public void createOrAdopt(HasMetadata desired) {
-        boolean pyTorchJob =
-                desired instanceof GenericKubernetesResource && PyTorchJobManifest.KIND.equals(desired.getKind());
+        var kubeflowJob = KubeflowJobs.contextOf(desired);
         try {
-            if (pyTorchJob) {
-                PyTorchJobs.create(client, (GenericKubernetesResource) desired);
+            if (kubeflowJob != null) {
+                KubeflowJobs.create(client, kubeflowJob, (GenericKubernetesResource) desired);
             } else {
                 client.resource(desired).create();
             }
@@ -50,8 +49,12 @@ public final class RunObjects {
             if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                 throw e;
             }
-            HasMetadata existing = pyTorchJob
-                    ? PyTorchJobs.get(client, namespace, desired.getMetadata().getName())
+            HasMetadata existing = kubeflowJob != null
+                    ? KubeflowJobs.get(
+                            client,
+                            kubeflowJob,
+                            namespace,
+                            desired.getMetadata().getName())
                     : client.resource(desired).get();
             String owner = existing == null
                     ? null
@@ -81,6 +84,7 @@ public final class RunObjects {
                 .withPropagationPolicy(DeletionPropagation.BACKGROUND)
                 .delete();
         PyTorchJobs.delete(client, namespace, RUN_LABEL, runId);
+        MpiJobs.delete(client, namespace, RUN_LABEL, runId);
         client.apps()
                 .daemonSets()
                 .inNamespace(namespace)
@@ -144,6 +148,7 @@ public final class RunObjects {
                                 .list()
                                 .getItems(),
                         PyTorchJobs.list(client, namespace, RUN_LABEL, runId),
+                        MpiJobs.list(client, namespace, RUN_LABEL, runId),
                         client.apps()
                                 .daemonSets()
                                 .inNamespace(namespace)

@@ -25,11 +25,12 @@ import java.util.Objects;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
- * The Kubeflow training operator (the controller of {@code PyTorchJob}s) on a cluster the run
- * creates: its published release manifest, shipped unchanged in the jar (kubeflow/trainer tag
- * v1.9.4, {@code manifests/overlays/standalone}, rendered by kustomize; see the README beside it),
- * applied object by object, and its readiness: the {@code pytorchjobs.kubeflow.org} CRD
- * Established and the operator's Deployment available.
+ * A Kubeflow operator on a cluster the run creates: the training operator (the controller of
+ * {@code PyTorchJob}s; kubeflow/trainer tag v1.9.4, {@code manifests/overlays/standalone}, rendered
+ * by kustomize) or the MPI operator (of {@code MPIJob}s; kubeflow/mpi-operator v0.8.2, {@code
+ * deploy/v2beta1/mpi-operator.yaml}) ({@link Release}): its published release manifest, shipped
+ * unchanged in the jar (see the SOURCE.md beside each), applied object by object, and its
+ * readiness: its job CRD Established and the operator's Deployment available.
  *
  * <p>Every object is created as published (no run label): the operator belongs to the cluster,
  * not to the run, and goes when the cluster is deleted. Creating rather than a client-side apply
@@ -43,6 +44,39 @@ public final class TrainingOperator {
     /** Where the manifest sits in the jar, byte for byte the release's file. */
     static final String MANIFEST =
             "/io/trainplane/kubernetes/kubeflow/training-operator-" + VERSION + "/training-operator.yaml";
+
+    /**
+     * One operator's release: what it is called in messages, its manifest in the jar, the CRD of
+     * its jobs, its Deployment, and the pods' label selector to look at when it does not start.
+     */
+    public record Release(
+            String what,
+            String version,
+            String manifest,
+            String crdName,
+            String namespace,
+            String deployment,
+            String pods) {}
+
+    /** The training operator (PyTorchJobs). */
+    public static final Release TRAINING = new Release(
+            "the training operator",
+            VERSION,
+            MANIFEST,
+            PyTorchJobs.CRD_NAME,
+            NAMESPACE,
+            DEPLOYMENT,
+            "control-plane=kubeflow-training-operator");
+
+    /** The MPI operator (MPIJobs). */
+    public static final Release MPI = new Release(
+            "the MPI operator",
+            "v0.8.2",
+            "/io/trainplane/kubernetes/kubeflow/mpi-operator-v0.8.2/mpi-operator.yaml",
+            MpiJobs.CRD_NAME,
+            "mpi-operator",
+            "mpi-operator",
+            "app=mpi-operator");
 
     /**
      * How each kind of the manifest is reached, declared rather than discovered: the Lambda jar
@@ -77,9 +111,15 @@ public final class TrainingOperator {
     public record Status(ResourceState state, boolean crdEstablished) {}
 
     private final KubernetesClient client;
+    private final Release release;
 
     public TrainingOperator(KubernetesClient client) {
+        this(client, TRAINING);
+    }
+
+    public TrainingOperator(KubernetesClient client, Release release) {
         this.client = client;
+        this.release = release;
     }
 
     /**
@@ -104,7 +144,7 @@ public final class TrainingOperator {
             }
         }
         if (!installed()) {
-            for (GenericKubernetesResource object : Manifest.OBJECTS) {
+            for (GenericKubernetesResource object : objects(release)) {
                 createOrAdopt(object);
             }
         }
@@ -112,9 +152,9 @@ public final class TrainingOperator {
     }
 
     /**
-     * Ready once the API server serves PyTorchJobs (the CRD's {@code Established} condition) and
-     * the operator runs (its Deployment available): before that a PyTorchJob is refused, or its
-     * validating webhook, whose failurePolicy is Fail, has no one to answer
+     * Ready once the API server serves the operator's jobs (the CRD's {@code Established}
+     * condition) and the operator runs (its Deployment available): before that a job is refused,
+     * or (the training operator's) validating webhook, whose failurePolicy is Fail, has no one to answer
      * (https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#create-a-customresourcedefinition,
      * https://kubernetes.io/docs/concepts/workloads/controllers/deployment/#deployment-status).
      */
@@ -126,7 +166,7 @@ public final class TrainingOperator {
         CustomResourceDefinition crd = client.apiextensions()
                 .v1()
                 .customResourceDefinitions()
-                .withName(PyTorchJobs.CRD_NAME)
+                .withName(release.crdName())
                 .get();
         Deployment deployment = deployment();
         if (crd == null && deployment == null) {
@@ -134,7 +174,7 @@ public final class TrainingOperator {
         }
         if (crd == null || !established(crd)) {
             return new Status(
-                    new ResourceState.Creating("the CRD " + PyTorchJobs.CRD_NAME + " is not Established yet"), false);
+                    new ResourceState.Creating("the CRD " + release.crdName() + " is not Established yet"), false);
         }
         return new Status(deploymentState(deployment), true);
     }
@@ -142,15 +182,16 @@ public final class TrainingOperator {
     private Deployment deployment() {
         return client.apps()
                 .deployments()
-                .inNamespace(NAMESPACE)
-                .withName(DEPLOYMENT)
+                .inNamespace(release.namespace())
+                .withName(release.deployment())
                 .get();
     }
 
     /** The operator's state once its CRD is Established: its Deployment's rollout. */
-    private static ResourceState deploymentState(Deployment deployment) {
+    private ResourceState deploymentState(Deployment deployment) {
+        String name = release.namespace() + "/" + release.deployment();
         if (deployment == null) {
-            return new ResourceState.Creating("the Deployment " + NAMESPACE + "/" + DEPLOYMENT + " is not created yet");
+            return new ResourceState.Creating("the Deployment " + name + " is not created yet");
         }
         // A rollout that makes no progress for progressDeadlineSeconds (10 minutes by default) is
         // reported by the Deployment controller as Progressing=False, ProgressDeadlineExceeded.
@@ -158,27 +199,36 @@ public final class TrainingOperator {
         if (progressing != null
                 && "False".equals(progressing.getStatus())
                 && "ProgressDeadlineExceeded".equals(progressing.getReason())) {
-            return new ResourceState.Failed("the training operator's Deployment " + NAMESPACE + "/" + DEPLOYMENT
+            return new ResourceState.Failed(release.what() + "'s Deployment " + name
                     + " did not become available (" + progressing.getMessage()
-                    + "); see kubectl -n " + NAMESPACE + " describe pods -l control-plane=kubeflow-training-operator");
+                    + "); see kubectl -n " + release.namespace() + " describe pods -l " + release.pods());
         }
         if (!available(deployment)) {
-            return new ResourceState.Creating(
-                    "the Deployment " + NAMESPACE + "/" + DEPLOYMENT + " has no available replica yet");
+            return new ResourceState.Creating("the Deployment " + name + " has no available replica yet");
         }
         return new ResourceState.Ready();
     }
 
-    /** The manifest's objects in the order they are created: the namespace, the CRDs, then as published. */
+    /** The training operator's manifest's objects in the order they are created: the namespace, the CRDs, then as published. */
     public static List<GenericKubernetesResource> objects() {
-        return Manifest.OBJECTS;
+        return objects(TRAINING);
     }
 
-    /** The manifest's bytes, exactly as the release publishes them. */
+    /** {@code release}'s manifest's objects in the order they are created. */
+    public static List<GenericKubernetesResource> objects(Release release) {
+        return Manifest.LOADED.computeIfAbsent(release, Manifest::load);
+    }
+
+    /** The training operator's manifest's bytes, exactly as the release publishes them. */
     public static byte[] manifestBytes() {
-        try (InputStream in = TrainingOperator.class.getResourceAsStream(MANIFEST)) {
+        return manifestBytes(TRAINING);
+    }
+
+    /** {@code release}'s manifest's bytes, exactly as the release publishes them. */
+    public static byte[] manifestBytes(Release release) {
+        try (InputStream in = TrainingOperator.class.getResourceAsStream(release.manifest())) {
             if (in == null) {
-                throw new IllegalStateException(MANIFEST + " is missing from the jar");
+                throw new IllegalStateException(release.manifest() + " is missing from the jar");
             }
             return in.readAllBytes();
         } catch (IOException e) {
@@ -191,7 +241,8 @@ public final class TrainingOperator {
      * create fails the step, so the last one there means every one before it is too.
      */
     private boolean installed() {
-        GenericKubernetesResource last = Manifest.OBJECTS.get(Manifest.OBJECTS.size() - 1);
+        List<GenericKubernetesResource> objects = objects(release);
+        GenericKubernetesResource last = objects.get(objects.size() - 1);
         return resource(last).get() != null;
     }
 
@@ -257,11 +308,12 @@ public final class TrainingOperator {
                 .build();
     }
 
-    /** Read once per container, on first use: a few MB of YAML that most steps never need. */
+    /** Each read once per container, on first use: a few MB of YAML that most steps never need. */
     private static final class Manifest {
-        static final List<GenericKubernetesResource> OBJECTS = load();
+        static final Map<Release, List<GenericKubernetesResource>> LOADED =
+                new java.util.concurrent.ConcurrentHashMap<>();
 
-        private static List<GenericKubernetesResource> load() {
+        private static List<GenericKubernetesResource> load(Release release) {
             // Jackson's YAML reader, document by document: about twice as fast as fabric8's
             // own YAML path on these 3.7 MB, nearly all of it the CRDs' schemas.
             LoaderOptions options = new LoaderOptions();
@@ -270,7 +322,7 @@ public final class TrainingOperator {
                     new YAMLMapper(YAMLFactory.builder().loaderOptions(options).build());
             List<GenericKubernetesResource> objects = new ArrayList<>();
             try (MappingIterator<JsonNode> documents =
-                    yaml.readerFor(JsonNode.class).readValues(manifestBytes())) {
+                    yaml.readerFor(JsonNode.class).readValues(manifestBytes(release))) {
                 while (documents.hasNext()) {
                     JsonNode document = documents.next();
                     if (document == null || document.isNull() || document.isMissingNode()) {
@@ -279,7 +331,7 @@ public final class TrainingOperator {
                     GenericKubernetesResource object =
                             KubernetesJson.SERIALIZATION.convertValue(document, GenericKubernetesResource.class);
                     if (!KINDS.containsKey(object.getKind())) {
-                        throw new IllegalStateException("the training operator's manifest has a " + object.getKind()
+                        throw new IllegalStateException(release.what() + "'s manifest has a " + object.getKind()
                                 + " (" + object.getMetadata().getName()
                                 + "), which TrainingOperator.KINDS does not map");
                     }

@@ -104,13 +104,13 @@ public final class WorkloadManifests {
 
     /** Everything the run creates, in creation order. */
     public List<HasMetadata> all() {
-        if (spec.training().launcher() == Launcher.PYTORCHJOB) {
+        if (spec.training().launcher() != Launcher.INDEXED_JOB) {
             return List.of(
                     namespace(),
                     serviceAccount(),
                     workloadScripts(),
                     dataJob(),
-                    pyTorchJob(),
+                    spec.training().launcher() == Launcher.MPIJOB ? mpiJob() : pyTorchJob(),
                     evaluationJob(),
                     outputsJob());
         }
@@ -128,6 +128,11 @@ public final class WorkloadManifests {
     /** The training as a Kubeflow PyTorchJob (launcher pytorchjob). */
     public GenericKubernetesResource pyTorchJob() {
         return new PyTorchJobManifest(this, spec).build();
+    }
+
+    /** The training as a Kubeflow MPIJob (launcher mpijob). */
+    public GenericKubernetesResource mpiJob() {
+        return new MpiJobManifest(this, spec).build();
     }
 
     public Namespace namespace() {

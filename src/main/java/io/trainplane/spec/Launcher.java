@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** How the distributed training job is run on the cluster (DESIGN §6). */
 public enum Launcher {
     INDEXED_JOB("indexed-job"),
-    PYTORCHJOB("pytorchjob");
+    PYTORCHJOB("pytorchjob"),
+    MPIJOB("mpijob");
 
     private final String json;
 

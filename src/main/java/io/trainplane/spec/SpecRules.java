@@ -56,6 +56,7 @@ final class SpecRules {
                             + " = " + runMinutes + " minutes)",
                     "set training.timeoutMinutes to at most " + runMinutes + ", or raise maxRunHours"));
         }
+        checkMpiJob(spec, problems);
         checkResumeFrom(spec, given, problems);
         checkEvaluation(spec.evaluation(), given.path("evaluation"), problems);
         WorkloadRules.check(spec, given, problems);
@@ -473,6 +474,36 @@ final class SpecRules {
                                 + " each (room for " + count(room, "worker") + ")",
                         "set training.workers to at most " + room + ", or cluster.nodeGroup.nodes to " + needed));
             }
+        }
+    }
+
+    /**
+     * An MPIJob's launcher runs mpirun and its workers an SSH server (the MPI operator's
+     * examples/v2beta1): the official PyTorch images have neither (their Dockerfile installs conda
+     * and PyTorch only), so the workers' sshd could not start; and mpirun starts every process
+     * itself, so the train command cannot be run once per pod ({@code workload.launcher: none}).
+     */
+    private static void checkMpiJob(RunSpec spec, List<SpecProblem> problems) {
+        if (spec.training().launcher() != Launcher.MPIJOB) {
+            return;
+        }
+        String image = spec.training().image();
+        if (image.startsWith("pytorch/pytorch:") || image.startsWith("docker.io/pytorch/pytorch:")) {
+            problems.add(new SpecProblem(
+                    "/training/launcher",
+                    "is \"mpijob\", but the image " + image + " has no OpenMPI (mpirun) and no SSH server"
+                            + " (/usr/sbin/sshd), which the MPI operator's launcher and workers run",
+                    "set workload.image to an image with PyTorch, OpenMPI and openssh-server (for example"
+                            + " horovod/horovod:0.28.1, or your own FROM mpioperator/openmpi), or use"
+                            + " training.launcher \"pytorchjob\" or \"indexed-job\""));
+        }
+        if (spec.workload().launcher() == TrainLauncher.NONE) {
+            problems.add(new SpecProblem(
+                    "/workload/launcher",
+                    "is \"none\", but training.launcher is \"mpijob\": mpirun starts the train command once per"
+                            + " process itself (procsPerWorker per worker), with RANK, WORLD_SIZE and MASTER_ADDR set",
+                    "remove workload.launcher (your command then runs once per process), or use training.launcher"
+                            + " \"indexed-job\" to run it once per pod"));
         }
     }
 

@@ -2,10 +2,12 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
+import io.trainplane.kubernetes.MpiJobs;
 import io.trainplane.kubernetes.PyTorchJobState;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
@@ -17,7 +19,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Looks once at the training (Job or PyTorchJob); on completion publishes {@code Training Job
+ * Looks once at the training (Job, PyTorchJob or MPIJob); on completion publishes {@code Training Job
  * Completed}. The pods of an Indexed Job lost to their nodes are {@link TrainingInterruptions}'.
  */
 public final class CheckTrainingStep implements KubernetesStep {
@@ -43,7 +45,12 @@ public final class CheckTrainingStep implements KubernetesStep {
         String jobName = run.names().trainingJob();
         Instant now = clock.instant();
         if (run.spec().training().launcher() == Launcher.PYTORCHJOB) {
-            return lookAtPyTorchJob(run, objects, jobName, now);
+            return lookAtKubeflowJob(
+                    run, objects, "PyTorchJob", PyTorchJobs.get(objects.client(), objects.namespace(), jobName), now);
+        }
+        if (run.spec().training().launcher() == Launcher.MPIJOB) {
+            return lookAtKubeflowJob(
+                    run, objects, "MPIJob", MpiJobs.get(objects.client(), objects.namespace(), jobName), now);
         }
         JobPods trainingPods = new JobPods(objects.client(), objects.namespace(), jobName);
         interruptions.look(run, jobName, trainingPods.list(), now);
@@ -66,11 +73,17 @@ public final class CheckTrainingStep implements KubernetesStep {
         return result;
     }
 
-    private ObjectNode lookAtPyTorchJob(RunContext run, RunObjects objects, String jobName, Instant now) {
-        PyTorchJobState state = PyTorchJobState.of(PyTorchJobs.get(objects.client(), objects.namespace(), jobName));
+    /**
+     * A PyTorchJob or an MPIJob ({@code kind}), by the conditions its operator writes; their pods
+     * (an MPIJob's workers and its launcher Job's pod) carry the job's name in the same label.
+     */
+    private ObjectNode lookAtKubeflowJob(
+            RunContext run, RunObjects objects, String kind, GenericKubernetesResource job, Instant now) {
+        String jobName = run.names().trainingJob();
+        PyTorchJobState state = PyTorchJobState.of(job);
         JobPods pods = new JobPods(objects.client(), objects.namespace(), jobName, PyTorchJobs.JOB_NAME_LABEL);
         return switch (state) {
-            case PyTorchJobState.Missing m -> throw JobWatch.deleted(objects, "PyTorchJob", jobName, "training");
+            case PyTorchJobState.Missing m -> throw JobWatch.deleted(objects, kind, jobName, "training");
             case PyTorchJobState.Succeeded s -> {
                 noteCheckpointSync(run, pods.list());
                 interruptions.recordResumption(run, pods);
@@ -86,7 +99,7 @@ public final class CheckTrainingStep implements KubernetesStep {
                         .orElse("");
                 throw new TerminalException(
                         "TrainingFailed",
-                        "the training PyTorchJob " + jobName + " failed (" + f.reason() + ": " + f.message() + ")"
+                        "the training " + kind + " " + jobName + " failed (" + f.reason() + ": " + f.message() + ")"
                                 + tail);
             }
             case PyTorchJobState.Active a -> {

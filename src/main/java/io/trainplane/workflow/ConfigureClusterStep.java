@@ -21,8 +21,8 @@ import java.util.function.Supplier;
  * Readies a created cluster for the run: the EKS Pod Identity agent and, when the run has an EFS
  * volume, the EFS CSI driver with a Pod Identity association to the stack's role; the NVIDIA
  * device plugin when the nodes have GPUs, the EFA device plugin when they have EFA interfaces; the
- * Kubeflow training operator for a PyTorchJob. Installs what is missing, then reports whether all of
- * it is ready; the state machine calls it again until it is.
+ * Kubeflow training operator for a PyTorchJob, the MPI operator for an MPIJob. Installs what is
+ * missing, then reports whether all of it is ready; the state machine calls it again until it is.
  *
  * <p>Each poll is kept cheap: its answer says what needs no second look (the device plugins sent,
  * the operator's CRD Established), and the state machine hands it back to the next poll
@@ -35,7 +35,7 @@ public final class ConfigureClusterStep implements KubernetesStep {
     static final String RESULT = "configuration";
     /** In the answer: the device plugins the nodes need were created (or adopted), so later polls send nothing. */
     static final String DEVICE_PLUGINS_APPLIED = "devicePluginsApplied";
-    /** In the answer: the PyTorchJob CRD was Established, so later polls read only the operator's Deployment. */
+    /** In the answer: the operator's job CRD was Established, so later polls read only the operator's Deployment. */
     static final String OPERATOR_CRD_ESTABLISHED = "operatorCrdEstablished";
 
     private final Supplier<EksAddons> eksAddons;
@@ -67,8 +67,12 @@ public final class ConfigureClusterStep implements KubernetesStep {
             devicePlugins(run, cluster);
         }
         boolean crdEstablished = earlier.path(OPERATOR_CRD_ESTABLISHED).asBoolean(false);
-        if (run.spec().training().launcher() == Launcher.PYTORCHJOB) {
-            TrainingOperator.Status operator = trainingOperator(cluster, crdEstablished);
+        Launcher launcher = run.spec().training().launcher();
+        if (launcher != Launcher.INDEXED_JOB) {
+            TrainingOperator.Status operator = trainingOperator(
+                    cluster,
+                    launcher == Launcher.MPIJOB ? TrainingOperator.MPI : TrainingOperator.TRAINING,
+                    crdEstablished);
             crdEstablished = operator.crdEstablished();
             combined = stillWaiting(combined, operator.state());
         }
@@ -95,12 +99,13 @@ public final class ConfigureClusterStep implements KubernetesStep {
     }
 
     /**
-     * The Kubeflow training operator, from the manifest in the jar. It belongs to the cluster: it
+     * The Kubeflow training operator or MPI operator ({@code release}), from the manifest in the jar. It belongs to the cluster: it
      * goes when the cluster is deleted, with nothing of its own to tear down; a cluster kept by
      * {@code cleanup.keepCluster} keeps it too, so a later run there ({@code mode: existing}) finds it.
      */
-    private TrainingOperator.Status trainingOperator(String cluster, boolean crdEstablished) {
-        return new TrainingOperator(clusters.connect(cluster)).ensure(crdEstablished);
+    private TrainingOperator.Status trainingOperator(
+            String cluster, TrainingOperator.Release release, boolean crdEstablished) {
+        return new TrainingOperator(clusters.connect(cluster), release).ensure(crdEstablished);
     }
 
     /** The first of the parts that is not ready says why the step waits. */

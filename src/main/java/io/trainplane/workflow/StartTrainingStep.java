@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
+import io.trainplane.kubernetes.MpiJobs;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.WorkloadManifests;
@@ -14,7 +15,8 @@ import io.trainplane.spec.Launcher;
 
 /**
  * Creates (or adopts) the workload scripts and the training: an Indexed Job with its rendezvous
- * Service, or a PyTorchJob when the Kubeflow training operator is on the cluster.
+ * Service, a PyTorchJob when the Kubeflow training operator is on the cluster, or an MPIJob when the
+ * MPI operator is.
  */
 public final class StartTrainingStep implements KubernetesStep {
     private final RunStore store;
@@ -29,7 +31,8 @@ public final class StartTrainingStep implements KubernetesStep {
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
-        boolean pyTorchJob = run.spec().training().launcher() == Launcher.PYTORCHJOB;
+        Launcher launcher = run.spec().training().launcher();
+        boolean pyTorchJob = launcher == Launcher.PYTORCHJOB;
         if (pyTorchJob && !PyTorchJobs.operatorInstalled(objects.client())) {
             throw new TerminalException(
                     "TrainingOperatorMissing",
@@ -39,11 +42,21 @@ public final class StartTrainingStep implements KubernetesStep {
                             + PyTorchJobs.CRD_NAME + "; install it with: " + PyTorchJobs.INSTALL
                             + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
         }
+        if (launcher == Launcher.MPIJOB && !MpiJobs.operatorInstalled(objects.client())) {
+            throw new TerminalException(
+                    "MpiOperatorMissing",
+                    "training.launcher \"mpijob\" needs the Kubeflow MPI operator, and cluster " + run.clusterName()
+                            + " has no CustomResourceDefinition " + MpiJobs.CRD_NAME + "; install it with: "
+                            + MpiJobs.INSTALL
+                            + " (or use training.launcher \"indexed-job\", which needs nothing installed)");
+        }
         store.update(run.runId(), r -> r.withStatus(RunStatus.TRAINING).withPhase(RunPhase.TRAIN));
         WorkloadManifests manifests = RunCode.manifests(store, run.runId(), run.spec());
         objects.createOrAdopt(manifests.workloadScripts());
         if (pyTorchJob) {
             objects.createOrAdopt(manifests.pyTorchJob());
+        } else if (launcher == Launcher.MPIJOB) {
+            objects.createOrAdopt(manifests.mpiJob());
         } else {
             objects.createOrAdopt(manifests.trainingService());
             objects.createOrAdopt(manifests.trainingJob());

@@ -236,6 +236,26 @@ class CliTest {
     }
 
     @Test
+    void planPrintsTheMpiJobWithAWorkerReplicaPerWorker() throws IOException {
+        Path spec = file("{\"cluster\": {\"mode\": \"existing\", \"name\": \"c\"}, \"workload\": {\"image\":"
+                + " \"horovod/horovod:0.28.1\"}, \"training\": {\"launcher\": \"mpijob\", \"workers\": 3,"
+                + " \"procsPerWorker\": 2}}");
+        Result r = cli("plan", spec.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("MPIJob ", "slotsPerWorker 2", "  Launcher: 1 pod", "  Worker: 3 pods");
+        var json = Json.read(cli("plan", "--output", "json", spec.toString()).out());
+        var mpiJob = java.util.stream.StreamSupport.stream(
+                        json.path("kubernetes").spliterator(), false)
+                .filter(m -> m.path("kind").asText().equals("MPIJob"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(mpiJob.path("apiVersion").asText()).isEqualTo("kubeflow.org/v2beta1");
+        assertThat(mpiJob.at("/spec/mpiReplicaSpecs/Worker/replicas").asInt()).isEqualTo(3);
+        assertThat(io.trainplane.kubernetes.KubeflowCrds.loaded().validate(mpiJob))
+                .isEmpty();
+    }
+
+    @Test
     void runWithAClusterFaultFailsNamingTheCause() {
         Result r = cli("run", "examples/quickstart.json", "--output", "json", "--cluster-fault", "image-pull");
         assertThat(r.exit()).isEqualTo(1);
@@ -284,6 +304,15 @@ class CliTest {
         assertThat(refused.exit()).isEqualTo(2);
         assertThat(refused.err())
                 .contains("Indexed Job's training only", "--runtime simulated")
+                .doesNotContain("Exception");
+    }
+
+    @Test
+    void anInterruptionIsRefusedForAnMpiJobRatherThanNotStriking() {
+        Result refused = cli("run", "examples/mpijob.json", "--cluster-fault", "node-lost");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err())
+                .contains("not simulated for training.launcher mpijob")
                 .doesNotContain("Exception");
     }
 

@@ -144,10 +144,23 @@ class SpecErrorsTest {
                         "must be one of \"existing\", \"create\", \"warm\", not \"Existing\"",
                         "did you mean \"existing\"?"),
                 Arguments.of(
-                        "{" + EXISTING + ", \"training\": {\"launcher\": \"mpi\"}}",
+                        "{" + EXISTING + ", \"training\": {\"launcher\": \"horovodrun\"}}",
                         "/training/launcher",
-                        "must be one of \"indexed-job\", \"pytorchjob\"",
-                        "use one of \"indexed-job\", \"pytorchjob\""),
+                        "must be one of \"indexed-job\", \"pytorchjob\", \"mpijob\"",
+                        "use one of \"indexed-job\", \"pytorchjob\", \"mpijob\""),
+                // an MPIJob needs mpirun and sshd in the image, and starts every process itself
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"launcher\": \"mpijob\"}}",
+                        "/training/launcher",
+                        "has no OpenMPI (mpirun) and no SSH server",
+                        "set workload.image to an image with PyTorch, OpenMPI and openssh-server"),
+                Arguments.of(
+                        "{" + EXISTING + ", \"training\": {\"launcher\": \"mpijob\"}, \"workload\": {\"code\":"
+                                + " \"image\", \"image\": \"horovod/horovod:0.28.1\", \"launcher\": \"none\","
+                                + " \"commands\": {\"train\": {\"args\": [\"python\", \"/app/train.py\"]}}}}",
+                        "/workload/launcher",
+                        "mpirun starts the train command once per process itself",
+                        "remove workload.launcher"),
                 // missing required
                 Arguments.of(
                         "{}",

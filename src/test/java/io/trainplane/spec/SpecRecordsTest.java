@@ -85,10 +85,10 @@ class SpecRecordsTest {
     @Test
     void anUnknownSpellingIsRefused() throws Exception {
         ObjectNode normalized = RunSpecs.normalize(RunSpecsTest.MINIMAL);
-        normalized.with("training").put("launcher", "mpijob");
+        normalized.with("training").put("launcher", "horovod");
 
         assertThatThrownBy(() -> SpecRecords.fromJson(normalized))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("\"mpijob\" is no Launcher");
+                .hasMessageContaining("\"horovod\" is no Launcher");
     }
 }

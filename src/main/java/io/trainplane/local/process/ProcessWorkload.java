@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.kubernetes.JobPods;
+import io.trainplane.kubernetes.MpiJobManifest;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.TermExit;
 import io.trainplane.kubernetes.WorkloadManifests;
@@ -46,6 +47,10 @@ import java.util.stream.Stream;
  *       --nproc-per-node=<workers × procsPerWorker>} process stands in for all its pods, with the
  *       same world size; the pod of index 0 carries its result (exit code, termination message)
  *       and the other pods end with it. Multi-node rendezvous is not exercised.</li>
+ *   <li>An MPIJob's launcher runs no mpirun (there is none here): the processes it would start
+ *       ({@code -np}, one per slot) run under one standalone torchrun, which sets the RANK,
+ *       WORLD_SIZE, LOCAL_RANK and MASTER_ADDR its launch would give them; the workers' pods only
+ *       serve (sshd) and run no process.</li>
  *   <li>Until the data phase exists, training starts with {@code prepare.py --source synthetic}
  *       into {@code /shared/data} when that directory has no {@code .trainplane-ready} marker.</li>
  * </ul>
@@ -739,6 +744,18 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         }
         // TermExit's shell only turns the kubelet's SIGTERM into exit 143: the command under it runs.
         all = new ArrayList<>(TermExit.unwrap(all).orElse(all));
+        // An MPIJob's launcher: this machine has no mpirun (nor workers to ssh into). The processes
+        // mpirun would start, one per slot (-np), each with OpenMPI's ranks mapped to RANK,
+        // WORLD_SIZE, LOCAL_RANK and LOCAL_WORLD_SIZE and MASTER_ADDR/MASTER_PORT the first worker's,
+        // are started by one standalone torchrun instead, which gives each process those variables.
+        Optional<List<String>> mpiProcess = MpiJobManifest.processCommand(all);
+        if (mpiProcess.isPresent()) {
+            List<String> torchrun = new ArrayList<>(
+                    List.of("torchrun", "--nproc-per-node=" + MpiJobManifest.processes(all), "--no-python"));
+            torchrun.addAll(mpiProcess.get());
+            all = torchrun;
+            completions = 1;
+        }
         if (all.isEmpty()) {
             throw new IllegalArgumentException(
                     "the container has no command: the process runtime cannot run an image's entry point");

@@ -46,7 +46,9 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
         /** The EFA device plugin DaemonSet (advertises vpc.amazonaws.com/efa). */
         EFA_DEVICE_PLUGIN,
         /** The Kubeflow training operator: its CRDs and its Deployment in namespace kubeflow. */
-        TRAINING_OPERATOR
+        TRAINING_OPERATOR,
+        /** The Kubeflow MPI operator v0.8.2: the MPIJob v2beta1 CRD and its Deployment in namespace mpi-operator. */
+        MPI_OPERATOR
     }
 
     /**
@@ -108,6 +110,7 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
                             "aws-efa-k8s-device-plugin-daemonset",
                             BareCluster.REGISTRY + "/eks/aws-efa-k8s-device-plugin:v0.5.6");
                 case TRAINING_OPERATOR -> trainingOperator(client);
+                case MPI_OPERATOR -> mpiOperator(client);
             }
         }
     }
@@ -187,6 +190,64 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
                         .addNewContainer()
                         .withName("training-operator")
                         .withImage("kubeflow/training-operator:v1-855e096")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build());
+    }
+
+    /**
+     * The MPI operator as its release manifest installs it: namespace mpi-operator, the MPIJob CRD
+     * (the published one, {@link KubeflowCrd}) and the mpi-operator Deployment with the manifest's image.
+     */
+    static void mpiOperator(KubernetesClient client) {
+        var release = io.trainplane.kubernetes.TrainingOperator.MPI;
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(release.namespace())
+                        .endMetadata()
+                        .build())
+                .create();
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(KubeflowCrd.definition(release))
+                .create();
+        String image = io.trainplane.kubernetes.TrainingOperator.objects(release).stream()
+                .filter(o -> "Deployment".equals(o.getKind()))
+                .map(o -> io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+                        .convertValue(o, io.fabric8.kubernetes.api.model.apps.Deployment.class))
+                .map(d -> d.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage())
+                .findFirst()
+                .orElseThrow();
+        BareCluster.create(
+                client,
+                new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName(release.deployment())
+                        .withNamespace(release.namespace())
+                        .addToLabels("app", "mpi-operator")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(1)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "mpi-operator")
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .addToLabels("app", "mpi-operator")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("mpi-operator")
+                        .withImage(image)
                         .endContainer()
                         .endSpec()
                         .endTemplate()

@@ -127,6 +127,26 @@ public final class JobController {
     /** {@code siblings}: every pod of the job, the interrupted and replaced ones too. */
     void advance(Job job, Pod pod, List<Pod> siblings, Instant now) {
         String phase = pod.getStatus().getPhase();
+        if (stuckOrStarted(job, pod, now)) {
+            return;
+        }
+        if ("Running".equals(phase)) {
+            run(job, pod, siblings, now);
+        }
+    }
+
+    /**
+     * Starts a pod that then runs until it is deleted (an MPIJob's worker: its sshd serves the
+     * launcher's mpirun): scheduled, its volumes mounted and its images pulled as any pod's, stuck
+     * where the behaviour says, but never ended by it.
+     */
+    void startServing(Job job, Pod pod, Instant now) {
+        stuckOrStarted(job, pod, now);
+    }
+
+    /** Whether the pod is stuck or was Pending (and now started, or still waits to); false for a running pod. */
+    private boolean stuckOrStarted(Job job, Pod pod, Instant now) {
+        String phase = pod.getStatus().getPhase();
         Instant created = Instant.parse(pod.getMetadata().getAnnotations().get("trainplane.local/created"));
         var stuck = behaviour.stuck(job, pod, created);
         if (stuck.isPresent()) {
@@ -137,76 +157,84 @@ public final class JobController {
                         .resource(pod)
                         .updateStatus();
             }
-            return;
+            return true;
         }
         if ("Pending".equals(phase)) {
-            pod = scheduler.schedule(pod, now);
-            Instant bound = boundAt(pod);
-            if (bound == null) {
-                return;
-            }
-            Instant kubelet = later(bound, created);
-            if (now.isBefore(kubelet.plus(SCHEDULING))) {
-                return;
-            }
-            // The kubelet mounts the pod's volumes before it pulls its images and starts its
-            // containers (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-phase:
-            // Pending "includes time a Pod spends ... downloading container images").
-            var mountFailure = mounts.failure(pod);
-            if (mountFailure.isPresent()) {
-                mounts.waiting(pod, mountFailure.get(), now);
-                return;
-            }
-            // The pulls follow the pod's sandbox (SCHEDULING after the binding); a pod that waited
-            // for its volumes turns to its images now.
-            boolean waitedForVolumes = pulls.planned(pod).isEmpty()
-                    && pod.getStatus().getContainerStatuses() != null
-                    && !pod.getStatus().getContainerStatuses().isEmpty();
-            Instant start = pulls.ready(pod, waitedForVolumes ? now : kubelet.plus(SCHEDULING));
-            if (now.isBefore(start)) {
-                pulls.waiting(client, pod, now);
-                return;
-            }
-            pulls.writeEvents(client, pod, now);
-            pod.getStatus().setContainerStatuses(null);
-            pod.getStatus().setPhase("Running");
-            pod.getStatus().setStartTime(start.toString());
+            start(pod, created, now);
+            return true;
+        }
+        return false;
+    }
+
+    private void start(Pod pod, Instant created, Instant now) {
+        pod = scheduler.schedule(pod, now);
+        Instant bound = boundAt(pod);
+        if (bound == null) {
+            return;
+        }
+        Instant kubelet = later(bound, created);
+        if (now.isBefore(kubelet.plus(SCHEDULING))) {
+            return;
+        }
+        // The kubelet mounts the pod's volumes before it pulls its images and starts its
+        // containers (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-phase:
+        // Pending "includes time a Pod spends ... downloading container images").
+        var mountFailure = mounts.failure(pod);
+        if (mountFailure.isPresent()) {
+            mounts.waiting(pod, mountFailure.get(), now);
+            return;
+        }
+        // The pulls follow the pod's sandbox (SCHEDULING after the binding); a pod that waited
+        // for its volumes turns to its images now.
+        boolean waitedForVolumes = pulls.planned(pod).isEmpty()
+                && pod.getStatus().getContainerStatuses() != null
+                && !pod.getStatus().getContainerStatuses().isEmpty();
+        Instant start = pulls.ready(pod, waitedForVolumes ? now : kubelet.plus(SCHEDULING));
+        if (now.isBefore(start)) {
+            pulls.waiting(client, pod, now);
+            return;
+        }
+        pulls.writeEvents(client, pod, now);
+        pod.getStatus().setContainerStatuses(null);
+        pod.getStatus().setPhase("Running");
+        pod.getStatus().setStartTime(start.toString());
+        client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .resource(pod)
+                .updateStatus();
+    }
+
+    private void run(Job job, Pod pod, List<Pod> siblings, Instant now) {
+        Instant started = Instant.parse(pod.getStatus().getStartTime());
+        Pod running = pod;
+        if (failedInit(job, running, started, now, client)) {
+            return;
+        }
+        PodBehaviour.Outcome outcome = unresolvedRendezvous(running, started)
+                .or(() -> behaviour.poll(job, running, siblings, client, Duration.between(started, now)))
+                .orElse(null);
+        boolean sidecarFailed = behaviour
+                .sidecarFailure(running)
+                .map(message -> sidecarFailed(running, message, now))
+                .orElse(false);
+        if (outcome != null && !now.isBefore(started.plus(outcome.runtime()))) {
+            pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
+            pod.getStatus()
+                    .setContainerStatuses(terminated(
+                            pod,
+                            outcome.exitCode(),
+                            outcome.terminationMessage(),
+                            started.toString(),
+                            started.plus(outcome.runtime())));
             client.pods()
                     .inNamespace(pod.getMetadata().getNamespace())
                     .resource(pod)
                     .updateStatus();
-        } else if ("Running".equals(phase)) {
-            Instant started = Instant.parse(pod.getStatus().getStartTime());
-            Pod running = pod;
-            if (failedInit(job, running, started, now, client)) {
-                return;
-            }
-            PodBehaviour.Outcome outcome = unresolvedRendezvous(running, started)
-                    .or(() -> behaviour.poll(job, running, siblings, client, Duration.between(started, now)))
-                    .orElse(null);
-            boolean sidecarFailed = behaviour
-                    .sidecarFailure(running)
-                    .map(message -> sidecarFailed(running, message, now))
-                    .orElse(false);
-            if (outcome != null && !now.isBefore(started.plus(outcome.runtime()))) {
-                pod.getStatus().setPhase(outcome.exitCode() == 0 ? "Succeeded" : "Failed");
-                pod.getStatus()
-                        .setContainerStatuses(terminated(
-                                pod,
-                                outcome.exitCode(),
-                                outcome.terminationMessage(),
-                                started.toString(),
-                                started.plus(outcome.runtime())));
-                client.pods()
-                        .inNamespace(pod.getMetadata().getNamespace())
-                        .resource(pod)
-                        .updateStatus();
-            } else if (sidecarFailed) {
-                client.pods()
-                        .inNamespace(pod.getMetadata().getNamespace())
-                        .resource(pod)
-                        .updateStatus();
-            }
+        } else if (sidecarFailed) {
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .resource(pod)
+                    .updateStatus();
         }
     }
 

@@ -16,6 +16,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final WorkloadControllers workloads;
     private final JobController jobs;
     private final PyTorchJobController pytorchJobs;
+    private final MpiJobController mpiJobs;
     private final ImagePulls pulls;
     private boolean closed;
 
@@ -36,6 +37,7 @@ public final class SimulatedCluster implements AutoCloseable {
         this.workloads = new WorkloadControllers(reads, scheduler, pulls);
         this.jobs = new JobController(reads, behaviour, scheduler, mountTargets, pulls);
         this.pytorchJobs = new PyTorchJobController(reads, behaviour, jobs);
+        this.mpiJobs = new MpiJobController(reads, jobs);
     }
 
     public String name() {
@@ -64,6 +66,7 @@ public final class SimulatedCluster implements AutoCloseable {
         DevicePlugins.sync(reads, groups);
         jobs.reconcile(now);
         pytorchJobs.reconcile(now);
+        mpiJobs.reconcile(now);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.trainplane.kubernetes.MpiJobs;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.kubernetes.RunObjects;
 import java.net.InetAddress;
@@ -380,6 +381,13 @@ public final class SimulatedKubernetes implements AutoCloseable {
                         !serves(PyTorchJobs.CONTEXT.getGroup(), PyTorchJobs.CONTEXT.getPlural())
                                 ? List.<HasMetadata>of()
                                 : admin.genericKubernetesResources(PyTorchJobs.CONTEXT)
+                                        .inAnyNamespace()
+                                        .withLabel(label)
+                                        .list()
+                                        .getItems(),
+                        !serves(MpiJobs.CONTEXT.getGroup(), MpiJobs.CONTEXT.getPlural())
+                                ? List.<HasMetadata>of()
+                                : admin.genericKubernetesResources(MpiJobs.CONTEXT)
                                         .inAnyNamespace()
                                         .withLabel(label)
                                         .list()

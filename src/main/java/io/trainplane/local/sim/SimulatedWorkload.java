@@ -486,8 +486,14 @@ public final class SimulatedWorkload implements PodBehaviour {
         }
         return switch (fault) {
             case IMAGE_PULL -> Optional.of(FaultyPods.imagePullBackOff(pod, created));
+            // An MPIJob's workers run sshd, not the training: the crash is the launcher's mpirun's.
             case CRASH_LOOP ->
-                crashesOnce(pod) ? Optional.empty() : Optional.of(FaultyPods.crashLoopBackOff(pod, created));
+                crashesOnce(pod)
+                                || MpiJobController.WORKER.equals(pod.getMetadata()
+                                        .getLabels()
+                                        .get(io.trainplane.kubernetes.MpiJobs.JOB_ROLE_LABEL))
+                        ? Optional.empty()
+                        : Optional.of(FaultyPods.crashLoopBackOff(pod, created));
             default -> Optional.empty();
         };
     }
@@ -512,8 +518,20 @@ public final class SimulatedWorkload implements PodBehaviour {
         return 0.10 + 0.83 * (1 - Math.exp(-epochs / 7.0));
     }
 
+    /** The Job's component; an MPIJob's launcher Job has only the operator's labels, its pods the template's. */
     private static String component(Job job) {
-        return job.getMetadata().getLabels().getOrDefault(WorkloadManifests.COMPONENT, "");
+        String own = job.getMetadata().getLabels() == null
+                ? null
+                : job.getMetadata().getLabels().get(WorkloadManifests.COMPONENT);
+        if (own != null) {
+            return own;
+        }
+        var template = job.getSpec() == null || job.getSpec().getTemplate() == null
+                ? null
+                : job.getSpec().getTemplate().getMetadata();
+        return template == null || template.getLabels() == null
+                ? ""
+                : template.getLabels().getOrDefault(WorkloadManifests.COMPONENT, "");
     }
 
     /** The metrics the simulated evaluation reports: a model of the built-in CIFAR-10 one. */
@@ -535,6 +553,7 @@ public final class SimulatedWorkload implements PodBehaviour {
                 .getItems()
                 .stream()
                 .findFirst()
+                .or(() -> mpiJob(client, ns))
                 .or(() -> client
                         .genericKubernetesResources(PyTorchJobs.CONTEXT)
                         .inNamespace(ns)
@@ -546,6 +565,23 @@ public final class SimulatedWorkload implements PodBehaviour {
                         .map(PyTorchJobController::asJob))
                 .map(SimulatedWorkload::epochs)
                 .orElse(0);
+    }
+
+    /** The run's MPIJob as a Job of its launcher's template, whose mpirun has the training's arguments. */
+    private static Optional<Job> mpiJob(KubernetesClient client, String ns) {
+        try {
+            return client
+                    .genericKubernetesResources(io.trainplane.kubernetes.MpiJobs.CONTEXT)
+                    .inNamespace(ns)
+                    .withLabel(WorkloadManifests.COMPONENT, "training")
+                    .list()
+                    .getItems()
+                    .stream()
+                    .findFirst()
+                    .map(job -> MpiJobController.asJob(job, "Launcher"));
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            return Optional.empty(); // no MPIJob CRD on this cluster
+        }
     }
 
     static int epochs(Job training) {
