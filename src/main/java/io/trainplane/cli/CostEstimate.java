@@ -142,8 +142,10 @@ record CostEstimate(
                             : ""));
         } else if (spec.cluster().warm()) {
             assumptions.add("warm cluster: its control plane and other nodes are billed to the cluster; the warm node"
-                    + " group's nodes, up from the run's first state to right after its evaluation, are the run's but"
-                    + " not priced here (the plan does not know the node group's instance type)");
+                    + " group's nodes, up from the run's first state to right after its evaluation, are the run's"
+                    + (spec.cluster().instanceType() != null
+                            ? ", priced for the whole run"
+                            : ", not priced here: give cluster.instanceType to price them"));
         } else {
             assumptions.add("existing cluster: its nodes and control plane are billed to the cluster, not to the run");
         }
@@ -250,6 +252,15 @@ record CostEstimate(
                     "node-hour",
                     prices.instancePerHour(system.instanceType())));
             lines.add(new Line(controlPlane.item(), hours, "hour", controlPlane.perHour()));
+        }
+        String warmType = spec.cluster().warm() ? spec.cluster().instanceType() : null;
+        if (warmType != null) {
+            int nodes = spec.cluster().warmNodes(spec.training().workers());
+            lines.add(new Line(
+                    "EC2 " + nodes + " × " + warmType + " (warm node group)",
+                    nodes * hours,
+                    "node-hour",
+                    prices.instancePerHour(warmType)));
         }
         if (spec.volume().type() == VolumeType.EFS) {
             lines.add(new Line(

@@ -6,8 +6,9 @@ import java.util.Objects;
  * The cluster of a run. With {@link ClusterMode#EXISTING}, {@code name} is set and the other
  * fields are null; with {@link ClusterMode#CREATE}, {@code kubernetesVersion} and
  * {@code nodeGroup} are set and {@code name} is null (the cluster's name is derived by
- * {@link Names#clusterName()}); with {@link ClusterMode#WARM}, {@code name}, {@code nodegroupName}
- * (the warm node group the run scales) and {@code nodes} (how many it asks for) are set.
+ * {@link Names#clusterName()}); with {@link ClusterMode#WARM}, {@code name} and {@code nodegroupName}
+ * (the warm node group the run scales) are set, {@code nodes} (how many it asks for) and
+ * {@code instanceType} (the node group's, which prices them) may be.
  */
 public record ClusterSpec(
         ClusterMode mode,
@@ -15,14 +16,15 @@ public record ClusterSpec(
         String kubernetesVersion,
         NodeGroupSpec nodeGroup,
         String nodegroupName,
-        Integer nodes) {
+        Integer nodes,
+        String instanceType) {
     public ClusterSpec {
         Objects.requireNonNull(mode, "mode");
     }
 
     /** A cluster of mode existing or create (no warm node group). */
     public ClusterSpec(ClusterMode mode, String name, String kubernetesVersion, NodeGroupSpec nodeGroup) {
-        this(mode, name, kubernetesVersion, nodeGroup, null, null);
+        this(mode, name, kubernetesVersion, nodeGroup, null, null, null);
     }
 
     public boolean created() {

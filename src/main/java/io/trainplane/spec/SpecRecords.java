@@ -107,7 +107,8 @@ final class SpecRecords {
                                 nodeGroup.path("efa").asBoolean())
                         : null,
                 text(cluster, "nodegroupName"),
-                cluster.path("nodes").isInt() ? cluster.path("nodes").asInt() : null);
+                cluster.path("nodes").isInt() ? cluster.path("nodes").asInt() : null,
+                text(cluster, "instanceType"));
     }
 
     private static ObjectNode cluster(ClusterSpec cluster) {
@@ -115,6 +116,7 @@ final class SpecRecords {
         putText(json, "name", cluster.name());
         putText(json, "kubernetesVersion", cluster.kubernetesVersion());
         putText(json, "nodegroupName", cluster.nodegroupName());
+        putText(json, "instanceType", cluster.instanceType());
         if (cluster.nodes() != null) {
             json.put("nodes", cluster.nodes());
         }

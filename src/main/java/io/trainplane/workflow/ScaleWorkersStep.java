@@ -95,6 +95,14 @@ public final class ScaleWorkersStep implements KubernetesStep {
     private void claim(KubernetesClient client, RunContext run, Warm warm, int nodes) {
         ConnectClusterStep.refuseWhatIsMissing(client, warm.cluster(), run);
         String instanceType = nodegroups.get().requireWarm(warm, nodes);
+        String planned = run.spec().cluster().instanceType();
+        if (planned != null && !planned.equals(instanceType)) {
+            throw new TerminalException(
+                    "WarmNodegroupType",
+                    "node group " + warm.nodegroup() + " of cluster " + warm.cluster() + " is of type " + instanceType
+                            + ", not " + planned + " as cluster.instanceType says; nothing was created. Set"
+                            + " cluster.instanceType to \"" + instanceType + "\" (the plan prices the nodes with it)");
+        }
         store.claimWarm(warm.ref(), run.runId()).ifPresent(holder -> {
             throw new TerminalException(
                     "WarmNodegroupBusy",

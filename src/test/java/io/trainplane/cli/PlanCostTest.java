@@ -72,6 +72,25 @@ class PlanCostTest {
     }
 
     @Test
+    void aWarmClustersNodesArePricedWithItsInstanceTypeAndListed() throws IOException {
+        String warm = "{\"runId\": \"warm-check\", \"cluster\": {\"mode\": \"warm\", \"name\": \"ml\","
+                + " \"nodegroupName\": \"gpu-workers\", \"nodes\": 2, \"instanceType\": \"g5.xlarge\"},"
+                + " \"training\": {\"workers\": 2, \"gpusPerWorker\": 1}}";
+        JsonNode cost = cost(warm);
+        double hours = cost.path("expectedHours").asDouble();
+        JsonNode lines = cost.path("lines");
+        assertThat(item(lines, "EC2")).isEqualTo("EC2 2 × g5.xlarge (warm node group)");
+        assertThat(line(lines, "EC2", "quantity")).isCloseTo(2 * hours, within(1e-4));
+        assertThat(line(lines, "EC2", "unitPrice")).isCloseTo(1.006, within(1e-4));
+        assertThat(plan(warm, DAY).out())
+                .contains("EKS node group gpu-workers of ml (warm: claimed for the run, scaled from 0 to 2 nodes");
+        // Without its type the plan says it does not price the nodes.
+        JsonNode unpriced = cost(warm.replace(", \"instanceType\": \"g5.xlarge\"", ""));
+        assertThat(unpriced.path("lines").toString()).doesNotContain("warm node group");
+        assertThat(unpriced.path("assumptions").toString()).contains("give cluster.instanceType to price them");
+    }
+
+    @Test
     void theExpectedAndWorstCaseTablesAddUp() throws IOException {
         JsonNode cost = cost(SPEC);
         assertThat(cost.path("estimate").asBoolean()).isTrue();

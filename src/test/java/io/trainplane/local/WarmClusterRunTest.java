@@ -183,6 +183,12 @@ class WarmClusterRunTest {
         refused(gpu, 5, "WarmNodegroupTooSmall", "maxSize=5");
         refused(
                 new ExistingCluster.NodeGroup(
+                        "gpu-workers", "g5.2xlarge", 0, 0, 4, java.util.Map.of(), gpu.taints(), gpu.tags()),
+                2,
+                "WarmNodegroupType",
+                "cluster.instanceType to \"g5.2xlarge\"");
+        refused(
+                new ExistingCluster.NodeGroup(
                         "gpus", "g5.xlarge", 0, 0, 4, java.util.Map.of(), gpu.taints(), gpu.tags()),
                 2,
                 "WarmNodegroupNotFound",

@@ -195,7 +195,8 @@ class RunSpecsTest {
         String warm = "{\"cluster\": {\"mode\": \"warm\", \"name\": \"ml\", \"nodegroupName\": \"gpu-workers\","
                 + " \"nodes\": 3}}";
         RunSpec spec = RunSpecs.parse(warm);
-        assertThat(spec.cluster()).isEqualTo(new ClusterSpec(ClusterMode.WARM, "ml", null, null, "gpu-workers", 3));
+        assertThat(spec.cluster())
+                .isEqualTo(new ClusterSpec(ClusterMode.WARM, "ml", null, null, "gpu-workers", 3, null));
         assertThat(spec.cluster().warm()).isTrue();
         assertThat(spec.cluster().created()).isFalse();
         assertThat(RunSpecs.parse(spec.toJson().toString())).isEqualTo(spec);
