@@ -126,6 +126,15 @@ public final class Names {
     }
 
     /**
+     * ClientRequestToken of the run's FSx for Lustre CreateFileSystem (at most 63 characters,
+     * https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateFileSystem.html): a retry with
+     * it gets the same file system. Also its Name tag.
+     */
+    public String lustreRequestToken() {
+        return fit(PREFIX + runId + "-fsx", 63);
+    }
+
+    /**
      * Idempotency token of one AWS operation of the run (EKS clientRequestToken): the same for
      * every retry of that operation, different for each operation.
      *

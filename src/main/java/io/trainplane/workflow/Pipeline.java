@@ -198,6 +198,7 @@ public final class Pipeline {
                 .next("ClusterVolume");
         m.choice("ClusterVolume")
                 .whenEquals("$.spec.volume.type", "efs", "CreateVolume")
+                .whenEquals("$.spec.volume.type", "fsx-lustre", "CreateVolume")
                 .otherwise("CheckCluster");
         m.task("CheckCluster", CHECK_CLUSTER)
                 .resultPath("$.clusterStatus")
@@ -242,6 +243,7 @@ public final class Pipeline {
         m.choice("VolumeMode")
                 .whenPresent("$.volume", "CheckVolume")
                 .whenEquals("$.spec.volume.type", "efs", "CreateVolume")
+                .whenEquals("$.spec.volume.type", "fsx-lustre", "CreateVolume")
                 .otherwise("StartDataJob");
         m.task("CreateVolume", CREATE_VOLUME)
                 .comment("An encrypted EFS file system for the run, or the one volume.fileSystemId adopts; on a created"
