@@ -32,6 +32,13 @@ public record VolumeSpec(
         return deploymentType == null ? LustreDeploymentType.SCRATCH_2 : deploymentType;
     }
 
+    /** How plans and costs name the FSx for Lustre file system: "FSx for Lustre PERSISTENT_1 100 MB/s/TiB, 1200 GiB". */
+    public String lustreDescription() {
+        return "FSx for Lustre " + lustreDeploymentType()
+                + (perUnitStorageThroughput == null ? "" : " " + perUnitStorageThroughput + " MB/s/TiB") + ", "
+                + lustreStorageCapacityGiB() + " GiB";
+    }
+
     /** The FSx for Lustre storage capacity: 1200 GiB unless the spec gives one. */
     public int lustreStorageCapacityGiB() {
         return storageCapacityGiB == null ? LUSTRE_DEFAULT_CAPACITY_GIB : storageCapacityGiB;
