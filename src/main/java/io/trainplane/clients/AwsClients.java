@@ -48,7 +48,12 @@ public final class AwsClients implements Clients {
     private final Supplier<DynamoDbClient> dynamoDb;
     private final Supplier<EksClient> eks;
     private final Supplier<EfsClient> efs;
-    private final Supplier<FSxClient> fsx;
+    /**
+     * An FSxClient, typed Object: the Kubernetes artifact has no FSx SDK, and a lambda returning
+     * FSxClient would need the class as soon as this constructor links it.
+     */
+    private final Supplier<Object> fsx;
+
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<CloudWatchEventsClient> events;
     private SfnClient sfn;
@@ -92,7 +97,7 @@ public final class AwsClients implements Clients {
                 .region(region)
                 .credentialsProvider(credentials)
                 .build());
-        this.fsx = memoize(() -> FSxClient.builder()
+        this.fsx = memoize(() -> (Object) FSxClient.builder()
                 .httpClient(http)
                 .region(region)
                 .credentialsProvider(credentials)
@@ -150,7 +155,7 @@ public final class AwsClients implements Clients {
 
     @Override
     public FSxClient fsx() {
-        return fsx.get();
+        return (FSxClient) fsx.get();
     }
 
     @Override
