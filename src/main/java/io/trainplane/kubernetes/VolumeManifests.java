@@ -27,6 +27,9 @@ public final class VolumeManifests {
 
     private final Names names;
     private final String fileSystemId;
+    /** The StorageClass's and PersistentVolume's name (cluster-scoped, so per run). */
+    private final String name;
+
     private final String driver;
     private final Map<String, String> attributes;
     private final List<String> mountOptions;
@@ -34,18 +37,20 @@ public final class VolumeManifests {
 
     /** An EFS file system. */
     public VolumeManifests(Names names, String fileSystemId) {
-        this(names, fileSystemId, EFS_CSI_DRIVER, Map.of(), List.of(), NOMINAL_CAPACITY);
+        this(names, fileSystemId, names.volume(), EFS_CSI_DRIVER, Map.of(), List.of(), NOMINAL_CAPACITY);
     }
 
     private VolumeManifests(
             Names names,
             String fileSystemId,
+            String name,
             String driver,
             Map<String, String> attributes,
             List<String> mountOptions,
             Quantity capacity) {
         this.names = names;
         this.fileSystemId = fileSystemId;
+        this.name = name;
         this.driver = driver;
         this.attributes = attributes;
         this.mountOptions = mountOptions;
@@ -64,6 +69,7 @@ public final class VolumeManifests {
         return new VolumeManifests(
                 names,
                 fileSystemId,
+                names.lustreVolume(),
                 FSX_CSI_DRIVER,
                 Map.of("dnsname", dnsName, "mountname", mountName),
                 List.of("flock"),
@@ -77,7 +83,7 @@ public final class VolumeManifests {
     public StorageClass storageClass() {
         return new StorageClassBuilder()
                 .withNewMetadata()
-                .withName(names.volume())
+                .withName(name)
                 .withLabels(names.labels())
                 .endMetadata()
                 .withProvisioner(driver)
@@ -90,14 +96,14 @@ public final class VolumeManifests {
     public PersistentVolume persistentVolume() {
         return new PersistentVolumeBuilder()
                 .withNewMetadata()
-                .withName(names.volume())
+                .withName(name)
                 .withLabels(names.labels())
                 .endMetadata()
                 .withNewSpec()
                 .withCapacity(Map.of("storage", capacity))
                 .withAccessModes("ReadWriteMany")
                 .withPersistentVolumeReclaimPolicy("Retain")
-                .withStorageClassName(names.volume())
+                .withStorageClassName(name)
                 .withMountOptions(mountOptions.isEmpty() ? null : mountOptions)
                 .withNewCsi()
                 .withDriver(driver)
@@ -121,8 +127,8 @@ public final class VolumeManifests {
                 .endMetadata()
                 .withNewSpec()
                 .withAccessModes("ReadWriteMany")
-                .withStorageClassName(names.volume())
-                .withVolumeName(names.volume())
+                .withStorageClassName(name)
+                .withVolumeName(name)
                 .withNewResources()
                 .addToRequests("storage", capacity)
                 .endResources()

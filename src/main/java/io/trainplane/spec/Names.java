@@ -105,6 +105,11 @@ public final class Names {
         return fit(PREFIX + runId + "-efs", MAX_LABEL);
     }
 
+    /** StorageClass and PersistentVolume of the run's FSx for Lustre volume. */
+    public String lustreVolume() {
+        return fit(PREFIX + runId + "-fsx", MAX_LABEL);
+    }
+
     /** EKS cluster created for the run. */
     public String clusterName() {
         return fit(PREFIX + runId + "-eks", MAX_EKS_CLUSTER_NAME);
