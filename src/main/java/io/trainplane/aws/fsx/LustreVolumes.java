@@ -57,29 +57,9 @@ public final class LustreVolumes {
         }
     }
 
-    /**
-     * Where the file system stands (https://docs.aws.amazon.com/fsx/latest/APIReference/API_FileSystem.html,
-     * Lifecycle); one that does not exist is {@code Gone}.
-     */
+    /** Where the file system stands ({@link LustreTeardown#state}); one that does not exist is {@code Gone}. */
     public ResourceState fileSystemState(String fileSystemId) {
-        return describe(fileSystemId).map(LustreVolumes::state).orElseGet(ResourceState.Gone::new);
-    }
-
-    static ResourceState state(FileSystem fs) {
-        String id = fs.fileSystemId();
-        return switch (fs.lifecycle()) {
-            case CREATING -> new ResourceState.Creating("FSx for Lustre file system " + id + " is being created");
-            case AVAILABLE, UPDATING -> new ResourceState.Ready();
-            case FAILED, MISCONFIGURED, MISCONFIGURED_UNAVAILABLE ->
-                new ResourceState.Failed("FSx for Lustre file system " + id + " is " + fs.lifecycleAsString()
-                        + (fs.failureDetails() == null
-                                ? ""
-                                : ": " + fs.failureDetails().message()));
-            case DELETING -> new ResourceState.Deleting();
-            case UNKNOWN_TO_SDK_VERSION ->
-                new ResourceState.Creating(
-                        "FSx for Lustre file system " + id + " is in a state this version does not know; waiting");
-        };
+        return new LustreTeardown(new SdkLustreFileSystems(fsx)).state(fileSystemId);
     }
 
     /** How the pods mount the file system; empty while it does not exist. */
