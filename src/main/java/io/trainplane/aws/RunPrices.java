@@ -14,6 +14,9 @@ import java.nio.charset.StandardCharsets;
  * {@code eksExtendedSupportControlPlanePerHour} (in total, not on top) in extended support
  * (https://aws.amazon.com/eks/pricing/). {@code spotDate} is the day of the typical Spot prices,
  * which change by the hour and by Availability Zone (the file's {@code spotSource} says so).
+ * {@code fsxLustrePerGbMonth} prices FSx for Lustre SSD storage by deployment type, and for the
+ * persistent ones by throughput per TiB: keys {@code SCRATCH_2}, {@code PERSISTENT_1/50}
+ * (https://aws.amazon.com/fsx/lustre/pricing/).
  */
 public record RunPrices(
         InstancePrices instances,
@@ -23,8 +26,25 @@ public record RunPrices(
         double efsStoragePerGbMonth,
         double efsElasticReadPerGb,
         double efsElasticWritePerGb,
+        java.util.Map<String, Double> fsxLustrePerGbMonth,
         double stepFunctionsPer1000Transitions,
         double lambdaPerGbSecond) {
+    public RunPrices {
+        fsxLustrePerGbMonth = java.util.Map.copyOf(fsxLustrePerGbMonth);
+    }
+
+    /**
+     * The price of a GB-month of FSx for Lustre storage of the deployment type ({@code SCRATCH_2},
+     * …) at {@code throughput} MB/s per TiB (null for scratch), or null when the table has none.
+     */
+    public Double fsxLustrePerGbMonth(String deploymentType, Integer throughput) {
+        return fsxLustrePerGbMonth.get(throughput == null ? deploymentType : deploymentType + "/" + throughput);
+    }
+
+    /** The price of a GB-month of the FSx for Lustre file system {@code volume} describes. */
+    public Double fsxLustrePerGbMonth(io.trainplane.spec.VolumeSpec volume) {
+        return fsxLustrePerGbMonth(volume.lustreDeploymentType().name(), volume.perUnitStorageThroughput());
+    }
 
     /** The table of {@code region}; IllegalArgumentException when none is shipped. */
     public static RunPrices load(String region) {
@@ -48,8 +68,15 @@ public record RunPrices(
                 n.path("efsStoragePerGbMonth").asDouble(),
                 n.path("efsElasticReadPerGb").asDouble(),
                 n.path("efsElasticWritePerGb").asDouble(),
+                fsxPrices(n.path("fsxLustrePerGbMonth")),
                 n.path("stepFunctionsPer1000Transitions").asDouble(),
                 n.path("lambdaPerGbSecond").asDouble());
+    }
+
+    private static java.util.Map<String, Double> fsxPrices(JsonNode table) {
+        java.util.Map<String, Double> prices = new java.util.TreeMap<>();
+        table.properties().forEach(e -> prices.put(e.getKey(), e.getValue().asDouble()));
+        return prices;
     }
 
     /** The plan's table ({@link InstancePrices#PLAN_REGION}). */
@@ -86,6 +113,7 @@ public record RunPrices(
                 efsStoragePerGbMonth,
                 efsElasticReadPerGb,
                 efsElasticWritePerGb,
+                fsxLustrePerGbMonth,
                 stepFunctionsPer1000Transitions,
                 lambdaPerGbSecond);
     }

@@ -107,7 +107,8 @@ public record Settings(
                         env.getOrDefault("CLUSTER_ROLE_ARN", ""),
                         env.getOrDefault("NODE_ROLE_ARN", ""),
                         env.getOrDefault("EFS_CSI_ROLE_ARN", ""),
-                        env.getOrDefault("RUN_OUTPUTS_ROLE_ARN", "")),
+                        env.getOrDefault("RUN_OUTPUTS_ROLE_ARN", ""),
+                        env.getOrDefault("FSX_CSI_ROLE_ARN", "")),
                 days,
                 list(env, "ADOPTABLE_FILE_SYSTEM_IDS"),
                 env.getOrDefault("ARTIFACTS_BUCKET", ""));

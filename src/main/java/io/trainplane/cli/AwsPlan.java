@@ -70,6 +70,10 @@ final class AwsPlan {
                 lines.add("EKS add-on " + EksAddons.EFS_CSI_DRIVER
                         + " with a Pod Identity association to the stack's EFS CSI role");
             }
+            if (spec.volume().type() == VolumeType.FSX_LUSTRE) {
+                lines.add("EKS add-on " + EksAddons.FSX_CSI_DRIVER
+                        + " with a Pod Identity association to the stack's FSx CSI role");
+            }
             if (nodes.gpusPerNode() > 0) {
                 lines.add("NVIDIA device plugin DaemonSet in kube-system, on the workers");
             }
@@ -97,6 +101,23 @@ final class AwsPlan {
                             : "EFS file system (encrypted, elastic throughput, CreationToken "
                                     + names.efsCreationToken() + ")"
                                     + " with a mount target in each Availability Zone of the cluster subnets"
+                                    + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
+        }
+        if (spec.volume().type() == VolumeType.FSX_LUSTRE) {
+            var volume = spec.volume();
+            lines.add(
+                    volume.fileSystemId() != null
+                            ? "FSx for Lustre file system " + volume.fileSystemId()
+                                    + " (adopted: never deleted; its security groups must admit the cluster's nodes on"
+                                    + " TCP 988 and 1018-1023)"
+                            : volume.lustreDescription() + " (ClientRequestToken " + names.lustreRequestToken()
+                                    + ") in the first cluster subnet, guarded by the cluster's security group"
+                                    + (volume.s3ImportPath() == null
+                                            ? ""
+                                            : ", linked to " + volume.s3ImportPath()
+                                                    + (volume.s3ExportPath() == null
+                                                            ? ""
+                                                            : " (exports to " + volume.s3ExportPath() + ")"))
                                     + (spec.cleanup().keepVolume() ? " (kept after the run)" : ""));
         }
         if (spec.training().resumeFrom() != null) {

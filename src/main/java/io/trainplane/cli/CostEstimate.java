@@ -68,6 +68,7 @@ record CostEstimate(
     static final double EFS_WRITTEN_GB = 2.0;
     static final double EFS_DATASET_GB = 0.2;
     static final double HOURS_PER_MONTH = 730.0;
+
     /** Step Functions: fixed transitions, polls while provisioning, one poll per 2 minutes while training, 3 transitions per poll. */
     static final int FIXED_TRANSITIONS = 60;
 
@@ -271,6 +272,15 @@ record CostEstimate(
                     EFS_DATASET_GB * (spec.workload().epochs(spec.training().epochs()) + 1),
                     "GB",
                     prices.efsElasticReadPerGb()));
+        }
+        if (spec.volume().type() == VolumeType.FSX_LUSTRE && spec.volume().fileSystemId() == null) {
+            // Its whole capacity, prorated over the run (https://aws.amazon.com/fsx/lustre/pricing/);
+            // an adopted one is its owner's.
+            lines.add(new Line(
+                    spec.volume().lustreDescription(),
+                    spec.volume().lustreStorageCapacityGiB() * hours / HOURS_PER_MONTH,
+                    "GB-month",
+                    prices.fsxLustrePerGbMonth(spec.volume())));
         }
         double polls = (create ? SETUP_POLLS_CREATE : SETUP_POLLS_EXISTING)
                 + Math.ceil(trainingHours * 3600 / TRAINING_POLL_SECONDS);

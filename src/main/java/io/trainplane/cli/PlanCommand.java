@@ -54,6 +54,20 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
                     : run.volume().fileSystemId();
             manifests.addAll(1, new VolumeManifests(run.names(), fileSystem).all());
         }
+        if (run.volume().type() == VolumeType.FSX_LUSTRE) {
+            String fileSystem = run.volume().fileSystemId() == null
+                    ? "fs-<created by the run>"
+                    : run.volume().fileSystemId();
+            manifests.addAll(
+                    1,
+                    VolumeManifests.lustre(
+                                    run.names(),
+                                    fileSystem,
+                                    fileSystem + ".fsx.<region>.amazonaws.com",
+                                    "<mount name FSx gives>",
+                                    run.volume().lustreStorageCapacityGiB())
+                            .all());
+        }
         List<String> aws = AwsPlan.of(run);
         CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), runDay);
         if (output.structured()) {

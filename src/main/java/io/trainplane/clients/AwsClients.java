@@ -3,6 +3,8 @@ package io.trainplane.clients;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
+import io.trainplane.aws.fsx.FsxJsonClient;
+import io.trainplane.aws.fsx.LustreFileSystems;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.EksClusterAccess;
 import io.trainplane.spec.RunSpec;
@@ -23,6 +25,7 @@ import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -45,6 +48,12 @@ public final class AwsClients implements Clients {
     private final Supplier<DynamoDbClient> dynamoDb;
     private final Supplier<EksClient> eks;
     private final Supplier<EfsClient> efs;
+    /**
+     * An FSxClient, typed Object: the Kubernetes artifact has no FSx SDK, and a lambda returning
+     * FSxClient would need the class as soon as this constructor links it.
+     */
+    private final Supplier<Object> fsx;
+
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<CloudWatchEventsClient> events;
     private SfnClient sfn;
@@ -84,6 +93,11 @@ public final class AwsClients implements Clients {
                 .credentialsProvider(credentials)
                 .build());
         this.efs = memoize(() -> EfsClient.builder()
+                .httpClient(http)
+                .region(region)
+                .credentialsProvider(credentials)
+                .build());
+        this.fsx = memoize(() -> (Object) FSxClient.builder()
                 .httpClient(http)
                 .region(region)
                 .credentialsProvider(credentials)
@@ -137,6 +151,16 @@ public final class AwsClients implements Clients {
     @Override
     public EfsClient efs() {
         return efs.get();
+    }
+
+    @Override
+    public FSxClient fsx() {
+        return (FSxClient) fsx.get();
+    }
+
+    @Override
+    public LustreFileSystems lustreFileSystems() {
+        return new FsxJsonClient(http, credentials, region);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.trainplane.clients;
 
 import io.trainplane.aws.Settings;
+import io.trainplane.aws.fsx.LustreFileSystems;
 import io.trainplane.kubernetes.ClusterAccess;
 import java.time.Clock;
 import software.amazon.awssdk.services.cloudcontrol.CloudControlClient;
@@ -8,6 +9,7 @@ import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -24,6 +26,12 @@ public interface Clients {
     EksClient eks();
 
     EfsClient efs();
+
+    /** FSx for Lustre; only the AWS functions ship its SDK module (the Kubernetes artifact does not). */
+    FSxClient fsx();
+
+    /** FSx for Lustre as cleanup asks it, without the FSx SDK (the Kubernetes artifact's Teardown). */
+    LustreFileSystems lustreFileSystems();
 
     /** The Cloud Control API: EC2 launch templates and placement groups, created by type name and JSON. */
     CloudControlClient cloudControl();

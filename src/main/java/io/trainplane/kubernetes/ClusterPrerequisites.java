@@ -23,6 +23,11 @@ import java.util.List;
  */
 public final class ClusterPrerequisites {
     public static final String EFS_CSI_DRIVER = "efs.csi.aws.com";
+    public static final String FSX_CSI_DRIVER = "fsx.csi.aws.com";
+    static final String INSTALL_FSX_CSI_DRIVER =
+            "aws eks create-addon --cluster-name <cluster> --addon-name aws-fsx-csi-driver"
+                    + " --pod-identity-associations serviceAccount=fsx-csi-controller-sa,roleArn=<role with"
+                    + " AmazonFSxFullAccess> (https://docs.aws.amazon.com/eks/latest/userguide/fsx-csi-create.html)";
     /** Extended resources that only a device plugin puts in a node's allocatable. */
     public static final String GPU_RESOURCE = "nvidia.com/gpu";
 
@@ -41,9 +46,10 @@ public final class ClusterPrerequisites {
             + " https://docs.aws.amazon.com/eks/latest/userguide/device-management-efa.html)";
 
     /** What of the cluster a run uses. */
-    public record Needs(boolean pyTorchJob, boolean efsVolume, int gpusPerWorker, boolean efa, boolean mpiJob) {
+    public record Needs(
+            boolean pyTorchJob, boolean efsVolume, int gpusPerWorker, boolean efa, boolean mpiJob, boolean fsxVolume) {
         public Needs(boolean pyTorchJob, boolean efsVolume, int gpusPerWorker, boolean efa) {
-            this(pyTorchJob, efsVolume, gpusPerWorker, efa, false);
+            this(pyTorchJob, efsVolume, gpusPerWorker, efa, false, false);
         }
 
         public static Needs of(RunSpec spec) {
@@ -54,7 +60,8 @@ public final class ClusterPrerequisites {
                     spec.cluster().warm() ? 0 : spec.training().gpusPerWorker(),
                     spec.cluster().nodeGroup() != null
                             && spec.cluster().nodeGroup().efa(),
-                    spec.training().launcher() == Launcher.MPIJOB);
+                    spec.training().launcher() == Launcher.MPIJOB,
+                    spec.volume().type() == VolumeType.FSX_LUSTRE);
         }
     }
 
@@ -102,6 +109,13 @@ public final class ClusterPrerequisites {
                     "the CSIDriver " + EFS_CSI_DRIVER + " (volume.type is efs; the Amazon EFS CSI driver is not"
                             + " installed, so no pod could mount the volume)",
                     "install the EKS add-on aws-efs-csi-driver: " + INSTALL_EFS_CSI_DRIVER));
+        }
+        if (needs.fsxVolume()
+                && client.storage().v1().csiDrivers().withName(FSX_CSI_DRIVER).get() == null) {
+            missing.add(new Missing(
+                    "the CSIDriver " + FSX_CSI_DRIVER + " (volume.type is fsx-lustre; the FSx for Lustre CSI driver is"
+                            + " not installed, so no pod could mount the volume)",
+                    "install the EKS add-on aws-fsx-csi-driver: " + INSTALL_FSX_CSI_DRIVER));
         }
         List<Node> nodes =
                 needs.gpusPerWorker() > 0 || needs.efa() ? client.nodes().list().getItems() : List.of();

@@ -1015,10 +1015,10 @@ public final class WorkloadManifests {
         pod.setInitContainers(init);
     }
 
-    /** The run's EFS volume through its claim; without a volume in the spec, a pod-local directory. */
+    /** The run's EFS or FSx volume through its claim; without a volume in the spec, a pod-local directory. */
     private Volume sharedVolume() {
         VolumeBuilder shared = new VolumeBuilder().withName("shared");
-        return spec.volume().type() == VolumeType.EFS
+        return spec.volume().type() != VolumeType.NONE
                 ? shared.withNewPersistentVolumeClaim()
                         .withClaimName(VolumeManifests.CLAIM)
                         .endPersistentVolumeClaim()

@@ -25,6 +25,7 @@ import io.trainplane.local.sim.SimulatedClusters;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedEks;
 import io.trainplane.local.sim.SimulatedEventBus;
+import io.trainplane.local.sim.SimulatedFsx;
 import io.trainplane.local.sim.SimulatedKubernetes;
 import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.local.sim.SimulatedS3;
@@ -44,6 +45,7 @@ import software.amazon.awssdk.services.cloudwatchevents.CloudWatchEventsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.efs.EfsClient;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -109,6 +111,7 @@ public final class LocalCloud implements AutoCloseable {
             new SimulatedCloudControl(calls, clock, faults, iam).reading(network, capacity);
     private final SimulatedEks eks;
     private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam, network);
+    private final SimulatedFsx fsx = new SimulatedFsx(calls, clock, faults, iam, network);
     private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, iam);
     private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults, iam);
     /** The stack's buckets (the artifacts bucket), created with the stack as CloudFormation would. */
@@ -241,6 +244,16 @@ public final class LocalCloud implements AutoCloseable {
             }
 
             @Override
+            public FSxClient fsx() {
+                return fsx;
+            }
+
+            @Override
+            public io.trainplane.aws.fsx.LustreFileSystems lustreFileSystems() {
+                return new io.trainplane.aws.fsx.SdkLustreFileSystems(fsx);
+            }
+
+            @Override
             public CloudControlClient cloudControl() {
                 return cloudControl;
             }
@@ -285,7 +298,7 @@ public final class LocalCloud implements AutoCloseable {
      */
     public List<String> inventory() {
         return Stream.concat(
-                        Stream.of(eks, efs, cloudControl).flatMap(service -> service.runResources().stream()),
+                        Stream.of(eks, efs, fsx, cloudControl).flatMap(service -> service.runResources().stream()),
                         kubernetes.labeledObjects().stream())
                 .sorted()
                 .toList();
@@ -293,7 +306,7 @@ public final class LocalCloud implements AutoCloseable {
 
     /** Every AWS resource that exists in the account, a run's or not, with its tags. */
     public List<CloudResource> awsResources() {
-        return Stream.of(eks, efs, cloudControl)
+        return Stream.of(eks, efs, fsx, cloudControl)
                 .flatMap(service -> service.resources().stream())
                 .sorted()
                 .toList();
@@ -367,6 +380,10 @@ public final class LocalCloud implements AutoCloseable {
 
     public SimulatedEfs efs() {
         return efs;
+    }
+
+    public SimulatedFsx fsx() {
+        return fsx;
     }
 
     public SimulatedNetwork network() {

@@ -106,6 +106,17 @@ public final class RunResources {
     /** The CreationToken of a file system being created, before EFS has answered with its id. */
     public static final Key<String> FILE_SYSTEM_TOKEN = text("efs/creation-token");
     /**
+     * The run's FSx for Lustre file system: created by the run, or adopted
+     * ({@link #LUSTRE_FILE_SYSTEM_ADOPTED}: never deleted); its DNS name and mount name, which the
+     * PersistentVolume mounts by; the ClientRequestToken of its create, written before it is sent.
+     */
+    public static final Key<String> LUSTRE_FILE_SYSTEM = text("fsx/file-system");
+
+    public static final Key<Boolean> LUSTRE_FILE_SYSTEM_ADOPTED = flag("fsx/file-system-adopted");
+    public static final Key<String> LUSTRE_REQUEST_TOKEN = text("fsx/client-request-token");
+    public static final Key<String> LUSTRE_DNS_NAME = text("fsx/dns-name");
+    public static final Key<String> LUSTRE_MOUNT_NAME = text("fsx/mount-name");
+    /**
      * The cluster's security group that the run added to mount targets it did not make (an adopted
      * or kept file system's), and those mount targets: written before the change, so that cleanup
      * takes the group back off exactly those.
@@ -152,6 +163,11 @@ public final class RunResources {
             FILE_SYSTEM,
             FILE_SYSTEM_ADOPTED,
             FILE_SYSTEM_TOKEN,
+            LUSTRE_FILE_SYSTEM,
+            LUSTRE_FILE_SYSTEM_ADOPTED,
+            LUSTRE_REQUEST_TOKEN,
+            LUSTRE_DNS_NAME,
+            LUSTRE_MOUNT_NAME,
             MOUNT_TARGET_GROUP,
             MOUNT_TARGETS_OPENED,
             CLEANUP_STARTED,

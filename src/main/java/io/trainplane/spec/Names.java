@@ -105,6 +105,11 @@ public final class Names {
         return fit(PREFIX + runId + "-efs", MAX_LABEL);
     }
 
+    /** StorageClass and PersistentVolume of the run's FSx for Lustre volume. */
+    public String lustreVolume() {
+        return fit(PREFIX + runId + "-fsx", MAX_LABEL);
+    }
+
     /** EKS cluster created for the run. */
     public String clusterName() {
         return fit(PREFIX + runId + "-eks", MAX_EKS_CLUSTER_NAME);
@@ -123,6 +128,15 @@ public final class Names {
     /** EFS CreationToken: creating the file system twice returns the same one. */
     public String efsCreationToken() {
         return fit(PREFIX + runId + "-efs", MAX_TOKEN);
+    }
+
+    /**
+     * ClientRequestToken of the run's FSx for Lustre CreateFileSystem (at most 63 characters,
+     * https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateFileSystem.html): a retry with
+     * it gets the same file system. Also its Name tag.
+     */
+    public String lustreRequestToken() {
+        return fit(PREFIX + runId + "-fsx", 63);
     }
 
     /**

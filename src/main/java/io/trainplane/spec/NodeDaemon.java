@@ -23,6 +23,12 @@ public record NodeDaemon(String name, long millicores, long memoryMiB) {
 
     /** The EFS CSI driver's node plugin, on every node of a run with an EFS volume. */
     public static final NodeDaemon EFS_CSI_NODE = new NodeDaemon("efs-csi-node", 10, 0);
+    /**
+     * The FSx CSI driver's node DaemonSet: the twin gives it the EFS driver's request; the chart
+     * (https://github.com/kubernetes-sigs/aws-fsx-csi-driver/tree/master/charts/aws-fsx-csi-driver)
+     * sets none by default.
+     */
+    public static final NodeDaemon FSX_CSI_NODE = new NodeDaemon("fsx-csi-node", 10, 0);
 
     /** The EFA device plugin, which the run installs on its EFA worker nodes (DevicePluginManifests). */
     public static final NodeDaemon EFA_DEVICE_PLUGIN = new NodeDaemon("aws-efa-k8s-device-plugin-daemonset", 10, 20);
@@ -45,6 +51,9 @@ public record NodeDaemon(String name, long millicores, long memoryMiB) {
         List<NodeDaemon> daemons = new ArrayList<>(List.of(KUBE_PROXY, AWS_NODE, POD_IDENTITY_AGENT));
         if (volume == VolumeType.EFS) {
             daemons.add(EFS_CSI_NODE);
+        }
+        if (volume == VolumeType.FSX_LUSTRE) {
+            daemons.add(FSX_CSI_NODE);
         }
         if (nodes.efa()) {
             daemons.add(EFA_DEVICE_PLUGIN);

@@ -49,6 +49,17 @@ final class SpecRecords {
         ObjectNode volume =
                 json.putObject("volume").put("type", spec.volume().type().json());
         putText(volume, "fileSystemId", spec.volume().fileSystemId());
+        if (spec.volume().deploymentType() != null) {
+            volume.put("deploymentType", spec.volume().deploymentType().name());
+        }
+        if (spec.volume().perUnitStorageThroughput() != null) {
+            volume.put("perUnitStorageThroughput", spec.volume().perUnitStorageThroughput());
+        }
+        if (spec.volume().storageCapacityGiB() != null) {
+            volume.put("storageCapacityGiB", spec.volume().storageCapacityGiB());
+        }
+        putText(volume, "s3ImportPath", spec.volume().s3ImportPath());
+        putText(volume, "s3ExportPath", spec.volume().s3ExportPath());
         json.set("data", data(spec.data()));
         json.set("training", training(spec.training()));
         if (!spec.workload().sameAsBuiltin()) {
@@ -138,7 +149,19 @@ final class SpecRecords {
 
     private static VolumeSpec volume(JsonNode volume) {
         return new VolumeSpec(
-                spelled(VolumeType.class, VolumeType::json, volume.path("type")), text(volume, "fileSystemId"));
+                spelled(VolumeType.class, VolumeType::json, volume.path("type")),
+                text(volume, "fileSystemId"),
+                text(volume, "deploymentType") == null
+                        ? null
+                        : LustreDeploymentType.valueOf(text(volume, "deploymentType")),
+                volume.path("perUnitStorageThroughput").isInt()
+                        ? volume.path("perUnitStorageThroughput").asInt()
+                        : null,
+                volume.path("storageCapacityGiB").isInt()
+                        ? volume.path("storageCapacityGiB").asInt()
+                        : null,
+                text(volume, "s3ImportPath"),
+                text(volume, "s3ExportPath"));
     }
 
     private static DataSpec data(JsonNode data) {

@@ -58,6 +58,7 @@ final class SpecRules {
         }
         checkMpiJob(spec, problems);
         checkResumeFrom(spec, given, problems);
+        LustreRules.check(spec.volume(), problems);
         checkEvaluation(spec.evaluation(), given.path("evaluation"), problems);
         WorkloadRules.check(spec, given, problems);
         if (isZero(training.cpu())) {
@@ -113,12 +114,12 @@ final class SpecRules {
             return;
         }
         String pointer = "/training/resumeFrom";
-        if (spec.volume().type() != VolumeType.EFS) {
+        if (spec.volume().type() == VolumeType.NONE) {
             problems.add(new SpecProblem(
                     pointer,
                     "needs the run's shared volume, where the checkpoint is fetched before the training"
                             + " (volume.type is " + spec.volume().type().json() + ")",
-                    "set volume.type to \"efs\", or leave training.resumeFrom out"));
+                    "set volume.type to \"efs\" or \"fsx-lustre\", or leave training.resumeFrom out"));
         }
         CheckpointUri.parse(resumeFrom)
                 .flatMap(c -> c.nothingLeftToTrain(

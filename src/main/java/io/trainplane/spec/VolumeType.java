@@ -5,7 +5,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** Shared storage mounted on every pod of the run. */
 public enum VolumeType {
     NONE("none"),
-    EFS("efs");
+    EFS("efs"),
+    /** An FSx for Lustre file system, optionally linked to S3. */
+    FSX_LUSTRE("fsx-lustre");
 
     private final String json;
 

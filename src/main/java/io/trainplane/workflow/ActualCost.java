@@ -165,6 +165,17 @@ public final class ActualCost {
             basis.add("EFS: the plan's " + EFS_STORED_GB + " GB stored from CreateVolume to the end of cleanup,"
                     + " and its reads and writes (the metered size is not read)");
         }
+        if (spec.volume().type() == VolumeType.FSX_LUSTRE
+                && spec.volume().fileSystemId() == null
+                && volumeSince.isPresent()) {
+            lines.add(line(
+                    spec.volume().lustreDescription(),
+                    spec.volume().lustreStorageCapacityGiB() * hours(volumeSince.get(), finished) / HOURS_PER_MONTH,
+                    "GB-month",
+                    prices.fsxLustrePerGbMonth(spec.volume())));
+            basis.add("FSx for Lustre: its whole capacity from CreateVolume to the end of cleanup (FSx bills the"
+                    + " capacity, prorated by the second)");
+        }
         double runSeconds = Duration.between(run.createdAt(), finished).toMillis() / 1000.0;
         double polls = Math.ceil(runSeconds / POLL_SECONDS);
         double invocations = steps.size() + polls;

@@ -7,9 +7,15 @@ import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunResources.Key;
 import io.trainplane.runs.RunStore;
+import io.trainplane.spec.VolumeType;
 
-/** Makes the run's EFS file system mountable by its pods: StorageClass, PersistentVolume, claim. */
+/**
+ * Makes the run's EFS or FSx for Lustre file system mountable by its pods: StorageClass,
+ * PersistentVolume, claim. An FSx one is mounted by its DNS name and mount name, which CheckVolume
+ * wrote into the record: this function ships no FSx client.
+ */
 public final class BindVolumeStep implements KubernetesStep {
     private final RunStore store;
     private final ClusterAccess clusters;
@@ -22,15 +28,29 @@ public final class BindVolumeStep implements KubernetesStep {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
-        String fileSystemId = store.get(run.runId())
-                .resources()
-                .get(RunResources.FILE_SYSTEM)
-                .orElseThrow(() -> new IllegalStateException(
-                        "run " + run.runId() + " has no file system to bind; CreateVolume runs first"));
+        RunResources resources = store.get(run.runId()).resources();
+        boolean lustre = run.spec().volume().type() == VolumeType.FSX_LUSTRE;
+        String fileSystemId =
+                required(run, resources, lustre ? RunResources.LUSTRE_FILE_SYSTEM : RunResources.FILE_SYSTEM);
+        VolumeManifests manifests = lustre
+                ? VolumeManifests.lustre(
+                        run.names(),
+                        fileSystemId,
+                        required(run, resources, RunResources.LUSTRE_DNS_NAME),
+                        required(run, resources, RunResources.LUSTRE_MOUNT_NAME),
+                        run.spec().volume().lustreStorageCapacityGiB())
+                : new VolumeManifests(run.names(), fileSystemId);
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
-        for (HasMetadata object : new VolumeManifests(run.names(), fileSystemId).all()) {
+        for (HasMetadata object : manifests.all()) {
             objects.createOrAdopt(object);
         }
         return Json.object().put("fileSystemId", fileSystemId).put("claim", VolumeManifests.CLAIM);
+    }
+
+    private static String required(RunContext run, RunResources resources, Key<String> key) {
+        return resources
+                .get(key)
+                .orElseThrow(() -> new IllegalStateException("run " + run.runId() + " has no " + key.name()
+                        + " to bind; CreateVolume and CheckVolume run first"));
     }
 }

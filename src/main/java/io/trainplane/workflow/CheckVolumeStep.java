@@ -9,6 +9,7 @@ import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
+import io.trainplane.spec.VolumeType;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -27,6 +28,7 @@ public final class CheckVolumeStep implements Step {
     private final Supplier<MountTargetSecurityGroups> mountTargetGroups;
     private final Supplier<EksClusters> clusters;
     private final ClusterNetwork network;
+    private final LustreVolumeSteps lustre;
 
     /**
      * EFS and EKS as suppliers: their SDK clients are built on first use (a file system still
@@ -38,6 +40,18 @@ public final class CheckVolumeStep implements Step {
             Supplier<MountTargetSecurityGroups> mountTargetGroups,
             Supplier<EksClusters> clusters,
             ClusterNetwork network) {
+        this(store, volumes, mountTargetGroups, clusters, network, null);
+    }
+
+    /** With FSx for Lustre ({@code volume.type: fsx-lustre}, see LustreVolumeSteps). */
+    CheckVolumeStep(
+            RunStore store,
+            Supplier<EfsVolumes> volumes,
+            Supplier<MountTargetSecurityGroups> mountTargetGroups,
+            Supplier<EksClusters> clusters,
+            ClusterNetwork network,
+            LustreVolumeSteps lustre) {
+        this.lustre = lustre;
         this.store = store;
         this.volumes = volumes;
         this.mountTargetGroups = mountTargetGroups;
@@ -48,6 +62,9 @@ public final class CheckVolumeStep implements Step {
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
+        if (run.spec().volume().type() == VolumeType.FSX_LUSTRE) {
+            return lustre.check(run);
+        }
         RunRecord record = store.get(run.runId());
         String fileSystem = record.resources().get(RunResources.FILE_SYSTEM).orElse(null);
         String what = "EFS file system " + fileSystem;

@@ -121,6 +121,11 @@ public final class ConfigureClusterStep implements KubernetesStep {
                     EksAddons.EFS_CSI_DRIVER,
                     Optional.of(PodIdentity.efsCsiController(settings.roles().efsCsiRoleArn())));
         }
+        if (run.spec().volume().type() == VolumeType.FSX_LUSTRE) {
+            addons.put(
+                    EksAddons.FSX_CSI_DRIVER,
+                    Optional.of(PodIdentity.fsxCsiController(settings.roles().fsxCsiRoleArn())));
+        }
         return addons;
     }
 }

@@ -7,6 +7,7 @@ import io.trainplane.aws.efs.EfsVolumes;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
+import io.trainplane.spec.VolumeType;
 import java.util.function.Supplier;
 
 /**
@@ -17,17 +18,27 @@ public final class CreateVolumeStep implements Step {
     private final RunStore store;
     private final Supplier<EfsVolumes> volumes;
     private final Settings settings;
+    private final LustreVolumeSteps lustre;
 
     /** EFS as a supplier: its SDK client is built on first use, as every client is. */
     public CreateVolumeStep(RunStore store, Supplier<EfsVolumes> volumes, Settings settings) {
+        this(store, volumes, settings, null);
+    }
+
+    /** With FSx for Lustre ({@code volume.type: fsx-lustre}, see LustreVolumeSteps). */
+    CreateVolumeStep(RunStore store, Supplier<EfsVolumes> volumes, Settings settings, LustreVolumeSteps lustre) {
         this.store = store;
         this.volumes = volumes;
         this.settings = settings;
+        this.lustre = lustre;
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
+        if (run.spec().volume().type() == VolumeType.FSX_LUSTRE) {
+            return lustre.create(run);
+        }
         String adopt = run.spec().volume().fileSystemId();
         if (adopt != null) {
             volumes.get().checkAdoptable(adopt, settings.stackName(), settings.adoptableFileSystemIds());

@@ -210,6 +210,7 @@ public final class Pipeline {
                 .next("ClusterVolume");
         m.choice("ClusterVolume")
                 .whenEquals("$.spec.volume.type", "efs", "CreateVolume")
+                .whenEquals("$.spec.volume.type", "fsx-lustre", "CreateVolume")
                 .otherwise("CheckCluster");
         m.task("CheckCluster", CHECK_CLUSTER)
                 .resultPath("$.clusterStatus")
@@ -254,6 +255,7 @@ public final class Pipeline {
         m.choice("VolumeMode")
                 .whenPresent("$.volume", "CheckVolume")
                 .whenEquals("$.spec.volume.type", "efs", "CreateVolume")
+                .whenEquals("$.spec.volume.type", "fsx-lustre", "CreateVolume")
                 .otherwise("StartDataJob");
         m.task("CreateVolume", CREATE_VOLUME)
                 .comment("An encrypted EFS file system for the run, or the one volume.fileSystemId adopts; on a created"

@@ -47,6 +47,19 @@ enum ResourceKind {
             Keep.WITH_VOLUME,
             entries(RunResources.FILE_SYSTEM, RunResources.FILE_SYSTEM_TOKEN),
             MOUNT_TARGETS),
+    /**
+     * The run's FSx for Lustre file system, once its pods are gone; before the cluster, whose
+     * security group its network interfaces use (EKS would leave that group behind).
+     */
+    LUSTRE_FILE_SYSTEM(
+            "FSx for Lustre file system",
+            Keep.WITH_VOLUME,
+            entries(
+                    RunResources.LUSTRE_FILE_SYSTEM,
+                    RunResources.LUSTRE_REQUEST_TOKEN,
+                    RunResources.LUSTRE_DNS_NAME,
+                    RunResources.LUSTRE_MOUNT_NAME),
+            KUBERNETES_OBJECTS),
     NODE_GROUP("EKS node group", Keep.WITH_CLUSTER, entries(RunResources.NODE_GROUP), KUBERNETES_OBJECTS),
     /**
      * The nodes of the warm node group the run scaled up ({@code cluster.mode: warm}): scaled back to
@@ -75,6 +88,7 @@ enum ResourceKind {
             SYSTEM_LAUNCH_TEMPLATE,
             PLACEMENT_GROUP,
             MOUNT_TARGET_ACCESS,
+            LUSTRE_FILE_SYSTEM,
             POD_IDENTITY),
     /** Last: EKS writes the control-plane logs into it until the cluster is gone. */
     LOG_GROUP(
@@ -123,7 +137,10 @@ enum ResourceKind {
         return switch (this.keep) {
             case NEVER -> false;
             case WITH_CLUSTER -> keep.keepCluster();
-            case WITH_VOLUME -> keep.keepVolume() || resources.isTrue(RunResources.FILE_SYSTEM_ADOPTED);
+            case WITH_VOLUME ->
+                keep.keepVolume()
+                        || resources.isTrue(RunResources.FILE_SYSTEM_ADOPTED)
+                        || resources.isTrue(RunResources.LUSTRE_FILE_SYSTEM_ADOPTED);
         };
     }
 
@@ -142,6 +159,7 @@ enum ResourceKind {
             // Not resources of their own: a change to someone's mount targets, and the file system's parts.
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
+            case LUSTRE_FILE_SYSTEM -> lustreFileSystem(r);
             case NODE_GROUP -> nodegroup(r, RunResources.NODE_GROUP);
             case WARM_NODES -> warmNodes(r);
             case SYSTEM_NODE_GROUP -> nodegroup(r, RunResources.SYSTEM_NODE_GROUP);
@@ -170,6 +188,7 @@ enum ResourceKind {
             case POD_IDENTITY -> podIdentity(r);
             case MOUNT_TARGET_ACCESS, MOUNT_TARGETS -> List.of();
             case FILE_SYSTEM -> fileSystem(r);
+            case LUSTRE_FILE_SYSTEM -> lustreFileSystem(r);
             case NODE_GROUP -> list(r.get(RunResources.NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
             case WARM_NODES -> warmNodes(r);
             case SYSTEM_NODE_GROUP -> list(r.get(RunResources.SYSTEM_NODE_GROUP).map(ng -> "eks:nodegroup/" + ng));
@@ -205,6 +224,13 @@ enum ResourceKind {
     private static List<String> podIdentity(RunResources r) {
         return list(r.get(RunResources.KUBERNETES_CLUSTER).flatMap(c -> r.get(RunResources.POD_IDENTITY)
                 .map(id -> "eks:podidentityassociation/" + c + "/" + id)));
+    }
+
+    /** Its id once FSx answered, its request token before. */
+    private static List<String> lustreFileSystem(RunResources r) {
+        return list(r.get(RunResources.LUSTRE_FILE_SYSTEM)
+                .map(id -> "fsx:file-system/" + id)
+                .or(() -> r.get(RunResources.LUSTRE_REQUEST_TOKEN).map(token -> "fsx:request-token/" + token)));
     }
 
     /** Its id once EFS answered, its creation token before. */

@@ -15,6 +15,8 @@ import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
 import io.trainplane.aws.eks.RunPodIdentities;
 import io.trainplane.aws.eks.WarmNodegroups;
+import io.trainplane.aws.fsx.LustreFileSystems;
+import io.trainplane.aws.fsx.LustreTeardown;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.RunNamespaces;
 import io.trainplane.runs.RunRecord;
@@ -57,6 +59,7 @@ final class ResourceLifecycles {
 
     private final Supplier<EksClient> eks;
     private final Supplier<EfsClient> efs;
+    private final Supplier<LustreFileSystems> fsx;
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<ClusterAccess> kubernetes;
     private final RunStore store;
@@ -65,12 +68,14 @@ final class ResourceLifecycles {
     ResourceLifecycles(
             Supplier<EksClient> eks,
             Supplier<EfsClient> efs,
+            Supplier<LustreFileSystems> fsx,
             Supplier<CloudControlClient> cloudControl,
             Supplier<ClusterAccess> kubernetes,
             RunStore store,
             String stackName) {
         this.eks = eks;
         this.efs = efs;
+        this.fsx = fsx;
         this.cloudControl = cloudControl;
         this.kubernetes = kubernetes;
         this.store = store;
@@ -145,6 +150,7 @@ final class ResourceLifecycles {
                                     group, r.list(RunResources.MOUNT_TARGETS_OPENED))));
                 case MOUNT_TARGETS -> recordsFileSystem() ? Optional.of(mountTargets()) : Optional.empty();
                 case FILE_SYSTEM -> recordsFileSystem() ? Optional.of(fileSystem()) : Optional.empty();
+                case LUSTRE_FILE_SYSTEM -> lustreFileSystem(kind);
                 case NODE_GROUP -> nodegroup(kind, RunResources.NODE_GROUP);
                 case WARM_NODES ->
                     r.get(RunResources.WARM_NODEGROUP)
@@ -338,6 +344,54 @@ final class ResourceLifecycles {
                                         r.get(RunResources.FILE_SYSTEM_TOKEN).orElseThrow());
             }
             return fileSystemId;
+        }
+
+        /**
+         * The run's FSx for Lustre file system: by its id, or before FSx answered with it, by the
+         * run's tags (found: written down; none: the token forgotten, nothing was made).
+         */
+        private Optional<Held> lustreFileSystem(ResourceKind kind) {
+            Optional<String> id = r.get(RunResources.LUSTRE_FILE_SYSTEM);
+            if (id.isPresent()) {
+                return Optional.of(bound(kind, id.get(), this::lustre, null));
+            }
+            if (!r.has(RunResources.LUSTRE_REQUEST_TOKEN)) {
+                return Optional.empty();
+            }
+            return Optional.of(new Held() {
+                @Override
+                public List<String> named() {
+                    return kind.named(r);
+                }
+
+                @Override
+                public List<String> left() {
+                    Optional<String> found = look(() -> lustre().findByRun(tags()), null);
+                    return found == null
+                            ? named()
+                            : found.map(f -> List.of("fsx:file-system/" + f)).orElse(List.of());
+                }
+
+                @Override
+                public Deletion delete() {
+                    Optional<String> found = lustre().findByRun(tags());
+                    if (found.isEmpty()) {
+                        // The create never reached FSx: nothing to delete, nothing to remember.
+                        record.accept(res -> res.without(RunResources.LUSTRE_REQUEST_TOKEN));
+                        return new Deletion.Gone();
+                    }
+                    record.accept(res -> res.with(RunResources.LUSTRE_FILE_SYSTEM, found.get()));
+                    return lustre().delete(found.get());
+                }
+            });
+        }
+
+        private RunTags tags() {
+            return new RunTags(stackName, run.runId());
+        }
+
+        private LustreTeardown lustre() {
+            return new LustreTeardown(fsx.get());
         }
 
         /**

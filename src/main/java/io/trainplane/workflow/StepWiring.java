@@ -83,7 +83,7 @@ public final class StepWiring {
     }
 
     public static Step createVolume(Clients clients) {
-        return new CreateVolumeStep(runStore(clients), efsVolumes(clients), clients.settings());
+        return new CreateVolumeStep(runStore(clients), efsVolumes(clients), clients.settings(), lustreSteps(clients));
     }
 
     public static Step checkVolume(Clients clients) {
@@ -92,7 +92,16 @@ public final class StepWiring {
                 efsVolumes(clients),
                 () -> new MountTargetSecurityGroups(clients.efs()),
                 eksClusters(clients),
-                clients.settings().network());
+                clients.settings().network(),
+                lustreSteps(clients));
+    }
+
+    private static LustreVolumeSteps lustreSteps(Clients clients) {
+        return new LustreVolumeSteps(
+                runStore(clients),
+                () -> new io.trainplane.aws.fsx.LustreVolumes(clients.fsx()),
+                eksClusters(clients),
+                clients.settings());
     }
 
     public static Step bindVolume(Clients clients) {
@@ -170,7 +179,13 @@ public final class StepWiring {
                 events("Teardown", clients, store),
                 stack,
                 new ResourceLifecycles(
-                        clients::eks, clients::efs, clients::cloudControl, clients::clusters, store, stack));
+                        clients::eks,
+                        clients::efs,
+                        clients::lustreFileSystems,
+                        clients::cloudControl,
+                        clients::clusters,
+                        store,
+                        stack));
     }
 
     public static Step closeRun(Clients clients) {

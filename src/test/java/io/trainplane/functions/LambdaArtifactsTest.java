@@ -171,7 +171,7 @@ class LambdaArtifactsTest {
      * What the pom's lambda-kubernetes execution leaves out of the Kubernetes artifact, because
      * none of its functions uses it: the spec's schema validator (only StartRun and
      * StartScheduledRun validate), Step Functions (only SafetyNet, Janitor and StartScheduledRun
-     * start executions) and STS (the CLI's profile credentials). Project classes that name them
+     * start executions), STS (the CLI's profile credentials) and FSx (CreateVolume and CheckVolume). Project classes that name them
      * are never loaded by those functions, which {@link #runsFromItsOwnArtifactAlone} and
      * {@code ./bench/run coldstart} (every Kubernetes function, end to end, from the jar) check.
      */
@@ -179,7 +179,9 @@ class LambdaArtifactsTest {
             "com/networknt/",
             "com/ethlo/",
             "software/amazon/awssdk/services/sfn/",
-            "software/amazon/awssdk/services/sts/");
+            "software/amazon/awssdk/services/sts/",
+            // FSx: created and checked by AWS functions; Teardown deletes it over FsxJsonClient.
+            "software/amazon/awssdk/services/fsx/");
 
     /**
      * The Kubernetes artifact's deeper half, which a function meets only past its first AWS call:

@@ -65,6 +65,30 @@ class ClusterPrerequisitesTest {
     }
 
     @Test
+    void anFsxVolumeNeedsTheFsxCsiDriverAndNotTheEfsOne() {
+        Needs fsx = new Needs(false, false, 0, false, false, true);
+
+        assertThat(missing(fsx)).singleElement().satisfies(m -> {
+            assertThat(m.what()).contains("the CSIDriver fsx.csi.aws.com", "volume.type is fsx-lustre");
+            assertThat(m.install()).contains("--addon-name aws-fsx-csi-driver", "fsx-csi-controller-sa");
+        });
+
+        api.storage()
+                .v1()
+                .csiDrivers()
+                .resource(new CSIDriverBuilder()
+                        .withNewMetadata()
+                        .withName("fsx.csi.aws.com")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withAttachRequired(false)
+                        .endSpec()
+                        .build())
+                .create();
+        assertThat(missing(fsx)).isEmpty();
+    }
+
+    @Test
     void anEfsVolumeNeedsTheEfsCsiDriver() {
         Needs efs = new Needs(false, true, 0, false);
 

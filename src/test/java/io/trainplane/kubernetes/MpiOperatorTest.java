@@ -98,13 +98,13 @@ class MpiOperatorTest {
                 .updateStatus();
         assertThat(operator.ensure()).isInstanceOf(ResourceState.Ready.class);
         assertThat(MpiJobs.operatorInstalled(api)).isTrue();
-        assertThat(new ClusterPrerequisites(api).missing(new Needs(false, false, 0, false, true)))
+        assertThat(new ClusterPrerequisites(api).missing(new Needs(false, false, 0, false, true, false)))
                 .isEmpty();
     }
 
     @Test
     void anExistingClusterWithoutItOrWithOnlyTheTrainingOperatorsMpiJobIsRefused() {
-        Needs mpiJob = new Needs(false, false, 0, false, true);
+        Needs mpiJob = new Needs(false, false, 0, false, true, false);
         assertThat(new ClusterPrerequisites(api).missing(mpiJob))
                 .singleElement()
                 .satisfies(m -> {

@@ -159,6 +159,16 @@ class SnapStartHooksTest {
         }
 
         @Override
+        public software.amazon.awssdk.services.fsx.FSxClient fsx() {
+            return counting("fsx", software.amazon.awssdk.services.fsx.FSxClient.class, delegate.fsx());
+        }
+
+        @Override
+        public io.trainplane.aws.fsx.LustreFileSystems lustreFileSystems() {
+            return counting("fsx", io.trainplane.aws.fsx.LustreFileSystems.class, delegate.lustreFileSystems());
+        }
+
+        @Override
         public CloudControlClient cloudControl() {
             return counting("cloudControl", CloudControlClient.class, delegate.cloudControl());
         }

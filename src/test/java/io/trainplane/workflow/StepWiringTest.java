@@ -133,6 +133,16 @@ class StepWiringTest {
         }
 
         @Override
+        public software.amazon.awssdk.services.fsx.FSxClient fsx() {
+            return ask("fsx", delegate.fsx());
+        }
+
+        @Override
+        public io.trainplane.aws.fsx.LustreFileSystems lustreFileSystems() {
+            return ask("fsx", delegate.lustreFileSystems());
+        }
+
+        @Override
         public CloudControlClient cloudControl() {
             return ask("cloudControl", delegate.cloudControl());
         }

@@ -5,6 +5,7 @@ import static io.trainplane.workflow.ResourceKind.FILE_SYSTEM;
 import static io.trainplane.workflow.ResourceKind.KUBERNETES_OBJECTS;
 import static io.trainplane.workflow.ResourceKind.LAUNCH_TEMPLATE;
 import static io.trainplane.workflow.ResourceKind.LOG_GROUP;
+import static io.trainplane.workflow.ResourceKind.LUSTRE_FILE_SYSTEM;
 import static io.trainplane.workflow.ResourceKind.MOUNT_TARGETS;
 import static io.trainplane.workflow.ResourceKind.MOUNT_TARGET_ACCESS;
 import static io.trainplane.workflow.ResourceKind.NODE_GROUP;
@@ -122,7 +123,13 @@ class TeardownPlanTest {
         assertThat(TeardownPlan.ORDER.waves())
                 .containsExactly(
                         List.of(KUBERNETES_OBJECTS, WARM_NODES),
-                        List.of(POD_IDENTITY, MOUNT_TARGET_ACCESS, MOUNT_TARGETS, NODE_GROUP, SYSTEM_NODE_GROUP),
+                        List.of(
+                                POD_IDENTITY,
+                                MOUNT_TARGET_ACCESS,
+                                MOUNT_TARGETS,
+                                LUSTRE_FILE_SYSTEM,
+                                NODE_GROUP,
+                                SYSTEM_NODE_GROUP),
                         List.of(FILE_SYSTEM, LAUNCH_TEMPLATE, SYSTEM_LAUNCH_TEMPLATE, PLACEMENT_GROUP),
                         List.of(CLUSTER),
                         List.of(LOG_GROUP));

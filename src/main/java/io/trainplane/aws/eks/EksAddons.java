@@ -23,6 +23,11 @@ public final class EksAddons {
     public static final String POD_IDENTITY_AGENT = "eks-pod-identity-agent";
     /** The EFS CSI driver, which mounts the run's EFS volume. */
     public static final String EFS_CSI_DRIVER = "aws-efs-csi-driver";
+    /**
+     * The FSx for Lustre CSI driver, which mounts the run's FSx volume; it needs the Pod Identity
+     * agent (https://docs.aws.amazon.com/eks/latest/userguide/fsx-csi-create.html).
+     */
+    public static final String FSX_CSI_DRIVER = "aws-fsx-csi-driver";
 
     private final EksClient eks;
 

@@ -17,6 +17,14 @@ public record PodIdentity(String serviceAccount, String roleArn) {
         Objects.requireNonNull(roleArn, "roleArn");
     }
 
+    /** The service account of the FSx CSI driver's controller (https://docs.aws.amazon.com/eks/latest/userguide/fsx-csi-create.html). */
+    public static final String FSX_CSI_CONTROLLER_SERVICE_ACCOUNT = "fsx-csi-controller-sa";
+
+    /** The FSx CSI driver's controller assuming {@code roleArn}. */
+    public static PodIdentity fsxCsiController(String roleArn) {
+        return new PodIdentity(FSX_CSI_CONTROLLER_SERVICE_ACCOUNT, roleArn);
+    }
+
     /** The EFS CSI driver's controller assuming {@code roleArn}. */
     public static PodIdentity efsCsiController(String roleArn) {
         return new PodIdentity(EFS_CSI_CONTROLLER_SERVICE_ACCOUNT, roleArn);

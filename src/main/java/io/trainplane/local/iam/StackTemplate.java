@@ -20,8 +20,12 @@ import java.util.Set;
  */
 public final class StackTemplate {
     /** The local account's value of the parameters without a Default. */
-    public static final Map<String, String> LOCAL_PARAMETERS =
-            Map.of("SubnetIds", "subnet-0a1b2c3d4e5f60001,subnet-0a1b2c3d4e5f60002");
+    public static final Map<String, String> LOCAL_PARAMETERS = Map.of(
+            "SubnetIds",
+            "subnet-0a1b2c3d4e5f60001,subnet-0a1b2c3d4e5f60002",
+            // The bucket examples/quickstart-fsx.json links its FSx for Lustre file system to.
+            "LustreDataBuckets",
+            "trainplane-example-data");
     /** Where the build puts template.yaml on the classpath (the pom's shipped-resources). */
     static final String RESOURCE = "template.yaml";
     /** Resources that change a role's permissions in ways the simulation does not model. */

@@ -26,6 +26,11 @@ final class AddonWorkloads {
     /** The CSI driver's name, what a PersistentVolume's csi.driver says. */
     static final String EFS_DRIVER_NAME = "efs.csi.aws.com";
 
+    static final String FSX_CSI_DRIVER = "aws-fsx-csi-driver";
+    static final String FSX_CONTROLLER = "fsx-csi-controller";
+    static final String FSX_NODE = "fsx-csi-node";
+    static final String FSX_DRIVER_NAME = "fsx.csi.aws.com";
+
     private AddonWorkloads() {}
 
     /** The Deployments and DaemonSets (by name, in kube-system) an add-on runs; empty for one the twin does not model. */
@@ -38,6 +43,7 @@ final class AddonWorkloads {
     static Workloads of(String addon) {
         return switch (addon) {
             case EFS_CSI_DRIVER -> new Workloads(List.of(EFS_CONTROLLER), List.of(EFS_NODE));
+            case FSX_CSI_DRIVER -> new Workloads(List.of(FSX_CONTROLLER), List.of(FSX_NODE));
             case POD_IDENTITY_AGENT -> new Workloads(List.of(), List.of(POD_IDENTITY_AGENT));
             case BareCluster.COREDNS -> new Workloads(List.of(BareCluster.COREDNS), List.of());
             case BareCluster.KUBE_PROXY -> new Workloads(List.of(), List.of(BareCluster.KUBE_PROXY));
@@ -52,6 +58,11 @@ final class AddonWorkloads {
             case EFS_CSI_DRIVER -> {
                 if (deployment(client, EFS_CONTROLLER) == null) {
                     efsCsiDriver(client);
+                }
+            }
+            case FSX_CSI_DRIVER -> {
+                if (deployment(client, FSX_CONTROLLER) == null) {
+                    fsxCsiDriver(client);
                 }
             }
             case POD_IDENTITY_AGENT -> {
@@ -106,6 +117,9 @@ final class AddonWorkloads {
         }
         if (EFS_CSI_DRIVER.equals(addon)) {
             client.storage().v1().csiDrivers().withName(EFS_DRIVER_NAME).delete();
+        }
+        if (FSX_CSI_DRIVER.equals(addon)) {
+            client.storage().v1().csiDrivers().withName(FSX_DRIVER_NAME).delete();
         }
     }
 
@@ -166,7 +180,57 @@ final class AddonWorkloads {
      * the CSIDriver object.
      */
     static void efsCsiDriver(KubernetesClient client) {
-        for (String account : List.of("efs-csi-controller-sa", "efs-csi-node-sa")) {
+        csiDriver(
+                client,
+                new CsiDriver(
+                        EFS_CSI_DRIVER,
+                        EFS_CONTROLLER,
+                        EFS_NODE,
+                        EFS_DRIVER_NAME,
+                        "efs-plugin",
+                        BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15",
+                        List.of("--endpoint=$(CSI_ENDPOINT)", "--delete-access-point-root-dir=false"),
+                        NodeDaemon.EFS_CSI_NODE.cpu()));
+    }
+
+    /**
+     * The FSx for Lustre CSI driver as the EKS add-on installs it
+     * (https://docs.aws.amazon.com/eks/latest/userguide/fsx-csi-create.html,
+     * https://github.com/kubernetes-sigs/aws-fsx-csi-driver/tree/master/charts/aws-fsx-csi-driver):
+     * the controller Deployment (2 replicas, service account fsx-csi-controller-sa), the node
+     * DaemonSet and the CSIDriver object, laid out as the EFS driver's.
+     */
+    static void fsxCsiDriver(KubernetesClient client) {
+        csiDriver(
+                client,
+                new CsiDriver(
+                        FSX_CSI_DRIVER,
+                        FSX_CONTROLLER,
+                        FSX_NODE,
+                        FSX_DRIVER_NAME,
+                        "fsx-plugin",
+                        BareCluster.REGISTRY + "/eks/aws-fsx-csi-driver:v1.5.0",
+                        List.of("--endpoint=$(CSI_ENDPOINT)"),
+                        NodeDaemon.FSX_CSI_NODE.cpu()));
+    }
+
+    /** What differs between the CSI drivers' add-ons: names, image, arguments, the node plugin's CPU. */
+    private record CsiDriver(
+            String addon,
+            String controller,
+            String node,
+            String driverName,
+            String container,
+            String image,
+            List<String> args,
+            String nodeCpu) {
+        String prefix() {
+            return controller.substring(0, controller.length() - "-controller".length());
+        }
+    }
+
+    private static void csiDriver(KubernetesClient client, CsiDriver driver) {
+        for (String account : List.of(driver.prefix() + "-controller-sa", driver.prefix() + "-node-sa")) {
             BareCluster.create(
                     client,
                     new ServiceAccountBuilder()
@@ -176,12 +240,12 @@ final class AddonWorkloads {
                             .endMetadata()
                             .build());
         }
-        Map<String, String> labels = Map.of("app", EFS_CONTROLLER, "app.kubernetes.io/name", EFS_CSI_DRIVER);
+        Map<String, String> labels = Map.of("app", driver.controller(), "app.kubernetes.io/name", driver.addon());
         BareCluster.create(
                 client,
                 new DeploymentBuilder()
                         .withNewMetadata()
-                        .withName(EFS_CONTROLLER)
+                        .withName(driver.controller())
                         .withNamespace(BareCluster.SYSTEM)
                         .withLabels(labels)
                         .endMetadata()
@@ -195,7 +259,7 @@ final class AddonWorkloads {
                         .withLabels(labels)
                         .endMetadata()
                         .withSpec(new PodSpecBuilder()
-                                .withServiceAccountName("efs-csi-controller-sa")
+                                .withServiceAccountName(driver.prefix() + "-controller-sa")
                                 .withPriorityClassName("system-cluster-critical")
                                 .withNodeSelector(Map.of("kubernetes.io/os", "linux"))
                                 .withTolerations(
@@ -209,9 +273,9 @@ final class AddonWorkloads {
                                                 .withTolerationSeconds(300L)
                                                 .build())
                                 .addNewContainer()
-                                .withName("efs-plugin")
-                                .withImage(BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15")
-                                .withArgs("--endpoint=$(CSI_ENDPOINT)", "--delete-access-point-root-dir=false")
+                                .withName(driver.container())
+                                .withImage(driver.image())
+                                .withArgs(driver.args())
                                 .withNewResources()
                                 .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("40Mi")))
                                 .endResources()
@@ -220,16 +284,12 @@ final class AddonWorkloads {
                         .endTemplate()
                         .endSpec()
                         .build());
-        BareCluster.daemonSet(
-                client,
-                EFS_NODE,
-                BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15",
-                NodeDaemon.EFS_CSI_NODE.cpu());
+        BareCluster.daemonSet(client, driver.node(), driver.image(), driver.nodeCpu());
         BareCluster.create(
                 client,
                 new CSIDriverBuilder()
                         .withNewMetadata()
-                        .withName(EFS_DRIVER_NAME)
+                        .withName(driver.driverName())
                         .endMetadata()
                         .withNewSpec()
                         .withAttachRequired(false)

@@ -25,6 +25,11 @@ import software.amazon.awssdk.services.sfn.model.SfnException;
 enum AwsService {
     EKS("eks", "Eks", EksClient.class, EksException::builder),
     EFS("efs", "Efs", EfsClient.class, EfsException::builder),
+    FSX(
+            "fsx",
+            "FSx",
+            software.amazon.awssdk.services.fsx.FSxClient.class,
+            software.amazon.awssdk.services.fsx.model.FSxException::builder),
     CLOUD_CONTROL("cloudcontrol", "CloudControl", CloudControlClient.class, CloudControlException::builder),
     EVENTS("events", "CloudWatchEvents", CloudWatchEventsClient.class, CloudWatchEventsException::builder),
     STATES("states", "SFN", SfnClient.class, SfnException::builder);

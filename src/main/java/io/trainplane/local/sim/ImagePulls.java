@@ -85,6 +85,7 @@ public final class ImagePulls {
             Map.entry("public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6", 0.03), // estimate
             Map.entry(BareCluster.REGISTRY + "/eks/aws-efa-k8s-device-plugin:v0.5.6", 0.03), // estimate
             Map.entry(BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15", 0.1), // estimate
+            Map.entry(BareCluster.REGISTRY + "/eks/aws-fsx-csi-driver:v1.5.0", 0.1), // estimate
             Map.entry(BareCluster.REGISTRY + "/eks/eks-pod-identity-agent:v0.1.29", 0.02), // estimate
             Map.entry(BareCluster.REGISTRY + "/amazon-k8s-cni:v1.20.4-eksbuild.1", 0.05), // estimate
             Map.entry(BareCluster.REGISTRY + "/eks/coredns:v1.12.4-eksbuild.1", 0.02), // estimate

@@ -24,8 +24,9 @@ final class VolumeMounts {
     static final String KUBELET = "kubelet";
 
     /** The DaemonSet whose pod registers each CSI driver's node plugin with the kubelet. */
-    private static final java.util.Map<String, String> NODE_PLUGINS =
-            java.util.Map.of(AddonWorkloads.EFS_DRIVER_NAME, AddonWorkloads.EFS_NODE);
+    private static final java.util.Map<String, String> NODE_PLUGINS = java.util.Map.of(
+            AddonWorkloads.EFS_DRIVER_NAME, AddonWorkloads.EFS_NODE,
+            AddonWorkloads.FSX_DRIVER_NAME, AddonWorkloads.FSX_NODE);
 
     /** Where an EFS file system can be reached from: the zones of its available mount targets. */
     @FunctionalInterface

@@ -35,6 +35,7 @@ class StackTemplateTest {
                         "EksClusterRole",
                         "EksNodeRole",
                         "EfsCsiDriverRole",
+                        "FsxCsiDriverRole",
                         "RunOutputsRole",
                         "ClusterWorkRole",
                         "TrainingPipelineRole",

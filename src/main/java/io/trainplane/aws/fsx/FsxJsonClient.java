@@ -1,0 +1,148 @@
+package io.trainplane.aws.fsx;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.TransientException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.HttpExecuteRequest;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.SdkHttpFullRequest;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.regions.Region;
+
+/**
+ * FSx's DescribeFileSystems and DeleteFileSystem over its AWS JSON 1.1 protocol: a POST to
+ * {@code https://fsx.<region>.amazonaws.com/} with {@code X-Amz-Target:
+ * AWSSimbaAPIService_v20180301.<Operation>}, signed with SigV4 for service {@code fsx}; errors
+ * answer 4xx/5xx with {@code __type} and {@code Message}
+ * (https://docs.aws.amazon.com/fsx/latest/APIReference/CommonErrors.html,
+ * https://smithy.io/2.0/aws/protocols/aws-json-1_1-protocol.html). For Teardown, whose artifact
+ * carries no FSx SDK module; throttling and 5xx become {@link TransientException} (Teardown looks
+ * again).
+ */
+public final class FsxJsonClient implements LustreFileSystems {
+    static final String TARGET_PREFIX = "AWSSimbaAPIService_v20180301.";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SdkHttpClient http;
+    private final AwsCredentialsProvider credentials;
+    private final Region region;
+    private final URI endpoint;
+
+    public FsxJsonClient(SdkHttpClient http, AwsCredentialsProvider credentials, Region region) {
+        this(http, credentials, region, URI.create("https://fsx." + region.id() + ".amazonaws.com/"));
+    }
+
+    FsxJsonClient(SdkHttpClient http, AwsCredentialsProvider credentials, Region region, URI endpoint) {
+        this.http = http;
+        this.credentials = credentials;
+        this.region = region;
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    public Optional<Described> describe(String fileSystemId) {
+        ObjectNode body = JSON.createObjectNode();
+        body.putArray("FileSystemIds").add(fileSystemId);
+        try {
+            JsonNode answer = call("DescribeFileSystems", body);
+            JsonNode first = answer.path("FileSystems").path(0);
+            return first.isMissingNode() ? Optional.empty() : Optional.of(described(first));
+        } catch (FsxError e) {
+            if ("FileSystemNotFound".equals(e.code())) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public List<Described> list() {
+        List<Described> all = new ArrayList<>();
+        String token = null;
+        do {
+            ObjectNode body = JSON.createObjectNode();
+            if (token != null) {
+                body.put("NextToken", token);
+            }
+            JsonNode answer = call("DescribeFileSystems", body);
+            answer.path("FileSystems").forEach(fs -> all.add(described(fs)));
+            token = answer.path("NextToken").isTextual()
+                    ? answer.path("NextToken").asText()
+                    : null;
+        } while (token != null);
+        return all;
+    }
+
+    @Override
+    public void delete(String fileSystemId) {
+        call("DeleteFileSystem", JSON.createObjectNode().put("FileSystemId", fileSystemId));
+    }
+
+    private static Described described(JsonNode fs) {
+        Map<String, String> tags = new TreeMap<>();
+        fs.path("Tags")
+                .forEach(t -> tags.put(t.path("Key").asText(), t.path("Value").asText()));
+        return new Described(
+                fs.path("FileSystemId").asText(),
+                fs.path("FileSystemType").asText(),
+                fs.path("Lifecycle").asText(),
+                tags);
+    }
+
+    JsonNode call(String operation, ObjectNode body) {
+        byte[] payload = body.toString().getBytes(StandardCharsets.UTF_8);
+        SdkHttpFullRequest request = SdkHttpFullRequest.builder()
+                .method(SdkHttpMethod.POST)
+                .uri(endpoint)
+                .putHeader("Content-Type", "application/x-amz-json-1.1")
+                .putHeader("X-Amz-Target", TARGET_PREFIX + operation)
+                .build();
+        ContentStreamProvider content = ContentStreamProvider.fromByteArray(payload);
+        var signed = AwsV4HttpSigner.create().sign(r -> r.identity(credentials.resolveCredentials())
+                .request(request)
+                .payload(content)
+                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "fsx")
+                .putProperty(AwsV4HttpSigner.REGION_NAME, region.id()));
+        try {
+            var response = http.prepareRequest(HttpExecuteRequest.builder()
+                            .request(signed.request())
+                            .contentStreamProvider(signed.payload().orElse(content))
+                            .build())
+                    .call();
+            int status = response.httpResponse().statusCode();
+            JsonNode answer;
+            try (InputStream in = response.responseBody().orElse(null)) {
+                byte[] bytes = in == null ? new byte[0] : in.readAllBytes();
+                answer = bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(new ByteArrayInputStream(bytes));
+            }
+            if (status / 100 == 2) {
+                return answer;
+            }
+            String type = answer.path("__type").asText("Unknown");
+            String code = type.substring(type.lastIndexOf('#') + 1);
+            String message =
+                    answer.path("Message").asText(answer.path("message").asText(""));
+            if (status >= 500 || code.contains("Throttl") || "InternalServerError".equals(code)) {
+                throw new TransientException("FSx " + operation + " answered " + status + " " + code + ": " + message);
+            }
+            throw new FsxError(code, message);
+        } catch (IOException e) {
+            throw new UncheckedIOException("FSx " + operation + " failed: " + e.getMessage(), e);
+        }
+    }
+}

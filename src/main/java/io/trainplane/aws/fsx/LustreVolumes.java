@@ -1,0 +1,162 @@
+package io.trainplane.aws.fsx;
+
+import io.trainplane.aws.ResourceState;
+import io.trainplane.aws.RunTags;
+import io.trainplane.core.TerminalException;
+import io.trainplane.core.TransientException;
+import io.trainplane.spec.Names;
+import io.trainplane.spec.VolumeSpec;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.services.fsx.FSxClient;
+import software.amazon.awssdk.services.fsx.model.BadRequestException;
+import software.amazon.awssdk.services.fsx.model.FSxException;
+import software.amazon.awssdk.services.fsx.model.FileSystem;
+import software.amazon.awssdk.services.fsx.model.FileSystemLifecycle;
+import software.amazon.awssdk.services.fsx.model.FileSystemNotFoundException;
+import software.amazon.awssdk.services.fsx.model.FileSystemType;
+import software.amazon.awssdk.services.fsx.model.IncompatibleParameterErrorException;
+import software.amazon.awssdk.services.fsx.model.InvalidExportPathException;
+import software.amazon.awssdk.services.fsx.model.InvalidImportPathException;
+import software.amazon.awssdk.services.fsx.model.InvalidNetworkSettingsException;
+import software.amazon.awssdk.services.fsx.model.ServiceLimitExceededException;
+
+/**
+ * A run's FSx for Lustre file system up to its use: create, state, mount, adoption (its deletion
+ * is {@link LustreTeardown}'s, which the Kubernetes artifact runs without the FSx SDK). Every method
+ * looks once and returns (the state machine waits between calls) and can be called again with the
+ * same result: create sends the run's ClientRequestToken. Adopted file systems
+ * ({@code volume.fileSystemId}) are checked with {@link #checkAdoptable} and never deleted.
+ */
+public final class LustreVolumes {
+    /** What a file system the pods can mount is known by: its id, DNS name and Lustre mount name. */
+    public record Mount(String fileSystemId, String dnsName, String mountName) {}
+
+    private final FSxClient fsx;
+
+    public LustreVolumes(FSxClient fsx) {
+        this.fsx = fsx;
+    }
+
+    /**
+     * Creates the run's file system, or gets the one an earlier attempt created: FSx answers a
+     * CreateFileSystem with a ClientRequestToken it has seen with that file system
+     * (https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateFileSystem.html).
+     *
+     * @return the file system id
+     */
+    public String createFileSystem(
+            Names names, RunTags tags, VolumeSpec volume, String subnetId, List<String> securityGroupIds) {
+        try {
+            return fsx.createFileSystem(
+                            LustreRequests.createFileSystem(names, tags, volume, subnetId, securityGroupIds))
+                    .fileSystem()
+                    .fileSystemId();
+        } catch (FSxException e) {
+            throw translate(e, "FSx for Lustre file system " + names.lustreRequestToken());
+        }
+    }
+
+    /** Where the file system stands ({@link LustreTeardown#state}); one that does not exist is {@code Gone}. */
+    public ResourceState fileSystemState(String fileSystemId) {
+        return new LustreTeardown(new SdkLustreFileSystems(fsx)).state(fileSystemId);
+    }
+
+    /** How the pods mount the file system; empty while it does not exist. */
+    public Optional<Mount> mount(String fileSystemId) {
+        return describe(fileSystemId)
+                .map(fs -> new Mount(
+                        fs.fileSystemId(),
+                        fs.dnsName(),
+                        fs.lustreConfiguration() == null
+                                ? null
+                                : fs.lustreConfiguration().mountName()));
+    }
+
+    /**
+     * Checks that an existing file system named by the spec can be used: it exists, is Lustre,
+     * and is available. Its security groups must admit the cluster's nodes on Lustre's ports; the
+     * run cannot change them (FSx has no API for a file system's groups).
+     *
+     * @throws TerminalException FileSystemNotFound, FileSystemNotLustre, FileSystemNotAvailable
+     */
+    public Mount checkAdoptable(String fileSystemId) {
+        FileSystem fs = describe(fileSystemId)
+                .orElseThrow(() -> new TerminalException(
+                        "FileSystemNotFound",
+                        "volume.fileSystemId names FSx file system " + fileSystemId
+                                + ", which does not exist in this account and region: check the id and the stack's"
+                                + " region, or leave volume.fileSystemId out so that the run creates one"));
+        if (fs.fileSystemType() != FileSystemType.LUSTRE) {
+            throw new TerminalException(
+                    "FileSystemNotLustre",
+                    "volume.fileSystemId names FSx file system " + fileSystemId + ", which is "
+                            + fs.fileSystemTypeAsString() + ", not LUSTRE: name a Lustre file system");
+        }
+        if (fs.lifecycle() != FileSystemLifecycle.AVAILABLE && fs.lifecycle() != FileSystemLifecycle.UPDATING) {
+            throw new TerminalException(
+                    "FileSystemNotAvailable",
+                    "volume.fileSystemId names FSx file system " + fileSystemId + ", which is "
+                            + fs.lifecycleAsString() + ": only an available file system can be used; wait for it"
+                            + " or name another");
+        }
+        return new Mount(fileSystemId, fs.dnsName(), fs.lustreConfiguration().mountName());
+    }
+
+    private Optional<FileSystem> describe(String fileSystemId) {
+        try {
+            return fsx.describeFileSystems(LustreRequests.describe(fileSystemId)).fileSystems().stream()
+                    .findFirst();
+        } catch (FileSystemNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * What an FSx error means for the run: what the user can act on becomes a
+     * {@link TerminalException} saying what to do; the rest is returned unchanged for
+     * {@code Failures.classify} (throttling, 5xx).
+     */
+    static RuntimeException translate(FSxException e, String subject) {
+        return switch (e) {
+            case ServiceLimitExceededException x ->
+                new TerminalException(
+                        "ServiceLimitExceeded",
+                        subject + ": the account has reached an FSx quota in this region (" + x.limitAsString()
+                                + "): delete unused file systems, ask for a higher quota (Service Quotas, Amazon FSx),"
+                                + " or set volume.fileSystemId to reuse a file system",
+                        x);
+            case InvalidNetworkSettingsException x ->
+                new TerminalException(
+                        "InvalidNetworkSettings",
+                        subject + ": " + x.awsErrorDetails().errorMessage()
+                                + "; check the cluster subnets the stack was deployed with",
+                        x);
+            case InvalidImportPathException x ->
+                new TerminalException(
+                        "InvalidImportPath",
+                        subject + ": " + x.awsErrorDetails().errorMessage()
+                                + "; set volume.s3ImportPath to an existing bucket of this region",
+                        x);
+            case InvalidExportPathException x ->
+                new TerminalException(
+                        "InvalidExportPath",
+                        subject + ": " + x.awsErrorDetails().errorMessage()
+                                + "; set volume.s3ExportPath to a prefix in the bucket of volume.s3ImportPath",
+                        x);
+            case IncompatibleParameterErrorException x ->
+                new TerminalException(
+                        "IncompatibleParameterError",
+                        subject + ": " + x.awsErrorDetails().errorMessage() + " (parameter " + x.parameter()
+                                + "); the spec's volume settings do not fit together",
+                        x);
+            case BadRequestException x ->
+                new TerminalException(
+                        "BadRequest",
+                        subject + ": " + x.awsErrorDetails().errorMessage() + "; check the spec's volume settings",
+                        x);
+            case FileSystemNotFoundException x -> new TransientException(subject + ": not found yet", x);
+            default -> e;
+        };
+    }
+}

@@ -1,0 +1,178 @@
+package io.trainplane.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.local.iam.AuditEntry;
+import io.trainplane.local.iam.StackPolicies;
+import io.trainplane.local.iam.StackPrincipals;
+import io.trainplane.local.iam.StackTemplate;
+import io.trainplane.spec.RunSpecs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import software.amazon.awssdk.services.fsx.model.CreateFileSystemLustreConfiguration;
+import software.amazon.awssdk.services.fsx.model.CreateFileSystemRequest;
+import software.amazon.awssdk.services.fsx.model.FileSystemType;
+import software.amazon.awssdk.services.fsx.model.LustreDeploymentType;
+
+/**
+ * examples/quickstart-fsx.json on the twin: an FSx for Lustre file system linked to S3 is created,
+ * mounted through the FSx CSI driver and deleted, nothing left; every FSx call it makes is refused
+ * and throttled in turn (the call log says which), and every template statement only it needs is
+ * needed.
+ */
+class LustreVolumeRunTest {
+    static String spec;
+    static RunReport ok;
+    static List<AuditEntry> audit;
+
+    @BeforeAll
+    static void realRun() throws IOException {
+        spec = Files.readString(Path.of("examples/quickstart-fsx.json"));
+        try (LocalCloud cloud = new LocalCloud()) {
+            cloud.iam().judgeBy(StackPrincipals.authorizer(StackTemplate.local().policies()));
+            ok = new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(spec), "quickstart-fsx");
+            audit = cloud.iam().entries();
+        }
+        assertThat(ok.status()).as(ok.error() + " " + ok.cause()).isEqualTo("SUCCEEDED");
+    }
+
+    static RunReport run(Faults faults) {
+        try (LocalCloud cloud = new LocalCloud()) {
+            return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(spec), "quickstart-fsx");
+        }
+    }
+
+    @Test
+    void theFileSystemIsCreatedMountedAndDeletedAndNothingIsLeft() {
+        assertThat(ok.calls()).containsKeys("fsx:CreateFileSystem", "fsx:DescribeFileSystems", "fsx:DeleteFileSystem");
+        assertThat(ok.calls()).doesNotContainKeys("efs:CreateFileSystem");
+        assertThat(ok.resources().created())
+                .anyMatch(r -> r.startsWith("fsx:file-system/fs-"))
+                .contains("eks:addon/tp-quickstart-fsx-eks/aws-fsx-csi-driver");
+        assertThat(ok.resources().remaining()).isEmpty();
+        assertThat(audit).filteredOn(e -> !e.decision().allowed()).isEmpty();
+        // The S3 link is judged: the data source's service-linked role and the bucket.
+        assertThat(audit)
+                .extracting(AuditEntry::action)
+                .contains("fsx:CreateFileSystem", "fsx:TagResource", "iam:PutRolePolicy", "s3:ListBucket");
+    }
+
+    @Test
+    void anAdoptedFileSystemIsMountedAndNeverDeleted() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            String id = cloud.fsx()
+                    .createFileSystem(CreateFileSystemRequest.builder()
+                            .fileSystemType(FileSystemType.LUSTRE)
+                            .storageCapacity(1200)
+                            .subnetIds(io.trainplane.local.sim.SimulatedNetwork.SUBNET_1A)
+                            .lustreConfiguration(CreateFileSystemLustreConfiguration.builder()
+                                    .deploymentType(LustreDeploymentType.SCRATCH_2)
+                                    .build())
+                            .build())
+                    .fileSystem()
+                    .fileSystemId();
+            cloud.clock().advance(io.trainplane.local.sim.SimulatedFsx.FILE_SYSTEM_CREATING);
+            ObjectNode adopting = (ObjectNode) RunSpecs.normalize(spec);
+            ObjectNode volume =
+                    adopting.putObject("volume").put("type", "fsx-lustre").put("fileSystemId", id);
+            assertThat(volume.size()).isEqualTo(2);
+            RunReport r = new LocalRun(cloud, Faults.none(), e -> {})
+                    .execute(RunSpecs.normalize(adopting.toString()), "quickstart-fsx");
+            assertThat(r.status()).as(r.error() + " " + r.cause()).isEqualTo("SUCCEEDED");
+            // The one create is the test's own, above.
+            assertThat(r.calls()).containsEntry("fsx:CreateFileSystem", 1).doesNotContainKey("fsx:DeleteFileSystem");
+            assertThat(r.resources().remaining()).isEmpty();
+            assertThat(cloud.fsx().available(id)).isTrue();
+        }
+    }
+
+    static Stream<String> fsxCalls() {
+        return ok.calls().keySet().stream().filter(op -> op.startsWith("fsx:"));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aRefusedFsxCallFailsTheRunAndLeavesOnlyWhatItCouldNotDelete() {
+        return fsxCalls()
+                .map(op -> DynamicTest.dynamicTest("--fault " + op, () -> {
+                    RunReport r = run(new Faults(Set.of(), Set.of(), Set.of(op), Set.of()));
+                    assertThat(r.status()).isEqualTo("FAILED");
+                    if (op.equals("fsx:CreateFileSystem")) {
+                        assertThat(r.resources().created()).noneMatch(c -> c.startsWith("fsx:"));
+                    }
+                    // Without DescribeFileSystems or DeleteFileSystem the file system stays, and the cluster
+                    // whose security group it uses with it (and what goes after the cluster).
+                    boolean deletePath = op.contains("Delete") || op.contains("Describe");
+                    assertThat(r.resources().remaining())
+                            .as("left behind when " + op + " fails")
+                            .allSatisfy(left -> assertThat(deletePath
+                                            && (left.startsWith("fsx:")
+                                                    || left.startsWith("eks:")
+                                                    || left.startsWith("logs:")))
+                                    .as(left)
+                                    .isTrue());
+                }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aThrottledFsxCallIsRetriedAndTheRunSucceeds() {
+        return fsxCalls()
+                .map(op -> DynamicTest.dynamicTest("--throttle " + op, () -> {
+                    RunReport r = run(new Faults(Set.of(), Set.of(), Set.of(), Set.of(op)));
+                    assertThat(r.status()).isEqualTo("SUCCEEDED");
+                    assertThat(r.resources().remaining()).isEmpty();
+                }));
+    }
+
+    /** The template statements that allowed the FSx run's calls and that name FSx for Lustre. */
+    static Stream<String> lustreStatements() {
+        Set<String> used = new TreeSet<>();
+        audit.stream()
+                .map(AuditEntry::statement)
+                .filter(Objects::nonNull)
+                .filter(s -> s.contains("Lustre"))
+                .forEach(used::add);
+        return used.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> withoutAnFsxStatementTheRunFailsNamingTheDeniedAction() {
+        assertThat(lustreStatements()).hasSizeGreaterThanOrEqualTo(5);
+        return lustreStatements()
+                .map(statement -> DynamicTest.dynamicTest(statement, () -> {
+                    StackPolicies without = StackTemplate.local().policies().without(statement);
+                    try (LocalCloud cloud = new LocalCloud()) {
+                        cloud.iam().judgeBy(StackPrincipals.authorizer(without));
+                        RunReport r = new LocalRun(cloud, Faults.none(), e -> {})
+                                .execute(RunSpecs.normalize(spec), "quickstart-fsx");
+                        List<AuditEntry> denied = cloud.iam().entries().stream()
+                                .filter(e -> !e.decision().allowed())
+                                .toList();
+                        assertThat(denied).isNotEmpty();
+                        assertThat(r.status()).isEqualTo("FAILED");
+                        assertThat(r.error() + " " + r.cause())
+                                .contains(denied.getFirst().action());
+                        if (statement.contains("Delete") || statement.contains("Describe")) {
+                            // Cleanup cannot delete the file system, nor the cluster whose group it uses.
+                            assertThat(r.resources().remaining())
+                                    .anyMatch(left -> left.startsWith("fsx:file-system/"))
+                                    .allMatch(left -> left.startsWith("fsx:")
+                                            || left.startsWith("eks:")
+                                            || left.startsWith("logs:"));
+                        } else {
+                            assertThat(r.resources().remaining()).isEmpty();
+                        }
+                    }
+                }));
+    }
+}
