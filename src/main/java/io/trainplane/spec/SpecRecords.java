@@ -127,10 +127,10 @@ final class SpecRecords {
         putText(json, "name", cluster.name());
         putText(json, "kubernetesVersion", cluster.kubernetesVersion());
         putText(json, "nodegroupName", cluster.nodegroupName());
-        putText(json, "instanceType", cluster.instanceType());
         if (cluster.nodes() != null) {
             json.put("nodes", cluster.nodes());
         }
+        putText(json, "instanceType", cluster.instanceType());
         NodeGroupSpec nodeGroup = cluster.nodeGroup();
         if (nodeGroup != null) {
             ObjectNode group = json.putObject("nodeGroup");

@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 
 /**
- * The third cleanup layer (DESIGN §2), run on a schedule: every EKS cluster, EFS file system and
+ * The third cleanup layer (DESIGN §2), run on a schedule: every EKS cluster, EFS and FSx for Lustre file system and
  * control-plane log group tagged {@code trainplane:run-id} and {@code trainplane:stack} = this
  * stack whose run is finished (SUCCEEDED, FAILED, CANCELLED), unknown (no record), or older than
  * its {@code maxRunHours} gets cleaned up. Another stack's resources (its runs are in another

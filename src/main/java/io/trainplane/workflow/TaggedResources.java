@@ -72,6 +72,19 @@ final class TaggedResources {
                                 RunResources.FILE_SYSTEM, fs.fileSystemId(), "efs:file-system/" + fs.fileSystemId()));
             }
         }
+        for (var fs : clients.lustreFileSystems().list()) {
+            if (!"LUSTRE".equals(fs.fileSystemType()) || "DELETING".equals(fs.lifecycle())) {
+                continue;
+            }
+            String runId = ownRun(fs.tags(), stack, others);
+            if (runId != null) {
+                byRun.computeIfAbsent(runId, k -> new ArrayList<>())
+                        .add(new Found(
+                                RunResources.LUSTRE_FILE_SYSTEM,
+                                fs.fileSystemId(),
+                                "fsx:file-system/" + fs.fileSystemId()));
+            }
+        }
         Ec2Objects cloudControl = new Ec2Objects(clients.cloudControl());
         for (String logGroup : cloudControl.identifiers(ControlPlaneLogGroup.TYPE)) {
             // Only groups named like a run cluster's are read: an account has many log groups.

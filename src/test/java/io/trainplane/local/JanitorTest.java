@@ -162,6 +162,43 @@ class JanitorTest {
     }
 
     @Test
+    void anOrphanedLustreFileSystemOfThisStackIsCleanedUpAndAnotherStacksIsLeftAlone() {
+        try (LocalCloud cloud = new LocalCloud()) {
+            String ghost = lustre(cloud, ours("ghost-lustre"));
+            String theirs = lustre(cloud, new RunTags("ml-dev", "their-run").asMap());
+            cloud.clock().advance(io.trainplane.local.sim.SimulatedFsx.FILE_SYSTEM_CREATING);
+
+            JsonNode report = LocalJanitor.sweep(cloud);
+            cloud.clock().advance(Duration.ofMinutes(10));
+            cloud.reconcile();
+
+            assertThat(report.path("runs").findValuesAsText("runId")).containsExactly("ghost-lustre");
+            assertThat(report.path("runs").toString()).contains("fsx:file-system/" + ghost);
+            assertThat(report.path("otherStacks").asInt()).isEqualTo(1);
+            List<String> left = cloud.fsx().describeFileSystems(r -> {}).fileSystems().stream()
+                    .map(f -> f.fileSystemId())
+                    .toList();
+            assertThat(left).containsExactly(theirs);
+        }
+    }
+
+    static String lustre(LocalCloud cloud, Map<String, String> tags) {
+        return cloud.fsx()
+                .createFileSystem(r -> r.fileSystemType(software.amazon.awssdk.services.fsx.model.FileSystemType.LUSTRE)
+                        .storageCapacity(1200)
+                        .subnetIds(io.trainplane.local.sim.SimulatedNetwork.SUBNET_1A)
+                        .lustreConfiguration(l -> l.deploymentType("SCRATCH_2"))
+                        .tags(tags.entrySet().stream()
+                                .map(t -> software.amazon.awssdk.services.fsx.model.Tag.builder()
+                                        .key(t.getKey())
+                                        .value(t.getValue())
+                                        .build())
+                                .toList()))
+                .fileSystem()
+                .fileSystemId();
+    }
+
+    @Test
     void anOrphanedClustersSystemNodeGroupIsAdoptedUnderItsOwnEntryAndGoesWithTheWorkers() throws IOException {
         try (LocalCloud cloud = new LocalCloud()) {
             RunStore store = StepWiring.runStore(cloud.clients());

@@ -7,7 +7,6 @@ import io.trainplane.core.TransientException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -125,14 +124,14 @@ public final class FsxJsonClient implements LustreFileSystems {
                             .build())
                     .call();
             int status = response.httpResponse().statusCode();
-            JsonNode answer;
+            byte[] bytes;
             try (InputStream in = response.responseBody().orElse(null)) {
-                byte[] bytes = in == null ? new byte[0] : in.readAllBytes();
-                answer = bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(new ByteArrayInputStream(bytes));
+                bytes = in == null ? new byte[0] : in.readAllBytes();
             }
             if (status / 100 == 2) {
-                return answer;
+                return bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(new ByteArrayInputStream(bytes));
             }
+            JsonNode answer = errorBody(bytes);
             String type = answer.path("__type").asText("Unknown");
             String code = type.substring(type.lastIndexOf('#') + 1);
             String message =
@@ -142,7 +141,25 @@ public final class FsxJsonClient implements LustreFileSystems {
             }
             throw new FsxError(code, message);
         } catch (IOException e) {
-            throw new UncheckedIOException("FSx " + operation + " failed: " + e.getMessage(), e);
+            // The connection failed, or an answer was cut off: as the SDK would, ask again.
+            throw new TransientException("FSx " + operation + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * An error's body as JSON; one that is not (a load balancer's HTML page, a proxy's text) is
+     * its message, so its status still decides whether to ask again.
+     */
+    private static JsonNode errorBody(byte[] bytes) {
+        try {
+            JsonNode parsed = bytes.length == 0 ? null : JSON.readTree(bytes);
+            if (parsed != null && parsed.isObject()) {
+                return parsed;
+            }
+        } catch (IOException notJson) {
+            // Read below as text.
+        }
+        String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip();
+        return JSON.createObjectNode().put("Message", text.length() > 200 ? text.substring(0, 200) + "…" : text);
     }
 }

@@ -39,6 +39,18 @@ final class ClusterReads {
         return server.serves(group, plural);
     }
 
+    /**
+     * Whether a Running pod has a container of {@code image} (any tag): an operator acts only while
+     * its pod runs.
+     */
+    boolean running(String image) {
+        return pods().stream()
+                .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                .flatMap(p -> p.getSpec().getContainers().stream())
+                .anyMatch(c -> c.getImage() != null
+                        && c.getImage().replaceFirst(":[^/:]*$", "").endsWith(image));
+    }
+
     List<Node> nodes() {
         return current("nodes", () -> client.nodes().list().getItems());
     }

@@ -66,11 +66,7 @@ public final class MpiJobController {
 
     /** Acts only while the operator's pod runs and the API server serves MPIJobs of v2beta1. */
     public void reconcile(Instant now) {
-        boolean running = reads.pods().stream()
-                .filter(p -> "Running".equals(p.getStatus().getPhase()))
-                .flatMap(p -> p.getSpec().getContainers().stream())
-                .anyMatch(c -> c.getImage() != null
-                        && c.getImage().replaceFirst(":[^/:]*$", "").endsWith(OPERATOR_IMAGE));
+        boolean running = reads.running(OPERATOR_IMAGE);
         if (!running || !reads.serves(MpiJobs.CONTEXT.getGroup(), MpiJobs.CONTEXT.getPlural())) {
             return;
         }

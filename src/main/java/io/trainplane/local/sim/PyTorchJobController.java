@@ -61,11 +61,7 @@ public final class PyTorchJobController {
      * without the operator a PyTorchJob just sits there; without the CRD there is none to watch.
      */
     public void reconcile(Instant now) {
-        boolean running = reads.pods().stream()
-                .filter(p -> "Running".equals(p.getStatus().getPhase()))
-                .flatMap(p -> p.getSpec().getContainers().stream())
-                .anyMatch(c -> c.getImage() != null
-                        && c.getImage().replaceFirst(":[^/:]*$", "").endsWith(OPERATOR_IMAGE));
+        boolean running = reads.running(OPERATOR_IMAGE);
         if (!running || !reads.serves(PyTorchJobs.CONTEXT.getGroup(), PyTorchJobs.CONTEXT.getPlural())) {
             return;
         }

@@ -140,7 +140,7 @@ class FaultPlanTest {
     void unknownServicesAndOperationsAreRefusedWhenPlanned() {
         assertThatThrownBy(() -> sim.faults.fail("ec2", "RunInstances"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("eks, efs, cloudcontrol, events");
+                .hasMessageContaining("eks, efs, fsx, cloudcontrol, events");
         assertThatThrownBy(() -> sim.faults.fail("eks:CreateClustr"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("CreateClustr");
