@@ -116,6 +116,8 @@ public final class RunResources {
     public static final Key<String> LUSTRE_REQUEST_TOKEN = text("fsx/client-request-token");
     public static final Key<String> LUSTRE_DNS_NAME = text("fsx/dns-name");
     public static final Key<String> LUSTRE_MOUNT_NAME = text("fsx/mount-name");
+    /** The data repository associations that link the run's file system to S3 (they go with it). */
+    public static final Key<List<String>> LUSTRE_ASSOCIATIONS = texts("fsx/data-repository-associations");
     /**
      * The cluster's security group that the run added to mount targets it did not make (an adopted
      * or kept file system's), and those mount targets: written before the change, so that cleanup
@@ -168,6 +170,7 @@ public final class RunResources {
             LUSTRE_REQUEST_TOKEN,
             LUSTRE_DNS_NAME,
             LUSTRE_MOUNT_NAME,
+            LUSTRE_ASSOCIATIONS,
             MOUNT_TARGET_GROUP,
             MOUNT_TARGETS_OPENED,
             CLEANUP_STARTED,

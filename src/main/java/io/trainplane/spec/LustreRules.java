@@ -68,29 +68,18 @@ final class LustreRules {
                     "is " + capacity + " GiB; " + type + " file systems are " + type.capacityRule(),
                     "set it to " + type.validCapacityAtLeast(capacity)));
         }
-        String importPath = volume.s3ImportPath();
-        String exportPath = volume.s3ExportPath();
-        if (exportPath != null && importPath == null) {
-            problems.add(new SpecProblem(
-                    "/volume/s3ExportPath",
-                    "needs volume.s3ImportPath: FSx exports to the bucket the file system is linked to",
-                    "add volume.s3ImportPath (s3://bucket/prefix), or leave volume.s3ExportPath out"));
-        } else if (exportPath != null && !bucket(exportPath).equals(bucket(importPath))) {
-            problems.add(new SpecProblem(
-                    "/volume/s3ExportPath",
-                    "is in bucket " + bucket(exportPath) + ", but the file system is linked to bucket "
-                            + bucket(importPath) + " (volume.s3ImportPath); FSx exports only to that bucket",
-                    "use a prefix of s3://" + bucket(importPath) + "/ for volume.s3ExportPath"));
-        }
-        if (importPath != null && type == LustreDeploymentType.PERSISTENT_2) {
-            // PERSISTENT_2 links S3 only through data repository associations, made after the file
-            // system (https://docs.aws.amazon.com/fsx/latest/LustreGuide/create-dra-linked-data-repo.html):
-            // the run links at creation (ImportPath/ExportPath), which the other types take.
-            problems.add(new SpecProblem(
-                    "/volume/s3ImportPath",
-                    "links S3 at creation, which PERSISTENT_2 does not take (it links through data repository"
-                            + " associations, which runs do not create yet)",
-                    "set volume.deploymentType to SCRATCH_2 or PERSISTENT_1, or leave volume.s3ImportPath out"));
+        // Each S3 path is its own data repository association, which every deployment type but
+        // SCRATCH_1 takes
+        // (https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateDataRepositoryAssociation.html).
+        for (String field : List.of("s3ImportPath", "s3ExportPath")) {
+            if (given(volume, field) && type == LustreDeploymentType.SCRATCH_1) {
+                problems.add(new SpecProblem(
+                        "/volume/" + field,
+                        "links the file system to S3 through a data repository association, which SCRATCH_1"
+                                + " file systems do not take",
+                        "set volume.deploymentType to SCRATCH_2 (the default), PERSISTENT_1 or PERSISTENT_2, or leave"
+                                + " volume." + field + " out"));
+            }
         }
     }
 
@@ -103,12 +92,5 @@ final class LustreRules {
             case "s3ExportPath" -> volume.s3ExportPath() != null;
             default -> throw new IllegalArgumentException(field);
         };
-    }
-
-    /** The bucket of an {@code s3://bucket/prefix} URI. */
-    static String bucket(String s3Uri) {
-        String rest = s3Uri.substring("s3://".length());
-        int slash = rest.indexOf('/');
-        return slash < 0 ? rest : rest.substring(0, slash);
     }
 }

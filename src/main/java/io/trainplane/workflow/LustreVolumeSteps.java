@@ -12,6 +12,7 @@ import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
+import io.trainplane.spec.VolumeSpec;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -22,7 +23,8 @@ import java.util.function.Supplier;
  * system; CheckVolume creates it at its first look with the cluster's group (on a created cluster
  * that is OpenMountTargets, as soon as the cluster is ACTIVE, so the file system comes up beside
  * the node groups), then waits for AVAILABLE and writes its DNS name and mount name into the
- * record for BindVolume.
+ * record for BindVolume; with S3 paths it then links the file system to them (data repository
+ * associations, LustreRequests) and waits for the links too.
  */
 final class LustreVolumeSteps {
     private final RunStore store;
@@ -94,6 +96,20 @@ final class LustreVolumeSteps {
             store.update(run.runId(), r -> r.withResource(RunResources.LUSTRE_DNS_NAME, mount.dnsName())
                     .withResource(RunResources.LUSTRE_MOUNT_NAME, mount.mountName()));
         }
+        if (state instanceof ResourceState.Ready && linked(run.spec().volume())) {
+            List<String> links = record.resources().list(RunResources.LUSTRE_ASSOCIATIONS);
+            if (links.isEmpty()) {
+                links = volumes.get().linkToS3(run.names(), run.spec().volume(), fileSystem);
+                List<String> made = links;
+                store.update(run.runId(), r -> r.withResource(RunResources.LUSTRE_ASSOCIATIONS, made));
+            }
+            state = volumes.get().associationsState(links);
+        }
         return ResourceWait.look(state, what, CheckVolumeStep.WAIT_SECONDS);
+    }
+
+    /** A file system the run creates with S3 paths (an adopted one is used as its owner linked it). */
+    private static boolean linked(VolumeSpec volume) {
+        return volume.fileSystemId() == null && (volume.s3ImportPath() != null || volume.s3ExportPath() != null);
     }
 }

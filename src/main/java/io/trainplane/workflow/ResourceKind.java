@@ -58,7 +58,8 @@ enum ResourceKind {
                     RunResources.LUSTRE_FILE_SYSTEM,
                     RunResources.LUSTRE_REQUEST_TOKEN,
                     RunResources.LUSTRE_DNS_NAME,
-                    RunResources.LUSTRE_MOUNT_NAME),
+                    RunResources.LUSTRE_MOUNT_NAME,
+                    RunResources.LUSTRE_ASSOCIATIONS),
             KUBERNETES_OBJECTS),
     NODE_GROUP("EKS node group", Keep.WITH_CLUSTER, entries(RunResources.NODE_GROUP), KUBERNETES_OBJECTS),
     /**

@@ -56,6 +56,10 @@ class LustreVolumeRunTest {
     @Test
     void theFileSystemIsCreatedMountedAndDeletedAndNothingIsLeft() {
         assertThat(ok.calls()).containsKeys("fsx:CreateFileSystem", "fsx:DescribeFileSystems", "fsx:DeleteFileSystem");
+        // The S3 paths are two data repository associations (import at /data, export at /model), waited for.
+        assertThat(ok.calls())
+                .containsEntry("fsx:CreateDataRepositoryAssociation", 2)
+                .containsKey("fsx:DescribeDataRepositoryAssociations");
         assertThat(ok.calls()).doesNotContainKeys("efs:CreateFileSystem");
         assertThat(ok.resources().created())
                 .anyMatch(r -> r.startsWith("fsx:file-system/fs-"))

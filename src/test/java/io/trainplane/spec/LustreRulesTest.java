@@ -98,18 +98,20 @@ class LustreRulesTest {
     }
 
     @Test
-    void theS3LinkIsOneBucketImportFirstAndNotPersistent2() {
+    void eachS3PathIsALinkOfItsOwnOnAnyTypeButScratch1() {
+        // Import and export are two data repository associations: either alone, in any buckets.
         assertThat(problems("{\"type\": \"fsx-lustre\", \"s3ExportPath\": \"s3://b-1/out\"}"))
-                .extracting(SpecProblem::pointer)
-                .containsExactly("/volume/s3ExportPath");
+                .isEmpty();
         assertThat(problems("{\"type\": \"fsx-lustre\", \"s3ImportPath\": \"s3://b-1/in\","
                         + " \"s3ExportPath\": \"s3://b-2/out\"}"))
-                .singleElement()
-                .satisfies(p -> assertThat(p.hint()).contains("s3://b-1/"));
+                .isEmpty();
         assertThat(problems("{\"type\": \"fsx-lustre\", \"deploymentType\": \"PERSISTENT_2\","
                         + " \"perUnitStorageThroughput\": 125, \"s3ImportPath\": \"s3://b-1/in\"}"))
+                .isEmpty();
+        assertThat(problems("{\"type\": \"fsx-lustre\", \"deploymentType\": \"SCRATCH_1\","
+                        + " \"s3ImportPath\": \"s3://b-1/in\", \"s3ExportPath\": \"s3://b-1/out\"}"))
                 .extracting(SpecProblem::pointer)
-                .containsExactly("/volume/s3ImportPath");
+                .containsExactlyInAnyOrder("/volume/s3ImportPath", "/volume/s3ExportPath");
         assertThat(problems("{\"type\": \"fsx-lustre\", \"s3ImportPath\": \"https://b-1/in\"}"))
                 .extracting(SpecProblem::pointer)
                 .containsExactly("/volume/s3ImportPath");

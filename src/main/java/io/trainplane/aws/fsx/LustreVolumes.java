@@ -57,6 +57,59 @@ public final class LustreVolumes {
         }
     }
 
+    /**
+     * Links the file system to S3 as the spec says ({@link LustreRequests#associations}), or gets the
+     * associations an earlier attempt made (the same ClientRequestToken).
+     *
+     * @return the associations' ids, in the order asked
+     */
+    public List<String> linkToS3(Names names, VolumeSpec volume, String fileSystemId) {
+        List<String> ids = new java.util.ArrayList<>();
+        for (var request : LustreRequests.associations(names, volume, fileSystemId)) {
+            try {
+                ids.add(fsx.createDataRepositoryAssociation(request)
+                        .association()
+                        .associationId());
+            } catch (FSxException e) {
+                throw translate(
+                        e,
+                        "the link of FSx for Lustre file system " + fileSystemId + " to "
+                                + request.dataRepositoryPath());
+            }
+        }
+        return List.copyOf(ids);
+    }
+
+    /**
+     * Where the associations stand together: Ready when every one is AVAILABLE, Failed when one is
+     * MISCONFIGURED or FAILED (with FSx's reason: an unreachable bucket, a missing permission),
+     * Creating otherwise (https://docs.aws.amazon.com/fsx/latest/APIReference/API_DataRepositoryAssociation.html).
+     */
+    public ResourceState associationsState(List<String> associationIds) {
+        var found = fsx.describeDataRepositoryAssociations(r -> r.associationIds(associationIds))
+                .associations();
+        for (var a : found) {
+            switch (a.lifecycle()) {
+                case MISCONFIGURED, FAILED -> {
+                    return new ResourceState.Failed("its link to " + a.dataRepositoryPath() + " is "
+                            + a.lifecycleAsString()
+                            + (a.failureDetails() == null
+                                    ? ""
+                                    : ": " + a.failureDetails().message())
+                            + "; check that the bucket exists in this region and LustreDataBuckets lists it");
+                }
+                case AVAILABLE -> {}
+                default -> {
+                    return new ResourceState.Creating(
+                            "its link to " + a.dataRepositoryPath() + " is " + a.lifecycleAsString());
+                }
+            }
+        }
+        return found.size() == associationIds.size()
+                ? new ResourceState.Ready()
+                : new ResourceState.Creating("its links to S3 are not all listed yet");
+    }
+
     /** Where the file system stands ({@link LustreTeardown#state}); one that does not exist is {@code Gone}. */
     public ResourceState fileSystemState(String fileSystemId) {
         return new LustreTeardown(new SdkLustreFileSystems(fsx)).state(fileSystemId);

@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.services.fsx.model.CreateDataRepositoryAssociationRequest;
 import software.amazon.awssdk.services.fsx.model.CreateFileSystemRequest;
 import software.amazon.awssdk.services.fsx.model.DeleteFileSystemRequest;
+import software.amazon.awssdk.services.fsx.model.DescribeDataRepositoryAssociationsRequest;
 import software.amazon.awssdk.services.fsx.model.DescribeFileSystemsRequest;
 import software.amazon.awssdk.services.fsx.model.ListTagsForResourceRequest;
 import software.amazon.awssdk.services.fsx.model.TagResourceRequest;
@@ -30,6 +32,7 @@ import software.amazon.awssdk.services.fsx.model.UntagResourceRequest;
  */
 final class FsxPermissions implements Permissions {
     private static final String FSX = IamRequests.ARN + "fsx:" + IamRequests.REGIONAL + "file-system/";
+    private static final String ASSOCIATION = IamRequests.ARN + "fsx:" + IamRequests.REGIONAL + "association/";
     private static final String IAM = IamRequests.ARN + "iam::" + AwsService.ACCOUNT + ":role/aws-service-role/";
     private final SimulatedFsx fsx;
 
@@ -53,29 +56,37 @@ final class FsxPermissions implements Permissions {
                 if (!tags.isEmpty()) {
                     asked.add(tagging("fsx:TagResource", newFileSystem, null, tags));
                 }
-                var lustre = r.lustreConfiguration();
-                if (lustre != null && lustre.importPath() != null) {
-                    String dataSourceRole = IAM
-                            + "s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_fs-00000000000000000";
-                    asked.add(IamRequest.of("iam:CreateServiceLinkedRole", dataSourceRole)
-                            .with("iam:AWSServiceName", "s3.data-source.lustre.fsx.amazonaws.com"));
-                    asked.add(IamRequest.of("iam:AttachRolePolicy", dataSourceRole));
-                    asked.add(IamRequest.of("iam:PutRolePolicy", dataSourceRole));
-                    String bucket = SimulatedFsx.bucket(lustre.importPath());
+                yield asked;
+            }
+            // https://docs.aws.amazon.com/fsx/latest/LustreGuide/setting-up.html (permissions to use
+            // data repositories in Amazon S3): the caller lets FSx make its S3 data-source role, and
+            // itself holds what that role will do with the bucket.
+            case CreateDataRepositoryAssociationRequest r -> {
+                String fileSystem = FSX + r.fileSystemId();
+                var asked = list(
+                        on("fsx:CreateDataRepositoryAssociation", fileSystem, fsx.tagsOrNull(r.fileSystemId())),
+                        IamRequest.of(
+                                "fsx:CreateDataRepositoryAssociation",
+                                ASSOCIATION + r.fileSystemId() + "/dra-00000000000000000"));
+                String dataSourceRole = IAM + "s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_"
+                        + r.fileSystemId();
+                asked.add(IamRequest.of("iam:CreateServiceLinkedRole", dataSourceRole)
+                        .with("iam:AWSServiceName", "s3.data-source.lustre.fsx.amazonaws.com"));
+                asked.add(IamRequest.of("iam:AttachRolePolicy", dataSourceRole));
+                asked.add(IamRequest.of("iam:PutRolePolicy", dataSourceRole));
+                if (r.dataRepositoryPath() != null && r.dataRepositoryPath().startsWith("s3://")) {
+                    String bucket = SimulatedFsx.bucket(r.dataRepositoryPath());
                     asked.add(IamRequest.of("s3:ListBucket", "arn:aws:s3:::" + bucket));
                     asked.add(IamRequest.of("s3:GetObject", "arn:aws:s3:::" + bucket + "/*"));
-                    if (lustre.exportPath() != null) {
-                        asked.add(IamRequest.of("s3:PutObject", "arn:aws:s3:::" + bucket + "/*"));
-                    }
+                    asked.add(IamRequest.of("s3:PutObject", "arn:aws:s3:::" + bucket + "/*"));
                 }
                 yield asked;
             }
-            case DescribeFileSystemsRequest r ->
-                r.hasFileSystemIds() && !r.fileSystemIds().isEmpty()
-                        ? r.fileSystemIds().stream()
-                                .map(id -> on("fsx:DescribeFileSystems", FSX + id, fsx.tagsOrNull(id)))
-                                .toList()
-                        : list(IamRequest.of("fsx:DescribeFileSystems", "*"));
+            case DescribeDataRepositoryAssociationsRequest r ->
+                list(IamRequest.of("fsx:DescribeDataRepositoryAssociations", "*"));
+            // fsx:DescribeFileSystems has no resource type (Service Authorization Reference, Amazon FSx):
+            // asked of "*", whichever file systems the request names.
+            case DescribeFileSystemsRequest r -> list(IamRequest.of("fsx:DescribeFileSystems", "*"));
             case DeleteFileSystemRequest r ->
                 list(on("fsx:DeleteFileSystem", FSX + r.fileSystemId(), fsx.tagsOrNull(r.fileSystemId())));
             case TagResourceRequest r -> {

@@ -13,10 +13,17 @@ import java.util.TreeMap;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.fsx.model.BadRequestException;
+import software.amazon.awssdk.services.fsx.model.CreateDataRepositoryAssociationRequest;
+import software.amazon.awssdk.services.fsx.model.CreateDataRepositoryAssociationResponse;
 import software.amazon.awssdk.services.fsx.model.CreateFileSystemRequest;
 import software.amazon.awssdk.services.fsx.model.CreateFileSystemResponse;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociation;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryAssociationNotFoundException;
+import software.amazon.awssdk.services.fsx.model.DataRepositoryLifecycle;
 import software.amazon.awssdk.services.fsx.model.DeleteFileSystemRequest;
 import software.amazon.awssdk.services.fsx.model.DeleteFileSystemResponse;
+import software.amazon.awssdk.services.fsx.model.DescribeDataRepositoryAssociationsRequest;
+import software.amazon.awssdk.services.fsx.model.DescribeDataRepositoryAssociationsResponse;
 import software.amazon.awssdk.services.fsx.model.DescribeFileSystemsRequest;
 import software.amazon.awssdk.services.fsx.model.DescribeFileSystemsResponse;
 import software.amazon.awssdk.services.fsx.model.FileSystem;
@@ -30,6 +37,7 @@ import software.amazon.awssdk.services.fsx.model.ListTagsForResourceRequest;
 import software.amazon.awssdk.services.fsx.model.ListTagsForResourceResponse;
 import software.amazon.awssdk.services.fsx.model.LustreDeploymentType;
 import software.amazon.awssdk.services.fsx.model.LustreFileSystemConfiguration;
+import software.amazon.awssdk.services.fsx.model.ServiceLimitExceededException;
 import software.amazon.awssdk.services.fsx.model.Tag;
 import software.amazon.awssdk.services.fsx.model.TagResourceRequest;
 import software.amazon.awssdk.services.fsx.model.TagResourceResponse;
@@ -54,12 +62,31 @@ public final class SimulatedFsx implements FSxClient, Inventory {
     public static final Duration FILE_SYSTEM_CREATING = Duration.ofMinutes(6);
 
     public static final Duration DELETING = Duration.ofMinutes(2);
+    /**
+     * CreateDataRepositoryAssociation to AVAILABLE, the bucket's listing imported
+     * (BatchImportMetaDataOnCreate). FSx documents no figure
+     * (https://docs.aws.amazon.com/fsx/latest/LustreGuide/create-dra-linked-data-repo.html): the
+     * twin's choice.
+     */
+    public static final Duration ASSOCIATION_CREATING = Duration.ofMinutes(1);
+    /** At most 8 data repository associations per file system (API_CreateDataRepositoryAssociation). */
+    static final int MAX_ASSOCIATIONS = 8;
+
+    /** A data repository association, created with its file system's life ahead of it. */
+    private record Association(String id, CreateDataRepositoryAssociationRequest request, Instant createdAt) {
+        DataRepositoryLifecycle lifecycle(Instant now) {
+            return now.isBefore(createdAt.plus(ASSOCIATION_CREATING))
+                    ? DataRepositoryLifecycle.CREATING
+                    : DataRepositoryLifecycle.AVAILABLE;
+        }
+    }
 
     private static final class LustreRecord {
         final CreateFileSystemRequest request;
         final String id;
         final String subnetId;
         final Map<String, String> tags = new TreeMap<>();
+        final List<Association> associations = new ArrayList<>();
         Lifecycle life;
 
         LustreRecord(CreateFileSystemRequest request, String id, String subnetId, Lifecycle life) {
@@ -264,6 +291,132 @@ public final class SimulatedFsx implements FSxClient, Inventory {
                         .build();
             }
         });
+    }
+
+    /**
+     * Links a file system to S3 as FSx does
+     * (https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateDataRepositoryAssociation.html):
+     * an AVAILABLE Lustre 2.12 or 2.15 file system, not SCRATCH_1, not one linked the legacy way
+     * (ImportPath); an s3:// path; a file system path that overlaps none of its other associations;
+     * at most {@value #MAX_ASSOCIATIONS}. The same ClientRequestToken answers the same association.
+     */
+    @Override
+    public CreateDataRepositoryAssociationResponse createDataRepositoryAssociation(
+            CreateDataRepositoryAssociationRequest request) {
+        return calls.call("CreateDataRepositoryAssociation", request, () -> {
+            synchronized (this) {
+                Instant now = now();
+                LustreRecord fs = fileSystem(request.fileSystemId());
+                String token = request.clientRequestToken();
+                for (Association a : fs.associations) {
+                    if (token != null && token.equals(a.request().clientRequestToken())) {
+                        return CreateDataRepositoryAssociationResponse.builder()
+                                .association(view(fs, a, now))
+                                .build();
+                    }
+                }
+                if (fs.life.phase(now) != Lifecycle.Phase.READY) {
+                    throw badRequest("File system " + fs.id + " is not AVAILABLE");
+                }
+                var lustre = fs.request.lustreConfiguration();
+                String version =
+                        fs.request.fileSystemTypeVersion() == null ? "2.10" : fs.request.fileSystemTypeVersion();
+                if (!version.equals("2.12") && !version.equals("2.15")) {
+                    throw incompatible(
+                            "FileSystemTypeVersion",
+                            "Data repository associations are supported on FSx for Lustre 2.12 and 2.15 file systems only;"
+                                    + " file system " + fs.id + " runs Lustre " + version);
+                }
+                if (lustre == null
+                        || lustre.deploymentType() == null
+                        || lustre.deploymentType() == LustreDeploymentType.SCRATCH_1) {
+                    throw incompatible(
+                            "DeploymentType",
+                            "Data repository associations are not supported on SCRATCH_1 file systems");
+                }
+                if (lustre.importPath() != null) {
+                    throw incompatible(
+                            "ImportPath", "File system " + fs.id + " is linked to S3 by its ImportPath already");
+                }
+                String path = request.fileSystemPath();
+                if (path == null || !path.startsWith("/")) {
+                    throw badRequest("FileSystemPath must start with a forward slash");
+                }
+                if (request.dataRepositoryPath() == null
+                        || !request.dataRepositoryPath().startsWith("s3://")) {
+                    throw badRequest("DataRepositoryPath must be an s3:// path");
+                }
+                for (Association a : fs.associations) {
+                    String other = a.request().fileSystemPath();
+                    if (overlaps(path, other)) {
+                        throw badRequest("FileSystemPath " + path + " overlaps the path " + other
+                                + " of data repository association " + a.id());
+                    }
+                }
+                if (fs.associations.size() >= MAX_ASSOCIATIONS) {
+                    throw error(
+                            ServiceLimitExceededException.builder().limit("TOTAL_IN_PROGRESS_COPY_BACKUPS"),
+                            400,
+                            "ServiceLimitExceeded",
+                            "A file system has at most " + MAX_ASSOCIATIONS + " data repository associations");
+                }
+                var created = new Association(ids.next("dra-", 17), request, now);
+                fs.associations.add(created);
+                return CreateDataRepositoryAssociationResponse.builder()
+                        .association(view(fs, created, now))
+                        .build();
+            }
+        });
+    }
+
+    private static boolean overlaps(String a, String b) {
+        String x = a.endsWith("/") ? a : a + "/";
+        String y = b.endsWith("/") ? b : b + "/";
+        return x.startsWith(y) || y.startsWith(x);
+    }
+
+    @Override
+    public DescribeDataRepositoryAssociationsResponse describeDataRepositoryAssociations(
+            DescribeDataRepositoryAssociationsRequest request) {
+        return calls.call("DescribeDataRepositoryAssociations", request, () -> {
+            synchronized (this) {
+                Instant now = now();
+                List<DataRepositoryAssociation> found = new ArrayList<>();
+                for (String id : request.hasAssociationIds() ? request.associationIds() : List.<String>of()) {
+                    found.add(fileSystems.values().stream()
+                            .flatMap(fs -> fs.associations.stream()
+                                    .filter(a -> a.id().equals(id))
+                                    .map(a -> view(fs, a, now)))
+                            .findFirst()
+                            .orElseThrow(() -> error(
+                                    DataRepositoryAssociationNotFoundException.builder(),
+                                    400,
+                                    "DataRepositoryAssociationNotFound",
+                                    "Data repository association '" + id + "' does not exist")));
+                }
+                return DescribeDataRepositoryAssociationsResponse.builder()
+                        .associations(found)
+                        .build();
+            }
+        });
+    }
+
+    private DataRepositoryAssociation view(LustreRecord fs, Association a, Instant now) {
+        var r = a.request();
+        return DataRepositoryAssociation.builder()
+                .associationId(a.id())
+                .resourceARN(IamRequests.ARN + "fsx:" + IamRequests.REGIONAL + "association/" + fs.id + "/" + a.id())
+                .fileSystemId(fs.id)
+                .lifecycle(
+                        fs.life.phase(now) == Lifecycle.Phase.READY
+                                ? a.lifecycle(now)
+                                : DataRepositoryLifecycle.DELETING)
+                .fileSystemPath(r.fileSystemPath())
+                .dataRepositoryPath(r.dataRepositoryPath())
+                .batchImportMetaDataOnCreate(r.batchImportMetaDataOnCreate())
+                .s3(r.s3())
+                .creationTime(a.createdAt())
+                .build();
     }
 
     @Override
