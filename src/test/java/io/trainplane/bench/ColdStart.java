@@ -23,19 +23,23 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /**
- * Cold-start benchmark (DESIGN.md §9): for every function, fresh JVMs that build the handler and
- * serve one invocation against local endpoints ({@link ColdStartEndpoints}), timed as whole
- * processes and alternated with a baseline handler that does one DynamoDB PutItem with the same SDK
- * setup. Prints per function the median wall time, the baseline's, their ratio (target ≤ 1.25) and
- * the peak RSS (VmHWM, which the harness reads from /proc/self/status as it ends); and, from a third
- * process per round that runs the SnapStart priming before the invocation, how long the invocation
- * itself takes unprimed and primed (what the first invocation after a SnapStart restore is spared).
+ * Cold-start benchmark (DESIGN.md §9, issue 19): for every function, fresh JVMs that build the
+ * handler and serve one invocation against local endpoints ({@link ColdStartEndpoints}), timed as
+ * whole processes and alternated with the function's own baseline: a minimal handler that makes the
+ * same AWS and Kubernetes calls with plain SDK and fabric8 code ({@link ColdStartBaselines}), from
+ * the calls recorded in one invocation of the function (bench/ColdStartRecorder.java, {@link
+ * KubernetesRecorder}), compiled against the same artifact and run the same way. Prints per
+ * function the calls, the median wall time, the baseline's, their ratio (target ≤ 1.25), the ratio
+ * to the one-PutItem reference (context) and the peak RSS (VmHWM, read from /proc/self/status as
+ * the harness ends); and, from a process per round that runs the SnapStart priming before the
+ * invocation, the primed invocation's own time (target ≤ 100 ms AWS-only, ≤ 250 ms Kubernetes) and
+ * how long it waited for the endpoints, which is not its own.
  *
  * <p>{@code ./bench/run coldstart [--runs N] [--warmup W] [Function...]} (default 5 runs after 1
  * warm-up, every function). Functions run in pipeline order on one run ("coldstart"): a function's
- * warm-up invocation leaves the state the next one works on (the run record, the EKS cluster in
- * moto, the Kubernetes objects); the measured repeats take the idempotent path of a Task that Step
- * Functions retries. Skips, saying why, when moto_server is not on the PATH.
+ * first invocation leaves the state the next one works on (the run record, the EKS cluster in
+ * moto, the Kubernetes objects); the recorded and measured ones repeat it, the idempotent path of a
+ * Task that Step Functions retries. Skips, saying why, when moto_server is not on the PATH.
  */
 public final class ColdStart {
     /** The Lambda functions' JVM options (template.yaml, Globals: JAVA_TOOL_OPTIONS). */
@@ -48,28 +52,44 @@ public final class ColdStart {
     private static final long TIMEOUT_SECONDS = 120;
 
     /**
-     * One function's figures: its cold starts, the baseline's, and its cold starts with the
-     * SnapStart priming run between building the handler and the invocation ({@code primed}; empty
-     * when not measured), whose invocation stands for the first one after a snapshot restore.
+     * One function's figures: its cold starts, its own baseline's ({@code baseline}: the same AWS and
+     * Kubernetes calls made by plain SDK and fabric8 code, {@link ColdStartBaselines}; {@code calls}
+     * counts them), the one-PutItem reference's ({@code putItem}, context only), and its cold starts
+     * with the SnapStart priming run between building the handler and the invocation ({@code primed};
+     * empty when not measured), whose invocation stands for the first one after a snapshot restore.
      */
-    record Row(String function, String artifact, List<Sample> function_, List<Sample> baseline, List<Sample> primed) {
+    record Row(
+            String function,
+            String artifact,
+            String calls,
+            List<Sample> function_,
+            List<Sample> baseline,
+            List<Sample> putItem,
+            List<Sample> primed) {
         double functionMedian() {
-            return ColdStartFigures.median(
-                    function_.stream().map(Sample::wallMillis).toList());
+            return median(function_, Sample::wallMillis);
         }
 
         double baselineMedian() {
-            return ColdStartFigures.median(
-                    baseline.stream().map(Sample::wallMillis).toList());
+            return median(baseline, Sample::wallMillis);
         }
 
+        /** The target's ratio: the function over its own baseline. */
         double ratio() {
             return ColdStartFigures.ratio(functionMedian(), baselineMedian());
+        }
+
+        /** The function over the one-PutItem reference: context, not a target. */
+        double putItemRatio() {
+            return putItem.isEmpty()
+                    ? Double.NaN
+                    : ColdStartFigures.ratio(functionMedian(), median(putItem, Sample::wallMillis));
         }
 
         boolean served() {
             return function_.stream().allMatch(Sample::served)
                     && baseline.stream().allMatch(Sample::served)
+                    && putItem.stream().allMatch(Sample::served)
                     && primed.stream().allMatch(Sample::served);
         }
 
@@ -77,12 +97,14 @@ public final class ColdStart {
             return Pipeline.function(function).artifact() == LambdaArtifact.KUBERNETES;
         }
 
-        /** The primed invocations' median (invocation alone); NaN when not measured. */
+        /** The primed invocations' median (the invocation's own time, endpoints' answers excluded); NaN when not measured. */
         double primedMedian() {
-            return primed.isEmpty()
-                    ? Double.NaN
-                    : ColdStartFigures.median(
-                            primed.stream().map(Sample::invocationMillis).toList());
+            return primed.isEmpty() ? Double.NaN : median(primed, Sample::ownInvocationMillis);
+        }
+
+        /** How long the endpoints took to answer a primed invocation (median). */
+        double primedEndpointMedian() {
+            return primed.isEmpty() ? Double.NaN : median(primed, Sample::endpointMillis);
         }
 
         boolean ratioPass() {
@@ -97,17 +119,27 @@ public final class ColdStart {
         boolean pass() {
             return ratioPass() && primedPass();
         }
+
+        private static double median(List<Sample> samples, java.util.function.ToLongFunction<Sample> figure) {
+            return ColdStartFigures.median(
+                    samples.stream().map(figure::applyAsLong).toList());
+        }
     }
 
     private final Path root;
     private final Map<String, String> environment;
+    private final KubernetesRecorder kubernetesRequests;
+    private final ColdStartEndpoints endpoints;
     private final Path work;
     private final Map<String, Path> harnesses = new HashMap<>();
+    private final Map<String, Path> recorders = new HashMap<>();
     private final Map<String, JsonNode> outputs = new HashMap<>();
 
-    ColdStart(Path root, Map<String, String> environment, Path work) {
+    ColdStart(Path root, ColdStartEndpoints endpoints, Path work) {
         this.root = root;
-        this.environment = environment;
+        this.environment = endpoints.environment();
+        this.kubernetesRequests = endpoints.kubernetesRequests();
+        this.endpoints = endpoints;
         this.work = work;
     }
 
@@ -157,24 +189,28 @@ public final class ColdStart {
         Path work = Files.createTempDirectory("coldstart-");
         List<Row> rows = new ArrayList<>();
         try (ColdStartEndpoints endpoints = new ColdStartEndpoints(moto.get())) {
-            ColdStart bench = new ColdStart(root, endpoints.environment(), work);
+            ColdStart bench = new ColdStart(root, endpoints, work);
             System.out.println(format(
-                    "coldstart: %d function(s), %d run(s) each after %d warm-up, alternated with the"
-                            + " baseline (one PutItem); JVM options %s; %s",
+                    "coldstart: %d function(s), %d run(s) each after %d warm-up, alternated with the function's own"
+                            + " baseline (its recorded AWS and Kubernetes calls, plain SDK and fabric8) and the one-PutItem"
+                            + " reference; JVM options %s; %s",
                     functions.size(), runs, warmup, String.join(" ", JVM_OPTIONS), Runtime.version()));
             System.out.println(format(
-                    "%-18s %-32s %11s %9s %9s %11s %6s %8s  %-6s %9s %9s %-8s  %s",
+                    "%-18s %-32s %-22s %11s %9s %9s %11s %6s %8s %8s  %-6s %9s %9s %9s %-8s  %s",
                     "function",
                     "artifact",
+                    "calls",
                     "function ms",
                     "built ms",
                     "served ms",
                     "baseline ms",
                     "ratio",
+                    "/PutItem",
                     "peak MB",
                     "target",
                     "invoke ms",
                     "primed ms",
+                    "waited ms",
                     "primed",
                     "invocation"));
             for (String function : functions) {
@@ -205,10 +241,11 @@ public final class ColdStart {
         Files.writeString(input, "{}");
         List<Sample> floor = new ArrayList<>();
         List<Sample> baseline = new ArrayList<>();
-        invoke(artifact, FLOOR, input, false);
+        invoke(artifact, FLOOR, input, false, List.of(), Map.of());
         for (int i = 0; i < runs; i++) {
-            baseline.add(invoke(artifact, "baseline", input, false).sample());
-            floor.add(invoke(artifact, FLOOR, input, false).sample());
+            baseline.add(invoke(artifact, "baseline", input, false, List.of(), Map.of())
+                    .sample());
+            floor.add(invoke(artifact, FLOOR, input, false, List.of(), Map.of()).sample());
         }
         if (!floor.stream().allMatch(Sample::served)) {
             return "reference: the Kubernetes GET through fabric8 did not serve: "
@@ -229,37 +266,75 @@ public final class ColdStart {
         Path input = work.resolve(function + ".json");
         Files.writeString(input, Json.write(ColdStartInputs.input(function, RUN_ID, root, outputs)));
         String handler = Pipeline.function(function).handlerClass();
+        // The first invocation does the function's work for the steps after it; the measured ones
+        // repeat it (the idempotent path of a retried Task), so the recorded one is a repeat too.
+        invoke(artifact, handler, input, false, List.of(), Map.of()).output().ifPresent(o -> outputs.put(function, o));
+        Path record = work.resolve(function + ".calls");
+        kubernetesRequests.record();
+        Invocation recorded = invoke(
+                artifact,
+                handler,
+                input,
+                false,
+                List.of(recorder(artifact)),
+                Map.of("COLDSTART_RECORD", record.toString()));
+        List<KubernetesRecorder.Request> kubernetes = kubernetesRequests.recording();
+        List<ColdStartBaselines.AwsCall> aws = Files.exists(record)
+                ? Files.readAllLines(record).stream()
+                        .map(ColdStartBaselines.AwsCall::parse)
+                        .toList()
+                : List.of();
+        String ownBaseline = ColdStartBaselines.className(function);
+        List<Path> baselineClasses = List.of(compileBaseline(
+                artifact,
+                ownBaseline,
+                ColdStartBaselines.source(
+                        function,
+                        aws,
+                        kubernetes,
+                        recorded.output().map(Json::write).orElse("{}"))));
         for (int i = 0; i < warmup; i++) {
-            // The first warm-up invocation does the function's work for the steps after it.
-            Optional<JsonNode> output = invoke(artifact, handler, input, false).output();
-            if (i == 0) {
-                output.ifPresent(o -> outputs.put(function, o));
-            }
-            invoke(artifact, "baseline", input, false);
+            invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of());
+            invoke(artifact, "baseline", input, false, List.of(), Map.of());
         }
         List<Sample> measured = new ArrayList<>();
         List<Sample> baseline = new ArrayList<>();
+        List<Sample> putItem = new ArrayList<>();
         List<Sample> primed = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             // Alternated, baseline first on even runs: a slow phase of the shared machine hits both.
             if (i % 2 == 0) {
-                baseline.add(invoke(artifact, "baseline", input, false).sample());
-                measured.add(invoke(artifact, handler, input, false).sample());
+                baseline.add(invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of())
+                        .sample());
+                measured.add(invoke(artifact, handler, input, false, List.of(), Map.of())
+                        .sample());
             } else {
-                measured.add(invoke(artifact, handler, input, false).sample());
-                baseline.add(invoke(artifact, "baseline", input, false).sample());
+                measured.add(invoke(artifact, handler, input, false, List.of(), Map.of())
+                        .sample());
+                baseline.add(invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of())
+                        .sample());
             }
-            primed.add(invoke(artifact, handler, input, true).sample());
+            putItem.add(invoke(artifact, "baseline", input, false, List.of(), Map.of())
+                    .sample());
+            primed.add(
+                    invoke(artifact, handler, input, true, List.of(), Map.of()).sample());
         }
         String label = artifact.contains(java.io.File.pathSeparator)
                 ? "(classpath)"
                 : Path.of(artifact).getFileName().toString();
-        return new Row(function, label, measured, baseline, primed);
+        return new Row(function, label, ColdStartBaselines.calls(aws, kubernetes), measured, baseline, putItem, primed);
     }
 
     record Invocation(Sample sample, Optional<JsonNode> output) {}
 
-    private Invocation invoke(String artifact, String handler, Path input, boolean primed) throws Exception {
+    private Invocation invoke(
+            String artifact,
+            String handler,
+            Path input,
+            boolean primed,
+            List<Path> moreClasses,
+            Map<String, String> moreEnvironment)
+            throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(JVM_OPTIONS);
@@ -269,7 +344,10 @@ public final class ColdStart {
             command.addAll(List.of(extra.strip().split(" +")));
         }
         command.add("-cp");
-        command.add(artifact + java.io.File.pathSeparator + harness(artifact));
+        StringBuilder classpath =
+                new StringBuilder(artifact).append(java.io.File.pathSeparator).append(harness(artifact));
+        moreClasses.forEach(dir -> classpath.append(java.io.File.pathSeparator).append(dir));
+        command.add(classpath.toString());
         command.add("ColdStartHarness");
         command.add(handler);
         command.add(input.toString());
@@ -281,8 +359,10 @@ public final class ColdStart {
         Map<String, String> env = builder.environment();
         env.keySet().retainAll(List.of("PATH", "HOME", "LANG", "TMPDIR"));
         env.putAll(environment);
+        env.putAll(moreEnvironment);
         Path err = work.resolve(handler.substring(handler.lastIndexOf('.') + 1) + ".stderr");
         builder.redirectError(err.toFile());
+        long endpointsBefore = endpoints.endpointNanos();
         long start = System.nanoTime();
         Process process = builder.start();
         // The clock stops when the harness has printed its last line, the response: Lambda never
@@ -306,7 +386,8 @@ public final class ColdStart {
             process.destroyForcibly().waitFor();
         }
         int exit = process.exitValue();
-        Sample sample = ColdStartFigures.parse(stdout.toString(), wall, exit);
+        Sample sample = ColdStartFigures.parse(stdout.toString(), wall, exit)
+                .withEndpointMillis(TimeUnit.NANOSECONDS.toMillis(endpoints.endpointNanos() - endpointsBefore));
         if (!sample.served()) {
             System.out.println(
                     "  " + handler + " did not serve its invocation (exit " + exit + "): " + sample.result() + "\n  "
@@ -327,32 +408,55 @@ public final class ColdStart {
     /** The harness compiled against this artifact, once, into its own directory (never into a jar). */
     private Path harness(String artifact) throws IOException {
         Path dir = harnesses.get(artifact);
-        if (dir != null) {
-            return dir;
+        if (dir == null) {
+            List<Path> sources = new ArrayList<>(List.of(root.resolve("bench/ColdStartHarness.java")));
+            if (holdsFabric8(artifact)) {
+                sources.add(root.resolve("bench/ColdStartKubernetesFloor.java"));
+            }
+            dir = compile(artifact, "harness-" + harnesses.size(), sources);
+            harnesses.put(artifact, dir);
         }
-        dir = Files.createDirectories(work.resolve("harness-" + harnesses.size()));
+        return dir;
+    }
+
+    /**
+     * bench/ColdStartRecorder.java compiled against this artifact, registered as a global SDK
+     * interceptor: on the classpath of the recording invocation only.
+     */
+    private Path recorder(String artifact) throws IOException {
+        Path dir = recorders.get(artifact);
+        if (dir == null) {
+            dir = compile(
+                    artifact, "recorder-" + recorders.size(), List.of(root.resolve("bench/ColdStartRecorder.java")));
+            Path interceptors = dir.resolve("software/amazon/awssdk/global/handlers/execution.interceptors");
+            Files.createDirectories(interceptors.getParent());
+            Files.writeString(interceptors, "ColdStartRecorder\n");
+            recorders.put(artifact, dir);
+        }
+        return dir;
+    }
+
+    /** A function's own baseline ({@link ColdStartBaselines}) compiled against its artifact. */
+    private Path compileBaseline(String artifact, String className, String source) throws IOException {
+        Path sources = Files.createDirectories(work.resolve("sources-" + className));
+        Path file = sources.resolve(className + ".java");
+        Files.writeString(file, source);
+        return compile(artifact, "classes-" + className, List.of(file));
+    }
+
+    private Path compile(String classpath, String name, List<Path> sources) throws IOException {
+        Path dir = Files.createDirectories(work.resolve(name));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         if (javac == null) {
             throw new IllegalStateException("the cold-start harness is compiled at run time: run on a JDK, not a JRE");
         }
-        List<String> options = new ArrayList<>(List.of(
-                "--release",
-                "21",
-                "-proc:none",
-                "-nowarn",
-                "-cp",
-                artifact,
-                "-d",
-                dir.toString(),
-                root.resolve("bench/ColdStartHarness.java").toString()));
-        if (holdsFabric8(artifact)) {
-            options.add(root.resolve("bench/ColdStartKubernetesFloor.java").toString());
-        }
+        List<String> options = new ArrayList<>(
+                List.of("--release", "21", "-proc:none", "-nowarn", "-cp", classpath, "-d", dir.toString()));
+        sources.forEach(source -> options.add(source.toString()));
         int status = javac.run(null, null, null, options.toArray(String[]::new));
         if (status != 0) {
-            throw new IllegalStateException("bench/ColdStartHarness.java did not compile against " + artifact);
+            throw new IllegalStateException(sources + " did not compile against " + classpath);
         }
-        harnesses.put(artifact, dir);
         return dir;
     }
 
@@ -388,26 +492,24 @@ public final class ColdStart {
                 : row.primedPass() ? "PASS" : format("FAIL>%d", ColdStartFigures.primedLimitMillis(row.kubernetes()));
         double invoke = ColdStartFigures.median(
                 row.function_().stream().map(Sample::invocationMillis).toList());
-        String primed = row.primed().isEmpty()
-                ? "-"
-                : format(
-                        "%.0f",
-                        ColdStartFigures.median(row.primed().stream()
-                                .map(Sample::invocationMillis)
-                                .toList()));
+        String primed = row.primed().isEmpty() ? "-" : format("%.0f", row.primedMedian());
+        String waited = row.primed().isEmpty() ? "-" : format("%.0f", row.primedEndpointMedian());
         return format(
-                "%-18s %-32s %11.0f %9.0f %9.0f %11.0f %6.2f %8.1f  %-6s %9.0f %9s %-8s  %s",
+                "%-18s %-32s %-22s %11.0f %9.0f %9.0f %11.0f %6.2f %8.2f %8.1f  %-6s %9.0f %9s %9s %-8s  %s",
                 row.function(),
                 row.artifact(),
+                row.calls(),
                 row.functionMedian(),
                 built,
                 served,
                 row.baselineMedian(),
                 row.ratio(),
+                row.putItemRatio(),
                 rss / 1024.0,
                 target,
                 invoke,
                 primed,
+                waited,
                 primedTarget,
                 row.served() ? last.outcome() : "did not serve: " + last.outcome());
     }

@@ -3,6 +3,7 @@ package io.trainplane.bench;
 import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
 import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 import io.trainplane.local.sim.SimulatedKubernetes;
+import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.runs.RunsTable;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -33,8 +34,9 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * The local endpoints a measured function talks to, in the benchmark's own process: DynamoDB Local
  * as an HTTP server (the runs table created as RunsTable creates it), the fabric8 mock API server
  * in CRUD mode with the Kubeflow CRD (SimulatedKubernetes, as local mode uses it), moto_server as a
- * child process for EKS, EFS, EC2, Step Functions and EventBridge, and {@link EksEndpointProxy} in
- * front of moto's EKS. Seeds what the stack would have: a VPC subnet, the event bus and both state
+ * child process for EKS, EFS, EC2, Step Functions and EventBridge, {@link EksEndpointProxy} in
+ * front of moto's EKS, {@link KubernetesRecorder} in front of the API server, and
+ * {@link CloudControlEndpoint} (moto has no Cloud Control). Seeds what the stack would have: a VPC subnet, the event bus and both state
  * machines.
  */
 final class ColdStartEndpoints implements AutoCloseable {
@@ -51,7 +53,14 @@ final class ColdStartEndpoints implements AutoCloseable {
     private final SimulatedKubernetes kubernetes;
     private final MotoProcess moto;
     private final URI motoEndpoint;
+    /** The time the endpoints spent answering, summed over every request the functions made. */
+    private final java.util.concurrent.atomic.AtomicLong busy = new java.util.concurrent.atomic.AtomicLong();
+
+    private final EndpointFront dynamoFront;
+    private final EndpointFront motoFront;
     private final EksEndpointProxy eks;
+    private final KubernetesRecorder kubernetesRecorder;
+    private CloudControlEndpoint cloudControl;
     private final SdkHttpClient http = UrlConnectionHttpClient.create();
     private final Map<String, String> environment = new LinkedHashMap<>();
 
@@ -76,7 +85,10 @@ final class ColdStartEndpoints implements AutoCloseable {
         kubernetes = new SimulatedKubernetes();
         moto = MotoProcess.start(motoServer);
         motoEndpoint = moto.endpoint();
-        eks = new EksEndpointProxy(motoEndpoint, kubernetes.endpoint());
+        dynamoFront = new EndpointFront(dynamoEndpoint(), busy);
+        motoFront = new EndpointFront(motoEndpoint, busy);
+        kubernetesRecorder = new KubernetesRecorder(kubernetes.endpoint(), busy);
+        eks = new EksEndpointProxy(motoEndpoint, kubernetesRecorder.endpoint().toString(), busy);
         seed();
     }
 
@@ -93,6 +105,12 @@ final class ColdStartEndpoints implements AutoCloseable {
         String group = ec2(
                 "Action=CreateSecurityGroup&VpcId=" + vpc + "&GroupName=coldstart&GroupDescription=coldstart",
                 "groupId");
+        cloudControl = new CloudControlEndpoint(
+                SimulatedNetwork.stack()
+                        .addVpc(vpc, group)
+                        .addSubnet(subnetA, vpc, REGION + "a", "10.0.1.0/24")
+                        .addSubnet(subnetB, vpc, REGION + "b", "10.0.2.0/24"),
+                busy);
         client(CloudWatchEventsClient.builder(), motoEndpoint).createEventBus(r -> r.name(BUS));
         SfnClient sfn = client(SfnClient.builder(), motoEndpoint);
         String definition = "{\"StartAt\":\"Done\",\"States\":{\"Done\":{\"Type\":\"Succeed\"}}}";
@@ -127,9 +145,10 @@ final class ColdStartEndpoints implements AutoCloseable {
         environment.put("AWS_SESSION_TOKEN", "testing");
         environment.put("AWS_LAMBDA_FUNCTION_NAME", "coldstart");
         // The SDK's own endpoint settings: moto for every service, DynamoDB Local and the EKS proxy for theirs.
-        environment.put("AWS_ENDPOINT_URL", motoEndpoint.toString());
-        environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoEndpoint().toString());
+        environment.put("AWS_ENDPOINT_URL", motoFront.endpoint().toString());
+        environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoFront.endpoint().toString());
         environment.put("AWS_ENDPOINT_URL_EKS", eks.endpoint().toString());
+        environment.put("AWS_ENDPOINT_URL_CLOUDCONTROL", cloudControl.endpoint().toString());
         // For the reference that reaches Kubernetes without DescribeCluster (bench/ColdStartKubernetesFloor.java).
         environment.put("COLDSTART_KUBERNETES_URL", kubernetes.endpoint());
     }
@@ -184,9 +203,25 @@ final class ColdStartEndpoints implements AutoCloseable {
         }
     }
 
+    /** How long the endpoints have spent answering the functions so far, in nanoseconds. */
+    long endpointNanos() {
+        return busy.get();
+    }
+
+    /** The Kubernetes requests of the measured functions, as they reach the API server. */
+    KubernetesRecorder kubernetesRequests() {
+        return kubernetesRecorder;
+    }
+
     @Override
     public void close() throws Exception {
         eks.close();
+        kubernetesRecorder.close();
+        motoFront.close();
+        dynamoFront.close();
+        if (cloudControl != null) {
+            cloudControl.close();
+        }
         moto.close();
         kubernetes.close();
         dynamo.stop();

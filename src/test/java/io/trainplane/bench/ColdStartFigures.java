@@ -21,7 +21,8 @@ final class ColdStartFigures {
     /**
      * One measured process: its wall time, exit code and what the harness printed ({@code result},
      * {@code timing}, {@code vmhwm}); {@code builtMillis}, {@code invokedMillis} and {@code doneMillis}: from the
-     * launch to the handler built, to the invocation started (later than built when primed), to it served.
+     * launch to the handler built, to the invocation started (later than built when primed), to it served;
+     * {@code endpointMillis}: how long the local endpoints took to answer the process's requests.
      */
     record Sample(
             long wallMillis,
@@ -30,10 +31,28 @@ final class ColdStartFigures {
             long builtMillis,
             long invokedMillis,
             long doneMillis,
-            long peakRssKb) {
+            long peakRssKb,
+            long endpointMillis) {
+        Sample(long wallMillis, int exit, String result, long built, long invoked, long done, long peakRssKb) {
+            this(wallMillis, exit, result, built, invoked, done, peakRssKb, 0);
+        }
+
+        Sample withEndpointMillis(long millis) {
+            return new Sample(wallMillis, exit, result, builtMillis, invokedMillis, doneMillis, peakRssKb, millis);
+        }
+
         /** The invocation alone: from its start to its response. */
         long invocationMillis() {
             return doneMillis - invokedMillis;
+        }
+
+        /**
+         * The invocation's own time: without the time its endpoints took to answer, which no code of
+         * the function can shorten (and which the local endpoints, moto_server in Python above all,
+         * make longer than AWS's).
+         */
+        long ownInvocationMillis() {
+            return invocationMillis() - endpointMillis;
         }
 
         /** Served the invocation: returned, or threw what Lambda reports as a function error. */

@@ -61,25 +61,34 @@ class ColdStartFiguresTest {
         Row fast = new Row(
                 "CloseRun",
                 "trainplane-lambda.jar",
+                "2 AWS + 0 Kubernetes",
                 List.of(sample(1200), sample(1100), sample(1300)),
                 baseline,
+                List.of(sample(800)),
                 List.of());
         assertThat(fast.ratio()).isEqualTo(1.2);
+        assertThat(fast.putItemRatio())
+                .as("context: over the one-PutItem reference")
+                .isEqualTo(1.5);
         assertThat(fast.pass()).isTrue();
 
         Row slow = new Row(
                 "StartRun",
                 "trainplane-lambda.jar",
+                "2 AWS + 0 Kubernetes",
                 List.of(sample(1600), sample(1500), sample(1400)),
                 baseline,
+                List.of(),
                 List.of());
         assertThat(slow.pass()).isFalse();
 
         Row broken = new Row(
                 "Teardown",
                 "trainplane-lambda.jar",
+                "2 AWS + 0 Kubernetes",
                 List.of(sample(900), new Sample(950, 4, "error java.lang.NoClassDefFoundError x", 1, 1, 2, 3)),
                 baseline,
+                List.of(),
                 List.of());
         assertThat(broken.pass()).isFalse();
         assertThat(ColdStart.line(broken)).contains("FAIL", "did not serve: NoClassDefFoundError: x");
@@ -106,7 +115,8 @@ class ColdStartFiguresTest {
         // 120 ms primed (median of 90, 120, 130): over an AWS-only function's 100, under a Kubernetes one's 250.
         List<Sample> primed = List.of(primed(90), primed(120), primed(130));
 
-        Row aws = new Row("CloseRun", "trainplane-lambda-aws.jar", fast, baseline, primed);
+        Row aws = new Row(
+                "CloseRun", "trainplane-lambda-aws.jar", "1 AWS + 0 Kubernetes", fast, baseline, List.of(), primed);
         assertThat(aws.kubernetes()).isFalse();
         assertThat(aws.primedMedian()).isEqualTo(120.0);
         assertThat(aws.ratioPass()).isTrue();
@@ -114,7 +124,14 @@ class ColdStartFiguresTest {
         assertThat(aws.pass()).isFalse();
         assertThat(ColdStart.line(aws)).contains("FAIL>100");
 
-        Row kubernetes = new Row("CheckTraining", "trainplane-lambda-kubernetes.jar", fast, baseline, primed);
+        Row kubernetes = new Row(
+                "CheckTraining",
+                "trainplane-lambda-kubernetes.jar",
+                "1 AWS + 3 Kubernetes",
+                fast,
+                baseline,
+                List.of(),
+                primed);
         assertThat(kubernetes.kubernetes()).isTrue();
         assertThat(kubernetes.pass()).isTrue();
 

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * ./bench/run coldstart end to end for one function and one run: the endpoints start, the harness
- * compiles, both processes serve their invocation. The measured processes run on the test classpath
+ * compiles, the function's calls are recorded and its own baseline generated, and every process
+ * serves its invocation. The measured processes run on the test classpath
  * (the Lambda jar is packaged after the tests); skipped without moto_server.
  */
 class ColdStartSmokeTest {
@@ -31,7 +32,12 @@ class ColdStartSmokeTest {
                 assertThat(s.peakRssKb()).isPositive();
                 assertThat(s.builtMillis()).isPositive().isLessThan(s.doneMillis());
             });
-            assertThat(row.baseline()).hasSize(1);
+            assertThat(row.calls())
+                    .as("StartRun's AWS calls were recorded for its own baseline, which makes them again")
+                    .matches("[1-9][0-9]* AWS \\+ 0 Kubernetes");
+            assertThat(row.baseline()).singleElement().satisfies(s -> assertThat(s.outcome())
+                    .isEqualTo("ok"));
+            assertThat(row.putItem()).hasSize(1);
             assertThat(row.ratio()).isPositive();
         });
     }

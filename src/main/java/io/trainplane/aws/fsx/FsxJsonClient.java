@@ -43,7 +43,21 @@ public final class FsxJsonClient implements LustreFileSystems {
     private final URI endpoint;
 
     public FsxJsonClient(SdkHttpClient http, AwsCredentialsProvider credentials, Region region) {
-        this(http, credentials, region, URI.create("https://fsx." + region.id() + ".amazonaws.com/"));
+        this(http, credentials, region, endpoint(System.getenv(), region));
+    }
+
+    /**
+     * Where FSx is, as the SDK's clients find it: {@code AWS_ENDPOINT_URL_FSX}, else {@code
+     * AWS_ENDPOINT_URL}, else (or with {@code AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true}) the
+     * region's endpoint (https://docs.aws.amazon.com/sdkref/latest/guide/feature-ss-endpoints.html).
+     */
+    static URI endpoint(java.util.Map<String, String> environment, Region region) {
+        String configured = "true".equalsIgnoreCase(environment.get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"))
+                ? null
+                : environment.getOrDefault("AWS_ENDPOINT_URL_FSX", environment.get("AWS_ENDPOINT_URL"));
+        return configured != null && !configured.isBlank()
+                ? URI.create(configured.endsWith("/") ? configured : configured + "/")
+                : URI.create("https://fsx." + region.id() + ".amazonaws.com/");
     }
 
     FsxJsonClient(SdkHttpClient http, AwsCredentialsProvider credentials, Region region, URI endpoint) {

@@ -92,6 +92,31 @@ class FsxJsonClientTest {
             + " \"Tags\": [{\"Key\": \"trainplane:stack\", \"Value\": \"tp\"}, {\"Key\": \"trainplane:run-id\", \"Value\": \"r1\"}]}";
 
     @Test
+    void findsFsxWhereTheSdkClientsWouldFromTheEndpointSettings() {
+        assertThat(FsxJsonClient.endpoint(Map.of(), Region.EU_WEST_1))
+                .hasToString("https://fsx.eu-west-1.amazonaws.com/");
+        assertThat(FsxJsonClient.endpoint(Map.of("AWS_ENDPOINT_URL", "http://127.0.0.1:5000"), Region.EU_WEST_1))
+                .hasToString("http://127.0.0.1:5000/");
+        assertThat(FsxJsonClient.endpoint(
+                        Map.of(
+                                "AWS_ENDPOINT_URL",
+                                "http://127.0.0.1:5000",
+                                "AWS_ENDPOINT_URL_FSX",
+                                "http://127.0.0.1:6000/"),
+                        Region.EU_WEST_1))
+                .as("the service's own setting wins")
+                .hasToString("http://127.0.0.1:6000/");
+        assertThat(FsxJsonClient.endpoint(
+                        Map.of(
+                                "AWS_ENDPOINT_URL",
+                                "http://127.0.0.1:5000",
+                                "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS",
+                                "true"),
+                        Region.EU_WEST_1))
+                .hasToString("https://fsx.eu-west-1.amazonaws.com/");
+    }
+
+    @Test
     void describeSendsTheIdSignedForFsxAndReadsTheLifecycle() {
         Canned http = new Canned().answer(200, "{\"FileSystems\": [" + FS.formatted("AVAILABLE") + "]}");
         assertThat(new LustreTeardown(client(http)).state("fs-1")).isInstanceOf(ResourceState.Ready.class);
