@@ -6,6 +6,7 @@ import static io.trainplane.workflow.Priming.CLOUD_CONTROL;
 import static io.trainplane.workflow.Priming.EFS_FILE_SYSTEM;
 import static io.trainplane.workflow.Priming.EKS_CLUSTER;
 import static io.trainplane.workflow.Priming.EKS_NODEGROUP;
+import static io.trainplane.workflow.Priming.EKS_NODEGROUP_CREATE;
 import static io.trainplane.workflow.Priming.EXECUTION_START;
 import static io.trainplane.workflow.Priming.KUBERNETES_ACCESS;
 import static io.trainplane.workflow.Priming.RUN_EVENT;
@@ -42,8 +43,9 @@ public final class Pipeline {
     public static final LambdaFunction CREATE_CLUSTER = aws("CreateCluster", CLUSTER_WORK, CLOUD_CONTROL);
     public static final LambdaFunction CHECK_CLUSTER = aws("CheckCluster", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
     public static final LambdaFunction CREATE_NODEGROUP =
-            aws("CreateNodegroup", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
-    public static final LambdaFunction CHECK_NODEGROUP = aws("CheckNodegroup", CLUSTER_WORK, EKS_NODEGROUP);
+            aws("CreateNodegroup", CLUSTER_WORK, EKS_CLUSTER, EKS_NODEGROUP, EKS_NODEGROUP_CREATE, CLOUD_CONTROL);
+    public static final LambdaFunction CHECK_NODEGROUP =
+            aws("CheckNodegroup", CLUSTER_WORK, EKS_CLUSTER, EKS_NODEGROUP);
     public static final LambdaFunction CONFIGURE_CLUSTER = kubernetes("ConfigureCluster");
     public static final LambdaFunction CONNECT_CLUSTER = kubernetes("ConnectCluster");
     public static final LambdaFunction SCALE_WORKERS = kubernetes("ScaleWorkers");

@@ -1,9 +1,14 @@
 package io.trainplane.workflow;
 
+import io.trainplane.aws.ModelWarmup;
 import io.trainplane.clients.AwsClients;
 import io.trainplane.core.Json;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpecs;
+import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
+import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
+import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
+import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
 
 /**
  * What a function's SnapStart hooks run before the snapshot, beyond the run store's requests
@@ -15,10 +20,12 @@ import io.trainplane.spec.RunSpecs;
 public enum Priming {
     /** The spec's schema validation and normalization (the validator and the mapper it uses). */
     SPEC_VALIDATION,
-    /** EKS DescribeCluster. */
+    /** EKS DescribeCluster, and the model of its answer (the Cluster and what it holds). */
     EKS_CLUSTER,
-    /** EKS DescribeNodegroup. */
+    /** EKS DescribeNodegroup and ListNodegroups, and the model of their answers. */
     EKS_NODEGROUP,
+    /** EKS CreateNodegroup, and the model of its request and answer. */
+    EKS_NODEGROUP_CREATE,
     /** EFS DescribeFileSystems. */
     EFS_FILE_SYSTEM,
     /** Cloud Control GetResourceRequestStatus (the cluster's log group, the node group's placement group). */
@@ -40,10 +47,25 @@ public enum Priming {
                 RunSpecs.normalize(
                         Json.write(sample.spec().toJson()),
                         KubernetesVersions.day(offline.clock().instant()));
-            case EKS_CLUSTER -> offline.eks().describeCluster(r -> r.name(sample.clusterName()));
-            case EKS_NODEGROUP ->
+            case EKS_CLUSTER -> {
+                offline.eks().describeCluster(r -> r.name(sample.clusterName()));
+                ModelWarmup.warm(DescribeClusterResponse.builder());
+            }
+            case EKS_NODEGROUP -> {
                 offline.eks().describeNodegroup(r -> r.clusterName(sample.clusterName())
                         .nodegroupName(sample.names().nodeGroupName()));
+                offline.eks()
+                        .listNodegroupsPaginator(r -> r.clusterName(sample.clusterName()))
+                        .nodegroups()
+                        .forEach(name -> {});
+                ModelWarmup.warm(DescribeNodegroupResponse.builder());
+            }
+            case EKS_NODEGROUP_CREATE -> {
+                offline.eks().createNodegroup(r -> r.clusterName(sample.clusterName())
+                        .nodegroupName(sample.names().nodeGroupName()));
+                ModelWarmup.warm(CreateNodegroupRequest.builder());
+                ModelWarmup.warm(CreateNodegroupResponse.builder());
+            }
             case EFS_FILE_SYSTEM ->
                 offline.efs()
                         .describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));

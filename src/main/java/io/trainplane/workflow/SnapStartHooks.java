@@ -81,6 +81,7 @@ public final class SnapStartHooks implements Resource {
         RunStore store = StepWiring.runStore(offline);
         store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
         store.find(RUN_ID);
+        store.steps(RUN_ID);
         store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));
         for (Priming request : priming) {
             request.prime(sample, offline);
