@@ -23,7 +23,8 @@ import java.util.Map;
  * A run of a spec on a fresh {@link LocalCloud} (template.yaml's IAM, no faults), made once per
  * test JVM for each normalized spec and shared by the tests that judge different things of the
  * same run: {@link ExamplesUnderIamTest} (its IAM decisions and what it leaves),
- * {@link CreatedObjectsSchemaTest} (the Kubernetes objects it sent), and the fault matrices that
+ * {@link CreatedObjectsSchemaTest} (the Kubernetes objects it sent), {@link LustreVolumeRunTest}
+ * (what the FSx for Lustre example calls and creates), and the fault matrices that
  * read from a healthy quickstart run which states, calls or statements to fault
  * ({@link LocalPipelineTest}, {@link SafetyNetTest}, {@link InfrastructureFaultsTest},
  * {@link LeftBehindTest}, {@link StackPoliciesNeededTest}). Each is run once, not once per test
