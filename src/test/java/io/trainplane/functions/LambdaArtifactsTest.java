@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -36,7 +38,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * after packaging) points the SDK at a closed local port, so each function gets as far as its first
  * AWS call and fails there with the error the state machine retries on; a missing class anywhere on
  * the way is a {@link LinkageError} instead, and fails the test.
+ *
+ * <p>Most of each function's time is its SDK retrying the closed port with backoff, so the
+ * functions run concurrently (the pom's execution enables JUnit's parallel mode): each has its own
+ * class loader and sets only its own thread's context loader, and the functions touch no
+ * JVM-wide state.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class LambdaArtifactsTest {
     static final String RUN_ID = "quickstart";
 

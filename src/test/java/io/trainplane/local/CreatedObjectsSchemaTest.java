@@ -90,18 +90,15 @@ class CreatedObjectsSchemaTest {
         created = new ArrayList<>();
         for (Scenario scenario : scenarios()) {
             var spec = RunSpecs.normalize(Json.write(scenario.spec()));
-            try (LocalCloud cloud = new LocalCloud()) {
-                RunReport report = new LocalRun(cloud, Faults.none(), e -> {})
-                        .execute(spec, spec.path("runId").asText());
-                // A run that stops early creates less than it should: the objects it never sent would go unjudged.
-                assertThat(report.status())
-                        .as("%s: %s %s", scenario.name(), report.error(), report.cause())
-                        .isEqualTo("SUCCEEDED");
-                String version = clusterVersion(cloud, spec);
-                for (SimulatedKubernetes.Write write :
-                        cloud.kubernetesClusters().writes()) {
-                    created.add(new Created(scenario.name(), version, write, object(scenario, write)));
-                }
+            // The examples' runs are those ExamplesUnderIamTest judges too: made once (ExampleRuns).
+            ExampleRuns.Outcome run = ExampleRuns.of(spec);
+            RunReport report = run.report();
+            // A run that stops early creates less than it should: the objects it never sent would go unjudged.
+            assertThat(report.status())
+                    .as("%s: %s %s", scenario.name(), report.error(), report.cause())
+                    .isEqualTo("SUCCEEDED");
+            for (SimulatedKubernetes.Write write : run.writes()) {
+                created.add(new Created(scenario.name(), run.clusterVersion(), write, object(scenario, write)));
             }
         }
     }
@@ -194,16 +191,6 @@ class CreatedObjectsSchemaTest {
                             + write.body(),
                     e);
         }
-    }
-
-    /** The Kubernetes version of the run's cluster: the spec's for one it creates, EKS's for an existing one. */
-    static String clusterVersion(LocalCloud cloud, JsonNode spec) {
-        JsonNode cluster = spec.path("cluster");
-        if (cluster.path("mode").asText().equals("existing")) {
-            String name = cluster.path("name").asText();
-            return cloud.eks().describeCluster(r -> r.name(name)).cluster().version();
-        }
-        return cluster.path("kubernetesVersion").asText();
     }
 
     static ObjectNode example(String file) throws IOException {

@@ -26,6 +26,8 @@ class LocalPipelineTest {
     static String quickstart;
     /** The Task states a successful run enters, read from a real run's history (not a hand-written list). */
     static Set<String> taskStates;
+    /** The healthy quickstart run, shared with the other tests that read one (ExampleRuns). */
+    static Outcome happy;
 
     record Outcome(RunReport report, List<HistoryEvent> history, RunRecord record, List<StepEntry> steps) {
         List<String> entered() {
@@ -39,9 +41,10 @@ class LocalPipelineTest {
     @BeforeAll
     static void happyRun() throws IOException {
         quickstart = Files.readString(Path.of("examples/quickstart.json"));
-        Outcome ok = run(Faults.none());
+        ExampleRuns.Outcome ok = ExampleRuns.quickstart();
+        happy = new Outcome(ok.report(), ok.history(), ok.record(), ok.steps());
         taskStates = new LinkedHashSet<>();
-        ok.history().stream()
+        happy.history().stream()
                 .filter(e -> e.type().equals("TaskStateEntered"))
                 .forEach(e -> taskStates.add(e.stateName()));
     }
@@ -58,7 +61,7 @@ class LocalPipelineTest {
 
     @Test
     void quickstartSucceedsWithMetricsAndLeavesNothingBehind() {
-        Outcome ok = run(Faults.none());
+        Outcome ok = happy;
         RunReport r = ok.report();
 
         assertThat(r.status()).isEqualTo("SUCCEEDED");

@@ -13,7 +13,6 @@ import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -37,10 +36,8 @@ class SafetyNetTest {
     @BeforeAll
     static void happyRun() throws IOException {
         quickstart = Files.readString(Path.of("examples/quickstart.json"));
-        List<HistoryEvent> history = new ArrayList<>();
-        try (LocalCloud cloud = new LocalCloud()) {
-            new LocalRun(cloud, Faults.none(), history::add).execute(RunSpecs.normalize(quickstart), "quickstart");
-        }
+        // The healthy quickstart run, shared with the other tests that read one (ExampleRuns).
+        List<HistoryEvent> history = ExampleRuns.quickstart().history();
         taskStates = new LinkedHashSet<>();
         history.stream().filter(e -> e.type().equals("TaskStateEntered")).forEach(e -> taskStates.add(e.stateName()));
     }
