@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import static io.trainplane.workflow.LambdaFunction.Role.CLUSTER_WORK;
 import static io.trainplane.workflow.LambdaFunction.Role.RUN_RECORD;
+import static io.trainplane.workflow.Priming.ACCOUNT_SWEEP;
 import static io.trainplane.workflow.Priming.CLOUD_CONTROL;
 import static io.trainplane.workflow.Priming.EFS_FILE_SYSTEM;
 import static io.trainplane.workflow.Priming.EKS_CLUSTER;
@@ -65,7 +66,8 @@ public final class Pipeline {
     public static final LambdaFunction CLOSE_RUN = aws("CloseRun", RUN_RECORD, RUN_EVENT);
     // In no state machine: EventBridge invokes these (the safety-net rule, the janitor's and the retraining schedules).
     public static final LambdaFunction SAFETY_NET = aws("SafetyNet", Role.SAFETY_NET, EXECUTION_START);
-    public static final LambdaFunction JANITOR = aws("Janitor", Role.JANITOR, EXECUTION_START, RUN_EVENT);
+    public static final LambdaFunction JANITOR =
+            aws("Janitor", Role.JANITOR, ACCOUNT_SWEEP, EKS_CLUSTER, CLOUD_CONTROL, EXECUTION_START, RUN_EVENT);
     public static final LambdaFunction START_SCHEDULED_RUN =
             aws("StartScheduledRun", Role.START_SCHEDULED_RUN, SPEC_VALIDATION, EXECUTION_START, RUN_EVENT);
 

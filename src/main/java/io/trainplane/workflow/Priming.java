@@ -5,6 +5,9 @@ import io.trainplane.clients.AwsClients;
 import io.trainplane.core.Json;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpecs;
+import software.amazon.awssdk.services.cloudcontrol.model.GetResourceRequestStatusResponse;
+import software.amazon.awssdk.services.cloudcontrol.model.ListResourcesResponse;
+import software.amazon.awssdk.services.efs.model.DescribeFileSystemsResponse;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
@@ -28,8 +31,13 @@ public enum Priming {
     EKS_NODEGROUP_CREATE,
     /** EFS DescribeFileSystems. */
     EFS_FILE_SYSTEM,
-    /** Cloud Control GetResourceRequestStatus (the cluster's log group, the node group's placement group). */
+    /**
+     * Cloud Control GetResourceRequestStatus (the cluster's log group, the node group's placement
+     * group), GetResource and ListResources.
+     */
     CLOUD_CONTROL,
+    /** EKS ListClusters, EFS and FSx DescribeFileSystems: the janitor's sweep of the account. */
+    ACCOUNT_SWEEP,
     /** An event on the stack's bus (EventBridge PutEvents). */
     RUN_EVENT,
     /** A Step Functions StartExecution. */
@@ -69,7 +77,23 @@ public enum Priming {
             case EFS_FILE_SYSTEM ->
                 offline.efs()
                         .describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));
-            case CLOUD_CONTROL -> offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(sample.runId()));
+            case CLOUD_CONTROL -> {
+                offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(sample.runId()));
+                offline.cloudControl()
+                        .getResource(r -> r.typeName("AWS::Logs::LogGroup").identifier(sample.runId()));
+                offline.cloudControl().listResources(r -> r.typeName("AWS::Logs::LogGroup"));
+                ModelWarmup.warm(GetResourceRequestStatusResponse.builder());
+                ModelWarmup.warm(ListResourcesResponse.builder());
+            }
+            case ACCOUNT_SWEEP -> {
+                offline.eks().listClustersPaginator(r -> {}).clusters().forEach(name -> {});
+                offline.efs()
+                        .describeFileSystemsPaginator(r -> {})
+                        .fileSystems()
+                        .forEach(fs -> {});
+                offline.lustreFileSystems().list();
+                ModelWarmup.warm(DescribeFileSystemsResponse.builder());
+            }
             case RUN_EVENT ->
                 StepWiring.runEvents(offline)
                         .publish("SnapStart Priming", Json.object().put("runId", sample.runId()));

@@ -87,6 +87,23 @@ public final class SnapStartHooks implements Resource {
             request.prime(sample, offline);
         }
         Failures.classify(new IllegalStateException("priming"));
+        primeConnections();
         return answered;
+    }
+
+    /**
+     * The JDK's side of the first real request, which the offline client never reaches: the
+     * HttpURLConnection class (its initialization starts java.util.logging) and a socket, made and
+     * dropped without connecting.
+     */
+    private static void primeConnections() {
+        try {
+            ((java.net.HttpURLConnection)
+                            java.net.URI.create("http://127.0.0.1/").toURL().openConnection())
+                    .disconnect();
+            new java.net.Socket().close();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

@@ -94,7 +94,9 @@ class SnapStartHooksTest {
             Map.entry("FinishRun", Set.of("dynamodb", "events")),
             Map.entry("CloseRun", Set.of("dynamodb", "events")),
             Map.entry("SafetyNet", Set.of("dynamodb", "states")),
-            Map.entry("Janitor", Set.of("dynamodb", "states", "events")),
+            Map.entry(
+                    "Janitor",
+                    Set.of("dynamodb", "states", "events", "eks", "elasticfilesystem", "fsx", "cloudcontrolapi")),
             Map.entry("StartScheduledRun", Set.of("dynamodb", "states", "events")));
 
     @Test

@@ -1,8 +1,8 @@
 package io.trainplane.aws.fsx;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.core.TransientException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -35,7 +35,6 @@ import software.amazon.awssdk.regions.Region;
  */
 public final class FsxJsonClient implements LustreFileSystems {
     static final String TARGET_PREFIX = "AWSSimbaAPIService_v20180301.";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SdkHttpClient http;
     private final AwsCredentialsProvider credentials;
@@ -69,7 +68,7 @@ public final class FsxJsonClient implements LustreFileSystems {
 
     @Override
     public Optional<Described> describe(String fileSystemId) {
-        ObjectNode body = JSON.createObjectNode();
+        ObjectNode body = Json.object();
         body.putArray("FileSystemIds").add(fileSystemId);
         try {
             JsonNode answer = call("DescribeFileSystems", body);
@@ -88,7 +87,7 @@ public final class FsxJsonClient implements LustreFileSystems {
         List<Described> all = new ArrayList<>();
         String token = null;
         do {
-            ObjectNode body = JSON.createObjectNode();
+            ObjectNode body = Json.object();
             if (token != null) {
                 body.put("NextToken", token);
             }
@@ -103,7 +102,7 @@ public final class FsxJsonClient implements LustreFileSystems {
 
     @Override
     public void delete(String fileSystemId) {
-        call("DeleteFileSystem", JSON.createObjectNode().put("FileSystemId", fileSystemId));
+        call("DeleteFileSystem", Json.object().put("FileSystemId", fileSystemId));
     }
 
     private static Described described(JsonNode fs) {
@@ -118,7 +117,7 @@ public final class FsxJsonClient implements LustreFileSystems {
     }
 
     JsonNode call(String operation, ObjectNode body) {
-        byte[] payload = body.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] payload = Json.write(body).getBytes(StandardCharsets.UTF_8);
         SdkHttpFullRequest request = SdkHttpFullRequest.builder()
                 .method(SdkHttpMethod.POST)
                 .uri(endpoint)
@@ -143,7 +142,7 @@ public final class FsxJsonClient implements LustreFileSystems {
                 bytes = in == null ? new byte[0] : in.readAllBytes();
             }
             if (status / 100 == 2) {
-                return bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(new ByteArrayInputStream(bytes));
+                return bytes.length == 0 ? Json.object() : Json.read(new ByteArrayInputStream(bytes));
             }
             JsonNode answer = errorBody(bytes);
             String type = answer.path("__type").asText("Unknown");
@@ -166,14 +165,14 @@ public final class FsxJsonClient implements LustreFileSystems {
      */
     private static JsonNode errorBody(byte[] bytes) {
         try {
-            JsonNode parsed = bytes.length == 0 ? null : JSON.readTree(bytes);
+            JsonNode parsed = bytes.length == 0 ? null : Json.read(new String(bytes, StandardCharsets.UTF_8));
             if (parsed != null && parsed.isObject()) {
                 return parsed;
             }
-        } catch (IOException notJson) {
+        } catch (java.io.UncheckedIOException notJson) {
             // Read below as text.
         }
         String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip();
-        return JSON.createObjectNode().put("Message", text.length() > 200 ? text.substring(0, 200) + "…" : text);
+        return Json.object().put("Message", text.length() > 200 ? text.substring(0, 200) + "…" : text);
     }
 }
