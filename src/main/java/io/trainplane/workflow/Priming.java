@@ -7,6 +7,7 @@ import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpecs;
 import software.amazon.awssdk.services.cloudcontrol.model.GetResourceRequestStatusResponse;
 import software.amazon.awssdk.services.cloudcontrol.model.ListResourcesResponse;
+import software.amazon.awssdk.services.cloudwatchevents.model.PutEventsResponse;
 import software.amazon.awssdk.services.efs.model.DescribeFileSystemsResponse;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
@@ -94,9 +95,11 @@ public enum Priming {
                 offline.lustreFileSystems().list();
                 ModelWarmup.warm(DescribeFileSystemsResponse.builder());
             }
-            case RUN_EVENT ->
+            case RUN_EVENT -> {
                 StepWiring.runEvents(offline)
                         .publish("SnapStart Priming", Json.object().put("runId", sample.runId()));
+                ModelWarmup.warm(PutEventsResponse.builder());
+            }
             case EXECUTION_START ->
                 offline.sfn().startExecution(r -> r.stateMachineArn(SnapStartHooks.STATE_MACHINE)
                         .name(sample.runId())

@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.aws.ModelWarmup;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
@@ -8,11 +9,13 @@ import io.trainplane.core.Json;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.crac.Context;
 import org.crac.Resource;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * A function's SnapStart hooks. Before the snapshot, the code every invocation runs is loaded and
@@ -82,21 +85,25 @@ public final class SnapStartHooks implements Resource {
         store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
         store.find(RUN_ID);
         store.steps(RUN_ID);
+        ModelWarmup.warm(QueryResponse.builder());
         store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));
         for (Priming request : priming) {
             request.prime(sample, offline);
         }
         Failures.classify(new IllegalStateException("priming"));
+        // A metrics line rendered, not printed: a snapshot emits nothing.
+        EmbeddedMetrics.line(Instant.EPOCH, Map.of("Priming", 1.0), Map.of(), Map.of("runId", RUN_ID));
         primeConnections();
         return answered;
     }
 
     /**
      * The JDK's side of the first real request, which the offline client never reaches: the
-     * HttpURLConnection class (its initialization starts java.util.logging) and a socket, made and
-     * dropped without connecting.
+     * HttpURLConnection class, the java.util.logging its connect asks whether to log to, and a
+     * socket, made and dropped without connecting.
      */
     private static void primeConnections() {
+        Logger.getLogger("sun.net.www.protocol.http.HttpURLConnection").isLoggable(Level.FINE);
         try {
             ((java.net.HttpURLConnection)
                             java.net.URI.create("http://127.0.0.1/").toURL().openConnection())
