@@ -21,8 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * A function's SnapStart hooks. Before the snapshot, the code every invocation runs is loaded and
  * warmed without side effects: a step's state read and written, what the function's declaration
  * says to prime ({@link Priming}: the schema validation, a request of each service it calls, the
- * way to the cluster), and the run
- * store's DynamoDB requests, marshalled and signed with throwaway credentials and answered by an
+ * way to the cluster), the run
+ * store's DynamoDB requests, and the classes its first real invocation still loaded ({@link ClassPreload}), marshalled and signed with throwaway credentials and answered by an
  * {@link OfflineHttpClient} (no request reaches AWS; no credential, token or time is kept). After
  * the restore, the clients drop what must be fresh.
  */
@@ -93,17 +93,22 @@ public final class SnapStartHooks implements Resource {
         Failures.classify(new IllegalStateException("priming"));
         // A metrics line rendered, not printed: a snapshot emits nothing.
         EmbeddedMetrics.line(Instant.EPOCH, Map.of("Priming", 1.0), Map.of(), Map.of("runId", RUN_ID));
-        primeConnections();
+        primeJdk();
+        ClassPreload.load(function);
         return answered;
     }
 
     /**
-     * The JDK's side of the first real request, which the offline client never reaches: the
+     * The JDK's side of a first real invocation, which the offline requests never reach: the
      * HttpURLConnection class, the java.util.logging its connect asks whether to log to, and a
-     * socket, made and dropped without connecting.
+     * socket, made and dropped without connecting; a log record and numbers formatted as a warning
+     * and a cost line are (the locale data they load), printed nowhere.
      */
-    private static void primeConnections() {
+    private static void primeJdk() {
         Logger.getLogger("sun.net.www.protocol.http.HttpURLConnection").isLoggable(Level.FINE);
+        new java.util.logging.SimpleFormatter().format(new java.util.logging.LogRecord(Level.WARNING, "priming"));
+        String.format("%s %d %.2f", "priming", 1, 1.0);
+        String.format(java.util.Locale.ROOT, "%s %d %.2f", "priming", 1, 1.0);
         try {
             ((java.net.HttpURLConnection)
                             java.net.URI.create("http://127.0.0.1/").toURL().openConnection())

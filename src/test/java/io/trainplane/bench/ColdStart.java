@@ -154,8 +154,10 @@ public final class ColdStart {
         int runs = 5;
         int warmup = 1;
         List<String> only = new ArrayList<>();
+        boolean classLists = false;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
+                case "--class-lists" -> classLists = true;
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 default -> only.add(args[i]);
@@ -165,6 +167,10 @@ public final class ColdStart {
                 Pipeline.FUNCTIONS.stream().map(LambdaFunction::name).toList());
         if (!only.isEmpty()) {
             functions.retainAll(only);
+        }
+        if (classLists) {
+            writeClassLists(root, functions);
+            return;
         }
         Optional<List<Row>> rows = run(root, functions, runs, warmup, function -> artifact(root, function)
                 .toAbsolutePath()
@@ -232,6 +238,57 @@ public final class ColdStart {
     }
 
     /**
+     * {@code ./bench/run class-lists}: for each function of the AWS-only artifact, the classes its
+     * invocation loads after SnapStart priming (less the list itself), written to
+     * src/main/resources/snapstart/&lt;Function&gt;.classes for io.trainplane.workflow.ClassPreload.
+     * Every function runs once first, in pipeline order, as in the measurement.
+     */
+    static void writeClassLists(Path root, List<String> functions) throws Exception {
+        Optional<Path> moto = ColdStartEndpoints.moto();
+        if (moto.isEmpty()) {
+            System.out.println("class-lists: SKIPPED: " + ColdStartEndpoints.NO_MOTO);
+            return;
+        }
+        Path work = Files.createTempDirectory("class-lists-");
+        try (ColdStartEndpoints endpoints = new ColdStartEndpoints(moto.get())) {
+            ColdStart bench = new ColdStart(root, endpoints, work);
+            for (String function : functions) {
+                String artifact = artifact(root, function).toAbsolutePath().toString();
+                Path input = work.resolve(function + ".json");
+                Files.writeString(input, Json.write(ColdStartInputs.input(function, RUN_ID, root, bench.outputs)));
+                String handler = Pipeline.function(function).handlerClass();
+                bench.invoke(artifact, handler, input, false, List.of(), Map.of(), List.of())
+                        .output()
+                        .ifPresent(o -> bench.outputs.put(function, o));
+                if (Pipeline.function(function).artifact() != LambdaArtifact.AWS) {
+                    continue;
+                }
+                Path log = work.resolve(function + ".class-load.log");
+                bench.invoke(
+                        artifact,
+                        handler,
+                        input,
+                        true,
+                        List.of(),
+                        Map.of(),
+                        List.of("-Xlog:class+load:file=" + log, "-Dtrainplane.snapstart.skipClassList=true"));
+                List<String> classes = ColdStartFigures.loadedAfterPriming(Files.readAllLines(log));
+                Path list = root.resolve("src/main/resources/snapstart/" + function + ".classes");
+                Files.createDirectories(list.getParent());
+                Files.writeString(
+                        list,
+                        "# The classes " + function + "'s first invocation loads after SnapStart priming"
+                                + " (./bench/run class-lists; io.trainplane.workflow.ClassPreload).\n"
+                                + String.join("\n", classes) + "\n");
+                System.out.println(format(
+                        "class-lists: %-18s %4d classes -> %s", function, classes.size(), root.relativize(list)));
+            }
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    /**
      * The reference {@code bench/ColdStartKubernetesFloor.java} (the baseline's PutItem and one
      * Kubernetes GET through fabric8) against the baseline, from the Kubernetes artifact: the least
      * ratio a function that reaches Kubernetes through fabric8 can have. Not a target; printed.
@@ -241,11 +298,12 @@ public final class ColdStart {
         Files.writeString(input, "{}");
         List<Sample> floor = new ArrayList<>();
         List<Sample> baseline = new ArrayList<>();
-        invoke(artifact, FLOOR, input, false, List.of(), Map.of());
+        invoke(artifact, FLOOR, input, false, List.of(), Map.of(), List.of());
         for (int i = 0; i < runs; i++) {
-            baseline.add(invoke(artifact, "baseline", input, false, List.of(), Map.of())
+            baseline.add(invoke(artifact, "baseline", input, false, List.of(), Map.of(), List.of())
                     .sample());
-            floor.add(invoke(artifact, FLOOR, input, false, List.of(), Map.of()).sample());
+            floor.add(invoke(artifact, FLOOR, input, false, List.of(), Map.of(), List.of())
+                    .sample());
         }
         if (!floor.stream().allMatch(Sample::served)) {
             return "reference: the Kubernetes GET through fabric8 did not serve: "
@@ -268,7 +326,9 @@ public final class ColdStart {
         String handler = Pipeline.function(function).handlerClass();
         // The first invocation does the function's work for the steps after it; the measured ones
         // repeat it (the idempotent path of a retried Task), so the recorded one is a repeat too.
-        invoke(artifact, handler, input, false, List.of(), Map.of()).output().ifPresent(o -> outputs.put(function, o));
+        invoke(artifact, handler, input, false, List.of(), Map.of(), List.of())
+                .output()
+                .ifPresent(o -> outputs.put(function, o));
         Path record = work.resolve(function + ".calls");
         kubernetesRequests.record();
         Invocation recorded = invoke(
@@ -277,7 +337,8 @@ public final class ColdStart {
                 input,
                 false,
                 List.of(recorder(artifact)),
-                Map.of("COLDSTART_RECORD", record.toString()));
+                Map.of("COLDSTART_RECORD", record.toString()),
+                List.of());
         List<KubernetesRecorder.Request> kubernetes = kubernetesRequests.recording();
         List<ColdStartBaselines.AwsCall> aws = Files.exists(record)
                 ? Files.readAllLines(record).stream()
@@ -294,8 +355,8 @@ public final class ColdStart {
                         kubernetes,
                         recorded.output().map(Json::write).orElse("{}"))));
         for (int i = 0; i < warmup; i++) {
-            invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of());
-            invoke(artifact, "baseline", input, false, List.of(), Map.of());
+            invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of(), List.of());
+            invoke(artifact, "baseline", input, false, List.of(), Map.of(), List.of());
         }
         List<Sample> measured = new ArrayList<>();
         List<Sample> baseline = new ArrayList<>();
@@ -304,20 +365,20 @@ public final class ColdStart {
         for (int i = 0; i < runs; i++) {
             // Alternated, baseline first on even runs: a slow phase of the shared machine hits both.
             if (i % 2 == 0) {
-                baseline.add(invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of())
+                baseline.add(invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of(), List.of())
                         .sample());
-                measured.add(invoke(artifact, handler, input, false, List.of(), Map.of())
+                measured.add(invoke(artifact, handler, input, false, List.of(), Map.of(), List.of())
                         .sample());
             } else {
-                measured.add(invoke(artifact, handler, input, false, List.of(), Map.of())
+                measured.add(invoke(artifact, handler, input, false, List.of(), Map.of(), List.of())
                         .sample());
-                baseline.add(invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of())
+                baseline.add(invoke(artifact, ownBaseline, input, false, baselineClasses, Map.of(), List.of())
                         .sample());
             }
-            putItem.add(invoke(artifact, "baseline", input, false, List.of(), Map.of())
+            putItem.add(invoke(artifact, "baseline", input, false, List.of(), Map.of(), List.of())
                     .sample());
-            primed.add(
-                    invoke(artifact, handler, input, true, List.of(), Map.of()).sample());
+            primed.add(invoke(artifact, handler, input, true, List.of(), Map.of(), List.of())
+                    .sample());
         }
         String label = artifact.contains(java.io.File.pathSeparator)
                 ? "(classpath)"
@@ -333,11 +394,13 @@ public final class ColdStart {
             Path input,
             boolean primed,
             List<Path> moreClasses,
-            Map<String, String> moreEnvironment)
+            Map<String, String> moreEnvironment,
+            List<String> moreJvmOptions)
             throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(JVM_OPTIONS);
+        command.addAll(moreJvmOptions);
         // For looking into a function's start (-Xlog:class+load:file=..., say); never set for the figures.
         String extra = System.getProperty("coldstart.childOptions", "");
         if (!extra.isBlank()) {

@@ -196,6 +196,10 @@ final class ColdStartBaselines {
                                 .build();
                     }
 
+                    private <T> T typed(Class<T> type, String json) {
+                        return kubernetes().getKubernetesSerialization().unmarshal(json, type);
+                    }
+
                     private io.fabric8.kubernetes.api.model.GenericKubernetesResource object(String json) {
                         return kubernetes().getKubernetesSerialization()
                                 .unmarshal(json, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
@@ -237,15 +241,23 @@ final class ColdStartBaselines {
             }
             return log.append(".getLog();").toString();
         }
-        StringBuilder call = new StringBuilder("kubernetes().genericKubernetesResources(resource(")
-                .append(literal(group))
-                .append(", ")
-                .append(literal(version))
-                .append(", ")
-                .append(literal(plural))
-                .append(", ")
-                .append(namespace != null)
-                .append("))");
+        // A built-in kind through its typed class, as plain fabric8 code reads and writes it; a custom resource
+        // generically.
+        Class<?> typed = typedClass(request.apiVersion(), request.kind());
+        StringBuilder call = typed != null
+                ? new StringBuilder("kubernetes().resources(")
+                        .append(typed.getCanonicalName())
+                        .append(".class)")
+                : new StringBuilder("kubernetes().genericKubernetesResources(resource(")
+                        .append(literal(group))
+                        .append(", ")
+                        .append(literal(version))
+                        .append(", ")
+                        .append(literal(plural))
+                        .append(", ")
+                        .append(namespace != null)
+                        .append("))");
+        String object = typed != null ? "typed(" + typed.getCanonicalName() + ".class, " : "object(";
         if (namespace != null) {
             call.append(".inNamespace(").append(literal(namespace)).append(')');
         }
@@ -270,9 +282,9 @@ final class ColdStartBaselines {
         }
         return switch (request.method()) {
             case "GET" -> name == null ? call + ".list();" : call + ".withName(" + literal(name) + ").get();";
-            case "POST" -> call + ".resource(object(" + literal(body) + ")).create();";
+            case "POST" -> call + ".resource(" + object + literal(body) + ")).create();";
             case "PUT" ->
-                call + ".resource(object(" + literal(body) + "))." + (sub == null ? "update();" : "updateStatus();");
+                call + ".resource(" + object + literal(body) + "))." + (sub == null ? "update();" : "updateStatus();");
             case "PATCH" ->
                 call + ".withName(" + literal(name) + ")"
                         + (sub == null ? "" : ".subresource(" + literal(sub) + ")") + ".patch("
@@ -291,6 +303,22 @@ final class ColdStartBaselines {
                 throw new IllegalArgumentException(
                         "the baseline cannot make " + request.method() + " " + request.path());
         };
+    }
+
+    private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
+            new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+
+    /** fabric8's model class of a built-in kind; null for a custom resource or an unknown kind. */
+    static Class<?> typedClass(String apiVersion, String kind) {
+        if (apiVersion == null || apiVersion.isEmpty() || kind == null || kind.isEmpty()) {
+            return null;
+        }
+        Object sample = SERIALIZATION.<Object>unmarshal(
+                "{\"apiVersion\":" + literal(apiVersion) + ",\"kind\":" + literal(kind) + "}");
+        return sample instanceof io.fabric8.kubernetes.api.model.HasMetadata
+                        && !(sample instanceof io.fabric8.kubernetes.api.model.GenericKubernetesResource)
+                ? sample.getClass()
+                : null;
     }
 
     private static String patchContext(Request request, Map<String, String> query) {

@@ -41,7 +41,9 @@ class ColdStartBaselinesTest {
                         null,
                         "application/merge-patch+json",
                         "{}",
-                        200)))
+                        200,
+                        "kubeflow.org/v1",
+                        "PyTorchJob")))
                 .contains(".withName(\"train\").patch(", "PatchType.JSON_MERGE");
         assertThat(ColdStartBaselines.kubernetesCall(
                         request("DELETE", "/api/v1/namespaces/run-a", null, "{\"propagationPolicy\":\"Background\"}")))
@@ -51,6 +53,27 @@ class ColdStartBaselinesTest {
                         "GET", "/api/v1/namespaces/run-a/pods/eval-0/log", "container=main&tailLines=50", null)))
                 .isEqualTo("kubernetes().pods().inNamespace(\"run-a\").withName(\"eval-0\").inContainer(\"main\")"
                         + ".tailingLines(50).getLog();");
+    }
+
+    @Test
+    void aBuiltInKindGoesThroughItsTypedClassAndACustomResourceGenerically() {
+        assertThat(ColdStartBaselines.kubernetesCall(new Request(
+                        0, "GET", "/apis/batch/v1/namespaces/run-a/jobs/data", null, null, "", 200, "batch/v1", "Job")))
+                .isEqualTo("kubernetes().resources(io.fabric8.kubernetes.api.model.batch.v1.Job.class)"
+                        + ".inNamespace(\"run-a\").withName(\"data\").get();");
+        assertThat(ColdStartBaselines.kubernetesCall(new Request(
+                        0,
+                        "POST",
+                        "/api/v1/namespaces/run-a/configmaps",
+                        null,
+                        "application/json",
+                        "{\"kind\":\"ConfigMap\"}",
+                        201,
+                        "v1",
+                        "ConfigMap")))
+                .contains(".resource(typed(io.fabric8.kubernetes.api.model.ConfigMap.class, ");
+        assertThat(ColdStartBaselines.typedClass("kubeflow.org/v1", "PyTorchJob"))
+                .isNull();
     }
 
     @Test
@@ -72,7 +95,8 @@ class ColdStartBaselinesTest {
                         + "software.amazon.awssdk.services.dynamodb.model.PutItemRequest.builder().tableName(\"t\")"
                         + ".item(java.util.Map.ofEntries(java.util.Map.entry(\"pk\", software.amazon.awssdk.services"
                         + ".dynamodb.model.AttributeValue.builder().s(\"x\").build()))).build()"));
-        List<Request> kubernetes = List.of(new Request(20, "GET", "/api/v1/namespaces/default", null, null, "", 200));
+        List<Request> kubernetes =
+                List.of(new Request(20, "GET", "/api/v1/namespaces/default", null, null, "", 200, "v1", "Namespace"));
 
         String source = ColdStartBaselines.source("CheckJob", aws, kubernetes, "{\"ok\":true}");
 
@@ -102,6 +126,6 @@ class ColdStartBaselinesTest {
     }
 
     private static Request request(String method, String path, String query, String body) {
-        return new Request(0, method, path, query, "application/json", body, 200);
+        return new Request(0, method, path, query, "application/json", body, 200, "", "");
     }
 }

@@ -96,6 +96,35 @@ final class ColdStartFigures {
         return new Sample(wallMillis, exit, result, built, invoked, done, rss);
     }
 
+    /**
+     * From a {@code -Xlog:class+load} log of a primed invocation, the classes loaded after the
+     * harness marked the invocation's start, in load order: none hidden (lambdas, method handles,
+     * proxies) or the harness's own, which a class loader cannot load by name.
+     */
+    static List<String> loadedAfterPriming(List<String> log) {
+        List<String> classes = new ArrayList<>();
+        boolean invoking = false;
+        for (String line : log) {
+            java.util.regex.Matcher entry =
+                    java.util.regex.Pattern.compile("\\] (\\S+) source: ").matcher(line);
+            if (!entry.find()) {
+                continue;
+            }
+            String name = entry.group(1);
+            if (name.equals("ColdStartHarness$InvocationStarts")) {
+                invoking = true;
+            } else if (invoking
+                    && !name.contains("$$Lambda")
+                    && !name.contains("/0x")
+                    && !name.contains("LambdaForm$")
+                    && !name.startsWith("jdk.proxy")
+                    && !name.startsWith("ColdStartHarness")) {
+                classes.add(name);
+            }
+        }
+        return classes;
+    }
+
     /** The median; of an even count, the mean of the middle two. */
     static double median(List<Long> values) {
         if (values.isEmpty()) {

@@ -141,6 +141,22 @@ class ColdStartFiguresTest {
                 .doesNotContain("over the target:");
     }
 
+    @Test
+    void aClassListHoldsWhatLoadedAfterTheInvocationStartedThatALoaderCanFindByName() {
+        List<String> log = List.of(
+                "[0.500s][info][class,load] io.trainplane.workflow.Priming source: file:/f.jar",
+                "[0.600s][info][class,load] ColdStartHarness$InvocationStarts source: file:/h/",
+                "[0.610s][info][class,load] software.amazon.awssdk.services.eks.model.Nodegroup source: file:/f.jar",
+                "[0.611s][info][class,load] software.amazon.awssdk.services.eks.model.Nodegroup$$Lambda/0x0000000081 source:"
+                        + " software.amazon.awssdk.services.eks.model.Nodegroup",
+                "[0.612s][info][class,load] java.lang.invoke.LambdaForm$MH/0x0000000066290400 source: __JVM_LookupDefineClass__",
+                "[0.613s][info][class,load] sun.net.www.http.KeepAliveCache source: jrt:/java.base");
+
+        assertThat(ColdStartFigures.loadedAfterPriming(log))
+                .containsExactly(
+                        "software.amazon.awssdk.services.eks.model.Nodegroup", "sun.net.www.http.KeepAliveCache");
+    }
+
     /** A primed run: built at 500 ms, invoked at 600 (after beforeCheckpoint), served after {@code invocation} ms. */
     private static Sample primed(long invocation) {
         return new Sample(1500, 0, "ok", 500, 600, 600 + invocation, 150_000);

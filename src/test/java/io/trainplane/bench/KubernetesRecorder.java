@@ -1,6 +1,8 @@
 package io.trainplane.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -17,9 +19,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * the same requests in the same order.
  */
 final class KubernetesRecorder extends EndpointFront {
-    /** One request as the API server received it, and the status it answered. */
+    /**
+     * One request as the API server received it, the status it answered, and the apiVersion and
+     * kind of the object it was about (from the body sent or answered; empty when neither says).
+     */
     record Request(
-            long nanoTime, String method, String path, String query, String contentType, String body, int status) {}
+            long nanoTime,
+            String method,
+            String path,
+            String query,
+            String contentType,
+            String body,
+            int status,
+            String apiVersion,
+            String kind) {}
 
     private List<Request> recorded;
 
@@ -42,6 +55,7 @@ final class KubernetesRecorder extends EndpointFront {
     @Override
     synchronized void exchanged(long nanoTime, HttpExchange exchange, byte[] body, HttpResponse<byte[]> response) {
         if (recorded != null) {
+            String[] type = typeOf(body, response.body());
             recorded.add(new Request(
                     nanoTime,
                     exchange.getRequestMethod(),
@@ -49,7 +63,28 @@ final class KubernetesRecorder extends EndpointFront {
                     exchange.getRequestURI().getRawQuery(),
                     exchange.getRequestHeaders().getFirst("Content-Type"),
                     new String(body, StandardCharsets.UTF_8),
-                    response.statusCode()));
+                    response.statusCode(),
+                    type[0],
+                    type[1]));
         }
+    }
+
+    /** The apiVersion and kind of the object sent, else of the one answered (a list's items' kind). */
+    private static String[] typeOf(byte[] sent, byte[] answered) {
+        for (byte[] body : List.of(sent, answered)) {
+            try {
+                JsonNode object = Json.read(new String(body, StandardCharsets.UTF_8));
+                String kind = object.path("kind").asText("");
+                if (!kind.isEmpty() && !kind.equals("Status")) {
+                    return new String[] {
+                        object.path("apiVersion").asText(""),
+                        kind.endsWith("List") ? kind.substring(0, kind.length() - "List".length()) : kind
+                    };
+                }
+            } catch (RuntimeException notAnObject) {
+                // A log, an empty body: says nothing of the kind.
+            }
+        }
+        return new String[] {"", ""};
     }
 }
