@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.OAuthTokenProvider;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.trainplane.aws.EksTokens;
+import io.trainplane.aws.ModelWarmup;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.RunSpec;
@@ -21,6 +22,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.Cluster;
 import software.amazon.awssdk.services.eks.model.ClusterStatus;
+import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
 import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 
 /**
@@ -99,6 +101,7 @@ public final class EksClusterAccess implements ClusterAccess {
                 .build()) {
             eks.describeCluster(r -> r.name("priming"));
         }
+        ModelWarmup.warm(DescribeClusterResponse.builder());
         EksTokens tokens = new EksTokens(throwaway, region, Clock.systemUTC());
         tokens.tokenFor("priming");
         // Built and closed: fabric8's client and the JDK HTTP client loaded, nothing sent.

@@ -6,36 +6,39 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
- * SnapStart "class priming": the classes a function's first real invocation still loaded after the
- * rest of its priming (its model types, its exceptions, its own step code), read from the list
- * {@code snapstart/<Function>.classes} in its jar and loaded before the snapshot, so the invocation
- * after a restore finds them (AWS's priming strategies:
+ * SnapStart "class priming": the classes the first real invocations of an artifact's functions
+ * still loaded after the rest of their priming (model types, exceptions, the steps' own code), read
+ * from the list {@code snapstart/<artifact>.classes} in the jar and loaded before the snapshot, so
+ * the invocation after a restore finds them (AWS's priming strategies:
  * https://aws.amazon.com/blogs/compute/optimizing-cold-start-performance-of-aws-lambda-using-advanced-priming-strategies-with-snapstart/).
- * The lists are made by {@code ./bench/run class-lists} from a primed invocation of each function;
- * a stale list only primes less. Loaded, not initialized: no static initializer runs before the
- * snapshot that the invocation itself would not run.
+ * One list per artifact, not per function: the functions of a jar load mostly the same classes, and
+ * the Kubernetes jar has no room for twelve copies. A class another function needs costs the
+ * snapshot a little memory, nothing at restore. Made by {@code ./bench/run class-lists}; a stale
+ * list only primes less. Loaded, not initialized: no static initializer runs before the snapshot
+ * that the invocation itself would not run.
  */
-final class ClassPreload {
+public final class ClassPreload {
     private ClassPreload() {}
 
-    /** The list's resource name for a function. */
-    static String resource(String function) {
-        return "snapstart/" + function + ".classes";
+    /** The list of an artifact's functions (each jar carries only its own). */
+    public static String resource(LambdaArtifact artifact) {
+        return "snapstart/" + artifact.name().toLowerCase(Locale.ROOT) + ".classes";
     }
 
     /** Set to make the lists: priming then loads none, so the list shows everything the invocation needs. */
     static final String SKIP_PROPERTY = "trainplane.snapstart.skipClassList";
 
-    /** Loads the function's listed classes; how many loaded (a class this jar lacks is skipped). */
-    static int load(String function) {
+    /** Loads the listed classes; how many loaded (a class this jar lacks is skipped, a missing list loads none). */
+    static int load(String resource) {
         if (Boolean.getBoolean(SKIP_PROPERTY)) {
             return 0;
         }
         ClassLoader loader = ClassPreload.class.getClassLoader();
         int loaded = 0;
-        try (InputStream in = loader.getResourceAsStream(resource(function))) {
+        try (InputStream in = loader.getResourceAsStream(resource)) {
             if (in == null) {
                 return 0;
             }

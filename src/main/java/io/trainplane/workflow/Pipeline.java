@@ -66,8 +66,15 @@ public final class Pipeline {
     public static final LambdaFunction CLOSE_RUN = aws("CloseRun", RUN_RECORD, RUN_EVENT);
     // In no state machine: EventBridge invokes these (the safety-net rule, the janitor's and the retraining schedules).
     public static final LambdaFunction SAFETY_NET = aws("SafetyNet", Role.SAFETY_NET, EXECUTION_START);
-    public static final LambdaFunction JANITOR =
-            aws("Janitor", Role.JANITOR, ACCOUNT_SWEEP, EKS_CLUSTER, CLOUD_CONTROL, EXECUTION_START, RUN_EVENT);
+    public static final LambdaFunction JANITOR = aws(
+            "Janitor",
+            Role.JANITOR,
+            ACCOUNT_SWEEP,
+            EKS_CLUSTER,
+            EKS_NODEGROUP,
+            CLOUD_CONTROL,
+            EXECUTION_START,
+            RUN_EVENT);
     public static final LambdaFunction START_SCHEDULED_RUN =
             aws("StartScheduledRun", Role.START_SCHEDULED_RUN, SPEC_VALIDATION, EXECUTION_START, RUN_EVENT);
 

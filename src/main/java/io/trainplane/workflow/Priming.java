@@ -9,6 +9,7 @@ import software.amazon.awssdk.services.cloudcontrol.model.GetResourceRequestStat
 import software.amazon.awssdk.services.cloudcontrol.model.ListResourcesResponse;
 import software.amazon.awssdk.services.cloudwatchevents.model.PutEventsResponse;
 import software.amazon.awssdk.services.efs.model.DescribeFileSystemsResponse;
+import software.amazon.awssdk.services.efs.model.DescribeMountTargetsResponse;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupRequest;
 import software.amazon.awssdk.services.eks.model.CreateNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
@@ -30,7 +31,7 @@ public enum Priming {
     EKS_NODEGROUP,
     /** EKS CreateNodegroup, and the model of its request and answer. */
     EKS_NODEGROUP_CREATE,
-    /** EFS DescribeFileSystems. */
+    /** EFS DescribeFileSystems and DescribeMountTargets, and the model of their answers. */
     EFS_FILE_SYSTEM,
     /**
      * Cloud Control GetResourceRequestStatus (the cluster's log group, the node group's placement
@@ -75,9 +76,13 @@ public enum Priming {
                 ModelWarmup.warm(CreateNodegroupRequest.builder());
                 ModelWarmup.warm(CreateNodegroupResponse.builder());
             }
-            case EFS_FILE_SYSTEM ->
+            case EFS_FILE_SYSTEM -> {
                 offline.efs()
                         .describeFileSystems(r -> r.creationToken(sample.names().efsCreationToken()));
+                offline.efs().describeMountTargets(r -> r.fileSystemId("fs-00000000"));
+                ModelWarmup.warm(DescribeFileSystemsResponse.builder());
+                ModelWarmup.warm(DescribeMountTargetsResponse.builder());
+            }
             case CLOUD_CONTROL -> {
                 offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(sample.runId()));
                 offline.cloudControl()

@@ -46,7 +46,7 @@ public class StepHandler implements RequestStreamHandler {
         this.step = function.step().apply(clients);
         this.store = StepWiring.runStore(clients);
         this.clock = clients.clock();
-        this.snapStart = new SnapStartHooks(name, clients, function.priming());
+        this.snapStart = new SnapStartHooks(function, clients);
         Core.getGlobalContext().register(snapStart);
     }
 

@@ -5,6 +5,7 @@ import static io.trainplane.bench.ColdStartFigures.format;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.bench.ColdStartFigures.Sample;
 import io.trainplane.core.Json;
+import io.trainplane.workflow.ClassPreload;
 import io.trainplane.workflow.LambdaArtifact;
 import io.trainplane.workflow.LambdaFunction;
 import io.trainplane.workflow.Pipeline;
@@ -14,9 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.tools.JavaCompiler;
@@ -168,16 +171,18 @@ public final class ColdStart {
         if (!only.isEmpty()) {
             functions.retainAll(only);
         }
+        // Exits rather than returns: DynamoDB Local leaves a non-daemon thread (its shard rollover
+        // job) that would hold the JVM for minutes after its server stopped.
         if (classLists) {
-            writeClassLists(root, functions);
-            return;
+            // Every function, in pipeline order: each artifact's list is what all its functions load.
+            writeClassLists(
+                    root, Pipeline.FUNCTIONS.stream().map(LambdaFunction::name).toList());
+            System.exit(0);
         }
         Optional<List<Row>> rows = run(root, functions, runs, warmup, function -> artifact(root, function)
                 .toAbsolutePath()
                 .toString());
-        if (rows.isPresent() && !rows.get().stream().allMatch(Row::pass)) {
-            System.exit(1);
-        }
+        System.exit(rows.isPresent() && !rows.get().stream().allMatch(Row::pass) ? 1 : 0);
     }
 
     /**
@@ -238,9 +243,9 @@ public final class ColdStart {
     }
 
     /**
-     * {@code ./bench/run class-lists}: for each function of the AWS-only artifact, the classes its
-     * invocation loads after SnapStart priming (less the list itself), written to
-     * src/main/resources/snapstart/&lt;Function&gt;.classes for io.trainplane.workflow.ClassPreload.
+     * {@code ./bench/run class-lists}: for each artifact, the classes its functions' primed
+     * invocations load after SnapStart priming (less the list itself), written to
+     * src/main/resources/snapstart/&lt;artifact&gt;.classes for io.trainplane.workflow.ClassPreload.
      * Every function runs once first, in pipeline order, as in the measurement.
      */
     static void writeClassLists(Path root, List<String> functions) throws Exception {
@@ -252,6 +257,7 @@ public final class ColdStart {
         Path work = Files.createTempDirectory("class-lists-");
         try (ColdStartEndpoints endpoints = new ColdStartEndpoints(moto.get())) {
             ColdStart bench = new ColdStart(root, endpoints, work);
+            Map<LambdaArtifact, Set<String>> lists = new java.util.EnumMap<>(LambdaArtifact.class);
             for (String function : functions) {
                 String artifact = artifact(root, function).toAbsolutePath().toString();
                 Path input = work.resolve(function + ".json");
@@ -260,28 +266,41 @@ public final class ColdStart {
                 bench.invoke(artifact, handler, input, false, List.of(), Map.of(), List.of())
                         .output()
                         .ifPresent(o -> bench.outputs.put(function, o));
-                if (Pipeline.function(function).artifact() != LambdaArtifact.AWS) {
-                    continue;
+                // The measured invocations repeat the first (a retry's path) after a few others have
+                // (the twin's Cloud Control moves on as it is polled): the list is what two primed
+                // repeats loaded after two plain ones, so a path one repeat did not take is not missed.
+                for (int repeat = 0; repeat < 2; repeat++) {
+                    bench.invoke(artifact, handler, input, false, List.of(), Map.of(), List.of());
                 }
-                Path log = work.resolve(function + ".class-load.log");
-                bench.invoke(
-                        artifact,
-                        handler,
-                        input,
-                        true,
-                        List.of(),
-                        Map.of(),
-                        List.of("-Xlog:class+load:file=" + log, "-Dtrainplane.snapstart.skipClassList=true"));
-                List<String> classes = ColdStartFigures.loadedAfterPriming(Files.readAllLines(log));
-                Path list = root.resolve("src/main/resources/snapstart/" + function + ".classes");
-                Files.createDirectories(list.getParent());
+                Set<String> classes =
+                        lists.computeIfAbsent(Pipeline.function(function).artifact(), a -> new LinkedHashSet<>());
+                int before = classes.size();
+                for (int repeat = 0; repeat < 2; repeat++) {
+                    Path log = work.resolve(function + "-" + repeat + ".class-load.log");
+                    bench.invoke(
+                            artifact,
+                            handler,
+                            input,
+                            true,
+                            List.of(),
+                            Map.of(),
+                            List.of("-Xlog:class+load:file=" + log, "-Dtrainplane.snapstart.skipClassList=true"));
+                    classes.addAll(ColdStartFigures.loadedAfterPriming(Files.readAllLines(log)));
+                }
+                System.out.println(format("class-lists: %-18s %4d classes more", function, classes.size() - before));
+            }
+            for (Map.Entry<LambdaArtifact, Set<String>> list : lists.entrySet()) {
+                Path file = root.resolve("src/main/resources").resolve(ClassPreload.resource(list.getKey()));
+                Files.createDirectories(file.getParent());
                 Files.writeString(
-                        list,
-                        "# The classes " + function + "'s first invocation loads after SnapStart priming"
+                        file,
+                        "# The classes the first invocations of "
+                                + list.getKey().jarName()
+                                + "'s functions load after SnapStart priming"
                                 + " (./bench/run class-lists; io.trainplane.workflow.ClassPreload).\n"
-                                + String.join("\n", classes) + "\n");
-                System.out.println(format(
-                        "class-lists: %-18s %4d classes -> %s", function, classes.size(), root.relativize(list)));
+                                + String.join("\n", list.getValue()) + "\n");
+                System.out.println(
+                        format("class-lists: %4d classes -> %s", list.getValue().size(), root.relativize(file)));
             }
         } finally {
             deleteTree(work);

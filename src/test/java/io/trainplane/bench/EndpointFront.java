@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -28,6 +29,7 @@ class EndpointFront implements AutoCloseable {
     private final HttpServer server;
     private final HttpClient http =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final ExecutorService handlers = Executors.newCachedThreadPool();
     private final URI target;
     private final AtomicLong busy;
 
@@ -36,7 +38,7 @@ class EndpointFront implements AutoCloseable {
         this.busy = busy;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::forward);
-        server.setExecutor(Executors.newCachedThreadPool());
+        server.setExecutor(handlers);
         server.start();
     }
 
@@ -93,7 +95,9 @@ class EndpointFront implements AutoCloseable {
 
     @Override
     public void close() {
+        // Not close(): it waits for requests in flight, and a watch through the front never ends.
         server.stop(0);
-        http.close();
+        http.shutdownNow();
+        handlers.shutdownNow();
     }
 }
