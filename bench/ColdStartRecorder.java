@@ -112,10 +112,26 @@ public final class ColdStartRecorder implements ExecutionInterceptor {
         return out.append(".build()").toString();
     }
 
-    /** The builder's setter of a member: named after it, taking what the value is (not its Consumer or varargs form). */
+    /**
+     * The builder's setter of a member: named after it, taking what the value is (not its Consumer
+     * or varargs form). A list or map of enums holds their strings: its setter is {@code <member>WithStrings}.
+     */
     private static String setter(Class<?> type, String member, Object value) {
         try {
             Class<?> builder = type.getMethod("builder").getReturnType();
+            boolean strings =
+                    (value instanceof Collection<?> list && list.stream().allMatch(String.class::isInstance))
+                            || (value instanceof Map<?, ?> map
+                                    && map.keySet().stream().allMatch(String.class::isInstance)
+                                    && map.values().stream().allMatch(String.class::isInstance));
+            for (Method m : builder.getMethods()) {
+                if (strings
+                        && m.getName().equalsIgnoreCase(member + "WithStrings")
+                        && m.getParameterCount() == 1
+                        && !m.isVarArgs()) {
+                    return m.getName();
+                }
+            }
             for (Method m : builder.getMethods()) {
                 if (m.getName().equalsIgnoreCase(member)
                         && m.getParameterCount() == 1

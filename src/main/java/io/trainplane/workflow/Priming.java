@@ -5,6 +5,7 @@ import io.trainplane.clients.AwsClients;
 import io.trainplane.core.Json;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpecs;
+import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceResponse;
 import software.amazon.awssdk.services.cloudcontrol.model.GetResourceRequestStatusResponse;
 import software.amazon.awssdk.services.cloudcontrol.model.ListResourcesResponse;
 import software.amazon.awssdk.services.cloudwatchevents.model.PutEventsResponse;
@@ -34,8 +35,8 @@ public enum Priming {
     /** EFS DescribeFileSystems and DescribeMountTargets, and the model of their answers. */
     EFS_FILE_SYSTEM,
     /**
-     * Cloud Control GetResourceRequestStatus (the cluster's log group, the node group's placement
-     * group), GetResource and ListResources.
+     * Cloud Control CreateResource and GetResourceRequestStatus (the cluster's log group, the node
+     * group's placement group), GetResource and ListResources.
      */
     CLOUD_CONTROL,
     /** EKS ListClusters, EFS and FSx DescribeFileSystems: the janitor's sweep of the account. */
@@ -84,10 +85,17 @@ public enum Priming {
                 ModelWarmup.warm(DescribeMountTargetsResponse.builder());
             }
             case CLOUD_CONTROL -> {
+                offline.cloudControl().createResource(r -> r.typeName("AWS::Logs::LogGroup")
+                        .desiredState("{}")
+                        .clientToken(sample.runId()));
                 offline.cloudControl().getResourceRequestStatus(r -> r.requestToken(sample.runId()));
                 offline.cloudControl()
                         .getResource(r -> r.typeName("AWS::Logs::LogGroup").identifier(sample.runId()));
-                offline.cloudControl().listResources(r -> r.typeName("AWS::Logs::LogGroup"));
+                offline.cloudControl()
+                        .listResourcesPaginator(r -> r.typeName("AWS::Logs::LogGroup"))
+                        .resourceDescriptions()
+                        .forEach(resource -> {});
+                ModelWarmup.warm(CreateResourceResponse.builder());
                 ModelWarmup.warm(GetResourceRequestStatusResponse.builder());
                 ModelWarmup.warm(ListResourcesResponse.builder());
             }
