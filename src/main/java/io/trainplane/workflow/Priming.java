@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import io.trainplane.aws.ModelWarmup;
 import io.trainplane.clients.AwsClients;
+import io.trainplane.clients.Clients;
 import io.trainplane.core.Json;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpecs;
@@ -51,6 +52,26 @@ public enum Priming {
      * request. Only the functions of the Kubernetes artifact, which holds the client.
      */
     KUBERNETES_ACCESS;
+
+    /**
+     * Builds the function's own clients of the services this priming reaches (no request: SDK
+     * clients resolve credentials and connect on their first one), so the first invocation after
+     * a restore does not build them.
+     */
+    void buildClients(Clients clients) {
+        switch (this) {
+            case SPEC_VALIDATION -> {}
+            case EKS_CLUSTER, EKS_NODEGROUP, EKS_NODEGROUP_CREATE, KUBERNETES_ACCESS -> clients.eks();
+            case EFS_FILE_SYSTEM -> clients.efs();
+            case CLOUD_CONTROL -> clients.cloudControl();
+            case ACCOUNT_SWEEP -> {
+                clients.eks();
+                clients.efs();
+            }
+            case RUN_EVENT -> clients.events();
+            case EXECUTION_START -> clients.sfn();
+        }
+    }
 
     void prime(RunContext sample, AwsClients offline) {
         switch (this) {

@@ -20,11 +20,12 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * A function's SnapStart hooks. Before the snapshot, the code every invocation runs is loaded and
- * warmed without side effects: a step's state read and written, what the function's declaration
- * says to prime ({@link Priming}: the schema validation, a request of each service it calls, the
- * way to the cluster), the run
- * store's DynamoDB requests, and the classes its first real invocation still loaded ({@link ClassPreload}), marshalled and signed with throwaway credentials and answered by an
- * {@link OfflineHttpClient} (no request reaches AWS; no credential, token or time is kept). After
+ * warmed without side effects: a step's state read and written, the run store's DynamoDB requests
+ * and what the function's declaration says to prime ({@link Priming}: the schema validation, a
+ * request of each service it calls, the way to the cluster), each request marshalled and signed
+ * with throwaway credentials and answered by an {@link OfflineHttpClient} (none reaches AWS; no
+ * credential, token or time is kept); then the function's own clients of those services are built,
+ * and the classes its first real invocation still loaded are loaded ({@link ClassPreload}). After
  * the restore, the clients drop what must be fresh.
  */
 public final class SnapStartHooks implements Resource {
@@ -95,6 +96,8 @@ public final class SnapStartHooks implements Resource {
         for (Priming request : priming) {
             request.prime(sample, offline);
         }
+        clients.dynamoDb();
+        priming.forEach(request -> request.buildClients(clients));
         Failures.classify(new IllegalStateException("priming"));
         // A metrics line rendered, not printed: a snapshot emits nothing.
         EmbeddedMetrics.line(Instant.EPOCH, Map.of("Priming", 1.0), Map.of(), Map.of("runId", RUN_ID));

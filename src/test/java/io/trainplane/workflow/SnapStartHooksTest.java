@@ -32,9 +32,9 @@ import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * The SnapStart hooks of every function: priming calls nothing of the function's clients (so
- * nothing reaches AWS and no credential is resolved before the snapshot), and the function works
- * after the hooks ran.
+ * The SnapStart hooks of every function: priming builds the function's clients of the services it
+ * primes but calls nothing of them (so nothing reaches AWS and no credential is resolved before the
+ * snapshot), and the function works after the hooks ran.
  */
 class SnapStartHooksTest {
     final LocalCloud cloud = new LocalCloud();
@@ -52,6 +52,7 @@ class SnapStartHooksTest {
         clients.calls.clear();
 
         for (StepHandler handler : handlers) {
+            clients.built.clear();
             OfflineHttpClient answered = ((SnapStartHooks) handler.snapStart()).prime();
             assertThat(answered.requests())
                     .as(handler.name() + ": requests primed offline")
@@ -60,6 +61,12 @@ class SnapStartHooksTest {
                     .as(handler.name() + ": services primed")
                     .containsExactlyInAnyOrderElementsOf(
                             PRIMED_SERVICES.getOrDefault(handler.name(), Set.of("dynamodb")));
+            assertThat(clients.built)
+                    .as(handler.name() + ": its own clients of the services primed, built before the snapshot")
+                    .containsAll(answered.services().stream()
+                            .filter(CLIENT_OF_SERVICE::containsKey)
+                            .map(CLIENT_OF_SERVICE::get)
+                            .toList());
             handler.snapStart().beforeCheckpoint(null);
             handler.snapStart().afterRestore(null);
         }
@@ -99,6 +106,15 @@ class SnapStartHooksTest {
                     Set.of("dynamodb", "states", "events", "eks", "elasticfilesystem", "fsx", "cloudcontrolapi")),
             Map.entry("StartScheduledRun", Set.of("dynamodb", "states", "events")));
 
+    /** The {@link Clients} method of each service's client, by signing name (FSx's is built per use). */
+    static final Map<String, String> CLIENT_OF_SERVICE = Map.of(
+            "dynamodb", "dynamoDb",
+            "eks", "eks",
+            "elasticfilesystem", "efs",
+            "cloudcontrolapi", "cloudControl",
+            "events", "events",
+            "states", "sfn");
+
     @Test
     void theSampleStateHoldsASpecAsStartRunLeavesIt() {
         assertThat(RunSpecs.normalize(SnapStartHooks.SAMPLE_SPEC)).isEqualTo(Json.read(SnapStartHooks.SAMPLE_SPEC));
@@ -115,6 +131,9 @@ class SnapStartHooksTest {
         private static final Set<String> NOT_CALLS =
                 Set.of("serviceName", "serviceClientConfiguration", "close", "toString", "hashCode", "equals");
         final List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+        /** The clients asked for (built, if they were not yet). */
+        final Set<String> built = java.util.Collections.synchronizedSet(new java.util.HashSet<>());
+
         private final Clients delegate;
 
         CountingClients(Clients delegate) {
@@ -122,6 +141,7 @@ class SnapStartHooksTest {
         }
 
         <T> T counting(String name, Class<T> type, T client) {
+            built.add(name);
             return type.cast(
                     Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
                         if (!NOT_CALLS.contains(method.getName())) {
