@@ -25,4 +25,18 @@ class ModelWarmupTest {
                 .contains(software.amazon.awssdk.services.dynamodb.model.AttributeValue.builder()
                         .getClass());
     }
+
+    @Test
+    void buildsASampleWithOneElementInEachListAndMapSoTheirCopiersRun() {
+        var sample = (DescribeClusterResponse) ModelWarmup.sample(DescribeClusterResponse.builder());
+
+        assertThat(sample.cluster().tags()).containsEntry("priming", "priming");
+        assertThat(sample.cluster().health().issues()).hasSize(1);
+        assertThat(sample.cluster().logging().clusterLogging().get(0).typesAsStrings())
+                .containsExactly("priming");
+        assertThat(sample.cluster().name()).isEqualTo("priming");
+        var items = ((QueryResponse) ModelWarmup.sample(QueryResponse.builder())).items();
+        assertThat(items).as("a list of maps of a recursive type").hasSize(1);
+        assertThat(items.get(0).get("priming").s()).isEqualTo("priming");
+    }
 }
