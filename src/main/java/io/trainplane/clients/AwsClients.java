@@ -119,8 +119,12 @@ public final class AwsClients implements Clients {
      * (with throwaway credentials) as usual, then answered by {@code offline}.
      */
     public static AwsClients offline(Settings settings, OfflineHttpClient offline) {
+        // Through a chain, as the function's own credentials are resolved.
         return new AwsClients(
-                settings, StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming")), offline);
+                settings,
+                AwsCredentialsProviderChain.of(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"))),
+                offline);
     }
 
     /** The clients of this Lambda container, shared by every invocation. */

@@ -69,11 +69,27 @@ public final class JanitorStep implements Step {
 
     @Override
     public JsonNode run(JsonNode scheduledEvent) {
-        Instant now = clock.instant();
+        ObjectNode detail = clean(sweep.get(), clock.instant());
+        int cleaned = 0;
+        for (var run : detail.path("runs")) {
+            cleaned += run.path("resources").size();
+        }
+        EmbeddedMetrics.emit(Map.of("OrphansCleaned", (double) cleaned), Map.of("OrphansCleaned", "Count"), Map.of());
+        if (!detail.path("runs").isEmpty()) {
+            events.get().publish("Orphans Cleaned", detail);
+        }
+        return detail;
+    }
+
+    /**
+     * Adopts the orphans the sweep found into their runs' records and starts each run's cleanup;
+     * returns what it did, as the {@code Orphans Cleaned} event tells it. SnapStart priming runs it
+     * offline ({@link Priming#ACCOUNT_SWEEP}), so it emits nothing itself.
+     */
+    ObjectNode clean(TaggedResources.Sweep sweep, Instant now) {
         ObjectNode detail = Json.object().put("runId", "*");
         ArrayNode runs = detail.putArray("runs");
         int skipped = 0;
-        TaggedResources.Sweep sweep = this.sweep.get();
         for (Map.Entry<String, List<TaggedResources.Found>> entry :
                 withWarmClaims(sweep.byRun()).entrySet()) {
             String runId = entry.getKey();
@@ -98,17 +114,6 @@ public final class JanitorStep implements Step {
         }
         detail.put("skipped", skipped);
         detail.put("otherStacks", sweep.otherStacks());
-        int cleaned = 0;
-        for (var run : runs) {
-            cleaned += run.path("resources").size();
-        }
-        EmbeddedMetrics.emit(
-                java.util.Map.of("OrphansCleaned", (double) cleaned),
-                java.util.Map.of("OrphansCleaned", "Count"),
-                java.util.Map.of());
-        if (!runs.isEmpty()) {
-            events.get().publish("Orphans Cleaned", detail);
-        }
         return detail;
     }
 

@@ -1,11 +1,21 @@
 package io.trainplane.workflow;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.ModelWarmup;
+import io.trainplane.aws.OfflineHttpClient;
+import io.trainplane.aws.RunTags;
+import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
 import io.trainplane.core.Json;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import io.trainplane.spec.KubernetesVersions;
+import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpecs;
+import java.util.List;
 import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceResponse;
 import software.amazon.awssdk.services.cloudcontrol.model.GetResourceRequestStatusResponse;
 import software.amazon.awssdk.services.cloudcontrol.model.ListResourcesResponse;
@@ -73,7 +83,7 @@ public enum Priming {
         }
     }
 
-    void prime(RunContext sample, AwsClients offline) {
+    void prime(RunContext sample, AwsClients offline, OfflineHttpClient answered) {
         switch (this) {
             case SPEC_VALIDATION ->
                 RunSpecs.normalize(
@@ -121,16 +131,30 @@ public enum Priming {
                 ModelWarmup.warm(ListResourcesResponse.builder());
             }
             case ACCOUNT_SWEEP -> {
-                offline.eks().listClustersPaginator(r -> {}).clusters().forEach(name -> {});
-                offline.efs()
-                        .describeFileSystemsPaginator(r -> {})
-                        .fileSystems()
-                        .forEach(fs -> {});
-                offline.lustreFileSystems().list();
+                String stack = offline.settings().stackName();
+                answerOrphans(sample, stack, answered);
+                RunStore store = StepWiring.runStore(offline);
+                // The orphans' run has failed: the janitor adopts them into its record and starts its cleanup.
+                store.update(sample.runId(), run -> run.withStatus(RunStatus.FAILED));
+                readBackLastWrite(answered);
+                answered.answer(QUERY, "{}"); // no warm node group claimed
+                TaggedResources.Sweep sweep = TaggedResources.of(offline, stack);
+                new JanitorStep(
+                                store,
+                                offline.clock(),
+                                () -> StepWiring.runEvents(offline),
+                                () -> sweep,
+                                offline::sfn,
+                                () -> SnapStartHooks.STATE_MACHINE)
+                        .clean(sweep, offline.clock().instant());
                 ModelWarmup.warm(DescribeFileSystemsResponse.builder());
             }
             case RUN_EVENT -> {
-                StepWiring.runEvents(offline)
+                new RunEventPublisher(
+                                "SnapStart",
+                                () -> StepWiring.runEvents(offline),
+                                StepWiring.runStore(offline),
+                                offline.clock())
                         .publish("SnapStart Priming", Json.object().put("runId", sample.runId()));
                 ModelWarmup.warm(PutEventsResponse.builder());
             }
@@ -140,5 +164,83 @@ public enum Priming {
                         .input("{}"));
             case KUBERNETES_ACCESS -> offline.primeClusters(sample.spec());
         }
+    }
+
+    private static final String PUT_ITEM = "DynamoDB_20120810.PutItem";
+    private static final String GET_ITEM = "DynamoDB_20120810.GetItem";
+    private static final String QUERY = "DynamoDB_20120810.Query";
+
+    /** The run store's reads answer the item it wrote last, so reading a record is primed as well as writing one. */
+    static void readBackLastWrite(OfflineHttpClient answered) {
+        answered.answer(
+                GET_ITEM,
+                Json.write(Json.object().set("Item", written(answered, 1).get(0))));
+    }
+
+    /** The run store's queries answer the {@code steps} items it wrote last: its timeline, read back. */
+    static void readBackTimeline(OfflineHttpClient answered, int steps) {
+        ArrayNode items = Json.array().addAll(written(answered, steps));
+        answered.answer(QUERY, Json.write(Json.object().put("Count", steps).set("Items", items)));
+    }
+
+    /** The last {@code count} items PutItem wrote. */
+    private static List<JsonNode> written(OfflineHttpClient answered, int count) {
+        List<String> puts = answered.requestBodies(PUT_ITEM);
+        return puts.subList(puts.size() - count, puts.size()).stream()
+                .map(body -> Json.read(body).path("Item"))
+                .toList();
+    }
+
+    /**
+     * One resource of each kind the sweep lists (a cluster with its node groups, EFS and FSx file
+     * systems, a control-plane log group), tagged for the sample's run of {@code stack}: the
+     * janitor's way through what it finds is primed, not only its empty sweep.
+     */
+    private static void answerOrphans(RunContext sample, String stack, OfflineHttpClient answered) {
+        String cluster = sample.clusterName();
+        String logGroup = ControlPlaneLogGroup.name(cluster);
+        ObjectNode tags = Json.object().put(Names.RUN_ID_TAG, sample.runId()).put(RunTags.STACK_TAG, stack);
+        ArrayNode tagList = Json.array();
+        tags.properties().forEach(tag -> tagList.addObject()
+                .put("Key", tag.getKey())
+                .put("Value", tag.getValue().asText()));
+
+        ObjectNode clusters = Json.object();
+        clusters.putArray("clusters").add(cluster);
+        ObjectNode described = Json.object();
+        described.putObject("cluster").put("name", cluster).set("tags", tags);
+        ObjectNode nodegroups = Json.object();
+        nodegroups
+                .putArray("nodegroups")
+                .add(sample.names().systemNodeGroupName())
+                .add(sample.names().nodeGroupName());
+        ObjectNode efs = Json.object();
+        efs.putArray("FileSystems")
+                .addObject()
+                .put("FileSystemId", "fs-00000000")
+                .put("LifeCycleState", "available")
+                .set("Tags", tagList);
+        ObjectNode lustre = Json.object();
+        lustre.putArray("FileSystems")
+                .addObject()
+                .put("FileSystemId", "fs-00000000000000000")
+                .put("FileSystemType", "LUSTRE")
+                .put("Lifecycle", "AVAILABLE")
+                .set("Tags", tagList);
+        ObjectNode logGroups = Json.object();
+        logGroups.putArray("ResourceDescriptions").addObject().put("Identifier", logGroup);
+        ObjectNode logGroupTags = Json.object();
+        logGroupTags
+                .putObject("ResourceDescription")
+                .put("Identifier", logGroup)
+                .put("Properties", Json.write(Json.object().set("Tags", tagList)));
+
+        answered.answer("GET /clusters", Json.write(clusters))
+                .answer("GET /clusters/" + cluster, Json.write(described))
+                .answer("GET /clusters/" + cluster + "/node-groups", Json.write(nodegroups))
+                .answer("GET /2015-02-01/file-systems", Json.write(efs))
+                .answer("AWSSimbaAPIService_v20180301.DescribeFileSystems", Json.write(lustre))
+                .answer("CloudApiService.ListResources", Json.write(logGroups))
+                .answer("CloudApiService.GetResource", Json.write(logGroupTags));
     }
 }

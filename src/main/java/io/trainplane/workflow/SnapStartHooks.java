@@ -34,6 +34,12 @@ public final class SnapStartHooks implements Resource {
     /** The state machine the priming StartExecution names (it never leaves the function). */
     static final String STATE_MACHINE = "arn:aws:states:us-east-1:000000000000:stateMachine:snapstart-priming";
     /**
+     * How many times priming makes its requests: enough for C1 to compile the SDK's request and
+     * response pipeline (a method is compiled after ~200 invocations; a round makes 10-40 requests).
+     */
+    static final int ROUNDS = 30;
+
+    /**
      * The spec of a step's state as StartRun leaves it (normalized: the quickstart example with
      * every default); SnapStartHooksTest holds it to what RunSpecs.normalize makes of it.
      */
@@ -63,7 +69,7 @@ public final class SnapStartHooks implements Resource {
     @Override
     public void beforeCheckpoint(Context<? extends Resource> context) {
         try {
-            prime();
+            prime(ROUNDS);
         } catch (RuntimeException e) {
             // A colder start is no reason to refuse the snapshot (and the version).
             LOG.log(Level.WARNING, "priming " + function + " failed; the snapshot is taken unprimed", e);
@@ -75,8 +81,30 @@ public final class SnapStartHooks implements Resource {
         clients.afterRestore();
     }
 
-    /** Everything priming does; throws what fails (tests call it directly). Returns what answered the requests. */
-    OfflineHttpClient prime() {
+    /**
+     * Everything priming does, its requests {@code rounds} times; throws what fails (tests call it
+     * directly). Returns what answered the last round's requests.
+     */
+    OfflineHttpClient prime(int rounds) {
+        OfflineHttpClient answered = null;
+        for (int round = 0; round < rounds; round++) {
+            answered = primeRequests();
+        }
+        clients.dynamoDb();
+        priming.forEach(request -> request.buildClients(clients));
+        Failures.classify(new IllegalStateException("priming"));
+        // A metrics line rendered, not printed: a snapshot emits nothing.
+        EmbeddedMetrics.line(Instant.EPOCH, Map.of("Priming", 1.0), Map.of(), Map.of("runId", RUN_ID));
+        primeJdk();
+        ClassPreload.load(classList);
+        return answered;
+    }
+
+    /**
+     * A step's state read and written, the run store's requests and the function's own (its
+     * {@link Priming}), each answered offline; the store's reads answer what it wrote.
+     */
+    private OfflineHttpClient primeRequests() {
         JsonNode state =
                 Json.object().put("runId", RUN_ID).put("executionName", RUN_ID).set("spec", Json.read(SAMPLE_SPEC));
         JsonNode read = Json.read(Json.write(state));
@@ -87,22 +115,23 @@ public final class SnapStartHooks implements Resource {
         AwsClients offline = AwsClients.offline(clients.settings(), answered);
         RunStore store = StepWiring.runStore(offline);
         RunRecord created = store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
+        Priming.readBackLastWrite(answered);
         // RunStore.update compares records: the first equals links the record's generated method.
         created.equals(created.withOutputs(null));
         store.find(RUN_ID);
+        store.update(RUN_ID, run -> run.withMetric("priming", 1.0));
+        // A timeline as the run's last steps read it: a step of every function.
+        Instant at = Instant.EPOCH;
+        for (LambdaFunction step : Pipeline.FUNCTIONS) {
+            store.addStep(RUN_ID, new StepEntry(step.name(), at, at.plusSeconds(60), "ok", null));
+            at = at.plusSeconds(60);
+        }
+        Priming.readBackTimeline(answered, Pipeline.FUNCTIONS.size());
         store.steps(RUN_ID);
         ModelWarmup.warm(QueryResponse.builder());
-        store.addStep(RUN_ID, new StepEntry(function, Instant.EPOCH, Instant.EPOCH, "ok", null));
         for (Priming request : priming) {
-            request.prime(sample, offline);
+            request.prime(sample, offline, answered);
         }
-        clients.dynamoDb();
-        priming.forEach(request -> request.buildClients(clients));
-        Failures.classify(new IllegalStateException("priming"));
-        // A metrics line rendered, not printed: a snapshot emits nothing.
-        EmbeddedMetrics.line(Instant.EPOCH, Map.of("Priming", 1.0), Map.of(), Map.of("runId", RUN_ID));
-        primeJdk();
-        ClassPreload.load(classList);
         return answered;
     }
 

@@ -53,7 +53,7 @@ class SnapStartHooksTest {
 
         for (StepHandler handler : handlers) {
             clients.built.clear();
-            OfflineHttpClient answered = ((SnapStartHooks) handler.snapStart()).prime();
+            OfflineHttpClient answered = ((SnapStartHooks) handler.snapStart()).prime(1);
             assertThat(answered.requests())
                     .as(handler.name() + ": requests primed offline")
                     .isGreaterThanOrEqualTo(3);
@@ -114,6 +114,34 @@ class SnapStartHooksTest {
             "cloudcontrolapi", "cloudControl",
             "events", "events",
             "states", "sfn");
+
+    @Test
+    void theJanitorsPrimingAdoptsAnOrphanOfEachKindAndStartsItsCleanupOffline() {
+        OfflineHttpClient answered =
+                ((SnapStartHooks) Pipeline.JANITOR.handler(clients).snapStart()).prime(1);
+
+        List<JsonNode> written = answered.requestBodies("DynamoDB_20120810.PutItem").stream()
+                .map(body -> Json.read(body).path("Item"))
+                .toList();
+        assertThat(written)
+                .as("the run's record, adopting what the sweep found")
+                .anySatisfy(item -> assertThat(Json.write(item))
+                        .contains(SnapStartHooks.RUN_ID, "fs-00000000\"", "fs-00000000000000000", "/aws/eks/"));
+        assertThat(answered.requestBodies("AWSStepFunctions.StartExecution").stream()
+                        .map(Json::read)
+                        .filter(start ->
+                                start.path("name").asText().startsWith("janitor-" + SnapStartHooks.RUN_ID + "-")))
+                .as("the run's cleanup, started")
+                .singleElement()
+                .satisfies(start -> {
+                    assertThat(start.path("stateMachineArn").asText()).isEqualTo(SnapStartHooks.STATE_MACHINE);
+                    assertThat(Json.read(start.path("input").asText())
+                                    .path("reason")
+                                    .asText())
+                            .isEqualTo("ORPHANED");
+                });
+        assertThat(clients.calls).as("client calls during the priming").isEmpty();
+    }
 
     @Test
     void theSampleStateHoldsASpecAsStartRunLeavesIt() {
