@@ -50,7 +50,11 @@ public enum Priming {
      * group's placement group), GetResource and ListResources.
      */
     CLOUD_CONTROL,
-    /** EKS ListClusters, EFS and FSx DescribeFileSystems: the janitor's sweep of the account. */
+    /**
+     * The janitor's sweep (EKS ListClusters, EFS and FSx DescribeFileSystems, Cloud Control's log
+     * groups) of an account holding one orphan of each kind, adopted into its run's record and its
+     * cleanup started.
+     */
     ACCOUNT_SWEEP,
     /** An event on the stack's bus (EventBridge PutEvents). */
     RUN_EVENT,

@@ -6,7 +6,6 @@ import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
 import io.trainplane.core.Json;
-import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import java.time.Instant;
@@ -24,9 +23,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * and what the function's declaration says to prime ({@link Priming}: the schema validation, a
  * request of each service it calls, the way to the cluster), each request marshalled and signed
  * with throwaway credentials and answered by an {@link OfflineHttpClient} (none reaches AWS; no
- * credential, token or time is kept); then the function's own clients of those services are built,
- * and the classes its first real invocation still loaded are loaded ({@link ClassPreload}). After
- * the restore, the clients drop what must be fresh.
+ * credential, token or time is kept), {@link #ROUNDS} times; then the function's own clients of
+ * those services are built, and the classes its first real invocation still loaded are loaded
+ * ({@link ClassPreload}). After the restore, the clients drop what must be fresh.
  */
 public final class SnapStartHooks implements Resource {
     private static final Logger LOG = Logger.getLogger(SnapStartHooks.class.getName());
@@ -114,10 +113,8 @@ public final class SnapStartHooks implements Resource {
         OfflineHttpClient answered = new OfflineHttpClient();
         AwsClients offline = AwsClients.offline(clients.settings(), answered);
         RunStore store = StepWiring.runStore(offline);
-        RunRecord created = store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
+        store.create(RUN_ID, Json.write(read.path("spec")), "arn:aws:states:priming");
         Priming.readBackLastWrite(answered);
-        // RunStore.update compares records: the first equals links the record's generated method.
-        created.equals(created.withOutputs(null));
         store.find(RUN_ID);
         store.update(RUN_ID, run -> run.withMetric("priming", 1.0));
         // A timeline as the run's last steps read it: a step of every function.
