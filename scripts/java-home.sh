@@ -1,4 +1,4 @@
-# Sourced by ./trainplane and .ci/run: points JAVA_HOME at a JDK >= 21. Keeps a JAVA_HOME that
+# Sourced by ./mvnw, ./trainplane and .ci/run (POSIX sh): points JAVA_HOME at a JDK >= 21. Keeps a JAVA_HOME that
 # already qualifies; otherwise tries `java` on PATH, then the JDKs under /usr/lib/jvm and
 # /Library/Java/JavaVirtualMachines.
 _tp_major() {

@@ -14,14 +14,14 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description =
                 "Run one janitor sweep locally, against a simulated AWS account: resources tagged trainplane:run-id and trainplane:stack=trainplane (local mode's stack) whose run is finished, unknown or past its maxRunHours are cleaned up; another stack's are counted in otherStacks. Prints the sweep's report (what the Orphans Cleaned event carries) as JSON.")
-final class JanitorCommand implements Callable<Integer> {
+final class JanitorCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
     @Override
     public Integer call() {
         JsonNode report;
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(clients.clock().instant())) {
             report = LocalJanitor.sweep(cloud);
         }
         command.commandLine().getOut().println(Json.write(report));

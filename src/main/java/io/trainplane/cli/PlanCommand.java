@@ -70,8 +70,10 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         }
         List<String> aws = AwsPlan.of(run);
         CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), runDay);
+        List<String> warnings = VersionWarnings.of(run, runDay, RunPrices.plan());
         if (output.structured()) {
             var plan = Json.object().put("runId", runId);
+            warnings.forEach(plan.putArray("warnings")::add);
             ArrayNode awsNode = plan.putArray("aws");
             aws.forEach(awsNode::add);
             ArrayNode kubernetes = plan.putArray("kubernetes");
@@ -79,6 +81,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
             plan.set("cost", cost.toJson());
             out().println(output.write(plan));
         } else {
+            warnings.forEach(w -> command.commandLine().getErr().println("warning: " + w));
             out().println("# Run " + runId);
             out().println("# AWS:");
             aws.forEach(a -> out().println("#   " + a));

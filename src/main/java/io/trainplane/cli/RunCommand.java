@@ -160,7 +160,9 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                                             .path("launcher")
                                             .asText()),
                             "image".equals(normalized.at("/workload/code").asText()));
-                    LocalCloud cloud = processes == null ? new LocalCloud() : new LocalCloud(processes)) {
+                    LocalCloud cloud = processes == null
+                            ? new LocalCloud(clients.clock().instant())
+                            : new LocalCloud(clients.clock().instant(), processes)) {
                 if (processes == null) {
                     refuseAGateTheSimulationCannotJudge(
                             normalized.at("/evaluation/metric").asText("accuracy"));

@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,13 +27,17 @@ final class ValidateCommand extends ClientsCommand implements Callable<Integer> 
     @Override
     public Integer call() {
         JsonNode normalized = spec.normalized(today());
+        List<String> warnings = VersionWarnings.of(
+                io.trainplane.spec.RunSpecs.fromNormalized(normalized), today(), io.trainplane.aws.RunPrices.plan());
         // A local directory as the code is checked as a run would pack it (the package itself is the run's).
         CodeShipment.pack(spec, normalized.deepCopy(), SpecInput.runIdOf(normalized), CodeShipment.PLANNED_BUCKET);
         if (output.structured()) {
             var result = Json.object().put("valid", true);
+            warnings.forEach(result.putArray("warnings")::add);
             result.set("spec", normalized);
             out().println(output.write(result));
         } else {
+            warnings.forEach(w -> command.commandLine().getErr().println("warning: " + w));
             out().println("valid. With its defaults the spec reads:");
             out().println(normalized.toPrettyString());
         }

@@ -34,6 +34,8 @@ import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
 import io.trainplane.spec.KubernetesVersions;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +91,7 @@ public final class LocalCloud implements AutoCloseable {
     /** What the functions know of their stack: template.yaml's environment variables, resolved. */
     static final Settings SETTINGS = settings(TEMPLATE);
 
-    private final SimulatedClock clock = SimulatedClock.startingNow();
+    private final SimulatedClock clock;
     private final CallLog calls = new CallLog();
     private final FaultPlan faults = new FaultPlan();
     private final AuditLog iam = new AuditLog(StackPrincipals.authorizer(TEMPLATE.policies()));
@@ -105,28 +107,32 @@ public final class LocalCloud implements AutoCloseable {
     /** The stack's VPC: EKS adds each cluster's security group to it, EFS checks mount targets against it. */
     private final SimulatedNetwork network = SimulatedNetwork.stack();
     /** The account's capacity reservations: Cloud Control reads them, node groups launch into them. */
-    private final SimulatedCapacity capacity = SimulatedCapacity.stack(clock.instant());
+    private final SimulatedCapacity capacity;
 
-    private final SimulatedCloudControl cloudControl =
-            new SimulatedCloudControl(calls, clock, faults, iam).reading(network, capacity);
+    private final SimulatedCloudControl cloudControl;
     private final SimulatedEks eks;
-    private final SimulatedEfs efs = new SimulatedEfs(calls, clock, faults, iam, network);
-    private final SimulatedFsx fsx = new SimulatedFsx(calls, clock, faults, iam, network);
-    private final SimulatedEventBus bus = new SimulatedEventBus(calls, clock, faults, iam);
-    private final SimulatedStepFunctions stepFunctions = new SimulatedStepFunctions(calls, faults, iam);
+    private final SimulatedEfs efs;
+    private final SimulatedFsx fsx;
+    private final SimulatedEventBus bus;
+    private final SimulatedStepFunctions stepFunctions;
     /** The stack's buckets (the artifacts bucket), created with the stack as CloudFormation would. */
-    private final SimulatedS3 s3 = new SimulatedS3(calls, clock, iam);
+    private final SimulatedS3 s3;
 
     private final ClusterAccess clusters;
     private final EksApiServerGate apiServerGate;
 
-    public LocalCloud() {
-        this(new SimulatedWorkload());
+    /**
+     * A cloud whose clock starts at {@code start}: a local run's is now (EKS's calendar then judges
+     * the versions as AWS would today), a test's a fixed instant, so that no test depends on the day
+     * it runs.
+     */
+    public LocalCloud(Instant start) {
+        this(start, new SimulatedWorkload());
     }
 
     /** A cloud whose pods do what {@code workload} says: simulated, or real local processes. */
-    public LocalCloud(PodBehaviour workload) {
-        this(workload, LocalDynamoDb.start(), true);
+    public LocalCloud(Instant start, PodBehaviour workload) {
+        this(start, workload, LocalDynamoDb.start(), true);
     }
 
     /**
@@ -134,11 +140,19 @@ public final class LocalCloud implements AutoCloseable {
      * DynamoDB Local shared with other clouds, for many concurrent runs against one table: the
      * table must exist ({@link RunsTable#create}); closing this cloud leaves the database running.
      */
-    public LocalCloud(PodBehaviour workload, LocalDynamoDb shared) {
-        this(workload, shared, false);
+    public LocalCloud(Instant start, PodBehaviour workload, LocalDynamoDb shared) {
+        this(start, workload, shared, false);
     }
 
-    private LocalCloud(PodBehaviour workload, LocalDynamoDb dynamoDb, boolean ownsDynamoDb) {
+    private LocalCloud(Instant start, PodBehaviour workload, LocalDynamoDb dynamoDb, boolean ownsDynamoDb) {
+        this.clock = new SimulatedClock(start.truncatedTo(ChronoUnit.SECONDS));
+        this.capacity = SimulatedCapacity.stack(clock.instant());
+        this.cloudControl = new SimulatedCloudControl(calls, clock, faults, iam).reading(network, capacity);
+        this.efs = new SimulatedEfs(calls, clock, faults, iam, network);
+        this.fsx = new SimulatedFsx(calls, clock, faults, iam, network);
+        this.bus = new SimulatedEventBus(calls, clock, faults, iam);
+        this.stepFunctions = new SimulatedStepFunctions(calls, clock, faults, iam);
+        this.s3 = new SimulatedS3(calls, clock, iam);
         this.dynamoDb = dynamoDb;
         this.runsTable = new AuthorizedDynamoDb(dynamoDb.client(), iam);
         this.ownsDynamoDb = ownsDynamoDb;
@@ -165,10 +179,11 @@ public final class LocalCloud implements AutoCloseable {
         }
         apiServerGate = new EksApiServerGate(eks, keys, clock);
         kubernetes.guardedBy(apiServerGate);
-        // The demo cluster runs what a cluster created today would: the newest version in standard support.
-        String version = KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(clock.instant()))
-                .orElseThrow(() -> new IllegalStateException("no Kubernetes version in standard support today: update "
-                        + "src/main/resources/eks/kubernetes-versions.json"));
+        // The demo cluster runs what a cluster created on the clock's day would: the default version.
+        String version = KubernetesVersions.defaultVersion(KubernetesVersions.day(clock.instant()))
+                .orElseThrow(() -> new IllegalStateException(
+                        "no Kubernetes version EKS supports on " + KubernetesVersions.day(clock.instant())
+                                + ": update src/main/resources/eks/kubernetes-versions.json"));
         addExistingCluster(ExistingCluster.demo(DEMO_CLUSTER, version));
         addExistingCluster(ExistingCluster.warm(WARM_CLUSTER, version));
         clusters = new CallerClusterAccess(caller -> new EksClusterAccess(
@@ -190,8 +205,8 @@ public final class LocalCloud implements AutoCloseable {
     }
 
     /** A cloud whose AWS services carry the given faults ({@link Faults#awsFailures()}, {@link Faults#awsThrottles()}). */
-    public LocalCloud(Faults faults) {
-        this();
+    public LocalCloud(Instant start, Faults faults) {
+        this(start);
         apply(faults);
     }
 

@@ -60,10 +60,12 @@ public final class KubernetesVersions {
     private static final KubernetesVersions CALENDAR = load();
 
     private final String source;
+    private final LocalDate asOf;
     private final List<Version> versions;
 
-    private KubernetesVersions(String source, List<Version> versions) {
+    private KubernetesVersions(String source, LocalDate asOf, List<Version> versions) {
         this.source = source;
+        this.asOf = asOf;
         this.versions = versions;
     }
 
@@ -80,6 +82,11 @@ public final class KubernetesVersions {
     /** The documentation page the calendar comes from. */
     public static String source() {
         return CALENDAR.source;
+    }
+
+    /** The day the calendar was copied from EKS's page: it knows no version released after it. */
+    public static LocalDate asOf() {
+        return CALENDAR.asOf;
     }
 
     public static Optional<Version> find(String version) {
@@ -118,6 +125,22 @@ public final class KubernetesVersions {
                 .map(Version::version);
     }
 
+    /**
+     * The version a created cluster gets when the spec names none: the newest in standard support on
+     * {@code day}. When the calendar has none that day it is out of date (EKS releases a version about
+     * every four months, so one is always in standard support): the newest still in extended support
+     * stands in, and {@link #calendarOutOfDate} says so. Empty when EKS creates no cluster with any
+     * version this calendar knows.
+     */
+    public static Optional<String> defaultVersion(LocalDate day) {
+        return newestInStandardSupport(day).or(() -> available(day).stream().reduce((older, newer) -> newer));
+    }
+
+    /** Whether {@code day} is past every version's standard support: this build's calendar needs an update. */
+    public static boolean calendarOutOfDate(LocalDate day) {
+        return newestInStandardSupport(day).isEmpty();
+    }
+
     private static KubernetesVersions load() {
         try (InputStream in = KubernetesVersions.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
@@ -133,7 +156,10 @@ public final class KubernetesVersions {
                         date(v, "endOfExtendedSupport")));
             }
             versions.sort(Comparator.comparing(Version::eksRelease));
-            return new KubernetesVersions(root.path("source").asText(), List.copyOf(versions));
+            return new KubernetesVersions(
+                    root.path("source").asText(),
+                    LocalDate.parse(root.path("asOf").asText()),
+                    List.copyOf(versions));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }

@@ -21,8 +21,9 @@ import java.util.Locale;
  *
  * <p>The forms with a {@code runDay} (the UTC day the run starts, from the caller's clock) also
  * hold the Kubernetes version to EKS's support calendar ({@link KubernetesVersions}); what starts
- * a run uses them. The forms without only refuse a version EKS never had: they are for specs
- * checked on their day already, and for tests.
+ * a run uses them, and their default version is the newest in standard support that day. The
+ * forms without only refuse a version EKS never had: they are for specs checked on their day
+ * already, and for tests; their default version is that of the day the calendar was copied.
  */
 public final class RunSpecs {
     private static final String MINIMAL_SPEC = "{\"cluster\": {\"mode\": \"existing\", \"name\": \"my-cluster\"}}";
@@ -128,14 +129,32 @@ public final class RunSpecs {
         if (schemaProblems.isEmpty()) {
             ObjectNode withDefaults = document.deepCopy();
             SchemaDefaults.apply(schema, withDefaults);
+            defaultKubernetesVersion(withDefaults, runDay);
             spec = SpecRecords.fromJson(withDefaults);
             problems.addAll(SpecRules.check(spec, document));
-            problems.addAll(SpecRules.kubernetesVersion(spec, document, runDay));
+            problems.addAll(SpecRules.kubernetesVersion(spec, runDay));
             problems.addAll(Capabilities.unsupported(spec));
         } else {
             problems.addAll(Capabilities.unsupported(document));
         }
         return new Outcome(spec, ordered(problems));
+    }
+
+    /**
+     * A created cluster's Kubernetes version when the spec names none: the data's, not a constant
+     * ({@link KubernetesVersions#defaultVersion}) on the run's day, or without one on the day the
+     * calendar was copied (a fixed day, so that such a spec reads the same whenever it is parsed).
+     * None when the calendar has no version EKS creates clusters with that day: the version rule then
+     * says so.
+     */
+    private static void defaultKubernetesVersion(ObjectNode spec, LocalDate runDay) {
+        if (!(spec.get("cluster") instanceof ObjectNode cluster)
+                || !ClusterMode.CREATE.json().equals(cluster.path("mode").asText())
+                || cluster.has("kubernetesVersion")) {
+            return;
+        }
+        KubernetesVersions.defaultVersion(runDay == null ? KubernetesVersions.asOf() : runDay)
+                .ifPresent(version -> cluster.put("kubernetesVersion", version));
     }
 
     private static ObjectNode read(String json) {

@@ -131,13 +131,24 @@ final class SpecRules {
      * The created cluster's Kubernetes version: one EKS has, and, when {@code day} is given (the
      * run's UTC day), one EKS still creates clusters with that day. Without a day only the first.
      */
-    static List<SpecProblem> kubernetesVersion(RunSpec spec, JsonNode given, LocalDate day) {
+    static List<SpecProblem> kubernetesVersion(RunSpec spec, LocalDate day) {
         String version = spec.cluster().kubernetesVersion();
-        if (!spec.cluster().created() || version == null) {
+        String pointer = "/cluster/kubernetesVersion";
+        if (!spec.cluster().created()) {
             return List.of();
         }
-        String pointer = "/cluster/kubernetesVersion";
-        String named = "\"" + version + "\"" + (given.at(pointer).isMissingNode() ? " (the default)" : "");
+        if (version == null) {
+            // No default: the calendar has no version EKS creates clusters with on the day.
+            return List.of(new SpecProblem(
+                    pointer,
+                    "has no default: on " + (day == null ? KubernetesVersions.asOf() : day)
+                            + " EKS supports none of the versions this build knows (its calendar" + " of "
+                            + KubernetesVersions.asOf() + " has " + calendar() + ")",
+                    "update this build: its calendar of EKS versions (" + KubernetesVersions.RESOURCE
+                            + ") is out of date"));
+        }
+        // A default is chosen among the versions of the day (RunSpecs), so only a version the spec names is refused.
+        String named = "\"" + version + "\"";
         Optional<KubernetesVersions.Version> known = KubernetesVersions.find(version);
         if (day == null) {
             return known.isPresent()

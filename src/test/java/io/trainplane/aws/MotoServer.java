@@ -1,5 +1,6 @@
 package io.trainplane.aws;
 
+import io.trainplane.Prerequisite;
 import io.trainplane.bench.MotoProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,7 +8,6 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -70,7 +70,7 @@ public final class MotoServer implements BeforeAllCallback, BeforeEachCallback, 
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        Assumptions.assumeTrue(unavailable == null, unavailable);
+        Prerequisite.require(unavailable == null, unavailable);
     }
 
     @Override

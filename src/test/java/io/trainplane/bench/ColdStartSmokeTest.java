@@ -1,8 +1,8 @@
 package io.trainplane.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.trainplane.Prerequisite;
 import io.trainplane.bench.ColdStart.Row;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ColdStartSmokeTest {
     @Test
     void measuresAFunctionBesideTheBaseline() throws Exception {
-        assumeTrue(ColdStartEndpoints.moto().isPresent(), ColdStartEndpoints.NO_MOTO);
+        Prerequisite.require(ColdStartEndpoints.moto().isPresent(), ColdStartEndpoints.NO_MOTO);
         String classpath = System.getProperty("java.class.path");
 
         List<Row> rows = ColdStart.run(Path.of("."), List.of("StartRun"), 1, 0, function -> classpath)

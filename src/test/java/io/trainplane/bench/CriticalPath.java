@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.TestTime;
 import io.trainplane.aws.InstancePrices;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
@@ -188,7 +189,7 @@ public final class CriticalPath {
             String runId = normalized.path("runId").asText();
             Observed seen = new Observed();
             RunReport report;
-            try (LocalCloud cloud = new LocalCloud()) {
+            try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
                 report = new LocalRun(cloud, Faults.none(), e -> {
                             seen.event(e);
                             if (e.type().equals("TaskSucceeded") || e.type().equals("TaskFailed")) {

@@ -2,6 +2,7 @@ package io.trainplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
@@ -113,7 +114,7 @@ public final class Orchestration {
         spec.put("runId", runId);
         List<HistoryEvent> history = new ArrayList<>();
         RunReport report;
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             Instant[] completion = new Instant[1];
             report = new LocalRun(cloud, Faults.none(), e -> {
                         history.add(e);

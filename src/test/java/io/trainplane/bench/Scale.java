@@ -2,6 +2,7 @@ package io.trainplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
@@ -96,7 +97,7 @@ public final class Scale {
     private static String run(LocalDynamoDb shared, ObjectNode spec, String runId) {
         AtomicLong writes = new AtomicLong();
         LocalDynamoDb counted = shared.through(client -> counting(client, writes));
-        try (LocalCloud cloud = new LocalCloud(new SimulatedWorkload(), counted)) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START, new SimulatedWorkload(), counted)) {
             RunReport report = new LocalRun(cloud, Faults.none(), e -> {}).execute(spec, runId);
             RunRecord record = new RunStore(shared.client(), LocalCloud.tableName(), Clock.systemUTC())
                     .find(runId)

@@ -42,7 +42,7 @@ class CliTest {
     }
 
     static Result cli(String... args) {
-        return cli(java.time.Clock.systemUTC(), args);
+        return cli(io.trainplane.TestTime.clock(), args);
     }
 
     /** The command line on {@code clock}: the day specs are checked for. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.kubernetes.KubernetesModels;
 import io.trainplane.local.Faults;
@@ -154,7 +155,7 @@ class CodeRoutesTest {
         ObjectNode normalized = (ObjectNode) RunSpecs.normalize(Json.write(spec));
         String runId = spec.path("runId").asText();
         var code = CodeShipment.pack(input, normalized, runId, LocalCloud.artifactsBucket());
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             before.accept(cloud);
             code.ifPresent(c -> c.deliver(
                     new RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock()),

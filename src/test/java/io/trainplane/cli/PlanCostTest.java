@@ -170,6 +170,53 @@ class PlanCostTest {
     }
 
     @Test
+    void aVersionLeavingStandardSupportWithinSixtyDaysIsWarnedOfWithWhatItWillCost() throws IOException {
+        // 1.34 leaves standard support on 2026-12-02; 1.35 on 2027-03-27 (more than 60 days after 2026-11-27).
+        CliTest.Result leaving = plan(SPEC.replace("\"1.35\"", "\"1.34\""), "2026-11-27");
+        CliTest.Result staying = plan(SPEC, "2026-11-27");
+
+        assertThat(leaving.exit()).as(leaving.err()).isZero();
+        assertThat(Json.read(leaving.out()).path("warnings").path(0).asText())
+                .isEqualTo("cluster.kubernetesVersion \"1.34\" leaves EKS standard support on 2026-12-02 (in 5 days):"
+                        + " from then its control plane costs $0.60 an hour instead of $0.10 (extended support, until"
+                        + " 2027-12-02, when EKS stops creating clusters with it); \"1.36\" is in standard support"
+                        + " until 2027-08-02");
+        assertThat(Json.read(staying.out()).path("warnings")).isEmpty();
+        // 60 days before 1.35's end of standard support, it is warned of too.
+        assertThat(Json.read(plan(SPEC, "2027-01-26").out())
+                        .path("warnings")
+                        .path(0)
+                        .asText())
+                .startsWith(
+                        "cluster.kubernetesVersion \"1.35\" leaves EKS standard support on 2027-03-27 (in 60 days)");
+        assertThat(Json.read(plan(SPEC, "2027-01-25").out()).path("warnings")).isEmpty();
+    }
+
+    @Test
+    void validateWarnsOnStderrAndStillSaysValid() throws IOException {
+        Path f = dir.resolve("spec.json");
+        Files.writeString(f, SPEC.replace("\"1.35\"", "\"1.32\""));
+        CliTest.Result r = CliTest.cli(on("2026-11-27"), "validate", f.toString());
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("valid.");
+        assertThat(r.err())
+                .startsWith("warning: cluster.kubernetesVersion \"1.32\" left EKS standard support on 2026-03-23:"
+                        + " its control plane costs $0.60 an hour instead of $0.10");
+    }
+
+    @Test
+    void aDefaultVersionPastTheCalendarsStandardSupportWarnsThatTheCalendarIsOutOfDate() throws IOException {
+        var newest = io.trainplane.spec.KubernetesVersions.all().getLast();
+        String day = newest.endOfStandardSupport().plusDays(1).toString();
+        CliTest.Result r = plan(SPEC.replace("\"kubernetesVersion\": \"1.35\",", ""), day);
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(Json.read(r.out()).path("warnings").toString())
+                .contains("this build's calendar of EKS versions", "has no version in standard support on " + day);
+    }
+
+    @Test
     void theTextPlanSaysExtendedSupport() throws IOException {
         Path f = dir.resolve("spec.json");
         Files.writeString(f, SPEC.replace("\"1.35\"", "\"1.31\""));

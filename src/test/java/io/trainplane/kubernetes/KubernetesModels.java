@@ -20,8 +20,8 @@ import java.util.List;
  *
  * <p>Kubernetes version: kubernetes-models 5.1.0 carries the schemas of Kubernetes 1.36.0
  * ({@link #KUBERNETES_VERSION}; its newest, merged over older versions' for removed APIs): the
- * version of the demo cluster (the newest in standard support) and one minor above the examples'
- * 1.35. A stable API version ({@code v1}, {@code batch/v1}, {@code apps/v1}, {@code storage.k8s.io/v1})
+ * version the demo cluster and the examples' created clusters get on the tests' day (the newest in
+ * standard support; {@code TestTime}), and newer than any older version a spec may name. A stable API version ({@code v1}, {@code batch/v1}, {@code apps/v1}, {@code storage.k8s.io/v1})
  * removes no field in a later release (https://kubernetes.io/docs/reference/using-api/deprecation-policy/,
  * rule #1), so the 1.36 schema of a stable kind judges a 1.35 object's fields as 1.35 would; what
  * it cannot tell is a field new in 1.36, which a 1.35 API server would drop (the schemas leave

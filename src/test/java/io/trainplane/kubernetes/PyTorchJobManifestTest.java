@@ -1,7 +1,6 @@
 package io.trainplane.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +10,7 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.trainplane.Prerequisite;
 import io.trainplane.core.Json;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
@@ -78,7 +78,7 @@ class PyTorchJobManifestTest {
         assertThat(total).isEqualTo(workers);
         assertThat(replicas.path("Master").path("replicas").asInt()).isEqualTo(1);
         assertThat(json.path("spec").path("nprocPerNode").asText()).isEqualTo(Integer.toString(procs));
-        assumeTrue(
+        Prerequisite.require(
                 schema != null,
                 "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize()
                         + " (shared reference data); schema validation skipped");
@@ -149,7 +149,7 @@ class PyTorchJobManifestTest {
 
     @Test
     void theSchemaCatchesAMalformedPyTorchJob() {
-        assumeTrue(
+        Prerequisite.require(
                 schema != null,
                 "the Kubeflow CRD is not at " + CRD.toAbsolutePath().normalize() + "; skipped");
         var json = (com.fasterxml.jackson.databind.node.ObjectNode)

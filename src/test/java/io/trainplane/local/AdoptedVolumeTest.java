@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
@@ -28,7 +29,7 @@ class AdoptedVolumeTest {
 
     @BeforeEach
     void start() throws IOException {
-        cloud = new LocalCloud();
+        cloud = new LocalCloud(TestTime.START);
         handlers = new Handlers(cloud);
         quickstart = Files.readString(Path.of("examples/quickstart.json"));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.sim.SimulatedCapacity;
 import io.trainplane.local.sim.SimulatedNetwork;
@@ -41,7 +42,7 @@ class CapacityReservationRunTest {
         ObjectNode json = (ObjectNode) Json.read(spec);
         ((ObjectNode) json.get("cleanup")).put("keepCluster", true);
         change.accept(json);
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             setUp.accept(cloud);
             RunReport report = new LocalRun(cloud, Faults.none(), e -> {})
                     .execute(
@@ -171,7 +172,7 @@ class CapacityReservationRunTest {
 
     @Test
     void theLookupsAreAllowedByTheStacksRoleAndAskOnlyCloudControlsReadActions() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport report = new LocalRun(cloud, Faults.none(), e -> {})
                     .execute(RunSpecs.normalize(efaExample), "cifar10-p4d-efa");
 

@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.spec.RunSpecs;
@@ -25,7 +26,7 @@ class ClusterFaultsTest {
     static RunReport run(ClusterFault fault) throws IOException {
         ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/quickstart.json")));
         spec.putObject("data").put("source", "url").put("url", URL).put("sha256", "ab".repeat(32));
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             return new LocalRun(cloud, fault == null ? Faults.none() : Faults.onCluster(fault), e -> {})
                     .execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
         }

@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.ExistingCluster;
@@ -47,7 +48,7 @@ class ClusterRulesRunTest {
     record Outcome(RunReport report, List<String> leftInCloud) {}
 
     static Outcome run(ObjectNode spec, ClusterFault fault, Consumer<LocalCloud> prepare) {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             prepare.accept(cloud);
             RunReport r = new LocalRun(cloud, fault == null ? Faults.none() : Faults.onCluster(fault), e -> {})
                     .execute(

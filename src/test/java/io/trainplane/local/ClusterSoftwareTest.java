@@ -2,6 +2,7 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.spec.RunSpecs;
 import java.io.IOException;
@@ -20,7 +21,7 @@ class ClusterSoftwareTest {
     @Test
     void onAnExistingClusterWithoutCoreDnsTheTrainingFailsWithTheRendezvousUnresolved() throws IOException {
         String spec = Files.readString(Path.of("examples/existing-cluster.json"));
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             // Someone removed CoreDNS from the cluster: nothing answers the kube-dns Service.
             cloud.kubernetes(LocalCloud.DEMO_CLUSTER)
                     .admin()

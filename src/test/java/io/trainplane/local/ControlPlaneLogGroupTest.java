@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.TestTime;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.core.Json;
@@ -31,7 +32,7 @@ class ControlPlaneLogGroupTest {
 
     @BeforeEach
     void startRun() throws IOException {
-        cloud = new LocalCloud();
+        cloud = new LocalCloud(TestTime.START);
         handlers = new Handlers(cloud);
         state = handlers.start(Files.readString(Path.of("examples/quickstart.json")), "quickstart");
     }

@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.TestTime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ class CreateStepsIdempotencyTest {
 
     @BeforeEach
     void startRun() throws IOException {
-        cloud = new LocalCloud();
+        cloud = new LocalCloud(TestTime.START);
         handlers = new Handlers(cloud);
         state = handlers.start(Files.readString(Path.of("examples/quickstart.json")), "quickstart");
     }

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * server (every POST, PUT and PATCH but the control plane's own, {@link SimulatedKubernetes#writes()}),
  * validates against the published schema of its kind: built-in kinds against the Kubernetes
  * OpenAPI schemas of npm {@code kubernetes-models} ({@link KubernetesModels}: Kubernetes 1.36.0, the
- * demo cluster's version, while created clusters run the examples' 1.35; see there why that is
- * sound for the stable APIs used), the Kubeflow kinds against the CRDs of {@code ../shared/kubeflow/}
+ * version the demo cluster and the examples' created clusters get on the tests' day; see there why
+ * the schemas also judge other versions of the stable APIs used), the Kubeflow kinds against the CRDs of {@code ../shared/kubeflow/}
  * ({@link KubeflowCrds}). An object of a kind neither knows fails the test.
  *
  * <p>The objects come from real runs, not from the manifest builders called one by one, so that a

@@ -9,6 +9,7 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.spec.RunSpecs;
@@ -174,7 +175,7 @@ class EventSchemasTest {
                                 List.of("Run Started", "Training Job Completed", "Model Evaluated", "Run Failed")))
                 .map(c -> DynamicTest.dynamicTest(c.name(), () -> {
                     List<SimulatedEventBus.Event> events;
-                    try (LocalCloud cloud = new LocalCloud()) {
+                    try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
                         new LocalRun(cloud, c.faults(), e -> {})
                                 .abortingAt(c.abortAt())
                                 .execute(RunSpecs.normalize(quickstart), "quickstart");
@@ -223,7 +224,7 @@ class EventSchemasTest {
     void runCleanedUpSaysWhatWasDeletedAndWhatWasKept() {
         var spec = (com.fasterxml.jackson.databind.node.ObjectNode) Json.read(quickstart);
         ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("cleanup")).put("keepCluster", true);
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
             JsonNode detail = cloud.bus().events().stream()
                     .filter(e -> e.detailType().equals("Run Cleaned Up"))

@@ -1,6 +1,7 @@
 package io.trainplane.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.iam.AuditEntry;
@@ -72,7 +73,7 @@ final class ExampleRuns {
     private static Outcome run(JsonNode spec) {
         String runId = spec.path("runId").asText();
         List<HistoryEvent> history = new ArrayList<>();
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport report = new LocalRun(cloud, Faults.none(), history::add).execute(spec, runId);
             // The run's IAM decisions, before this class reads the Runs table.
             List<AuditEntry> audit = cloud.iam().entries();

@@ -2,6 +2,7 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.TestTime;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.iam.Caller;
 import io.trainplane.local.iam.Callers;
@@ -33,7 +34,7 @@ class ExistingClusterAccessTest {
 
     @Test
     void theDemoClustersAccessEntryLetsTheStacksRoleIn() throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport r = runAsWorkRole(cloud, "examples/existing-cluster.json", new ArrayList<>());
 
             assertThat(r.status()).isEqualTo("SUCCEEDED");
@@ -44,7 +45,7 @@ class ExistingClusterAccessTest {
 
     @Test
     void withoutTheEntryTheRunFailsBeforeTrainingWithTheFixAndLeavesNothing() throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             cloud.eks().deleteAccessEntry(r -> r.clusterName(LocalCloud.DEMO_CLUSTER)
                     .principalArn(LocalCloud.CLUSTER_WORK_ROLE_ARN));
             List<HistoryEvent> history = new ArrayList<>();
@@ -80,7 +81,7 @@ class ExistingClusterAccessTest {
 
     @Test
     void aClusterTheRoleCreatedAdmitsItAsItsCreator() throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport r = runAsWorkRole(cloud, "examples/quickstart.json", new ArrayList<>());
 
             assertThat(r.status()).isEqualTo("SUCCEEDED");

@@ -2,6 +2,7 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.TestTime;
 import io.trainplane.runs.LostEvent;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.spec.RunSpecs;
@@ -40,7 +41,7 @@ class InfrastructureFaultsTest {
     }
 
     static RunReport run(Faults faults) {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
         }
     }
@@ -114,7 +115,7 @@ class InfrastructureFaultsTest {
 
     @Test
     void eventsThatCannotBePublishedNeverFailARunAndTheRecordNamesEachOne() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport r = new LocalRun(cloud, failing("events:PutEvents"), e -> {})
                     .execute(RunSpecs.normalize(quickstart), "quickstart");
             assertThat(r.status()).isEqualTo("SUCCEEDED");
@@ -156,7 +157,7 @@ class InfrastructureFaultsTest {
 
     @Test
     void aFailureWhileTheNodegroupIsStillCreatingEndsWithNothingLeft() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             // CheckNodegroup's first look: the system node group (its launch template is asked for); its
             // second: the system node group, then the workers', created and CREATING; its next look is refused.
             cloud.faults().failAfter("eks:DescribeNodegroup", 3);
@@ -175,7 +176,7 @@ class InfrastructureFaultsTest {
 
     @Test
     void aRefusedSystemNodegroupFailsCreateNodegroupAndCleanupLeavesNothing() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             // The first CreateNodegroup call is the system node group's; the run records it before the call.
             cloud.faults().failAfter("eks:CreateNodegroup", 0);
             RunReport r =
@@ -189,7 +190,7 @@ class InfrastructureFaultsTest {
 
     @Test
     void aFailureAfterTheSystemNodegroupWasCreatedEndsWithNothingLeft() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             // The system node group is created; the workers' is refused.
             cloud.faults().failAfter("eks:CreateNodegroup", 1);
             RunReport r =
@@ -206,7 +207,7 @@ class InfrastructureFaultsTest {
     @Test
     void aFailureAfterSomeMountTargetsWereCreatedEndsWithNothingLeft() {
         Faults second = new Faults(Set.of(), Set.of(), Set.of(), Set.of());
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             cloud.faults().failAfter("efs:CreateMountTarget", 1);
             RunReport r = new LocalRun(cloud, second, e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
             assertThat(r.status()).isEqualTo("FAILED");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.aws.InstancePrices;
 import io.trainplane.core.Json;
 import io.trainplane.local.sim.ClusterFault;
@@ -57,7 +58,7 @@ class InterruptionsRunTest {
         ObjectNode spec = ClusterRulesRunTest.example("quickstart.json");
         RunRecord record;
         List<SimulatedEventBus.Event> interrupted;
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport r = new LocalRun(cloud, Faults.onCluster(fault), e -> {})
                     .execute(
                             RunSpecs.normalize(Json.write(spec)),

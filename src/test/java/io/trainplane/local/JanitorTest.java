@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.TestTime;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.core.Json;
@@ -75,7 +76,7 @@ class JanitorTest {
 
     @Test
     void aSweepCleansUpOrphansOfFinishedUnknownAndExpiredRunsOnly() throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunStore store = StepWiring.runStore(cloud.clients());
             // A run that started hours ago and is still "training": past its maxRunHours (4).
             store.create("old-run", spec("old-run", false), null);
@@ -163,7 +164,7 @@ class JanitorTest {
 
     @Test
     void anOrphanedLustreFileSystemOfThisStackIsCleanedUpAndAnotherStacksIsLeftAlone() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             String ghost = lustre(cloud, ours("ghost-lustre"));
             String theirs = lustre(cloud, new RunTags("ml-dev", "their-run").asMap());
             cloud.clock().advance(io.trainplane.local.sim.SimulatedFsx.FILE_SYSTEM_CREATING);
@@ -200,7 +201,7 @@ class JanitorTest {
 
     @Test
     void anOrphanedClustersSystemNodeGroupIsAdoptedUnderItsOwnEntryAndGoesWithTheWorkers() throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunStore store = StepWiring.runStore(cloud.clients());
             store.create("done-run", spec("done-run", false), null);
             store.update("done-run", r -> r.withStatus(RunStatus.SUCCEEDED));

@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.TestTime;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.runs.CleanupFailure;
 import io.trainplane.runs.Leftover;
@@ -60,7 +61,7 @@ class LeftBehindTest {
     Stream<DynamicTest> theErrorNamesExactlyWhatIsLeftAndTheJanitorRemovesIt() {
         return cleanupOperations.stream()
                 .map(op -> DynamicTest.dynamicTest("--fault " + op, () -> {
-                    try (LocalCloud cloud = new LocalCloud()) {
+                    try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
                         RunReport r = new LocalRun(cloud, new Faults(Set.of(), Set.of(), Set.of(op), Set.of()), e -> {})
                                 .execute(RunSpecs.normalize(quickstart), "quickstart");
                         assertThat(r.status()).isEqualTo("FAILED");

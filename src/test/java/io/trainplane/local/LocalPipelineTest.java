@@ -2,6 +2,7 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.TestTime;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
@@ -51,7 +52,7 @@ class LocalPipelineTest {
 
     static Outcome run(Faults faults) {
         List<HistoryEvent> history = new ArrayList<>();
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport report =
                     new LocalRun(cloud, faults, history::add).execute(RunSpecs.normalize(quickstart), "quickstart");
             var store = StepWiring.runStore(cloud.clients());

@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.local.iam.AuditEntry;
 import io.trainplane.local.iam.StackPolicies;
 import io.trainplane.local.iam.StackPrincipals;
@@ -48,7 +49,7 @@ class LustreVolumeRunTest {
     }
 
     static RunReport run(Faults faults) {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(spec), "quickstart-fsx");
         }
     }
@@ -74,7 +75,7 @@ class LustreVolumeRunTest {
 
     @Test
     void anAdoptedFileSystemIsMountedAndNeverDeleted() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             String id = cloud.fsx()
                     .createFileSystem(CreateFileSystemRequest.builder()
                             .fileSystemType(FileSystemType.LUSTRE)
@@ -155,7 +156,7 @@ class LustreVolumeRunTest {
         return lustreStatements()
                 .map(statement -> DynamicTest.dynamicTest(statement, () -> {
                     StackPolicies without = StackTemplate.local().policies().without(statement);
-                    try (LocalCloud cloud = new LocalCloud()) {
+                    try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
                         cloud.iam().judgeBy(StackPrincipals.authorizer(without));
                         RunReport r = new LocalRun(cloud, Faults.none(), e -> {})
                                 .execute(RunSpecs.normalize(spec), "quickstart-fsx");

@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.spec.RunSpecs;
@@ -26,7 +27,7 @@ class MpiJobRunTest {
     }
 
     static RunReport run(Faults faults, int workers) throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             return new LocalRun(cloud, faults, e -> {})
                     .execute(RunSpecs.normalize(Json.write(quickstart(workers))), "quickstart");
         }
@@ -63,7 +64,7 @@ class MpiJobRunTest {
         ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/existing-cluster.json")));
         ((ObjectNode) spec.path("training")).put("launcher", "mpijob").put("image", IMAGE);
         RunReport r;
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             r = new LocalRun(cloud, Faults.none(), e -> {})
                     .execute(RunSpecs.normalize(Json.write(spec)), "warm-cluster");
             assertThat(cloud.inventory()).isEmpty();
@@ -85,7 +86,7 @@ class MpiJobRunTest {
         ((ObjectNode) spec.path("cluster")).put("name", "mpi-team");
         ((ObjectNode) spec.path("training")).put("launcher", "mpijob").put("image", IMAGE);
         RunReport r;
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             cloud.addExistingCluster(new io.trainplane.local.sim.ExistingCluster(
                     "mpi-team",
                     io.trainplane.spec.KubernetesVersions.newestInStandardSupport(

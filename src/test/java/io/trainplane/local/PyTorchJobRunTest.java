@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.kubernetes.PyTorchJobs;
 import io.trainplane.local.sim.ClusterFault;
@@ -24,7 +25,7 @@ class PyTorchJobRunTest {
         ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob").put("workers", workers);
         // A node for each replica: torchrun's rendezvous trains them together or not at all.
         ((ObjectNode) spec.path("cluster").path("nodeGroup")).put("nodes", workers);
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             before.accept(cloud);
             return new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(Json.write(spec)), "quickstart");
         }
@@ -60,7 +61,7 @@ class PyTorchJobRunTest {
         ((ObjectNode) spec.path("training")).put("launcher", "pytorchjob");
         spec.putObject("volume").put("type", "efs");
         RunReport r;
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             cloud.kubernetes(LocalCloud.DEMO_CLUSTER)
                     .admin()
                     .apiextensions()

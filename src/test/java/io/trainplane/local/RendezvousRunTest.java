@@ -3,6 +3,7 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
@@ -28,7 +29,7 @@ class RendezvousRunTest {
                 .put("launcher", launcher);
         RunReport r;
         RunRecord record;
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             r = new LocalRun(cloud, Faults.none(), e -> {})
                     .execute(
                             RunSpecs.normalize(Json.write(spec)),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.runs.RunRecord;
@@ -24,7 +25,7 @@ class ResumeFromRunTest {
 
     @Test
     void aSecondRunResumesFromTheFirstRunsCheckpointAndTrainsOnlyTheEpochsLeft() throws Exception {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport first = run(cloud, "resume-first", spec -> spec);
             assertThat(first.status()).as(first.cause()).isEqualTo("SUCCEEDED");
             RunStore store = new RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock());
@@ -55,7 +56,7 @@ class ResumeFromRunTest {
 
     @Test
     void aResumedRunThatLosesANodeResumesPastTheFetchedEpoch() throws Exception {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             assertThat(run(cloud, "resume-base", Faults.none(), spec -> spec).status())
                     .isEqualTo("SUCCEEDED");
             RunReport r = run(cloud, "resume-lost", Faults.onCluster(ClusterFault.NODE_LOST), spec -> {
@@ -72,7 +73,7 @@ class ResumeFromRunTest {
 
     @Test
     void aMissingCheckpointFailsTheRunAtTheDataStepSayingWhatTheCliSaid() throws Exception {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             String uri = "s3://" + BUCKET + "/runs/ghost/checkpoint-epoch-1.pt";
             RunReport r = run(cloud, "resume-missing", spec -> {
                 ((ObjectNode) spec.path("training")).put("resumeFrom", uri);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.StackPrincipals;
@@ -39,7 +40,7 @@ class RunOutputsTest {
 
     static Finished quickstart(Faults faults) throws Exception {
         ObjectNode spec = ClusterRulesRunTest.example("quickstart.json");
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport r = new LocalRun(cloud, faults, e -> {})
                     .execute(
                             RunSpecs.normalize(Json.write(spec)),

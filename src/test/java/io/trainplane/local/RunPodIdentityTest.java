@@ -2,6 +2,7 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.TestTime;
 import io.trainplane.aws.eks.PodIdentity;
 import io.trainplane.local.sim.AddonPodIdentity;
 import io.trainplane.local.sim.CloudResource;
@@ -35,7 +36,7 @@ class RunPodIdentityTest {
 
     @Test
     void theRunsServiceAccountIsAssociatedWithTheOutputsRoleAndCleanupDeletesItBeforeTheCluster() throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport r = quickstart(cloud, Faults.none());
 
             assertThat(r.status()).isEqualTo("SUCCEEDED");
@@ -52,7 +53,7 @@ class RunPodIdentityTest {
 
     @Test
     void anAssociationCleanupCannotDeleteHoldsTheClusterAndTheErrorNamesIt() throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport r = quickstart(
                     cloud, new Faults(Set.of(), Set.of(), Set.of("eks:DeletePodIdentityAssociation"), Set.of()));
 
@@ -70,7 +71,7 @@ class RunPodIdentityTest {
 
     @Test
     void onAnExistingClusterTheAssociationIsTheRunsAndGoesWithIt() throws IOException {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport r =
                     ExistingClusterAccessTest.runAsWorkRole(cloud, "examples/existing-cluster.json", new ArrayList<>());
 

@@ -2,6 +2,7 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.TestTime;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.local.sim.SimulatedStepFunctions;
@@ -43,7 +44,7 @@ class SafetyNetTest {
     }
 
     static Outcome run(Faults faults, String abortAt) {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport report = new LocalRun(cloud, faults, e -> {})
                     .abortingAt(abortAt)
                     .execute(RunSpecs.normalize(quickstart), "quickstart");
@@ -109,7 +110,7 @@ class SafetyNetTest {
 
     @Test
     void aDuplicateStatusChangeStartsNoSecondCleanup() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunReport report = new LocalRun(cloud, Faults.none(), e -> {})
                     .abortingAt("CheckTraining")
                     .execute(RunSpecs.normalize(quickstart), "quickstart");
@@ -129,7 +130,7 @@ class SafetyNetTest {
 
     @Test
     void aTimedOutExecutionEndsTheRunFailedAndOtherStatusesAreIgnored() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             var lambdas = new LocalLambdas(cloud, Faults.none());
             LocalSafetyNet.install(cloud, lambdas);
             new Handlers(cloud).start(quickstart, "quickstart");
@@ -194,7 +195,7 @@ class SafetyNetTest {
 
     @Test
     void aRunWhoseOwnCleanupTimedOutGetsAFreshDeadline() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             var lambdas = new LocalLambdas(cloud, Faults.none());
             LocalSafetyNet.install(cloud, lambdas);
             new Handlers(cloud).start(quickstart, "quickstart");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.local.sim.SimulatedStepFunctions;
@@ -44,7 +45,7 @@ class ScheduledRunTest {
 
     @BeforeEach
     void deploy() {
-        cloud = new LocalCloud();
+        cloud = new LocalCloud(TestTime.START);
         handlers = new Handlers(cloud);
         store = StepWiring.runStore(cloud.clients());
         cloud.stepFunctions().register(LocalCloud.PIPELINE_ARN, (name, input) -> {

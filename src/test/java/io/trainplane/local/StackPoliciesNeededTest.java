@@ -2,6 +2,7 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.TestTime;
 import io.trainplane.local.iam.AuditEntry;
 import io.trainplane.local.iam.StackPolicies;
 import io.trainplane.local.iam.StackPrincipals;
@@ -47,7 +48,7 @@ class StackPoliciesNeededTest {
     }
 
     static Outcome run(StackPolicies policies) {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             cloud.iam().judgeBy(StackPrincipals.authorizer(policies));
             RunReport report =
                     new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");

@@ -3,10 +3,11 @@ package io.trainplane.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainplane.TestTime;
 import io.trainplane.spec.InvalidSpecException;
+import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.workflow.StepWiring;
-import java.time.Duration;
-import java.time.Instant;
+import java.time.LocalDate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +19,7 @@ class StartRunVersionTest {
                          "nodeGroup": {"instanceType": "c5.xlarge", "nodes": 1}},
              "training": {"workers": 1}}""";
 
-    final LocalCloud cloud = new LocalCloud();
+    final LocalCloud cloud = new LocalCloud(TestTime.START);
     final Handlers handlers = new Handlers(cloud);
 
     @AfterEach
@@ -28,11 +29,8 @@ class StartRunVersionTest {
 
     @Test
     void aVersionPastItsExtendedSupportOnTheClocksDayIsRefusedAndNothingIsCreated() {
-        // The simulated clock starts now; 1.31 leaves EKS extended support at the start of 2026-11-26.
-        Instant after = Instant.parse("2026-11-27T00:00:00Z");
-        if (cloud.clock().instant().isBefore(after)) {
-            cloud.clock().advance(Duration.between(cloud.clock().instant(), after));
-        }
+        // The simulated clock starts on TestTime's day: 1.31 left EKS extended support at the start of 2026-11-26.
+        assertThat(KubernetesVersions.day(cloud.clock().instant())).isAfterOrEqualTo(LocalDate.parse("2026-11-26"));
 
         assertThatThrownBy(() -> handlers.start(SPEC_131, "old-version"))
                 .isInstanceOfSatisfying(
@@ -46,14 +44,14 @@ class StartRunVersionTest {
     }
 
     @Test
-    void theDefaultVersionStartsTodayAndTheSimulatedEksAcceptsIt() {
+    void theDefaultVersionIsTheNewestInStandardSupportOnTheClocksDayAndTheSimulatedEksAcceptsIt() {
         var state = handlers.start(
                 "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"c5.xlarge\","
                         + " \"nodes\": 1}}, \"training\": {\"workers\": 1}}",
                 "default-version");
 
         String version = state.at("/spec/cluster/kubernetesVersion").asText();
-        assertThat(version).isEqualTo("1.35");
+        assertThat(version).isEqualTo(TestTime.kubernetesVersion()).isEqualTo("1.36");
         var created = cloud.clients().eks().createCluster(r -> r.name("v")
                 .version(version)
                 .roleArn("arn:aws:iam::000000000000:role/x")

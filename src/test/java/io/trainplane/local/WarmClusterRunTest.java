@@ -2,6 +2,7 @@ package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.TestTime;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.sim.ExistingCluster;
 import io.trainplane.runs.RunRecord;
@@ -74,7 +75,7 @@ class WarmClusterRunTest {
     @Test
     void theRunScalesTheWarmNodegroupUpAndBackToZeroWithoutCreatingACluster() {
         List<HistoryEvent> history = new ArrayList<>();
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             Outcome o = run(cloud, Faults.none(), null, history);
             assertThat(o.report().status()).isEqualTo("SUCCEEDED");
             assertThat(o.report().resources().remaining()).isEmpty();
@@ -119,7 +120,7 @@ class WarmClusterRunTest {
 
     @Test
     void aSecondRunIsRefusedWhileAnotherHoldsTheNodegroup() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunStore store = StepWiring.runStore(cloud.clients());
             assertThat(store.claimWarm(REF, "nightly-041")).isEmpty();
             Outcome o = run(cloud, Faults.none(), null, new ArrayList<>());
@@ -135,7 +136,7 @@ class WarmClusterRunTest {
 
     /** A warm-cluster run on {@code nodegroup} of a cluster whose node groups are as given, refused with {@code error}. */
     static void refused(ExistingCluster.NodeGroup nodegroup, int nodes, String error, String... said) {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             cloud.addExistingCluster(new ExistingCluster(
                     "trainplane-lab",
                     "1.35",
@@ -197,7 +198,7 @@ class WarmClusterRunTest {
 
     @Test
     void aFailedRunScalesTheNodegroupBackToZero() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             Outcome o = run(cloud, new Faults(Set.of("CheckTraining"), Set.of()), null, new ArrayList<>());
             assertThat(o.report().status()).isEqualTo("FAILED");
             assertThat(o.desiredSizes()).containsSubsequence(0, 2, 0);
@@ -226,7 +227,7 @@ class WarmClusterRunTest {
         assertThat(taskStates).containsAll(states);
         return states.stream()
                 .map(state -> DynamicTest.dynamicTest("--abort-at " + state, () -> {
-                    try (LocalCloud cloud = new LocalCloud()) {
+                    try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
                         Outcome o = run(cloud, Faults.none(), state, new ArrayList<>());
                         assertThat(o.report().executionStatus()).isEqualTo("ABORTED");
                         assertThat(o.report().status()).isEqualTo("CANCELLED");
@@ -239,7 +240,7 @@ class WarmClusterRunTest {
 
     @Test
     void theJanitorScalesInTheNodegroupOfARunThatEndedHoldingIt() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunStore store = StepWiring.runStore(cloud.clients());
             // A run that ended without its cleanup (its record says FAILED) still holds the node group at 2.
             RunRecord ended = store.create(

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,26 +64,44 @@ class KubernetesVersionRuleTest {
         assertThat(spec.cluster().kubernetesVersion()).isEqualTo("1.31");
     }
 
-    @Test
-    void theDefaultIsInStandardSupportToday() {
-        LocalDate today = LocalDate.now(ZoneOffset.UTC);
-        RunSpec spec = RunSpecs.parse(create(null), today);
+    @ParameterizedTest(name = "on {0}: {1}")
+    @CsvSource({"2026-03-01, 1.35", "2026-11-27, 1.36"})
+    void theDefaultIsTheNewestVersionInStandardSupportOnTheRunsDay(LocalDate day, String expected) {
+        RunSpec spec = RunSpecs.parse(create(null), day);
 
-        assertThat(spec.cluster().kubernetesVersion()).isEqualTo("1.35");
-        assertThat(KubernetesVersions.support(spec.cluster().kubernetesVersion(), today))
-                .as(
-                        "the schema's default kubernetesVersion must be in EKS standard support; update it in run-spec.schema.json")
-                .isEqualTo(KubernetesVersions.Support.STANDARD);
+        assertThat(spec.cluster().kubernetesVersion()).isEqualTo(expected);
+        assertThat(KubernetesVersions.support(expected, day)).isEqualTo(KubernetesVersions.Support.STANDARD);
     }
 
     @Test
-    void aDefaultPastItsSupportSaysItIsTheDefault() {
-        SpecProblem problem =
-                RunSpecs.problems(create(null), LocalDate.parse("2028-04-01")).getFirst();
+    void pastEveryVersionsStandardSupportTheDefaultIsTheNewestStillInExtendedSupport() {
+        KubernetesVersions.Version newest = KubernetesVersions.all().getLast();
+        LocalDate day = newest.endOfStandardSupport().plusDays(1);
 
-        assertThat(problem.pointer()).isEqualTo(POINTER);
-        assertThat(problem.message())
-                .startsWith("\"1.35\" (the default) reached the end of EKS extended support on 2028-03-27");
+        assertThat(RunSpecs.parse(create(null), day).cluster().kubernetesVersion())
+                .isEqualTo(newest.version());
+        assertThat(KubernetesVersions.calendarOutOfDate(day)).isTrue();
+        assertThat(KubernetesVersions.calendarOutOfDate(
+                        newest.endOfStandardSupport().minusDays(1)))
+                .isFalse();
+    }
+
+    @Test
+    void pastEveryVersionsSupportThereIsNoDefaultAndTheCalendarIsToBeUpdated() {
+        LocalDate day = KubernetesVersions.all().getLast().endOfExtendedSupport();
+
+        assertThat(RunSpecs.problems(create(null), day)).singleElement().satisfies(p -> {
+            assertThat(p.pointer()).isEqualTo(POINTER);
+            assertThat(p.message()).startsWith("has no default: on " + day + " EKS supports none of the versions");
+            assertThat(p.hint()).contains(KubernetesVersions.RESOURCE, "out of date");
+        });
+    }
+
+    @Test
+    void withoutADayTheDefaultIsThatOfTheDayTheCalendarWasCopied() {
+        assertThat(RunSpecs.parse(create(null)).cluster().kubernetesVersion())
+                .isEqualTo(KubernetesVersions.defaultVersion(KubernetesVersions.asOf())
+                        .orElseThrow());
     }
 
     @Test

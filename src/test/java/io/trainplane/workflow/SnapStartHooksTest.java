@@ -3,6 +3,7 @@ package io.trainplane.workflow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.TestTime;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
 import io.trainplane.clients.Clients;
@@ -37,7 +38,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * snapshot), and the function works after the hooks ran.
  */
 class SnapStartHooksTest {
-    final LocalCloud cloud = new LocalCloud();
+    final LocalCloud cloud = new LocalCloud(TestTime.START);
     final CountingClients clients = new CountingClients(cloud.clients());
 
     @AfterEach

@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.aws.RunEvents;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
@@ -25,7 +26,7 @@ import java.util.function.UnaryOperator;
  * parts the steps take, built over that cloud. Each test builds the step it tests with them.
  */
 final class StartedRun implements AutoCloseable {
-    final LocalCloud cloud = new LocalCloud();
+    final LocalCloud cloud = new LocalCloud(TestTime.START);
     final RunStore store = StepWiring.runStore(cloud.clients());
     final Settings settings = cloud.clients().settings();
     final String runId;

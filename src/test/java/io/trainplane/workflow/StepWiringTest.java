@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.aws.Settings;
 import io.trainplane.clients.Clients;
 import io.trainplane.core.TerminalException;
@@ -33,7 +34,7 @@ class StepWiringTest {
 
     @Test
     void buildingAFunctionAsksItsClientsForTheRunStoresClientOnly() {
-        try (LocalCloud cloud = new LocalCloud()) {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             for (LambdaFunction function : Pipeline.FUNCTIONS) {
                 AskedClients clients = new AskedClients(cloud.clients());
                 function.handler(clients);

@@ -1,7 +1,6 @@
 package io.trainplane.workload;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
+import io.trainplane.Prerequisite;
 import io.trainplane.local.process.PythonRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,11 +42,11 @@ public final class TorchEnvironment {
             return cached = new PythonRuntime(venvPython);
         }
         Optional<Path> python3 = PythonRuntime.onPath("python3", System.getenv());
-        assumeTrue(
+        Prerequisite.require(
                 python3.isPresent(),
                 "no python3 on PATH: the real workload test needs Python 3.11 and a CPU PyTorch wheel");
         Optional<Path> wheel = wheel();
-        assumeTrue(
+        Prerequisite.require(
                 wheel.isPresent(),
                 "no CPU PyTorch wheel (torch-*cpu*.whl) in $TRAINPLANE_TORCH_WHEEL or " + WHEEL_DIRS
                         + ": the real workload test needs one (pip install --no-deps into a venv)");
@@ -62,7 +61,7 @@ public final class TorchEnvironment {
                 "--no-index",
                 "--disable-pip-version-check",
                 wheel.get().toString()));
-        assumeTrue(
+        Prerequisite.require(
                 PythonRuntime.canImportTorch(venvPython),
                 "installed " + wheel.get() + " into " + VENV
                         + " but `import torch` fails there: its dependencies (numpy, typing_extensions, sympy, networkx,"
@@ -100,7 +99,8 @@ public final class TorchEnvironment {
                 .start();
         String output = new String(process.getInputStream().readAllBytes());
         if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
-            assumeTrue(false, "could not prepare the PyTorch venv (" + String.join(" ", command) + "): " + output);
+            Prerequisite.require(
+                    false, "could not prepare the PyTorch venv (" + String.join(" ", command) + "): " + output);
         }
     }
 }

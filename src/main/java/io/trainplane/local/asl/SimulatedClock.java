@@ -18,11 +18,6 @@ public final class SimulatedClock extends Clock {
         this.now = new AtomicReference<>(start);
     }
 
-    /** Starts at the current wall-clock second, so timestamps look like today's. */
-    public static SimulatedClock startingNow() {
-        return new SimulatedClock(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-    }
-
     public void advance(Duration duration) {
         if (duration.isNegative()) {
             throw new IllegalArgumentException("time cannot go back: " + duration);

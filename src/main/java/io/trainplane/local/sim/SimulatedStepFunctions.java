@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.IamRequest;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,10 +39,12 @@ public final class SimulatedStepFunctions implements SfnClient {
             String executionArn, String stateMachineArn, String name, JsonNode input, String status) {}
 
     private final ServiceCalls calls;
+    private final Clock clock;
     private final Map<String, Machine> machines = new ConcurrentHashMap<>();
     private final Map<String, ExecutionRecord> executions = new LinkedHashMap<>();
 
-    public SimulatedStepFunctions(CallLog calls, FaultPlan faults, Authorizer iam) {
+    public SimulatedStepFunctions(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam) {
+        this.clock = clock;
         this.calls = new ServiceCalls(AwsService.STATES, calls, faults, iam, SimulatedStepFunctions::permissions);
     }
 
@@ -74,6 +78,7 @@ public final class SimulatedStepFunctions implements SfnClient {
                         "State Machine Does Not Exist: '" + request.stateMachineArn() + "'");
             }
             String arn = request.stateMachineArn().replace(":stateMachine:", ":execution:") + ":" + request.name();
+            Instant started = clock.instant();
             synchronized (executions) {
                 if (executions.containsKey(arn)) {
                     throw (ExecutionAlreadyExistsException) calls.error(
@@ -90,7 +95,7 @@ public final class SimulatedStepFunctions implements SfnClient {
             }
             return StartExecutionResponse.builder()
                     .executionArn(arn)
-                    .startDate(java.time.Instant.now())
+                    .startDate(started)
                     .build();
         });
     }

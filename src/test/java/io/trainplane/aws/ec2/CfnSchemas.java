@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.trainplane.Prerequisite;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +15,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The CloudFormation resource schemas (the ones Cloud Control validates a desired state against),
@@ -43,7 +43,7 @@ final class CfnSchemas {
         } catch (IOException noPython) {
             // skipped below
         }
-        Assumptions.assumeTrue(
+        Prerequisite.require(
                 dir != null && Files.isDirectory(dir),
                 "cfn-lint not installed for python3 (pip install cfn-lint): its CloudFormation schemas are needed");
         return new CfnSchemas(dir);

@@ -1,5 +1,6 @@
 package io.trainplane.aws.efs;
 
+import io.trainplane.Prerequisite;
 import io.trainplane.bench.MotoProcess;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -48,7 +48,7 @@ final class MotoEfs implements AutoCloseable {
     /** Starts moto_server, or skips the calling test when it is not installed. */
     static MotoEfs start() throws IOException, InterruptedException {
         Optional<Path> executable = MotoProcess.executable();
-        Assumptions.assumeTrue(
+        Prerequisite.require(
                 executable.isPresent(),
                 "moto_server not on PATH: install moto 5 with its server extra (pip install 'moto[server]')");
         return new MotoEfs(MotoProcess.start(executable.get()));

@@ -7,6 +7,7 @@ import static io.trainplane.local.sim.SimulatedNetwork.SUBNET_1B;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainplane.TestTime;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.asl.SimulatedClock;
@@ -26,7 +27,7 @@ class MountTargetSecurityGroupsTest {
     static final String SECOND_CLUSTER = "sg-0c1a55e7000000002";
     static final String ELSEWHERE = "sg-0e15e3e7000000009";
 
-    final SimulatedClock clock = SimulatedClock.startingNow();
+    final SimulatedClock clock = new SimulatedClock(TestTime.START);
     final CallLog calls = new CallLog();
     final SimulatedNetwork network = SimulatedNetwork.stack()
             .addSecurityGroup(FIRST_CLUSTER, STACK_VPC)

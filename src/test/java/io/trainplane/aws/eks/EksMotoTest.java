@@ -85,7 +85,7 @@ class EksMotoTest {
         assertThat(clusters.state(NAMES.clusterName())).isEqualTo(new ResourceState.Ready());
 
         Cluster cluster = eks.describeCluster(r -> r.name(NAMES.clusterName())).cluster();
-        assertThat(cluster.version()).isEqualTo("1.31");
+        assertThat(cluster.version()).isEqualTo(Fixtures.CLUSTER.kubernetesVersion());
         assertThat(cluster.roleArn()).isEqualTo(ROLES.clusterRoleArn());
         assertThat(cluster.resourcesVpcConfig().subnetIds()).containsExactlyElementsOf(NETWORK.subnetIds());
         assertThat(cluster.resourcesVpcConfig().securityGroupIds())

@@ -46,7 +46,7 @@ class EksRequestsTest {
         CreateClusterRequest request = EksRequests.createCluster(NAMES, TAGS, CLUSTER, NETWORK, ROLES);
 
         assertThat(request.name()).isEqualTo(NAMES.clusterName()).isEqualTo("tp-cifar10-nightly-001-eks");
-        assertThat(request.version()).isEqualTo("1.31");
+        assertThat(request.version()).isEqualTo(Fixtures.CLUSTER.kubernetesVersion());
         assertThat(request.roleArn()).isEqualTo(ROLES.clusterRoleArn());
         assertThat(request.resourcesVpcConfig().subnetIds()).containsExactly("subnet-0aa", "subnet-0bb");
         assertThat(request.resourcesVpcConfig().securityGroupIds()).containsExactly("sg-0cc");

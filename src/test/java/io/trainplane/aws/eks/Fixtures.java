@@ -17,7 +17,7 @@ final class Fixtures {
     static final RunTags TAGS = new RunTags("ml-prod", RUN_ID);
     static final NodeGroupSpec GPU_NODES = new NodeGroupSpec("g5.12xlarge", 2, 4, CapacityType.ON_DEMAND, null, false);
     static final NodeGroupSpec CPU_NODES = new NodeGroupSpec("m6i.2xlarge", 3, 0, CapacityType.SPOT, null, false);
-    static final ClusterSpec CLUSTER = new ClusterSpec(ClusterMode.CREATE, null, "1.31", GPU_NODES);
+    static final ClusterSpec CLUSTER = new ClusterSpec(ClusterMode.CREATE, null, "1.35", GPU_NODES);
     static final ClusterNetwork NETWORK = new ClusterNetwork(List.of("subnet-0aa", "subnet-0bb"), List.of("sg-0cc"));
     static final ClusterRoles ROLES = new ClusterRoles(
             "arn:aws:iam::123456789012:role/trainplane-cluster",

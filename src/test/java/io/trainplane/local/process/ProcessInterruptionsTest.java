@@ -3,6 +3,7 @@ package io.trainplane.local.process;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.trainplane.TestTime;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
@@ -13,7 +14,7 @@ import io.trainplane.workload.TorchEnvironment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -28,7 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ProcessInterruptionsTest {
+    /** One for the class (PER_CLASS): the runs of every test, the uninterrupted one among them. */
+    @TempDir
     Path work;
+
     PythonRuntime python;
     String spec;
     Outcome uninterrupted;
@@ -48,9 +52,15 @@ class ProcessInterruptionsTest {
         }
     }
 
-    @BeforeAll
-    void trainUninterrupted(@TempDir Path work) throws Exception {
-        this.work = work;
+    /**
+     * The uninterrupted run, once for the class. Before each test rather than before all, so that a
+     * machine without PyTorch reports each test skipped (fails it under CI) instead of hiding them.
+     */
+    @BeforeEach
+    void trainUninterrupted() throws Exception {
+        if (uninterrupted != null) {
+            return;
+        }
         python = TorchEnvironment.python();
         spec = Files.readString(Path.of("examples/cifar10-local.json"));
         uninterrupted = run("uninterrupted", Faults.none());
@@ -68,7 +78,7 @@ class ProcessInterruptionsTest {
         java.util.Map<String, String> checkpoints = new java.util.TreeMap<>();
         java.util.Map<String, String> digests = new java.util.TreeMap<>();
         try (ProcessWorkload runtime = new ProcessWorkload(python, dir, true);
-                LocalCloud cloud = new LocalCloud(runtime)) {
+                LocalCloud cloud = new LocalCloud(TestTime.START, runtime)) {
             report = new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(spec), "cifar10-local");
             var reader = new io.trainplane.local.iam.StackPrincipals(io.trainplane.local.iam.StackTemplate.local())
                     .pod("RunOutputsRole", "reader", "reader");

@@ -3,6 +3,7 @@ package io.trainplane.local.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
@@ -34,7 +35,7 @@ class ProcessMpiJobTest {
                 .put("procsPerWorker", 1);
         RunReport report;
         try (ProcessWorkload runtime = new ProcessWorkload(python, dir, true);
-                LocalCloud cloud = new LocalCloud(runtime)) {
+                LocalCloud cloud = new LocalCloud(TestTime.START, runtime)) {
             report = new LocalRun(cloud, Faults.none(), e -> {})
                     .execute(RunSpecs.normalize(Json.write(spec)), "cifar10-local");
         }

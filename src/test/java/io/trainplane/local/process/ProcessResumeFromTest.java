@@ -3,6 +3,7 @@ package io.trainplane.local.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
@@ -32,7 +33,7 @@ class ProcessResumeFromTest {
         ObjectNode spec = (ObjectNode) Json.read(Files.readString(Path.of("examples/cifar10-local.json")));
         int epochs = spec.path("training").path("epochs").asInt();
         try (ProcessWorkload runtime = new ProcessWorkload(python, work, true);
-                LocalCloud cloud = new LocalCloud(runtime)) {
+                LocalCloud cloud = new LocalCloud(TestTime.START, runtime)) {
             RunReport first = new LocalRun(cloud, Faults.none(), e -> {})
                     .execute(RunSpecs.normalize(Json.write(spec)), "cifar10-local");
             assertThat(first.status()).as(first.cause()).isEqualTo("SUCCEEDED");

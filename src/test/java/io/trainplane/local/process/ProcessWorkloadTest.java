@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.trainplane.Prerequisite;
 import io.trainplane.local.sim.PodBehaviour;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,7 +95,7 @@ class ProcessWorkloadTest {
     @Test
     void aPodEndsWithItsProcessAndAFailureCarriesTheLogsTail() throws Exception {
         Path python3 = PythonRuntime.onPath("python3", System.getenv()).orElse(null);
-        org.junit.jupiter.api.Assumptions.assumeTrue(python3 != null, "no python3 on PATH");
+        Prerequisite.require(python3 != null, "no python3 on PATH");
         Job job = new JobBuilder()
                 .withNewMetadata()
                 .withName("tp-x-eval")

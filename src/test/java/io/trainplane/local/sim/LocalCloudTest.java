@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.trainplane.TestTime;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
@@ -24,6 +25,7 @@ class LocalCloudTest {
     @BeforeAll
     static void start() {
         cloud = new LocalCloud(
+                TestTime.START,
                 new Faults(Set.of(), Set.of(), Set.of("efs:DeleteFileSystem"), Set.of("eks:ListClusters")));
     }
 
@@ -55,9 +57,17 @@ class LocalCloudTest {
                 .containsEntry("efs:DeleteFileSystem", 1);
     }
 
+    /** SimAccount's request at the version a cluster created on the cloud's day gets by default. */
+    static software.amazon.awssdk.services.eks.model.CreateClusterRequest clusterOfTheDay(
+            String name, String token, String runId) {
+        return SimAccount.cluster(name, token, runId).toBuilder()
+                .version(TestTime.kubernetesVersion())
+                .build();
+    }
+
     @Test
     void aCreatedClusterIsReachableThroughTheHandlersClusterAccessOnceActive() {
-        cloud.eks().createCluster(SimAccount.cluster("tp-reach", "reach", "reach"));
+        cloud.eks().createCluster(clusterOfTheDay("tp-reach", "reach", "reach"));
         assertThatThrownBy(() -> cloud.clients().clusters().connect("tp-reach")).isInstanceOf(TerminalException.class);
         cloud.clock().advance(SimulatedEks.CLUSTER_CREATING);
         cloud.kubernetes("tp-reach")
@@ -79,7 +89,7 @@ class LocalCloudTest {
     @Test
     void inventoryJoinsEveryServicesRunResourcesWithKubernetesAndLeavesOutPreExistingClusters() {
         String run = "inventory-run";
-        cloud.eks().createCluster(SimAccount.cluster("tp-inv", "inv", run));
+        cloud.eks().createCluster(clusterOfTheDay("tp-inv", "inv", run));
         String fs = cloud.efs()
                 .createFileSystem(r -> r.creationToken("inv")
                         .tags(Tag.builder().key(Names.RUN_ID_TAG).value(run).build()))

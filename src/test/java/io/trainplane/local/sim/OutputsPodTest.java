@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.trainplane.TestTime;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.iam.StackTemplate;
@@ -33,7 +34,7 @@ class OutputsPodTest {
 
     @Test
     void withoutAnAssociationThePodHasNoCredentialsAndFailsWithTheClisMessage() {
-        try (LocalCloud cloud = new LocalCloud();
+        try (LocalCloud cloud = new LocalCloud(TestTime.START);
                 SimulatedKubernetes kubernetes = new SimulatedKubernetes()) {
             SimulatedWorkload workload =
                     new SimulatedWorkload().storingOutputsIn(new PodS3(cloud.s3(), cloud.eks(), StackTemplate.local()));

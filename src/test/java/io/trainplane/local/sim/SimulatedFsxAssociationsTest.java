@@ -3,6 +3,7 @@ package io.trainplane.local.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trainplane.TestTime;
 import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ import software.amazon.awssdk.services.fsx.model.IncompatibleParameterErrorExcep
 
 /** The twin's data repository associations: FSx's rules for linking a Lustre file system to S3. */
 class SimulatedFsxAssociationsTest {
-    final SimulatedClock clock = SimulatedClock.startingNow();
+    final SimulatedClock clock = new SimulatedClock(TestTime.START);
     final SimulatedFsx fsx = new SimulatedFsx(new CallLog(), clock, new FaultPlan());
 
     String fileSystem(String deploymentType, String version) {
