@@ -29,9 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ProcessInterruptionsTest {
-    /** One for the class (PER_CLASS): the runs of every test, the uninterrupted one among them. */
+    /** One for the class (static: an instance field is a new folder for each test): every test's runs. */
     @TempDir
-    Path work;
+    static Path work;
 
     PythonRuntime python;
     String spec;
