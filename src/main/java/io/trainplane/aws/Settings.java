@@ -15,6 +15,8 @@ import java.util.Set;
  * @param adoptableFileSystemIds the EFS file systems runs may adopt ({@code volume.fileSystemId}): the
  *                         stack parameter AdoptableFileSystemIds, which its role's policy names too
  * @param artifactsBucket  the stack's bucket for runs' outputs (stack output ArtifactsBucketName), "" when unknown
+ * @param lustreDataBuckets the buckets an FSx for Lustre file system may be linked to: the stack
+ *                         parameter LustreDataBuckets, which its role's policy names too
  */
 public record Settings(
         String stackName,
@@ -25,7 +27,8 @@ public record Settings(
         ClusterRoles roles,
         int logRetentionDays,
         List<String> adoptableFileSystemIds,
-        String artifactsBucket) {
+        String artifactsBucket,
+        List<String> lustreDataBuckets) {
     /**
      * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
      * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
@@ -35,6 +38,7 @@ public record Settings(
 
     public Settings {
         adoptableFileSystemIds = List.copyOf(adoptableFileSystemIds);
+        lustreDataBuckets = List.copyOf(lustreDataBuckets);
         artifactsBucket = artifactsBucket == null ? "" : artifactsBucket;
         if (!RETENTION_DAYS.contains(logRetentionDays)) {
             throw new IllegalArgumentException(
@@ -65,7 +69,17 @@ public record Settings(
             ClusterRoles roles,
             int logRetentionDays,
             List<String> adoptableFileSystemIds) {
-        this(stackName, tableName, eventBusName, region, network, roles, logRetentionDays, adoptableFileSystemIds, "");
+        this(
+                stackName,
+                tableName,
+                eventBusName,
+                region,
+                network,
+                roles,
+                logRetentionDays,
+                adoptableFileSystemIds,
+                "",
+                List.of());
     }
 
     public static Settings fromEnvironment() {
@@ -111,7 +125,8 @@ public record Settings(
                         env.getOrDefault("FSX_CSI_ROLE_ARN", "")),
                 days,
                 list(env, "ADOPTABLE_FILE_SYSTEM_IDS"),
-                env.getOrDefault("ARTIFACTS_BUCKET", ""));
+                env.getOrDefault("ARTIFACTS_BUCKET", ""),
+                list(env, "LUSTRE_DATA_BUCKETS"));
     }
 
     private static List<String> list(Map<String, String> env, String name) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import io.trainplane.local.iam.ConditionTest;
+import io.trainplane.local.iam.IamQuotas;
 import io.trainplane.local.iam.PolicyStatement;
 import io.trainplane.local.iam.Role;
 import io.trainplane.local.iam.RolePolicy;
@@ -16,8 +17,8 @@ public final class IamReport {
     private IamReport() {}
 
     /**
-     * {"account", "region", "stack", "roles": [{"logicalId", "name", "arn", "policies": [{"name",
-     * "document"}]}]}; a managed policy also has "managedPolicyArn", and "known": false with a
+     * {"account", "region", "stack", "roles": [{"logicalId", "name", "arn", "quotas": [{"quota", "what",
+     * "used", "limit"}], "policies": [{"name", "document"}]}]} (quotas: IAM's, {@link IamQuotas}); a managed policy also has "managedPolicyArn", and "known": false with a
      * null document when the simulation does not ship its document.
      */
     public static ObjectNode json(StackTemplate template) {
@@ -31,6 +32,14 @@ public final class IamReport {
                     .put("logicalId", role.logicalId())
                     .put("name", role.name())
                     .put("arn", role.arn());
+            ArrayNode quotas = node.putArray("quotas");
+            for (IamQuotas.Usage usage : template.quotas(role.logicalId())) {
+                quotas.addObject()
+                        .put("quota", usage.quota())
+                        .put("what", usage.what())
+                        .put("used", usage.used())
+                        .put("limit", usage.limit());
+            }
             ArrayNode policies = node.putArray("policies");
             for (RolePolicy policy : role.policies()) {
                 ObjectNode p = policies.addObject().put("name", policy.name());
@@ -55,6 +64,15 @@ public final class IamReport {
         for (Role role : template.roles().values()) {
             out.println();
             out.println(role.logicalId() + "  " + role.arn());
+            out.println("  IAM quotas: "
+                    + template.quotas(role.logicalId()).stream()
+                            .map(u -> String.format(
+                                    "%s %,d of %,d%s",
+                                    u.what(),
+                                    u.used(),
+                                    u.limit(),
+                                    u.quota().equals("PoliciesPerRole") ? "" : " characters"))
+                            .collect(Collectors.joining("; ")));
             for (RolePolicy policy : role.policies()) {
                 String kind = !policy.managed()
                         ? "inline"

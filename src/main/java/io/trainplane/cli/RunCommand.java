@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
+import io.trainplane.local.LambdaFault;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.LocalStore;
@@ -71,7 +72,9 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             names = "--fault",
             paramLabel = "SERVICE:OPERATION",
             description =
-                    "the simulated AWS refuses every call of this operation, e.g. eks:CreateNodegroup (repeatable)")
+                    "the simulated AWS refuses every call of this operation, e.g. eks:CreateNodegroup (repeatable);"
+                            + " lambda:SnapStartNotReady, lambda:SnapStartTimeout and lambda:Timeout strike each"
+                            + " function's first invocation as the Lambda service would")
     List<String> awsFailures = List.of();
 
     @Option(
@@ -292,7 +295,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
     private Faults faults(JsonNode spec) {
         try {
             FaultPlan check = new FaultPlan();
-            awsFailures.forEach(check::fail);
+            awsFailures.stream().filter(f -> !LambdaFault.isLambda(f)).forEach(check::fail);
+            LambdaFault.in(Set.copyOf(awsFailures));
             awsThrottles.forEach(check::throttle);
             return new Faults(
                     Set.copyOf(failAt),

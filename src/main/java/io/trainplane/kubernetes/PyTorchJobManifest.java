@@ -40,11 +40,17 @@ final class PyTorchJobManifest {
         if (t.workers() > 1) {
             replicas.put("Worker", replica(t.workers() - 1, false));
         }
-        Map<String, Object> elastic = new LinkedHashMap<>();
-        elastic.put("rdzvBackend", "c10d");
-        elastic.put("minReplicas", t.workers());
-        elastic.put("maxReplicas", t.workers());
-        elastic.put("maxRestarts", t.maxRestarts());
+        // Several nodes meet in torchrun's c10d rendezvous (elasticPolicy). One node has no one to meet,
+        // and the operator's webhook refuses an elasticPolicy without a Worker replica
+        // (kubeflow/trainer v1.9.4, pkg/webhooks/pytorch/pytorchjob_webhook.go, validateSpec).
+        Map<String, Object> elastic = null;
+        if (t.workers() > 1) {
+            elastic = new LinkedHashMap<>();
+            elastic.put("rdzvBackend", "c10d");
+            elastic.put("minReplicas", t.workers());
+            elastic.put("maxReplicas", t.workers());
+            elastic.put("maxRestarts", t.maxRestarts());
+        }
         Map<String, Object> runPolicy = new LinkedHashMap<>();
         runPolicy.put("activeDeadlineSeconds", t.timeoutMinutes() * 60L);
         // Pods stay after the end so their status and logs can be read; teardown deletes them.
@@ -52,7 +58,9 @@ final class PyTorchJobManifest {
         runPolicy.put("backoffLimit", t.maxRestarts());
         Map<String, Object> jobSpec = new LinkedHashMap<>();
         jobSpec.put("nprocPerNode", Integer.toString(t.procsPerWorker()));
-        jobSpec.put("elasticPolicy", elastic);
+        if (elastic != null) {
+            jobSpec.put("elasticPolicy", elastic);
+        }
         jobSpec.put("runPolicy", runPolicy);
         jobSpec.put("pytorchReplicaSpecs", replicas);
         String name = spec.names().trainingJob();

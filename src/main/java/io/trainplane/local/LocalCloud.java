@@ -152,7 +152,7 @@ public final class LocalCloud implements AutoCloseable {
         this.fsx = new SimulatedFsx(calls, clock, faults, iam, network);
         this.bus = new SimulatedEventBus(calls, clock, faults, iam);
         this.stepFunctions = new SimulatedStepFunctions(calls, clock, faults, iam);
-        this.s3 = new SimulatedS3(calls, clock, iam);
+        this.s3 = new SimulatedS3(calls, clock, faults, iam);
         this.dynamoDb = dynamoDb;
         this.runsTable = new AuthorizedDynamoDb(dynamoDb.client(), iam);
         this.ownsDynamoDb = ownsDynamoDb;
@@ -216,7 +216,8 @@ public final class LocalCloud implements AutoCloseable {
      * A cluster fault goes to the simulated workload and to the clusters. Faults by state name are the Lambda layer's ({@link LocalLambdas}), not the cloud's.
      */
     public LocalCloud apply(Faults faults) {
-        faults.awsFailures().forEach(this.faults::fail);
+        // The Lambda service's own faults are the Lambda layer's (LocalLambdas), not the account's.
+        faults.awsFailures().stream().filter(f -> !LambdaFault.isLambda(f)).forEach(this.faults::fail);
         faults.awsThrottles().forEach(this.faults::throttle);
         if (faults.clusterFault() != null) {
             switch (workload) {

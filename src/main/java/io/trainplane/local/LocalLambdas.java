@@ -29,21 +29,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * Invokes the stack's Lambda handlers in process, as the Lambda service would: by the ARNs
  * template.yaml gives them, JSON bytes in and out, each invocation running as the function's
  * execution role, an exception reported as its class name (the error) and
- * {@code errorMessage}/{@code errorType} JSON (the cause). Injected faults strike before the
- * handler runs. The handlers are the functions {@link Pipeline} declares, on the local cloud's clients.
+ * {@code errorMessage}/{@code errorType} JSON (the cause), an invocation longer than the
+ * function's Timeout (template.yaml) as Lambda's {@value #TIMED_OUT}. Injected faults strike before
+ * the handler runs, but for {@link LambdaFault#TIMEOUT}, which strikes after. The handlers are the functions {@link Pipeline} declares, on the local cloud's clients.
  */
 public final class LocalLambdas implements TaskInvoker {
+    /** The error type Lambda reports for an invocation past its function's Timeout. */
+    static final String TIMED_OUT = "Sandbox.Timedout";
+
     private final Map<String, StepHandler> handlers = new LinkedHashMap<>();
+    private final Map<String, StackFunction> functions = new LinkedHashMap<>();
     private final Map<String, String> names = new LinkedHashMap<>();
     private final LocalCloud cloud;
     private final StackPrincipals principals;
     private final Faults faults;
     private final Set<String> flaked = ConcurrentHashMap.newKeySet();
+    private final Set<LambdaFault> lambdaFaults;
+    /** Each Lambda fault strikes a function once: "fault function" keys. */
+    private final Set<String> struck = ConcurrentHashMap.newKeySet();
 
     public LocalLambdas(LocalCloud cloud, Faults faults) {
         this.cloud = cloud;
         this.principals = new StackPrincipals(cloud.stack());
         this.faults = faults;
+        this.lambdaFaults = LambdaFault.in(faults.awsFailures());
         Clients clients = cloud.clients();
         for (LambdaFunction function : Pipeline.FUNCTIONS) {
             handlers.put(function.name(), function.handler(clients));
@@ -51,6 +60,7 @@ public final class LocalLambdas implements TaskInvoker {
         for (String name : handlers.keySet()) {
             StackFunction function = cloud.stack().functions().get(name + "Function");
             if (function != null) {
+                functions.put(name, function);
                 names.put(function.arn(), name);
                 names.put(function.aliasArn(), name);
             }
@@ -103,6 +113,12 @@ public final class LocalLambdas implements TaskInvoker {
                     TransientException.class.getName(),
                     "transient fault injected at " + context.stateName() + " (--flaky)");
         }
+        int timeout = functions.containsKey(function) ? functions.get(function).timeoutSeconds() : Integer.MAX_VALUE;
+        for (LambdaFault fault : lambdaFaults) {
+            if (!fault.afterRunning() && struck.add(fault + " " + function)) {
+                throw failure(fault.error(), fault.message(timeout));
+            }
+        }
         cloud.reconcile();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long start = System.nanoTime();
@@ -127,7 +143,19 @@ public final class LocalLambdas implements TaskInvoker {
         // What the step created is acted on at once, as a cluster's scheduler and controllers do,
         // not at the next invocation (seconds to minutes later in simulated time).
         cloud.reconcile();
+        // Past its Timeout Lambda stops the function: what it did stays done, its answer is lost.
+        if (System.nanoTime() - start > Duration.ofSeconds(timeout).toNanos()) {
+            throw failure(TIMED_OUT, timedOut(timeout));
+        }
+        if (lambdaFaults.contains(LambdaFault.TIMEOUT) && struck.add(LambdaFault.TIMEOUT + " " + function)) {
+            throw failure(LambdaFault.TIMEOUT.error(), LambdaFault.TIMEOUT.message(timeout));
+        }
         return Json.read(out.toString());
+    }
+
+    /** Lambda's message for an invocation stopped at its function's Timeout. */
+    static String timedOut(int timeoutSeconds) {
+        return String.format(java.util.Locale.ROOT, "Task timed out after %d.00 seconds", timeoutSeconds);
     }
 
     private static TaskFailure failure(String errorType, String message) {

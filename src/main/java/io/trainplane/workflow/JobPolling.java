@@ -15,8 +15,14 @@ import java.util.regex.Pattern;
 
 /**
  * How long the state machine waits before looking at a running Job again: short while it has just
- * started (most failures show early), at most 60 s later, so completion is noticed within a
- * minute. When the training reports its progress ({@code epoch N/M} in the log of its first pod,
+ * started (most failures show early), then 60 s, so that completion is noticed within a minute for
+ * any training of up to {@link #STEADY_POLLING} (README's budget is for a 2-hour run). Beyond that,
+ * without progress lines, the wait grows with the time the Job has run ({@link #GROWTH}: completion
+ * is noticed within 1/120 of it, at most {@link #MAX_GROWN_WAIT_SECONDS} late), so that a training
+ * as long as maxRunHours allows (168 h) stays far below Step Functions' 25,000 history events per
+ * execution (a poll is 9 events: the Task's 5, the Choice's and the Wait's 2 each;
+ * https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html), which no Catch can
+ * take. When the training reports its progress ({@code epoch N/M} in the log of its first pod,
  * as train.py prints it), the wait is a third of the estimated time left, at most
  * {@link #MAX_ESTIMATED_WAIT_SECONDS}, never under 60 s: a 2-hour training takes a few dozen polls
  * rather than 120, a 48-hour one stays far from the execution history limit, and completion is
@@ -24,6 +30,13 @@ import java.util.regex.Pattern;
  */
 final class JobPolling {
     static final int MAX_WAIT_SECONDS = 60;
+    /** How long a Job is polled every {@link #MAX_WAIT_SECONDS} before the waits grow. */
+    static final Duration STEADY_POLLING = Duration.ofHours(2);
+    /** Beyond {@link #STEADY_POLLING}, the wait is the time the Job has run divided by this. */
+    static final int GROWTH = 120;
+    /** The longest wait of a Job that reports no progress. */
+    static final int MAX_GROWN_WAIT_SECONDS = 900;
+
     static final int MAX_ESTIMATED_WAIT_SECONDS = 1800;
     /** What train.py prints after each epoch (docs/workload-contract.md): {@code epoch N/M loss X}. */
     private static final Pattern EPOCH =
@@ -61,7 +74,10 @@ final class JobPolling {
         if (running.compareTo(Duration.ofMinutes(10)) < 0) {
             return 30;
         }
-        return MAX_WAIT_SECONDS;
+        if (running.compareTo(STEADY_POLLING) <= 0) {
+            return MAX_WAIT_SECONDS;
+        }
+        return (int) Math.min(MAX_GROWN_WAIT_SECONDS, Math.max(MAX_WAIT_SECONDS, running.toSeconds() / GROWTH));
     }
 
     static int waitSeconds(String start, Instant now, Optional<Progress> progress) {

@@ -171,11 +171,23 @@ public final class Pipeline {
             6,
             2,
             60);
-    /** A step's "not now" from the cloud, and a function that died (Lambda.Unknown: out of memory, timed out). */
-    static final Retrier TRANSIENT_ERRORS =
-            new Retrier(List.of(TransientException.class.getName(), "Lambda.Unknown"), 5, 5, 2, 120);
+    /**
+     * A SnapStart version Lambda is still restoring: idle for 14 days it becomes Inactive and is
+     * initialized again on the next invoke (SnapStartNotReadyException), or its restore ran out of
+     * time (SnapStartTimeoutException); retried for minutes, not seconds
+     * (https://docs.aws.amazon.com/lambda/latest/dg/snapstart-troubleshooting.html).
+     */
+    static final Retrier SNAPSTART_ERRORS = new Retrier(
+            List.of("Lambda.SnapStartNotReadyException", "Lambda.SnapStartTimeoutException"), 10, 6, 2, 120);
+    /**
+     * A step's "not now" from the cloud, and a function that died: out of memory (Lambda.Unknown) or
+     * past its Timeout, which Lambda reports as the error type Sandbox.Timedout ("Task timed out
+     * after N seconds"; https://docs.aws.amazon.com/lambda/latest/dg/troubleshooting-invocation.html).
+     */
+    static final Retrier TRANSIENT_ERRORS = new Retrier(
+            List.of(TransientException.class.getName(), "Lambda.Unknown", "Sandbox.Timedout"), 5, 5, 2, 120);
     /** Every Task's retriers; what they let through goes to its Catch. */
-    static final List<Retrier> RETRIES = List.of(LAMBDA_ERRORS, TRANSIENT_ERRORS);
+    static final List<Retrier> RETRIES = List.of(LAMBDA_ERRORS, SNAPSTART_ERRORS, TRANSIENT_ERRORS);
     /** Longer than the functions' own Timeout (template.yaml, Globals): the function stops first. */
     static final Duration TASK_TIMEOUT = Duration.ofMinutes(5);
 

@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.Settings;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunConflictException;
@@ -29,13 +30,15 @@ public final class StartRunStep implements Step {
     private final RunEventPublisher events;
     private final Clock clock;
 
+    private final Settings settings;
     private final String artifactsBucket;
 
-    public StartRunStep(RunStore store, RunEventPublisher events, Clock clock, String artifactsBucket) {
+    public StartRunStep(RunStore store, RunEventPublisher events, Clock clock, Settings settings) {
         this.store = store;
         this.events = events;
         this.clock = clock;
-        this.artifactsBucket = artifactsBucket;
+        this.settings = settings;
+        this.artifactsBucket = settings.artifactsBucket();
     }
 
     /**
@@ -70,6 +73,10 @@ public final class StartRunStep implements Step {
                     "start the execution with the runId as its name, or leave runId out")));
         }
         refuseAnUnpackedDirectory(normalized);
+        List<SpecProblem> ungranted = StackGrants.problems(RunSpecs.fromNormalized(normalized), settings);
+        if (!ungranted.isEmpty()) {
+            throw new InvalidSpecException(ungranted);
+        }
         ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
         spec.putObject("output")
                 .put("s3Uri", outputUri(normalized.path("output").path("s3Uri"), executionName));

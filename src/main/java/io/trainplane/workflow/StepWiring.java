@@ -33,11 +33,7 @@ public final class StepWiring {
 
     public static Step startRun(Clients clients) {
         RunStore store = runStore(clients);
-        return new StartRunStep(
-                store,
-                events("StartRun", clients, store),
-                clients.clock(),
-                clients.settings().artifactsBucket());
+        return new StartRunStep(store, events("StartRun", clients, store), clients.clock(), clients.settings());
     }
 
     public static Step createCluster(Clients clients) {

@@ -41,7 +41,7 @@ class IamCommandTest {
         assertThat(runRecord.at("/document/Version").asText()).isEqualTo("2012-10-17");
         assertThat(runRecord.at("/document/Statement/1/Resource").asText())
                 .isEqualTo("arn:aws:events:us-east-1:000000000000:event-bus/trainplane-trainplane");
-        JsonNode basic = work.get("policies").get(2);
+        JsonNode basic = work.get("policies").get(1);
         assertThat(basic.get("managedPolicyArn").asText())
                 .isEqualTo("arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole");
         assertThat(basic.at("/document/Statement/0/Action/0").asText()).isEqualTo("logs:CreateLogGroup");
@@ -63,7 +63,7 @@ class IamCommandTest {
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode report = Json.read(r.out());
         assertThat(role(report, "StartScheduledRunRole")).isNotNull();
-        assertThat(statement(role(report, "ClusterWorkRole").at("/policies/1/document"), "DescribeExistingClusters")
+        assertThat(statement(role(report, "ClusterWorkRole").at("/policies/2/document"), "DescribeExistingClusters")
                         .path("Resource")
                         .asText())
                 .isEqualTo("arn:aws:eks:us-east-1:000000000000:cluster/warm-*");
@@ -75,8 +75,12 @@ class IamCommandTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out())
                 .contains("ClusterWorkRole  arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole")
-                .contains("  run-infrastructure (inline)")
-                .contains("ClusterWorkRole/run-infrastructure/CreateTaggedClusters: Allow eks:CreateCluster")
+                .contains(
+                        "  trainplane-RunClustersPolicy (managed arn:aws:iam::000000000000:policy/trainplane-RunClustersPolicy)")
+                .contains("ClusterWorkRole/trainplane-RunClustersPolicy/CreateTaggedClusters: Allow eks:CreateCluster")
+                .containsPattern(
+                        "  IAM quotas: inline policies [0-9,]+ of 10,240 characters; trainplane-RunClustersPolicy"
+                                + " [0-9,]+ of 6,144 characters;")
                 .contains("aws:RequestTag/trainplane:stack")
                 .contains("CleanupRole/CleanupRolePolicy1/0: Allow lambda:InvokeFunction")
                 .contains("not known to the simulation");

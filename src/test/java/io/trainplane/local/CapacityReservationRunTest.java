@@ -188,7 +188,8 @@ class CapacityReservationRunTest {
                         assertThat(e.role()).isEqualTo("ClusterWorkRole");
                         assertThat(e.function()).isIn("CreateNodegroup", "CheckNodegroup");
                         assertThat(e.resource()).isEqualTo("*");
-                        assertThat(e.statement()).isEqualTo("ClusterWorkRole/run-infrastructure/DescribeNetwork");
+                        assertThat(e.statement())
+                                .isEqualTo("ClusterWorkRole/trainplane-RunCloudControlPolicy/DescribeNetwork");
                     });
         }
     }

@@ -46,13 +46,26 @@ class InfrastructureFaultsTest {
         }
     }
 
-    /**
-     * The AWS operations Trainplane's functions call. The pods' S3 writes (the outputs Job's, with
-     * the pods' own role) are the workload's: the FaultPlan does not cover the simulated S3 yet, and
-     * OutputsPodTest fails such a write (no Pod Identity association) instead.
-     */
+    /** Every AWS operation the run's summary lists: the functions' and the pods' (S3, with the pods' own role). */
     static Stream<String> functionCalls() {
-        return calls.keySet().stream().filter(op -> !op.startsWith("s3:"));
+        assertThat(calls).containsKey("s3:PutObject");
+        return calls.keySet().stream();
+    }
+
+    /**
+     * The Lambda service's own faults strike each function's first invocation: a SnapStart version
+     * not ready or not restored in time is retried, and an invocation that times out after doing its
+     * work is retried too, without doing it twice (every step is idempotent).
+     */
+    @TestFactory
+    Stream<DynamicTest> lambdaFaultsOnEveryFunctionAreRetriedAndTheRunSucceedsLeavingNothing() {
+        return Stream.of("lambda:SnapStartNotReady", "lambda:SnapStartTimeout", "lambda:Timeout")
+                .map(fault -> DynamicTest.dynamicTest("--fault " + fault, () -> {
+                    RunReport r = run(failing(fault));
+                    assertThat(r.status()).as(r.error() + " " + r.cause()).isEqualTo("SUCCEEDED");
+                    assertThat(r.resources().remaining()).isEmpty();
+                    assertThat(r.metrics()).containsKey("accuracy");
+                }));
     }
 
     static Faults failing(String operation) {

@@ -27,19 +27,33 @@ import software.amazon.awssdk.services.fsx.model.FileSystemType;
 import software.amazon.awssdk.services.fsx.model.LustreDeploymentType;
 
 /**
- * examples/quickstart-fsx.json on the twin: an FSx for Lustre file system linked to S3 is created,
+ * examples/quickstart-fsx.json on the twin, linked to S3 (the local stack's LustreDataBuckets names
+ * {@value #LINKED_BUCKET}): an FSx for Lustre file system linked to S3 is created,
  * mounted through the FSx CSI driver and deleted, nothing left; every FSx call it makes is refused
  * and throttled in turn (the call log says which), and every template statement only it needs is
  * needed.
  */
 class LustreVolumeRunTest {
+    /** The bucket the local stack grants runs to link (StackTemplate.LOCAL_PARAMETERS' LustreDataBuckets). */
+    static final String LINKED_BUCKET = "trainplane-example-data";
+
     static String spec;
+
+    /** The example (which links no bucket, so that it runs on a default deploy) linked to {@code bucket}. */
+    static String linkedTo(String example, String bucket) {
+        ObjectNode linked = (ObjectNode) io.trainplane.core.Json.read(example);
+        ((ObjectNode) linked.path("volume"))
+                .put("s3ImportPath", "s3://" + bucket + "/cifar10")
+                .put("s3ExportPath", "s3://" + bucket + "/cifar10-export");
+        return io.trainplane.core.Json.write(linked);
+    }
+
     static RunReport ok;
     static List<AuditEntry> audit;
 
     @BeforeAll
     static void realRun() throws IOException {
-        spec = Files.readString(Path.of("examples/quickstart-fsx.json"));
+        spec = linkedTo(Files.readString(Path.of("examples/quickstart-fsx.json")), LINKED_BUCKET);
         // The example's run under template.yaml's policies (LocalCloud's own), which ExamplesUnderIamTest
         // judges too: made once (ExampleRuns).
         ExampleRuns.Outcome run = ExampleRuns.of(RunSpecs.normalize(spec));
@@ -71,6 +85,22 @@ class LustreVolumeRunTest {
         assertThat(audit)
                 .extracting(AuditEntry::action)
                 .contains("fsx:CreateFileSystem", "fsx:TagResource", "iam:PutRolePolicy", "s3:ListBucket");
+    }
+
+    @Test
+    void aBucketTheStackDoesNotGrantIsRefusedBeforeAnythingIsCreatedNamingTheParameter() throws IOException {
+        String elsewhere = linkedTo(Files.readString(Path.of("examples/quickstart-fsx.json")), "someone-elses-bucket");
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
+            RunReport r = new LocalRun(cloud, Faults.none(), e -> {})
+                    .execute(RunSpecs.normalize(elsewhere), "quickstart-fsx");
+
+            assertThat(r.status()).isEqualTo("FAILED");
+            assertThat(r.failedState()).isEqualTo("StartRun");
+            assertThat(r.cause())
+                    .contains("/volume/s3ImportPath", "/volume/s3ExportPath", "'someone-elses-bucket'")
+                    .contains("LustreDataBuckets=" + LINKED_BUCKET + ",someone-elses-bucket");
+            assertThat(r.resources().created()).isEmpty();
+        }
     }
 
     @Test

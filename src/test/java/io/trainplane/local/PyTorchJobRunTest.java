@@ -47,6 +47,62 @@ class PyTorchJobRunTest {
     }
 
     @Test
+    void oneWorkerPassesTheOperatorsWebhookWithoutAnElasticPolicyAndTrains() throws IOException {
+        RunReport r = run(Faults.none(), 1, cloud -> {});
+
+        assertThat(r.status()).as(r.cause()).isEqualTo("SUCCEEDED");
+        assertThat(r.resources().created())
+                .anyMatch(c -> c.endsWith("-master-0"))
+                .noneMatch(c -> c.contains("-worker-"));
+        assertThat(r.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void theOperatorsWebhookRefusesAnElasticPolicyWithoutAWorkerReplicaAsTheApiServerDoes() throws IOException {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
+            // The demo cluster runs the training operator, its webhook configuration included.
+            var api = cloud.kubernetes(LocalCloud.DEMO_CLUSTER).admin();
+            var job = new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                    .withApiVersion("kubeflow.org/v1")
+                    .withKind("PyTorchJob")
+                    .withNewMetadata()
+                    .withName("elastic-alone")
+                    .withNamespace("default")
+                    .endMetadata()
+                    .withAdditionalProperties(java.util.Map.of(
+                            "spec",
+                            Json.mapper()
+                                    .convertValue(
+                                            Json.read(
+                                                    """
+                                                    {"elasticPolicy": {"rdzvBackend": "c10d", "minReplicas": 1, "maxReplicas": 1},
+                                                     "pytorchReplicaSpecs": {"Master": {"replicas": 1, "template": {"spec":
+                                                       {"containers": [{"name": "pytorch", "image": "busybox:1.37"}]}}}}}"""),
+                                            java.util.Map.class)))
+                    .build();
+            var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                    .withGroup("kubeflow.org")
+                    .withVersion("v1")
+                    .withPlural("pytorchjobs")
+                    .withKind("PyTorchJob")
+                    .withNamespaced(true)
+                    .build();
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> api.genericKubernetesResources(context)
+                            .inNamespace("default")
+                            .resource(job)
+                            .create())
+                    .isInstanceOfSatisfying(io.fabric8.kubernetes.client.KubernetesClientException.class, e -> {
+                        assertThat(e.getCode()).isEqualTo(403);
+                        assertThat(e.getMessage())
+                                .contains("admission webhook \"validator.pytorchjob.training-operator.kubeflow.org\""
+                                        + " denied the request: spec.pytorchReplicaSpecs[Worker]: Required value: must"
+                                        + " be configured if elastic policy is used");
+                    });
+        }
+    }
+
+    @Test
     void onACreatedClusterTheRunInstallsTheTrainingOperatorFromTheReleaseManifest() throws IOException {
         // A created cluster is bare, as EKS makes it: the run installs the operator, CRDs first.
         RunReport r = run(Faults.none(), cloud -> {});

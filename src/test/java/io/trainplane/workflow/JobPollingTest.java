@@ -22,8 +22,30 @@ class JobPollingTest {
     }
 
     @Test
-    void withoutProgressWaitsAMinute() {
+    void withoutProgressWaitsAMinuteForTwoHoursThenLongerAsTheJobRuns() {
         assertThat(waitAfter(Duration.ofMinutes(30), Optional.empty())).isEqualTo(60);
+        assertThat(waitAfter(Duration.ofHours(2), Optional.empty())).isEqualTo(60);
+        assertThat(waitAfter(Duration.ofHours(4), Optional.empty())).isEqualTo(120);
+        assertThat(waitAfter(Duration.ofHours(20), Optional.empty())).isEqualTo(600);
+        assertThat(waitAfter(Duration.ofHours(100), Optional.empty())).isEqualTo(900);
+    }
+
+    /**
+     * The longest training maxRunHours allows (168 h), printing no progress line, polled from start
+     * to end: 9 history events a poll (CheckTraining's 5 as a Task, the Choice's 2, WaitForTraining's
+     * 2) leave more than half of Step Functions' 25,000 for the rest of the run, retries included.
+     */
+    @Test
+    void aWeekOfTrainingWithoutProgressLinesStaysFarBelowTheHistoryLimit() {
+        Duration running = Duration.ZERO;
+        int polls = 0;
+        while (running.compareTo(Duration.ofHours(168)) < 0) {
+            running = running.plusSeconds(waitAfter(running, Optional.empty()));
+            polls++;
+        }
+        assertThat(polls * 9).isLessThan(25_000 / 2);
+        // Before: a poll a minute, past the limit after ~46 hours.
+        assertThat(168 * 60 * 9).isGreaterThan(25_000);
     }
 
     @Test

@@ -48,7 +48,8 @@ class StartRunResumeTest {
         spec.put("runId", runId);
         ObjectNode input = Json.object().put("executionName", runId);
         input.set("spec", spec);
-        return new StartRunStep(earlier.store, earlier.events("StartRun"), earlier.cloud.clock(), bucket).run(input);
+        return new StartRunStep(earlier.store, earlier.events("StartRun"), earlier.cloud.clock(), earlier.settings)
+                .run(input);
     }
 
     @Test

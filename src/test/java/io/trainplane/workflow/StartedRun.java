@@ -51,7 +51,7 @@ final class StartedRun implements AutoCloseable {
                 .put("executionName", runId)
                 .put("executionArn", "arn:aws:states:us-east-1:000000000000:execution:TrainingPipeline:" + runId);
         input.set("spec", spec);
-        state = new StartRunStep(store, events("StartRun"), cloud.clock(), settings.artifactsBucket()).run(input);
+        state = new StartRunStep(store, events("StartRun"), cloud.clock(), settings).run(input);
     }
 
     static String example(String name) {

@@ -59,12 +59,17 @@ class StateMachinesTest {
                     .forEach(task -> {
                         assertThat(task.retry())
                                 .as(task.name())
-                                .containsExactly(Pipeline.LAMBDA_ERRORS, Pipeline.TRANSIENT_ERRORS);
+                                .containsExactly(
+                                        Pipeline.LAMBDA_ERRORS, Pipeline.SNAPSTART_ERRORS, Pipeline.TRANSIENT_ERRORS);
                         assertThat(task.timeout()).as(task.name()).isEqualTo(Pipeline.TASK_TIMEOUT);
                     });
         }
         // The name Lambda reports for the steps' exception (its class name) is what the retrier matches.
         assertThat(Pipeline.TRANSIENT_ERRORS.errors()).contains("io.trainplane.core.TransientException");
+        // What Lambda reports for a function past its Timeout, and for a SnapStart version not ready yet.
+        assertThat(Pipeline.TRANSIENT_ERRORS.errors()).contains("Sandbox.Timedout");
+        assertThat(Pipeline.SNAPSTART_ERRORS.errors())
+                .containsExactly("Lambda.SnapStartNotReadyException", "Lambda.SnapStartTimeoutException");
     }
 
     @Test

@@ -166,6 +166,7 @@ final class Execution {
 
     /** Records the state's exit event and returns its step. */
     static Step exit(ExecutionEnvironment env, State state, JsonNode output, String next) {
+        PayloadQuota.check(output, "state/task '" + state.name() + "' output");
         env.history().add(state.eventPrefix() + "StateExited", state.name(), nameAnd(state, "output", output));
         return new Step(next, output);
     }

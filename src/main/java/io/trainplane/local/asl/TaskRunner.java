@@ -72,6 +72,7 @@ final class TaskRunner {
         JsonNode payload = task.parameters() == null
                 ? effective
                 : task.parameters().evaluate(new Scope(effective, context, env.uuids()));
+        PayloadQuota.check(payload, "state/task '" + task.name() + "' input");
         env.listener().beforeTask(task.name(), retryCount);
         String[] resource = resourceParts(task.resource());
         ObjectNode scheduled = resourceDetails(resource).put("region", "local");
@@ -115,6 +116,7 @@ final class TaskRunner {
             throw new StatesError(failure.error(), failure.cause());
         }
         result = result == null ? Json.NODES.nullNode() : result.deepCopy();
+        PayloadQuota.check(result, "state/task '" + task.name() + "' result");
         ObjectNode succeeded = resourceDetails(resource);
         succeeded.set("output", result);
         env.history().add("TaskSucceeded", task.name(), succeeded);

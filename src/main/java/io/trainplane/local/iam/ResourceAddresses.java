@@ -15,6 +15,7 @@ final class ResourceAddresses {
     /** Each type's name property, for the types whose addresses the simulation knows. */
     private static final Map<String, String> NAME_PROPERTY = Map.ofEntries(
             Map.entry("AWS::IAM::Role", "RoleName"),
+            Map.entry("AWS::IAM::ManagedPolicy", "ManagedPolicyName"),
             Map.entry("AWS::DynamoDB::Table", "TableName"),
             Map.entry("AWS::Events::EventBus", "Name"),
             Map.entry("AWS::Events::Rule", "Name"),
@@ -74,6 +75,9 @@ final class ResourceAddresses {
                     case "AWS::Events::Rule" ->
                         bus(logicalId, resource).equals("default") ? name : bus(logicalId, resource) + "|" + name;
                     case "AWS::Lambda::Alias" -> aliasArn(logicalId, resource);
+                    // "Ref returns the ARN" of a customer managed policy.
+                    case "AWS::IAM::ManagedPolicy" ->
+                        account.arn("iam", false, "policy" + path(logicalId, resource) + name);
                     default -> name;
                 });
     }

@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * One identity policy of a role: an inline policy ({@code run-record}, or SAM's
- * {@code TrainingPipelineRolePolicy0}) or an attached AWS managed policy.
+ * {@code TrainingPipelineRolePolicy0}), an attached AWS managed policy, or one of the stack's own
+ * customer managed policies.
  *
  * @param name       the PolicyName, or the managed policy's name ({@code AWSLambdaBasicExecutionRole})
  * @param managedArn the managed policy's ARN; null for an inline policy
@@ -30,6 +31,11 @@ public record RolePolicy(String name, String managedArn, JsonNode document, List
 
     public boolean managed() {
         return managedArn != null;
+    }
+
+    /** A managed policy of the account's own (the stack's AWS::IAM::ManagedPolicy), not one of AWS's. */
+    public boolean customerManaged() {
+        return managed() && !managedArn.contains(":iam::aws:policy/");
     }
 
     public boolean known() {

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param roleLogicalId the logical id of its execution role ({@code RunRecordRole})
  * @param environment   Globals.Function.Environment.Variables merged with its own, resolved; entries
  *                      that resolve to AWS::NoValue are left out
+ * @param timeoutSeconds its Timeout (Globals' or its own; Lambda's default, 3 s, without either)
+ * @param memoryMb      its MemorySize (Lambda's default, 128 MB, without one)
  */
 public record StackFunction(
         String logicalId,
@@ -19,7 +21,9 @@ public record StackFunction(
         String arn,
         String aliasArn,
         String roleLogicalId,
-        Map<String, String> environment) {
+        Map<String, String> environment,
+        int timeoutSeconds,
+        int memoryMb) {
     public StackFunction {
         environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
     }

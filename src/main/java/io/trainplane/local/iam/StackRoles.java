@@ -5,13 +5,43 @@ import io.trainplane.core.Json;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
-/** An AWS::IAM::Role resource to a {@link Role}: its inline policies, then its managed policies. */
+/**
+ * An AWS::IAM::Role resource to a {@link Role}: its inline policies, then its managed policies (AWS's,
+ * from the shipped data, or the stack's own AWS::IAM::ManagedPolicy resources); held to IAM's quotas
+ * ({@link IamQuotas}) as CloudFormation's create would be.
+ */
 final class StackRoles {
     private StackRoles() {}
 
-    static Role role(String id, JsonNode resource, Intrinsics intrinsics) {
+    /**
+     * An AWS::IAM::ManagedPolicy resource's document, resolved and held to IAM's size quota. Attached
+     * through a role's ManagedPolicyArns only: its own Roles, Groups and Users are not simulated.
+     */
+    static JsonNode managedPolicy(String id, JsonNode resource, Intrinsics intrinsics) {
+        String where = "Resources." + id + ".Properties";
+        JsonNode properties = resource.path("Properties");
+        for (String attachment : List.of("Roles", "Groups", "Users")) {
+            if (properties.has(attachment)) {
+                throw new TemplateException(where + "." + attachment + ": attach the policy through the role's"
+                        + " ManagedPolicyArns instead (the simulation reads a role's policies from the role)");
+            }
+        }
+        JsonNode document = intrinsics.resolve(properties.path("PolicyDocument"), where + ".PolicyDocument");
+        int characters = IamQuotas.characters(document);
+        if (characters > IamQuotas.MANAGED_POLICY) {
+            throw new TemplateException(where + ".PolicyDocument: " + characters + " characters (white space not"
+                    + " counted), over IAM's " + IamQuotas.MANAGED_POLICY + " for a managed policy; CloudFormation's"
+                    + " create fails with LimitExceeded: Cannot exceed quota for PolicySize: "
+                    + IamQuotas.MANAGED_POLICY
+                    + " (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_iam-quotas.html)");
+        }
+        return document;
+    }
+
+    static Role role(String id, JsonNode resource, Intrinsics intrinsics, Map<String, JsonNode> customerPolicies) {
         String where = "Resources." + id + ".Properties";
         JsonNode properties = resource.path("Properties");
         if (properties.has("PermissionsBoundary")) {
@@ -36,9 +66,17 @@ final class StackRoles {
         }
         JsonNode managed = intrinsics.resolve(properties.path("ManagedPolicyArns"), where + ".ManagedPolicyArns");
         for (JsonNode policyArn : managed.isArray() ? managed : List.<JsonNode>of()) {
-            policies.add(RolePolicy.managed(
-                    id, policyArn.asText(), ShippedData.ManagedPolicies.document(policyArn.asText())));
+            String managedArn = policyArn.asText();
+            JsonNode document = customerPolicies.containsKey(managedArn)
+                    ? customerPolicies.get(managedArn)
+                    : ShippedData.ManagedPolicies.document(managedArn);
+            policies.add(RolePolicy.managed(id, managedArn, document));
         }
-        return new Role(id, intrinsics.name(id), arn, policies);
+        Role role = new Role(id, intrinsics.name(id), arn, policies);
+        IamQuotas.check(
+                role,
+                intrinsics.resolve(properties.path("AssumeRolePolicyDocument"), where + ".AssumeRolePolicyDocument"),
+                "Resources." + id);
+        return role;
     }
 }

@@ -30,7 +30,7 @@ public final class StackTemplate {
     static final String RESOURCE = "template.yaml";
     /** Resources that change a role's permissions in ways the simulation does not model. */
     private static final Set<String> REFUSED_TYPES =
-            Set.of("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy", "AWS::IAM::RolePolicy", "AWS::Serverless::Connector");
+            Set.of("AWS::IAM::Policy", "AWS::IAM::RolePolicy", "AWS::Serverless::Connector");
 
     private final LocalAccount account;
     private final StackParameters parameters;
@@ -46,9 +46,21 @@ public final class StackTemplate {
         checkIntrinsics(template, "");
         this.parameters = StackParameters.of(template.path("Parameters"), parameterValues);
         this.resources = transformed(template, account);
+        CloudFormationQuotas.check(template, resources, "template");
         this.intrinsics = new Intrinsics(account, parameters, template.path("Conditions"), resources);
         // Every condition decided now: a bad one is a load error, and later reads change nothing.
         template.path("Conditions").fieldNames().forEachRemaining(name -> intrinsics.condition(name, "Conditions"));
+        // The stack's customer managed policies by ARN, for the roles that attach them.
+        Map<String, JsonNode> customerPolicies = new LinkedHashMap<>();
+        resources.properties().forEach(entry -> {
+            if (entry.getValue().path("Type").asText().equals("AWS::IAM::ManagedPolicy")
+                    && intrinsics.exists(entry.getKey())) {
+                JsonNode ref = Json.NODES.objectNode().put("Ref", entry.getKey());
+                customerPolicies.put(
+                        intrinsics.text(ref, "Resources." + entry.getKey()),
+                        StackRoles.managedPolicy(entry.getKey(), entry.getValue(), intrinsics));
+            }
+        });
         resources.properties().forEach(entry -> {
             String type = entry.getValue().path("Type").asText();
             if (REFUSED_TYPES.contains(type)
@@ -59,7 +71,9 @@ public final class StackTemplate {
                         + " is not simulated (it changes what roles may do)");
             }
             if (type.equals("AWS::IAM::Role") && intrinsics.exists(entry.getKey())) {
-                roles.put(entry.getKey(), StackRoles.role(entry.getKey(), entry.getValue(), intrinsics));
+                roles.put(
+                        entry.getKey(),
+                        StackRoles.role(entry.getKey(), entry.getValue(), intrinsics, customerPolicies));
             }
         });
         resources.properties().forEach(entry -> {
@@ -137,6 +151,14 @@ public final class StackTemplate {
         return java.util.Collections.unmodifiableMap(roles);
     }
 
+    /** What the role {@code logicalId} uses of each of IAM's quotas ({@link IamQuotas}). */
+    public List<IamQuotas.Usage> quotas(String logicalId) {
+        JsonNode trust = intrinsics.resolve(
+                resources.path(logicalId).path("Properties").path("AssumeRolePolicyDocument"),
+                "Resources." + logicalId + ".Properties.AssumeRolePolicyDocument");
+        return IamQuotas.of(roles.get(logicalId), trust);
+    }
+
     public StackPolicies policies() {
         return new StackPolicies(roles);
     }
@@ -207,7 +229,16 @@ public final class StackTemplate {
                 .properties()
                 .forEach(v -> environment.put(
                         v.getKey(), scalar(v.getValue(), where + ".Environment.Variables." + v.getKey())));
-        return new StackFunction(id, intrinsics.name(id), arn, alias, roleOf(id, properties), environment);
+        // Lambda's defaults without a Timeout or MemorySize: 3 s and 128 MB
+        // (https://docs.aws.amazon.com/lambda/latest/api/API_CreateFunction.html).
+        int timeout = Integer.parseInt(
+                scalar(intrinsics.resolve(properties.path("Timeout"), where + ".Timeout"), where + ".Timeout", "3"));
+        int memory = Integer.parseInt(scalar(
+                intrinsics.resolve(properties.path("MemorySize"), where + ".MemorySize"),
+                where + ".MemorySize",
+                "128"));
+        return new StackFunction(
+                id, intrinsics.name(id), arn, alias, roleOf(id, properties), environment, timeout, memory);
     }
 
     private StackBucket bucket(String id, JsonNode bucket) {
@@ -284,6 +315,11 @@ public final class StackTemplate {
         ObjectNode call = Json.NODES.objectNode();
         call.putArray("Fn::GetAtt").add(id).add(attribute);
         return call;
+    }
+
+    /** {@code value}'s text, or {@code absent} when the template leaves it out. */
+    private static String scalar(JsonNode value, String where, String absent) {
+        return value.isMissingNode() ? absent : scalar(value, where);
     }
 
     private static String scalar(JsonNode value, String where) {

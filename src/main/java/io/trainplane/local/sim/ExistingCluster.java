@@ -153,10 +153,41 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
 
     /**
      * The Kubeflow training operator v1.9 as its standalone manifests install it: namespace
-     * kubeflow, the PyTorchJob CRD (the published one, {@link KubeflowCrd}) and the
-     * training-operator Deployment.
+     * kubeflow, the PyTorchJob CRD (the published one, {@link KubeflowCrd}), the training-operator
+     * Deployment and its PyTorchJob webhook ({@link AdmissionWebhooks#PYTORCHJOB}).
      */
     static void trainingOperator(KubernetesClient client) {
+        var webhook = AdmissionWebhooks.PYTORCHJOB;
+        client.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .resource(
+                        new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                                        .ValidatingWebhookConfigurationBuilder()
+                                .withNewMetadata()
+                                .withName(webhook.configuration())
+                                .endMetadata()
+                                .addNewWebhook()
+                                .withName(webhook.name())
+                                .withFailurePolicy("Fail")
+                                .withSideEffects("None")
+                                .withAdmissionReviewVersions("v1")
+                                .withNewClientConfig()
+                                .withNewService()
+                                .withName("training-operator")
+                                .withNamespace(PyTorchJobController.OPERATOR_NAMESPACE)
+                                .withPath("/validate-kubeflow-org-v1-pytorchjob")
+                                .endService()
+                                .endClientConfig()
+                                .addNewRule()
+                                .withApiGroups(webhook.group())
+                                .withApiVersions(webhook.version())
+                                .withResources(webhook.plural())
+                                .withOperations("CREATE", "UPDATE")
+                                .endRule()
+                                .endWebhook()
+                                .build())
+                .create();
         client.namespaces()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()

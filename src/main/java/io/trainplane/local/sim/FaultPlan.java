@@ -111,6 +111,25 @@ public final class FaultPlan {
         }
     }
 
+    /**
+     * Before an S3 call (S3 has no SDK client here, so its own exception): an injected failure
+     * refuses it as the other services' do; an injected throttle answers S3's 503 SlowDown once.
+     */
+    void beforeS3Call(String operation) {
+        String key = SimulatedS3.SERVICE + ":" + operation;
+        AtomicInteger allowed = failAfter.get(key);
+        if (failures.contains(key) || (allowed != null && allowed.getAndDecrement() <= 0)) {
+            throw new SimulatedS3.S3Exception(
+                    400,
+                    INJECTED_ERROR_CODE,
+                    "Fault injected into " + key + ": the simulated account refuses this call");
+        }
+        if (throttles.remove(key)) {
+            throw new SimulatedS3.S3Exception(
+                    503, "SlowDown", "Please reduce your request rate. (throttling injected into " + key + ")");
+        }
+    }
+
     /** After the work of a call succeeded: an injected timeout is thrown here. */
     void afterCall(AwsService service, String operation) {
         String key = service.prefix() + ":" + operation;
@@ -129,6 +148,13 @@ public final class FaultPlan {
     }
 
     private static String key(String service, String operation) {
+        if (service.equals(SimulatedS3.SERVICE)) {
+            if (!SimulatedS3.OPERATIONS.contains(operation)) {
+                throw new IllegalArgumentException("s3 has no simulated operation '" + operation + "' (it has "
+                        + String.join(", ", new TreeSet<>(SimulatedS3.OPERATIONS)) + ")");
+            }
+            return service + ":" + operation;
+        }
         AwsService known = AwsService.byPrefix(service);
         if (!known.hasOperation(operation)) {
             throw new IllegalArgumentException(

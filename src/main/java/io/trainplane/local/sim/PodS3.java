@@ -64,6 +64,23 @@ public final class PodS3 {
         this.stack = stack;
     }
 
+    /**
+     * A request as the pods' AWS CLI v2 makes it, in its default "standard" retry mode: up to 3
+     * attempts when S3 answers a 5xx or a throttle (SlowDown), none for a 4xx
+     * (https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-retries.html).
+     */
+    static <T> T withCliRetries(java.util.function.Supplier<T> request) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return request.get();
+            } catch (SimulatedS3.S3Exception e) {
+                if (attempt >= 3 || e.status() < 500) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** A pod's AWS CLI command that failed: no credentials, a refused or missing object, a fetched checkpoint's digest. */
     public static final class AwsCliFailed extends RuntimeException {
         private final int exitCode;
@@ -83,7 +100,7 @@ public final class PodS3 {
     public ObjectVersion put(Pod pod, String bucket, String key, byte[] body) {
         return asPod(pod, () -> {
             try {
-                return s3.putObject(bucket, key, body, Transport.TLS);
+                return withCliRetries(() -> s3.putObject(bucket, key, body, Transport.TLS));
             } catch (SimulatedS3.S3Exception e) {
                 // The CLI's line for a refused transfer.
                 throw new AwsCliFailed(
@@ -115,8 +132,8 @@ public final class PodS3 {
     public byte[] get(Pod pod, String bucket, String key) {
         return asPod(pod, () -> {
             try {
-                s3.headObject(bucket, key, Transport.TLS);
-                return s3.getObject(bucket, key, Transport.TLS);
+                withCliRetries(() -> s3.headObject(bucket, key, Transport.TLS));
+                return withCliRetries(() -> s3.getObject(bucket, key, Transport.TLS));
             } catch (SimulatedS3.S3Exception e) {
                 // The CLI reports the HeadObject's status: a missing key is a 404 with no body to name it.
                 String said = e.status() == 404 && e.code().equals("NoSuchKey")
@@ -185,7 +202,7 @@ public final class PodS3 {
         String keyPrefix = prefix.prefix().substring(("s3://" + bucket + "/").length());
         java.util.List<ObjectVersion> objects = asPod(pod, () -> {
             try {
-                return s3.listObjectsV2(bucket, keyPrefix, Transport.TLS);
+                return withCliRetries(() -> s3.listObjectsV2(bucket, keyPrefix, Transport.TLS));
             } catch (SimulatedS3.S3Exception e) {
                 throw new AwsCliFailed(
                         "fatal error: An error occurred (" + e.code() + ") when calling the ListObjectsV2 operation: "

@@ -137,6 +137,10 @@ public final class SimulatedKubernetes implements AutoCloseable {
                 if (unknown != null) {
                     return unknown;
                 }
+                MockResponse denied = admission(request);
+                if (denied != null) {
+                    return denied;
+                }
                 record(request);
                 String definition = definitionCreated(request);
                 MockResponse response = super.dispatch(request);
@@ -151,6 +155,38 @@ public final class SimulatedKubernetes implements AutoCloseable {
                     }
                 }
                 return response;
+            }
+
+            /**
+             * 403 when an installed operator's validating webhook denies the write (AdmissionWebhooks):
+             * the API server asks it once the operator's ValidatingWebhookConfiguration exists.
+             */
+            private MockResponse admission(RecordedRequest request) {
+                var webhook = AdmissionWebhooks.matching(request.getMethod(), request.getPath());
+                if (webhook.isEmpty()
+                        || super.handleGet("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/"
+                                                + webhook.get().configuration())
+                                        .code()
+                                != 200) {
+                    return null;
+                }
+                var errors = webhook.get()
+                        .rules()
+                        .apply(io.trainplane.core.Json.read(
+                                new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8)));
+                if (errors.isEmpty()) {
+                    return null;
+                }
+                var status = new StatusBuilder()
+                        .withStatus("Failure")
+                        .withMessage(AdmissionWebhooks.denial(webhook.get(), errors))
+                        .withReason("Forbidden")
+                        .withCode(403)
+                        .build();
+                return new MockResponse()
+                        .setResponseCode(403)
+                        .setHeader("Content-Type", "application/json")
+                        .setBody(io.fabric8.kubernetes.client.utils.Serialization.asJson(status));
             }
 
             /** 404 for a resource of an API group Kubernetes does not build in and no CRD defines. */

@@ -30,22 +30,30 @@ import java.util.TreeMap;
  * requests without TLS, and Block Public Access's refusal of public ACLs.
  *
  * <p>The AWS SDK's S3 module is not in the build (it is not in the offline repository), so this
- * service has its own small request API instead of an {@code S3Client}; its faults are not in the
- * {@link FaultPlan} for that reason.
+ * service has its own small request API instead of an {@code S3Client}; the {@link FaultPlan} arms
+ * its faults by the operations below ({@code s3:PutObject}).
  */
 public final class SimulatedS3 {
     /** Canned ACLs that grant access to AllUsers or AuthenticatedUsers: public, per Block Public Access. */
     static final Set<String> PUBLIC_ACLS = Set.of("public-read", "public-read-write", "authenticated-read");
 
+    /** The name calls are logged and faults armed under. */
+    static final String SERVICE = "s3";
+    /** The operations this S3 answers. */
+    static final Set<String> OPERATIONS =
+            Set.of("PutObject", "GetObject", "HeadObject", "ListObjectsV2", "DeleteObject");
+
     private final CallLog calls;
     private final Clock clock;
     private final Authorizer authorizer;
+    private final FaultPlan faults;
     private final Map<String, Bucket> buckets = new TreeMap<>();
     private long versions;
 
-    public SimulatedS3(CallLog calls, Clock clock, Authorizer authorizer) {
+    public SimulatedS3(CallLog calls, Clock clock, FaultPlan faults, Authorizer authorizer) {
         this.calls = calls;
         this.clock = clock;
+        this.faults = faults;
         this.authorizer = authorizer;
     }
 
@@ -73,7 +81,7 @@ public final class SimulatedS3 {
         private final int status;
         private final String code;
 
-        S3Exception(int status, String code, String message) {
+        public S3Exception(int status, String code, String message) {
             super(code + ": " + message + " (Service: S3, Status Code: " + status + ")");
             this.status = status;
             this.code = code;
@@ -186,7 +194,8 @@ public final class SimulatedS3 {
             String action,
             String arn,
             String prefix) {
-        calls.record("s3", operation);
+        calls.record(SERVICE, operation);
+        faults.beforeS3Call(operation);
         Bucket b = buckets.get(bucket);
         if (b == null) {
             throw new S3Exception(404, "NoSuchBucket", "The specified bucket does not exist: " + bucket);

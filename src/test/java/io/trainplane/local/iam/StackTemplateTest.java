@@ -47,7 +47,12 @@ class StackTemplateTest {
         assertThat(work.arn()).isEqualTo("arn:aws:iam::000000000000:role/trainplane-ClusterWorkRole");
         assertThat(work.policies())
                 .extracting(RolePolicy::name)
-                .containsExactly("run-record", "run-infrastructure", "AWSLambdaBasicExecutionRole");
+                .containsExactly(
+                        "run-record",
+                        "AWSLambdaBasicExecutionRole",
+                        "trainplane-RunClustersPolicy",
+                        "trainplane-RunVolumesPolicy",
+                        "trainplane-RunCloudControlPolicy");
     }
 
     @Test
@@ -62,7 +67,7 @@ class StackTemplateTest {
         // The YAML alias *runRecordPolicy: the same document in the second role.
         assertThat(document(LOCAL.roles().get("ClusterWorkRole"), "run-record")).isEqualTo(runRecord);
 
-        JsonNode infrastructure = document(LOCAL.roles().get("ClusterWorkRole"), "run-infrastructure");
+        JsonNode infrastructure = document(LOCAL.roles().get("ClusterWorkRole"), "trainplane-RunClustersPolicy");
         assertThat(statement(infrastructure, "DescribeExistingClusters")
                         .path("Resource")
                         .asText())
@@ -82,7 +87,7 @@ class StackTemplateTest {
                 .contains(
                         "ClusterWorkRole/run-record/0",
                         "ClusterWorkRole/run-record/1",
-                        "ClusterWorkRole/run-infrastructure/DescribeExistingClusters",
+                        "ClusterWorkRole/trainplane-RunClustersPolicy/DescribeExistingClusters",
                         "ClusterWorkRole/AWSLambdaBasicExecutionRole/0");
         assertThat(LOCAL.policies().statementIds()).doesNotHaveDuplicates();
     }
@@ -153,7 +158,7 @@ class StackTemplateTest {
                 "RetrainingSchedule",
                 "rate(1 day)"));
         assertThat(statement(
-                                document(prefixed.roles().get("ClusterWorkRole"), "run-infrastructure"),
+                                document(prefixed.roles().get("ClusterWorkRole"), "trainplane-RunClustersPolicy"),
                                 "DescribeExistingClusters")
                         .path("Resource")
                         .asText())
@@ -259,7 +264,7 @@ class StackTemplateTest {
     @Test
     void removingAStatementLeavesTheOthers() {
         StackPolicies policies = LOCAL.policies();
-        String id = "ClusterWorkRole/run-infrastructure/DescribeExistingClusters";
+        String id = "ClusterWorkRole/trainplane-RunClustersPolicy/DescribeExistingClusters";
         IamRequest describe =
                 IamRequest.of("eks:DescribeCluster", "arn:aws:eks:us-east-1:000000000000:cluster/team-cluster");
         assertThat(policies.evaluate("ClusterWorkRole", describe)).isEqualTo(new Evaluation(Decision.Allowed, id));
@@ -268,7 +273,7 @@ class StackTemplateTest {
         assertThat(without.statementIds())
                 .hasSize(policies.statementIds().size() - 1)
                 .doesNotContain(id);
-        assertThat(document(without.role("ClusterWorkRole"), "run-infrastructure")
+        assertThat(document(without.role("ClusterWorkRole"), "trainplane-RunClustersPolicy")
                         .get("Statement")
                         .toString())
                 .doesNotContain("DescribeExistingClusters");

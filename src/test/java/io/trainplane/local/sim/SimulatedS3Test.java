@@ -24,7 +24,7 @@ class SimulatedS3Test {
 
     final CallLog calls = new CallLog();
     final AuditLog iam = new AuditLog(StackPrincipals.authorizer(STACK.policies()));
-    final SimulatedS3 s3 = new SimulatedS3(calls, new SimulatedClock(SimAccount.START), iam);
+    final SimulatedS3 s3 = new SimulatedS3(calls, new SimulatedClock(SimAccount.START), new FaultPlan(), iam);
     final Caller pod = new StackPrincipals(STACK).pod("RunOutputsRole", "tp-r1", "tp-r1-train-0");
 
     SimulatedS3Test() {
