@@ -45,7 +45,14 @@ public final class InstanceShapes {
         }
     }
 
-    private static final String X86 = "x86_64";
+    /** EC2's names of the two architectures (DescribeInstanceTypes' ProcessorInfo.SupportedArchitectures). */
+    public static final String X86 = "x86_64";
+
+    public static final String ARM64 = "arm64";
+    /** family, generation, attributes: {@code c7gn.2xlarge} is c / 7 / gn. */
+    private static final java.util.regex.Pattern FAMILY =
+            java.util.regex.Pattern.compile("([a-z]+)(\\d+)([a-z-]*)\\.[a-z0-9-]+");
+
     private static final String A10G = "NVIDIA A10G";
 
     private static final Map<String, Shape> SHAPES = table(
@@ -55,6 +62,8 @@ public final class InstanceShapes {
             new Shape("c5.4xlarge", 16, 32, 0, null, 0, X86, 234),
             new Shape("c5a.2xlarge", 8, 16, 0, null, 0, X86, 58),
             new Shape("c6i.2xlarge", 8, 16, 0, null, 0, X86, 58),
+            // Graviton3 (https://aws.amazon.com/ec2/instance-types/c7g/): 8 vCPUs, 16 GiB; 4 ENIs of 15 addresses.
+            new Shape("c7g.2xlarge", 8, 16, 0, null, 0, ARM64, 58),
             new Shape("m5.large", 2, 8, 0, null, 0, X86, 29),
             new Shape("m5.xlarge", 4, 16, 0, null, 0, X86, 58),
             new Shape("m5.2xlarge", 8, 32, 0, null, 0, X86, 58),
@@ -77,6 +86,24 @@ public final class InstanceShapes {
 
     public static Optional<Shape> of(String name) {
         return Optional.ofNullable(SHAPES.get(name));
+    }
+
+    /**
+     * The architecture of {@code instanceType}: the table's, else by its name: Graviton types are
+     * {@code a1} and every family whose attribute letters after the generation contain {@code g}
+     * ({@code m7g}, {@code c7gn}, {@code r6gd}, {@code g5g}, {@code im4gn}); {@code g4dn} or
+     * {@code g6e} are x86 (https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html).
+     */
+    public static String architecture(String instanceType) {
+        Shape shape = SHAPES.get(instanceType);
+        if (shape != null) {
+            return shape.architecture();
+        }
+        java.util.regex.Matcher m = FAMILY.matcher(instanceType);
+        boolean graviton = m.matches()
+                && ((m.group(1).equals("a") && m.group(2).equals("1"))
+                        || m.group(3).contains("g"));
+        return graviton ? ARM64 : X86;
     }
 
     /** Every known type, by name. */

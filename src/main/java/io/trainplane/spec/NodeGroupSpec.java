@@ -8,7 +8,8 @@ import java.util.Objects;
  * one {@code instanceType} or, for a SPOT group diversified across pools, as a list
  * {@code instanceTypes} of several; exactly one of the two is set. A list of one is the same node
  * group as that one type and is kept as {@code instanceType}, so its normalized form (stored and
- * hashed) is the one a spec with {@code instanceType} has.
+ * hashed) is the one a spec with {@code instanceType} has. {@code diskGiB} is each node's root
+ * volume ({@link NodeDisk}).
  */
 public record NodeGroupSpec(
         String instanceType,
@@ -17,7 +18,8 @@ public record NodeGroupSpec(
         int gpusPerNode,
         CapacityType capacityType,
         String capacityReservationId,
-        boolean efa) {
+        boolean efa,
+        int diskGiB) {
     public NodeGroupSpec {
         if (instanceTypes != null && instanceTypes.size() == 1 && instanceType == null) {
             instanceType = instanceTypes.getFirst();
@@ -33,6 +35,33 @@ public record NodeGroupSpec(
             instanceTypes = List.copyOf(instanceTypes);
         }
         Objects.requireNonNull(capacityType, "capacityType");
+        if (diskGiB == 0) {
+            diskGiB = NodeDisk.EKS_DEFAULT_GIB; // not given: EKS's own
+        }
+        if (diskGiB < NodeDisk.EKS_DEFAULT_GIB || diskGiB > NodeDisk.MAX_GIB) {
+            throw new IllegalArgumentException(
+                    "diskGiB " + diskGiB + " is outside " + NodeDisk.EKS_DEFAULT_GIB + " to " + NodeDisk.MAX_GIB);
+        }
+    }
+
+    /** A node group of these types, with EKS's default root volume. */
+    public NodeGroupSpec(
+            String instanceType,
+            List<String> instanceTypes,
+            int nodes,
+            int gpusPerNode,
+            CapacityType capacityType,
+            String capacityReservationId,
+            boolean efa) {
+        this(
+                instanceType,
+                instanceTypes,
+                nodes,
+                gpusPerNode,
+                capacityType,
+                capacityReservationId,
+                efa,
+                NodeDisk.EKS_DEFAULT_GIB);
     }
 
     /** A node group of one instance type. */

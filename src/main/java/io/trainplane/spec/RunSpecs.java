@@ -130,6 +130,7 @@ public final class RunSpecs {
             ObjectNode withDefaults = document.deepCopy();
             SchemaDefaults.apply(schema, withDefaults);
             defaultKubernetesVersion(withDefaults, runDay);
+            defaultDisk(withDefaults);
             spec = SpecRecords.fromJson(withDefaults);
             problems.addAll(SpecRules.check(spec, document));
             problems.addAll(SpecRules.kubernetesVersion(spec, runDay));
@@ -155,6 +156,16 @@ public final class RunSpecs {
         }
         KubernetesVersions.defaultVersion(runDay == null ? KubernetesVersions.asOf() : runDay)
                 .ifPresent(version -> cluster.put("kubernetesVersion", version));
+    }
+
+    /** A created cluster's root volumes when the spec sizes none: from the training image ({@link NodeDisk}). */
+    private static void defaultDisk(ObjectNode spec) {
+        if (!(spec.at("/cluster/nodeGroup") instanceof ObjectNode nodeGroup) || nodeGroup.has("diskGiB")) {
+            return;
+        }
+        JsonNode image =
+                spec.at("/workload/image").isTextual() ? spec.at("/workload/image") : spec.at("/training/image");
+        nodeGroup.put("diskGiB", NodeDisk.defaultGiB(image.asText()));
     }
 
     private static ObjectNode read(String json) {

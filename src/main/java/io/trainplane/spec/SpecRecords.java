@@ -115,7 +115,8 @@ final class SpecRecords {
                                 nodeGroup.path("gpusPerNode").asInt(),
                                 spelled(CapacityType.class, CapacityType::json, nodeGroup.path("capacityType")),
                                 text(nodeGroup, "capacityReservationId"),
-                                nodeGroup.path("efa").asBoolean())
+                                nodeGroup.path("efa").asBoolean(),
+                                nodeGroup.path("diskGiB").asInt(NodeDisk.EKS_DEFAULT_GIB))
                         : null,
                 text(cluster, "nodegroupName"),
                 cluster.path("nodes").isInt() ? cluster.path("nodes").asInt() : null,
@@ -142,7 +143,7 @@ final class SpecRecords {
                     .put("gpusPerNode", nodeGroup.gpusPerNode())
                     .put("capacityType", nodeGroup.capacityType().json());
             putText(group, "capacityReservationId", nodeGroup.capacityReservationId());
-            group.put("efa", nodeGroup.efa());
+            group.put("efa", nodeGroup.efa()).put("diskGiB", nodeGroup.diskGiB());
         }
         return json;
     }

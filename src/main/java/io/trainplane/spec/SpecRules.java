@@ -31,6 +31,7 @@ final class SpecRules {
             checkInstanceType(spec.cluster().nodeGroup(), problems);
             checkCapacityBlock(spec.cluster().nodeGroup(), problems);
             checkInstanceTypes(training, spec.cluster().nodeGroup(), given, problems);
+            checkImageArchitecture(training, spec.cluster().nodeGroup(), problems);
             checkGpusFit(training, spec.cluster().nodeGroup(), problems);
             checkWorkersFit(
                     training,
@@ -489,6 +490,30 @@ final class SpecRules {
         }
     }
 
+    /** Whether {@code image} is one of the official PyTorch images (Docker Hub's pytorch/pytorch). */
+    static boolean officialPyTorch(String image) {
+        return image.startsWith("pytorch/pytorch:") || image.startsWith("docker.io/pytorch/pytorch:");
+    }
+
+    /**
+     * Graviton (arm64) workers cannot run the official PyTorch images, which are published for
+     * linux/amd64 only (https://hub.docker.com/r/pytorch/pytorch/tags: every tag's OS/ARCH): the
+     * node's pull would fail with "no match for platform in manifest" after the cluster is built.
+     * An image of the user's own may be arm64; that the run cannot know.
+     */
+    private static void checkImageArchitecture(TrainingSpec training, NodeGroupSpec nodes, List<SpecProblem> problems) {
+        String type = nodes.firstType();
+        if (!InstanceShapes.ARM64.equals(InstanceShapes.architecture(type)) || !officialPyTorch(training.image())) {
+            return;
+        }
+        problems.add(new SpecProblem(
+                "/cluster/nodeGroup/instanceType",
+                "is " + type + ", a Graviton (arm64) type, but the training image " + training.image()
+                        + " is published for linux/amd64 only",
+                "use an x86_64 instance type (such as " + (nodes.gpusPerNode() > 0 ? "g5.xlarge" : "c6i.2xlarge")
+                        + "), or set training.image to an image built for linux/arm64"));
+    }
+
     /**
      * An MPIJob's launcher runs mpirun and its workers an SSH server (the MPI operator's
      * examples/v2beta1): the official PyTorch images have neither (their Dockerfile installs conda
@@ -500,7 +525,7 @@ final class SpecRules {
             return;
         }
         String image = spec.training().image();
-        if (image.startsWith("pytorch/pytorch:") || image.startsWith("docker.io/pytorch/pytorch:")) {
+        if (officialPyTorch(image)) {
             problems.add(new SpecProblem(
                     "/training/launcher",
                     "is \"mpijob\", but the image " + image + " has no OpenMPI (mpirun) and no SSH server"

@@ -66,7 +66,12 @@ final class NodegroupPrerequisites {
         if (token.isPresent()) {
             return ec2.get().request(token.get());
         }
-        var request = ec2.get().createSystemLaunchTemplate(run.names(), RunTags.of(settings, run.names()));
+        // The system nodes pull the training image too (the data job runs it): the workers' root volume.
+        var request = ec2.get()
+                .createSystemLaunchTemplate(
+                        run.names(),
+                        RunTags.of(settings, run.names()),
+                        run.spec().cluster().nodeGroup().diskGiB());
         store.update(run.runId(), r -> r.withResource(RunResources.SYSTEM_LAUNCH_TEMPLATE, request.requestToken()));
         return request;
     }

@@ -45,7 +45,7 @@ public final class SnapStartHooks implements Resource {
     static final String SAMPLE_SPEC =
             """
             {"runId":"snapstart-priming","cluster":{"mode":"create","kubernetesVersion":"1.35","nodeGroup":\
-            {"instanceType":"c5.2xlarge","nodes":2,"gpusPerNode":0,"capacityType":"ON_DEMAND","efa":false}},\
+            {"instanceType":"c5.2xlarge","nodes":2,"gpusPerNode":0,"capacityType":"ON_DEMAND","efa":false,"diskGiB":30}},\
             "volume":{"type":"efs"},"data":{"source":"synthetic","syntheticSamples":2000},"training":\
             {"launcher":"indexed-job","image":"pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime","workers":2,\
             "procsPerWorker":1,"epochs":10,"batchSize":128,"learningRate":0.01,"cpu":"6","memory":"12Gi",\

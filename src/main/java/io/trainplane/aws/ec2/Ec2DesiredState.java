@@ -96,6 +96,7 @@ public final class Ec2DesiredState {
         }
         ObjectNode data = Json.NODES.objectNode();
         putMetadataOptions(data);
+        putRootVolume(data, nodeGroup.diskGiB());
         if (nodeGroup.capacityReservationId() != null) {
             data.putObject("CapacityReservationSpecification")
                     .putObject("CapacityReservationTarget")
@@ -126,10 +127,30 @@ public final class Ec2DesiredState {
      * takes these options from a launch template:
      * https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html).
      */
-    public static ObjectNode systemLaunchTemplate(Names names, RunTags tags) {
+    public static ObjectNode systemLaunchTemplate(Names names, RunTags tags, int diskGiB) {
         ObjectNode data = Json.NODES.objectNode();
         putMetadataOptions(data);
+        putRootVolume(data, diskGiB);
         return template(systemLaunchTemplateName(names), data, tags);
+    }
+
+    /** The AL2023 EKS AMIs' root device (https://docs.aws.amazon.com/linux/al2023/ug/ebs.html: /dev/xvda). */
+    public static final String ROOT_DEVICE = "/dev/xvda";
+
+    /**
+     * The root volume, sized for the images the nodes pull ({@code NodeDisk}): a gp3 volume,
+     * encrypted, deleted with the instance. A managed node group takes it from its launch template
+     * and then accepts no diskSize (https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html).
+     */
+    private static void putRootVolume(ObjectNode data, int diskGiB) {
+        data.putArray("BlockDeviceMappings")
+                .addObject()
+                .put("DeviceName", ROOT_DEVICE)
+                .putObject("Ebs")
+                .put("VolumeSize", diskGiB)
+                .put("VolumeType", "gp3")
+                .put("Encrypted", true)
+                .put("DeleteOnTermination", true);
     }
 
     /** IMDSv2 only, and a PUT response hop limit that keeps tokens on the node ({@link #METADATA_HOP_LIMIT}). */
@@ -195,10 +216,10 @@ public final class Ec2DesiredState {
                 .build();
     }
 
-    public static CreateResourceRequest createSystemLaunchTemplate(Names names, RunTags tags) {
+    public static CreateResourceRequest createSystemLaunchTemplate(Names names, RunTags tags, int diskGiB) {
         return CreateResourceRequest.builder()
                 .typeName(LAUNCH_TEMPLATE)
-                .desiredState(json(systemLaunchTemplate(names, tags)))
+                .desiredState(json(systemLaunchTemplate(names, tags, diskGiB)))
                 .clientToken(names.clientRequestToken(SYSTEM_LAUNCH_TEMPLATE_OPERATION))
                 .build();
     }

@@ -60,8 +60,8 @@ public final class Ec2Objects {
     }
 
     /** The system node group's launch template ({@link Ec2DesiredState#systemLaunchTemplate}): its identifier is its id. */
-    public ResourceRequest createSystemLaunchTemplate(Names names, RunTags tags) {
-        return create(Ec2DesiredState.createSystemLaunchTemplate(names, tags));
+    public ResourceRequest createSystemLaunchTemplate(Names names, RunTags tags, int diskGiB) {
+        return create(Ec2DesiredState.createSystemLaunchTemplate(names, tags, diskGiB));
     }
 
     /** A cluster placement group; its identifier is its name, chosen by EC2. */

@@ -37,7 +37,11 @@ public final class ReservedCapacity {
 
     /**
      * The network the node group gets: {@code stack} itself without a reservation, else only the
-     * stack's subnets in the reservation's zone (the security groups unchanged).
+     * stack's subnets in the reservation's zone (the security groups unchanged). Without a
+     * reservation, an EFA node group in a cluster placement group ({@link Ec2DesiredState#needsPlacementGroup})
+     * gets the stack's subnets of one zone, the first subnet's: such a group is "a logical grouping
+     * of instances within a single Availability Zone"
+     * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/placement-strategies.html#placement-groups-cluster).
      *
      * @throws TerminalException when the reservation does not exist, is not active, is not of
      *     the node group's kind or instance type, is smaller than the node group, or no subnet of
@@ -46,7 +50,7 @@ public final class ReservedCapacity {
     public ClusterNetwork networkFor(NodeGroupSpec nodeGroup, ClusterNetwork stack, String region) {
         String id = nodeGroup.capacityReservationId();
         if (id == null) {
-            return stack;
+            return Ec2DesiredState.needsPlacementGroup(nodeGroup) ? oneZone(stack) : stack;
         }
         CapacityReservation reservation = reservation(id)
                 .orElseThrow(
@@ -118,6 +122,15 @@ public final class ReservedCapacity {
                             + " to the stack's SubnetIds parameter, "
                             + "or use a reservation in the zone of one of its subnets");
         }
+        return new ClusterNetwork(inZone, stack.securityGroupIds());
+    }
+
+    /** The stack's subnets in the zone of its first subnet. */
+    private ClusterNetwork oneZone(ClusterNetwork stack) {
+        String zone = zoneOf(stack.subnetIds().getFirst());
+        List<String> inZone = stack.subnetIds().stream()
+                .filter(subnet -> zone.equals(zoneOf(subnet)))
+                .toList();
         return new ClusterNetwork(inZone, stack.securityGroupIds());
     }
 

@@ -6,14 +6,13 @@ import io.trainplane.aws.RunTags;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterSpec;
+import io.trainplane.spec.InstanceShapes;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.NodeGroupSpec;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import software.amazon.awssdk.services.eks.model.AMITypes;
 import software.amazon.awssdk.services.eks.model.AddonPodIdentityAssociations;
 import software.amazon.awssdk.services.eks.model.AuthenticationMode;
@@ -73,8 +72,6 @@ public final class EksRequests {
     static final String CREATE_SYSTEM_NODEGROUP = "CreateSystemNodegroup";
 
     /** Instance type: family (letters, generation digit, attribute letters), '.', size. */
-    private static final Pattern INSTANCE_TYPE = Pattern.compile("([a-z]+)(\\d+)([a-z-]*)\\.[a-z0-9-]+");
-
     private EksRequests() {}
 
     /**
@@ -277,17 +274,9 @@ public final class EksRequests {
         return arm ? AMITypes.AL2023_ARM_64_STANDARD : AMITypes.AL2023_X86_64_STANDARD;
     }
 
-    /**
-     * Graviton (ARM) instance types: {@code a1}, and every family whose attribute letters after
-     * the generation contain {@code g} ({@code m7g}, {@code c7gn}, {@code r6gd}, {@code g5g},
-     * {@code im4gn}, {@code is4gen}); {@code g4dn} or {@code g6e} are x86.
-     */
+    /** Graviton (ARM) instance types, by {@link InstanceShapes#architecture}. */
     static boolean isGraviton(String instanceType) {
-        Matcher m = INSTANCE_TYPE.matcher(instanceType);
-        if (!m.matches()) {
-            return false;
-        }
-        return (m.group(1).equals("a") && m.group(2).equals("1")) || m.group(3).contains("g");
+        return InstanceShapes.ARM64.equals(InstanceShapes.architecture(instanceType));
     }
 
     private static CapacityTypes capacityType(CapacityType type) {

@@ -30,8 +30,9 @@ final class CloudControlPermissions implements Permissions {
     public List<IamRequest> of(String operation, SdkRequest request) {
         var asked = list(IamRequest.of("cloudformation:" + operation, "*"));
         switch (request) {
-            case GetResourceRequest r -> asked.addAll(reads(r.typeName()));
-            case ListResourcesRequest r -> asked.addAll(reads(r.typeName()));
+            case GetResourceRequest r -> asked.addAll(reads(r.typeName(), r.identifier()));
+            // The list handler reads every resource of the type: its permissions on all of them.
+            case ListResourcesRequest r -> asked.addAll(reads(r.typeName(), "*"));
             default -> {}
         }
         return asked;
@@ -56,7 +57,8 @@ final class CloudControlPermissions implements Permissions {
                 yield asked;
             }
             case LOG_GROUP -> {
-                // The AWS::Logs::LogGroup schema's handlers (aws-cloudformation-resource-providers-logs).
+                // The AWS::Logs::LogGroup schema's handlers (aws-cloudformation-resource-providers-logs):
+                // a create ends with the read handler's read-back, tags and data protection policy included.
                 String arn = LOGS + (identifier != null ? identifier : "LogGroup-000000000000");
                 var asked = create
                         ? list(
@@ -67,6 +69,9 @@ final class CloudControlPermissions implements Permissions {
                     asked.add(tagging("logs:TagResource", arn, null, tags));
                 }
                 asked.add(IamRequest.of("logs:DescribeLogGroups", "*"));
+                if (create) {
+                    asked.addAll(logGroupReads(arn));
+                }
                 yield asked;
             }
             case PLACEMENT_GROUP -> {
@@ -84,13 +89,27 @@ final class CloudControlPermissions implements Permissions {
         };
     }
 
-    /** The read handler's permissions, for the types the twin provisions and those it only reads. */
-    private static List<IamRequest> reads(String typeName) {
+    /**
+     * The read (or list) handler's permissions, for the types the twin provisions and those it only
+     * reads; {@code identifier} the resource read, "*" for a list.
+     */
+    private static List<IamRequest> reads(String typeName, String identifier) {
         CloudControlReadTypes existing = CloudControlReadTypes.byName(typeName);
-        return existing != null ? existing.readPermissions() : reads(CloudControlTypes.byName(typeName));
+        return existing != null
+                ? existing.readPermissions()
+                : reads(CloudControlTypes.byName(typeName), identifier == null ? "*" : identifier);
     }
 
-    private static List<IamRequest> reads(CloudControlTypes type) {
+    /**
+     * The AWS::Logs::LogGroup read and list handlers' calls beyond DescribeLogGroups: the group's tags
+     * (logs:ListTagsForResource) and its data protection policy, each on the log group.
+     */
+    private static List<IamRequest> logGroupReads(String arn) {
+        return List.of(
+                IamRequest.of("logs:ListTagsForResource", arn), IamRequest.of("logs:GetDataProtectionPolicy", arn));
+    }
+
+    private static List<IamRequest> reads(CloudControlTypes type, String identifier) {
         if (type == null) {
             return List.of(); // the call fails as TypeNotFound
         }
@@ -100,7 +119,11 @@ final class CloudControlPermissions implements Permissions {
                         IamRequest.of("ec2:DescribeLaunchTemplates", "*"),
                         IamRequest.of("ec2:DescribeLaunchTemplateVersions", "*"));
             case PLACEMENT_GROUP -> List.of(IamRequest.of("ec2:DescribePlacementGroups", "*"));
-            case LOG_GROUP -> List.of(IamRequest.of("logs:DescribeLogGroups", "*"));
+            case LOG_GROUP -> {
+                var asked = list(IamRequest.of("logs:DescribeLogGroups", "*"));
+                asked.addAll(logGroupReads(LOGS + identifier));
+                yield asked;
+            }
         };
     }
 }

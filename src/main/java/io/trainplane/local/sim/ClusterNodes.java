@@ -164,7 +164,7 @@ final class ClusterNodes {
 
     /** Every instance type of the table is x86_64 (Graviton types would be arm64). */
     private static String arch(InstanceType type) {
-        return "amd64";
+        return type.architecture();
     }
 
     /** What the kubelet reports before any device plugin runs: cpu, memory, pods. */

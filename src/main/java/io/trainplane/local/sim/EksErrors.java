@@ -106,6 +106,14 @@ final class EksErrors {
                 "Cluster limit exceeded: this account already has " + limit + " clusters in " + AwsService.REGION);
     }
 
+    AwsServiceException nodegroupLimit(String cluster, int limit) {
+        return calls.error(
+                ResourceLimitExceededException.builder().clusterName(cluster),
+                400,
+                "ResourceLimitExceededException",
+                "Nodegroup limit exceeded: cluster " + cluster + " already has " + limit + " managed node groups");
+    }
+
     AwsServiceException invalidParameter(String cluster, String message) {
         return calls.error(
                 InvalidParameterException.builder().clusterName(cluster), 400, "InvalidParameterException", message);

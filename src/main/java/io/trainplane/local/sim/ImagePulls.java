@@ -189,9 +189,12 @@ public final class ImagePulls {
             Instant t = from;
             String node = pod.getSpec().getNodeName();
             String role = nodeRole(node);
+            String arch = nodeArchitecture(node);
             for (String image : images(pod)) {
                 Instant there = cache.get(image);
-                Optional<String> refusal = there != null ? Optional.empty() : registries.refusal(role, node, image);
+                Optional<String> refusal = there != null
+                        ? Optional.empty()
+                        : platformRefusal(image, arch).or(() -> registries.refusal(role, node, image));
                 if (refusal.isPresent()) {
                     // The kubelet goes no further than the image it cannot pull.
                     pulls.add(new Pull(image, t, t.plus(REFUSED_AFTER), true, refusal.get()));
@@ -208,6 +211,35 @@ public final class ImagePulls {
             }
             return List.copyOf(pulls);
         });
+    }
+
+    /**
+     * Images published for some architectures only, by repository (the twin's own data): the official
+     * PyTorch images are linux/amd64 only (https://hub.docker.com/r/pytorch/pytorch/tags, each tag's
+     * OS/ARCH). Images not listed are taken to be published for every architecture the nodes have.
+     */
+    static final Map<String, Set<String>> PUBLISHED_FOR = Map.of(
+            "pytorch/pytorch", Set.of("amd64"),
+            "docker.io/pytorch/pytorch", Set.of("amd64"));
+
+    /** containerd's refusal of an image with no manifest for the node's architecture. */
+    static Optional<String> platformRefusal(String image, String architecture) {
+        String repository = image.replaceFirst("@.*$", "").replaceFirst(":[^:/]+$", "");
+        Set<String> platforms = PUBLISHED_FOR.get(repository);
+        if (platforms == null || architecture == null || platforms.contains(architecture)) {
+            return Optional.empty();
+        }
+        // The listed repositories are Docker Hub's: containerd names them in full.
+        String reference = image.startsWith("docker.io/") ? image : "docker.io/" + image;
+        return Optional.of(
+                "failed to pull and unpack image \"" + reference + "\": no match for platform in manifest: not found");
+    }
+
+    private String nodeArchitecture(String node) {
+        var n = reads.client().nodes().withName(node).get();
+        return n == null || n.getMetadata().getLabels() == null
+                ? null
+                : n.getMetadata().getLabels().get("kubernetes.io/arch");
     }
 
     /** The pod's pulls as planned; empty before the kubelet turned to its images. */

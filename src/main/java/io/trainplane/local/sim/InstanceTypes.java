@@ -17,8 +17,8 @@ import java.util.Optional;
  * allocatable is {@link io.trainplane.spec.NodeAllocatable}.
  */
 public final class InstanceTypes {
-    /** One instance type: memory in MiB. */
-    public record InstanceType(String name, int vcpus, long memoryMiB, int gpus, int maxPods) {
+    /** One instance type: memory in MiB, architecture as Kubernetes names it (kubernetes.io/arch: amd64, arm64). */
+    public record InstanceType(String name, int vcpus, long memoryMiB, int gpus, int maxPods, String architecture) {
         /** EFA interfaces an EFA-capable type takes (one per network card); 0 for a type without EFA. */
         public int efaInterfaces() {
             return EfaInterfaces.known(name) ? EfaInterfaces.count(name) : 0;
@@ -31,7 +31,12 @@ public final class InstanceTypes {
         // The spec's table, which the spec rules check pods against: the twin's nodes are those shapes.
         return InstanceShapes.of(name)
                 .map(shape -> new InstanceType(
-                        name, shape.vcpus(), shape.memoryGiB() * 1024L, shape.gpus(), shape.maxPods()));
+                        name,
+                        shape.vcpus(),
+                        shape.memoryGiB() * 1024L,
+                        shape.gpus(),
+                        shape.maxPods(),
+                        InstanceShapes.ARM64.equals(shape.architecture()) ? "arm64" : "amd64"));
     }
 
     /** The type, or an error naming the table to extend: a node of an unknown type cannot be simulated. */

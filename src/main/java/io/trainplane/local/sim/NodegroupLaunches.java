@@ -139,6 +139,11 @@ final class NodegroupLaunches {
                                 request.launchTemplate().id(),
                                 request.launchTemplate().name())
                         .orElse(null);
+        Optional<String> spread = placementAcrossZones(request, data);
+        if (spread.isPresent()) {
+            return spread.map(
+                    error -> "Could not launch On-Demand Instances. " + error + " Launching EC2 instance failed.");
+        }
         String id = data == null ? null : reservationId(data);
         if (id == null) {
             return Optional.empty();
@@ -150,6 +155,31 @@ final class NodegroupLaunches {
         }
         return refusal.map(
                 error -> "Could not launch On-Demand Instances. " + error + " Launching EC2 instance failed.");
+    }
+
+    /**
+     * A cluster placement group is "a logical grouping of instances within a single Availability
+     * Zone" (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/placement-strategies.html#placement-groups-cluster):
+     * an Auto Scaling group whose subnets span several zones cannot launch all its instances into
+     * one (the twin's wording of EC2's refusal).
+     */
+    private Optional<String> placementAcrossZones(CreateNodegroupRequest request, JsonNode data) {
+        if (data == null || !data.at("/Placement/GroupName").isTextual() || network == null) {
+            return Optional.empty();
+        }
+        List<String> zones = request.subnets().stream()
+                .map(network::subnet)
+                .flatMap(Optional::stream)
+                .map(SimulatedNetwork.Subnet::zoneName)
+                .distinct()
+                .sorted()
+                .toList();
+        if (zones.size() <= 1) {
+            return Optional.empty();
+        }
+        return Optional.of("InvalidParameterCombination - The cluster placement group '"
+                + data.at("/Placement/GroupName").asText() + "' is in one Availability Zone; the node group's subnets"
+                + " are in " + String.join(", ", zones) + ".");
     }
 
     /** The node group's instances are terminating: their room in a reservation is free again. */

@@ -147,7 +147,13 @@ public final class SimulatedEks implements EksClient, Inventory {
     public static final Duration ADDON_DEGRADED_AFTER = Duration.ofMinutes(15);
 
     public static final Duration ADDON_DELETING = Duration.ofMinutes(1);
+    /** EKS's quotas (https://docs.aws.amazon.com/eks/latest/userguide/service-quotas.html): "Clusters per Region", 100 by default. */
     public static final int DEFAULT_CLUSTER_LIMIT = 100;
+    /** "Managed node groups per cluster": 30 (same page). */
+    public static final int NODEGROUPS_PER_CLUSTER = 30;
+    /** "Nodes per managed node group": 450 (same page). */
+    public static final int NODES_PER_NODEGROUP = 450;
+
     static final String ADDON_NAMESPACE = "kube-system";
 
     private final Clock clock;
@@ -388,6 +394,15 @@ public final class SimulatedEks implements EksClient, Inventory {
                     }
                     throw errors.nodegroupExists(c.name(), name);
                 }
+                if (c.nodegroups.size() >= NODEGROUPS_PER_CLUSTER) {
+                    throw errors.nodegroupLimit(c.name(), NODEGROUPS_PER_CLUSTER);
+                }
+                var scaling = request.scalingConfig();
+                account.require(
+                        scaling == null || scaling.maxSize() == null || scaling.maxSize() <= NODES_PER_NODEGROUP,
+                        c.name(),
+                        "maxSize " + (scaling == null ? null : scaling.maxSize()) + " is over the quota of "
+                                + NODES_PER_NODEGROUP + " nodes per managed node group");
                 launches.check(request, account, c.name());
                 account.requireActive(c, now);
                 String version = request.version() != null ? request.version() : EksViews.version(c);

@@ -52,8 +52,8 @@ class Ec2DesiredStateTest {
     }
 
     @Test
-    void theSystemNodeGroupsTemplateCarriesOnlyTheMetadataOptionsAndTheRunsTags() {
-        ObjectNode template = Ec2DesiredState.systemLaunchTemplate(names, tags);
+    void theSystemNodeGroupsTemplateCarriesOnlyTheMetadataOptionsTheRootVolumeAndTheRunsTags() {
+        ObjectNode template = Ec2DesiredState.systemLaunchTemplate(names, tags, 30);
 
         assertThat(template.path("LaunchTemplateName").asText())
                 .isEqualTo("tp-llm-pretrain-7-system")
@@ -62,20 +62,25 @@ class Ec2DesiredStateTest {
         assertThat(data.path("MetadataOptions").toString())
                 .isEqualTo("{\"HttpEndpoint\":\"enabled\",\"HttpTokens\":\"required\",\"HttpPutResponseHopLimit\":1}");
         // No reservation, market, instance type, EFA or placement: EKS fills in the rest.
-        assertThat(data.fieldNames()).toIterable().containsExactly("MetadataOptions", "TagSpecifications");
+        assertThat(data.fieldNames())
+                .toIterable()
+                .containsExactly("MetadataOptions", "BlockDeviceMappings", "TagSpecifications");
+        assertThat(data.path("BlockDeviceMappings").toString())
+                .isEqualTo("[{\"DeviceName\":\"/dev/xvda\",\"Ebs\":{\"VolumeSize\":30,\"VolumeType\":\"gp3\","
+                        + "\"Encrypted\":true,\"DeleteOnTermination\":true}}]");
         assertThat(data.path("TagSpecifications").toString())
                 .isEqualTo("[{\"ResourceType\":\"instance\",\"Tags\":" + RUN_TAGS + "},"
                         + "{\"ResourceType\":\"volume\",\"Tags\":" + RUN_TAGS + "}]");
         assertThat(template.path("TagSpecifications").toString())
                 .isEqualTo("[{\"ResourceType\":\"launch-template\",\"Tags\":" + RUN_TAGS + "}]");
 
-        CreateResourceRequest request = Ec2DesiredState.createSystemLaunchTemplate(names, tags);
+        CreateResourceRequest request = Ec2DesiredState.createSystemLaunchTemplate(names, tags, 30);
         assertThat(request.typeName()).isEqualTo("AWS::EC2::LaunchTemplate");
         // Its own token: a retried create of one template is never taken for the other.
         assertThat(request.clientToken())
                 .isEqualTo(names.clientRequestToken("system-launch-template"))
                 .isNotEqualTo(names.clientRequestToken("launch-template"));
-        assertThat(Ec2DesiredState.createSystemLaunchTemplate(new Names("llm-pretrain-7"), tags))
+        assertThat(Ec2DesiredState.createSystemLaunchTemplate(new Names("llm-pretrain-7"), tags, 30))
                 .isEqualTo(request);
     }
 
@@ -103,6 +108,8 @@ class Ec2DesiredStateTest {
                         """
                 {"LaunchTemplateName":"tp-llm-pretrain-7-nodes","LaunchTemplateData":{\
                 "MetadataOptions":{"HttpEndpoint":"enabled","HttpTokens":"required","HttpPutResponseHopLimit":1},\
+                "BlockDeviceMappings":[{"DeviceName":"/dev/xvda","Ebs":{"VolumeSize":20,"VolumeType":"gp3",\
+                "Encrypted":true,"DeleteOnTermination":true}}],\
                 "CapacityReservationSpecification":{"CapacityReservationTarget":{"CapacityReservationId":"cr-0123456789abcdef0"}},\
                 "InstanceMarketOptions":{"MarketType":"capacity-block"},"InstanceType":"p5.48xlarge",\
                 "TagSpecifications":[\
@@ -241,7 +248,8 @@ class Ec2DesiredStateTest {
                                 Optional.empty(),
                                 List.of())))
                 .isEmpty();
-        assertThat(schemas.validate(Ec2DesiredState.LAUNCH_TEMPLATE, Ec2DesiredState.systemLaunchTemplate(names, tags)))
+        assertThat(schemas.validate(
+                        Ec2DesiredState.LAUNCH_TEMPLATE, Ec2DesiredState.systemLaunchTemplate(names, tags, 30)))
                 .isEmpty();
         assertThat(schemas.validate(Ec2DesiredState.PLACEMENT_GROUP, Ec2DesiredState.placementGroup(tags)))
                 .isEmpty();
