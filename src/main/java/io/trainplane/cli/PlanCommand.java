@@ -70,7 +70,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         }
         List<String> aws = AwsPlan.of(run);
         CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), runDay);
-        List<String> warnings = VersionWarnings.of(run, runDay, RunPrices.plan());
+        List<String> warnings = SpecWarnings.of(run, runDay, RunPrices.plan());
         if (output.structured()) {
             var plan = Json.object().put("runId", runId);
             warnings.forEach(plan.putArray("warnings")::add);

@@ -19,6 +19,7 @@ import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.SimulatedS3;
 import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunStore;
+import io.trainplane.spec.RunSpecs;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -170,7 +171,12 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     refuseAGateTheSimulationCannotJudge(
                             normalized.at("/evaluation/metric").asText("accuracy"));
                 }
-                // What the CLI does before a run on a stack: the packed directory goes where its route takes it.
+                // What the CLI does before a run on a stack: an s3:// code prefix looked at, the packed
+                // directory delivered where its route takes it.
+                CodePrefixCheck.require(
+                        RunSpecs.fromNormalized(normalized).workload().code(),
+                        prefix -> listed(cloud, prefix),
+                        command.commandLine().getErr());
                 code.ifPresent(c -> {
                     c.deliver(
                             new RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock()),
@@ -289,6 +295,23 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                 .println("process runtime: " + python.get().python() + ", pods run in " + processes.root()
                         + (keep ? " (kept)" : " (removed at the end; TRAINPLANE_KEEP_WORKDIR=1 keeps it)"));
         return processes;
+    }
+
+    /** What the simulated S3 says of the code's prefix, asked as the user. */
+    private static CodePrefixCheck.Answer listed(LocalCloud cloud, io.trainplane.spec.WorkloadCode.S3Prefix prefix) {
+        try {
+            return cloud.s3()
+                            .listObjectsV2(prefix.bucket(), CodePrefixCheck.key(prefix), SimulatedS3.Transport.TLS)
+                            .isEmpty()
+                    ? CodePrefixCheck.Answer.EMPTY
+                    : CodePrefixCheck.Answer.OBJECTS;
+        } catch (SimulatedS3.S3Exception e) {
+            return switch (e.code()) {
+                case "NoSuchBucket" -> CodePrefixCheck.Answer.NO_SUCH_BUCKET;
+                case "AccessDenied" -> CodePrefixCheck.Answer.DENIED;
+                default -> throw e;
+            };
+        }
     }
 
     /** The faults asked for; a malformed or unknown AWS operation or cluster fault is invalid input. */

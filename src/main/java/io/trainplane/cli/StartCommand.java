@@ -84,6 +84,8 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
                     + " or upload the directory yourself and give its s3:// prefix as workload.code");
         }
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
+        CodePrefixCheck.require(
+                run.workload().code(), this::listed, command.commandLine().getErr());
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
         String pipeline = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
         if (exists(CancelCommand.executionArn(pipeline, runId))) {
@@ -119,6 +121,26 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
             out.println("follow it: trainplane watch " + runId + " --stack " + stack);
         }
         return Main.SUCCEEDED;
+    }
+
+    /** What S3 says of the code's prefix, asked with the caller's credentials. */
+    private CodePrefixCheck.Answer listed(io.trainplane.spec.WorkloadCode.S3Prefix prefix) {
+        try {
+            return clients.s3()
+                            .listObjectsV2(r -> r.bucket(prefix.bucket())
+                                    .prefix(CodePrefixCheck.key(prefix))
+                                    .maxKeys(1))
+                            .hasContents()
+                    ? CodePrefixCheck.Answer.OBJECTS
+                    : CodePrefixCheck.Answer.EMPTY;
+        } catch (software.amazon.awssdk.services.s3.model.NoSuchBucketException e) {
+            return CodePrefixCheck.Answer.NO_SUCH_BUCKET;
+        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+            if (e.statusCode() == 403) {
+                return CodePrefixCheck.Answer.DENIED;
+            }
+            throw e;
+        }
     }
 
     /**

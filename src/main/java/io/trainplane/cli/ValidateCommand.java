@@ -27,7 +27,7 @@ final class ValidateCommand extends ClientsCommand implements Callable<Integer> 
     @Override
     public Integer call() {
         JsonNode normalized = spec.normalized(today());
-        List<String> warnings = VersionWarnings.of(
+        List<String> warnings = SpecWarnings.of(
                 io.trainplane.spec.RunSpecs.fromNormalized(normalized), today(), io.trainplane.aws.RunPrices.plan());
         // A local directory as the code is checked as a run would pack it (the package itself is the run's).
         CodeShipment.pack(spec, normalized.deepCopy(), SpecInput.runIdOf(normalized), CodeShipment.PLANNED_BUCKET);

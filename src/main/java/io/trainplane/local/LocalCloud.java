@@ -159,8 +159,11 @@ public final class LocalCloud implements AutoCloseable {
         this.workload = workload;
         this.kubernetes = new SimulatedClusters(workload, clock)
                 .mountingFrom(efs::mountTargetZones)
-                // Nodes pull private ECR images as their node role, judged by the account's IAM.
-                .pullingFrom(new io.trainplane.local.sim.EcrPulls(TEMPLATE, iam));
+                // Nodes pull private ECR images as their node role, judged by the account's IAM, and
+                // Docker Hub's anonymously, through the VPC's one NAT address.
+                .pullingFrom(io.trainplane.local.sim.ImagePulls.Registries.all(
+                        new io.trainplane.local.sim.EcrPulls(TEMPLATE, iam),
+                        new io.trainplane.local.sim.DockerHubPulls(clock)));
         this.eks = new SimulatedEks(calls, clock, faults, iam, kubernetes)
                 .sharing(network)
                 .launchingInto(capacity, cloudControl)

@@ -37,7 +37,7 @@ public final class StepWiring {
     }
 
     public static Step createCluster(Clients clients) {
-        return new CreateClusterStep(runStore(clients), ec2(clients), clients.settings());
+        return new CreateClusterStep(runStore(clients), ec2(clients), reservedCapacity(clients), clients.settings());
     }
 
     public static Step checkCluster(Clients clients) {

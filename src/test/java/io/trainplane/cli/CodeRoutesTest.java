@@ -269,6 +269,25 @@ class CodeRoutesTest {
         assertThat(empty.report().cause()).contains("no code under s3://" + bucket + "/runs/none/", "aws s3 sync");
     }
 
+    /** The command line looks at an s3:// code prefix before anything is created: a missing bucket or an empty prefix is invalid input. */
+    @Test
+    void theCommandLineRefusesAMissingBucketOrAnEmptyPrefixBeforeAnythingIsCreated(@TempDir Path dir) throws Exception {
+        String bucket = LocalCloud.artifactsBucket();
+        Path empty = dir.resolve("empty.json");
+        Files.writeString(empty, Json.write(spec("code-s3-empty", "s3://" + bucket + "/runs/none/")));
+        Path missing = dir.resolve("missing.json");
+        Files.writeString(missing, Json.write(spec("code-s3-missing", "s3://no-such-code-bucket/trainer/")));
+
+        CliTest.Result nothing = CliTest.cli("run", empty.toString(), "--runtime", "simulated");
+        CliTest.Result noBucket = CliTest.cli("run", missing.toString(), "--runtime", "simulated");
+
+        assertThat(nothing.exit()).as(nothing.err()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(nothing.err()).contains("nothing is under s3://" + bucket + "/runs/none/", "aws s3 cp --recursive");
+        assertThat(noBucket.exit()).as(noBucket.err()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(noBucket.err()).contains("the bucket no-such-code-bucket does not exist");
+        assertThat(nothing.err() + noBucket.err()).doesNotContain("CreateCluster", "Exception");
+    }
+
     /**
      * The twin is as strict as EKS about a stock image: the custom-image example's commands name
      * /app/train.py, which pytorch/pytorch does not have and no volume holds, so that image fails

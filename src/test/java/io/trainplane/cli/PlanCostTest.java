@@ -193,6 +193,18 @@ class PlanCostTest {
     }
 
     @Test
+    void moreNodesThanDockerHubLetsOneAddressPullInAnHourAreWarnedOf() throws IOException {
+        String tenNodes = SPEC.replace("\"nodes\": 2", "\"nodes\": 9");
+        JsonNode warnings = Json.read(plan(tenNodes, "2026-11-27").out()).path("warnings");
+
+        assertThat(warnings.toString())
+                .contains("10 nodes pull pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime from Docker Hub anonymously")
+                .contains("10 pulls an hour", "Amazon ECR");
+        assertThat(Json.read(plan(SPEC, "2026-11-27").out()).path("warnings").toString())
+                .doesNotContain("Docker Hub");
+    }
+
+    @Test
     void validateWarnsOnStderrAndStillSaysValid() throws IOException {
         Path f = dir.resolve("spec.json");
         Files.writeString(f, SPEC.replace("\"1.35\"", "\"1.32\""));

@@ -40,7 +40,7 @@ class CheckClusterStepTest {
 
     @Test
     void whileTheLogGroupIsBeingCreatedItWaitsForItWithoutAskingEks() {
-        new CreateClusterStep(run.store, run.ec2(), run.settings).run(run.state);
+        new CreateClusterStep(run.store, run.ec2(), run.reservedCapacity(), run.settings).run(run.state);
 
         JsonNode look =
                 new CheckClusterStep(run.store, StartedRun.notAskedFor("EKS"), run.ec2(), run.settings).run(run.state);
@@ -53,7 +53,7 @@ class CheckClusterStepTest {
 
     @Test
     void onceTheLogGroupExistsItAsksForTheClusterOnceAndWaitsUntilItIsActive() {
-        new CreateClusterStep(run.store, run.ec2(), run.settings).run(run.state);
+        new CreateClusterStep(run.store, run.ec2(), run.reservedCapacity(), run.settings).run(run.state);
         run.advance(SimulatedCloudControl.OPERATION);
 
         JsonNode creating = step().run(run.state);

@@ -159,11 +159,12 @@ class StackConsistencyTest {
     @Test
     void theMakefileIncludesTheDeclaredListsAndBuildsEachArtifactsFunctionsFromItsJar() throws IOException {
         String makefile = Files.readString(Path.of("Makefile"));
-        assertThat(makefile).contains("include $(dir $(lastword $(MAKEFILE_LIST)))functions.mk");
+        assertThat(makefile).contains("include $(SOURCE)/functions.mk");
         for (LambdaArtifact artifact : LambdaArtifact.values()) {
             assertThat(makefile)
-                    .contains("$(addprefix build-,$(addsuffix Function,$(" + artifact.name() + "_FUNCTIONS))): $("
-                            + artifact.name() + "_JAR)");
+                    .contains("$(addprefix build-,$(addsuffix Function,$(" + artifact.name() + "_FUNCTIONS))):\n"
+                            + "\t$(JARS)\n"
+                            + "\tcd \"$(ARTIFACTS_DIR)\" && unzip -q -o \"$(SOURCE)/$(" + artifact.name() + "_JAR)\"");
         }
     }
 

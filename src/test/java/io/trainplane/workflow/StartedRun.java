@@ -83,6 +83,10 @@ final class StartedRun implements AutoCloseable {
         return () -> new Ec2Objects(cloud.cloudControl());
     }
 
+    Supplier<io.trainplane.aws.ec2.ReservedCapacity> reservedCapacity() {
+        return () -> new io.trainplane.aws.ec2.ReservedCapacity(cloud.cloudControl());
+    }
+
     /** A part the step must not ask for on the path under test. */
     static <T> Supplier<T> notAskedFor(String what) {
         return () -> {
@@ -101,7 +105,7 @@ final class StartedRun implements AutoCloseable {
 
     /** CreateCluster and CheckCluster until the run's EKS cluster is ACTIVE. */
     void clusterActive() {
-        new CreateClusterStep(store, ec2(), settings).run(state);
+        new CreateClusterStep(store, ec2(), reservedCapacity(), settings).run(state);
         CheckClusterStep check = new CheckClusterStep(store, eksClusters(), ec2(), settings);
         for (int look = 0; look < 20; look++) {
             if (check.run(state).path("done").asBoolean()) {

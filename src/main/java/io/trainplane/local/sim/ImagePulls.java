@@ -42,6 +42,14 @@ public final class ImagePulls {
         Optional<String> refusal(String nodeRoleArn, String node, String image);
 
         Registries ANY = (role, node, image) -> Optional.empty();
+
+        /** Each registry asked in turn: the first refusal. */
+        static Registries all(Registries... registries) {
+            return (role, node, image) -> java.util.Arrays.stream(registries)
+                    .map(r -> r.refusal(role, node, image))
+                    .flatMap(Optional::stream)
+                    .findFirst();
+        }
     }
 
     /** How long a refused pull takes to fail: a token request and a manifest request (an estimate). */

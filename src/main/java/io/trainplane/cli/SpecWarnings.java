@@ -9,19 +9,56 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@code validate} and {@code plan} warn of, without refusing, about a created cluster's
- * Kubernetes version on the run's day: one in EKS extended support, or leaving standard support
- * within {@link #DAYS_AHEAD} days, costs more per cluster-hour (EKS's calendar and prices:
+ * What {@code validate} and {@code plan} warn of, without refusing. A created cluster's Kubernetes
+ * version on the run's day: one in EKS extended support, or leaving standard support within
+ * {@link #DAYS_AHEAD} days, costs more per cluster-hour (EKS's calendar and prices:
  * https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html,
- * https://aws.amazon.com/eks/pricing/); a calendar with no version in standard support is out of date.
+ * https://aws.amazon.com/eks/pricing/); a calendar with no version in standard support is out of
+ * date. And a training image from Docker Hub pulled by more nodes than Docker Hub lets one address
+ * pull anonymously in an hour.
  */
-final class VersionWarnings {
+final class SpecWarnings {
     /** How far ahead a version's end of standard support is announced. */
     static final int DAYS_AHEAD = 60;
 
-    private VersionWarnings() {}
+    /**
+     * Docker Hub's pull rate limit for unauthenticated users: "10 per IPv4 address or IPv6 /64
+     * subnet" an hour (https://docs.docker.com/docker-hub/usage/pulls/). A stack's nodes reach
+     * Docker Hub through its VPC's NAT gateway: one address for all of them, every run's.
+     */
+    static final int DOCKER_HUB_PULLS_PER_HOUR = 10;
+
+    private SpecWarnings() {}
 
     static List<String> of(RunSpec spec, LocalDate day, RunPrices prices) {
+        List<String> warnings = new ArrayList<>(versions(spec, day, prices));
+        dockerHub(spec).ifPresent(warnings::add);
+        return warnings;
+    }
+
+    /** When the run's nodes would pull its Docker Hub image more often than one address may in an hour. */
+    private static java.util.Optional<String> dockerHub(RunSpec spec) {
+        String image = spec.training().image();
+        int slash = image.indexOf('/');
+        String registry = slash < 0 ? "" : image.substring(0, slash);
+        boolean hub = slash < 0 || registry.equals("docker.io") || !(registry.contains(".") || registry.contains(":"));
+        if (!hub || !spec.cluster().created()) {
+            return java.util.Optional.empty();
+        }
+        // Each node pulls the image once: the workers', and the system node group's (its data job runs it).
+        int nodes = spec.cluster().nodeGroup().nodes()
+                + io.trainplane.aws.eks.EksRequests.systemNodeGroup().nodes();
+        if (nodes < DOCKER_HUB_PULLS_PER_HOUR) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(nodes + " nodes pull " + image + " from Docker Hub anonymously through the stack's"
+                + " NAT address, which Docker Hub allows " + DOCKER_HUB_PULLS_PER_HOUR + " pulls an hour for every run"
+                + " together (https://docs.docker.com/docker-hub/usage/pulls/): the nodes beyond them wait in"
+                + " ImagePullBackOff; copy the image to Amazon ECR (or an ECR pull-through cache) and set training.image"
+                + " to it");
+    }
+
+    private static List<String> versions(RunSpec spec, LocalDate day, RunPrices prices) {
         String version = spec.cluster().kubernetesVersion();
         if (!spec.cluster().created() || version == null) {
             return List.of();
