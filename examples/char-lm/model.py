@@ -114,7 +114,7 @@ def saved_model(model, vocab):
 
 
 def load_model(path, device="cpu"):
-    saved = torch.load(path, map_location=device)
+    saved = torch.load(path, map_location=device, weights_only=True)
     model = CharTransformer(**saved["config"]).to(device)
     model.load_state_dict(saved["state"])
     return model, Vocabulary(saved["vocab"])

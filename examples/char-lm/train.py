@@ -141,7 +141,7 @@ def main():
     choice = [verified_checkpoint(a.output_dir) if rank == 0 else None]
     dist.broadcast_object_list(choice, src=0)
     if choice[0]:
-        state = torch.load(choice[0], map_location=device)
+        state = torch.load(choice[0], map_location=device, weights_only=True)
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         start_epoch = state["epoch"]

@@ -27,7 +27,7 @@ def main():
     a = p.parse_args()
 
     model = Net()
-    model.load_state_dict(torch.load(os.path.join(a.model_dir, "model.pt"), map_location="cpu"))
+    model.load_state_dict(torch.load(os.path.join(a.model_dir, "model.pt"), map_location="cpu", weights_only=True))
     model.eval()
     correct = torch.zeros(10)
     seen = torch.zeros(10)

@@ -160,7 +160,8 @@ def main():
     dist.broadcast_object_list(choice, src=0)
     checkpoint = choice[0]
     if checkpoint:
-        state = torch.load(checkpoint, map_location=device)
+        # weights_only: a checkpoint is tensors and numbers, never code a tampered file could run here.
+        state = torch.load(checkpoint, map_location=device, weights_only=True)
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         start_epoch = state["epoch"]

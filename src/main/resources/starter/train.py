@@ -35,7 +35,7 @@ def main():
     device = torch.device(f"cuda:{local_rank}" if torch.cuda.is_available() else "cpu")
 
     torch.manual_seed(0)
-    train = torch.load(os.path.join(data_dir, "train.pt"))
+    train = torch.load(os.path.join(data_dir, "train.pt"), weights_only=True)
     # Each rank trains on its own equal share: every rank runs the same number of steps.
     share = len(train["y"]) // world
     x = train["x"][rank * share : (rank + 1) * share]
@@ -61,7 +61,7 @@ def main():
             print(f"epoch {epoch}/{args.epochs} loss {total / max(steps, 1):.4f}", flush=True)
 
     if rank == 0:
-        test = torch.load(os.path.join(data_dir, "test.pt"))
+        test = torch.load(os.path.join(data_dir, "test.pt"), weights_only=True)
         plain = model.module if distributed else model
         with torch.no_grad():
             predicted = plain(test["x"].to(device)).argmax(dim=1).cpu()

@@ -17,6 +17,9 @@ import java.util.Set;
  * @param artifactsBucket  the stack's bucket for runs' outputs (stack output ArtifactsBucketName), "" when unknown
  * @param lustreDataBuckets the buckets an FSx for Lustre file system may be linked to: the stack
  *                         parameter LustreDataBuckets, which its role's policy names too
+ * @param existingClusterNamePrefix what the name of a cluster runs may use (modes existing and
+ *                         warm) starts with: the stack parameter ExistingClusterNamePrefix, which its
+ *                         role's policy names too ("" admits any name)
  */
 public record Settings(
         String stackName,
@@ -28,7 +31,8 @@ public record Settings(
         int logRetentionDays,
         List<String> adoptableFileSystemIds,
         String artifactsBucket,
-        List<String> lustreDataBuckets) {
+        List<String> lustreDataBuckets,
+        String existingClusterNamePrefix) {
     /**
      * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
      * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
@@ -39,6 +43,7 @@ public record Settings(
     public Settings {
         adoptableFileSystemIds = List.copyOf(adoptableFileSystemIds);
         lustreDataBuckets = List.copyOf(lustreDataBuckets);
+        existingClusterNamePrefix = existingClusterNamePrefix == null ? "" : existingClusterNamePrefix;
         artifactsBucket = artifactsBucket == null ? "" : artifactsBucket;
         if (!RETENTION_DAYS.contains(logRetentionDays)) {
             throw new IllegalArgumentException(
@@ -79,7 +84,8 @@ public record Settings(
                 logRetentionDays,
                 adoptableFileSystemIds,
                 "",
-                List.of());
+                List.of(),
+                "");
     }
 
     public static Settings fromEnvironment() {
@@ -126,7 +132,8 @@ public record Settings(
                 days,
                 list(env, "ADOPTABLE_FILE_SYSTEM_IDS"),
                 env.getOrDefault("ARTIFACTS_BUCKET", ""),
-                list(env, "LUSTRE_DATA_BUCKETS"));
+                list(env, "LUSTRE_DATA_BUCKETS"),
+                env.getOrDefault("EXISTING_CLUSTER_NAME_PREFIX", ""));
     }
 
     private static List<String> list(Map<String, String> env, String name) {

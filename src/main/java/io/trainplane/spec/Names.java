@@ -42,7 +42,8 @@ public final class Names {
     private static final Pattern RUN_ID = Pattern.compile(RUN_ID_PATTERN);
     private static final Pattern OPERATION = Pattern.compile("[A-Za-z0-9-]{1,40}");
     private static final int HASH_LENGTH = 8;
-    private static final String PREFIX = "tp-";
+    /** What the names of a run's resources start with (its cluster: tp-<runId>-eks). */
+    public static final String PREFIX = "tp-";
 
     private final String runId;
 

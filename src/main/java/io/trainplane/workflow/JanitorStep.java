@@ -89,32 +89,52 @@ public final class JanitorStep implements Step {
     ObjectNode clean(TaggedResources.Sweep sweep, Instant now) {
         ObjectNode detail = Json.object().put("runId", "*");
         ArrayNode runs = detail.putArray("runs");
+        // What the sweep cannot account for or could not clean: counted and reported, never the end
+        // of the sweep for the other runs.
+        ArrayNode unaccountable = detail.putArray("unaccountable");
+        ArrayNode failed = detail.putArray("failed");
         int skipped = 0;
         for (Map.Entry<String, List<TaggedResources.Found>> entry :
                 withWarmClaims(sweep.byRun()).entrySet()) {
             String runId = entry.getKey();
-            Optional<RunRecord> record = store.find(runId);
-            String why = record.isEmpty()
-                    ? "UNKNOWN"
-                    : record.get().status().isTerminal() ? "FINISHED" : expired(record.get(), now) ? "EXPIRED" : null;
-            List<String> kept = record.map(CleanupRecord::kept).orElse(List.of());
-            List<TaggedResources.Found> orphans = entry.getValue().stream()
-                    .filter(f -> !kept.contains(f.ref()))
-                    .toList();
-            skipped += entry.getValue().size() - orphans.size();
-            if (why == null || orphans.isEmpty()) {
-                skipped += why == null ? orphans.size() : 0;
+            if (!io.trainplane.spec.Names.isValidRunId(runId)) {
+                // No run of this stack has such an id: the tag was put there by something else.
+                entry.getValue().forEach(f -> unaccountable
+                        .addObject()
+                        .put("resource", f.ref())
+                        .put("why", "its trainplane:run-id tag '" + runId + "' is no run id"));
                 continue;
             }
-            adopt(runId, record, orphans);
-            boolean started = start(runId, now);
-            ObjectNode run = runs.addObject().put("runId", runId).put("why", why);
-            orphans.forEach(f -> run.withArray("resources").add(f.ref()));
-            run.put("cleanup", started ? "started" : "already-started");
+            try {
+                skipped += clean(runId, entry.getValue(), now, runs);
+            } catch (RuntimeException e) {
+                failed.addObject().put("runId", runId).put("error", String.valueOf(e.getMessage()));
+            }
         }
         detail.put("skipped", skipped);
         detail.put("otherStacks", sweep.otherStacks());
         return detail;
+    }
+
+    /** One run's orphans: adopted and their cleanup started when the run is over; returns how many were skipped. */
+    private int clean(String runId, List<TaggedResources.Found> found, Instant now, ArrayNode runs) {
+        Optional<RunRecord> record = store.find(runId);
+        String why = record.isEmpty()
+                ? "UNKNOWN"
+                : record.get().status().isTerminal() ? "FINISHED" : expired(record.get(), now) ? "EXPIRED" : null;
+        List<String> kept = record.map(CleanupRecord::kept).orElse(List.of());
+        List<TaggedResources.Found> orphans =
+                found.stream().filter(f -> !kept.contains(f.ref())).toList();
+        int skipped = found.size() - orphans.size();
+        if (why == null || orphans.isEmpty()) {
+            return skipped + (why == null ? orphans.size() : 0);
+        }
+        adopt(runId, record, orphans);
+        boolean started = start(runId, now);
+        ObjectNode run = runs.addObject().put("runId", runId).put("why", why);
+        orphans.forEach(f -> run.withArray("resources").add(f.ref()));
+        run.put("cleanup", started ? "started" : "already-started");
+        return skipped;
     }
 
     /**

@@ -341,7 +341,7 @@ final class ResourceLifecycles {
                         ? r.get(RunResources.FILE_SYSTEM)
                         : volumes()
                                 .findByCreationToken(
-                                        r.get(RunResources.FILE_SYSTEM_TOKEN).orElseThrow());
+                                        r.get(RunResources.FILE_SYSTEM_TOKEN).orElseThrow(), tags());
             }
             return fileSystemId;
         }

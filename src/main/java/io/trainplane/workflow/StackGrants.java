@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import io.trainplane.aws.Settings;
+import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.SpecProblem;
 import io.trainplane.spec.VolumeSpec;
@@ -18,6 +19,9 @@ final class StackGrants {
 
     static List<SpecProblem> problems(RunSpec spec, Settings settings) {
         List<SpecProblem> problems = new ArrayList<>();
+        if (!spec.cluster().created()) {
+            clusterName(spec.cluster().name(), settings, problems);
+        }
         VolumeSpec volume = spec.volume();
         if (volume.type() == VolumeType.FSX_LUSTRE) {
             // ClusterWorkRole may link a Lustre file system only to the buckets LustreDataBuckets names
@@ -27,6 +31,29 @@ final class StackGrants {
             linkedBucket(volume.s3ExportPath(), "/volume/s3ExportPath", settings, problems);
         }
         return problems;
+    }
+
+    /**
+     * A cluster a run uses but does not create (modes existing, warm) is one the stack's parameter
+     * ExistingClusterNamePrefix admits, as its role's policy says, and never one of the runs' own
+     * ({@link Names#PREFIX}{@code *}): those belong to other runs, whose volumes they mount.
+     */
+    private static void clusterName(String name, Settings settings, List<SpecProblem> problems) {
+        String prefix = settings.existingClusterNamePrefix();
+        if (name.startsWith(Names.PREFIX)) {
+            problems.add(new SpecProblem(
+                    "/cluster/name",
+                    "'" + name + "' is named as the clusters runs create for themselves (" + Names.PREFIX
+                            + "*): it belongs to another run",
+                    "give a cluster of your own, or set cluster.mode to \"create\""));
+        } else if (!name.startsWith(prefix)) {
+            problems.add(new SpecProblem(
+                    "/cluster/name",
+                    "'" + name + "' does not start with '" + prefix + "', the stack's ExistingClusterNamePrefix:"
+                            + " its role may not use the cluster",
+                    "give a cluster whose name starts with '" + prefix + "', or deploy the stack with"
+                            + " ExistingClusterNamePrefix set for it"));
+        }
     }
 
     private static void linkedBucket(String path, String pointer, Settings settings, List<SpecProblem> problems) {

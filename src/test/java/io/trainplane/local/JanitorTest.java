@@ -75,6 +75,30 @@ class JanitorTest {
     }
 
     @Test
+    void aResourceTaggedWithNoRunIdIsReportedAndTheSweepGoesOnForTheOthers() throws IOException {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
+            String malformed = fileSystem(
+                    cloud,
+                    "malformed-volume",
+                    Map.of(RunTags.STACK_TAG, LocalCloud.STACK, RunTags.RUN_ID_TAG, "Not A Run!"));
+            String ghost = fileSystem(cloud, "ghost-volume", "ghost-run");
+            cloud.clock().advance(Duration.ofMinutes(20));
+            cloud.reconcile();
+
+            JsonNode report = LocalJanitor.sweep(cloud);
+            cloud.reconcile();
+
+            assertThat(report.path("unaccountable").findValuesAsText("resource"))
+                    .containsExactly("efs:file-system/" + malformed);
+            assertThat(report.path("unaccountable").toString()).contains("'Not A Run!' is no run id");
+            assertThat(report.path("runs").findValuesAsText("runId")).containsExactly("ghost-run");
+            assertThat(report.path("failed")).isEmpty();
+            List<String> refs = cloud.awsResources().stream().map(r -> r.ref()).toList();
+            assertThat(refs).contains("efs:file-system/" + malformed).doesNotContain("efs:file-system/" + ghost);
+        }
+    }
+
+    @Test
     void aSweepCleansUpOrphansOfFinishedUnknownAndExpiredRunsOnly() throws IOException {
         try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunStore store = StepWiring.runStore(cloud.clients());

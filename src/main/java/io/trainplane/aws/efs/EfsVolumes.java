@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -27,6 +28,7 @@ import software.amazon.awssdk.services.efs.model.LifeCycleState;
 import software.amazon.awssdk.services.efs.model.MountTargetConflictException;
 import software.amazon.awssdk.services.efs.model.MountTargetDescription;
 import software.amazon.awssdk.services.efs.model.MountTargetNotFoundException;
+import software.amazon.awssdk.services.efs.model.Tag;
 
 /**
  * The lifecycle of a run's EFS volume: the file system and one mount target in each Availability
@@ -52,7 +54,10 @@ public final class EfsVolumes {
 
     /**
      * Creates the run's file system, or finds the one an earlier attempt created (EFS answers a
-     * second create with the same creation token with FileSystemAlreadyExists and that id).
+     * second create with the same creation token with FileSystemAlreadyExists and that id). The
+     * token is the run's name, which a run of another stack in the account (or anyone) may have
+     * used too: a file system found so is the run's only when it carries the run's tags, else the
+     * run stops there and neither uses nor deletes it.
      *
      * @return the file system id
      */
@@ -61,32 +66,54 @@ public final class EfsVolumes {
             return efs.createFileSystem(EfsRequests.createFileSystem(names, tags))
                     .fileSystemId();
         } catch (FileSystemAlreadyExistsException e) {
-            if (e.fileSystemId() != null && !e.fileSystemId().isBlank()) {
-                return e.fileSystemId();
-            }
             // Some implementations leave the id out of the error: look it up by its token.
-            return efs
-                    .describeFileSystems(EfsRequests.describeByCreationToken(names.efsCreationToken()))
-                    .fileSystems()
-                    .stream()
-                    .findFirst()
-                    .map(FileSystemDescription::fileSystemId)
-                    .orElseThrow(() -> new TransientException(
-                            "EFS reported file system " + names.efsCreationToken()
-                                    + " as existing but does not list it yet",
-                            e));
+            String id = e.fileSystemId() != null && !e.fileSystemId().isBlank()
+                    ? e.fileSystemId()
+                    : efs
+                            .describeFileSystems(EfsRequests.describeByCreationToken(names.efsCreationToken()))
+                            .fileSystems()
+                            .stream()
+                            .findFirst()
+                            .map(FileSystemDescription::fileSystemId)
+                            .orElseThrow(() -> new TransientException(
+                                    "EFS reported file system " + names.efsCreationToken()
+                                            + " as existing but does not list it yet",
+                                    e));
+            requireTheRuns(id, names, tags);
+            return id;
         } catch (EfsException e) {
             throw EfsErrors.translate(e, "file system " + names.efsCreationToken());
         }
     }
 
+    /** Refuses a file system with the run's creation token that another stack or run (or someone) made. */
+    private void requireTheRuns(String id, Names names, RunTags tags) {
+        Map<String, String> found = describe(id)
+                .map(fs -> fs.tags().stream().collect(Collectors.toMap(Tag::key, Tag::value, (a, b) -> a)))
+                .orElseThrow(() -> new TransientException(
+                        "EFS reported file system " + id + " as existing but does not describe it yet"));
+        if (!tags.on(found)) {
+            throw new TerminalException(
+                    "FileSystemNotTheRuns",
+                    "EFS answered the run's CreateFileSystem (creation token " + names.efsCreationToken()
+                            + ") with the existing file system " + id + ", tagged " + RunTags.STACK_TAG + "="
+                            + found.get(RunTags.STACK_TAG) + " and " + RunTags.RUN_ID_TAG + "="
+                            + found.get(RunTags.RUN_ID_TAG) + ", not this run's (" + tags.stack() + ", "
+                            + tags.runId() + "); the run neither uses nor deletes it. Start the run under another"
+                            + " runId");
+        }
+    }
+
     /**
-     * The file system made with this CreationToken, if any: how cleanup finds a file system whose
-     * create was accepted but whose id never reached the run record.
+     * The file system made with this CreationToken and carrying the run's {@code tags}, if any: how
+     * cleanup finds a file system whose create was accepted but whose id never reached the run
+     * record. One with the token but not the tags is someone else's, and never the run's to delete.
      */
-    public Optional<String> findByCreationToken(String creationToken) {
+    public Optional<String> findByCreationToken(String creationToken, RunTags tags) {
         try {
             return efs.describeFileSystems(EfsRequests.describeByCreationToken(creationToken)).fileSystems().stream()
+                    .filter(fs ->
+                            tags.on(fs.tags().stream().collect(Collectors.toMap(Tag::key, Tag::value, (a, b) -> a))))
                     .map(FileSystemDescription::fileSystemId)
                     .findFirst();
         } catch (EfsException e) {
