@@ -483,7 +483,9 @@ public final class WorkloadManifests {
      * https://docs.aws.amazon.com/AmazonS3/latest/userguide/checking-object-integrity.html): the
      * model, the metrics, and the newest checkpoint whose .sha256 matches, with it. It runs as
      * trainplane-run (EKS Pod Identity: RunOutputsRole) and writes the model's URI and SHA-256 to
-     * its termination message. An output file that is missing or a refused copy fails it.
+     * its termination message, JSON made of the validated output URI, a hex digest and a file name
+     * of safe characters only, so that no file name can rewrite the report. An output file that is
+     * missing or a refused copy fails it.
      */
     public Job outputsJob() {
         String script = String.join(
@@ -496,9 +498,14 @@ public final class WorkloadManifests {
                 "for f in " + String.join(" ", OUTPUT_FILES.subList(1, OUTPUT_FILES.size()))
                         + "; do if [ -f \"$dir/$f\" ]; then put \"$f\"; fi; done",
                 "checkpoint=''",
+                // The newest checkpoint whose own bytes have the SHA-256 its .sha256 records (not whatever
+                // file the .sha256 names), its name of safe characters only: it goes into the JSON below.
                 "for digest in $(ls -1t \"$dir\"/checkpoint-*.pt.sha256 2>/dev/null); do",
-                "  if (cd \"$dir\" && sha256sum -c --status \"$(basename \"$digest\")\"); then"
-                        + " checkpoint=$(basename \"$digest\" .sha256); break; fi",
+                "  name=$(basename \"$digest\" .sha256)",
+                "  case \"$name\" in *[!A-Za-z0-9._-]*) continue ;; esac",
+                "  [ -f \"$dir/$name\" ] || continue",
+                "  if [ \"$(cut -d' ' -f1 \"$digest\")\" = \"$(sha256sum \"$dir/$name\" | cut -d' ' -f1)\" ]; then"
+                        + " checkpoint=$name; break; fi",
                 "done",
                 "if [ -n \"$checkpoint\" ]; then put \"$checkpoint\"; put \"$checkpoint.sha256\"; fi",
                 "sha=$(sha256sum \"$dir/model.pt\" | cut -d' ' -f1)",

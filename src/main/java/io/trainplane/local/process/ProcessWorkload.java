@@ -417,6 +417,9 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                     .toList();
             for (Path digest : digests) {
                 String name = digest.getFileName().toString().replaceFirst("\\.sha256$", "");
+                if (!name.matches("[A-Za-z0-9._-]+")) {
+                    continue; // as the script's case: only names of safe characters go into the report
+                }
                 Path checkpoint = dir.resolve(name);
                 String recorded = Files.readString(digest).trim().split("\\s+")[0];
                 if (Files.isRegularFile(checkpoint)

@@ -34,7 +34,18 @@ class EfsVolumesTest {
         String id = volumes.createFileSystem(names, EfsRequestsTest.tags(names));
 
         assertThat(volumes.createFileSystem(names, EfsRequestsTest.tags(names))).isEqualTo(id);
-        assertThat(efs.calls).containsExactly("CreateFileSystem", "CreateFileSystem");
+        // The one found is checked to carry the run's tags.
+        assertThat(efs.calls).containsExactly("CreateFileSystem", "CreateFileSystem", "DescribeFileSystems");
+    }
+
+    @Test
+    void aFileSystemWithTheRunsTokenButAnotherStacksTagsIsNotTheRuns() {
+        String theirs = volumes.createFileSystem(names, new io.trainplane.aws.RunTags("another-stack", "run-1"));
+
+        assertThatThrownBy(() -> volumes.createFileSystem(names, EfsRequestsTest.tags(names)))
+                .isInstanceOf(io.trainplane.core.TerminalException.class)
+                .hasMessageContaining(theirs)
+                .hasMessageContaining("trainplane:stack=another-stack");
     }
 
     @Test

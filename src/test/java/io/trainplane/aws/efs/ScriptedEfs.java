@@ -106,6 +106,8 @@ final class ScriptedEfs implements EfsClient {
             }
         }
         String id = fileSystem(request.creationToken(), LifeCycleState.CREATING);
+        fileSystems.computeIfPresent(
+                id, (k, fs) -> fs.toBuilder().tags(request.tags()).build());
         return CreateFileSystemResponse.builder()
                 .fileSystemId(id)
                 .lifeCycleState(LifeCycleState.CREATING)
