@@ -1,12 +1,14 @@
 package io.trainplane.cli;
 
 import io.trainplane.aws.RunPrices;
+import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpec;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What {@code validate} and {@code plan} warn of, without refusing. A created cluster's Kubernetes
@@ -37,21 +39,21 @@ final class SpecWarnings {
     }
 
     /** When the run's nodes would pull its Docker Hub image more often than one address may in an hour. */
-    private static java.util.Optional<String> dockerHub(RunSpec spec) {
+    private static Optional<String> dockerHub(RunSpec spec) {
         String image = spec.training().image();
         int slash = image.indexOf('/');
         String registry = slash < 0 ? "" : image.substring(0, slash);
         boolean hub = slash < 0 || registry.equals("docker.io") || !(registry.contains(".") || registry.contains(":"));
         if (!hub || !spec.cluster().created()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         // Each node pulls the image once: the workers', and the system node group's (its data job runs it).
         int nodes = spec.cluster().nodeGroup().nodes()
-                + io.trainplane.aws.eks.EksRequests.systemNodeGroup().nodes();
+                + EksRequests.systemNodeGroup().nodes();
         if (nodes < DOCKER_HUB_PULLS_PER_HOUR) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(nodes + " nodes pull " + image + " from Docker Hub anonymously through the stack's"
+        return Optional.of(nodes + " nodes pull " + image + " from Docker Hub anonymously through the stack's"
                 + " NAT address, which Docker Hub allows " + DOCKER_HUB_PULLS_PER_HOUR + " pulls an hour for every run"
                 + " together (https://docs.docker.com/docker-hub/usage/pulls/): the nodes beyond them wait in"
                 + " ImagePullBackOff; copy the image to Amazon ECR (or an ECR pull-through cache) and set training.image"
