@@ -145,7 +145,7 @@ final class SpecRules {
                     "has no default: on " + (day == null ? KubernetesVersions.asOf() : day)
                             + " EKS supports none of the versions this build knows (its calendar" + " of "
                             + KubernetesVersions.asOf() + " has " + calendar() + ")",
-                    "update this build: its calendar of EKS versions (" + KubernetesVersions.RESOURCE
+                    "update this build: its calendar of EKS versions (src/main/resources" + KubernetesVersions.RESOURCE
                             + ") is out of date"));
         }
         // A default is chosen among the versions of the day (RunSpecs), so only a version the spec names is refused.
@@ -179,8 +179,8 @@ final class SpecRules {
                         + (available.isEmpty() ? "none of the versions this build knows" : String.join(", ", available))
                         + ")",
                 newest == null
-                        ? "update this build: its calendar of EKS versions (" + KubernetesVersions.RESOURCE
-                                + ") is out of date"
+                        ? "update this build: its calendar of EKS versions (src/main/resources"
+                                + KubernetesVersions.RESOURCE + ") is out of date"
                         : "set cluster.kubernetesVersion to \"" + newest + "\", the newest version in standard support"
                                 + (available.size() > 1
                                         ? ", or another one of " + String.join(", ", available)

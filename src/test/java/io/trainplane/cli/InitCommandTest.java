@@ -61,6 +61,11 @@ class InitCommandTest {
             public Map<String, String> environment() {
                 return environment;
             }
+
+            @Override
+            public java.time.Clock clock() {
+                return io.trainplane.TestTime.clock();
+            }
         };
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

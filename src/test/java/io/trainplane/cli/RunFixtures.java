@@ -93,6 +93,11 @@ final class RunFixtures {
             public String region() {
                 return "us-east-1";
             }
+
+            @Override
+            public java.time.Clock clock() {
+                return io.trainplane.TestTime.clock();
+            }
         };
     }
 
