@@ -19,6 +19,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,7 +31,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * template.yaml gives them, JSON bytes in and out, each invocation running as the function's
  * execution role, an exception reported as its class name (the error) and
  * {@code errorMessage}/{@code errorType} JSON (the cause), an invocation longer than the
- * function's Timeout (template.yaml) as Lambda's {@value #TIMED_OUT}. Injected faults strike before
+ * function's Timeout (template.yaml) as Lambda's {@value #TIMED_OUT}, payloads within Lambda's
+ * quota ({@link LambdaPayloads}). Injected faults strike before
  * the handler runs, but for {@link LambdaFault#TIMEOUT}, which strikes after. The handlers are the functions {@link Pipeline} declares, on the local cloud's clients.
  */
 public final class LocalLambdas implements TaskInvoker {
@@ -119,14 +121,15 @@ public final class LocalLambdas implements TaskInvoker {
                 throw failure(fault.error(), fault.message(timeout));
             }
         }
+        byte[] request = Json.write(payload).getBytes(StandardCharsets.UTF_8);
+        LambdaPayloads.checkRequest(request.length);
         cloud.reconcile();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long start = System.nanoTime();
         try {
             Callers.as(principals.function(function), () -> {
                 try {
-                    handler.handleRequest(
-                            new ByteArrayInputStream(Json.write(payload).getBytes()), out, null);
+                    handler.handleRequest(new ByteArrayInputStream(request), out, null);
                     return null;
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
@@ -150,7 +153,11 @@ public final class LocalLambdas implements TaskInvoker {
         if (lambdaFaults.contains(LambdaFault.TIMEOUT) && struck.add(LambdaFault.TIMEOUT + " " + function)) {
             throw failure(LambdaFault.TIMEOUT.error(), LambdaFault.TIMEOUT.message(timeout));
         }
-        return Json.read(out.toString());
+        // Like a timeout, an answer too large for Lambda is lost after the function did its work.
+        if (LambdaPayloads.responseTooLarge(out.size())) {
+            throw failure(LambdaPayloads.RESPONSE_TOO_LARGE, LambdaPayloads.responseMessage());
+        }
+        return Json.read(out.toString(StandardCharsets.UTF_8));
     }
 
     /** Lambda's message for an invocation stopped at its function's Timeout. */

@@ -93,6 +93,15 @@ public final class RunResources {
 
     public static final Key<String> PLACEMENT_GROUP = text("ec2/placement-group");
     /**
+     * The launch templates' ids ({@code lt-…}) and the placement group's name, once Cloud Control
+     * named them (written with the node group that uses them): how the account's inventory names
+     * them, so that a run whose cleanup could not run names them too (not by a request token).
+     */
+    public static final Key<String> LAUNCH_TEMPLATE_ID = text("ec2/launch-template-id");
+
+    public static final Key<String> SYSTEM_LAUNCH_TEMPLATE_ID = text("ec2/system-launch-template-id");
+    public static final Key<String> PLACEMENT_GROUP_NAME = text("ec2/placement-group-name");
+    /**
      * The log group of the created cluster's control-plane logs ({@code /aws/eks/<cluster>/cluster}),
      * written before its create is sent; its Cloud Control request token, once it is asked for.
      */
@@ -160,6 +169,9 @@ public final class RunResources {
             LAUNCH_TEMPLATE,
             SYSTEM_LAUNCH_TEMPLATE,
             PLACEMENT_GROUP,
+            LAUNCH_TEMPLATE_ID,
+            SYSTEM_LAUNCH_TEMPLATE_ID,
+            PLACEMENT_GROUP_NAME,
             LOG_GROUP,
             LOG_GROUP_REQUEST,
             FILE_SYSTEM,

@@ -41,7 +41,12 @@ final class NodegroupPrerequisites {
                         run.spec().cluster().nodeGroup(),
                         placementGroup,
                         clusterGroup == null ? List.of() : List.of(clusterGroup));
-        store.update(run.runId(), r -> r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken()));
+        store.update(run.runId(), r -> {
+            var withTemplate = r.withResource(RunResources.LAUNCH_TEMPLATE, request.requestToken());
+            return placementGroup
+                    .map(name -> withTemplate.withResource(RunResources.PLACEMENT_GROUP_NAME, name))
+                    .orElse(withTemplate);
+        });
     }
 
     /**
@@ -99,7 +104,8 @@ final class NodegroupPrerequisites {
                 .orElseThrow(() -> new TerminalException(
                         "LaunchTemplateUnknown",
                         "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
-        store.update(run.runId(), r -> r.withResource(RunResources.SYSTEM_NODE_GROUP, nodegroup));
+        store.update(run.runId(), r -> r.withResource(RunResources.SYSTEM_NODE_GROUP, nodegroup)
+                .withResource(RunResources.SYSTEM_LAUNCH_TEMPLATE_ID, templateId));
         nodegroups
                 .get()
                 .createSystem(
@@ -116,7 +122,8 @@ final class NodegroupPrerequisites {
             String launchTemplateId) {
         String nodegroup = run.names().nodeGroupName();
         // Recorded before the call: if this Lambda dies after EKS accepted it, cleanup still finds the node group.
-        store.update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup));
+        store.update(run.runId(), r -> r.withResource(RunResources.NODE_GROUP, nodegroup)
+                .withResource(RunResources.LAUNCH_TEMPLATE_ID, launchTemplateId));
         nodegroups
                 .get()
                 .create(

@@ -71,14 +71,22 @@ enum ResourceKind {
     /** After the run's objects: its nodes run the EFS CSI controller that lets go of the run's volume. */
     SYSTEM_NODE_GROUP(
             "EKS system node group", Keep.WITH_CLUSTER, entries(RunResources.SYSTEM_NODE_GROUP), KUBERNETES_OBJECTS),
-    LAUNCH_TEMPLATE("launch template", Keep.WITH_CLUSTER, entries(RunResources.LAUNCH_TEMPLATE), NODE_GROUP),
+    LAUNCH_TEMPLATE(
+            "launch template",
+            Keep.WITH_CLUSTER,
+            entries(RunResources.LAUNCH_TEMPLATE, RunResources.LAUNCH_TEMPLATE_ID),
+            NODE_GROUP),
     /** Requested just before the cluster (it needs nothing of it), used by the system node group. */
     SYSTEM_LAUNCH_TEMPLATE(
             "system launch template",
             Keep.WITH_CLUSTER,
-            entries(RunResources.SYSTEM_LAUNCH_TEMPLATE),
+            entries(RunResources.SYSTEM_LAUNCH_TEMPLATE, RunResources.SYSTEM_LAUNCH_TEMPLATE_ID),
             SYSTEM_NODE_GROUP),
-    PLACEMENT_GROUP("placement group", Keep.WITH_CLUSTER, entries(RunResources.PLACEMENT_GROUP), NODE_GROUP),
+    PLACEMENT_GROUP(
+            "placement group",
+            Keep.WITH_CLUSTER,
+            entries(RunResources.PLACEMENT_GROUP, RunResources.PLACEMENT_GROUP_NAME),
+            NODE_GROUP),
     CLUSTER(
             "EKS cluster",
             Keep.WITH_CLUSTER,
@@ -165,11 +173,15 @@ enum ResourceKind {
             case WARM_NODES -> warmNodes(r);
             case SYSTEM_NODE_GROUP -> nodegroup(r, RunResources.SYSTEM_NODE_GROUP);
             case LAUNCH_TEMPLATE ->
-                list(r.get(RunResources.LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
+                requested(r, RunResources.LAUNCH_TEMPLATE, RunResources.LAUNCH_TEMPLATE_ID, "ec2:launch-template/");
             case SYSTEM_LAUNCH_TEMPLATE ->
-                list(r.get(RunResources.SYSTEM_LAUNCH_TEMPLATE).map(token -> "cloudcontrol:request/" + token));
+                requested(
+                        r,
+                        RunResources.SYSTEM_LAUNCH_TEMPLATE,
+                        RunResources.SYSTEM_LAUNCH_TEMPLATE_ID,
+                        "ec2:launch-template/");
             case PLACEMENT_GROUP ->
-                list(r.get(RunResources.PLACEMENT_GROUP).map(token -> "cloudcontrol:request/" + token));
+                requested(r, RunResources.PLACEMENT_GROUP, RunResources.PLACEMENT_GROUP_NAME, "ec2:placement-group/");
             case CLUSTER -> list(r.get(RunResources.EKS_CLUSTER).map(c -> "eks:cluster/" + c));
             case LOG_GROUP ->
                 list(r.get(RunResources.LOG_GROUP)
@@ -205,6 +217,13 @@ enum ResourceKind {
             case CLUSTER -> list(r.get(RunResources.EKS_CLUSTER).map(c -> "eks:cluster/" + c));
             case LOG_GROUP -> list(r.get(RunResources.LOG_GROUP).map(name -> ControlPlaneLogGroup.REF_PREFIX + name));
         };
+    }
+
+    /** A resource asked of Cloud Control: by its identifier once recorded, else by the request's token. */
+    private static List<String> requested(
+            RunResources r, RunResources.Key<String> token, RunResources.Key<String> identifier, String prefix) {
+        return list(
+                r.get(identifier).map(id -> prefix + id).or(() -> r.get(token).map(t -> "cloudcontrol:request/" + t)));
     }
 
     private static List<RunResources.Key<?>> entries(RunResources.Key<?>... keys) {

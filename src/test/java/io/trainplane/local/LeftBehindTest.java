@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -120,5 +121,61 @@ class LeftBehindTest {
                         assertThat(CleanupRecord.finished(swept)).isTrue();
                     }
                 }));
+    }
+
+    /**
+     * When the Teardown function itself never runs (every pass fails), nothing asks the services
+     * what is left: the error names what the record lists, each resource as the account's
+     * inventory names it, and what it names covers everything left (a pod by its namespace, a
+     * mount target by its file system, an add-on by its cluster); the janitor removes it all.
+     */
+    @Test
+    void aCleanupWhoseOwnFunctionNeverRunsStillNamesEveryLeftoverAndTheJanitorRemovesThem() {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
+            Faults teardownFails = new Faults(Set.of("Teardown", "CheckTeardown", "RetryTeardown"), Set.of());
+            RunReport r =
+                    new LocalRun(cloud, teardownFails, e -> {}).execute(RunSpecs.normalize(quickstart), "quickstart");
+            assertThat(r.status()).isEqualTo("FAILED");
+            List<String> remaining = r.resources().remaining();
+            assertThat(remaining).contains("eks:cluster/tp-quickstart-eks");
+            CleanupFailure cleanup = StepWiring.runStore(cloud.clients())
+                    .get("quickstart")
+                    .error()
+                    .cleanup();
+            assertThat(cleanup).as("the error of a run that left " + remaining).isNotNull();
+            assertThat(r.cleanup()).isEqualTo(cleanup);
+            List<String> named = cleanup.refs();
+            assertThat(named).noneMatch(ref -> ref.startsWith("cloudcontrol:request/"));
+            assertThat(remaining).allSatisfy(left -> assertThat(coveredBy(left, named))
+                    .as(left + " is named, or lies in what is named: " + named)
+                    .isTrue());
+            assertThat(cleanup.leftBehind()).extracting(Leftover::removedBy).containsOnly(Leftover.JANITOR);
+            assertThat(cleanup.sentence()).contains("The janitor deletes them").contains(cleanup.command());
+
+            cloud.faults().clear();
+            cloud.clock().advance(Duration.ofHours(1));
+            LocalJanitor.sweep(cloud);
+            cloud.reconcile();
+            assertThat(cloud.inventory()).as("left after the janitor's sweep").isEmpty();
+        }
+    }
+
+    /** Whether {@code left} is one of {@code named}, or goes with one (its namespace, cluster or file system). */
+    private static boolean coveredBy(String left, List<String> named) {
+        if (named.contains(left)) {
+            return true;
+        }
+        String[] parts = left.split("/");
+        if (parts[0].startsWith("kubernetes:")) {
+            // A namespaced object goes with its namespace, a cluster-scoped one with the cluster.
+            return parts.length == 3
+                    ? named.contains("kubernetes:Namespace/" + parts[1])
+                    : named.stream().anyMatch(ref -> ref.startsWith("eks:cluster/"));
+        }
+        return switch (parts[0]) {
+            case "eks:addon" -> named.contains("eks:cluster/" + parts[1]);
+            case "efs:mount-target" -> named.stream().anyMatch(ref -> ref.startsWith("efs:file-system/"));
+            default -> false;
+        };
     }
 }

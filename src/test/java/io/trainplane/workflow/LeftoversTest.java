@@ -44,6 +44,21 @@ class LeftoversTest {
     }
 
     @Test
+    void aLaunchTemplateOrPlacementGroupThatCloudControlNamedIsNamedByItsIdNotTheRequest() throws IOException {
+        RunRecord run = run(false)
+                .withResource(RunResources.LAUNCH_TEMPLATE_ID, "lt-1")
+                .withResource(RunResources.SYSTEM_LAUNCH_TEMPLATE, "request-2")
+                .withResource(RunResources.PLACEMENT_GROUP, "request-3")
+                .withResource(RunResources.PLACEMENT_GROUP_NAME, "tp-quickstart-efa");
+        assertThat(Leftovers.recorded(run))
+                .contains(
+                        "ec2:launch-template/lt-1",
+                        "cloudcontrol:request/request-2",
+                        "ec2:placement-group/tp-quickstart-efa")
+                .doesNotContain("cloudcontrol:request/request-1", "cloudcontrol:request/request-3");
+    }
+
+    @Test
     void theJanitorRemovesWhatIsLeftOnlyWhenItCanFindTheRun() throws IOException {
         RunRecord run = run(false);
         CleanupFailure withVolume = Leftovers.failure(

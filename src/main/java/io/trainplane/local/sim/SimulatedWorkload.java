@@ -15,10 +15,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The default workload's pods, simulated: training takes {@link #EPOCH} per epoch, evaluation
- * reports an accuracy that follows a plausible learning curve of the epochs trained (not a real
- * measurement: the process runtime runs the real scripts). A {@link ClusterFault}, when armed,
- * makes the pods fail the way a real cluster shows it.
+ * The default workload's pods, simulated: training takes {@link #EPOCH} per epoch and prints
+ * train.py's progress lines, evaluation reports an accuracy that follows a plausible learning curve
+ * of the epochs trained (not a real measurement: the process runtime runs the real scripts). A
+ * {@link ClusterFault}, when armed, makes the pods fail the way a real cluster shows it.
  */
 public final class SimulatedWorkload implements PodBehaviour {
     static final Duration EPOCH = Duration.ofSeconds(30);
@@ -39,6 +39,9 @@ public final class SimulatedWorkload implements PodBehaviour {
     /** How long copying the outputs takes. */
     static final Duration OUTPUTS = Duration.ofSeconds(20);
 
+    private final Duration perEpoch;
+    private final boolean printsProgress;
+
     private volatile ClusterFault fault;
     /** The account's S3 as the run's pods reach it; null: the pods have no credentials. */
     private volatile PodS3 s3;
@@ -55,6 +58,19 @@ public final class SimulatedWorkload implements PodBehaviour {
 
     /** How long fetching a checkpoint takes. */
     static final Duration FETCH = Duration.ofSeconds(10);
+
+    public SimulatedWorkload() {
+        this(EPOCH, true);
+    }
+
+    /**
+     * A training of {@code perEpoch} per epoch (a week fits in the spec's 1,000 epochs) that prints
+     * train.py's {@code epoch N/M} lines or, as code of one's own may, nothing to read its progress from.
+     */
+    public SimulatedWorkload(Duration perEpoch, boolean printsProgress) {
+        this.perEpoch = perEpoch;
+        this.printsProgress = printsProgress;
+    }
 
     /** The S3 the outputs pods write to, with their pod identity. */
     public SimulatedWorkload storingOutputsIn(PodS3 s3) {
@@ -143,7 +159,7 @@ public final class SimulatedWorkload implements PodBehaviour {
         int from = resumedEpoch(job);
         int left = Math.max(0, epochs(job) - from);
         return new Outcome(
-                left == 0 ? FETCH : EPOCH.multipliedBy(left),
+                left == 0 ? FETCH : perEpoch.multipliedBy(left),
                 0,
                 from == 0 ? null : String.format(Locale.ROOT, "{\"restarts\": 0, \"resumedFromEpoch\": %d}", from));
     }
@@ -339,7 +355,7 @@ public final class SimulatedWorkload implements PodBehaviour {
      * #timeline}'s course: from when the first workers all run, interruptions keep the epochs done
      * by then and the training goes on once their replacements run.
      */
-    static int epochsDone(Job job, List<Pod> pods, Instant until) {
+    int epochsDone(Job job, List<Pod> pods, Instant until) {
         int epochs = epochs(job);
         java.util.TreeSet<Instant> strikes = new java.util.TreeSet<>();
         JobPods.interrupted(pods).stream()
@@ -357,7 +373,7 @@ public final class SimulatedWorkload implements PodBehaviour {
         for (Instant strike : strikes) {
             epoch = (int) Math.min(
                     epochs,
-                    epoch + Math.max(0, Duration.between(resumed, strike).dividedBy(EPOCH)));
+                    epoch + Math.max(0, Duration.between(resumed, strike).dividedBy(perEpoch)));
             Optional<Instant> next = pods.stream()
                     .filter(p -> !created(p).isBefore(strike) && p.getStatus().getStartTime() != null)
                     .map(p -> Instant.parse(p.getStatus().getStartTime()))
@@ -368,7 +384,7 @@ public final class SimulatedWorkload implements PodBehaviour {
             resumed = next.get();
         }
         return (int) Math.min(
-                epochs, epoch + Math.max(0, Duration.between(resumed, until).dividedBy(EPOCH)));
+                epochs, epoch + Math.max(0, Duration.between(resumed, until).dividedBy(perEpoch)));
     }
 
     /**
@@ -378,9 +394,9 @@ public final class SimulatedWorkload implements PodBehaviour {
     @Override
     public Optional<Instant> interruption(Job training, Instant started, int afterEpochs, Instant now) {
         int from = resumedEpoch(training);
-        Instant strike = started.plus(EPOCH.multipliedBy(Math.max(0, afterEpochs - from)))
-                .plus(EPOCH.dividedBy(2));
-        Instant end = started.plus(EPOCH.multipliedBy(epochs(training) - from));
+        Instant strike = started.plus(perEpoch.multipliedBy(Math.max(0, afterEpochs - from)))
+                .plus(perEpoch.dividedBy(2));
+        Instant end = started.plus(perEpoch.multipliedBy(epochs(training) - from));
         return now.isBefore(strike) || !strike.isBefore(end) ? Optional.empty() : Optional.of(strike);
     }
 
@@ -394,7 +410,7 @@ public final class SimulatedWorkload implements PodBehaviour {
      * lost at T runs (torchrun's rendezvous waits for it). The first start begins at {@code fromEpoch}
      * (a fetched training.resumeFrom). Empty while a replacement has not started.
      */
-    static Optional<Timeline> timeline(Job job, List<Pod> pods, int fromEpoch) {
+    Optional<Timeline> timeline(Job job, List<Pod> pods, int fromEpoch) {
         int epochs = epochs(job);
         List<Pod> interrupted = JobPods.interrupted(pods);
         java.util.TreeMap<Instant, List<Pod>> byTime = new java.util.TreeMap<>();
@@ -411,7 +427,7 @@ public final class SimulatedWorkload implements PodBehaviour {
                 .orElse(first);
         int epoch = fromEpoch;
         for (var at : byTime.entrySet()) {
-            long done = Duration.between(resumed, at.getKey()).dividedBy(EPOCH);
+            long done = Duration.between(resumed, at.getKey()).dividedBy(perEpoch);
             epoch = (int) Math.min(epochs, epoch + Math.max(0, done));
             Instant next = null;
             for (Pod lost : at.getValue()) {
@@ -429,7 +445,7 @@ public final class SimulatedWorkload implements PodBehaviour {
             }
             resumed = next;
         }
-        return Optional.of(new Timeline(resumed.plus(EPOCH.multipliedBy(epochs - epoch)), byTime.size(), epoch));
+        return Optional.of(new Timeline(resumed.plus(perEpoch.multipliedBy(epochs - epoch)), byTime.size(), epoch));
     }
 
     /** Which pod a replacement stands in for: an Indexed Job's completion index, a PyTorchJob's replica type and index. */
@@ -457,7 +473,10 @@ public final class SimulatedWorkload implements PodBehaviour {
         return fault == ClusterFault.CRASH_LOOP && "Never".equals(pod.getSpec().getRestartPolicy());
     }
 
-    /** A training pod prints what train.py prints after each epoch: {@code epoch N/M loss L}, its last lines. */
+    /**
+     * A training pod prints what train.py prints after each epoch: {@code epoch N/M loss L}, its
+     * last lines (nothing when it does not print its progress).
+     */
     @Override
     public Optional<String> log(Job job, Pod pod, Instant now) {
         if (!"training".equals(component(job))
@@ -468,9 +487,12 @@ public final class SimulatedWorkload implements PodBehaviour {
         if (crashesOnce(pod)) {
             return Optional.of(FaultyPods.CRASH + "\n");
         }
+        if (!printsProgress) {
+            return Optional.empty();
+        }
         int epochs = epochs(job);
         Duration running = Duration.between(Instant.parse(pod.getStatus().getStartTime()), now);
-        long done = Math.min(epochs, Math.max(0, running.dividedBy(EPOCH)));
+        long done = Math.min(epochs, Math.max(0, running.dividedBy(perEpoch)));
         StringBuilder log = new StringBuilder();
         for (long epoch = Math.max(1, done - 9); epoch <= done; epoch++) {
             log.append(String.format(

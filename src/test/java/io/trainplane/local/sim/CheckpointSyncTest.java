@@ -121,11 +121,11 @@ class CheckpointSyncTest {
                 .endStatus()
                 .build();
         int epochs = SimulatedWorkload.epochs(job);
-        assertThat(SimulatedWorkload.epochsDone(job, List.of(pod), T0.plus(SimulatedWorkload.EPOCH.multipliedBy(2))))
+        SimulatedWorkload workload = new SimulatedWorkload();
+        assertThat(workload.epochsDone(job, List.of(pod), T0.plus(SimulatedWorkload.EPOCH.multipliedBy(2))))
                 .isEqualTo(Math.min(2, epochs));
-        assertThat(SimulatedWorkload.epochsDone(job, List.of(pod), T0.plus(SimulatedWorkload.EPOCH.multipliedBy(99))))
+        assertThat(workload.epochsDone(job, List.of(pod), T0.plus(SimulatedWorkload.EPOCH.multipliedBy(99))))
                 .isEqualTo(epochs);
-        assertThat(SimulatedWorkload.epochsDone(job, List.of(pod), T0.plusSeconds(10)))
-                .isZero();
+        assertThat(workload.epochsDone(job, List.of(pod), T0.plusSeconds(10))).isZero();
     }
 }
