@@ -78,6 +78,7 @@ public final class PodDiagnosis {
             LogTails logs) {
         for (Pod pod : pods) {
             Optional<Diagnosis> found = imagePull(pod)
+                    .or(() -> evictedForDisk(pod))
                     .or(() -> crashLoop(pod, jobFailed, logs))
                     .or(() -> failedWithUnresolvedName(pod, jobFailed, logs));
             if (found.isPresent()) {
@@ -108,8 +109,10 @@ public final class PodDiagnosis {
                     status.getState() == null ? null : status.getState().getWaiting();
             if (waiting != null && IMAGE_PULL.contains(waiting.getReason())) {
                 String image = Objects.requireNonNullElseGet(status.getImage(), () -> imageOf(pod, status.getName()));
+                boolean diskFull =
+                        waiting.getMessage() != null && waiting.getMessage().contains(NO_SPACE);
                 return Optional.of(new Diagnosis(
-                        "ImagePullFailed",
+                        diskFull ? "NodeDiskFull" : "ImagePullFailed",
                         "the image " + image + " of pod " + name(pod)
                                 + " cannot be pulled (" + waiting.getReason() + detail(waiting.getMessage())
                                 + "); "
@@ -122,12 +125,41 @@ public final class PodDiagnosis {
                                                 + " ecr:BatchGetImage and ecr:GetDownloadUrlForLayer on the repository"
                                                 + " (AmazonEC2ContainerRegistryReadOnly), and a repository in another"
                                                 + " account a repository policy that lets the role pull"
-                                        : "check the image (workload.image, or training.image) and that the nodes can reach its registry"),
+                                        : diskFull
+                                                ? DISK_TOO_SMALL
+                                                : "check the image (workload.image, or training.image) and that the nodes can reach its registry"),
                         name(pod),
                         false));
             }
         }
         return Optional.empty();
+    }
+
+    /** containerd's words when a pull fills the node's disk. */
+    static final String NO_SPACE = "no space left on device";
+
+    private static final String DISK_TOO_SMALL = "the nodes' root volumes are too small for the images they pull:"
+            + " raise cluster.nodeGroup.diskGiB (left out, it is sized from the training image), or, on an"
+            + " existing cluster, its node group's root volume";
+
+    /**
+     * A pod the kubelet evicted because its node's disk was nearly full
+     * (https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/): status reason
+     * Evicted, its message naming ephemeral-storage. A new pod would fill the disk again.
+     */
+    private static Optional<Diagnosis> evictedForDisk(Pod pod) {
+        if (pod.getStatus() == null
+                || !"Evicted".equals(pod.getStatus().getReason())
+                || pod.getStatus().getMessage() == null
+                || !pod.getStatus().getMessage().contains("ephemeral-storage")) {
+            return Optional.empty();
+        }
+        return Optional.of(new Diagnosis(
+                "NodeDiskFull",
+                "pod " + name(pod) + " was evicted ("
+                        + pod.getStatus().getMessage().strip() + "); " + DISK_TOO_SMALL,
+                name(pod),
+                false));
     }
 
     private static Optional<Diagnosis> crashLoop(Pod pod, boolean jobFailed, LogTails logs) {

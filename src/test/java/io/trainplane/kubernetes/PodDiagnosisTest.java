@@ -119,6 +119,49 @@ class PodDiagnosisTest {
     }
 
     @Test
+    void aNodeDiskTooSmallForTheImagesSaysToRaiseDiskGiBWhetherThePullOrTheKubeletFailed() {
+        var noSpace = new PodStatusBuilder()
+                .withPhase("Pending")
+                .addNewContainerStatus()
+                .withName("trainer")
+                .withImage("pytorch/pytorch:2.5.1")
+                .withNewState()
+                .withNewWaiting()
+                .withReason("ErrImagePull")
+                .withMessage(
+                        "failed to pull and unpack image \"pytorch/pytorch:2.5.1\": failed to extract layer: write"
+                                + " /var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots: no space left on device")
+                .endWaiting()
+                .endState()
+                .endContainerStatus()
+                .build();
+        var pulled = diagnose(List.of(pod("p-0", noSpace)), List.of(), Duration.ZERO, false);
+        assertThat(pulled.reason()).isEqualTo("NodeDiskFull");
+        assertThat(pulled.message()).contains("no space left on device").contains("raise cluster.nodeGroup.diskGiB");
+
+        var evicted = new PodStatusBuilder()
+                .withPhase("Failed")
+                .withReason("Evicted")
+                .withMessage("The node was low on resource: ephemeral-storage. Threshold quantity: 3145728Ki,"
+                        + " available: 1908408Ki. ")
+                .build();
+        var d = diagnose(List.of(pod("p-1", evicted)), List.of(), Duration.ZERO, false);
+        assertThat(d.reason()).isEqualTo("NodeDiskFull");
+        assertThat(d.message())
+                .contains("pod p-1 was evicted (The node was low on resource: ephemeral-storage.")
+                .contains("raise cluster.nodeGroup.diskGiB");
+
+        // Evicted for memory is not the disk's doing.
+        var memory = new PodStatusBuilder()
+                .withPhase("Failed")
+                .withReason("Evicted")
+                .withMessage("The node was low on resource: memory. ")
+                .build();
+        assertThat(diagnose(List.of(pod("p-2", memory)), List.of(), Duration.ZERO, false))
+                .isNull();
+    }
+
+    @Test
     void aCrashLoopQuotesTheLastTermination() {
         var d = diagnose(
                 List.of(pod("p-1", waiting("CrashLoopBackOff", 4, "RuntimeError: boom"))),

@@ -106,6 +106,21 @@ class ClusterRulesRunTest {
     }
 
     @Test
+    void rootVolumesOfEksDefaultSizeFillWithThePyTorchImageAndTheRunFailsNamingDiskGiB() throws IOException {
+        // 20 GiB (EKS's default) instead of the 30 the spec would size for this image: the system and
+        // PyTorch's image nearly fill a worker; the outputs job's AWS CLI image leaves it under 10 % free.
+        ObjectNode spec = example("quickstart.json");
+        ((ObjectNode) spec.path("cluster").path("nodeGroup")).put("diskGiB", 20);
+        Outcome o = run(spec, null, c -> {});
+
+        RunReport r = assertFailedAndClean(o, "CheckOutputs", "NodeDiskFull", TO_TRAINING_AND_DIAGNOSIS);
+        assertThat(r.cause())
+                .contains("the outputs job")
+                .contains("was evicted (The node was low on resource: ephemeral-storage.")
+                .contains("raise cluster.nodeGroup.diskGiB");
+    }
+
+    @Test
     void podsAskingMoreGpusThanTheInstanceHasStayUnschedulable() throws IOException {
         // gpusPerNode is what the user says; a g5.2xlarge has one GPU, not four.
         ObjectNode spec = example("gpu-single-node.json");

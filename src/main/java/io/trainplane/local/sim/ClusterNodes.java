@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.local.sim.InstanceTypes.InstanceType;
 import io.trainplane.spec.InstanceShapes;
 import io.trainplane.spec.NodeAllocatable;
+import io.trainplane.spec.NodeDisk;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +34,8 @@ final class ClusterNodes {
     static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
     /** Extended resources, which exist on a node only while their device plugin runs there ({@link DevicePlugins}). */
     static final String GPU = "nvidia.com/gpu";
+    /** The node's root file system, where containerd keeps the images ({@link KubeletDisk}). */
+    static final String EPHEMERAL_STORAGE = "ephemeral-storage";
 
     static final String EFA = "vpc.amazonaws.com/efa";
 
@@ -50,7 +53,8 @@ final class ClusterNodes {
             List<Taint> taints,
             List<String> zones,
             int efaInterfaces,
-            String nodeRole) {}
+            String nodeRole,
+            int diskGiB) {}
 
     /**
      * Instances a node group is replacing: the node of the instance that would be named {@code name}
@@ -131,7 +135,8 @@ final class ClusterNodes {
         labels.put("kubernetes.io/arch", arch(type));
         labels.put("kubernetes.io/os", "linux");
         labels.put("kubernetes.io/hostname", name);
-        Map<String, Quantity> capacity = capacity(type);
+        Map<String, Quantity> capacity = capacity(g);
+        Map<String, Quantity> allocatable = allocatable(g);
         return new NodeBuilder()
                 .withNewMetadata()
                 .withName(name)
@@ -144,7 +149,7 @@ final class ClusterNodes {
                 .endSpec()
                 .withNewStatus()
                 .withCapacity(capacity)
-                .withAllocatable(allocatable(type))
+                .withAllocatable(allocatable)
                 .withConditions(new NodeConditionBuilder()
                         .withType("Ready")
                         .withStatus("True")
@@ -167,21 +172,34 @@ final class ClusterNodes {
         return type.architecture();
     }
 
-    /** What the kubelet reports before any device plugin runs: cpu, memory, pods. */
-    static Map<String, Quantity> capacity(InstanceType type) {
+    /**
+     * What the kubelet of a node of {@code g} reports before any device plugin runs: cpu, memory,
+     * pods, and its root file system as ephemeral-storage.
+     */
+    static Map<String, Quantity> capacity(Group g) {
+        InstanceType type = InstanceTypes.require(g.instanceType());
         Map<String, Quantity> capacity = new LinkedHashMap<>();
         capacity.put("cpu", new Quantity(Integer.toString(type.vcpus())));
         capacity.put("memory", new Quantity(type.memoryMiB() + "Mi"));
         capacity.put("pods", new Quantity(Integer.toString(type.maxPods())));
+        capacity.put(EPHEMERAL_STORAGE, new Quantity(g.diskGiB() + "Gi"));
         return capacity;
     }
 
-    /** Capacity less what the EKS AMI reserves, as the spec rules computed it ({@link NodeAllocatable}). */
-    static Map<String, Quantity> allocatable(InstanceType type) {
-        Map<String, Quantity> allocatable = capacity(type);
+    /**
+     * Capacity less what the EKS AMI reserves, as the spec rules computed it ({@link NodeAllocatable});
+     * ephemeral-storage less the eviction threshold
+     * (https://kubernetes.io/docs/tasks/administer-cluster/reserve-compute-resources/).
+     */
+    static Map<String, Quantity> allocatable(Group g) {
+        Map<String, Quantity> allocatable = capacity(g);
+        InstanceType type = InstanceTypes.require(g.instanceType());
         NodeAllocatable left = NodeAllocatable.of(InstanceShapes.of(type.name()).orElseThrow());
         allocatable.put("cpu", new Quantity(left.millicores() + "m"));
         allocatable.put("memory", new Quantity(left.memoryMiB() + "Mi"));
+        allocatable.put(
+                EPHEMERAL_STORAGE,
+                new Quantity(Math.round(g.diskGiB() * 1024 * (1 - NodeDisk.EVICTION_AVAILABLE)) + "Mi"));
         return allocatable;
     }
 }

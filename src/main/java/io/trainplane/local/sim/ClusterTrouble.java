@@ -276,7 +276,8 @@ final class ClusterTrouble implements ClusterNodes.Replacements {
                                 withTaint(g.taints(), FOREIGN_TAINT),
                                 g.zones(),
                                 g.efaInterfaces(),
-                                g.nodeRole())
+                                g.nodeRole(),
+                                g.diskGiB())
                         : g)
                 .toList();
     }

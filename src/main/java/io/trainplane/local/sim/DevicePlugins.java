@@ -39,8 +39,8 @@ final class DevicePlugins {
                 continue;
             }
             InstanceType type = InstanceTypes.require(g.instanceType());
-            Map<String, Quantity> capacity = ClusterNodes.capacity(type);
-            Map<String, Quantity> allocatable = ClusterNodes.allocatable(type);
+            Map<String, Quantity> capacity = ClusterNodes.capacity(g);
+            Map<String, Quantity> allocatable = ClusterNodes.allocatable(g);
             String name = node.getMetadata().getName();
             if (type.gpus() > 0 && running(pods, name, NVIDIA_IMAGE)) {
                 capacity.put(ClusterNodes.GPU, new Quantity(Integer.toString(type.gpus())));

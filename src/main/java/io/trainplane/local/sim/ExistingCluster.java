@@ -17,6 +17,14 @@ import java.util.Set;
  */
 public record ExistingCluster(String name, String version, List<NodeGroup> nodeGroups, Set<Software> installed) {
     /**
+     * Each node's root volume, GiB: what eksctl gives a node group (its user guide's
+     * {@code volumeSize: 80}, https://docs.aws.amazon.com/eks/latest/eksctl/nodegroup-additional-volume-mappings.html;
+     * raised from EKS's 20 GiB, which CUDA images overfill: eksctl-io/eksctl#780). A cluster that
+     * kept 20 GiB would evict a run pulling the PyTorch image ({@link KubeletDisk}).
+     */
+    public static final int ROOT_VOLUME_GIB = 80;
+
+    /**
      * A managed node group of the cluster: its nodes now and the least and most it scales to, labels,
      * taints ({@code key=value:NoSchedule}) and AWS tags.
      */

@@ -3,6 +3,7 @@ package io.trainplane.local.sim;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.spec.NodeDisk;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,21 +74,19 @@ public final class ImagePulls {
      */
     public static final Duration PULL_PER_GB = Duration.ofSeconds(17);
 
-    /** The size assumed for an image not in {@link #COMPRESSED_GB}: a mid-sized application image (an estimate). */
+    /** The size assumed for an image the twin does not know: a mid-sized application image (an estimate). */
     public static final double DEFAULT_GB = 0.5;
 
     /**
-     * Compressed sizes (GB, linux/amd64) of the images the project runs, as the registries list them.
-     * The PyTorch image is Docker Hub's figure
-     * (https://hub.docker.com/r/pytorch/pytorch/tags?name=2.5.1-cuda12.4-cudnn9-runtime, about 3.4 GB);
-     * the others are estimates (no citable figure found here), all small beside it: the AWS CLI
+     * Compressed sizes (GB, linux/amd64) of the images the project runs besides the training images
+     * (whose published sizes are {@link NodeDisk#KNOWN_COMPRESSED_GB}'s), as the registries list them:
+     * estimates (no citable figure found here), all small beside it: the AWS CLI
      * image (Amazon Linux 2 with the CLI v2, https://gallery.ecr.aws/aws-cli/aws-cli), the EKS
      * add-on images from EKS's registry (https://docs.aws.amazon.com/eks/latest/userguide/add-ons-images.html),
      * the device plugins and the training operator. Each image is matched by its reference as the
      * pod names it.
      */
     public static final Map<String, Double> COMPRESSED_GB = Map.ofEntries(
-            Map.entry("pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", 3.4),
             Map.entry("public.ecr.aws/aws-cli/aws-cli:2.22.35", 0.14), // estimate
             Map.entry("nvcr.io/nvidia/k8s-device-plugin:v0.17.0", 0.16), // estimate
             Map.entry("public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6", 0.03), // estimate
@@ -146,12 +145,18 @@ public final class ImagePulls {
     private final Map<String, Map<String, Instant>> cached = new ConcurrentHashMap<>();
     /** Each pod's pulls (by uid), planned once when the kubelet first turns to its images. */
     private final Map<String, List<Pull>> plans = new ConcurrentHashMap<>();
+    /** Pods the kubelet evicts for the disk their pulls filled ({@link KubeletDisk}), by uid. */
+    private final Map<String, Eviction> evictions = new ConcurrentHashMap<>();
+
+    /** An eviction at {@code at}, with the kubelet's message. */
+    record Eviction(Instant at, String message) {}
+
     /** Events already written (pod uid, image, reason). */
     private final Set<String> written = ConcurrentHashMap.newKeySet();
 
-    /** The image's compressed size in GB: the table's, else {@link #DEFAULT_GB}. */
+    /** The image's compressed size in GB: the tables', else {@link #DEFAULT_GB}. */
     public static double gigabytes(String image) {
-        return COMPRESSED_GB.getOrDefault(image, DEFAULT_GB);
+        return COMPRESSED_GB.getOrDefault(image, NodeDisk.KNOWN_COMPRESSED_GB.getOrDefault(image, DEFAULT_GB));
     }
 
     /** How long pulling {@code gigabytes} takes at {@link #PULL_PER_GB}. */
@@ -179,7 +184,8 @@ public final class ImagePulls {
      */
     synchronized Instant ready(Pod pod, Instant from) {
         List<Pull> pulls = plan(pod, from);
-        if (refused(pulls).isPresent()) {
+        if (refused(pulls).isPresent()
+                || evictions.containsKey(pod.getMetadata().getUid())) {
             return Instant.MAX;
         }
         return pulls.isEmpty() ? from : pulls.getLast().finished();
@@ -198,11 +204,17 @@ public final class ImagePulls {
             String node = pod.getSpec().getNodeName();
             String role = nodeRole(node);
             String arch = nodeArchitecture(node);
+            Optional<KubeletDisk> disk =
+                    KubeletDisk.of(reads.client().nodes().withName(node).get(), cache);
+            Set<String> inUse = inUse(node, pod);
             for (String image : images(pod)) {
                 Instant there = cache.get(image);
                 Optional<String> refusal = there != null
                         ? Optional.empty()
-                        : platformRefusal(image, arch).or(() -> registries.refusal(role, node, image));
+                        : platformRefusal(image, arch)
+                                .or(() -> registries.refusal(role, node, image))
+                                .or(() -> disk.filter(d -> !d.makeRoom(image, inUse))
+                                        .map(d -> KubeletDisk.noSpace(image)));
                 if (refusal.isPresent()) {
                     // The kubelet goes no further than the image it cannot pull.
                     pulls.add(new Pull(image, t, t.plus(REFUSED_AFTER), true, refusal.get()));
@@ -216,9 +228,27 @@ public final class ImagePulls {
                 cache.putIfAbsent(image, finished);
                 pulls.add(new Pull(image, t, finished, true));
                 t = finished;
+                if (there == null && disk.isPresent()) {
+                    if (disk.get().underPressure(inUse)) {
+                        evictions.put(uid, new Eviction(finished, disk.get().evictionMessage()));
+                        break;
+                    }
+                    disk.get().collectPastHighThreshold(inUse);
+                }
             }
             return List.copyOf(pulls);
         });
+    }
+
+    /** The images the node's pods that have not ended need, {@code pod}'s included: the collector keeps them. */
+    private Set<String> inUse(String node, Pod pod) {
+        Set<String> used = new java.util.HashSet<>(images(pod));
+        reads.pods().stream()
+                .filter(p -> node.equals(p.getSpec().getNodeName()))
+                .filter(p -> p.getStatus() == null
+                        || !Set.of("Succeeded", "Failed").contains(p.getStatus().getPhase()))
+                .forEach(p -> used.addAll(images(p)));
+        return used;
     }
 
     /**
@@ -262,6 +292,10 @@ public final class ImagePulls {
      */
     Pod waiting(KubernetesClient client, Pod pod, Instant now) {
         writeEvents(client, pod, now);
+        Eviction eviction = evictions.get(pod.getMetadata().getUid());
+        if (eviction != null && !eviction.at().isAfter(now)) {
+            return evict(client, pod, eviction);
+        }
         boolean initFirst = pod.getSpec().getInitContainers() != null
                 && pod.getSpec().getInitContainers().stream().anyMatch(c -> !"Always".equals(c.getRestartPolicy()));
         String reason = initFirst ? "PodInitializing" : "ContainerCreating";
@@ -282,6 +316,63 @@ public final class ImagePulls {
         }
         pod.getStatus().setContainerStatuses(statuses);
         pod.getStatus().setInitContainerStatuses(initStatuses);
+        return client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .resource(pod)
+                .updateStatus();
+    }
+
+    /** The node controller's taint on a node with DiskPressure (https://kubernetes.io/docs/reference/labels-annotations-taints/#node-kubernetes-io-disk-pressure). */
+    static final String DISK_PRESSURE_TAINT = "node.kubernetes.io/disk-pressure";
+
+    /**
+     * The pod evicted, as the kubelet fails it: phase Failed, reason Evicted, the DisruptionTarget
+     * condition (reason TerminationByKubelet,
+     * https://kubernetes.io/docs/concepts/workloads/pods/disruptions/#pod-disruption-conditions) and
+     * an Evicted event; its node with the DiskPressure condition and the node controller's
+     * {@value #DISK_PRESSURE_TAINT} NoSchedule taint. Stricter than the kubelet: the twin never lifts
+     * the pressure (the kubelet does once the evicted pod's images are collected, after
+     * evictionPressureTransitionPeriod, and a replacement pod would fill the disk again).
+     */
+    private Pod evict(KubernetesClient client, Pod pod, Eviction eviction) {
+        String at = eviction.at().toString();
+        client.nodes().withName(pod.getSpec().getNodeName()).edit(node -> {
+            var conditions = new ArrayList<>(node.getStatus().getConditions());
+            conditions.removeIf(c -> "DiskPressure".equals(c.getType()));
+            conditions.add(new io.fabric8.kubernetes.api.model.NodeConditionBuilder()
+                    .withType("DiskPressure")
+                    .withStatus("True")
+                    .withReason("KubeletHasDiskPressure")
+                    .withMessage("kubelet has disk pressure")
+                    .withLastTransitionTime(at)
+                    .build());
+            node.getStatus().setConditions(conditions);
+            var taints = new ArrayList<io.fabric8.kubernetes.api.model.Taint>(
+                    node.getSpec().getTaints() == null
+                            ? List.of()
+                            : node.getSpec().getTaints());
+            if (taints.stream().noneMatch(t -> DISK_PRESSURE_TAINT.equals(t.getKey()))) {
+                taints.add(new io.fabric8.kubernetes.api.model.Taint("NoSchedule", DISK_PRESSURE_TAINT, at, null));
+            }
+            node.getSpec().setTaints(taints);
+            return node;
+        });
+        warning(client, pod, "Evicted", eviction.message(), eviction.at());
+        pod.getStatus().setPhase("Failed");
+        pod.getStatus().setReason("Evicted");
+        pod.getStatus().setMessage(eviction.message());
+        var conditions = new ArrayList<>(
+                pod.getStatus().getConditions() == null
+                        ? List.of()
+                        : pod.getStatus().getConditions());
+        conditions.add(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                .withType(io.trainplane.kubernetes.JobPods.DISRUPTION_TARGET)
+                .withStatus("True")
+                .withReason("TerminationByKubelet")
+                .withMessage(eviction.message())
+                .withLastTransitionTime(at)
+                .build());
+        pod.getStatus().setConditions(conditions);
         return client.pods()
                 .inNamespace(pod.getMetadata().getNamespace())
                 .resource(pod)

@@ -2,6 +2,7 @@ package io.trainplane.local.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.sim.SimulatedCapacity.Reservation;
+import io.trainplane.spec.NodeDisk;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -264,6 +265,31 @@ final class NodegroupLaunches {
             }
         }
         return count;
+    }
+
+    /**
+     * Each instance's root volume in GiB: its launch template's block device mapping of the root
+     * device, else the node group's diskSize, else EKS's 20
+     * (https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html, diskSize).
+     */
+    int diskGiB(CreateNodegroupRequest request) {
+        JsonNode data = request.launchTemplate() == null || launchTemplates == null
+                ? null
+                : launchTemplates
+                        .apply(
+                                request.launchTemplate().id(),
+                                request.launchTemplate().name())
+                        .orElse(null);
+        if (data != null) {
+            for (JsonNode mapping : data.path("BlockDeviceMappings")) {
+                if (io.trainplane.aws.ec2.Ec2DesiredState.ROOT_DEVICE.equals(
+                                mapping.path("DeviceName").asText())
+                        && mapping.at("/Ebs/VolumeSize").canConvertToInt()) {
+                    return mapping.at("/Ebs/VolumeSize").asInt();
+                }
+            }
+        }
+        return request.diskSize() != null ? request.diskSize() : NodeDisk.EKS_DEFAULT_GIB;
     }
 
     private static List<String> instanceTypes(CreateNodegroupRequest request, JsonNode data) {

@@ -116,7 +116,8 @@ public final class SimulatedClusters implements ApiServers, AutoCloseable {
                     group.maxNodes(),
                     group.labels(),
                     group.taints().stream().map(SimulatedClusters::taint).toList(),
-                    group.tags());
+                    group.tags(),
+                    ExistingCluster.ROOT_VOLUME_GIB);
         }
     }
 

@@ -955,7 +955,8 @@ public final class SimulatedEks implements EksClient, Inventory {
                                     .map(SimulatedNetwork.Subnet::zoneName)
                                     .toList(),
                             launches.efaInterfaces(c.nodegroups.get(n.nodegroupName()).request),
-                            n.nodeRole()))
+                            n.nodeRole(),
+                            launches.diskGiB(c.nodegroups.get(n.nodegroupName()).request)))
                     .toList();
         }
     }
@@ -981,10 +982,12 @@ public final class SimulatedEks implements EksClient, Inventory {
             int maxNodes,
             java.util.Map<String, String> labels,
             List<software.amazon.awssdk.services.eks.model.Taint> taints,
-            java.util.Map<String, String> tags) {
+            java.util.Map<String, String> tags,
+            int diskGiB) {
         synchronized (account) {
             ClusterRecord c = account.cluster(cluster);
             var request = CreateNodegroupRequest.builder()
+                    .diskSize(diskGiB)
                     .clusterName(cluster)
                     .nodegroupName(name)
                     .nodeRole("arn:aws:iam::" + AwsService.ACCOUNT + ":role/eks-node")

@@ -291,7 +291,9 @@ class SimulatedClusterRulesTest {
 
     @Test
     void aPodWaitsInContainerCreatingWhileItsNodePullsItsImagesOnceAndOneAfterTheOther() {
-        KubernetesClient api = cluster("pulls", cpuNodes(1));
+        // EKS's default 20 GiB would not hold PyTorch's image and two more (KubeletDisk).
+        KubernetesClient api =
+                cluster("pulls", cpuNodes(1).toBuilder().diskSize(40).build());
         api.pods()
                 .inNamespace("default")
                 .resource(withImages(pod("first", Map.of("cpu", "1"), false), PYTORCH))
@@ -344,6 +346,96 @@ class SimulatedClusterRulesTest {
                         bound(two).plus(JobController.SCHEDULING).plus(unknown).plus(unknown));
         assertThat(events(api, "two", "Pulling"))
                 .containsExactlyInAnyOrder("Pulling image \"example.com/a:1\"", "Pulling image \"example.com/b:1\"");
+    }
+
+    static String[] unknownImages(String prefix, int count) {
+        return java.util.stream.IntStream.range(0, count)
+                .mapToObj(i -> "example.com/" + prefix + i + ":1")
+                .toArray(String[]::new);
+    }
+
+    /**
+     * A node's root volume holds the system and the images ({@link io.trainplane.spec.NodeDisk}'s
+     * sizes: 6 GiB, 1.6 for an unknown image, 10.9 for PyTorch's): a pull that cannot fit while the
+     * node's pods use what is there fails out of space; the collector deletes unused images, least
+     * recently pulled first; a pull that leaves less than 10 % free makes DiskPressure, and the
+     * kubelet evicts the pod.
+     */
+    @Test
+    void aNodesRootVolumeHoldsWhatFitsTheKubeletCollectsUnusedImagesAndEvictsUnderDiskPressure() {
+        KubernetesClient api =
+                cluster("disk", cpuNodes(1).toBuilder().diskSize(30).build());
+        Node node = api.nodes().list().getItems().get(0);
+        assertThat(node.getStatus().getCapacity()).containsEntry("ephemeral-storage", new Quantity("30Gi"));
+        assertThat(node.getStatus().getAllocatable()).containsEntry("ephemeral-storage", new Quantity("27648Mi"));
+
+        // Ten unknown images: 22 GiB of 30.
+        api.pods()
+                .inNamespace("default")
+                .resource(withImages(pod("a", Map.of("cpu", "1"), false), unknownImages("i", 10)))
+                .create();
+        run(100);
+        assertThat(get(api, "a").getStatus().getPhase()).isEqualTo("Running");
+
+        // PyTorch's image does not fit beside them while "a" uses them.
+        api.pods()
+                .inNamespace("default")
+                .resource(withImages(pod("b", Map.of("cpu", "1"), false), PYTORCH))
+                .create();
+        run(30);
+        Pod b = get(api, "b");
+        assertThat(b.getStatus().getPhase()).isEqualTo("Pending");
+        assertThat(b.getStatus().getContainerStatuses()).singleElement().satisfies(c -> {
+            assertThat(c.getState().getWaiting().getReason()).isEqualTo("ImagePullBackOff");
+            assertThat(c.getState().getWaiting().getMessage()).endsWith("no space left on device");
+        });
+
+        // Once "a" is gone its images are unused: the collector makes room, oldest first.
+        api.pods().inNamespace("default").withName("a").delete();
+        api.pods().inNamespace("default").withName("b").delete();
+        run(5);
+        api.pods()
+                .inNamespace("default")
+                .resource(withImages(pod("c", Map.of("cpu", "1"), false), PYTORCH))
+                .create();
+        run(80);
+        assertThat(get(api, "c").getStatus().getPhase()).isEqualTo("Running");
+        // The first image was collected: a pod needing it pulls it again.
+        api.pods()
+                .inNamespace("default")
+                .resource(withImages(pod("d", Map.of("cpu", "1"), false), "example.com/i0:1"))
+                .create();
+        run(20);
+        assertThat(get(api, "d").getStatus().getPhase()).isEqualTo("Running");
+        assertThat(events(api, "d", "Pulling")).containsExactly("Pulling image \"example.com/i0:1\"");
+
+        // Six more images than the disk holds once every unused one is collected: DiskPressure.
+        api.pods()
+                .inNamespace("default")
+                .resource(withImages(pod("e", Map.of("cpu", "1"), false), unknownImages("x", 6)))
+                .create();
+        run(70);
+        Pod e = get(api, "e");
+        assertThat(e.getStatus().getPhase()).isEqualTo("Failed");
+        assertThat(e.getStatus().getReason()).isEqualTo("Evicted");
+        assertThat(e.getStatus().getMessage())
+                .startsWith(
+                        "The node was low on resource: ephemeral-storage. Threshold quantity: 3145728Ki, available: ");
+        assertThat(e.getStatus().getConditions()).anySatisfy(c -> assertThat(c.getType() + " " + c.getReason())
+                .isEqualTo("DisruptionTarget TerminationByKubelet"));
+        assertThat(events(api, "e", "Evicted")).containsExactly(e.getStatus().getMessage());
+        node = api.nodes().list().getItems().get(0);
+        assertThat(node.getStatus().getConditions())
+                .anySatisfy(c -> assertThat(c.getType() + " " + c.getStatus()).isEqualTo("DiskPressure True"));
+        assertThat(node.getSpec().getTaints()).anySatisfy(t -> assertThat(t.getKey() + ":" + t.getEffect())
+                .isEqualTo("node.kubernetes.io/disk-pressure:NoSchedule"));
+        // A node under pressure takes no new pod.
+        api.pods()
+                .inNamespace("default")
+                .resource(pod("f", Map.of("cpu", "1"), false))
+                .create();
+        run(5);
+        assertThat(unschedulable(get(api, "f"))).contains("untolerated taint");
     }
 
     @Test
