@@ -20,6 +20,7 @@ import java.util.Set;
  * @param existingClusterNamePrefix what the name of a cluster runs may use (modes existing and
  *                         warm) starts with: the stack parameter ExistingClusterNamePrefix, which its
  *                         role's policy names too ("" admits any name)
+ * @param ceilings         what the stack lets one run spend ({@link RunCeilings}: its parameters MaxNodesPerRun, …)
  */
 public record Settings(
         String stackName,
@@ -32,7 +33,8 @@ public record Settings(
         List<String> adoptableFileSystemIds,
         String artifactsBucket,
         List<String> lustreDataBuckets,
-        String existingClusterNamePrefix) {
+        String existingClusterNamePrefix,
+        RunCeilings ceilings) {
     /**
      * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
      * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
@@ -45,6 +47,7 @@ public record Settings(
         lustreDataBuckets = List.copyOf(lustreDataBuckets);
         existingClusterNamePrefix = existingClusterNamePrefix == null ? "" : existingClusterNamePrefix;
         artifactsBucket = artifactsBucket == null ? "" : artifactsBucket;
+        ceilings = ceilings == null ? RunCeilings.NONE : ceilings;
         if (!RETENTION_DAYS.contains(logRetentionDays)) {
             throw new IllegalArgumentException(
                     "log retention of " + logRetentionDays + " days: CloudWatch Logs takes one of "
@@ -85,7 +88,8 @@ public record Settings(
                 adoptableFileSystemIds,
                 "",
                 List.of(),
-                "");
+                "",
+                RunCeilings.NONE);
     }
 
     public static Settings fromEnvironment() {
@@ -133,7 +137,8 @@ public record Settings(
                 list(env, "ADOPTABLE_FILE_SYSTEM_IDS"),
                 env.getOrDefault("ARTIFACTS_BUCKET", ""),
                 list(env, "LUSTRE_DATA_BUCKETS"),
-                env.getOrDefault("EXISTING_CLUSTER_NAME_PREFIX", ""));
+                env.getOrDefault("EXISTING_CLUSTER_NAME_PREFIX", ""),
+                RunCeilings.fromMap(env));
     }
 
     private static List<String> list(Map<String, String> env, String name) {

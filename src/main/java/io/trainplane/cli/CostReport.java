@@ -3,6 +3,7 @@ package io.trainplane.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
+import io.trainplane.runs.CostEstimate;
 import io.trainplane.runs.RunCost;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.spec.KubernetesVersions;

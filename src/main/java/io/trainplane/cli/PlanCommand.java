@@ -8,6 +8,7 @@ import io.trainplane.core.Json;
 import io.trainplane.kubernetes.CodeRoute;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
+import io.trainplane.runs.CostEstimate;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.VolumeType;

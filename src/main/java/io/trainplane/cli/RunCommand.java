@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LambdaFault;
@@ -18,8 +19,12 @@ import io.trainplane.local.sim.ClusterFault;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.SimulatedS3;
 import io.trainplane.local.sim.SimulatedWorkload;
+import io.trainplane.runs.CostEstimate;
 import io.trainplane.runs.RunStore;
+import io.trainplane.spec.InvalidSpecException;
+import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
+import io.trainplane.spec.SpecProblem;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -145,6 +150,16 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         Optional<CodeShipment> code =
                 CodeShipment.pack(spec, (ObjectNode) normalized, runId, LocalCloud.artifactsBucket());
         Faults faults = faults(normalized);
+        // The local stack's ceilings, as StartRun judges them, refused here with the spec's errors (exit 2).
+        RunSpec ceiled = RunSpecs.fromNormalized(normalized);
+        List<SpecProblem> beyond = LocalCloud.ceilings()
+                .problems(
+                        ceiled,
+                        CostEstimate.of(ceiled, RunPrices.plan(), today()).worstCaseTotal(),
+                        0);
+        if (!beyond.isEmpty()) {
+            throw new InvalidSpecException(beyond);
+        }
         if (clusterFault != null
                 && Faults.interrupts(fault())
                 && "mpijob".equals(normalized.path("training").path("launcher").asText())) {

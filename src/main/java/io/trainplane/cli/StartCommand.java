@@ -2,12 +2,16 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.RunCeilings;
 import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
+import io.trainplane.runs.CostEstimate;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.CodePackage;
+import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
+import io.trainplane.spec.SpecProblem;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,6 +88,14 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
                     + " or upload the directory yourself and give its s3:// prefix as workload.code");
         }
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
+        CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), today());
+        // StartRun refuses a spec past the stack's ceilings too (and counts the runs going on): here
+        // before anything is uploaded or started.
+        List<SpecProblem> beyond = RunCeilings.fromParameters(StackOutputs.parameters(clients.cloudFormation(), stack))
+                .problems(run, cost.worstCaseTotal(), 0);
+        if (!beyond.isEmpty()) {
+            throw new InvalidSpecException(beyond);
+        }
         CodePrefixCheck.require(
                 run.workload().code(), this::listed, command.commandLine().getErr());
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
@@ -91,7 +103,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         if (exists(CancelCommand.executionArn(pipeline, runId))) {
             throw alreadyExists(runId);
         }
-        if (!yes && !confirmed(CostEstimate.of(run, RunPrices.plan(), today()), runId)) {
+        if (!yes && !confirmed(cost, runId)) {
             command.commandLine().getErr().println("not started: nothing was created");
             return Main.FAILED;
         }

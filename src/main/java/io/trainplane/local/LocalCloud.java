@@ -341,6 +341,11 @@ public final class LocalCloud implements AutoCloseable {
         return TEMPLATE;
     }
 
+    /** What the local stack lets one run spend: template.yaml's defaults of its ceilings, as StartRun applies them. */
+    public static io.trainplane.aws.RunCeilings ceilings() {
+        return SETTINGS.ceilings();
+    }
+
     private static Settings settings(StackTemplate stack) {
         Map<String, String> environment =
                 new HashMap<>(stack.functions().get("CreateClusterFunction").environment());

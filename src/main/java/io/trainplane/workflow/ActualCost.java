@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import io.trainplane.aws.RunPrices;
 import io.trainplane.aws.eks.EksRequests;
+import io.trainplane.runs.CostEstimate;
 import io.trainplane.runs.RunCost;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
@@ -40,14 +41,14 @@ import java.util.Optional;
  * </ul>
  */
 public final class ActualCost {
-    /** The plan's assumptions (cli CostEstimate): data and checkpoints stored, written once, the dataset read per epoch. */
-    static final double EFS_STORED_GB = 2.0;
+    /** The plan's assumptions ({@link CostEstimate}): data and checkpoints stored, written once, the dataset read per epoch. */
+    static final double EFS_STORED_GB = CostEstimate.EFS_STORED_GB;
 
-    static final double EFS_WRITTEN_GB = 2.0;
-    static final double EFS_DATASET_GB = 0.2;
-    static final double HOURS_PER_MONTH = 730.0;
+    static final double EFS_WRITTEN_GB = CostEstimate.EFS_WRITTEN_GB;
+    static final double EFS_DATASET_GB = CostEstimate.EFS_DATASET_GB;
+    static final double HOURS_PER_MONTH = CostEstimate.HOURS_PER_MONTH;
     /** Every function's memory: template.yaml Globals.Function.MemorySize (1024 MB). */
-    static final double LAMBDA_GB = 1.0;
+    static final double LAMBDA_GB = CostEstimate.LAMBDA_GB;
     /**
      * The poll loops' Waits last from 10 s to 2 minutes: one poll every 30 s of the run, estimated
      * (the quickstart's local run: 247 transitions estimated, 259 counted by the local executor).
@@ -56,12 +57,12 @@ public final class ActualCost {
     /** Step Functions: a recorded step's Task and the state after it; a poll's Task, Choice and Wait. */
     static final int TRANSITIONS_PER_STEP = 2;
 
-    static final int TRANSITIONS_PER_POLL = 3;
+    static final int TRANSITIONS_PER_POLL = CostEstimate.TRANSITIONS_PER_POLL;
     /**
      * What an invocation is billed, as the plan assumes: the timeline's steps run from their
      * state's entry (a poll loop's from the loop's), which is not the functions' own run time.
      */
-    static final double LAMBDA_SECONDS_PER_INVOCATION = 2.0;
+    static final double LAMBDA_SECONDS_PER_INVOCATION = CostEstimate.LAMBDA_SECONDS;
 
     /** The state that scales a warm node group out for the run (Pipeline). */
     static final String SCALE_UP_WORKERS = "ScaleUpWorkers";

@@ -2,9 +2,11 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.RunPrices;
 import io.trainplane.aws.Settings;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
+import io.trainplane.runs.CostEstimate;
 import io.trainplane.runs.RunConflictException;
 import io.trainplane.runs.RunOutputs;
 import io.trainplane.runs.RunRecord;
@@ -14,10 +16,12 @@ import io.trainplane.spec.CheckpointUri;
 import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.OutputSpec;
+import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.SpecProblem;
 import io.trainplane.spec.WorkloadCode;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -73,9 +77,16 @@ public final class StartRunStep implements Step {
                     "start the execution with the runId as its name, or leave runId out")));
         }
         refuseAnUnpackedDirectory(normalized);
-        List<SpecProblem> ungranted = StackGrants.problems(RunSpecs.fromNormalized(normalized), settings);
-        if (!ungranted.isEmpty()) {
-            throw new InvalidSpecException(ungranted);
+        RunSpec run = RunSpecs.fromNormalized(normalized);
+        List<SpecProblem> refused = new ArrayList<>(StackGrants.problems(run, settings));
+        refused.addAll(settings.ceilings()
+                .problems(
+                        run,
+                        CostEstimate.of(run, RunPrices.plan(), KubernetesVersions.day(clock.instant()))
+                                .worstCaseTotal(),
+                        runningRuns(executionName)));
+        if (!refused.isEmpty()) {
+            throw new InvalidSpecException(refused);
         }
         ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
         spec.putObject("output")
@@ -102,6 +113,27 @@ public final class StartRunStep implements Step {
         ObjectNode context = Json.object().put("runId", executionName);
         context.set("spec", spec);
         return context;
+    }
+
+    /**
+     * The stack's runs not yet over, this one left out (a retried StartRun finds its own record), as
+     * many as MaxConcurrentRuns needs to be judged: not atomic, two runs started in the same instant
+     * may both pass.
+     */
+    private int runningRuns(String runId) {
+        int limit = settings.ceilings().maxConcurrentRuns();
+        if (limit == Integer.MAX_VALUE) {
+            return 0;
+        }
+        int running = 0;
+        for (RunStatus status : RunStatus.values()) {
+            if (!status.isTerminal()) {
+                running += (int) store.listByStatus(status, limit + 1).stream()
+                        .filter(r -> !r.runId().equals(runId))
+                        .count();
+            }
+        }
+        return running;
     }
 
     /**

@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +50,24 @@ class CliErrorsTest {
         CliTest.Result text = cli("validate", spec.toString());
         assertThat(text.out()).isEmpty();
         assertThat(text.err()).contains("/trainig", "hint:");
+    }
+
+    /** The local stack's ceilings (template.yaml's defaults) refuse a spec past them before the run, exit 2. */
+    @Test
+    void aSpecPastTheStacksCeilingsIsRefusedWithExitTwoNamingTheParameter() throws IOException {
+        var spec = (com.fasterxml.jackson.databind.node.ObjectNode)
+                io.trainplane.core.Json.read(new String(validSpec(), java.nio.charset.StandardCharsets.UTF_8));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) spec.at("/cluster/nodeGroup")).put("nodes", 9);
+        Path nine = Files.writeString(dir.resolve("nine.json"), io.trainplane.core.Json.write(spec));
+        for (String[] args :
+                List.of(new String[] {"run", nine.toString()}, new String[] {"start", nine.toString(), "--local"})) {
+            CliTest.Result r = cli(args);
+            assertThat(r.exit()).as(String.join(" ", args)).isEqualTo(Main.INVALID_INPUT);
+            assertThat(r.err())
+                    .contains("/cluster/nodeGroup/nodes")
+                    .contains("MaxNodesPerRun is 8")
+                    .doesNotContain("Exception");
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.core.Json;
+import io.trainplane.runs.CostEstimate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

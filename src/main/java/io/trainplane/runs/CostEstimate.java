@@ -1,4 +1,4 @@
-package io.trainplane.cli;
+package io.trainplane.runs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +21,7 @@ import java.util.Map;
  * are listed with the estimate). Not a quote: on-demand prices, and for a SPOT node group typical
  * spot prices with the on-demand price beside them; no other discounts, no data transfer.
  */
-record CostEstimate(
+public record CostEstimate(
         RunPrices prices,
         List<String> assumptions,
         double expectedHours,
@@ -34,57 +34,57 @@ record CostEstimate(
      * A SPOT node group's row is priced at spot and carries the on-demand price beside it
      * ({@code onDemandUnitPrice}; null on other rows, whose price is on-demand already).
      */
-    record Line(String item, double quantity, String unit, Double unitPrice, Double onDemandUnitPrice) {
+    public record Line(String item, double quantity, String unit, Double unitPrice, Double onDemandUnitPrice) {
         Line(String item, double quantity, String unit, Double unitPrice) {
             this(item, quantity, unit, unitPrice, null);
         }
 
-        Double cost() {
+        public Double cost() {
             return unitPrice == null ? null : quantity * unitPrice;
         }
 
-        boolean spot() {
+        public boolean spot() {
             return onDemandUnitPrice != null;
         }
 
         /** What the row costs with its nodes on demand: its own cost for a row that is not spot. */
-        Double onDemandCost() {
+        public Double onDemandCost() {
             return spot() ? quantity * onDemandUnitPrice : cost();
         }
     }
 
     /** Assumed seconds per epoch of the default CIFAR-10 workload, per instance family (whole job). */
-    static final Map<String, Double> SECONDS_PER_EPOCH =
+    public static final Map<String, Double> SECONDS_PER_EPOCH =
             Map.of("c5", 240.0, "m5", 300.0, "g5", 25.0, "p4d", 8.0, "p5", 5.0);
 
-    static final double DEFAULT_SECONDS_PER_EPOCH = 300.0;
+    public static final double DEFAULT_SECONDS_PER_EPOCH = 300.0;
     /** Hours around training: cluster and node group creation, data, evaluation, teardown. */
-    static final double OVERHEAD_HOURS_CREATE = 0.5;
+    public static final double OVERHEAD_HOURS_CREATE = 0.5;
 
-    static final double OVERHEAD_HOURS_EXISTING = 0.1;
+    public static final double OVERHEAD_HOURS_EXISTING = 0.1;
     /** EFS: data and checkpoints stored; written once; dataset read once per epoch plus evaluation. */
-    static final double EFS_STORED_GB = 2.0;
+    public static final double EFS_STORED_GB = 2.0;
 
-    static final double EFS_WRITTEN_GB = 2.0;
-    static final double EFS_DATASET_GB = 0.2;
-    static final double HOURS_PER_MONTH = 730.0;
+    public static final double EFS_WRITTEN_GB = 2.0;
+    public static final double EFS_DATASET_GB = 0.2;
+    public static final double HOURS_PER_MONTH = 730.0;
 
     /** Step Functions: fixed transitions, polls while provisioning, one poll per 2 minutes while training, 3 transitions per poll. */
-    static final int FIXED_TRANSITIONS = 60;
+    public static final int FIXED_TRANSITIONS = 60;
 
-    static final int SETUP_POLLS_CREATE = 40;
-    static final int SETUP_POLLS_EXISTING = 10;
-    static final double TRAINING_POLL_SECONDS = 120.0;
-    static final int TRANSITIONS_PER_POLL = 3;
+    public static final int SETUP_POLLS_CREATE = 40;
+    public static final int SETUP_POLLS_EXISTING = 10;
+    public static final double TRAINING_POLL_SECONDS = 120.0;
+    public static final int TRANSITIONS_PER_POLL = 3;
     /** Lambda: fixed invocations plus one per poll, 1 GB (the template's MemorySize), 2 s each. */
-    static final int FIXED_INVOCATIONS = 30;
+    public static final int FIXED_INVOCATIONS = 30;
 
-    static final double LAMBDA_GB = 1.0;
-    static final double LAMBDA_SECONDS = 2.0;
+    public static final double LAMBDA_GB = 1.0;
+    public static final double LAMBDA_SECONDS = 2.0;
 
     /** The EKS control plane's line: its name and hourly price, which depend on the version's support on the run's day. */
     private record ControlPlane(String item, double perHour, boolean extended) {
-        static ControlPlane of(RunSpec spec, RunPrices prices, LocalDate runDay) {
+        public static ControlPlane of(RunSpec spec, RunPrices prices, LocalDate runDay) {
             if (KubernetesVersions.support(spec.cluster().kubernetesVersion(), runDay)
                     == KubernetesVersions.Support.EXTENDED) {
                 return new ControlPlane(
@@ -95,7 +95,7 @@ record CostEstimate(
     }
 
     /** The estimate of a run of {@code spec} starting on {@code runDay} (which sets the control plane's price). */
-    static CostEstimate of(RunSpec spec, RunPrices prices, LocalDate runDay) {
+    public static CostEstimate of(RunSpec spec, RunPrices prices, LocalDate runDay) {
         boolean create = spec.cluster().created();
         NodeGroupSpec nodes = create ? spec.cluster().nodeGroup() : null;
         // A diversified node group may get its slowest type: the estimate assumes it.
@@ -171,8 +171,9 @@ record CostEstimate(
      * https://aws.amazon.com/ec2/spot/pricing/), and the highest on-demand price beside it. Null
      * when a listed type has no price at all.
      */
-    record NodePrice(String item, Double perHour, Double onDemandPerHour, String dearest, List<String> noSpotPrice) {
-        static NodePrice of(NodeGroupSpec nodes, RunPrices prices) {
+    public record NodePrice(
+            String item, Double perHour, Double onDemandPerHour, String dearest, List<String> noSpotPrice) {
+        public static NodePrice of(NodeGroupSpec nodes, RunPrices prices) {
             String types = String.join("|", nodes.types());
             if (nodes.capacityType() != CapacityType.SPOT) {
                 return new NodePrice(
@@ -206,7 +207,7 @@ record CostEstimate(
                     List.copyOf(noSpotPrice));
         }
 
-        String assumption(RunPrices prices) {
+        public String assumption(RunPrices prices) {
             String priced = perHour == null
                     ? "a listed type has no price in the table"
                     : String.format(
@@ -297,16 +298,16 @@ record CostEstimate(
         return List.copyOf(lines);
     }
 
-    static String family(String instanceType) {
+    public static String family(String instanceType) {
         int dot = instanceType.indexOf('.');
         return dot < 0 ? instanceType : instanceType.substring(0, dot);
     }
 
-    static double secondsPerEpoch(String instanceType) {
+    public static double secondsPerEpoch(String instanceType) {
         return SECONDS_PER_EPOCH.getOrDefault(family(instanceType), DEFAULT_SECONDS_PER_EPOCH);
     }
 
-    static double total(List<Line> lines) {
+    public static double total(List<Line> lines) {
         return lines.stream()
                 .filter(l -> l.cost() != null)
                 .mapToDouble(Line::cost)
@@ -314,7 +315,7 @@ record CostEstimate(
     }
 
     /** The total with every spot row at its on-demand price. */
-    static double onDemandTotal(List<Line> lines) {
+    public static double onDemandTotal(List<Line> lines) {
         double total = 0;
         for (Line l : lines) {
             if (l.unitPrice() != null) {
@@ -324,20 +325,20 @@ record CostEstimate(
         return total;
     }
 
-    boolean anySpot() {
+    public boolean anySpot() {
         return expected.stream().anyMatch(Line::spot);
     }
 
-    double expectedTotal() {
+    public double expectedTotal() {
         return total(expected);
     }
 
-    double worstCaseTotal() {
+    public double worstCaseTotal() {
         return total(worstCase);
     }
 
     /** "$12.34 (estimate)", or "at least $12.34 (price of X unknown)" when a line has no price. */
-    static String totalText(List<Line> lines) {
+    public static String totalText(List<Line> lines) {
         List<String> unknown = lines.stream()
                 .filter(l -> l.unitPrice() == null)
                 .map(Line::item)
@@ -348,14 +349,14 @@ record CostEstimate(
     }
 
     /** Lines without a price (an instance type missing from the table): the total leaves them out. */
-    List<String> unpriced() {
+    public List<String> unpriced() {
         return expected.stream()
                 .filter(l -> l.unitPrice() == null)
                 .map(Line::item)
                 .toList();
     }
 
-    ObjectNode toJson() {
+    public ObjectNode toJson() {
         ObjectNode n = Json.object()
                 .put("estimate", true)
                 .put("currency", "USD")
@@ -404,11 +405,11 @@ record CostEstimate(
         }
     }
 
-    static double round(double v) {
+    public static double round(double v) {
         return Math.round(v * 1_000_000.0) / 1_000_000.0;
     }
 
-    void print(PrintWriter out) {
+    public void print(PrintWriter out) {
         if (anySpot()) {
             out.printf(
                     "# Cost ESTIMATE (USD, %s: on-demand prices of %s, typical spot prices of %s; not a quote)%n",
