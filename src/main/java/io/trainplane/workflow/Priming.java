@@ -35,7 +35,10 @@ import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
  * AwsClients#offline); {@code sample} is a run as the steps after StartRun receive it.
  */
 public enum Priming {
-    /** The spec's schema validation and normalization (the validator and the mapper it uses). */
+    /**
+     * The spec's schema validation and normalization (the validator and the mapper it uses), and its
+     * worst case priced as StartRun prices it against the stack's ceilings (the price table, CostEstimate).
+     */
     SPEC_VALIDATION,
     /** EKS DescribeCluster, and the model of its answer (the Cluster and what it holds). */
     EKS_CLUSTER,
@@ -91,7 +94,12 @@ public enum Priming {
         switch (this) {
             // On the calendar's own day, not the snapshot's: the sample's version is one EKS supports
             // that day, so priming validates the same on any day the function is published.
-            case SPEC_VALIDATION -> RunSpecs.normalize(Json.write(sample.spec().toJson()), KubernetesVersions.asOf());
+            case SPEC_VALIDATION -> {
+                RunSpecs.normalize(Json.write(sample.spec().toJson()), KubernetesVersions.asOf());
+                io.trainplane.runs.CostEstimate.of(
+                                sample.spec(), io.trainplane.aws.RunPrices.plan(), KubernetesVersions.asOf())
+                        .worstCaseTotal();
+            }
             case EKS_CLUSTER -> {
                 offline.eks().describeCluster(r -> r.name(sample.clusterName()));
                 ModelWarmup.warm(DescribeClusterResponse.builder());

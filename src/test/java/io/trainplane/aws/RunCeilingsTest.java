@@ -60,8 +60,9 @@ class RunCeilingsTest {
                 .asString()
                 .contains("3 runs of this stack are going on")
                 .contains("MaxConcurrentRuns (3)");
-        RunSpec lustre = RunSpecs.parse("{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\":"
-                + " \"c5.2xlarge\", \"nodes\": 1}}, \"volume\": {\"type\": \"fsx-lustre\", \"storageCapacityGiB\": 2400000}}");
+        RunSpec lustre = RunSpecs.parse(
+                "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\":"
+                        + " \"c5.2xlarge\", \"nodes\": 1}}, \"volume\": {\"type\": \"fsx-lustre\", \"storageCapacityGiB\": 2400000}}");
         assertThat(STACK.problems(lustre, 10.0, 0)).singleElement().satisfies(p -> {
             assertThat(p.pointer()).isEqualTo("/volume/storageCapacityGiB");
             assertThat(p.message()).contains("MaxVolumeGiB is 4800");
