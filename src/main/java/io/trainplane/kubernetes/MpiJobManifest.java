@@ -212,7 +212,7 @@ public final class MpiJobManifest {
                 .withNewMetadata()
                 .withLabels(manifests.labels("training"))
                 .endMetadata()
-                .withSpec(pod)
+                .withSpec(PodSecurity.confined(pod, true))
                 .build();
         Map<String, Object> replica = new LinkedHashMap<>();
         replica.put("replicas", count);

@@ -91,7 +91,7 @@ final class PyTorchJobManifest {
                 .withNewMetadata()
                 .withLabels(manifests.labels("training"))
                 .endMetadata()
-                .withSpec(pod)
+                .withSpec(PodSecurity.confined(pod))
                 .build();
         Map<String, Object> replica = new LinkedHashMap<>();
         replica.put("replicas", count);

@@ -135,11 +135,18 @@ public final class WorkloadManifests {
         return new MpiJobManifest(this, spec).build();
     }
 
+    /** The run's labels, and the Pod Security level the namespace enforces ({@link PodSecurity}). */
+    private Map<String, String> namespaceLabels() {
+        Map<String, String> labels = new java.util.LinkedHashMap<>(names.labels());
+        labels.put(PodSecurity.ENFORCE_LABEL, PodSecurity.LEVEL);
+        return labels;
+    }
+
     public Namespace namespace() {
         return new NamespaceBuilder()
                 .withNewMetadata()
                 .withName(names.namespace())
-                .withLabels(names.labels())
+                .withLabels(namespaceLabels())
                 .endMetadata()
                 .build();
     }
@@ -263,7 +270,8 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("training"))
                 .endMetadata()
-                .withSpec(withCheckpointSync(trainingPodSpec(trainer, names.trainingService()), true))
+                .withSpec(PodSecurity.confined(
+                        withCheckpointSync(trainingPodSpec(trainer, names.trainingService()), true)))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -357,7 +365,7 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("data"))
                 .endMetadata()
-                .withSpec(pod)
+                .withSpec(PodSecurity.confined(pod))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -459,7 +467,7 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels(component))
                 .endMetadata()
-                .withSpec(pod)
+                .withSpec(PodSecurity.confined(pod))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -588,7 +596,7 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("prepull"))
                 .endMetadata()
-                .withSpec(pod.build())
+                .withSpec(PodSecurity.confined(pod.build()))
                 .endTemplate()
                 .endSpec()
                 .build();

@@ -96,10 +96,7 @@ public final class JobController {
             int completions =
                     job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
             for (int index = 0; index < completions; index++) {
-                client.pods()
-                        .inNamespace(ns)
-                        .resource(newPod(job, index, 0, now))
-                        .create();
+                PodCreations.create(client, job, newPod(job, index, 0, now), now);
             }
             job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
                     .withStartTime(now.toString())
@@ -513,11 +510,7 @@ public final class JobController {
                                     .map(r -> IGNORE.equals(r.getAction()))
                                     .orElse(false));
             if (allIgnored) {
-                client.pods()
-                        .inNamespace(job.getMetadata().getNamespace())
-                        .resource(newPod(job, entry.getKey(), ofIndex.size(), now))
-                        .create();
-                created = true;
+                created = PodCreations.create(client, job, newPod(job, entry.getKey(), ofIndex.size(), now), now);
             }
         }
         return created;

@@ -124,10 +124,7 @@ public final class MpiJobController {
                     workers.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
             for (int i = 0; i < replicas; i++) {
                 if (!present.contains(name + "-worker-" + i)) {
-                    client.pods()
-                            .inNamespace(ns)
-                            .resource(newWorker(job, i, now))
-                            .create();
+                    PodCreations.create(client, job, newWorker(job, i, now), now);
                 }
             }
             Job workerView = asJob(job, "Worker");

@@ -94,10 +94,7 @@ public final class PyTorchJobController {
         if (current.isEmpty()) {
             replicas(job).forEach((type, count) -> {
                 for (int i = 0; i < count; i++) {
-                    client.pods()
-                            .inNamespace(ns)
-                            .resource(newPod(job, type, i, now))
-                            .create();
+                    PodCreations.create(client, job, newPod(job, type, i, now), now);
                 }
             });
             setStatus(
@@ -129,10 +126,7 @@ public final class PyTorchJobController {
                         .inNamespace(ns)
                         .withName(pod.getMetadata().getName())
                         .delete();
-                client.pods()
-                        .inNamespace(ns)
-                        .resource(newPod(job, type, replicaIndex(pod), now))
-                        .create();
+                PodCreations.create(client, job, newPod(job, type, replicaIndex(pod), now), now);
                 restartedType = type;
             } else {
                 failed++;

@@ -162,6 +162,10 @@ public final class SimulatedKubernetes implements AutoCloseable {
              * the API server asks it once the operator's ValidatingWebhookConfiguration exists.
              */
             private MockResponse admission(RecordedRequest request) {
+                MockResponse podSecurity = podSecurity(request);
+                if (podSecurity != null) {
+                    return podSecurity;
+                }
                 var webhook = AdmissionWebhooks.matching(request.getMethod(), request.getPath());
                 if (webhook.isEmpty()
                         || super.handleGet("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/"
@@ -177,9 +181,38 @@ public final class SimulatedKubernetes implements AutoCloseable {
                 if (errors.isEmpty()) {
                     return null;
                 }
+                return forbidden(AdmissionWebhooks.denial(webhook.get(), errors));
+            }
+
+            /** 403 for a pod its namespace's Pod Security level forbids (PodSecurityAdmission). */
+            private MockResponse podSecurity(RecordedRequest request) {
+                var namespace = PodSecurityAdmission.podCreate(request.getMethod(), request.getPath());
+                if (namespace.isEmpty()) {
+                    return null;
+                }
+                var stored = super.handleGet("/api/v1/namespaces/" + namespace.get());
+                if (stored.code() != 200) {
+                    return null;
+                }
+                var level = PodSecurityAdmission.level(
+                        io.trainplane.core.Json.read(stored.getBody().readUtf8()));
+                if (level.isEmpty()) {
+                    return null;
+                }
+                var pod = io.trainplane.core.Json.read(
+                        new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8));
+                var violations = PodSecurityAdmission.violations(pod);
+                if (violations.isEmpty()) {
+                    return null;
+                }
+                return forbidden(PodSecurityAdmission.denial(
+                        pod.path("metadata").path("name").asText(), level.get(), violations));
+            }
+
+            private MockResponse forbidden(String message) {
                 var status = new StatusBuilder()
                         .withStatus("Failure")
-                        .withMessage(AdmissionWebhooks.denial(webhook.get(), errors))
+                        .withMessage(message)
                         .withReason("Forbidden")
                         .withCode(403)
                         .build();

@@ -223,10 +223,7 @@ final class WorkloadControllers {
     }
 
     private void create(HasMetadata owner, PodTemplateSpec template, String name, String node, Instant now) {
-        client.pods()
-                .inNamespace(owner.getMetadata().getNamespace())
-                .resource(pod(owner, template, name, node, now))
-                .create();
+        PodCreations.create(client, owner, pod(owner, template, name, node, now), now);
     }
 
     private static Pod pod(HasMetadata owner, PodTemplateSpec template, String name, String node, Instant now) {

@@ -438,6 +438,83 @@ class SimulatedClusterRulesTest {
         assertThat(unschedulable(get(api, "f"))).contains("untolerated taint");
     }
 
+    /**
+     * A namespace labelled for Pod Security Admission's baseline refuses a pod that shares the
+     * node's network, runs privileged or mounts a host path, with the API server's message; a Job
+     * whose template does so gets no pod, and its controller says why (FailedCreate).
+     */
+    @Test
+    void aBaselineNamespaceRefusesPodsThatEscapeTheirSandboxAndTheJobControllerSaysWhy() {
+        KubernetesClient api = cluster("psa", cpuNodes(1));
+        api.namespaces()
+                .resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("secure")
+                        .withLabels(Map.of("pod-security.kubernetes.io/enforce", "baseline"))
+                        .endMetadata()
+                        .build())
+                .create();
+        Pod escaping = pod("escaping", Map.of("cpu", "1"), false);
+        escaping.getMetadata().setNamespace("secure");
+        escaping.getSpec().setHostNetwork(true);
+        escaping.getSpec()
+                .getContainers()
+                .get(0)
+                .setSecurityContext(new io.fabric8.kubernetes.api.model.SecurityContextBuilder()
+                        .withPrivileged(true)
+                        .withNewCapabilities()
+                        .withAdd("SYS_ADMIN")
+                        .endCapabilities()
+                        .build());
+        assertThatThrownBy(() ->
+                        api.pods().inNamespace("secure").resource(escaping).create())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("pods \"escaping\" is forbidden: violates PodSecurity \"baseline:latest\":"
+                        + " host namespaces (hostNetwork=true), privileged (container \"main\" must not set"
+                        + " securityContext.privileged=true), non-default capabilities (container \"main\" must not"
+                        + " include \"SYS_ADMIN\" in securityContext.capabilities.add)");
+        // The same pod elsewhere (no label: privileged level) is admitted.
+        Pod elsewhere = pod("escaping", Map.of("cpu", "1"), false);
+        elsewhere.getSpec().setHostNetwork(true);
+        api.pods().inNamespace("default").resource(elsewhere).create();
+
+        var job = new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder()
+                .withNewMetadata()
+                .withName("reads-the-host")
+                .withNamespace("secure")
+                .endMetadata()
+                .withNewSpec()
+                .withNewTemplate()
+                .withNewMetadata()
+                .endMetadata()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox")
+                .endContainer()
+                .addNewVolume()
+                .withName("root")
+                .withNewHostPath()
+                .withPath("/")
+                .endHostPath()
+                .endVolume()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
+        api.batch().v1().jobs().inNamespace("secure").resource(job).create();
+        run(3);
+        assertThat(api.pods().inNamespace("secure").list().getItems()).isEmpty();
+        assertThat(api.v1().events().inNamespace("secure").list().getItems()).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("FailedCreate");
+            assertThat(e.getInvolvedObject().getName()).isEqualTo("reads-the-host");
+            assertThat(e.getMessage())
+                    .startsWith("Error creating: pods ")
+                    .endsWith("violates PodSecurity \"baseline:latest\": hostPath volumes (volume \"root\")");
+        });
+    }
+
     @Test
     void withoutTheDevicePluginANodeHasNoGpusAndWithItTheyAreCountedOut() {
         KubernetesClient api = cluster("gpus", gpuNodes(1));
