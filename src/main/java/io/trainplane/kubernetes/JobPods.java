@@ -101,7 +101,8 @@ public final class JobPods {
             // which hid every FailedMount from the diagnosis there.
             return client.v1().events().inNamespace(namespace).list().getItems().stream()
                     .filter(e -> e.getInvolvedObject() != null
-                            && "Pod".equals(e.getInvolvedObject().getKind()))
+                            && ("Pod".equals(e.getInvolvedObject().getKind())
+                                    || PodDiagnosis.FAILED_CREATE.equals(e.getReason())))
                     .toList();
         } catch (KubernetesClientException e) {
             return List.of();

@@ -76,6 +76,10 @@ public final class PodDiagnosis {
             Duration pendingTimeout,
             boolean jobFailed,
             LogTails logs) {
+        Optional<Diagnosis> refused = podsRefused(events);
+        if (refused.isPresent()) {
+            return refused;
+        }
         for (Pod pod : pods) {
             Optional<Diagnosis> found = imagePull(pod)
                     .or(() -> evictedForDisk(pod))
@@ -133,6 +137,37 @@ public final class PodDiagnosis {
             }
         }
         return Optional.empty();
+    }
+
+    /** The reason a workload's controller gives an event when the API server refuses its pod. */
+    static final String FAILED_CREATE = "FailedCreate";
+
+    /**
+     * A workload whose pods the API server forbids (its controller's FailedCreate event, "Error
+     * creating: pods … is forbidden: …"): Pod Security Admission (a level the pods do not meet, e.g.
+     * a cluster whose default is restricted: the run's pods run as root) or a ResourceQuota. The
+     * controller keeps trying, and nothing changes until someone changes the cluster.
+     */
+    private static Optional<Diagnosis> podsRefused(List<Event> events) {
+        return events.stream()
+                .filter(e -> FAILED_CREATE.equals(e.getReason())
+                        && e.getMessage() != null
+                        && e.getMessage().contains("is forbidden"))
+                .findFirst()
+                .map(e -> new Diagnosis(
+                        "PodsForbidden",
+                        "the " + e.getInvolvedObject().getKind() + " "
+                                + e.getInvolvedObject().getName()
+                                + " cannot create its pods (" + e.getMessage() + "); "
+                                + (e.getMessage().contains("violates PodSecurity")
+                                        ? "the cluster enforces a Pod Security level the run's pods do not meet (they"
+                                                + " meet baseline; images such as PyTorch's run as root, which"
+                                                + " restricted forbids): exempt the runs' namespaces (tp-*) or enforce"
+                                                + " baseline for them"
+                                        : "the namespace's quota or policy forbids them: raise it for the runs'"
+                                                + " namespaces (tp-*)"),
+                        e.getInvolvedObject().getName(),
+                        false));
     }
 
     /** containerd's words when a pull fills the node's disk. */

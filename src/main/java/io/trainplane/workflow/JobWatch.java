@@ -14,7 +14,7 @@ import java.util.function.IntFunction;
 
 /**
  * Looks once at a Job of the run: done, not yet (with how long to wait), or a terminal failure,
- * named after what its pods show (Unschedulable, FailedMount, ImagePullFailed, NodeDiskFull, CrashLoop,
+ * named after what its pods show (PodsForbidden, Unschedulable, FailedMount, ImagePullFailed, NodeDiskFull, CrashLoop,
  * RendezvousUnresolved) when they show it.
  */
 final class JobWatch {

@@ -162,6 +162,30 @@ class PodDiagnosisTest {
     }
 
     @Test
+    void podsTheApiServerForbidsAreDiagnosedFromTheControllersEvent() {
+        var event = new io.fabric8.kubernetes.api.model.EventBuilder()
+                .withReason("FailedCreate")
+                .withType("Warning")
+                .withMessage("Error creating: pods \"tp-r1-train-0-abc\" is forbidden: violates PodSecurity"
+                        + " \"restricted:latest\": runAsNonRoot != true (pod or container \"trainer\" must set"
+                        + " securityContext.runAsNonRoot=true)")
+                .withNewInvolvedObject()
+                .withKind("Job")
+                .withName("tp-r1-train")
+                .endInvolvedObject()
+                .build();
+        var d = diagnose(List.of(), List.of(event), Duration.ZERO, false);
+        assertThat(d.reason()).isEqualTo("PodsForbidden");
+        assertThat(d.message())
+                .contains("the Job tp-r1-train cannot create its pods")
+                .contains("violates PodSecurity")
+                .contains("exempt the runs' namespaces (tp-*)");
+        // Another failure to create (a transient conflict) is no diagnosis.
+        event.setMessage("Error creating: Operation cannot be fulfilled on jobs.batch \"tp-r1-train\"");
+        assertThat(diagnose(List.of(), List.of(event), Duration.ZERO, false)).isNull();
+    }
+
+    @Test
     void aCrashLoopQuotesTheLastTermination() {
         var d = diagnose(
                 List.of(pod("p-1", waiting("CrashLoopBackOff", 4, "RuntimeError: boom"))),
