@@ -155,6 +155,17 @@ public record RunCeilings(
         return problems;
     }
 
+    /**
+     * As {@link #problems}, thrown: what the CLI checks before a run, as StartRun will (it counts
+     * the runs going on; the CLI passes 0).
+     */
+    public void require(RunSpec spec, Double worstCaseUsd, int runningRuns) {
+        List<SpecProblem> problems = problems(spec, worstCaseUsd, runningRuns);
+        if (!problems.isEmpty()) {
+            throw new io.trainplane.spec.InvalidSpecException(problems);
+        }
+    }
+
     /** Whether {@code type} matches one of the allowed patterns ({@code *} any characters, nothing else special). */
     boolean allowed(String type) {
         return allowedInstanceTypes.stream()

@@ -21,10 +21,8 @@ import io.trainplane.local.sim.SimulatedS3;
 import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.CostEstimate;
 import io.trainplane.runs.RunStore;
-import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.spec.SpecProblem;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -152,14 +150,11 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         Faults faults = faults(normalized);
         // The local stack's ceilings, as StartRun judges them, refused here with the spec's errors (exit 2).
         RunSpec ceiled = RunSpecs.fromNormalized(normalized);
-        List<SpecProblem> beyond = LocalCloud.ceilings()
-                .problems(
+        LocalCloud.ceilings()
+                .require(
                         ceiled,
                         CostEstimate.of(ceiled, RunPrices.plan(), today()).worstCaseTotal(),
                         0);
-        if (!beyond.isEmpty()) {
-            throw new InvalidSpecException(beyond);
-        }
         if (clusterFault != null
                 && Faults.interrupts(fault())
                 && "mpijob".equals(normalized.path("training").path("launcher").asText())) {

@@ -8,10 +8,8 @@ import io.trainplane.core.Json;
 import io.trainplane.runs.CostEstimate;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.CodePackage;
-import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
-import io.trainplane.spec.SpecProblem;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,11 +89,8 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), today());
         // StartRun refuses a spec past the stack's ceilings too (and counts the runs going on): here
         // before anything is uploaded or started.
-        List<SpecProblem> beyond = RunCeilings.fromParameters(StackOutputs.parameters(clients.cloudFormation(), stack))
-                .problems(run, cost.worstCaseTotal(), 0);
-        if (!beyond.isEmpty()) {
-            throw new InvalidSpecException(beyond);
-        }
+        RunCeilings.fromParameters(StackOutputs.parameters(clients.cloudFormation(), stack))
+                .require(run, cost.worstCaseTotal(), 0);
         CodePrefixCheck.require(
                 run.workload().code(), this::listed, command.commandLine().getErr());
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
