@@ -1,6 +1,7 @@
 package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.spec.NodeDisk;
@@ -132,13 +133,15 @@ public final class ImagePulls {
         nodeRoles = Map.copyOf(roles);
     }
 
-    private String nodeRole(String node) {
-        var n = reads.client().nodes().withName(node).get();
-        if (n == null || n.getMetadata().getLabels() == null) {
-            return null;
-        }
-        String group = n.getMetadata().getLabels().get(ClusterNodes.NODEGROUP_LABEL);
+    private String nodeRole(Node node) {
+        String group = label(node, ClusterNodes.NODEGROUP_LABEL);
         return group == null ? null : nodeRoles.get(group);
+    }
+
+    private static String label(Node node, String key) {
+        return node == null || node.getMetadata().getLabels() == null
+                ? null
+                : node.getMetadata().getLabels().get(key);
     }
 
     /** Each node's images (by node name): when each is (or will be) on the node. */
@@ -202,10 +205,10 @@ public final class ImagePulls {
             List<Pull> pulls = new ArrayList<>();
             Instant t = from;
             String node = pod.getSpec().getNodeName();
-            String role = nodeRole(node);
-            String arch = nodeArchitecture(node);
-            Optional<KubeletDisk> disk =
-                    KubeletDisk.of(reads.client().nodes().withName(node).get(), cache);
+            Node bound = reads.client().nodes().withName(node).get();
+            String role = nodeRole(bound);
+            String arch = label(bound, "kubernetes.io/arch");
+            Optional<KubeletDisk> disk = KubeletDisk.of(bound, cache);
             Set<String> inUse = inUse(node, pod);
             for (String image : images(pod)) {
                 Instant there = cache.get(image);
@@ -271,13 +274,6 @@ public final class ImagePulls {
         String reference = image.startsWith("docker.io/") ? image : "docker.io/" + image;
         return Optional.of(
                 "failed to pull and unpack image \"" + reference + "\": no match for platform in manifest: not found");
-    }
-
-    private String nodeArchitecture(String node) {
-        var n = reads.client().nodes().withName(node).get();
-        return n == null || n.getMetadata().getLabels() == null
-                ? null
-                : n.getMetadata().getLabels().get("kubernetes.io/arch");
     }
 
     /** The pod's pulls as planned; empty before the kubelet turned to its images. */

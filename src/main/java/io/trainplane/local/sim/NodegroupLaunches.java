@@ -133,13 +133,7 @@ final class NodegroupLaunches {
      * until the block starts.
      */
     Optional<String> launch(CreateNodegroupRequest request, String owner, Instant now) {
-        JsonNode data = request.launchTemplate() == null || launchTemplates == null
-                ? null
-                : launchTemplates
-                        .apply(
-                                request.launchTemplate().id(),
-                                request.launchTemplate().name())
-                        .orElse(null);
+        JsonNode data = templateData(request);
         Optional<String> spread = placementAcrossZones(request, data);
         if (spread.isPresent()) {
             return spread.map(
@@ -235,26 +229,14 @@ final class NodegroupLaunches {
      * to one shape and size the workers for the smallest, so any one of them stands for the rest.
      */
     String instanceType(CreateNodegroupRequest request) {
-        JsonNode data = request.launchTemplate() == null || launchTemplates == null
-                ? null
-                : launchTemplates
-                        .apply(
-                                request.launchTemplate().id(),
-                                request.launchTemplate().name())
-                        .orElse(null);
+        JsonNode data = templateData(request);
         return instanceTypes(request, data == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : data)
                 .get(0);
     }
 
     /** The EFA interfaces the launch template attaches to each instance (NetworkInterfaces of InterfaceType efa or efa-only). */
     int efaInterfaces(CreateNodegroupRequest request) {
-        JsonNode data = request.launchTemplate() == null || launchTemplates == null
-                ? null
-                : launchTemplates
-                        .apply(
-                                request.launchTemplate().id(),
-                                request.launchTemplate().name())
-                        .orElse(null);
+        JsonNode data = templateData(request);
         int count = 0;
         if (data != null) {
             for (JsonNode nic : data.path("NetworkInterfaces")) {
@@ -273,13 +255,7 @@ final class NodegroupLaunches {
      * (https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html, diskSize).
      */
     int diskGiB(CreateNodegroupRequest request) {
-        JsonNode data = request.launchTemplate() == null || launchTemplates == null
-                ? null
-                : launchTemplates
-                        .apply(
-                                request.launchTemplate().id(),
-                                request.launchTemplate().name())
-                        .orElse(null);
+        JsonNode data = templateData(request);
         if (data != null) {
             for (JsonNode mapping : data.path("BlockDeviceMappings")) {
                 if (io.trainplane.aws.ec2.Ec2DesiredState.ROOT_DEVICE.equals(
@@ -290,6 +266,17 @@ final class NodegroupLaunches {
             }
         }
         return request.diskSize() != null ? request.diskSize() : NodeDisk.EKS_DEFAULT_GIB;
+    }
+
+    /** The data of the launch template the node group names; null without one (or without Cloud Control). */
+    private JsonNode templateData(CreateNodegroupRequest request) {
+        return request.launchTemplate() == null || launchTemplates == null
+                ? null
+                : launchTemplates
+                        .apply(
+                                request.launchTemplate().id(),
+                                request.launchTemplate().name())
+                        .orElse(null);
     }
 
     private static List<String> instanceTypes(CreateNodegroupRequest request, JsonNode data) {
