@@ -16,7 +16,7 @@ import java.util.function.BiConsumer;
  * directory, described in the spec ({@code workload.package}: the route, files, size, digest;
  * never the files), and delivered where its route takes it: the ConfigMap route's files beside
  * the run's record in the Runs table (the steps that make the ConfigMap read them), the bucket
- * route's under {@code runs/<runId>/code/} of the stack's artifacts bucket (fetch-code copies them).
+ * route's under {@code code/} of the run's prefix in the stack's artifacts bucket (fetch-code copies them).
  */
 record CodeShipment(CodeDirectory.Packed packed, CodePackage described, String runId) {
     /** The bucket's name in a plan, which knows no stack. */
@@ -52,9 +52,9 @@ record CodeShipment(CodeDirectory.Packed packed, CodePackage described, String r
         return Optional.of(new CodeShipment(packed, described, runId));
     }
 
-    /** The bucket route's key prefix: under runs/, which the run's Pod Identity role may read. */
+    /** The bucket route's key prefix: under the run's prefix, which its pods' Pod Identity may read. */
     static String prefix(String runId) {
-        return "runs/" + runId + "/code/";
+        return new io.trainplane.spec.Names(runId).artifactsPrefix() + "code/";
     }
 
     /** Sends the code where its route takes it: {@code store} for the ConfigMap route, {@code put(key, bytes)} for the bucket's. */

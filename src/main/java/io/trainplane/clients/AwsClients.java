@@ -53,6 +53,8 @@ public final class AwsClients implements Clients {
      * FSxClient would need the class as soon as this constructor links it.
      */
     private final Supplier<Object> fsx;
+    /** An S3Client, typed Object for the same reason. */
+    private final Supplier<Object> s3;
 
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<CloudWatchEventsClient> events;
@@ -98,6 +100,11 @@ public final class AwsClients implements Clients {
                 .credentialsProvider(credentials)
                 .build());
         this.fsx = memoize(() -> (Object) FSxClient.builder()
+                .httpClient(http)
+                .region(region)
+                .credentialsProvider(credentials)
+                .build());
+        this.s3 = memoize(() -> (Object) software.amazon.awssdk.services.s3.S3Client.builder()
                 .httpClient(http)
                 .region(region)
                 .credentialsProvider(credentials)
@@ -155,6 +162,11 @@ public final class AwsClients implements Clients {
     @Override
     public EfsClient efs() {
         return efs.get();
+    }
+
+    @Override
+    public software.amazon.awssdk.services.s3.S3Client s3() {
+        return (software.amazon.awssdk.services.s3.S3Client) s3.get();
     }
 
     @Override

@@ -27,6 +27,12 @@ public interface Clients {
 
     EfsClient efs();
 
+    /**
+     * S3: StartRun copies a checkpoint to resume from into the run's own prefix. Only the AWS
+     * functions ship its SDK module (the Kubernetes artifact does not).
+     */
+    software.amazon.awssdk.services.s3.S3Client s3();
+
     /** FSx for Lustre; only the AWS functions ship its SDK module (the Kubernetes artifact does not). */
     FSxClient fsx();
 

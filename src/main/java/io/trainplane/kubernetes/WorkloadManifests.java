@@ -506,19 +506,20 @@ public final class WorkloadManifests {
                 "for f in " + String.join(" ", OUTPUT_FILES.subList(1, OUTPUT_FILES.size()))
                         + "; do if [ -f \"$dir/$f\" ]; then put \"$f\"; fi; done",
                 "checkpoint=''",
+                "checkpoint_sha=''",
                 // The newest checkpoint whose own bytes have the SHA-256 its .sha256 records (not whatever
                 // file the .sha256 names), its name of safe characters only: it goes into the JSON below.
                 "for digest in $(ls -1t \"$dir\"/checkpoint-*.pt.sha256 2>/dev/null); do",
                 "  name=$(basename \"$digest\" .sha256)",
                 "  case \"$name\" in *[!A-Za-z0-9._-]*) continue ;; esac",
                 "  [ -f \"$dir/$name\" ] || continue",
-                "  if [ \"$(cut -d' ' -f1 \"$digest\")\" = \"$(sha256sum \"$dir/$name\" | cut -d' ' -f1)\" ]; then"
-                        + " checkpoint=$name; break; fi",
+                "  actual=$(sha256sum \"$dir/$name\" | cut -d' ' -f1)",
+                "  if [ \"$(cut -d' ' -f1 \"$digest\")\" = \"$actual\" ]; then checkpoint=$name; checkpoint_sha=$actual; break; fi",
                 "done",
                 "if [ -n \"$checkpoint\" ]; then put \"$checkpoint\"; put \"$checkpoint.sha256\"; fi",
                 "sha=$(sha256sum \"$dir/model.pt\" | cut -d' ' -f1)",
-                "printf '{\"modelUri\": \"%s\", \"modelSha256\": \"%s\", \"checkpoint\": \"%s\"}'"
-                        + " \"${out}model.pt\" \"$sha\" \"$checkpoint\" > /dev/termination-log");
+                "printf '{\"modelUri\": \"%s\", \"modelSha256\": \"%s\", \"checkpoint\": \"%s\", \"checkpointSha256\": \"%s\"}'"
+                        + " \"${out}model.pt\" \"$sha\" \"$checkpoint\" \"$checkpoint_sha\" > /dev/termination-log");
         Container copier = new ContainerBuilder()
                 .withName("outputs")
                 .withImage(AWS_CLI_IMAGE)

@@ -268,6 +268,11 @@ public final class LocalCloud implements AutoCloseable {
             }
 
             @Override
+            public software.amazon.awssdk.services.s3.S3Client s3() {
+                return new io.trainplane.local.sim.SimulatedS3Client(s3);
+            }
+
+            @Override
             public io.trainplane.aws.fsx.LustreFileSystems lustreFileSystems() {
                 return new io.trainplane.aws.fsx.SdkLustreFileSystems(fsx);
             }

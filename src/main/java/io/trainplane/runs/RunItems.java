@@ -165,6 +165,7 @@ final class RunItems {
             outputs.put("modelUri", s(run.outputs().modelUri()));
             outputs.put("modelSha256", s(run.outputs().modelSha256()));
             putIfPresent(outputs, "checkpoint", run.outputs().checkpoint());
+            putIfPresent(outputs, "checkpointSha256", run.outputs().checkpointSha256());
             item.put(OUTPUTS, AttributeValue.fromM(outputs));
         }
         if (run.cost() != null) {
@@ -208,7 +209,8 @@ final class RunItems {
                                 string(outputs.m(), "s3Uri"),
                                 string(outputs.m(), "modelUri"),
                                 string(outputs.m(), "modelSha256"),
-                                string(outputs.m(), "checkpoint")),
+                                string(outputs.m(), "checkpoint"),
+                                string(outputs.m(), "checkpointSha256")),
                 cost == null ? null : cost(cost.m()),
                 IsoTime.parse(string(item, CREATED_AT)),
                 IsoTime.parse(string(item, UPDATED_AT)),

@@ -6,10 +6,12 @@ import java.util.regex.Pattern;
 /**
  * Where the run's outputs are in S3, as the outputs Job reported them: the prefix they were copied
  * under ({@code s3Uri}, the spec's output.s3Uri), the model's URI and its SHA-256 (hex), and the
- * checkpoint copied with it (its file name, null when none was verified). Kept: cleanup never
- * deletes them.
+ * checkpoint copied with it (its file name and SHA-256, null when none was verified: a run that
+ * resumes from this one checks its copy against that digest, not against a file in S3). Kept:
+ * cleanup never deletes them.
  */
-public record RunOutputs(String s3Uri, String modelUri, String modelSha256, String checkpoint) {
+public record RunOutputs(
+        String s3Uri, String modelUri, String modelSha256, String checkpoint, String checkpointSha256) {
     private static final Pattern SHA256 = Pattern.compile("^[0-9a-f]{64}$");
 
     public RunOutputs {
@@ -23,5 +25,10 @@ public record RunOutputs(String s3Uri, String modelUri, String modelSha256, Stri
             throw new IllegalArgumentException("the model " + modelUri + " is not under " + s3Uri);
         }
         checkpoint = checkpoint == null || checkpoint.isEmpty() ? null : checkpoint;
+        checkpointSha256 =
+                checkpoint == null || checkpointSha256 == null || checkpointSha256.isEmpty() ? null : checkpointSha256;
+        if (checkpointSha256 != null && !SHA256.matcher(checkpointSha256).matches()) {
+            throw new IllegalArgumentException("checkpointSha256 is not a SHA-256 in hex: " + checkpointSha256);
+        }
     }
 }

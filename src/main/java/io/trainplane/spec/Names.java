@@ -63,6 +63,15 @@ public final class Names {
         return runId;
     }
 
+    /**
+     * The run's prefix in the stack's artifacts bucket, {@code runs/<namespace>/}: all its pods may
+     * read or write, since EKS Pod Identity tags their sessions with their namespace and
+     * template.yaml's RunOutputsRole allows {@code runs/${aws:PrincipalTag/kubernetes-namespace}/*}.
+     */
+    public String artifactsPrefix() {
+        return "runs/" + namespace() + "/";
+    }
+
     /** Kubernetes namespace of the run: a DNS-1123 label. */
     public String namespace() {
         return fit(PREFIX + runId, MAX_LABEL);

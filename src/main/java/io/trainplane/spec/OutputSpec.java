@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 /**
  * Where the run's outputs (the model, the metrics, the last checkpoint) are copied when the
  * training ends: {@code s3://bucket/prefix/}. Null until StartRun resolves the default, the stack's
- * artifacts bucket under {@code runs/<runId>/} ({@link #defaultFor}).
+ * artifacts bucket under the run's own prefix {@code runs/<namespace>/} ({@link #defaultFor}).
  */
 public record OutputSpec(String s3Uri) {
     /**
@@ -18,12 +18,18 @@ public record OutputSpec(String s3Uri) {
 
     public static final OutputSpec UNRESOLVED = new OutputSpec(null);
 
+    /**
+     * Where in the stack's artifacts bucket runs share code and data: every run's pods may read
+     * it, none may write it (template.yaml RunOutputsRole), unlike a run's own prefix.
+     */
+    public static final String SHARED_INPUTS_PREFIX = "inputs/";
+
     /** Where the training's checkpoints are synced as they are written, below {@link #s3Uri()}. */
     public static final String CHECKPOINTS_PREFIX = "checkpoints/";
 
-    /** The default: the stack's artifacts bucket, under runs/<runId>/ (what RunOutputsRole may write). */
+    /** The default: the stack's artifacts bucket, under the run's prefix (all RunOutputsRole lets its pods write: {@link Names#artifactsPrefix}). */
     public static OutputSpec defaultFor(String artifactsBucket, String runId) {
-        return new OutputSpec("s3://" + artifactsBucket + "/runs/" + runId + "/");
+        return new OutputSpec("s3://" + artifactsBucket + "/" + new Names(runId).artifactsPrefix());
     }
 
     /** The bucket of {@link #s3Uri()}; the URI must be resolved and valid. */

@@ -96,8 +96,9 @@ public final class CheckJobStep implements KubernetesStep {
         String hint = message.contains("Unable to locate credentials")
                 ? "; the pods run as ServiceAccount trainplane-run, which needs its EKS Pod Identity association"
                 : message.contains("AccessDenied") || message.contains("Forbidden")
-                        ? "; RunOutputsRole (template.yaml) may read only the artifacts bucket under runs/: put the"
-                                + " code there, or let the role read your bucket"
+                        ? "; RunOutputsRole (template.yaml) lets the run's pods read only their own run's prefix and"
+                                + " the artifacts bucket's " + io.trainplane.spec.OutputSpec.SHARED_INPUTS_PREFIX
+                                + ": put the code there, or let the role read your bucket"
                         : message.contains("no code under")
                                 ? "; upload your code under that prefix (aws s3 sync DIR PREFIX), or give the prefix"
                                         + " that holds it"
@@ -124,7 +125,8 @@ public final class CheckJobStep implements KubernetesStep {
                 ? "; the data pod runs as ServiceAccount trainplane-run, which needs its EKS Pod Identity association"
                         + " (ConnectCluster creates it) and the Pod Identity agent add-on on the cluster"
                 : message.contains("AccessDenied")
-                        ? "; RunOutputsRole (template.yaml) may read only the artifacts bucket under runs/"
+                        ? "; RunOutputsRole (template.yaml) lets the run's pods read only their own run's prefix,"
+                                + " where StartRun copied the checkpoint"
                         : message.contains("404") || message.contains("NoSuchKey") || message.contains("does not exist")
                                 ? "; training.resumeFrom must name a checkpoint with its .sha256 beside it"
                                 : "";

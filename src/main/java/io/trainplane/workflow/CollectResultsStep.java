@@ -84,7 +84,8 @@ public final class CollectResultsStep implements KubernetesStep {
 
     /**
      * What the outputs Job copied, from its termination message: the model's URI and SHA-256 (the
-     * digest of the file it copied, which S3 checked with --checksum-algorithm SHA256).
+     * digest of the file it copied, which S3 checked with --checksum-algorithm SHA256), the
+     * checkpoint's name and SHA-256.
      */
     static RunOutputs outputs(RunObjects objects, RunContext run) {
         String s3Uri = run.spec().output().s3Uri();
@@ -100,7 +101,8 @@ public final class CollectResultsStep implements KubernetesStep {
                     s3Uri,
                     reported.path("modelUri").asText(),
                     reported.path("modelSha256").asText(),
-                    reported.path("checkpoint").asText(null));
+                    reported.path("checkpoint").asText(null),
+                    reported.path("checkpointSha256").asText(null));
         } catch (RuntimeException e) {
             throw new TerminalException(
                     "BadOutputs",

@@ -24,6 +24,8 @@ public record LambdaFunction(
     public enum Role {
         /** The run record and the events only. */
         RUN_RECORD("RunRecordRole"),
+        /** The run record, and a checkpoint to resume from copied into the run's own prefix. */
+        START_RUN("StartRunRole"),
         /** Creates, uses and deletes a run's cluster and volume. */
         CLUSTER_WORK("ClusterWorkRole"),
         SAFETY_NET("SafetyNetRole"),

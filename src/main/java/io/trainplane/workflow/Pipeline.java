@@ -40,7 +40,8 @@ public final class Pipeline {
     // execution role, and what SnapStart primes; the step each runs is in step() below. kubernetes(...)
     // ones reach a cluster's Kubernetes API: they ship the jar with the Kubernetes client, run as the
     // cluster work role and prime the way to the cluster.
-    public static final LambdaFunction START_RUN = aws("StartRun", RUN_RECORD, SPEC_VALIDATION, RUN_EVENT);
+    public static final LambdaFunction START_RUN =
+            aws("StartRun", LambdaFunction.Role.START_RUN, SPEC_VALIDATION, RUN_EVENT);
     public static final LambdaFunction CREATE_CLUSTER = aws("CreateCluster", CLUSTER_WORK, CLOUD_CONTROL);
     public static final LambdaFunction CHECK_CLUSTER = aws("CheckCluster", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
     public static final LambdaFunction CREATE_NODEGROUP =

@@ -17,6 +17,9 @@ public final class RunOutputsJson {
                 .put("checkpoints", outputs.s3Uri() + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX);
         if (outputs.checkpoint() != null) {
             json.put("checkpoint", outputs.checkpoint());
+            if (outputs.checkpointSha256() != null) {
+                json.put("checkpointSha256", outputs.checkpointSha256());
+            }
         }
         return json;
     }

@@ -50,7 +50,7 @@ public final class SnapStartHooks implements Resource {
             {"launcher":"indexed-job","image":"pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime","workers":2,\
             "procsPerWorker":1,"epochs":10,"batchSize":128,"learningRate":0.01,"cpu":"6","memory":"12Gi",\
             "gpusPerWorker":0,"maxRestarts":3,"maxInterruptions":3,"timeoutMinutes":240},"evaluation":{"metric":"accuracy","min":0.6},\
-            "output":{"s3Uri":"s3://trainplane-artifacts-priming/runs/snapstart-priming/"},\
+            "output":{"s3Uri":"s3://trainplane-artifacts-priming/runs/tp-snapstart-priming/"},\
             "cleanup":{"keepCluster":false,"keepVolume":false},"maxRunHours":4}""";
 
     private final String function;

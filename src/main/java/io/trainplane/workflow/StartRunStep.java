@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunPrices;
 import io.trainplane.aws.Settings;
+import io.trainplane.aws.s3.ResumeCheckpoints;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.CostEstimate;
@@ -15,6 +16,7 @@ import io.trainplane.runs.RunStore;
 import io.trainplane.spec.CheckpointUri;
 import io.trainplane.spec.InvalidSpecException;
 import io.trainplane.spec.KubernetesVersions;
+import io.trainplane.spec.Names;
 import io.trainplane.spec.OutputSpec;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
@@ -36,13 +38,16 @@ public final class StartRunStep implements Step {
 
     private final Settings settings;
     private final String artifactsBucket;
+    private final ResumeCheckpoints checkpoints;
 
-    public StartRunStep(RunStore store, RunEventPublisher events, Clock clock, Settings settings) {
+    public StartRunStep(
+            RunStore store, RunEventPublisher events, Clock clock, Settings settings, ResumeCheckpoints checkpoints) {
         this.store = store;
         this.events = events;
         this.clock = clock;
         this.settings = settings;
         this.artifactsBucket = settings.artifactsBucket();
+        this.checkpoints = checkpoints;
     }
 
     /**
@@ -92,21 +97,30 @@ public final class StartRunStep implements Step {
         spec.putObject("output")
                 .put("s3Uri", outputUri(normalized.path("output").path("s3Uri"), executionName));
         JsonNode resumeFrom = normalized.path("training").path("resumeFrom");
+        String runPrefix = new Names(executionName).artifactsPrefix();
+        ResumeSource resume = null;
         if (resumeFrom.isTextual()) {
+            resume = resumeSource(
+                    resumeFrom.asText(),
+                    executionName,
+                    normalized.path("training").path("epochs").asInt(),
+                    input.path("spec").at("/training/epochs").isMissingNode());
+            // The run's pods read only their own prefix: they resume from the copy made below.
             ((ObjectNode) spec.path("training"))
                     .put(
                             "resumeFrom",
-                            checkpointUri(
-                                    resumeFrom.asText(),
-                                    executionName,
-                                    normalized.path("training").path("epochs").asInt(),
-                                    input.path("spec").at("/training/epochs").isMissingNode()));
+                            ResumeCheckpoints.destination(resume.checkpoint(), runPrefix)
+                                    .uri());
         }
         String specJson = Json.write(spec);
         try {
             store.create(executionName, specJson, input.path("executionArn").asText(null));
         } catch (RunConflictException e) {
             throw new TerminalException("RunConflict", e.getMessage(), e);
+        }
+        if (resume != null) {
+            // After the record, which refuses a runId already taken: never into another run's prefix.
+            checkpoints.copy(resume.checkpoint(), resume.recordedSha256(), runPrefix);
         }
         store.update(executionName, r -> r.status() == RunStatus.PENDING ? r.withStatus(RunStatus.PROVISIONING) : r);
         events.publish("Run Started", Json.object().put("runId", executionName).set("spec", spec));
@@ -137,9 +151,10 @@ public final class StartRunStep implements Step {
     }
 
     /**
-     * Where the outputs go: the spec's output.s3Uri, or the artifacts bucket under runs/<runId>/.
-     * RunOutputsRole (template.yaml) may write only there, so another place is refused before
-     * anything is created rather than failing the upload after hours of training.
+     * Where the outputs go: the spec's output.s3Uri, or the run's prefix in the artifacts bucket.
+     * RunOutputsRole (template.yaml) lets the run's pods write only under that prefix, so another
+     * place is refused before anything is created rather than failing the upload after hours of
+     * training.
      */
     private String outputUri(JsonNode given, String runId) {
         if (artifactsBucket == null || artifactsBucket.isEmpty()) {
@@ -147,31 +162,34 @@ public final class StartRunStep implements Step {
                     "NoArtifactsBucket",
                     "the stack has no artifacts bucket (ARTIFACTS_BUCKET is not set): deploy the stack again");
         }
+        String own = OutputSpec.defaultFor(artifactsBucket, runId).s3Uri();
         if (given.isMissingNode() || given.isNull()) {
-            return OutputSpec.defaultFor(artifactsBucket, runId).s3Uri();
+            return own;
         }
         OutputSpec output = new OutputSpec(given.asText());
-        String allowed = "s3://" + artifactsBucket + "/runs/";
-        if (!OutputSpec.isValid(output.s3Uri()) || !output.s3Uri().startsWith(allowed)) {
+        if (!OutputSpec.isValid(output.s3Uri()) || !output.s3Uri().startsWith(own)) {
             throw new InvalidSpecException(List.of(new SpecProblem(
                     "/output/s3Uri",
-                    "'" + given.asText() + "' is outside what the run's pods may write (RunOutputsRole: " + allowed
-                            + "*)",
-                    "leave output.s3Uri out (the default is " + allowed + runId + "/), use a prefix under " + allowed
-                            + ", or extend RunOutputsRole's policy in template.yaml to the other bucket")));
+                    "'" + given.asText() + "' is outside what the run's pods may write: only the run's own prefix "
+                            + own + " (RunOutputsRole: runs/<the run's namespace>/)",
+                    "leave output.s3Uri out (the default is " + own + "), or give a prefix under it")));
         }
         return output.s3Uri();
     }
 
+    /** The checkpoint to resume from, and the SHA-256 its run recorded when it kept it (none for one the sidecar synced). */
+    record ResumeSource(CheckpointUri checkpoint, java.util.Optional<String> recordedSha256) {}
+
     /**
-     * The checkpoint training.resumeFrom names, as an s3:// URI: an earlier run's ID becomes the
-     * checkpoint its outputs Job kept. Refused before anything is created: an unknown run, one that
-     * kept no checkpoint, a place RunOutputsRole may not read (the data Job's pod fetches it as that
-     * role), a checkpoint with nothing left to train.
+     * The checkpoint training.resumeFrom names: an earlier run's ID becomes the checkpoint its
+     * outputs Job kept, with the digest it recorded. Refused before anything is created: an unknown
+     * run, one that kept no checkpoint, a place outside the artifacts bucket's runs/ (what StartRun
+     * may copy from), a checkpoint with nothing left to train.
      */
-    private String checkpointUri(String resumeFrom, String runId, int epochs, boolean epochsDefaulted) {
+    private ResumeSource resumeSource(String resumeFrom, String runId, int epochs, boolean epochsDefaulted) {
         String pointer = "/training/resumeFrom";
         String uri = resumeFrom;
+        java.util.Optional<String> recorded = java.util.Optional.empty();
         if (!CheckpointUri.isUri(resumeFrom)) {
             if (resumeFrom.equals(runId)) {
                 throw new InvalidSpecException(List.of(new SpecProblem(
@@ -202,19 +220,19 @@ public final class StartRunStep implements Step {
                                 + resumeFrom + ")")));
             }
             uri = outputs.s3Uri() + outputs.checkpoint();
+            recorded = java.util.Optional.ofNullable(outputs.checkpointSha256());
         }
         String allowed = "s3://" + artifactsBucket + "/runs/";
         CheckpointUri checkpoint = CheckpointUri.parse(uri)
                 .filter(c -> c.uri().startsWith(allowed))
                 .orElseThrow(() -> new InvalidSpecException(List.of(new SpecProblem(
                         pointer,
-                        "'" + resumeFrom + "' is outside what the run's pods may read (RunOutputsRole: " + allowed
-                                + "*)",
-                        "copy the checkpoint and its .sha256 under " + allowed + ", give an earlier run's ID,"
-                                + " or extend RunOutputsRole's policy in template.yaml to the other bucket"))));
+                        "'" + resumeFrom + "' is outside the runs of this stack (" + allowed + "*), which StartRun"
+                                + " copies a checkpoint from into the run's own prefix",
+                        "copy the checkpoint and its .sha256 under " + allowed + ", or give an earlier run's ID"))));
         checkpoint.nothingLeftToTrain(epochs, epochsDefaulted).ifPresent(p -> {
             throw new InvalidSpecException(List.of(p));
         });
-        return checkpoint.uri();
+        return new ResumeSource(checkpoint, recorded);
     }
 }

@@ -33,7 +33,12 @@ public final class StepWiring {
 
     public static Step startRun(Clients clients) {
         RunStore store = runStore(clients);
-        return new StartRunStep(store, events("StartRun", clients, store), clients.clock(), clients.settings());
+        return new StartRunStep(
+                store,
+                events("StartRun", clients, store),
+                clients.clock(),
+                clients.settings(),
+                new io.trainplane.aws.s3.ResumeCheckpoints(clients::s3));
     }
 
     public static Step createCluster(Clients clients) {

@@ -237,7 +237,7 @@ class CodeRoutesTest {
         JsonNode fetch = pod.at("/initContainers/0");
         assertThat(fetch.path("name").asText()).isEqualTo("fetch-code");
         assertThat(fetch.path("env").toString())
-                .contains("s3://" + LocalCloud.artifactsBucket() + "/runs/code-bucket/code/");
+                .contains("s3://" + LocalCloud.artifactsBucket() + "/runs/tp-code-bucket/code/");
         assertThat(pod.path("serviceAccountName").asText()).isEqualTo("trainplane-run");
         assertThat(pod.path("volumes").toString()).contains("{\"emptyDir\":{},\"name\":\"workload\"}");
         assertValid(ran.objects());
@@ -248,25 +248,25 @@ class CodeRoutesTest {
         String bucket = LocalCloud.artifactsBucket();
         Ran ran = runLocally(
                 dir.resolve("trainplane.json"),
-                spec("code-s3", "s3://" + bucket + "/runs/shared-code/trainer"),
+                spec("code-s3", "s3://" + bucket + "/inputs/shared-code/trainer"),
                 cloud -> cloud.s3()
                         .putObject(
                                 bucket,
-                                "runs/shared-code/trainer/train.py",
+                                "inputs/shared-code/trainer/train.py",
                                 "print(1)".getBytes(StandardCharsets.UTF_8),
                                 SimulatedS3.Transport.TLS));
         assertThat(ran.report().status())
                 .as("%s %s", ran.report().error(), ran.report().cause())
                 .isEqualTo("SUCCEEDED");
         assertThat(trainingPod(ran.objects()).at("/initContainers/0/env").toString())
-                .contains("s3://" + bucket + "/runs/shared-code/trainer/");
+                .contains("s3://" + bucket + "/inputs/shared-code/trainer/");
         assertValid(ran.objects());
 
         Ran empty = runLocally(
-                dir.resolve("trainplane.json"), spec("code-s3-empty", "s3://" + bucket + "/runs/none/"), c -> {});
+                dir.resolve("trainplane.json"), spec("code-s3-empty", "s3://" + bucket + "/inputs/none/"), c -> {});
         assertThat(empty.report().status()).isEqualTo("FAILED");
         assertThat(empty.report().error()).isEqualTo("CodeFetchFailed");
-        assertThat(empty.report().cause()).contains("no code under s3://" + bucket + "/runs/none/", "aws s3 sync");
+        assertThat(empty.report().cause()).contains("no code under s3://" + bucket + "/inputs/none/", "aws s3 sync");
     }
 
     /** The command line looks at an s3:// code prefix before anything is created: a missing bucket or an empty prefix is invalid input. */
@@ -274,7 +274,7 @@ class CodeRoutesTest {
     void theCommandLineRefusesAMissingBucketOrAnEmptyPrefixBeforeAnythingIsCreated(@TempDir Path dir) throws Exception {
         String bucket = LocalCloud.artifactsBucket();
         Path empty = dir.resolve("empty.json");
-        Files.writeString(empty, Json.write(spec("code-s3-empty", "s3://" + bucket + "/runs/none/")));
+        Files.writeString(empty, Json.write(spec("code-s3-empty", "s3://" + bucket + "/inputs/none/")));
         Path missing = dir.resolve("missing.json");
         Files.writeString(missing, Json.write(spec("code-s3-missing", "s3://no-such-code-bucket/trainer/")));
 
@@ -282,7 +282,8 @@ class CodeRoutesTest {
         CliTest.Result noBucket = CliTest.cli("run", missing.toString(), "--runtime", "simulated");
 
         assertThat(nothing.exit()).as(nothing.err()).isEqualTo(Main.INVALID_INPUT);
-        assertThat(nothing.err()).contains("nothing is under s3://" + bucket + "/runs/none/", "aws s3 cp --recursive");
+        assertThat(nothing.err())
+                .contains("nothing is under s3://" + bucket + "/inputs/none/", "aws s3 cp --recursive");
         assertThat(noBucket.exit()).as(noBucket.err()).isEqualTo(Main.INVALID_INPUT);
         assertThat(noBucket.err()).contains("the bucket no-such-code-bucket does not exist");
         assertThat(nothing.err() + noBucket.err()).doesNotContain("CreateCluster", "Exception");

@@ -70,7 +70,8 @@ class InterruptionsStatusTest {
                         "s3://b/runs/run-calm/",
                         "s3://b/runs/run-calm/model.pt",
                         MODEL_SHA256,
-                        "checkpoint-epoch-2.pt")));
+                        "checkpoint-epoch-2.pt",
+                        MODEL_SHA256)));
         store.create(
                 "run-resumed",
                 "{\"runId\":\"run-resumed\",\"training\":{\"resumeFrom\":\"" + RESUMED_FROM + "\"}}",

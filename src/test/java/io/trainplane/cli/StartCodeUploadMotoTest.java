@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 /**
  * {@code start --stack} with a workload directory over the ConfigMap route's limits, against moto
  * as S3, Step Functions, DynamoDB and CloudFormation: the files land under
- * {@code runs/<runId>/code/} of the stack's artifacts bucket before the execution starts with
+ * {@code runs/tp-<runId>/code/} of the stack's artifacts bucket before the execution starts with
  * {@code workload.package.route = bucket}; a bucket that is not there starts nothing.
  */
 class StartCodeUploadMotoTest {
@@ -114,10 +114,10 @@ class StartCodeUploadMotoTest {
         s3.createBucket(r -> r.bucket(BUCKET));
         // A file an earlier attempt of this runId uploaded, which the directory no longer has.
         s3.putObject(
-                r -> r.bucket(BUCKET).key("runs/big-code/code/old.py"),
+                r -> r.bucket(BUCKET).key("runs/tp-big-code/code/old.py"),
                 software.amazon.awssdk.core.sync.RequestBody.fromString("stale"));
         s3.putObject(
-                r -> r.bucket(BUCKET).key("runs/big-code/model/last.pt"),
+                r -> r.bucket(BUCKET).key("runs/tp-big-code/model/last.pt"),
                 software.amazon.awssdk.core.sync.RequestBody.fromString("not code"));
 
         CliTest.Result started =
@@ -126,21 +126,21 @@ class StartCodeUploadMotoTest {
         assertThat(started.err())
                 .contains(
                         "3 files",
-                        "via the artifacts bucket (s3://" + BUCKET + "/runs/big-code/code/)",
+                        "via the artifacts bucket (s3://" + BUCKET + "/runs/tp-big-code/code/)",
                         "removed 1 other keys");
 
-        assertThat(s3.listObjectsV2(r -> r.bucket(BUCKET).prefix("runs/big-code/"))
+        assertThat(s3.listObjectsV2(r -> r.bucket(BUCKET).prefix("runs/tp-big-code/"))
                         .contents())
                 .extracting(S3Object::key)
                 .containsExactly(
-                        "runs/big-code/code/model/net.py",
-                        "runs/big-code/code/model/vocab.bin",
-                        "runs/big-code/code/train.py",
-                        "runs/big-code/model/last.pt");
-        assertThat(text("runs/big-code/code/train.py")).isEqualTo("print('training')\n");
-        assertThat(text("runs/big-code/code/model/net.py")).isEqualTo("import torch\n");
+                        "runs/tp-big-code/code/model/net.py",
+                        "runs/tp-big-code/code/model/vocab.bin",
+                        "runs/tp-big-code/code/train.py",
+                        "runs/tp-big-code/model/last.pt");
+        assertThat(text("runs/tp-big-code/code/train.py")).isEqualTo("print('training')\n");
+        assertThat(text("runs/tp-big-code/code/model/net.py")).isEqualTo("import torch\n");
         ResponseBytes<GetObjectResponse> vocab =
-                s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("runs/big-code/code/model/vocab.bin"));
+                s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("runs/tp-big-code/code/model/vocab.bin"));
         assertThat(vocab.asByteArray()).isEqualTo(vocabulary);
 
         String arn = Json.read(started.out()).path("executionArn").asText();
@@ -148,7 +148,7 @@ class StartCodeUploadMotoTest {
                 Json.read(sfn.describeExecution(r -> r.executionArn(arn)).input());
         JsonNode packaged = input.at("/workload/package");
         assertThat(packaged.path("route").asText()).isEqualTo("bucket");
-        assertThat(packaged.path("s3Uri").asText()).isEqualTo("s3://" + BUCKET + "/runs/big-code/code/");
+        assertThat(packaged.path("s3Uri").asText()).isEqualTo("s3://" + BUCKET + "/runs/tp-big-code/code/");
         assertThat(packaged.path("bytes").asLong()).isEqualTo(vocabulary.length + 18 + 13);
         assertThat(packaged.has("files"))
                 .as("the bucket route lists no files in the spec")
@@ -168,7 +168,7 @@ class StartCodeUploadMotoTest {
         sfn.deleteStateMachine(r -> r.stateMachineArn(pipeline));
         CliTest.Result first = cli("start", spec.toString(), "--stack", STACK, "--yes");
         assertThat(first.exit()).as(first.err()).isEqualTo(Main.AWS_ERROR);
-        String digest = s3.headObject(r -> r.bucket(BUCKET).key("runs/rerun-code/code/train.py"))
+        String digest = s3.headObject(r -> r.bucket(BUCKET).key("runs/tp-rerun-code/code/train.py"))
                 .metadata()
                 .get(ArtifactsBucketUpload.SHA256_METADATA);
         var keys = s3.listObjectsV2(r -> r.bucket(BUCKET)).contents().stream()
@@ -189,7 +189,7 @@ class StartCodeUploadMotoTest {
                         .toList())
                 .isEqualTo(keys)
                 .hasSize(3);
-        assertThat(s3.headObject(r -> r.bucket(BUCKET).key("runs/rerun-code/code/model/vocab.bin"))
+        assertThat(s3.headObject(r -> r.bucket(BUCKET).key("runs/tp-rerun-code/code/model/vocab.bin"))
                         .metadata())
                 .containsEntry(ArtifactsBucketUpload.SHA256_METADATA, digest);
     }
@@ -201,7 +201,7 @@ class StartCodeUploadMotoTest {
         String message = Json.read(r.out()).path("error").path("message").asText();
         assertThat(message)
                 .contains(
-                        "could not upload s3://" + BUCKET + "/runs/no-bucket/code/",
+                        "could not upload s3://" + BUCKET + "/runs/tp-no-bucket/code/",
                         "bucket " + BUCKET + " does not exist (NoSuchBucket)",
                         "redeploy the stack",
                         "Nothing was started");

@@ -42,7 +42,8 @@ class ResumeFromRunTest {
             assertThat(second.metrics().get("resumedFromEpoch")).isEqualTo(10.0);
             RunRecord record = store.get("resume-second");
             assertThat(Json.read(record.specJson()).at("/training/resumeFrom").asText())
-                    .isEqualTo("s3://" + BUCKET + "/runs/resume-first/checkpoint-epoch-10.pt");
+                    .as("the run's pods read the copy StartRun made in their own prefix")
+                    .isEqualTo("s3://" + BUCKET + "/runs/tp-resume-second/resume/checkpoint-epoch-10.pt");
             // 4 epochs left of 14, where the first run trained 10.
             Duration firstTraining = training(cloud, "resume-first");
             Duration secondTraining = training(cloud, "resume-second");
@@ -72,7 +73,7 @@ class ResumeFromRunTest {
     }
 
     @Test
-    void aMissingCheckpointFailsTheRunAtTheDataStepSayingWhatTheCliSaid() throws Exception {
+    void aMissingCheckpointFailsTheRunAtStartRunBeforeAnythingIsCreated() throws Exception {
         try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             String uri = "s3://" + BUCKET + "/runs/ghost/checkpoint-epoch-1.pt";
             RunReport r = run(cloud, "resume-missing", spec -> {
@@ -81,11 +82,8 @@ class ResumeFromRunTest {
             });
 
             assertThat(r.status()).isEqualTo("FAILED");
-            assertThat(r.failedState()).isEqualTo("CheckData");
-            assertThat(r.error()).isEqualTo("CheckpointFetchFailed");
-            assertThat(r.cause())
-                    .contains(uri, "aws exited 1", "Key \"runs/ghost/checkpoint-epoch-1.pt\" does not exist")
-                    .contains("its .sha256 beside it");
+            assertThat(r.failedState()).isEqualTo("StartRun");
+            assertThat(r.cause()).contains("/training/resumeFrom", uri + ".sha256 does not exist");
             assertThat(r.events()).doesNotContain("Training Job Completed");
             assertThat(r.resources().remaining()).isEmpty();
         }

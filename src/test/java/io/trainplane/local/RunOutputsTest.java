@@ -58,8 +58,14 @@ class RunOutputsTest {
                     .findFirst()
                     .orElse(null);
             LocalJanitor.sweep(cloud);
-            var reader = new StackPrincipals(StackTemplate.local()).pod("RunOutputsRole", "reader", "reader");
-            String prefix = "runs/" + r.runId() + "/";
+            var names = new io.trainplane.spec.Names(r.runId());
+            var reader = new StackPrincipals(StackTemplate.local())
+                    .pod(
+                            "RunOutputsRole",
+                            "reader",
+                            "reader",
+                            java.util.Map.of("kubernetes-namespace", names.namespace()));
+            String prefix = names.artifactsPrefix();
             List<ObjectVersion> objects =
                     Callers.as(reader, () -> cloud.s3().listObjectsV2(BUCKET, prefix, Transport.TLS));
             byte[] model = objects.stream().anyMatch(o -> o.key().equals(prefix + "model.pt"))
@@ -87,7 +93,7 @@ class RunOutputsTest {
         assertThat(f.report().status())
                 .as(f.report().error() + " " + f.report().cause())
                 .isEqualTo("SUCCEEDED");
-        String prefix = "runs/" + f.report().runId() + "/";
+        String prefix = new io.trainplane.spec.Names(f.report().runId()).artifactsPrefix();
         RunOutputs outputs = f.record().outputs();
         assertThat(outputs).isNotNull();
         assertThat(outputs.s3Uri()).isEqualTo("s3://" + BUCKET + "/" + prefix);
@@ -128,7 +134,7 @@ class RunOutputsTest {
         assertThat(f.record().metrics().get("restarts")).isGreaterThanOrEqualTo(1.0);
         // The checkpoint sidecar put each epoch's checkpoint, those before the fault included,
         // under checkpoints/ with a digest that matches the object S3 holds.
-        String checkpoints = "runs/" + f.report().runId() + "/checkpoints/";
+        String checkpoints = new io.trainplane.spec.Names(f.report().runId()).artifactsPrefix() + "checkpoints/";
         int resumedFrom = f.record().metrics().get("resumedFromEpoch").intValue();
         assertThat(resumedFrom).isPositive();
         for (int epoch = 1; epoch <= 10; epoch++) {

@@ -90,6 +90,13 @@ class StackPoliciesNeededTest {
             assertThat(String.join(" ", report.warnings())).contains("not authorized to perform: events:PutEvents");
             return;
         }
+        if (denied.stream().allMatch(e -> e.action().startsWith("dynamodb:") && "RunRecordRole".equals(e.role()))) {
+            // The functions that end the run cannot write its record: the execution fails, and the
+            // record stays where StartRun's role last wrote it.
+            assertThat(report.executionStatus()).isEqualTo("FAILED");
+            assertThat(report.status()).isNotEqualTo("SUCCEEDED");
+            return;
+        }
         assertThat(report.status()).isEqualTo("FAILED");
         String error = report.error() + " " + report.cause();
         if (denied.stream().allMatch(e -> e.function() != null && e.function().startsWith("kubelet on "))) {

@@ -210,6 +210,11 @@ class SnapStartHooksTest {
         }
 
         @Override
+        public software.amazon.awssdk.services.s3.S3Client s3() {
+            return counting("s3", software.amazon.awssdk.services.s3.S3Client.class, delegate.s3());
+        }
+
+        @Override
         public software.amazon.awssdk.services.fsx.FSxClient fsx() {
             return counting("fsx", software.amazon.awssdk.services.fsx.FSxClient.class, delegate.fsx());
         }

@@ -13,7 +13,7 @@ class StartRunOutputTest {
     @Test
     void theDefaultIsTheArtifactsBucketUnderTheRunAndTheRecordSaysSo() {
         try (StartedRun run = new StartedRun("out-default")) {
-            String expected = "s3://" + run.settings.artifactsBucket() + "/runs/out-default/";
+            String expected = "s3://" + run.settings.artifactsBucket() + "/runs/tp-out-default/";
             assertThat(run.settings.artifactsBucket()).isNotEmpty();
             assertThat(run.state.path("spec").path("output").path("s3Uri").asText())
                     .isEqualTo(expected);
@@ -23,19 +23,34 @@ class StartRunOutputTest {
                             .asText())
                     .isEqualTo(expected);
             assertThat(RunContext.from(run.state).spec().output().bucket()).isEqualTo(run.settings.artifactsBucket());
-            assertThat(RunContext.from(run.state).spec().output().prefix()).isEqualTo("runs/out-default/");
+            assertThat(RunContext.from(run.state).spec().output().prefix()).isEqualTo("runs/tp-out-default/");
         }
     }
 
     @Test
-    void aPrefixUnderRunsOfTheArtifactsBucketIsKept() {
+    void aPrefixUnderTheRunsOwnIsKept() {
         try (StartedRun run = new StartedRun("out-prefix", spec -> {
-            spec.putObject("output").put("s3Uri", "s3://trainplane-artifactsbucket/runs/nightly/r7/");
+            spec.putObject("output").put("s3Uri", "s3://trainplane-artifactsbucket/runs/tp-out-prefix/final/");
             return spec;
         })) {
             assertThat(run.state.path("spec").path("output").path("s3Uri").asText())
-                    .isEqualTo("s3://trainplane-artifactsbucket/runs/nightly/r7/");
+                    .isEqualTo("s3://trainplane-artifactsbucket/runs/tp-out-prefix/final/");
         }
+    }
+
+    /** Another run's prefix is what the run's pods may not write (RunOutputsRole confines them to their namespace's). */
+    @Test
+    void anotherRunsPrefixIsRefused() {
+        assertThatThrownBy(() -> new StartedRun("out-theirs", spec -> {
+                    spec.putObject("output").put("s3Uri", "s3://trainplane-artifactsbucket/runs/tp-out-victim/");
+                    return spec;
+                }))
+                .isInstanceOfSatisfying(
+                        InvalidSpecException.class,
+                        e -> assertThat(e.problems()).singleElement().satisfies(p -> {
+                            assertThat(p.pointer()).isEqualTo("/output/s3Uri");
+                            assertThat(p.message()).contains("only the run's own prefix", "runs/tp-out-theirs/");
+                        }));
     }
 
     @Test
@@ -50,7 +65,7 @@ class StartRunOutputTest {
                             e -> assertThat(e.problems()).singleElement().satisfies(p -> {
                                 assertThat(p.pointer()).isEqualTo("/output/s3Uri");
                                 assertThat(p.message()).contains("s3://my-models/trainplane/", "RunOutputsRole");
-                                assertThat(p.hint()).contains("extend RunOutputsRole", "template.yaml");
+                                assertThat(p.hint()).contains("leave output.s3Uri out", "runs/tp-out-other/");
                             }));
         }
     }

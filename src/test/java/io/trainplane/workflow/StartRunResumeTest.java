@@ -15,8 +15,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** StartRun resolves training.resumeFrom to a checkpoint the run's pods may read, or refuses it before anything exists. */
+/**
+ * StartRun resolves training.resumeFrom to a checkpoint, copies it into the run's own prefix (all
+ * the run's pods may read) checked against the digest the earlier run recorded, or refuses it before
+ * anything exists.
+ */
 class StartRunResumeTest {
+    private static final byte[] CHECKPOINT = "epoch 2 weights".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
     private StartedRun earlier;
     private String bucket;
 
@@ -24,10 +30,21 @@ class StartRunResumeTest {
     void anEarlierRunThatKeptACheckpoint() {
         earlier = new StartedRun("resume-base");
         bucket = earlier.settings.artifactsBucket();
-        String out = "s3://" + bucket + "/runs/resume-base/";
+        String out = "s3://" + bucket + "/runs/tp-resume-base/";
+        String sha =
+                put("runs/tp-resume-base/checkpoint-epoch-2.pt", CHECKPOINT).sha256Hex();
         earlier.store.update(
                 "resume-base",
-                r -> r.withOutputs(new RunOutputs(out, out + "model.pt", "0".repeat(64), "checkpoint-epoch-2.pt")));
+                r -> r.withOutputs(
+                        new RunOutputs(out, out + "model.pt", "0".repeat(64), "checkpoint-epoch-2.pt", sha)));
+    }
+
+    private io.trainplane.local.sim.SimulatedS3.ObjectVersion put(String key, byte[] body) {
+        return earlier.cloud.s3().putObject(bucket, key, body, io.trainplane.local.sim.SimulatedS3.Transport.TLS);
+    }
+
+    private byte[] get(String key) {
+        return earlier.cloud.s3().getObject(bucket, key, io.trainplane.local.sim.SimulatedS3.Transport.TLS);
     }
 
     @AfterEach
@@ -48,14 +65,18 @@ class StartRunResumeTest {
         spec.put("runId", runId);
         ObjectNode input = Json.object().put("executionName", runId);
         input.set("spec", spec);
-        return new StartRunStep(earlier.store, earlier.events("StartRun"), earlier.cloud.clock(), earlier.settings)
-                .run(input);
+        return earlier.startRun().run(input);
     }
 
     @Test
-    void anEarlierRunsIdBecomesTheCheckpointItsOutputsKeptInTheRecordedSpec() {
+    void anEarlierRunsIdBecomesACopyOfTheCheckpointItsOutputsKeptInTheRunsOwnPrefix() {
         JsonNode state = start("resume-next", 5, "resume-base");
-        String expected = "s3://" + bucket + "/runs/resume-base/checkpoint-epoch-2.pt";
+        String expected = "s3://" + bucket + "/runs/tp-resume-next/resume/checkpoint-epoch-2.pt";
+        assertThat(get("runs/tp-resume-next/resume/checkpoint-epoch-2.pt")).isEqualTo(CHECKPOINT);
+        assertThat(new String(
+                        get("runs/tp-resume-next/resume/checkpoint-epoch-2.pt.sha256"),
+                        java.nio.charset.StandardCharsets.UTF_8))
+                .startsWith(earlier.store.get("resume-base").outputs().checkpointSha256() + "  checkpoint-epoch-2.pt");
         assertThat(state.at("/spec/training/resumeFrom").asText()).isEqualTo(expected);
         assertThat(Json.read(earlier.store.get("resume-next").specJson())
                         .at("/training/resumeFrom")
@@ -65,10 +86,43 @@ class StartRunResumeTest {
     }
 
     @Test
-    void aCheckpointUriUnderRunsIsKept() {
-        String uri = "s3://" + bucket + "/runs/elsewhere/checkpoint-epoch-3-step-40.pt";
-        assertThat(start("resume-uri", 10, uri).at("/spec/training/resumeFrom").asText())
-                .isEqualTo(uri);
+    void aCheckpointChangedSinceItsRunRecordedItFailsTheRunAndIsNotCopied() {
+        put("runs/tp-resume-base/checkpoint-epoch-2.pt", "planted".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> start("resume-planted", 5, "resume-base"))
+                .isInstanceOfSatisfying(io.trainplane.core.TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("CheckpointMismatch");
+                    assertThat(e.getMessage()).contains("the run that kept it recorded");
+                });
+        assertThat(earlier.cloud
+                        .s3()
+                        .versionCount(bucket, "runs/tp-resume-planted/resume/checkpoint-epoch-2.pt.sha256"))
+                .as("no digest written for bytes that do not match")
+                .isZero();
+    }
+
+    @Test
+    void aSyncedCheckpointsUriIsCopiedAndHeldToTheSha256BesideIt() {
+        String key = "runs/tp-elsewhere/checkpoints/checkpoint-epoch-3-step-40.pt";
+        String sha = put(key, CHECKPOINT).sha256Hex();
+        put(
+                key + ".sha256",
+                (sha + "  checkpoint-epoch-3-step-40.pt\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(start("resume-uri", 10, "s3://" + bucket + "/" + key)
+                        .at("/spec/training/resumeFrom")
+                        .asText())
+                .isEqualTo("s3://" + bucket + "/runs/tp-resume-uri/resume/checkpoint-epoch-3-step-40.pt");
+
+        put(
+                key + ".sha256",
+                ("0".repeat(64) + "  checkpoint-epoch-3-step-40.pt\n")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> start("resume-forged", 10, "s3://" + bucket + "/" + key))
+                .isInstanceOfSatisfying(io.trainplane.core.TerminalException.class, e -> assertThat(e.getMessage())
+                        .contains("its .sha256 says " + "0".repeat(64)));
+        refused(
+                () -> start("resume-missing", 10, "s3://" + bucket + "/runs/tp-elsewhere/checkpoint-epoch-1.pt"),
+                "does not exist",
+                "earlier run's ID");
     }
 
     @Test
@@ -82,9 +136,9 @@ class StartRunResumeTest {
         earlier.store.update(
                 "resume-base",
                 r -> r.withOutputs(new RunOutputs(
-                        r.outputs().s3Uri(), r.outputs().modelUri(), r.outputs().modelSha256(), null)));
+                        r.outputs().s3Uri(), r.outputs().modelUri(), r.outputs().modelSha256(), null, null)));
         refused(() -> start("resume-none", 5, "resume-base"), "kept no checkpoint", "trainplane status resume-base");
-        refused(() -> start("resume-none", 5, "resume-base"), "kept no checkpoint", "runs/resume-base/checkpoints/");
+        refused(() -> start("resume-none", 5, "resume-base"), "kept no checkpoint", "runs/tp-resume-base/checkpoints/");
         assertThat(earlier.store.find("resume-none")).isEmpty();
     }
 
@@ -94,14 +148,14 @@ class StartRunResumeTest {
     }
 
     @Test
-    void aCheckpointOutsideWhatThePodsMayReadIsRefused() {
+    void aCheckpointOutsideTheStacksRunsIsRefused() {
         refused(
                 () -> start("resume-other", 5, "s3://my-models/ckpt/checkpoint-epoch-1.pt"),
-                "outside what the run's pods may read (RunOutputsRole",
-                "extend RunOutputsRole");
+                "outside the runs of this stack",
+                "give an earlier run's ID");
         refused(
                 () -> start("resume-outside", 5, "s3://" + bucket + "/models/checkpoint-epoch-1.pt"),
-                "outside what the run's pods may read",
+                "outside the runs of this stack",
                 "runs/");
         assertThat(earlier.store.find("resume-other")).isEmpty();
     }

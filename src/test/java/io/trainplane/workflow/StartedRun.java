@@ -51,7 +51,17 @@ final class StartedRun implements AutoCloseable {
                 .put("executionName", runId)
                 .put("executionArn", "arn:aws:states:us-east-1:000000000000:execution:TrainingPipeline:" + runId);
         input.set("spec", spec);
-        state = new StartRunStep(store, events("StartRun"), cloud.clock(), settings).run(input);
+        state = startRun().run(input);
+    }
+
+    /** StartRun on this run's cloud and store. */
+    StartRunStep startRun() {
+        return new StartRunStep(
+                store,
+                events("StartRun"),
+                cloud.clock(),
+                settings,
+                new io.trainplane.aws.s3.ResumeCheckpoints(cloud.clients()::s3));
     }
 
     static String example(String name) {

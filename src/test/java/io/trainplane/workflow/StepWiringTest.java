@@ -134,6 +134,11 @@ class StepWiringTest {
         }
 
         @Override
+        public software.amazon.awssdk.services.s3.S3Client s3() {
+            return ask("s3", delegate.s3());
+        }
+
+        @Override
         public software.amazon.awssdk.services.fsx.FSxClient fsx() {
             return ask("fsx", delegate.fsx());
         }

@@ -83,7 +83,7 @@ public final class AuditLog implements Authorizer {
         write(Path.of(dir, "audit-" + ProcessHandle.current().pid() + "-" + ARCHIVED.incrementAndGet() + ".jsonl"));
     }
 
-    static ObjectNode json(AuditEntry entry) {
+    public static ObjectNode json(AuditEntry entry) {
         ObjectNode line = Json.object()
                 .put("function", entry.function())
                 .put("role", entry.role())

@@ -56,6 +56,11 @@ public enum ConditionOperator {
         return negated;
     }
 
+    /** Whether the policy's values are wildcard patterns (the *Like and Arn operators). */
+    boolean wildcards() {
+        return name().contains("Like") || name().startsWith("Arn");
+    }
+
     /** One request value against the policy's values: OR of the positive test, negated for Not operators. */
     boolean test(String requestValue, java.util.List<String> policyValues) {
         boolean any = policyValues.stream().anyMatch(p -> positive.test(requestValue, p));

@@ -31,9 +31,13 @@ public record ConditionTest(
      * ForAllValues "also returns true if there are no context keys in the request"; ForAnyValue
      * needs at least one request value to match. A key with an empty list of values counts as
      * absent (the same page: a Null check with "false" guards against "context keys with empty
-     * values").
+     * values"). Policy variables in the values are replaced with the request's ({@link
+     * PolicyVariables}); a value whose variable has none matches nothing.
      */
     public boolean holds(Map<String, List<String>> context) {
+        List<String> values = this.values.stream()
+                .flatMap(v -> PolicyVariables.resolve(v, context, base.wildcards()).stream())
+                .toList();
         List<String> have = lookup(context);
         if (base == ConditionOperator.Null) {
             String wanted = have == null ? "true" : "false";

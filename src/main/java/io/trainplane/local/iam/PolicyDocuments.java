@@ -82,6 +82,10 @@ final class PolicyDocuments {
         }
         String actionField = exactlyOne(id, statement, "Action", "NotAction");
         List<String> actions = strings(id, statement.get(actionField), actionField);
+        actions.stream().filter(PolicyVariables::present).findFirst().ifPresent(a -> {
+            // Variables go in Resource and Condition only (reference_policies_variables.html#policy-vars-wheretouse).
+            throw invalid(id, actionField + " '" + a + "' uses a policy variable; only Resource and Condition may");
+        });
         actions.stream().filter(a -> !ACTION.matcher(a).matches()).findFirst().ifPresent(a -> {
             throw invalid(id, actionField + " '" + a + "' is not service:Action or *");
         });
@@ -160,7 +164,7 @@ final class PolicyDocuments {
         return statement.has(field) ? field : negated;
     }
 
-    /** A string or a non-empty list of scalars, as text; policy variables refused. */
+    /** A string or a non-empty list of scalars, as text; each policy variable closed. */
     private static List<String> strings(String id, JsonNode value, String field) {
         List<String> out = new ArrayList<>();
         for (JsonNode item : value.isArray() ? value : List.of(value)) {
@@ -168,10 +172,9 @@ final class PolicyDocuments {
                 throw invalid(id, field + " must be a string or a list of strings, not " + item);
             }
             String text = item.asText();
-            if (text.contains("${")) {
-                // Policy variables (reference_policies_variables.html) are not simulated.
-                throw invalid(
-                        id, field + " '" + text + "' uses a policy variable; the simulation does not evaluate them");
+            String problem = PolicyVariables.problemWith(text);
+            if (problem != null) {
+                throw invalid(id, field + " '" + text + "' " + problem);
             }
             out.add(text);
         }

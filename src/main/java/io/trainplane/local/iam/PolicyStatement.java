@@ -31,14 +31,17 @@ public record PolicyStatement(
      * Whether the statement applies to the request: its action, its resource and every condition.
      * "The prefix and the action name are case insensitive"
      * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_action.html);
-     * resource ARNs are matched case-sensitively (reference_policies_elements_resource.html).
+     * resource ARNs are matched case-sensitively (reference_policies_elements_resource.html), after
+     * their policy variables are replaced with the request's values ({@link PolicyVariables}).
      */
     public boolean applies(IamRequest request) {
         boolean action = actions.stream().anyMatch(p -> Wildcards.matches(p, request.action(), true));
         if (action == notAction) {
             return false;
         }
-        boolean resource = resources.stream().anyMatch(p -> Wildcards.arnMatches(p, request.resource()));
+        boolean resource = resources.stream().anyMatch(p -> PolicyVariables.resolve(p, request.context(), true)
+                .map(arn -> Wildcards.arnMatches(arn, request.resource()))
+                .orElse(false));
         if (resource == notResource) {
             return false;
         }

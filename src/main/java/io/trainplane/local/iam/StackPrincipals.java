@@ -36,15 +36,18 @@ public final class StackPrincipals {
      * whose session EKS names {@code eks-<cluster>-<pod>-<uuid>}
      * (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-how-it-works.html).
      */
-    public Caller pod(String roleLogicalId, String clusterName, String podName) {
-        return session("pod " + podName, roleLogicalId, "eks-" + clusterName + "-" + podName);
+    public Caller pod(
+            String roleLogicalId, String clusterName, String podName, java.util.Map<String, String> sessionTags) {
+        Caller session = session("pod " + podName, roleLogicalId, "eks-" + clusterName + "-" + podName);
+        return new Caller(session.function(), session.role(), session.arn(), sessionTags);
     }
 
     /** IAM for the stack's roles: each caller's request judged by its role's policies in {@code policies}. */
     public static Authorizer authorizer(StackPolicies policies) {
         return (caller, request) -> {
-            Evaluation evaluation = policies.evaluate(caller.role(), request);
-            return AuditEntry.of(caller, request, evaluation.decision(), evaluation.statement());
+            IamRequest asked = caller.asked(request);
+            Evaluation evaluation = policies.evaluate(caller.role(), asked);
+            return AuditEntry.of(caller, asked, evaluation.decision(), evaluation.statement());
         };
     }
 

@@ -2,7 +2,10 @@ package io.trainplane.local.iam;
 
 /**
  * The two wildcard matches IAM makes: {@code *} and {@code ?} over a whole string (actions,
- * {@code StringLike}), and over an ARN segment by segment (Resource, {@code ArnLike}).
+ * {@code StringLike}), and over an ARN segment by segment (Resource, {@code ArnLike}). The special
+ * policy variables {@code ${*}}, {@code ${?}} and {@code ${$}} stand for the character itself
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_variables.html#policy-vars-specialchars):
+ * {@link PolicyVariables} writes a variable's value that way, so that it matches only itself.
  */
 final class Wildcards {
     private Wildcards() {}
@@ -14,7 +17,18 @@ final class Wildcards {
         int starAt = -1;
         int resumeAt = 0;
         while (v < value.length()) {
-            if (p < pattern.length() && pattern.charAt(p) == '*') {
+            int literal = literalAt(pattern, p);
+            if (literal > 0) {
+                if (pattern.charAt(p + 2) == value.charAt(v)) {
+                    p += literal;
+                    v++;
+                } else if (starAt >= 0) {
+                    p = starAt + 1;
+                    v = ++resumeAt;
+                } else {
+                    return false;
+                }
+            } else if (p < pattern.length() && pattern.charAt(p) == '*') {
                 starAt = p++;
                 resumeAt = v;
             } else if (p < pattern.length()
@@ -32,6 +46,16 @@ final class Wildcards {
             p++;
         }
         return p == pattern.length();
+    }
+
+    /** The length of a {@code ${*}}, {@code ${?}} or {@code ${$}} at {@code p} (4), else 0. */
+    private static int literalAt(String pattern, int p) {
+        return p + 3 < pattern.length()
+                        && pattern.startsWith("${", p)
+                        && pattern.charAt(p + 3) == '}'
+                        && "*?$".indexOf(pattern.charAt(p + 2)) >= 0
+                ? 4
+                : 0;
     }
 
     private static boolean same(char a, char b, boolean ignoreCase) {

@@ -320,6 +320,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
             names.add(c + ".sha256");
         });
         String modelSha = null;
+        String checkpointSha = "";
         try {
             for (String name : names) {
                 Path file = dir.resolve(name);
@@ -334,6 +335,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                 var put = store.put(pod, output.bucket(), output.prefix() + name, Files.readAllBytes(file));
                 if (name.equals("model.pt")) {
                     modelSha = put.sha256Hex();
+                } else if (checkpoint.filter(name::equals).isPresent()) {
+                    checkpointSha = put.sha256Hex();
                 }
             }
         } catch (PodS3.AwsCliFailed e) {
@@ -341,7 +344,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Outcome(took, 0, PodS3.report(output, modelSha, checkpoint.orElse("")));
+        return new Outcome(took, 0, PodS3.report(output, modelSha, checkpoint.orElse(""), checkpointSha));
     }
 
     /**

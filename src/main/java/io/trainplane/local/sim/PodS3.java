@@ -16,8 +16,14 @@ import java.util.function.Supplier;
  * by that role's policies. A pod whose service account has no association has no credentials: the
  * AWS CLI's credential chain finds none and says so.
  *
+ * <p>The session carries the tags EKS Pod Identity adds (cluster, namespace, service account, pod),
+ * which the role's policies read as {@code aws:PrincipalTag/...}
+ * (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-abac.html): template.yaml's
+ * RunOutputsRole confines a pod to its namespace's prefix with them.
+ *
  * <p>Lenient: the association is looked up by namespace and service account, across clusters (the
- * run's namespace is its own); the agent's token exchange and the session tags are not simulated.
+ * run's namespace is its own); the agent's token exchange is not simulated, nor an association's
+ * disableSessionTags (Trainplane never sets it).
  */
 public final class PodS3 {
     /** What the AWS CLI prints when its credential chain finds nothing (exit 255). */
@@ -50,12 +56,14 @@ public final class PodS3 {
         return new io.trainplane.spec.OutputSpec(uri);
     }
 
-    /** The outputs Job's termination message, as its script prints it: the model's URI and SHA-256, the checkpoint copied. */
-    public static String report(io.trainplane.spec.OutputSpec output, String modelSha256, String checkpoint) {
+    /** The outputs Job's termination message, as its script prints it: the model's URI and SHA-256, the checkpoint copied and its SHA-256. */
+    public static String report(
+            io.trainplane.spec.OutputSpec output, String modelSha256, String checkpoint, String checkpointSha256) {
         return io.trainplane.core.Json.write(io.trainplane.core.Json.object()
                 .put("modelUri", output.s3Uri() + "model.pt")
                 .put("modelSha256", modelSha256)
-                .put("checkpoint", checkpoint));
+                .put("checkpoint", checkpoint)
+                .put("checkpointSha256", checkpointSha256));
     }
 
     public PodS3(SimulatedS3 s3, SimulatedEks eks, StackTemplate stack) {
@@ -242,7 +250,29 @@ public final class PodS3 {
                         null));
         return Callers.as(
                 new StackPrincipals(stack)
-                        .pod(role, association.clusterName(), pod.getMetadata().getName()),
+                        .pod(
+                                role,
+                                association.clusterName(),
+                                pod.getMetadata().getName(),
+                                sessionTags(association, pod)),
                 request);
+    }
+
+    /** The session tags EKS Pod Identity adds for {@code pod} (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-abac.html#pod-id-abac-tags). */
+    static java.util.Map<String, String> sessionTags(AddonPodIdentity association, Pod pod) {
+        // arn:aws:eks:<region>:<account>:podidentityassociation/<cluster>/<id>: the cluster's is beside it.
+        String[] arn = association.associationArn().split(":", 6);
+        var tags = new java.util.TreeMap<String, String>();
+        tags.put(
+                "eks-cluster-arn",
+                String.join(":", java.util.Arrays.copyOf(arn, 5)) + ":cluster/" + association.clusterName());
+        tags.put("eks-cluster-name", association.clusterName());
+        tags.put("kubernetes-namespace", pod.getMetadata().getNamespace());
+        tags.put("kubernetes-service-account", pod.getSpec().getServiceAccountName());
+        tags.put("kubernetes-pod-name", pod.getMetadata().getName());
+        if (pod.getMetadata().getUid() != null) {
+            tags.put("kubernetes-pod-uid", pod.getMetadata().getUid());
+        }
+        return tags;
     }
 }

@@ -175,6 +175,40 @@ public final class SimulatedS3 {
         }
     }
 
+    /** The largest object CopyObject copies in one request: 5 GB (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html). */
+    public static final long MAX_COPY_BYTES = 5L * 1024 * 1024 * 1024;
+
+    /**
+     * CopyObject, server side: S3 authorizes s3:GetObject on the source and s3:PutObject on the
+     * destination (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html; the
+     * Service Authorization Reference lists no CopyObject action). The copy's version carries the
+     * SHA-256 S3 computes for it when the request asks for that checksum.
+     */
+    public synchronized ObjectVersion copyObject(
+            String sourceBucket, String sourceKey, String bucket, String key, Transport transport) {
+        Stored source = existing(
+                begin(
+                        "CopyObject",
+                        sourceBucket,
+                        sourceKey,
+                        transport,
+                        "s3:GetObject",
+                        objectArn(sourceBucket, sourceKey)),
+                sourceKey);
+        Bucket b = authorized(bucket, key, transport, "s3:PutObject", objectArn(bucket, key), null);
+        if (source.body.length > MAX_COPY_BYTES) {
+            throw new S3Exception(
+                    400,
+                    "InvalidRequest",
+                    "The specified copy source is larger than the maximum allowable size for a copy source: "
+                            + MAX_COPY_BYTES);
+        }
+        ObjectVersion version = new ObjectVersion(
+                bucket, key, "v" + (++versions), source.body.length, source.version.checksumSha256(), clock.instant());
+        b.objects.computeIfAbsent(key, k -> new ArrayList<>()).add(new Stored(version, source.body));
+        return version;
+    }
+
     /** How many versions (delete markers included) {@code key} has: the versioning the bucket keeps. */
     public synchronized int versionCount(String bucket, String key) {
         Bucket b = buckets.get(bucket);
@@ -196,6 +230,12 @@ public final class SimulatedS3 {
             String prefix) {
         calls.record(SERVICE, operation);
         faults.beforeS3Call(operation);
+        return authorized(bucket, key, transport, action, arn, prefix);
+    }
+
+    /** Checks the bucket exists, the key is one S3 takes, and asks IAM: one of the authorizations of a call. */
+    private Bucket authorized(
+            String bucket, String key, Transport transport, String action, String arn, String prefix) {
         Bucket b = buckets.get(bucket);
         if (b == null) {
             throw new S3Exception(404, "NoSuchBucket", "The specified bucket does not exist: " + bucket);

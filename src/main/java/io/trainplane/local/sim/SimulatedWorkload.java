@@ -216,7 +216,7 @@ public final class SimulatedWorkload implements PodBehaviour {
         } catch (PodS3.AwsCliFailed e) {
             return new Outcome(OUTPUTS, e.exitCode(), e.getMessage());
         }
-        return new Outcome(OUTPUTS, 0, PodS3.report(output, modelSha, checkpoint));
+        return new Outcome(OUTPUTS, 0, PodS3.report(output, modelSha, checkpoint, sha256Hex(checkpointBytes)));
     }
 
     /** Bytes standing for a trained model: deterministic for the run and its epochs, 64 KiB. */

@@ -193,6 +193,52 @@ class PolicyEvaluatorTest {
                 .isEqualTo(allowed);
     }
 
+    /** EKS Pod Identity's session tag confining a pod to its namespace's prefix (template.yaml RunOutputsRole). */
+    @ParameterizedTest(name = "{1} as [{2}]: {3}")
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            textBlock =
+                    """
+            arn:aws:s3:::b/runs/${aws:PrincipalTag/kubernetes-namespace}/* | arn:aws:s3:::b/runs/tp-a/model.pt | aws:PrincipalTag/kubernetes-namespace=tp-a | true
+            arn:aws:s3:::b/runs/${aws:PrincipalTag/kubernetes-namespace}/* | arn:aws:s3:::b/runs/tp-b/model.pt | aws:PrincipalTag/kubernetes-namespace=tp-a | false
+            arn:aws:s3:::b/runs/${aws:PrincipalTag/kubernetes-namespace}/* | arn:aws:s3:::b/runs/tp-a/model.pt | aws:principaltag/KUBERNETES-NAMESPACE=tp-a | true
+            arn:aws:s3:::b/runs/${aws:PrincipalTag/kubernetes-namespace}/* | arn:aws:s3:::b/runs/tp-a/model.pt | -                                         | false
+            arn:aws:s3:::b/runs/${aws:PrincipalTag/kubernetes-namespace}/* | arn:aws:s3:::b/runs/tp-b/model.pt | aws:PrincipalTag/kubernetes-namespace=*  | false
+            arn:aws:s3:::b/runs/${aws:PrincipalTag/kubernetes-namespace}/* | arn:aws:s3:::b/runs/*/model.pt    | aws:PrincipalTag/kubernetes-namespace=*  | true
+            arn:aws:s3:::b/runs/${aws:PrincipalTag/team, 'shared'}/*       | arn:aws:s3:::b/runs/shared/x       | -                                         | true
+            arn:aws:s3:::b/${*}/x                                          | arn:aws:s3:::b/*/x                 | -                                         | true
+            arn:aws:s3:::b/${*}/x                                          | arn:aws:s3:::b/y/x                 | -                                         | false
+            """)
+    void policyVariablesTakeTheRequestsValueAsLiteralText(
+            String resource, String requested, String context, boolean allowed) {
+        Role r = role(allow("s3:GetObject", resource));
+        assertThat(r.evaluate(new IamRequest("s3:GetObject", requested, context("-".equals(context) ? null : context)))
+                        .decision()
+                        .allowed())
+                .isEqualTo(allowed);
+    }
+
+    @ParameterizedTest(name = "{0} with [{1}]: {2}")
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
+            {"StringLike": {"s3:prefix": "runs/${aws:PrincipalTag/kubernetes-namespace}/*"}}   | s3:prefix=runs/tp-a/code/;aws:PrincipalTag/kubernetes-namespace=tp-a | true
+            {"StringLike": {"s3:prefix": "runs/${aws:PrincipalTag/kubernetes-namespace}/*"}}   | s3:prefix=runs/tp-b/code/;aws:PrincipalTag/kubernetes-namespace=tp-a | false
+            {"StringLike": {"s3:prefix": "runs/${aws:PrincipalTag/kubernetes-namespace}/*"}}   | s3:prefix=runs/tp-a/code/                                          | false
+            {"StringEquals": {"k": "${aws:PrincipalTag/team}"}}                               | k=a*;aws:PrincipalTag/team=a*                                      | true
+            {"StringNotEquals": {"k": "${aws:PrincipalTag/team}"}}                            | k=a                                                                | true
+            """)
+    void policyVariablesInConditionValues(String condition, String context, boolean allowed) {
+        Role r = role("{\"Effect\": \"Allow\", \"Action\": \"s3:ListBucket\", \"Resource\": \"*\", \"Condition\": "
+                + condition + "}");
+        assertThat(r.evaluate(new IamRequest("s3:ListBucket", "arn:aws:s3:::b", context(context)))
+                        .decision()
+                        .allowed())
+                .isEqualTo(allowed);
+    }
+
     @ParameterizedTest(name = "{1}")
     @CsvSource(
             delimiter = '|',
@@ -202,8 +248,9 @@ class PolicyEvaluatorTest {
             {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condition": {"StringEqualz": {"k": "a"}}}      | StringEqualz
             {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condition": {"NullIfExists": {"k": "true"}}}   | Null takes neither
             {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condition": {"NumericLessThan": {"n": "ten"}}} | is not a number
-            {"Effect": "Allow", "Action": "s3:*", "Resource": "arn:aws:s3:::${aws:username}/*"}                    | policy variable
-            {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condition": {"StringEquals": {"k": "${aws:username}"}}} | policy variable
+            {"Effect": "Allow", "Action": "s3:${aws:username}", "Resource": "*"}                                 | only Resource and Condition
+            {"Effect": "Allow", "Action": "s3:*", "Resource": "arn:aws:s3:::${aws:username/*"}                     | does not close
+            {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Condition": {"StringEquals": {"k": "a${}"}}}   | names no variable
             {"Effect": "Allow", "Action": "s3:*", "Resource": "*", "Principal": "*"}                              | Principal
             {"Effect": "allow", "Action": "s3:*", "Resource": "*"}                                                | Effect must be
             {"Effect": "Allow", "Action": "s3:*", "NotAction": "s3:Get*", "Resource": "*"}                        | exactly one of Action

@@ -32,6 +32,7 @@ class StackTemplateTest {
         assertThat(LOCAL.roles().keySet())
                 .containsExactly(
                         "RunRecordRole",
+                        "StartRunRole",
                         "EksClusterRole",
                         "EksNodeRole",
                         "EfsCsiDriverRole",
@@ -119,7 +120,7 @@ class StackTemplateTest {
         assertThat(startRun.arn())
                 .isEqualTo("arn:aws:lambda:us-east-1:000000000000:function:trainplane-StartRunFunction");
         assertThat(startRun.aliasArn()).isEqualTo(startRun.arn() + ":live");
-        assertThat(startRun.roleLogicalId()).isEqualTo("RunRecordRole");
+        assertThat(startRun.roleLogicalId()).isEqualTo("StartRunRole");
         assertThat(startRun.environment())
                 .containsEntry("RUNS_TABLE", "trainplane-RunsTable")
                 .containsEntry("EVENT_BUS_NAME", "trainplane-trainplane")

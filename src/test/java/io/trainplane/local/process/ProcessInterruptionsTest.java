@@ -81,11 +81,15 @@ class ProcessInterruptionsTest {
                 LocalCloud cloud = new LocalCloud(TestTime.START, runtime)) {
             report = new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(spec), "cifar10-local");
             var reader = new io.trainplane.local.iam.StackPrincipals(io.trainplane.local.iam.StackTemplate.local())
-                    .pod("RunOutputsRole", "reader", "reader");
+                    .pod(
+                            "RunOutputsRole",
+                            "reader",
+                            "reader",
+                            java.util.Map.of("kubernetes-namespace", "tp-cifar10-local"));
             stored = io.trainplane.local.iam.Callers.as(reader, () -> cloud.s3()
                             .headObject(
                                     "trainplane-artifactsbucket",
-                                    "runs/cifar10-local/model.pt",
+                                    "runs/tp-cifar10-local/model.pt",
                                     io.trainplane.local.sim.SimulatedS3.Transport.TLS))
                     .sha256Hex();
             var outputs = new io.trainplane.runs.RunStore(
@@ -93,7 +97,7 @@ class ProcessInterruptionsTest {
                     .get(report.runId())
                     .outputs();
             recorded = outputs == null ? null : outputs.modelSha256();
-            String prefix = "runs/cifar10-local/checkpoints/";
+            String prefix = "runs/tp-cifar10-local/checkpoints/";
             for (var o : io.trainplane.local.iam.Callers.as(reader, () -> cloud.s3()
                     .listObjectsV2(
                             "trainplane-artifactsbucket", prefix, io.trainplane.local.sim.SimulatedS3.Transport.TLS))) {

@@ -31,7 +31,7 @@ class CheckpointSyncTest {
         assertThat(sidecar.getRestartPolicy()).isEqualTo("Always");
         assertThat(sidecar.getImage()).isEqualTo(WorkloadManifests.AWS_CLI_IMAGE);
         assertThat(sidecar.getEnv())
-                .anySatisfy(e -> assertThat(e.getValue()).isEqualTo("s3://trainplane-artifactsbucket/runs/r1/"));
+                .anySatisfy(e -> assertThat(e.getValue()).isEqualTo("s3://trainplane-artifactsbucket/runs/tp-r1/"));
         String script = sidecar.getCommand().get(2);
         assertThat(script)
                 .contains("JOB_COMPLETION_INDEX", "exec sleep infinity")

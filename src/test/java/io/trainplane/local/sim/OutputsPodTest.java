@@ -64,7 +64,7 @@ class OutputsPodTest {
                 .startsWith("public.ecr.aws/aws-cli/aws-cli:")
                 .doesNotEndWith(":latest");
         assertThat(container.getEnv())
-                .anySatisfy(e -> assertThat(e.getValue()).isEqualTo("s3://trainplane-artifactsbucket/runs/r1/"));
+                .anySatisfy(e -> assertThat(e.getValue()).isEqualTo("s3://trainplane-artifactsbucket/runs/tp-r1/"));
         assertThat(container.getCommand().get(2))
                 .contains("aws s3 cp", "--checksum-algorithm SHA256", "sha256sum", "/dev/termination-log")
                 .doesNotContain(

@@ -13,6 +13,7 @@ import io.trainplane.local.iam.StackTemplate;
 import io.trainplane.local.sim.SimulatedS3.S3Exception;
 import io.trainplane.local.sim.SimulatedS3.Transport;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,8 @@ class SimulatedS3Test {
     final CallLog calls = new CallLog();
     final AuditLog iam = new AuditLog(StackPrincipals.authorizer(STACK.policies()));
     final SimulatedS3 s3 = new SimulatedS3(calls, new SimulatedClock(SimAccount.START), new FaultPlan(), iam);
-    final Caller pod = new StackPrincipals(STACK).pod("RunOutputsRole", "tp-r1", "tp-r1-train-0");
+    final Caller pod = new StackPrincipals(STACK)
+            .pod("RunOutputsRole", "tp-r1", "tp-r1-train-0", java.util.Map.of("kubernetes-namespace", "tp-r1"));
 
     SimulatedS3Test() {
         s3.createStackBucket(ARTIFACTS);
@@ -63,6 +65,60 @@ class SimulatedS3Test {
                 .containsEntry("s3:HeadObject", 1)
                 .containsEntry("s3:ListObjectsV2", 1);
         assertThat(iam.denials()).isEmpty();
+    }
+
+    /** EKS Pod Identity tags the session with the pod's namespace, and RunOutputsRole allows only that namespace's prefix. */
+    @Test
+    void aPodOfAnotherRunReachesNothingOfThisRunsPrefix() {
+        String bucket = ARTIFACTS.name();
+        asPod(() -> s3.putObject(bucket, "runs/tp-r1/model.pt", MODEL, Transport.TLS));
+        Caller other = new StackPrincipals(STACK)
+                .pod("RunOutputsRole", "tp-r2", "tp-r2-train-0", java.util.Map.of("kubernetes-namespace", "tp-r2"));
+        List<Supplier<Object>> reaches = List.of(
+                () -> s3.getObject(bucket, "runs/tp-r1/model.pt", Transport.TLS),
+                () -> s3.putObject(
+                        bucket, "runs/tp-r1/model.pt", "planted".getBytes(StandardCharsets.UTF_8), Transport.TLS),
+                () -> s3.listObjectsV2(bucket, "runs/tp-r1/", Transport.TLS));
+        for (Supplier<Object> reach : reaches) {
+            assertThatThrownBy(() -> Callers.as(other, reach))
+                    .isInstanceOfSatisfying(
+                            S3Exception.class, e -> assertThat(e.status()).isEqualTo(403));
+        }
+        assertThat(iam.denials()).hasSize(3).allSatisfy(d -> assertThat(d.context())
+                .containsEntry("aws:PrincipalTag/kubernetes-namespace", List.of("tp-r2")));
+        assertThat(asPod(() -> s3.getObject(bucket, "runs/tp-r1/model.pt", Transport.TLS)))
+                .isEqualTo(MODEL);
+    }
+
+    /** CopyObject reads the source and writes the copy: StartRun's role may do both for a checkpoint to resume from. */
+    @Test
+    void aCopyIsAuthorizedAsAReadOfTheSourceAndAWriteOfTheCopy() {
+        String bucket = ARTIFACTS.name();
+        asPod(() -> s3.putObject(bucket, "runs/tp-r1/checkpoint-epoch-2.pt", MODEL, Transport.TLS));
+        Caller startRun = new StackPrincipals(STACK).function("StartRun");
+        var copy = Callers.as(
+                startRun,
+                () -> s3.copyObject(
+                        bucket,
+                        "runs/tp-r1/checkpoint-epoch-2.pt",
+                        bucket,
+                        "runs/tp-r2/resume/checkpoint-epoch-2.pt",
+                        Transport.TLS));
+        assertThat(copy.sha256Hex()).isEqualTo("9a129038d9a00aed0cf6a7ea059ca50a813449061ab87848cf1a13eafdf33b2c");
+        assertThatThrownBy(() -> Callers.as(
+                        startRun,
+                        () -> s3.copyObject(
+                                bucket,
+                                "runs/tp-r1/checkpoint-epoch-2.pt",
+                                bucket,
+                                "runs/tp-r2/model.pt",
+                                Transport.TLS)))
+                .isInstanceOfSatisfying(
+                        S3Exception.class, e -> assertThat(e.status()).isEqualTo(403))
+                .hasMessageContaining("s3:PutObject");
+        assertThatThrownBy(() -> asPod(() -> s3.copyObject(
+                        bucket, "runs/tp-r1/checkpoint-epoch-2.pt", bucket, "elsewhere/x.pt", Transport.TLS)))
+                .hasMessageContaining("s3:PutObject");
     }
 
     @Test
