@@ -189,7 +189,10 @@ class LambdaArtifactsTest {
             "software/amazon/awssdk/services/sfn/",
             "software/amazon/awssdk/services/sts/",
             // FSx: created and checked by AWS functions; Teardown deletes it over FsxJsonClient.
-            "software/amazon/awssdk/services/fsx/");
+            "software/amazon/awssdk/services/fsx/",
+            // S3: only StartRun, an AWS function, copies a checkpoint to resume from.
+            "software/amazon/awssdk/services/s3/",
+            "io/trainplane/aws/s3/");
 
     /**
      * The Kubernetes artifact's deeper half, which a function meets only past its first AWS call:
