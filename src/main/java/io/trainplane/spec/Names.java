@@ -14,11 +14,16 @@ import java.util.regex.Pattern;
  * The same runId always gives the same names (Step Functions may run a step twice).
  */
 public final class Names {
-    /** A run id is a DNS-1123 label, so it is also a valid label value and name part everywhere. */
-    public static final String RUN_ID_PATTERN = "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$";
+    /**
+     * A run id is a DNS-1123 label, so it is also a valid label value and name part everywhere; at
+     * most 60 characters, so that its namespace {@code tp-<runId>} is never cut: each run has a
+     * namespace of its own, and with it the artifacts prefix EKS Pod Identity confines its pods to
+     * ({@link #artifactsPrefix}). A cut name ends in a hash, which a shorter run id could spell.
+     */
+    public static final String RUN_ID_PATTERN = "^[a-z0-9]([a-z0-9-]{0,58}[a-z0-9])?$";
 
     static final String RUN_ID_MEANING =
-            "1 to 63 lowercase letters, digits and '-', starting and ending with a letter or a digit";
+            "1 to 60 lowercase letters, digits and '-', starting and ending with a letter or a digit";
 
     /** Longest Job name: the pod names and the job-name label derived from it must fit in 63. */
     public static final int MAX_JOB_NAME = 52;
@@ -44,6 +49,8 @@ public final class Names {
     private static final int HASH_LENGTH = 8;
     /** What the names of a run's resources start with (its cluster: tp-<runId>-eks). */
     public static final String PREFIX = "tp-";
+    /** The longest run id: its namespace, {@link #PREFIX} and the id, is a whole label. */
+    public static final int MAX_RUN_ID = MAX_LABEL - PREFIX.length();
 
     private final String runId;
 
@@ -72,9 +79,9 @@ public final class Names {
         return "runs/" + namespace() + "/";
     }
 
-    /** Kubernetes namespace of the run: a DNS-1123 label. */
+    /** Kubernetes namespace of the run: a DNS-1123 label, {@code tp-<runId>} whole. */
     public String namespace() {
-        return fit(PREFIX + runId, MAX_LABEL);
+        return PREFIX + runId;
     }
 
     /** The training Job (or PyTorchJob). */

@@ -44,7 +44,7 @@ public final class StartScheduledRunStep implements Step {
     /** What "-yyyyMMdd-HHmm" adds to the series name. */
     static final int SUFFIX_LENGTH = 14;
 
-    public static final int MAX_SERIES_LENGTH = Names.MAX_LABEL - SUFFIX_LENGTH;
+    public static final int MAX_SERIES_LENGTH = Names.MAX_RUN_ID - SUFFIX_LENGTH;
     private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmm", Locale.ROOT);
     /** Non-terminal runs looked at per status; a series has one or a few running at once. */
     private static final int ACTIVE_LIMIT = 1000;

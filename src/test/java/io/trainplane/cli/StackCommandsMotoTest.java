@@ -254,7 +254,7 @@ class StackCommandsMotoTest {
 
     @Test
     void aCleanupExecutionNameFitsStepFunctionsLimit() {
-        String longest = "r".repeat(63);
+        String longest = "r".repeat(io.trainplane.spec.Names.MAX_RUN_ID);
         String name = CleanupCommand.executionName(longest, java.time.Instant.parse("2026-03-01T10:00:00Z"));
         assertThat(name)
                 .hasSize(CleanupCommand.MAX_EXECUTION_NAME)

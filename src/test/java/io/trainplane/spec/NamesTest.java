@@ -41,14 +41,14 @@ class NamesTest {
                 "0",
                 "z9",
                 "0123456789",
-                "9".repeat(63),
-                "a".repeat(63),
+                "9".repeat(Names.MAX_RUN_ID),
+                "a".repeat(Names.MAX_RUN_ID),
                 "1abc",
                 "007-run",
-                "a" + "-".repeat(61) + "b",
+                "a" + "-".repeat(Names.MAX_RUN_ID - 2) + "b",
                 "a--b",
                 "9-9",
-                "x-" + "1".repeat(60),
+                "x-" + "1".repeat(Names.MAX_RUN_ID - 2),
                 "a".repeat(40),
                 "a".repeat(41),
                 "a".repeat(44),
@@ -56,12 +56,12 @@ class NamesTest {
                 "a".repeat(46),
                 "a".repeat(47),
                 "a".repeat(48),
-                "a".repeat(44) + "-" + "b".repeat(18),
+                "a".repeat(44) + "-" + "b".repeat(15),
                 "cifar10-nightly-001"));
         Random random = new Random(20240611L);
         String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
         for (int i = 0; i < 500; i++) {
-            int length = 1 + random.nextInt(63);
+            int length = 1 + random.nextInt(Names.MAX_RUN_ID);
             StringBuilder id = new StringBuilder();
             for (int j = 0; j < length; j++) {
                 boolean edge = j == 0 || j == length - 1;
@@ -115,7 +115,7 @@ class NamesTest {
 
     @Test
     void runIdsSharingALongPrefixGetDifferentNames() {
-        String prefix = "shared-prefix-" + "x".repeat(47);
+        String prefix = "shared-prefix-" + "x".repeat(44);
         Map<String, String> a = all(new Names(prefix + "a1"));
         Map<String, String> b = all(new Names(prefix + "a2"));
 
@@ -164,8 +164,24 @@ class NamesTest {
 
     @Test
     void tooLongRunIdIsRefused() {
-        assertThat(Names.isValidRunId("a".repeat(63))).isTrue();
-        assertThat(Names.isValidRunId("a".repeat(64))).isFalse();
+        assertThat(Names.isValidRunId("a".repeat(60))).isTrue();
+        assertThat(Names.isValidRunId("a".repeat(61))).isFalse();
+    }
+
+    /**
+     * The namespace is the run's own, never cut: EKS Pod Identity tags a pod's session with it and
+     * RunOutputsRole confines the pod to runs/<namespace>/. A cut one ends in a hash that a shorter
+     * run id could spell, and would share another run's prefix.
+     */
+    @Test
+    void everyRunHasANamespaceOfItsOwnThatIsAWholeLabel() {
+        String longest = "a".repeat(Names.MAX_RUN_ID);
+        assertThat(new Names(longest).namespace()).isEqualTo("tp-" + longest).hasSize(Names.MAX_LABEL);
+        assertThat(new Names(longest).artifactsPrefix()).isEqualTo("runs/tp-" + longest + "/");
+        String cut = Names.fit("tp-" + "a".repeat(63), Names.MAX_LABEL);
+        assertThat(Names.isValidRunId(cut.substring(Names.PREFIX.length())))
+                .as("a cut name's tail is a valid run id: why run ids stop at %d", Names.MAX_RUN_ID)
+                .isTrue();
     }
 
     @Test

@@ -49,7 +49,8 @@ public final class ResumeCheckpoints {
      */
     public CheckpointUri copy(CheckpointUri source, Optional<String> recordedSha256, String runPrefix) {
         String expected = recordedSha256.orElseGet(() -> digestBeside(source));
-        String key = destination(source, runPrefix).key();
+        CheckpointUri copy = destination(source, runPrefix);
+        String key = copy.key();
         S3Client s3 = client.get();
         String copied;
         try {
@@ -85,7 +86,7 @@ public final class ResumeCheckpoints {
         s3.putObject(
                 r -> r.bucket(source.bucket()).key(key + ".sha256").checksumAlgorithm(ChecksumAlgorithm.SHA256),
                 RequestBody.fromString(expected + "  " + source.fileName() + "\n", StandardCharsets.UTF_8));
-        return destination(source, runPrefix);
+        return copy;
     }
 
     /** Where {@link #copy} puts {@code source}: {@code runPrefix}{@value #PREFIX}, in the same bucket. */

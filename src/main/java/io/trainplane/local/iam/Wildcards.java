@@ -18,22 +18,14 @@ final class Wildcards {
         int resumeAt = 0;
         while (v < value.length()) {
             int literal = literalAt(pattern, p);
-            if (literal > 0) {
-                if (pattern.charAt(p + 2) == value.charAt(v)) {
-                    p += literal;
-                    v++;
-                } else if (starAt >= 0) {
-                    p = starAt + 1;
-                    v = ++resumeAt;
-                } else {
-                    return false;
-                }
-            } else if (p < pattern.length() && pattern.charAt(p) == '*') {
+            if (literal == 0 && p < pattern.length() && pattern.charAt(p) == '*') {
                 starAt = p++;
                 resumeAt = v;
-            } else if (p < pattern.length()
-                    && (pattern.charAt(p) == '?' || same(pattern.charAt(p), value.charAt(v), ignoreCase))) {
-                p++;
+            } else if (literal > 0
+                    ? pattern.charAt(p + 2) == value.charAt(v)
+                    : p < pattern.length()
+                            && (pattern.charAt(p) == '?' || same(pattern.charAt(p), value.charAt(v), ignoreCase))) {
+                p += Math.max(literal, 1);
                 v++;
             } else if (starAt >= 0) {
                 p = starAt + 1;
@@ -48,7 +40,7 @@ final class Wildcards {
         return p == pattern.length();
     }
 
-    /** The length of a {@code ${*}}, {@code ${?}} or {@code ${$}} at {@code p} (4), else 0. */
+    /** The length of a {@code ${*}}, {@code ${?}} or {@code ${$}} at {@code p} (4, one literal character), else 0. */
     private static int literalAt(String pattern, int p) {
         return p + 3 < pattern.length()
                         && pattern.startsWith("${", p)

@@ -1,6 +1,5 @@
 package io.trainplane.local.sim;
 
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -74,16 +73,12 @@ public final class SimulatedS3Client implements S3Client {
         try {
             return call.get();
         } catch (SimulatedS3.S3Exception e) {
-            AwsErrorDetails details = AwsErrorDetails.builder()
-                    .errorCode(e.code())
-                    .errorMessage(e.getMessage())
-                    .serviceName("S3")
-                    .build();
-            var builder = e.code().equals("NoSuchKey") ? NoSuchKeyException.builder() : S3Exception.builder();
-            throw (S3Exception) builder.statusCode(e.status())
-                    .awsErrorDetails(details)
-                    .message(e.getMessage())
-                    .build();
+            throw AwsErrors.of(
+                    "S3",
+                    e.code().equals("NoSuchKey") ? NoSuchKeyException.builder() : S3Exception.builder(),
+                    e.status(),
+                    e.code(),
+                    e.getMessage());
         }
     }
 

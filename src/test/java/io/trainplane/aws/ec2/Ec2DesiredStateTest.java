@@ -221,7 +221,7 @@ class Ec2DesiredStateTest {
 
     @Test
     void theLaunchTemplateNameFitsEc2sLimit() {
-        String longest = "r" + "x".repeat(61) + "9";
+        String longest = "r" + "x".repeat(Names.MAX_RUN_ID - 2) + "9";
         assertThat(Ec2DesiredState.launchTemplateName(new Names(longest)))
                 .hasSizeLessThanOrEqualTo(128)
                 .matches("[a-zA-Z0-9().\\-/_]{3,128}");

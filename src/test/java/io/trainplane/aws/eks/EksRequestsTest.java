@@ -256,7 +256,7 @@ class EksRequestsTest {
         assertThat(EksRequests.createNodegroup(again, tagsOf(again), GPU_NODES, NETWORK, ROLES, "lt-0123"))
                 .isEqualTo(EksRequests.createNodegroup(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"));
 
-        String longest = "r".repeat(63);
+        String longest = "r".repeat(Names.MAX_RUN_ID);
         Names longNames = new Names(longest);
         String cluster = EksRequests.createCluster(longNames, tagsOf(longNames), CLUSTER, NETWORK, ROLES)
                 .clientRequestToken();
