@@ -81,6 +81,12 @@ public final class WorkloadManifests {
     /** fetch-code's variable with the prefix it copies. */
     public static final String CODE_URI_ENV = "CODE_S3_URI";
 
+    /** fetch-code's variable with the package's SHA-256 (workload.package.sha256) on the bucket route. */
+    public static final String CODE_SHA256_ENV = "CODE_SHA256";
+
+    /** fetch-code's exit code when the copied files are not the package the CLI described (the AWS CLI's are 1 and 255). */
+    public static final int CODE_MISMATCH = 3;
+
     private final RunSpec spec;
     private final Names names;
     /** A packed directory's files (ConfigMap route): null when the route has none or they are not at hand (plan without the files). */
@@ -996,24 +1002,43 @@ public final class WorkloadManifests {
     /**
      * Copies the code into the pod's /workload before its containers start: {@code aws s3 cp
      * --recursive} of the artifacts bucket's prefix the CLI uploaded to, or of workload.code's
-     * s3:// prefix, as the run's Pod Identity (RunOutputsRole may read the artifacts bucket's
-     * runs/; another bucket needs a policy of yours). An empty prefix fails it: no code, nothing
-     * for the commands to run.
+     * s3:// prefix, as the run's Pod Identity (RunOutputsRole may read the run's own prefix and the
+     * shared inputs/; another bucket needs a policy of yours). An empty prefix fails it: no code,
+     * nothing for the commands to run. On the bucket route the copy is then digested as {@link
+     * io.trainplane.spec.CodeDirectory#digest} does (each file's path, size and bytes, in path
+     * order) and must be the package the CLI packed, whose digest rides in the run's spec: a file
+     * changed, added or removed in the bucket after the upload fails it with {@value
+     * #CODE_MISMATCH} before any of the run's code starts.
      */
     Container fetchCode() {
-        String script = String.join(
-                "\n",
+        CodeRoute route = codeRoute();
+        List<String> lines = new ArrayList<>(List.of(
                 "set -eu",
                 "aws s3 cp \"$" + CODE_URI_ENV + "\" " + WORKLOAD_DIR + " --recursive --only-show-errors",
                 "if [ -z \"$(ls -A " + WORKLOAD_DIR + ")\" ]; then",
                 "  printf 'no code under %s: the prefix is empty\\n' \"$" + CODE_URI_ENV + "\" > /dev/termination-log",
                 "  exit 1",
-                "fi");
+                "fi"));
+        List<EnvVar> env = new ArrayList<>(
+                List.of(env(CODE_URI_ENV, route.prefix(spec.workload())), env("TRAINPLANE_RUN_ID", spec.runId())));
+        if (route == CodeRoute.ARTIFACTS_BUCKET) {
+            lines.addAll(List.of(
+                    "actual=$(cd " + WORKLOAD_DIR + " && find . -type f | sed 's|^\\./||' | LC_ALL=C sort"
+                            + " | while IFS= read -r f; do printf '%s\\0%s\\0' \"$f\" \"$(wc -c < \"$f\")\"; cat \"$f\"; done"
+                            + " | sha256sum | cut -d' ' -f1)",
+                    "if [ \"$actual\" != \"$" + CODE_SHA256_ENV + "\" ]; then",
+                    "  printf 'CODE DIGEST MISMATCH the files under %s have SHA-256 %s, the package uploaded for this"
+                            + " run has %s\\n' \"$" + CODE_URI_ENV + "\" \"$actual\" \"$" + CODE_SHA256_ENV
+                            + "\" > /dev/termination-log",
+                    "  exit " + CODE_MISMATCH,
+                    "fi"));
+            env.add(env(CODE_SHA256_ENV, spec.workload().codePackage().sha256()));
+        }
         return new ContainerBuilder()
                 .withName(FETCH_CODE)
                 .withImage(AWS_CLI_IMAGE)
-                .withCommand("/bin/sh", "-c", script)
-                .withEnv(env(CODE_URI_ENV, codeRoute().prefix(spec.workload())), env("TRAINPLANE_RUN_ID", spec.runId()))
+                .withCommand("/bin/sh", "-c", String.join("\n", lines))
+                .withEnv(env)
                 .withResources(awsCliResources())
                 .withTerminationMessagePath("/dev/termination-log")
                 .withTerminationMessagePolicy("FallbackToLogsOnError")

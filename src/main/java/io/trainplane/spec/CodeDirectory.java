@@ -166,6 +166,15 @@ public final class CodeDirectory {
                             if (!attrs.isRegularFile()) {
                                 return FileVisitResult.CONTINUE;
                             }
+                            if (relative(file).chars().anyMatch(Character::isISOControl)) {
+                                // fetch-code digests the copy line by line: a name with a line break would not match.
+                                problems.add(new SpecProblem(
+                                        FIELD,
+                                        "\"" + relative(file).replaceAll("\\p{Cntrl}", "?") + "\" in " + named
+                                                + " has a control character (a line break, a tab) in its name",
+                                        "rename the file"));
+                                return FileVisitResult.CONTINUE;
+                            }
                             total[0] += attrs.size();
                             if (total[0] > MAX_BYTES || files.size() >= MAX_FILES) {
                                 throw new TooLarge();
@@ -229,7 +238,10 @@ public final class CodeDirectory {
         return new Packed(root, files, total[0], digest(files));
     }
 
-    /** SHA-256 over each file's path, size and content, in path order. */
+    /**
+     * SHA-256 over each file's path, a NUL, its size in decimal, a NUL and its content, in path
+     * order; fetch-code computes the same in the pod with find, sort and sha256sum.
+     */
     public static String digest(SortedMap<String, byte[]> files) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");

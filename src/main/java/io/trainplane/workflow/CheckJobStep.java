@@ -89,10 +89,18 @@ public final class CheckJobStep implements KubernetesStep {
 
     /**
      * The first pod's copy of the code (fetch-code: the artifacts bucket's or workload.code's
-     * s3:// prefix) failed: what the AWS CLI or the script said, and what to do about it.
+     * s3:// prefix) failed: what the AWS CLI or the script said (an empty prefix, or files that are
+     * not the uploaded package), and what to do about it.
      */
     static TerminalException codeFailure(int exitCode, String code, Optional<String> said) {
         String message = said.map(String::strip).filter(m -> !m.isEmpty()).orElse("(no message)");
+        if (exitCode == WorkloadManifests.CODE_MISMATCH) {
+            return new TerminalException(
+                    "CodeDigestMismatch",
+                    "the code fetch-code copied is not the package uploaded for this run (" + message
+                            + "): something changed the objects under that prefix after the upload; start the run"
+                            + " again, which uploads the package again");
+        }
         String hint = message.contains("Unable to locate credentials")
                 ? "; the pods run as ServiceAccount trainplane-run, which needs its EKS Pod Identity association"
                 : message.contains("AccessDenied") || message.contains("Forbidden")

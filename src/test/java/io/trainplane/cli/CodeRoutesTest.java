@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.trainplane.TestTime;
 import io.trainplane.core.Json;
 import io.trainplane.kubernetes.KubernetesModels;
+import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
@@ -93,6 +94,12 @@ class CodeRoutesTest {
         assertThat(refusal(dir, "code").getFirst())
                 .satisfies(p -> assertThat(p.message()).contains("\"data.txt\"", "outside the directory"))
                 .satisfies(p -> assertThat(p.hint()).contains("copy what it names into the directory"));
+        Path broken = Files.createDirectories(dir.resolve("broken"));
+        write(broken, "train.py", "print('hi')\n");
+        write(broken, "two\nlines.py", "");
+        assertThat(refusal(dir, "broken").getFirst())
+                .satisfies(p -> assertThat(p.message()).contains("\"two?lines.py\"", "control character"))
+                .satisfies(p -> assertThat(p.hint()).isEqualTo("rename the file"));
     }
 
     @Test
@@ -149,6 +156,16 @@ class CodeRoutesTest {
 
     static Ran runLocally(Path specFile, ObjectNode spec, java.util.function.Consumer<LocalCloud> before)
             throws Exception {
+        return runLocally(specFile, spec, before, cloud -> {});
+    }
+
+    /** As above, with {@code afterUpload} run once the CLI's delivery is done and before the run starts. */
+    static Ran runLocally(
+            Path specFile,
+            ObjectNode spec,
+            java.util.function.Consumer<LocalCloud> before,
+            java.util.function.Consumer<LocalCloud> afterUpload)
+            throws Exception {
         Files.writeString(specFile, Json.write(spec));
         SpecInput input = new SpecInput();
         input.path = specFile.toString();
@@ -161,6 +178,7 @@ class CodeRoutesTest {
                     new RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock()),
                     (key, bytes) ->
                             cloud.s3().putObject(LocalCloud.artifactsBucket(), key, bytes, SimulatedS3.Transport.TLS)));
+            afterUpload.accept(cloud);
             RunReport report = new LocalRun(cloud, Faults.none(), e -> {}).execute(normalized, runId);
             List<JsonNode> objects = new ArrayList<>();
             for (SimulatedKubernetes.Write write : cloud.kubernetesClusters().writes()) {
@@ -241,6 +259,39 @@ class CodeRoutesTest {
         assertThat(pod.path("serviceAccountName").asText()).isEqualTo("trainplane-run");
         assertThat(pod.path("volumes").toString()).contains("{\"emptyDir\":{},\"name\":\"workload\"}");
         assertValid(ran.objects());
+    }
+
+    /**
+     * A file put beside the uploaded package (by anyone who may write the bucket) would run with the
+     * run's code: fetch-code digests what it copied and the run stops before its code starts.
+     */
+    @Test
+    void codeChangedInTheBucketAfterTheUploadFailsTheRunBeforeItRuns(@TempDir Path dir) throws Exception {
+        write(dir, "train.py", "print('train')\n");
+        byte[] noise = new byte[CodeDirectory.ARCHIVE_BYTES + 10_000];
+        new Random(7).nextBytes(noise);
+        Files.write(dir.resolve("tokenizer.bin"), noise);
+        Ran ran = runLocally(dir.resolve("trainplane.json"), spec("code-planted", "."), cloud -> {}, cloud -> cloud.s3()
+                .putObject(
+                        LocalCloud.artifactsBucket(),
+                        "runs/tp-code-planted/code/sitecustomize.py",
+                        "import os\n".getBytes(StandardCharsets.UTF_8),
+                        SimulatedS3.Transport.TLS));
+        assertThat(ran.report().status()).isEqualTo("FAILED");
+        assertThat(ran.report().error()).isEqualTo("CodeDigestMismatch");
+        assertThat(ran.report().cause()).contains("CODE DIGEST MISMATCH", "not the package uploaded for this run");
+        assertThat(ran.objects())
+                .as("the first Job (the data Job) stopped there: no training Job was created")
+                .noneMatch(o -> o.at("/metadata/labels/app.kubernetes.io~1component")
+                        .asText()
+                        .equals("training"));
+        assertThat(ran.objects().stream()
+                        .filter(o -> o.path("kind").asText().equals("Job"))
+                        .findFirst()
+                        .orElseThrow()
+                        .at("/spec/template/spec/initContainers/0/env")
+                        .toString())
+                .contains(WorkloadManifests.CODE_SHA256_ENV);
     }
 
     @Test

@@ -24,5 +24,9 @@ class CheckpointFailureTest {
         var mismatch = CheckJobStep.checkpointFailure(3, URI, Optional.of("CHECKPOINT CHECKSUM MISMATCH ..."));
         assertThat(mismatch.reason()).isEqualTo("CheckpointChecksumMismatch");
         assertThat(mismatch.getMessage()).contains("does not match its .sha256", "resume from another checkpoint");
+        var code = CheckJobStep.codeFailure(
+                3, "./src", Optional.of("CODE DIGEST MISMATCH the files under s3://b/runs/tp-r/code/ have ..."));
+        assertThat(code.reason()).isEqualTo("CodeDigestMismatch");
+        assertThat(code.getMessage()).contains("not the package uploaded for this run", "start the run again");
     }
 }

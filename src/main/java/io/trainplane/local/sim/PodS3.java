@@ -166,14 +166,7 @@ public final class PodS3 {
      * script's exit code {@value WorkloadManifests#CHECKPOINT_MISMATCH} and line.
      */
     public FetchedCheckpoint fetchCheckpoint(Pod pod) {
-        io.fabric8.kubernetes.api.model.Container init = pod.getSpec().getInitContainers().stream()
-                .filter(c -> c.getName().equals(WorkloadManifests.FETCH_CHECKPOINT))
-                .findFirst()
-                .orElseThrow();
-        String uri = init.getEnv().stream()
-                .filter(e -> e.getName().equals(WorkloadManifests.RESUME_FROM_ENV))
-                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
-                .findFirst()
+        String uri = initEnv(pod, WorkloadManifests.FETCH_CHECKPOINT, WorkloadManifests.RESUME_FROM_ENV)
                 .orElseThrow();
         var at = io.trainplane.spec.CheckpointUri.parse(uri).orElseThrow();
         byte[] checkpoint = get(pod, at.bucket(), at.key());
@@ -195,15 +188,11 @@ public final class PodS3 {
      * What a pod's {@link WorkloadManifests#FETCH_CODE} init container does without the AWS CLI:
      * {@code aws s3 cp --recursive} of its prefix as the pod (ListObjectsV2, then GetObject each),
      * the files by path under the prefix. A refused or missing bucket fails as the CLI does (exit
-     * 1); an empty prefix as the script does (exit 1, saying so).
+     * 1); an empty prefix as the script does (exit 1, saying so), and files that are not the
+     * uploaded package too (exit {@value WorkloadManifests#CODE_MISMATCH}).
      */
     public java.util.SortedMap<String, byte[]> fetchCode(Pod pod) {
-        String uri = pod.getSpec().getInitContainers().stream()
-                .filter(c -> c.getName().equals(WorkloadManifests.FETCH_CODE))
-                .flatMap(c -> c.getEnv().stream())
-                .filter(e -> e.getName().equals(WorkloadManifests.CODE_URI_ENV))
-                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
-                .findFirst()
+        String uri = initEnv(pod, WorkloadManifests.FETCH_CODE, WorkloadManifests.CODE_URI_ENV)
                 .orElseThrow();
         var prefix = new io.trainplane.spec.WorkloadCode.S3Prefix(uri);
         String bucket = prefix.bucket();
@@ -228,7 +217,26 @@ public final class PodS3 {
         if (files.isEmpty()) {
             throw new AwsCliFailed("no code under " + uri + ": the prefix is empty", 1, null);
         }
+        var expected = initEnv(pod, WorkloadManifests.FETCH_CODE, WorkloadManifests.CODE_SHA256_ENV);
+        String actual = io.trainplane.spec.CodeDirectory.digest(files);
+        if (expected.isPresent() && !expected.get().equals(actual)) {
+            throw new AwsCliFailed(
+                    "CODE DIGEST MISMATCH the files under " + uri + " have SHA-256 " + actual
+                            + ", the package uploaded for this run has " + expected.get(),
+                    WorkloadManifests.CODE_MISMATCH,
+                    null);
+        }
         return files;
+    }
+
+    /** The value of {@code name} in the environment of the pod's init container {@code container}. */
+    private static java.util.Optional<String> initEnv(Pod pod, String container, String name) {
+        return pod.getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals(container))
+                .flatMap(c -> c.getEnv().stream())
+                .filter(e -> e.getName().equals(name))
+                .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                .findFirst();
     }
 
     private <T> T asPod(Pod pod, Supplier<T> request) {
