@@ -92,6 +92,6 @@ final class CancelCommand extends OneRunCommand implements Callable<Integer> {
 
     /** arn:aws:states:R:A:stateMachine:NAME → arn:aws:states:R:A:execution:NAME:RUN. */
     static String executionArn(String stateMachineArn, String runId) {
-        return stateMachineArn.replaceFirst(":stateMachine:", ":execution:") + ":" + runId;
+        return io.trainplane.aws.ExecutionArns.of(stateMachineArn, runId);
     }
 }

@@ -155,7 +155,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
     private String executionArn(String stack) {
         try {
             String machine = StackOutputs.output(clients.cloudFormation(), stack, StackOutputs.TRAINING_PIPELINE);
-            return machine.replaceFirst(":stateMachine:", ":execution:") + ":" + runId;
+            return io.trainplane.aws.ExecutionArns.of(machine, runId);
         } catch (RuntimeException e) {
             return null;
         }

@@ -88,8 +88,12 @@ public final class LocalRun {
                 return stateName.equals(abortAt) || stopRequested.get();
             }
         };
+        // Step Functions knows the execution while it runs: Cleanup asks how it stands, the janitor may stop it.
+        cloud.stepFunctions().running(LocalCloud.PIPELINE_ARN, executionName, spec, this::stop);
         ExecutionResult result = new Executor(clock)
                 .execute(machine, executionName, spec, lambdas.invokedBy(LocalCloud.PIPELINE_MACHINE), listener);
+        cloud.stepFunctions()
+                .ended(LocalCloud.PIPELINE_ARN, executionName, result.status().name());
         LocalSafetyNet.statusChanged(cloud, result);
         cloud.reconcile();
         List<String> remaining = cloud.inventory();

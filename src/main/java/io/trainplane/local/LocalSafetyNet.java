@@ -31,7 +31,8 @@ public final class LocalSafetyNet {
     public static void install(LocalCloud cloud, LocalLambdas lambdas) {
         StateMachine cleanup =
                 StateMachine.parse(LocalRun.definition(CLEANUP), LocalCloud.substitutions(LocalCloud.CLEANUP_MACHINE));
-        var invoker = lambdas.invokedBy(LocalCloud.CLEANUP_MACHINE);
+        var invoker = LocalServiceIntegrations.around(
+                lambdas.invokedBy(LocalCloud.CLEANUP_MACHINE), cloud, LocalCloud.CLEANUP_MACHINE);
         cloud.stepFunctions().register(LocalCloud.CLEANUP_ARN, (name, input) -> new Executor(cloud.clock())
                 .execute(cleanup, name, input, invoker, ExecutionListener.NONE)
                 .status()
@@ -41,7 +42,7 @@ public final class LocalSafetyNet {
 
     /** What Step Functions puts on the default bus when an execution of the pipeline ends. */
     public static void statusChanged(LocalCloud cloud, ExecutionResult result) {
-        String arn = LocalCloud.PIPELINE_ARN.replace(":stateMachine:", ":execution:") + ":" + result.executionName();
+        String arn = io.trainplane.aws.ExecutionArns.of(LocalCloud.PIPELINE_ARN, result.executionName());
         var detail = Json.object()
                 .put("executionArn", arn)
                 .put("stateMachineArn", LocalCloud.PIPELINE_ARN)

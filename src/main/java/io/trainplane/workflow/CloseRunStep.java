@@ -13,8 +13,8 @@ import java.util.Optional;
 
 /**
  * The Cleanup state machine's last step: ends a run whose pipeline stopped without ending it.
- * CANCELLED when the pipeline was stopped ({@code reason} ABORTED) and cleanup finished; FAILED
- * otherwise (TIMED_OUT, FAILED, ORPHANED, or cleanup itself failed), with the reason in the record's
+ * CANCELLED when the pipeline was stopped ({@code reason} ABORTED) and cleanup finished, unless the
+ * run had failed before it was stopped; FAILED otherwise (TIMED_OUT, FAILED, ORPHANED, or cleanup itself failed), with the reason in the record's
  * error (an error the pipeline recorded first is kept). Publishes {@code Run Failed} (with the
  * run's {@code status}) when it ended the run; a run already over is left as it is.
  */
@@ -44,11 +44,15 @@ public final class CloseRunStep implements Step {
         Reason reason = reason(input.path("reason").asText(""));
         JsonNode state = input.path("state");
         RunError cleanupFailed = state.has("cleanupFailed") ? FailureReport.from(state.get("cleanupFailed")) : null;
-        RunStatus status = reason == Reason.ABORTED && cleanupFailed == null ? RunStatus.CANCELLED : RunStatus.FAILED;
         RunError closing =
                 cleanupFailed != null ? cleanupFailed : new RunError(null, errorName(reason), cause(reason), null);
 
         Optional<RunRecord> found = store.find(runId);
+        // A run stopped after it had failed (its pipeline's cleanup, or the janitor's RunExpired) stays failed.
+        boolean failedBefore = found.map(r -> r.error() != null).orElse(false);
+        RunStatus status = reason == Reason.ABORTED && cleanupFailed == null && !failedBefore
+                ? RunStatus.CANCELLED
+                : RunStatus.FAILED;
         RunError error;
         RunRecord closed = null;
         if (found.isEmpty()) {

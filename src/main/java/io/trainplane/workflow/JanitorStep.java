@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunEvents;
 import io.trainplane.core.Json;
+import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
@@ -21,12 +22,15 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
+import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * The third cleanup layer (DESIGN §2), run on a schedule: every EKS cluster, EFS and FSx for Lustre file system and
  * control-plane log group tagged {@code trainplane:run-id} and {@code trainplane:stack} = this
  * stack whose run is finished (SUCCEEDED, FAILED, CANCELLED), unknown (no record), or older than
- * its {@code maxRunHours} gets cleaned up. Another stack's resources (its runs are in another
+ * its {@code maxRunHours} gets cleaned up (an expired run whose pipeline still runs is stopped
+ * first, and the safety net cleans up). Another stack's resources (its runs are in another
  * table, so they would all look unknown here) are only counted ({@code otherStacks}), never
  * touched. The janitor writes what it found into the run record (a record for an unknown run,
  * too) and starts the Cleanup state machine, whose Teardown deletes in dependency order and whose
@@ -38,6 +42,11 @@ import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException
  */
 public final class JanitorStep implements Step {
     private static final Logger LOG = Logger.getLogger(JanitorStep.class.getName());
+    /** The error an expired run's record gets when the janitor stops its pipeline. */
+    static final String EXPIRED_ERROR = "RunExpired";
+    /** The failed state that error names: the function's name. */
+    static final String STATE = "Janitor";
+
     private static final DateTimeFormatter HOUR =
             DateTimeFormatter.ofPattern("yyyyMMddHH").withZone(ZoneOffset.UTC);
 
@@ -47,10 +56,11 @@ public final class JanitorStep implements Step {
     private final Supplier<TaggedResources.Sweep> sweep;
     private final Supplier<SfnClient> sfn;
     private final Supplier<String> cleanupStateMachineArn;
+    private final Supplier<String> pipelineArn;
 
     /**
      * Built by {@link StepWiring#janitor}. {@code sweep} lists the stack's tagged resources;
-     * the events, Step Functions and the Cleanup state machine's ARN are asked for when used.
+     * the events, Step Functions and the state machines' ARNs are asked for when used.
      */
     JanitorStep(
             RunStore store,
@@ -58,13 +68,15 @@ public final class JanitorStep implements Step {
             Supplier<RunEvents> events,
             Supplier<TaggedResources.Sweep> sweep,
             Supplier<SfnClient> sfn,
-            Supplier<String> cleanupStateMachineArn) {
+            Supplier<String> cleanupStateMachineArn,
+            Supplier<String> pipelineArn) {
         this.store = store;
         this.clock = clock;
         this.events = events;
         this.sweep = sweep;
         this.sfn = sfn;
         this.cleanupStateMachineArn = cleanupStateMachineArn;
+        this.pipelineArn = pipelineArn;
     }
 
     @Override
@@ -129,11 +141,14 @@ public final class JanitorStep implements Step {
         if (why == null || orphans.isEmpty()) {
             return skipped + (why == null ? orphans.size() : 0);
         }
-        adopt(runId, record, orphans);
-        boolean started = start(runId, now);
         ObjectNode run = runs.addObject().put("runId", runId).put("why", why);
         orphans.forEach(f -> run.withArray("resources").add(f.ref()));
-        run.put("cleanup", started ? "started" : "already-started");
+        if (why.equals("EXPIRED") && stopPipeline(record.get())) {
+            run.put("cleanup", "pipeline-stopped");
+            return skipped;
+        }
+        adopt(runId, record, orphans);
+        run.put("cleanup", start(runId, now) ? "started" : "already-started");
         return skipped;
     }
 
@@ -150,13 +165,17 @@ public final class JanitorStep implements Step {
     }
 
     private static boolean expired(RunRecord run, Instant now) {
-        int hours;
+        int hours = hours(run);
+        return hours < 0 || Duration.between(run.createdAt(), now).compareTo(Duration.ofHours(hours)) > 0;
+    }
+
+    /** The run's maxRunHours; -1 when its spec cannot be read (such a run counts as expired). */
+    private static int hours(RunRecord run) {
         try {
-            hours = RunSpecs.fromNormalized(run.specJson()).maxRunHours();
+            return RunSpecs.fromNormalized(run.specJson()).maxRunHours();
         } catch (RuntimeException unreadable) {
-            return true;
+            return -1;
         }
-        return Duration.between(run.createdAt(), now).compareTo(Duration.ofHours(hours)) > 0;
     }
 
     /** Writes the orphans into the run's record (creating one for an unknown run), so Teardown finds them. */
@@ -179,6 +198,29 @@ public final class JanitorStep implements Step {
             }
             return adopted;
         });
+    }
+
+    /**
+     * An expired run whose pipeline is still running is stopped, its record saying why
+     * ({@value #EXPIRED_ERROR}): Cleanup tears down only a run that has ended, and the safety net
+     * starts it once the execution is ABORTED. False when the execution has ended or is gone
+     * (Step Functions keeps it 90 days): the janitor cleans up itself.
+     */
+    private boolean stopPipeline(RunRecord run) {
+        String arn = io.trainplane.aws.ExecutionArns.of(pipelineArn.get(), run.runId());
+        try {
+            if (sfn.get().describeExecution(r -> r.executionArn(arn)).status() != ExecutionStatus.RUNNING) {
+                return false;
+            }
+        } catch (ExecutionDoesNotExistException gone) {
+            return false;
+        }
+        String cause = "the run went on longer than its maxRunHours (" + hours(run) + " h): the janitor stopped it"
+                + " and the safety net cleaned up";
+        store.update(
+                run.runId(), r -> r.error() != null ? r : r.withError(new RunError(STATE, EXPIRED_ERROR, cause, null)));
+        sfn.get().stopExecution(r -> r.executionArn(arn).error(EXPIRED_ERROR).cause(cause));
+        return true;
     }
 
     private boolean start(String runId, Instant now) {

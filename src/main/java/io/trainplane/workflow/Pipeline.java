@@ -189,6 +189,13 @@ public final class Pipeline {
             List.of(TransientException.class.getName(), "Lambda.Unknown", "Sandbox.Timedout"), 5, 5, 2, 120);
     /** Every Task's retriers; what they let through goes to its Catch. */
     static final List<Retrier> RETRIES = List.of(LAMBDA_ERRORS, SNAPSTART_ERRORS, TRANSIENT_ERRORS);
+    /** An AWS SDK call's errors that the SDK does not name: throttling and the service's own faults. */
+    static final Retrier SDK_ERRORS = new Retrier(List.of("Sfn.SfnException"), 2, 5, 2, 30);
+    /**
+     * Cleanup's DefinitionSubstitutions key for the ARN of the pipeline's executions up to the
+     * execution's name (template.yaml: {@code arn:...:execution:<TrainingPipeline's name>:}).
+     */
+    public static final String PIPELINE_EXECUTION_ARN_PREFIX = "PipelineExecutionArnPrefix";
     /** Longer than the functions' own Timeout (template.yaml, Globals): the function stops first. */
     static final Duration TASK_TIMEOUT = Duration.ofMinutes(5);
 
@@ -419,8 +426,33 @@ public final class Pipeline {
                         Duration.ofHours(2),
                         "Trainplane safety net: cleans up after a TrainingPipeline execution that ended without its own cleanup"
                                 + " (stopped, timed out, or failed before cleanup finished). Input {runId, reason}; execution name"
-                                + " cleanup-<runId>. Teardown until nothing is left, then CloseRun ends the run record.")
+                                + " cleanup-<runId>. Only once the run's pipeline execution has ended (CheckPipeline): Teardown until nothing is"
+                                + " left, then CloseRun ends the run record.")
                 .taskDefaults(StateMachineBuilder.parameters("runId.$", "$.runId"), RETRIES, TASK_TIMEOUT, null);
+        // Anyone who may start Cleanup could otherwise tear down a run that is still going: Cleanup
+        // goes on only once the run's pipeline execution has ended (stopped, by `trainplane cancel`
+        // or the janitor, included) or no longer exists (Step Functions keeps it 90 days).
+        m.serviceCall(
+                "CheckPipeline",
+                "Ask Step Functions how the run's TrainingPipeline execution (its name is the runId) stands.",
+                "sfn",
+                "describeExecution",
+                StateMachineBuilder.parameters(
+                        "ExecutionArn.$", "States.Format('${" + PIPELINE_EXECUTION_ARN_PREFIX + "}{}', $.runId)"),
+                StateMachineBuilder.parameters("status.$", "$.Status"),
+                "$.pipeline",
+                List.of(SDK_ERRORS),
+                List.of("Sfn.ExecutionDoesNotExistException"),
+                "Teardown",
+                "PipelineEnded");
+        m.choice("PipelineEnded")
+                .whenEquals("$.pipeline.status", "RUNNING", "PipelineRunning")
+                .otherwise("Teardown");
+        m.fail(
+                "PipelineRunning",
+                "RunStillRunning",
+                "the run's TrainingPipeline execution is still running, and Cleanup tears down only a run that has"
+                        + " ended: stop it (trainplane cancel RUN --stack STACK) and the safety net cleans up");
         m.task("Teardown", TEARDOWN)
                 .comment("Delete what the run created, in dependency order, honouring the spec's keep"
                         + " flags; the same function as the pipeline's cleanup. It gives up (CleanupFailed, CleanupTimedOut)"

@@ -156,6 +156,7 @@ public enum Priming {
                                 () -> StepWiring.runEvents(offline),
                                 () -> sweep,
                                 offline::sfn,
+                                () -> SnapStartHooks.STATE_MACHINE,
                                 () -> SnapStartHooks.STATE_MACHINE)
                         .clean(sweep, offline.clock().instant());
                 ModelWarmup.warm(DescribeFileSystemsResponse.builder());

@@ -10,14 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a spec asks of AWS that the stack's roles grant only through a stack parameter, checked by
- * StartRun before anything is created: otherwise the run builds its cluster and fails later with
- * an AccessDenied that points at template.yaml instead of at the parameter to set.
+ * What a spec asks of AWS that the stack's roles grant only through a stack parameter, or that
+ * belongs to another run, checked by StartRun before anything is created: otherwise the run builds
+ * its cluster and fails later with an AccessDenied that points at template.yaml instead of at the
+ * parameter to set, or reaches another run's cluster or data.
  */
 final class StackGrants {
     private StackGrants() {}
 
-    static List<SpecProblem> problems(RunSpec spec, Settings settings) {
+    static List<SpecProblem> problems(RunSpec spec, String runId, Settings settings) {
         List<SpecProblem> problems = new ArrayList<>();
         if (!spec.cluster().created()) {
             clusterName(spec.cluster().name(), settings, problems);
@@ -29,8 +30,44 @@ final class StackGrants {
             // (https://docs.aws.amazon.com/fsx/latest/LustreGuide/setting-up.html#fsx-adding-permissions-s3).
             linkedBucket(volume.s3ImportPath(), "/volume/s3ImportPath", settings, problems);
             linkedBucket(volume.s3ExportPath(), "/volume/s3ExportPath", settings, problems);
+            ownLinks(volume, new Names(runId).artifactsPrefix(), problems);
         }
         return problems;
+    }
+
+    /**
+     * A Lustre volume's links stay off other runs' data: the export, which writes and deletes
+     * objects as the volume's files change (AutoExportPolicy NEW, CHANGED, DELETED), goes under the
+     * run's own prefix; the import reads no other run's prefix ({@code runs/<another run>/}).
+     */
+    private static void ownLinks(VolumeSpec volume, String runPrefix, List<SpecProblem> problems) {
+        String export = volume.s3ExportPath();
+        if (export != null && !keyOf(export).startsWith(runPrefix)) {
+            problems.add(new SpecProblem(
+                    "/volume/s3ExportPath",
+                    "'" + export + "' is outside the run's own prefix " + runPrefix + ": the export writes and deletes"
+                            + " objects there as the volume's files change, which may be other runs' data",
+                    "export under s3://" + bucketOf(export) + "/" + runPrefix + ", or leave s3ExportPath out"));
+        }
+        String importPath = volume.s3ImportPath();
+        if (importPath != null
+                && keyOf(importPath).startsWith(RUNS)
+                && !keyOf(importPath).startsWith(runPrefix)) {
+            problems.add(new SpecProblem(
+                    "/volume/s3ImportPath",
+                    "'" + importPath + "' is another run's prefix: a run reads only its own data and the shared"
+                            + " inputs",
+                    "import from a prefix outside " + RUNS + " (e.g. inputs/), or copy the data there"));
+        }
+    }
+
+    /** Where runs' own prefixes are ({@link Names#artifactsPrefix}). */
+    private static final String RUNS = "runs/";
+
+    private static String keyOf(String s3Uri) {
+        String rest = s3Uri.substring("s3://".length());
+        int slash = rest.indexOf('/');
+        return slash < 0 ? "" : rest.substring(slash + 1);
     }
 
     /**

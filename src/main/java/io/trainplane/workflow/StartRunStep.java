@@ -83,7 +83,7 @@ public final class StartRunStep implements Step {
         }
         refuseAnUnpackedDirectory(normalized);
         RunSpec run = RunSpecs.fromNormalized(normalized);
-        List<SpecProblem> refused = new ArrayList<>(StackGrants.problems(run, settings));
+        List<SpecProblem> refused = new ArrayList<>(StackGrants.problems(run, executionName, settings));
         refused.addAll(settings.ceilings()
                 .problems(
                         run,

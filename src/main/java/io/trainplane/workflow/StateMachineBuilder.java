@@ -72,6 +72,38 @@ public final class StateMachineBuilder {
         return task;
     }
 
+    /**
+     * An AWS SDK call of Step Functions' own ({@link StateMachineDefinition.ServiceCall}): the
+     * machine's Task timeout, its own retriers (the machine's are for functions' errors).
+     */
+    public void serviceCall(
+            String state,
+            String comment,
+            String service,
+            String action,
+            Map<String, Object> parameters,
+            Map<String, Object> resultSelector,
+            String resultPath,
+            List<Retrier> retriers,
+            List<String> caught,
+            String onCaught,
+            String next) {
+        Duration timeout = taskTimeout;
+        states.add(() -> new StateMachineDefinition.ServiceCall(
+                state,
+                comment,
+                service,
+                action,
+                parameters,
+                resultSelector,
+                resultPath,
+                timeout,
+                retriers,
+                caught,
+                onCaught,
+                next));
+    }
+
     public ChoiceBuilder choice(String state) {
         ChoiceBuilder choice = new ChoiceBuilder(state);
         states.add(choice::build);

@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * A state machine as {@link Pipeline} declares it (through {@link StateMachineBuilder}), and its
  * Amazon States Language: the states in the order its file lists them, the first one where it
  * starts. Only the part of the language Trainplane's machines use: Lambda Tasks with Parameters,
- * ResultPath, TimeoutSeconds, Retry and one catch-all Catch; Choice rules on one variable; Wait by
+ * ResultPath, TimeoutSeconds, Retry and one catch-all Catch; AWS SDK calls that Step Functions
+ * makes itself, with a Catch of named errors; Choice rules on one variable; Wait by
  * seconds or by a path; Succeed; Fail. A transition to a state that does not exist, or a state no
  * transition reaches, is refused here, before a file is written.
  *
@@ -32,7 +33,7 @@ import java.util.stream.Stream;
  */
 public record StateMachineDefinition(String name, String file, String comment, Duration timeout, List<State> states) {
 
-    public sealed interface State permits Task, Choice, Wait, Succeed, Fail {
+    public sealed interface State permits Task, ServiceCall, Choice, Wait, Succeed, Fail {
         String name();
 
         /** The states this one goes to, Catch included (null where one is missing). */
@@ -78,6 +79,57 @@ public record StateMachineDefinition(String name, String file, String comment, D
             if (onFailure != null) {
                 task.putArray("Catch").add(onFailure.asl(name));
             }
+            return task.put("Next", next);
+        }
+    }
+
+    /**
+     * An AWS SDK call Step Functions makes itself, no function in between: Resource {@code
+     * arn:aws:states:::aws-sdk:<service>:<action>}, PascalCase Parameters and result, errors named
+     * {@code <Service>.<Exception>}
+     * (https://docs.aws.amazon.com/step-functions/latest/dg/supported-services-awssdk.html). The
+     * errors in {@code caught} go to {@code onCaught}, their output discarded; any other fails the
+     * state, and with it the execution.
+     */
+    public record ServiceCall(
+            String name,
+            String comment,
+            String service,
+            String action,
+            Map<String, Object> parameters,
+            Map<String, Object> resultSelector,
+            String resultPath,
+            Duration timeout,
+            List<Retrier> retry,
+            List<String> caught,
+            String onCaught,
+            String next)
+            implements State {
+        public String resource() {
+            return "arn:aws:states:::aws-sdk:" + service + ":" + action;
+        }
+
+        @Override
+        public List<String> transitions() {
+            return Arrays.asList(next, onCaught);
+        }
+
+        @Override
+        public ObjectNode asl() {
+            ObjectNode task = Json.object().put("Type", "Task");
+            optional(task, "Comment", comment);
+            task.put("Resource", resource());
+            ObjectNode params = task.putObject("Parameters");
+            parameters.forEach((key, value) -> params.set(key, value(value)));
+            ObjectNode selector = task.putObject("ResultSelector");
+            resultSelector.forEach((key, value) -> selector.set(key, value(value)));
+            task.put("ResultPath", resultPath).put("TimeoutSeconds", timeout.toSeconds());
+            ArrayNode retriers = task.putArray("Retry");
+            retry.forEach(r -> retriers.add(r.asl()));
+            ObjectNode caughtErrors = task.putArray("Catch").addObject();
+            caught.forEach(caughtErrors.putArray("ErrorEquals")::add);
+            caughtErrors.putNull("ResultPath");
+            caughtErrors.put("Next", onCaught);
             return task.put("Next", next);
         }
     }

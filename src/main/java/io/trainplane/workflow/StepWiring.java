@@ -207,7 +207,8 @@ public final class StepWiring {
                 () -> runEvents(clients),
                 () -> TaggedResources.of(clients, stack),
                 clients::sfn,
-                clients::cleanupStateMachineArn);
+                clients::cleanupStateMachineArn,
+                clients::trainingPipelineArn);
     }
 
     /** The runs table, through the clients' DynamoDB client and on their clock. */

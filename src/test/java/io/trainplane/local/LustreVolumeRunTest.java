@@ -44,7 +44,7 @@ class LustreVolumeRunTest {
         ObjectNode linked = (ObjectNode) io.trainplane.core.Json.read(example);
         ((ObjectNode) linked.path("volume"))
                 .put("s3ImportPath", "s3://" + bucket + "/cifar10")
-                .put("s3ExportPath", "s3://" + bucket + "/cifar10-export");
+                .put("s3ExportPath", "s3://" + bucket + "/runs/tp-quickstart-fsx/model");
         return io.trainplane.core.Json.write(linked);
     }
 

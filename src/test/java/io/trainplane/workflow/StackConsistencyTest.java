@@ -109,10 +109,23 @@ class StackConsistencyTest {
                     .path("DefinitionSubstitutions")
                     .properties()
                     .forEach(e -> substitutions.put(e.getKey(), e.getValue().asText()));
+            Map<String, String> functions = machine.functions().stream()
+                    .collect(Collectors.toMap(f -> f.name() + "FunctionArn", f -> f.logicalId() + ".Alias"));
             assertThat(substitutions)
                     .as(machine.name() + " DefinitionSubstitutions")
-                    .isEqualTo(machine.functions().stream()
-                            .collect(Collectors.toMap(f -> f.name() + "FunctionArn", f -> f.logicalId() + ".Alias")));
+                    .containsAllEntriesOf(functions);
+            // Every placeholder the definition holds has its substitution, and there is no other.
+            assertThat(substitutions.keySet())
+                    .as(machine.name() + " DefinitionSubstitutions")
+                    .containsExactlyInAnyOrderElementsOf(java.util.regex.Pattern.compile("\\$\\{(\\w+)}")
+                            .matcher(machine.asl())
+                            .results()
+                            .map(m -> m.group(1))
+                            .collect(Collectors.toSet()));
+            if (substitutions.containsKey(Pipeline.PIPELINE_EXECUTION_ARN_PREFIX)) {
+                assertThat(substitutions.get(Pipeline.PIPELINE_EXECUTION_ARN_PREFIX))
+                        .endsWith(":execution:${TrainingPipeline.Name}:");
+            }
         }
         assertThat(template.at("/Globals/Function/AutoPublishAlias").asText()).isEqualTo("live");
         assertThat(template.at("/Globals/Function/SnapStart/ApplyOn").asText()).isEqualTo("PublishedVersions");

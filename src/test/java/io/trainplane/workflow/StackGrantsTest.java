@@ -25,7 +25,7 @@ class StackGrantsTest {
 
     @Test
     void anotherRunsClusterIsNeverUsedAsAnExistingOne() {
-        assertThat(StackGrants.problems(RunSpecs.parse(existing("tp-nightly-eks")), stack("", "")))
+        assertThat(StackGrants.problems(RunSpecs.parse(existing("tp-nightly-eks")), "r1", stack("", "")))
                 .singleElement()
                 .satisfies(p -> {
                     assertThat(p.pointer()).isEqualTo("/cluster/name");
@@ -33,16 +33,41 @@ class StackGrantsTest {
                 });
     }
 
+    static String lustre(String importPath, String exportPath) {
+        return "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"g5.xlarge\", \"nodes\": 2, \"gpusPerNode\": 1}}, \"volume\": {\"type\": \"fsx-lustre\","
+                + " \"s3ImportPath\": \"" + importPath + "\","
+                + " \"s3ExportPath\": \"" + exportPath + "\"}}";
+    }
+
+    @Test
+    void aLustreVolumeExportsOnlyUnderItsRunsPrefixAndImportsNoOtherRunsData() {
+        Settings linked = stack("", "data");
+        assertThat(StackGrants.problems(
+                        RunSpecs.parse(lustre("s3://data/inputs/cifar/", "s3://data/runs/tp-r1/export/")),
+                        "r1",
+                        linked))
+                .isEmpty();
+        assertThat(StackGrants.problems(
+                        RunSpecs.parse(lustre("s3://data/runs/tp-r2/model/", "s3://data/inputs/cifar/")), "r1", linked))
+                .extracting(SpecProblem::pointer)
+                .containsExactly("/volume/s3ExportPath", "/volume/s3ImportPath");
+        assertThat(StackGrants.problems(
+                        RunSpecs.parse(lustre("s3://data/inputs/", "s3://data/runs/tp-r10/")), "r1", linked))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("outside the run's own prefix runs/tp-r1/"))
+                .satisfies(p -> assertThat(p.hint()).contains("s3://data/runs/tp-r1/"));
+    }
+
     @Test
     void anExistingClusterOutsideTheStacksPrefixIsRefusedNamingTheParameter() {
-        assertThat(StackGrants.problems(RunSpecs.parse(existing("prod-cluster")), stack("ml-", "")))
+        assertThat(StackGrants.problems(RunSpecs.parse(existing("prod-cluster")), "r1", stack("ml-", "")))
                 .extracting(SpecProblem::message)
                 .singleElement()
                 .asString()
                 .contains("does not start with 'ml-', the stack's ExistingClusterNamePrefix");
-        assertThat(StackGrants.problems(RunSpecs.parse(existing("ml-shared")), stack("ml-", "")))
+        assertThat(StackGrants.problems(RunSpecs.parse(existing("ml-shared")), "r1", stack("ml-", "")))
                 .isEmpty();
-        assertThat(StackGrants.problems(RunSpecs.parse(existing("anything")), stack("", "")))
+        assertThat(StackGrants.problems(RunSpecs.parse(existing("anything")), "r1", stack("", "")))
                 .isEmpty();
     }
 }

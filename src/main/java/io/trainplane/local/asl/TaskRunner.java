@@ -126,14 +126,15 @@ final class TaskRunner {
     }
 
     /**
-     * AWS's resourceType and resource: "arn:aws:states:::lambda:invoke" is lambda / invoke; a
-     * function ARN is lambda / the ARN.
+     * AWS's resourceType and resource: "arn:aws:states:::lambda:invoke" is lambda / invoke,
+     * "arn:aws:states:::aws-sdk:sfn:describeExecution" aws-sdk:sfn / describeExecution; a function
+     * ARN is lambda / the ARN.
      */
     static String[] resourceParts(String resource) {
         String integration = "arn:aws:states:::";
         if (resource.startsWith(integration) && resource.indexOf(':', integration.length()) > 0) {
             String rest = resource.substring(integration.length());
-            int colon = rest.indexOf(':');
+            int colon = rest.lastIndexOf(':');
             return new String[] {rest.substring(0, colon), rest.substring(colon + 1)};
         }
         return new String[] {"lambda", resource};

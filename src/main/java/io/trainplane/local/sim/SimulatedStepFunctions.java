@@ -19,13 +19,16 @@ import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.StartExecutionRequest;
 import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.StateMachineDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.StopExecutionRequest;
+import software.amazon.awssdk.services.sfn.model.StopExecutionResponse;
 
 /**
  * Step Functions in process, for the state machines local mode registers (the Cleanup machine):
  * StartExecution runs the execution to its end on the caller's thread (simulated time makes that
  * quick) and refuses a second execution of the same name with {@code ExecutionAlreadyExists}, as
- * AWS does for 90 days. Calls are logged as {@code states:StartExecution} and pass the
- * {@link FaultPlan}.
+ * AWS does for 90 days. An execution run by someone else (the pipeline {@code trainplane run}
+ * runs) is {@link #running} here while it runs: DescribeExecution sees it and StopExecution asks it
+ * to stop. Calls are logged as {@code states:<Operation>} and pass the {@link FaultPlan}.
  */
 public final class SimulatedStepFunctions implements SfnClient {
     /** Runs one execution: its name and input in, its final status (SUCCEEDED, FAILED, …) out. */
@@ -42,6 +45,10 @@ public final class SimulatedStepFunctions implements SfnClient {
     private final Clock clock;
     private final Map<String, Machine> machines = new ConcurrentHashMap<>();
     private final Map<String, ExecutionRecord> executions = new LinkedHashMap<>();
+    /** Executions run outside StartExecution, by ARN, and what stops each while it runs. */
+    private final Map<String, ExecutionRecord> outside = new LinkedHashMap<>();
+
+    private final Map<String, Runnable> stops = new LinkedHashMap<>();
 
     public SimulatedStepFunctions(CallLog calls, Clock clock, FaultPlan faults, Authorizer iam) {
         this.clock = clock;
@@ -53,6 +60,7 @@ public final class SimulatedStepFunctions implements SfnClient {
         return switch (request) {
             case StartExecutionRequest r -> List.of(IamRequest.of("states:StartExecution", r.stateMachineArn()));
             case DescribeExecutionRequest r -> List.of(IamRequest.of("states:DescribeExecution", r.executionArn()));
+            case StopExecutionRequest r -> List.of(IamRequest.of("states:StopExecution", r.executionArn()));
             default -> Permissions.unmapped(operation);
         };
     }
@@ -77,7 +85,7 @@ public final class SimulatedStepFunctions implements SfnClient {
                         "StateMachineDoesNotExist",
                         "State Machine Does Not Exist: '" + request.stateMachineArn() + "'");
             }
-            String arn = request.stateMachineArn().replace(":stateMachine:", ":execution:") + ":" + request.name();
+            String arn = io.trainplane.aws.ExecutionArns.of(request.stateMachineArn(), request.name());
             Instant started = clock.instant();
             synchronized (executions) {
                 if (executions.containsKey(arn)) {
@@ -100,19 +108,74 @@ public final class SimulatedStepFunctions implements SfnClient {
         });
     }
 
+    /** An execution run outside StartExecution starts: RUNNING until {@link #ended}; {@code stop} asks it to stop. */
+    public void running(String stateMachineArn, String name, JsonNode input, Runnable stop) {
+        String arn = io.trainplane.aws.ExecutionArns.of(stateMachineArn, name);
+        synchronized (executions) {
+            outside.put(arn, new ExecutionRecord(arn, stateMachineArn, name, input, "RUNNING"));
+            stops.put(arn, stop);
+        }
+    }
+
+    /** That execution ended with {@code status}. */
+    public void ended(String stateMachineArn, String name, String status) {
+        String arn = io.trainplane.aws.ExecutionArns.of(stateMachineArn, name);
+        synchronized (executions) {
+            ExecutionRecord e = outside.get(arn);
+            outside.put(arn, new ExecutionRecord(arn, stateMachineArn, name, e == null ? null : e.input(), status));
+            stops.remove(arn);
+        }
+    }
+
+    /**
+     * Stops a running execution: ABORTED at once, as AWS reports it, while the execution itself
+     * stops before its next state; an execution that has ended stays as it ended.
+     */
+    @Override
+    public StopExecutionResponse stopExecution(StopExecutionRequest request) {
+        return calls.call("StopExecution", request, () -> {
+            Runnable stop;
+            synchronized (executions) {
+                if (find(request.executionArn()) == null) {
+                    throw notFound(request.executionArn());
+                }
+                stop = stops.remove(request.executionArn());
+                ExecutionRecord e = outside.get(request.executionArn());
+                if (stop != null) {
+                    outside.put(
+                            e.executionArn(),
+                            new ExecutionRecord(e.executionArn(), e.stateMachineArn(), e.name(), e.input(), "ABORTED"));
+                }
+            }
+            if (stop != null) {
+                stop.run();
+            }
+            return StopExecutionResponse.builder().stopDate(clock.instant()).build();
+        });
+    }
+
+    private ExecutionRecord find(String arn) {
+        ExecutionRecord e = executions.get(arn);
+        return e != null ? e : outside.get(arn);
+    }
+
+    private ExecutionDoesNotExistException notFound(String arn) {
+        return (ExecutionDoesNotExistException) calls.error(
+                ExecutionDoesNotExistException.builder(),
+                400,
+                "ExecutionDoesNotExist",
+                "Execution Does Not Exist: '" + arn + "'");
+    }
+
     @Override
     public DescribeExecutionResponse describeExecution(DescribeExecutionRequest request) {
         return calls.call("DescribeExecution", request, () -> {
             ExecutionRecord e;
             synchronized (executions) {
-                e = executions.get(request.executionArn());
+                e = find(request.executionArn());
             }
             if (e == null) {
-                throw (ExecutionDoesNotExistException) calls.error(
-                        ExecutionDoesNotExistException.builder(),
-                        400,
-                        "ExecutionDoesNotExist",
-                        "Execution Does Not Exist: '" + request.executionArn() + "'");
+                throw notFound(request.executionArn());
             }
             return DescribeExecutionResponse.builder()
                     .executionArn(e.executionArn())
@@ -124,7 +187,7 @@ public final class SimulatedStepFunctions implements SfnClient {
         });
     }
 
-    /** Every execution started, in order. */
+    /** Every execution started here (StartExecution), in order. */
     public List<ExecutionRecord> executions() {
         synchronized (executions) {
             return List.copyOf(executions.values());

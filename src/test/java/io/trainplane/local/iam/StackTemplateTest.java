@@ -99,7 +99,8 @@ class StackTemplateTest {
         assertThat(cleanup.arn()).isEqualTo("arn:aws:iam::000000000000:role/trainplane-CleanupRole");
         assertThat(cleanup.policies())
                 .extracting(RolePolicy::name)
-                .containsExactly("CleanupRolePolicy0", "CleanupRolePolicy1", "CleanupRolePolicy2");
+                .containsExactly(
+                        "CleanupRolePolicy0", "CleanupRolePolicy1", "CleanupRolePolicy2", "CleanupRolePolicy3");
         JsonNode invoke = document(cleanup, "CleanupRolePolicy1");
         assertThat(invoke.has("Version"))
                 .as("SAM writes the template's Statement only")
