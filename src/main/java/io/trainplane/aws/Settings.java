@@ -21,6 +21,9 @@ import java.util.Set;
  *                         warm) starts with: the stack parameter ExistingClusterNamePrefix, which its
  *                         role's policy names too ("" admits any name)
  * @param ceilings         what the stack lets one run spend ({@link RunCeilings}: its parameters MaxNodesPerRun, …)
+ * @param stackId          this deployment of the stack: the UUID in AWS::StackId, which CloudFormation
+ *                         makes anew when it creates the stack ({@link RunTags#STACK_ID_TAG}); null when
+ *                         unknown, and then the janitor goes by the stack's name alone
  */
 public record Settings(
         String stackName,
@@ -34,7 +37,8 @@ public record Settings(
         String artifactsBucket,
         List<String> lustreDataBuckets,
         String existingClusterNamePrefix,
-        RunCeilings ceilings) {
+        RunCeilings ceilings,
+        String stackId) {
     /**
      * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
      * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
@@ -89,7 +93,8 @@ public record Settings(
                 "",
                 List.of(),
                 "",
-                RunCeilings.NONE);
+                RunCeilings.NONE,
+                null);
     }
 
     public static Settings fromEnvironment() {
@@ -138,7 +143,8 @@ public record Settings(
                 env.getOrDefault("ARTIFACTS_BUCKET", ""),
                 list(env, "LUSTRE_DATA_BUCKETS"),
                 env.getOrDefault("EXISTING_CLUSTER_NAME_PREFIX", ""),
-                RunCeilings.fromMap(env));
+                RunCeilings.fromMap(env),
+                env.get("STACK_ID"));
     }
 
     private static List<String> list(Map<String, String> env, String name) {

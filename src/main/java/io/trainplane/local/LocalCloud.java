@@ -358,6 +358,11 @@ public final class LocalCloud implements AutoCloseable {
         return Settings.fromMap(environment);
     }
 
+    /** The tags of the local stack's run {@code runId}, as its runs put them on what they create. */
+    public static io.trainplane.aws.RunTags runTags(String runId) {
+        return io.trainplane.aws.RunTags.of(SETTINGS, new io.trainplane.spec.Names(runId));
+    }
+
     /** The Runs table's name in every local cloud. */
     /** The local stack's artifacts bucket. */
     public static String artifactsBucket() {

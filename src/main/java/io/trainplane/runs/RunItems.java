@@ -112,11 +112,9 @@ final class RunItems {
         return "RUN#" + runId;
     }
 
-    /** The claims of warm node groups ({@link RunStore#claimWarm}): one partition, one item per node group. */
-    static final String WARM_PK = "WARM";
-
-    static Map<String, AttributeValue> warmKey(String ref) {
-        return Map.of(PK, s(WARM_PK), SK, s(ref));
+    /** A claim ({@link RunStore#claim}): one partition a kind, one item a thing claimed. */
+    static Map<String, AttributeValue> claimKey(String partition, String ref) {
+        return Map.of(PK, s(partition), SK, s(ref));
     }
 
     static Map<String, AttributeValue> runKey(String runId) {

@@ -262,16 +262,32 @@ public final class RunStore {
     }
 
     /**
-     * Claims the warm node group {@code ref} ({@code <cluster>/<nodegroup>}) for {@code runId}: one
-     * item per node group under the partition {@code WARM}, whose {@code runId} names the run that
-     * holds it. Conditional, so two runs never hold it at once; claiming it again is harmless.
+     * What one run at a time may hold, each claim an item under its kind's partition whose
+     * {@code runId} names the run that holds it.
+     */
+    public enum Claim {
+        /** A warm node group, by {@code <cluster>/<nodegroup>}: the run scales it. */
+        WARM_NODEGROUP("WARM"),
+        /** An adopted file system (EFS or FSx for Lustre), by its id: the run mounts it read-write. */
+        FILE_SYSTEM("FILE-SYSTEM");
+
+        final String partition;
+
+        Claim(String partition) {
+            this.partition = partition;
+        }
+    }
+
+    /**
+     * Claims {@code ref} of {@code kind} for {@code runId}. Conditional, so two runs never hold it
+     * at once; claiming it again is harmless.
      *
      * @return empty when the run holds it now; the other run's id when that one does
      */
-    public Optional<String> claimWarm(String ref, String runId) {
+    public Optional<String> claim(Claim kind, String ref, String runId) {
         try {
             dynamo.updateItem(b -> b.tableName(tableName)
-                    .key(RunItems.warmKey(ref))
+                    .key(RunItems.claimKey(kind.partition, ref))
                     .updateExpression("SET #run = :run, #at = :at")
                     .conditionExpression("attribute_not_exists(#run) OR #run = :run")
                     .expressionAttributeNames(Map.of("#run", RunItems.RUN_ID, "#at", RunItems.CREATED_AT))
@@ -288,10 +304,10 @@ public final class RunStore {
     }
 
     /** Lets go of {@code ref} if {@code runId} holds it (an UpdateItem: the item stays, unheld). */
-    public void releaseWarm(String ref, String runId) {
+    public void release(Claim kind, String ref, String runId) {
         try {
             dynamo.updateItem(b -> b.tableName(tableName)
-                    .key(RunItems.warmKey(ref))
+                    .key(RunItems.claimKey(kind.partition, ref))
                     .updateExpression("REMOVE #run, #at")
                     .conditionExpression("#run = :run")
                     .expressionAttributeNames(Map.of("#run", RunItems.RUN_ID, "#at", RunItems.CREATED_AT))
@@ -301,22 +317,23 @@ public final class RunStore {
         }
     }
 
-    /** Which run holds the warm node group {@code ref}, if one does. */
-    public Optional<String> warmHolder(String ref) {
-        GetItemResponse response = dynamo.getItem(
-                b -> b.tableName(tableName).key(RunItems.warmKey(ref)).consistentRead(true));
+    /** Which run holds {@code ref}, if one does. */
+    public Optional<String> holder(Claim kind, String ref) {
+        GetItemResponse response = dynamo.getItem(b -> b.tableName(tableName)
+                .key(RunItems.claimKey(kind.partition, ref))
+                .consistentRead(true));
         return response.hasItem() && response.item().containsKey(RunItems.RUN_ID)
                 ? Optional.of(response.item().get(RunItems.RUN_ID).s())
                 : Optional.empty();
     }
 
-    /** Every warm node group a run holds now, by ref, with the run's id (the janitor's look). */
-    public Map<String, String> warmClaims() {
+    /** Everything of {@code kind} a run holds now, by ref, with the run's id (the janitor's look). */
+    public Map<String, String> claims(Claim kind) {
         Map<String, String> claims = new java.util.TreeMap<>();
         for (var page : dynamo.queryPaginator(b -> b.tableName(tableName)
                 .keyConditionExpression("#pk = :pk")
                 .expressionAttributeNames(Map.of("#pk", RunItems.PK))
-                .expressionAttributeValues(Map.of(":pk", RunItems.s(RunItems.WARM_PK)))
+                .expressionAttributeValues(Map.of(":pk", RunItems.s(kind.partition)))
                 .consistentRead(true))) {
             page.items().stream()
                     .filter(item -> item.containsKey(RunItems.RUN_ID))

@@ -41,7 +41,8 @@ public final class CreateVolumeStep implements Step {
         }
         String adopt = run.spec().volume().fileSystemId();
         if (adopt != null) {
-            volumes.get().checkAdoptable(adopt, settings.stackName(), settings.adoptableFileSystemIds());
+            FileSystemAdoption.claim(
+                    adopt, "efs:file-system/" + adopt, volumes.get().adoptable(adopt), settings, store, run.runId());
             store.update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, adopt)
                     .withResource(RunResources.FILE_SYSTEM_ADOPTED, true));
             return Json.object().put("fileSystemId", adopt).put("adopted", true);

@@ -42,6 +42,9 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  */
 public final class JanitorStep implements Step {
     private static final Logger LOG = Logger.getLogger(JanitorStep.class.getName());
+    /** What holds data: never deleted for a run without a record. */
+    private static final java.util.Set<RunResources.Key<String>> DATA =
+            java.util.Set.of(RunResources.FILE_SYSTEM, RunResources.LUSTRE_FILE_SYSTEM);
     /** The error an expired run's record gets when the janitor stops its pipeline. */
     static final String EXPIRED_ERROR = "RunExpired";
     /** The failed state that error names: the function's name. */
@@ -105,6 +108,8 @@ public final class JanitorStep implements Step {
         // of the sweep for the other runs.
         ArrayNode unaccountable = detail.putArray("unaccountable");
         ArrayNode failed = detail.putArray("failed");
+        sweep.unaccountable()
+                .forEach(u -> unaccountable.addObject().put("resource", u.ref()).put("why", u.why()));
         int skipped = 0;
         for (Map.Entry<String, List<TaggedResources.Found>> entry :
                 withWarmClaims(sweep.byRun()).entrySet()) {
@@ -118,7 +123,7 @@ public final class JanitorStep implements Step {
                 continue;
             }
             try {
-                skipped += clean(runId, entry.getValue(), now, runs);
+                skipped += clean(runId, entry.getValue(), now, runs, unaccountable);
             } catch (RuntimeException e) {
                 failed.addObject().put("runId", runId).put("error", String.valueOf(e.getMessage()));
             }
@@ -128,13 +133,29 @@ public final class JanitorStep implements Step {
         return detail;
     }
 
-    /** One run's orphans: adopted and their cleanup started when the run is over; returns how many were skipped. */
-    private int clean(String runId, List<TaggedResources.Found> found, Instant now, ArrayNode runs) {
+    /**
+     * One run's orphans: adopted and their cleanup started when the run is over; returns how many
+     * were skipped. A file system of a run this stack has no record of is never deleted: it holds
+     * data, and nothing says the run that made it is done with it (its record may be gone while
+     * the volume was kept); it is reported as unaccountable.
+     */
+    private int clean(
+            String runId, List<TaggedResources.Found> found, Instant now, ArrayNode runs, ArrayNode unaccountable) {
         Optional<RunRecord> record = store.find(runId);
         String why = record.isEmpty()
                 ? "UNKNOWN"
                 : record.get().status().isTerminal() ? "FINISHED" : expired(record.get(), now) ? "EXPIRED" : null;
         List<String> kept = record.map(CleanupRecord::kept).orElse(List.of());
+        if (record.isEmpty()) {
+            found.stream().filter(f -> DATA.contains(f.key())).forEach(f -> unaccountable
+                    .addObject()
+                    .put("resource", f.ref())
+                    .put(
+                            "why",
+                            "a file system of run " + runId + ", of which this stack has no record: its data is"
+                                    + " kept; delete it yourself if nobody needs it"));
+            found = found.stream().filter(f -> !DATA.contains(f.key())).toList();
+        }
         List<TaggedResources.Found> orphans =
                 found.stream().filter(f -> !kept.contains(f.ref())).toList();
         int skipped = found.size() - orphans.size();
@@ -159,7 +180,8 @@ public final class JanitorStep implements Step {
     private Map<String, List<TaggedResources.Found>> withWarmClaims(Map<String, List<TaggedResources.Found>> byRun) {
         Map<String, List<TaggedResources.Found>> all = new java.util.LinkedHashMap<>();
         byRun.forEach((runId, found) -> all.put(runId, new java.util.ArrayList<>(found)));
-        store.warmClaims().forEach((ref, runId) -> all.computeIfAbsent(runId, k -> new java.util.ArrayList<>())
+        store.claims(RunStore.Claim.WARM_NODEGROUP).forEach((ref, runId) -> all.computeIfAbsent(
+                        runId, k -> new java.util.ArrayList<>())
                 .add(new TaggedResources.Found(RunResources.WARM_NODEGROUP, ref, "eks:nodegroup-nodes/" + ref)));
         return all;
     }

@@ -43,7 +43,9 @@ final class LustreVolumeSteps {
     JsonNode create(RunContext run) {
         String adopt = run.spec().volume().fileSystemId();
         if (adopt != null) {
-            LustreVolumes.Mount mount = volumes.get().checkAdoptable(adopt);
+            LustreVolumes.Adoptable found = volumes.get().checkAdoptable(adopt);
+            FileSystemAdoption.claim(adopt, "fsx:file-system/" + adopt, found.tags(), settings, store, run.runId());
+            LustreVolumes.Mount mount = found.mount();
             store.update(run.runId(), r -> r.withResource(RunResources.LUSTRE_FILE_SYSTEM, adopt)
                     .withResource(RunResources.LUSTRE_FILE_SYSTEM_ADOPTED, true)
                     .withResource(RunResources.LUSTRE_DNS_NAME, mount.dnsName())

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.ModelWarmup;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.RunTags;
+import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.clients.AwsClients;
 import io.trainplane.clients.Clients;
@@ -13,7 +14,6 @@ import io.trainplane.core.Json;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.KubernetesVersions;
-import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpecs;
 import java.util.List;
 import software.amazon.awssdk.services.cloudcontrol.model.CreateResourceResponse;
@@ -143,13 +143,14 @@ public enum Priming {
             }
             case ACCOUNT_SWEEP -> {
                 String stack = offline.settings().stackName();
-                answerOrphans(sample, stack, answered);
+                answerOrphans(sample, offline.settings(), answered);
                 RunStore store = StepWiring.runStore(offline);
                 // The orphans' run has failed: the janitor adopts them into its record and starts its cleanup.
                 store.update(sample.runId(), run -> run.withStatus(RunStatus.FAILED));
                 readBackLastWrite(answered);
                 answered.answer(QUERY, "{}"); // no warm node group claimed
-                TaggedResources.Sweep sweep = TaggedResources.of(offline, stack);
+                TaggedResources.Sweep sweep =
+                        TaggedResources.of(offline, stack, offline.settings().stackId());
                 new JanitorStep(
                                 store,
                                 offline.clock(),
@@ -205,13 +206,14 @@ public enum Priming {
 
     /**
      * One resource of each kind the sweep lists (a cluster with its node groups, EFS and FSx file
-     * systems, a control-plane log group), tagged for the sample's run of {@code stack}: the
+     * systems, a control-plane log group), tagged for the sample's run of the stack: the
      * janitor's way through what it finds is primed, not only its empty sweep.
      */
-    private static void answerOrphans(RunContext sample, String stack, OfflineHttpClient answered) {
+    private static void answerOrphans(RunContext sample, Settings settings, OfflineHttpClient answered) {
         String cluster = sample.clusterName();
         String logGroup = ControlPlaneLogGroup.name(cluster);
-        ObjectNode tags = Json.object().put(Names.RUN_ID_TAG, sample.runId()).put(RunTags.STACK_TAG, stack);
+        ObjectNode tags = Json.object();
+        RunTags.of(settings, sample.names()).asMap().forEach(tags::put);
         ArrayNode tagList = Json.array();
         tags.properties().forEach(tag -> tagList.addObject()
                 .put("Key", tag.getKey())

@@ -103,7 +103,7 @@ public final class ScaleWorkersStep implements KubernetesStep {
                             + ", not " + planned + " as cluster.instanceType says; nothing was created. Set"
                             + " cluster.instanceType to \"" + instanceType + "\" (the plan prices the nodes with it)");
         }
-        store.claimWarm(warm.ref(), run.runId()).ifPresent(holder -> {
+        store.claim(RunStore.Claim.WARM_NODEGROUP, warm.ref(), run.runId()).ifPresent(holder -> {
             throw new TerminalException(
                     "WarmNodegroupBusy",
                     "run " + holder + " holds node group " + warm.nodegroup() + " of cluster " + warm.cluster()

@@ -205,7 +205,7 @@ public final class StepWiring {
                 runStore(clients),
                 clients.clock(),
                 () -> runEvents(clients),
-                () -> TaggedResources.of(clients, stack),
+                () -> TaggedResources.of(clients, stack, clients.settings().stackId()),
                 clients::sfn,
                 clients::cleanupStateMachineArn,
                 clients::trainingPipelineArn);

@@ -21,20 +21,31 @@ import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
  * groups), EFS file systems and clusters' control-plane log groups tagged
  * {@value Names#RUN_ID_TAG} and {@value RunTags#STACK_TAG} = the stack, grouped by run.
  * Untagged resources are never listed, and those of another stack (or of none: made before the
- * stack tag) only counted, so nothing the janitor does can reach them.
+ * stack tag) only counted, so nothing the janitor does can reach them. One tagged for this stack's
+ * name but not for this deployment of it ({@value RunTags#STACK_ID_TAG}: an earlier stack of the
+ * same name left it, or someone tagged it by hand) is unaccountable: reported, never touched.
  */
 final class TaggedResources {
     /** One tagged resource: the run record's entry for it, its id, and its reference as events name it. */
     record Found(RunResources.Key<String> key, String id, String ref) {}
 
-    /** A stack's resources by run, and how many resources of runs the janitor left alone as not its stack's. */
-    record Sweep(Map<String, List<Found>> byRun, int otherStacks) {}
+    /** A resource tagged for this stack that the janitor cannot tie to one of its runs, and why. */
+    record Unaccountable(String ref, String why) {}
+
+    /**
+     * A stack's resources by run, how many resources of runs the janitor left alone as not its
+     * stack's, and those it may not touch although they carry its name.
+     */
+    record Sweep(Map<String, List<Found>> byRun, int otherStacks, List<Unaccountable> unaccountable) {}
 
     private TaggedResources() {}
 
-    static Sweep of(Clients clients, String stack) {
+    /** {@code stackId} null: the deployment is not known, the stack's name decides. */
+    static Sweep of(Clients clients, String stack, String stackId) {
         Map<String, List<Found>> byRun = new LinkedHashMap<>();
         int[] others = {0};
+        List<Unaccountable> unaccountable = new ArrayList<>();
+        Owner owner = new Owner(stack, stackId, others, unaccountable);
         var eks = clients.eks();
         for (String cluster : eks.listClustersPaginator(r -> {}).clusters()) {
             Map<String, String> tags;
@@ -43,7 +54,7 @@ final class TaggedResources {
             } catch (ResourceNotFoundException gone) {
                 continue;
             }
-            String runId = ownRun(tags, stack, others);
+            String runId = owner.run(tags, "eks:cluster/" + cluster);
             if (runId == null) {
                 continue;
             }
@@ -65,7 +76,7 @@ final class TaggedResources {
             }
             Map<String, String> tags = new LinkedHashMap<>();
             fs.tags().forEach((Tag t) -> tags.put(t.key(), t.value()));
-            String runId = ownRun(tags, stack, others);
+            String runId = owner.run(tags, "efs:file-system/" + fs.fileSystemId());
             if (runId != null) {
                 byRun.computeIfAbsent(runId, k -> new ArrayList<>())
                         .add(new Found(
@@ -76,7 +87,7 @@ final class TaggedResources {
             if (!"LUSTRE".equals(fs.fileSystemType()) || "DELETING".equals(fs.lifecycle())) {
                 continue;
             }
-            String runId = ownRun(fs.tags(), stack, others);
+            String runId = owner.run(fs.tags(), "fsx:file-system/" + fs.fileSystemId());
             if (runId != null) {
                 byRun.computeIfAbsent(runId, k -> new ArrayList<>())
                         .add(new Found(
@@ -92,25 +103,41 @@ final class TaggedResources {
                 continue;
             }
             Optional<Map<String, String>> tags = cloudControl.tags(ControlPlaneLogGroup.TYPE, logGroup);
-            String runId = tags.map(t -> ownRun(t, stack, others)).orElse(null);
+            String runId = tags.map(t -> owner.run(t, ControlPlaneLogGroup.REF_PREFIX + logGroup))
+                    .orElse(null);
             if (runId != null) {
                 byRun.computeIfAbsent(runId, k -> new ArrayList<>())
                         .add(new Found(RunResources.LOG_GROUP, logGroup, ControlPlaneLogGroup.REF_PREFIX + logGroup));
             }
         }
-        return new Sweep(byRun, others[0]);
+        return new Sweep(byRun, others[0], List.copyOf(unaccountable));
     }
 
-    /** The run of a resource tagged for a run of {@code stack}; null otherwise (another stack's are counted). */
-    private static String ownRun(Map<String, String> tags, String stack, int[] others) {
-        String runId = tags == null ? null : tags.get(Names.RUN_ID_TAG);
-        if (runId == null) {
-            return null;
+    /** Sorts tagged resources: this stack's runs', another stack's (counted), and the unaccountable. */
+    private record Owner(String stack, String stackId, int[] others, List<Unaccountable> unaccountable) {
+        /** The run of a resource tagged for a run of this deployment of the stack; null otherwise. */
+        String run(Map<String, String> tags, String ref) {
+            String runId = tags == null ? null : tags.get(Names.RUN_ID_TAG);
+            if (runId == null) {
+                return null;
+            }
+            if (!stack.equals(tags.get(RunTags.STACK_TAG))) {
+                others[0]++;
+                return null;
+            }
+            String deployment = tags.get(RunTags.STACK_ID_TAG);
+            if (stackId != null && !stackId.equals(deployment)) {
+                unaccountable.add(new Unaccountable(
+                        ref,
+                        "it is tagged for stack " + stack + " but "
+                                + (deployment == null
+                                        ? "without " + RunTags.STACK_ID_TAG
+                                        : "for its deployment " + deployment)
+                                + ", not this one (" + stackId + "): an earlier stack of this name left it, or it"
+                                + " was tagged by hand"));
+                return null;
+            }
+            return runId;
         }
-        if (!stack.equals(tags.get(RunTags.STACK_TAG))) {
-            others[0]++;
-            return null;
-        }
-        return runId;
     }
 }

@@ -131,8 +131,8 @@ public final class TeardownStep implements KubernetesStep {
     }
 
     /**
-     * Nothing is left: the record says so, and no longer says what a cleanup that gave up earlier
-     * left. The first pass that finds nothing left notes it and publishes {@code Run Cleaned Up}.
+     * Nothing is left: the record says so, no longer says what a cleanup that gave up earlier
+     * left, and the run lets go of the file system it adopted. The first pass that finds nothing left notes it and publishes {@code Run Cleaned Up}.
      */
     private void finished(String runId) {
         boolean[] first = {false};
@@ -144,6 +144,8 @@ public final class TeardownStep implements KubernetesStep {
                     ? done.withError(done.error().withCleanup(null))
                     : done;
         });
+        // The volume it adopted is free for the next run: nothing of this run mounts it any more.
+        FileSystemAdoption.release(run, store);
         if (first[0]) {
             events.publish("Run Cleaned Up", CleanupRecord.event(run));
         }

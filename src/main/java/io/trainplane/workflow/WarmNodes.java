@@ -45,11 +45,13 @@ final class WarmNodes implements ResourceLifecycle<Warm> {
             return new Deletion.Deleting();
         }
         // Zero asked for: the instances terminate on their own, and the next run may claim the group.
-        store.releaseWarm(warm.ref(), runId);
+        store.release(RunStore.Claim.WARM_NODEGROUP, warm.ref(), runId);
         return new Deletion.Gone();
     }
 
     private boolean held(Warm warm) {
-        return store.warmHolder(warm.ref()).map(runId::equals).orElse(false);
+        return store.holder(RunStore.Claim.WARM_NODEGROUP, warm.ref())
+                .map(runId::equals)
+                .orElse(false);
     }
 }

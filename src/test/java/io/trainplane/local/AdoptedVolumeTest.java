@@ -1,12 +1,16 @@
 package io.trainplane.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.TestTime;
 import io.trainplane.core.Json;
+import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunStatus;
+import io.trainplane.runs.RunStore;
 import io.trainplane.workflow.StepWiring;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,6 +45,31 @@ class AdoptedVolumeTest {
 
     /** A run of the quickstart named {@code runId} up to its volume being ready; its state. */
     JsonNode runUpToTheVolume(String runId, String adoptedFileSystem) {
+        JsonNode state = runUpToCreateVolume(runId, adoptedFileSystem);
+        handlers.invoke("CreateVolume", state);
+        cloud.clock().advance(Duration.ofMinutes(1));
+        JsonNode look = handlers.invoke("CheckVolume", state);
+        for (int i = 0; i < 10 && !look.path("done").asBoolean(); i++) {
+            cloud.clock().advance(Duration.ofSeconds(30));
+            look = handlers.invoke("CheckVolume", state);
+        }
+        assertThat(look.path("done").asBoolean()).as(look.toString()).isTrue();
+        return state;
+    }
+
+    /** The run's cleanup, and the end FinishRun would write: the run is over. */
+    void finish(String runId) {
+        JsonNode teardown = handlers.invoke("Teardown", Json.object().put("runId", runId));
+        for (int i = 0; i < 60 && !teardown.path("done").asBoolean(); i++) {
+            cloud.clock().advance(Duration.ofSeconds(30));
+            teardown = handlers.invoke("Teardown", Json.object().put("runId", runId));
+        }
+        assertThat(teardown.path("done").asBoolean()).as(teardown.toString()).isTrue();
+        StepWiring.runStore(cloud.clients()).update(runId, r -> r.withStatus(RunStatus.SUCCEEDED));
+    }
+
+    /** The same, with its cluster up and its volume not yet asked for. */
+    JsonNode runUpToCreateVolume(String runId, String adoptedFileSystem) {
         String spec = quickstart
                 .replace("\"runId\": \"quickstart\"", "\"runId\": \"" + runId + "\"")
                 .replace("\"keepVolume\": false", "\"keepVolume\": true");
@@ -55,14 +84,6 @@ class AdoptedVolumeTest {
         cloud.clock().advance(Duration.ofMinutes(1));
         handlers.invoke("CheckCluster", state);
         cloud.clock().advance(Duration.ofMinutes(15));
-        handlers.invoke("CreateVolume", state);
-        cloud.clock().advance(Duration.ofMinutes(1));
-        JsonNode look = handlers.invoke("CheckVolume", state);
-        for (int i = 0; i < 10 && !look.path("done").asBoolean(); i++) {
-            cloud.clock().advance(Duration.ofSeconds(30));
-            look = handlers.invoke("CheckVolume", state);
-        }
-        assertThat(look.path("done").asBoolean()).as(look.toString()).isTrue();
         return state;
     }
 
@@ -97,7 +118,7 @@ class AdoptedVolumeTest {
                 record("first").resources().get(RunResources.FILE_SYSTEM).orElseThrow();
         String first = clusterGroup("first");
         assertThat(groupsOfEachMountTarget(fileSystem)).hasSize(2).containsOnly(List.of(first));
-        handlers.invoke("Teardown", Json.object().put("runId", "first"));
+        finish("first");
         assertThat(groupsOfEachMountTarget(fileSystem))
                 .as("kept as the first run made it")
                 .containsOnly(List.of(first));
@@ -119,7 +140,7 @@ class AdoptedVolumeTest {
             assertThat(groupsOfEachMountTarget(fileSystem)).containsOnly(List.of(first, group));
 
             // Cleanup takes the run's group back off and leaves the file system as the run found it.
-            handlers.invoke("Teardown", Json.object().put("runId", runId));
+            finish(runId);
             assertThat(groupsOfEachMountTarget(fileSystem))
                     .as(runId + " cleaned up")
                     .containsOnly(List.of(first));
@@ -135,5 +156,60 @@ class AdoptedVolumeTest {
         assertThat(calls("efs:CreateMountTarget"))
                 .as("the adopting runs make no mount target")
                 .isEqualTo(2);
+    }
+
+    /**
+     * A volume is adopted only when it is free: not while the run that made it still runs, not
+     * while another run has adopted it, not when its run did not keep it (its cleanup deletes it);
+     * and nothing is created for a refused run.
+     */
+    @Test
+    void aFileSystemInUseOrNotKeptIsNotAdopted() {
+        runUpToTheVolume("first", null);
+        String fileSystem =
+                record("first").resources().get(RunResources.FILE_SYSTEM).orElseThrow();
+
+        JsonNode early = runUpToCreateVolume("early", fileSystem);
+        assertThatThrownBy(() -> handlers.invoke("CreateVolume", early))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("FileSystemInUse");
+                    assertThat(e.getMessage()).contains("run first made and still uses");
+                });
+        assertThat(record("early").resources().has(RunResources.FILE_SYSTEM)).isFalse();
+
+        finish("first");
+        runUpToTheVolume("second", fileSystem);
+        JsonNode third = runUpToCreateVolume("third", fileSystem);
+        assertThatThrownBy(() -> handlers.invoke("CreateVolume", third))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("FileSystemInUse");
+                    assertThat(e.getMessage()).contains("which run second uses now");
+                });
+        finish("second");
+        runUpToTheVolume("third", fileSystem);
+        assertThat(StepWiring.runStore(cloud.clients()).holder(RunStore.Claim.FILE_SYSTEM, fileSystem))
+                .contains("third");
+        finish("third");
+        assertThat(StepWiring.runStore(cloud.clients()).holder(RunStore.Claim.FILE_SYSTEM, fileSystem))
+                .isEmpty();
+
+        // A run that did not keep its volume: its cleanup deletes it, so no one may adopt it.
+        StepWiring.runStore(cloud.clients()).update("first", r -> r.withStatus(RunStatus.SUCCEEDED));
+        String spec = quickstart.replace("\"runId\": \"quickstart\"", "\"runId\": \"dropped\"");
+        JsonNode dropped = handlers.start(spec, "dropped");
+        handlers.invoke("CreateCluster", dropped);
+        cloud.clock().advance(Duration.ofMinutes(1));
+        handlers.invoke("CheckCluster", dropped);
+        cloud.clock().advance(Duration.ofMinutes(15));
+        handlers.invoke("CreateVolume", dropped);
+        String droppedVolume =
+                record("dropped").resources().get(RunResources.FILE_SYSTEM).orElseThrow();
+        StepWiring.runStore(cloud.clients()).update("dropped", r -> r.withStatus(RunStatus.FAILED));
+        JsonNode late = runUpToCreateVolume("late", droppedVolume);
+        assertThatThrownBy(() -> handlers.invoke("CreateVolume", late))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("FileSystemNotAdoptable");
+                    assertThat(e.getMessage()).contains("did not keep", "cleanup.keepVolume");
+                });
     }
 }

@@ -68,7 +68,8 @@ class ControlPlaneLogGroupTest {
         assertThat(cloud.cloudControl().resources())
                 .filteredOn(r -> r.ref().startsWith("logs:"))
                 .singleElement()
-                .satisfies(r -> assertThat(r.tags()).isEqualTo(new RunTags(LocalCloud.STACK, "quickstart").asMap()));
+                .satisfies(r -> assertThat(r.tags())
+                        .isEqualTo(LocalCloud.runTags("quickstart").asMap()));
     }
 
     @Test

@@ -27,7 +27,7 @@ class JanitorTest {
 
     /** A run's tags in this (local) stack; none for a null run id. */
     static Map<String, String> ours(String runId) {
-        return runId == null ? Map.of() : new RunTags(LocalCloud.STACK, runId).asMap();
+        return runId == null ? Map.of() : LocalCloud.runTags(runId).asMap();
     }
 
     static void cluster(LocalCloud cloud, String name, Map<String, String> tags) {
@@ -62,7 +62,8 @@ class JanitorTest {
     /** The control-plane log group a run of {@code stack} made (through Cloud Control, as runs do). */
     static String logGroup(LocalCloud cloud, String stack, String runId) {
         Names names = new Names(runId);
-        cloud.cloudControl().createResource(ControlPlaneLogGroup.create(names, new RunTags(stack, runId), 30));
+        RunTags tags = stack.equals(LocalCloud.STACK) ? LocalCloud.runTags(runId) : new RunTags(stack, runId);
+        cloud.cloudControl().createResource(ControlPlaneLogGroup.create(names, tags, 30));
         return ControlPlaneLogGroup.REF_PREFIX + ControlPlaneLogGroup.name(names.clusterName());
     }
 
@@ -80,8 +81,14 @@ class JanitorTest {
             String malformed = fileSystem(
                     cloud,
                     "malformed-volume",
-                    Map.of(RunTags.STACK_TAG, LocalCloud.STACK, RunTags.RUN_ID_TAG, "Not A Run!"));
-            String ghost = fileSystem(cloud, "ghost-volume", "ghost-run");
+                    Map.of(
+                            RunTags.STACK_TAG,
+                            LocalCloud.STACK,
+                            RunTags.STACK_ID_TAG,
+                            LocalCloud.runTags("any").stackId(),
+                            RunTags.RUN_ID_TAG,
+                            "Not A Run!"));
+            cluster(cloud, "tp-ghost-run-eks", "ghost-run");
             cloud.clock().advance(Duration.ofMinutes(20));
             cloud.reconcile();
 
@@ -94,7 +101,7 @@ class JanitorTest {
             assertThat(report.path("runs").findValuesAsText("runId")).containsExactly("ghost-run");
             assertThat(report.path("failed")).isEmpty();
             List<String> refs = cloud.awsResources().stream().map(r -> r.ref()).toList();
-            assertThat(refs).contains("efs:file-system/" + malformed).doesNotContain("efs:file-system/" + ghost);
+            assertThat(refs).contains("efs:file-system/" + malformed).doesNotContain("eks:cluster/tp-ghost-run-eks");
         }
     }
 
@@ -140,7 +147,11 @@ class JanitorTest {
             cloud.reconcile();
 
             assertThat(report.path("runs").findValuesAsText("runId"))
-                    .containsExactlyInAnyOrder("old-run", "done-run", "ghost-run", "ghost-logs");
+                    .containsExactlyInAnyOrder("old-run", "done-run", "ghost-logs");
+            // A file system of a run this stack has no record of holds data: reported, kept.
+            assertThat(report.path("unaccountable").findValuesAsText("resource"))
+                    .containsExactly("efs:file-system/" + ghost);
+            assertThat(report.path("unaccountable").toString()).contains("no record", "its data is kept");
             assertThat(report.path("skipped").asInt()).isEqualTo(2); // kept-run's cluster, live-run's cluster
             assertThat(report.path("otherStacks").asInt())
                     .isEqualTo(4); // their cluster, volume, log group; the legacy cluster
@@ -155,20 +166,20 @@ class JanitorTest {
                             "eks:cluster/tp-their-run-eks",
                             "efs:file-system/" + theirVolume,
                             theirLogs,
-                            "eks:cluster/tp-legacy-run-eks");
+                            "eks:cluster/tp-legacy-run-eks",
+                            "efs:file-system/" + ghost);
             assertThat(refs)
                     .doesNotContain(
                             "eks:cluster/tp-old-run-eks",
                             "eks:cluster/tp-done-run-eks",
                             "efs:file-system/" + oldVolume,
-                            "efs:file-system/" + ghost,
                             ghostLogs);
             assertThat(store.find("their-run")).isEmpty(); // no record made for another stack's run
-            assertThat(cloud.stepFunctions().executions()).hasSize(4).allSatisfy(e -> assertThat(e.status())
+            assertThat(cloud.stepFunctions().executions()).hasSize(3).allSatisfy(e -> assertThat(e.status())
                     .isEqualTo("SUCCEEDED"));
             assertThat(store.get("old-run").status()).isEqualTo(RunStatus.FAILED);
             assertThat(store.get("old-run").error().error()).isEqualTo("Orphaned");
-            assertThat(store.get("ghost-run").status()).isEqualTo(RunStatus.FAILED);
+            assertThat(store.find("ghost-run")).isEmpty();
             assertThat(store.get("done-run").status())
                     .isEqualTo(RunStatus.SUCCEEDED); // a finished run stays as it ended
             assertThat(store.get("live-run").status()).isEqualTo(RunStatus.PENDING);
@@ -182,13 +193,16 @@ class JanitorTest {
             JsonNode again = LocalJanitor.sweep(cloud);
             assertThat(again.path("runs")).isEmpty();
             assertThat(again.path("otherStacks").asInt()).isEqualTo(4);
-            assertThat(cloud.stepFunctions().executions()).hasSize(4);
+            assertThat(cloud.stepFunctions().executions()).hasSize(3);
         }
     }
 
     @Test
-    void anOrphanedLustreFileSystemOfThisStackIsCleanedUpAndAnotherStacksIsLeftAlone() {
+    void anOrphanedLustreFileSystemOfThisStackIsCleanedUpAndAnotherStacksIsLeftAlone() throws IOException {
         try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
+            RunStore store = StepWiring.runStore(cloud.clients());
+            store.create("ghost-lustre", spec("ghost-lustre", false), null);
+            store.update("ghost-lustre", r -> r.withStatus(RunStatus.FAILED));
             String ghost = lustre(cloud, ours("ghost-lustre"));
             String theirs = lustre(cloud, new RunTags("ml-dev", "their-run").asMap());
             cloud.clock().advance(io.trainplane.local.sim.SimulatedFsx.FILE_SYSTEM_CREATING);
@@ -221,6 +235,38 @@ class JanitorTest {
                                 .toList()))
                 .fileSystem()
                 .fileSystemId();
+    }
+
+    /**
+     * What carries this stack's name but not this deployment's id (a kept volume an earlier stack
+     * of the same name left, or a file system someone tagged by hand) is reported, never deleted.
+     */
+    @Test
+    void aResourceOfAnotherDeploymentOfTheSameStackNameIsReportedAndKept() throws IOException {
+        try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
+            RunStore store = StepWiring.runStore(cloud.clients());
+            store.create("old-deploy", spec("old-deploy", false), null);
+            store.update("old-deploy", r -> r.withStatus(RunStatus.SUCCEEDED));
+            String earlier = fileSystem(
+                    cloud,
+                    "earlier-volume",
+                    new RunTags(LocalCloud.STACK, "old-deploy", "0e5c1d2a-1111-4222-8333-944455556666").asMap());
+            String byHand = fileSystem(cloud, "by-hand", new RunTags(LocalCloud.STACK, "old-deploy").asMap());
+            cloud.clock().advance(Duration.ofMinutes(20));
+            cloud.reconcile();
+
+            JsonNode report = LocalJanitor.sweep(cloud);
+            cloud.reconcile();
+
+            assertThat(report.path("runs")).isEmpty();
+            assertThat(report.path("unaccountable").findValuesAsText("resource"))
+                    .containsExactlyInAnyOrder("efs:file-system/" + earlier, "efs:file-system/" + byHand);
+            assertThat(report.path("unaccountable").toString())
+                    .contains("for its deployment 0e5c1d2a-1111-4222-8333-944455556666", "without trainplane:stack-id");
+            assertThat(cloud.awsResources())
+                    .extracting(r -> r.ref())
+                    .contains("efs:file-system/" + earlier, "efs:file-system/" + byHand);
+        }
     }
 
     @Test

@@ -103,31 +103,68 @@ class LustreVolumeRunTest {
         }
     }
 
+    /** A Lustre file system made outside a run, tagged {@code tags}. */
+    static String lustre(LocalCloud cloud, java.util.Map<String, String> tags) {
+        String id = cloud.fsx()
+                .createFileSystem(CreateFileSystemRequest.builder()
+                        .fileSystemType(FileSystemType.LUSTRE)
+                        .storageCapacity(1200)
+                        .subnetIds(io.trainplane.local.sim.SimulatedNetwork.SUBNET_1A)
+                        .lustreConfiguration(CreateFileSystemLustreConfiguration.builder()
+                                .deploymentType(LustreDeploymentType.SCRATCH_2)
+                                .build())
+                        .tags(tags.entrySet().stream()
+                                .map(t -> software.amazon.awssdk.services.fsx.model.Tag.builder()
+                                        .key(t.getKey())
+                                        .value(t.getValue())
+                                        .build())
+                                .toList())
+                        .build())
+                .fileSystem()
+                .fileSystemId();
+        cloud.clock().advance(io.trainplane.local.sim.SimulatedFsx.FILE_SYSTEM_CREATING);
+        return id;
+    }
+
+    static RunReport adopting(LocalCloud cloud, String fileSystemId, String runId) {
+        ObjectNode adopting = (ObjectNode) RunSpecs.normalize(spec);
+        adopting.put("runId", runId);
+        adopting.remove("output"); // the default: the run's own prefix
+        ObjectNode volume =
+                adopting.putObject("volume").put("type", "fsx-lustre").put("fileSystemId", fileSystemId);
+        assertThat(volume.size()).isEqualTo(2);
+        return new LocalRun(cloud, Faults.none(), e -> {}).execute(RunSpecs.normalize(adopting.toString()), runId);
+    }
+
+    /**
+     * A file system a finished run kept is adopted, mounted and never deleted; one this stack
+     * neither made nor lists in AdoptableFileSystemIds is refused, and left as it was.
+     */
     @Test
-    void anAdoptedFileSystemIsMountedAndNeverDeleted() {
+    void anAdoptedFileSystemIsMountedAndNeverDeleted() throws IOException {
         try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
-            String id = cloud.fsx()
-                    .createFileSystem(CreateFileSystemRequest.builder()
-                            .fileSystemType(FileSystemType.LUSTRE)
-                            .storageCapacity(1200)
-                            .subnetIds(io.trainplane.local.sim.SimulatedNetwork.SUBNET_1A)
-                            .lustreConfiguration(CreateFileSystemLustreConfiguration.builder()
-                                    .deploymentType(LustreDeploymentType.SCRATCH_2)
-                                    .build())
-                            .build())
-                    .fileSystem()
-                    .fileSystemId();
-            cloud.clock().advance(io.trainplane.local.sim.SimulatedFsx.FILE_SYSTEM_CREATING);
-            ObjectNode adopting = (ObjectNode) RunSpecs.normalize(spec);
-            ObjectNode volume =
-                    adopting.putObject("volume").put("type", "fsx-lustre").put("fileSystemId", id);
-            assertThat(volume.size()).isEqualTo(2);
-            RunReport r = new LocalRun(cloud, Faults.none(), e -> {})
-                    .execute(RunSpecs.normalize(adopting.toString()), "quickstart-fsx");
+            String foreign = lustre(cloud, java.util.Map.of());
+            RunReport refused = adopting(cloud, foreign, "adopts-foreign");
+            assertThat(refused.status()).isEqualTo("FAILED");
+            assertThat(refused.error()).as(refused.cause()).isEqualTo("FileSystemNotAdoptable");
+            assertThat(cloud.fsx().available(foreign)).isTrue();
+
+            String id = lustre(cloud, LocalCloud.runTags("keeper").asMap());
+            var store = io.trainplane.workflow.StepWiring.runStore(cloud.clients());
+            ObjectNode keeper = (ObjectNode) RunSpecs.normalize(spec);
+            keeper.put("runId", "keeper");
+            keeper.remove("output");
+            ((ObjectNode) keeper.path("cleanup")).put("keepVolume", true);
+            store.create("keeper", io.trainplane.core.Json.write(keeper), null);
+            store.update("keeper", k -> k.withResource(io.trainplane.runs.RunResources.LUSTRE_FILE_SYSTEM, id)
+                    .withStatus(io.trainplane.runs.RunStatus.SUCCEEDED));
+            RunReport r = adopting(cloud, id, "adopts-kept");
             assertThat(r.status()).as(r.error() + " " + r.cause()).isEqualTo("SUCCEEDED");
-            // The one create is the test's own, above.
-            assertThat(r.calls()).containsEntry("fsx:CreateFileSystem", 1).doesNotContainKey("fsx:DeleteFileSystem");
-            assertThat(r.resources().remaining()).isEmpty();
+            // The creates are the test's own, above.
+            assertThat(r.calls()).containsEntry("fsx:CreateFileSystem", 2).doesNotContainKey("fsx:DeleteFileSystem");
+            assertThat(r.resources().remaining())
+                    .as("only the adopted file system, kept as the run found it")
+                    .containsExactly("fsx:file-system/" + id);
             assertThat(cloud.fsx().available(id)).isTrue();
         }
     }

@@ -63,7 +63,7 @@ class WarmClusterRunTest {
                 store.find("warm-retrain").orElse(null),
                 nodegroup(cloud),
                 List.copyOf(sizes),
-                store.warmHolder(REF).orElse(null));
+                store.holder(RunStore.Claim.WARM_NODEGROUP, REF).orElse(null));
     }
 
     static Nodegroup nodegroup(LocalCloud cloud) {
@@ -122,7 +122,8 @@ class WarmClusterRunTest {
     void aSecondRunIsRefusedWhileAnotherHoldsTheNodegroup() {
         try (LocalCloud cloud = new LocalCloud(TestTime.START)) {
             RunStore store = StepWiring.runStore(cloud.clients());
-            assertThat(store.claimWarm(REF, "nightly-041")).isEmpty();
+            assertThat(store.claim(RunStore.Claim.WARM_NODEGROUP, REF, "nightly-041"))
+                    .isEmpty();
             Outcome o = run(cloud, Faults.none(), null, new ArrayList<>());
             assertThat(o.report().status()).isEqualTo("FAILED");
             assertThat(o.record().error().error()).isEqualTo("WarmNodegroupBusy");
@@ -249,7 +250,8 @@ class WarmClusterRunTest {
                     null);
             store.update("lost-run", r -> r.withStatus(RunStatus.FAILED));
             assertThat(ended).isNotNull();
-            assertThat(store.claimWarm(REF, "lost-run")).isEmpty();
+            assertThat(store.claim(RunStore.Claim.WARM_NODEGROUP, REF, "lost-run"))
+                    .isEmpty();
             cloud.eks().updateNodegroupConfig(r -> r.clusterName(LocalCloud.WARM_CLUSTER)
                     .nodegroupName("gpu-workers")
                     .scalingConfig(s -> s.desiredSize(2)));
@@ -258,7 +260,7 @@ class WarmClusterRunTest {
             var swept = LocalJanitor.sweep(cloud);
             assertThat(swept.path("runs").toString()).contains("lost-run", "eks:nodegroup-nodes/" + REF);
             assertThat(nodegroup(cloud).scalingConfig().desiredSize()).isZero();
-            assertThat(store.warmHolder(REF)).isEmpty();
+            assertThat(store.holder(RunStore.Claim.WARM_NODEGROUP, REF)).isEmpty();
         }
     }
 }

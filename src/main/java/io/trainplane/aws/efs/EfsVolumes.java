@@ -152,17 +152,13 @@ public final class EfsVolumes {
     }
 
     /**
-     * Checks that an existing file system named by the spec can be used by the run.
+     * The tags of file system {@code fileSystemId}, which a run may use only if it is available
+     * (whether the run may adopt it is FileSystemAdoption's to say).
      *
-     * @param stack      the stack's name: its own file systems (kept by an earlier run) carry it in
-     *                   {@code trainplane:stack}
-     * @param adoptable  the others the stack lets runs adopt (its AdoptableFileSystemIds parameter):
-     *                   its role may add mount targets to no other file system
      * @throws TerminalException FileSystemNotFound when it does not exist in this account and
-     *                           region; FileSystemNotAdoptable when the stack may not use it;
-     *                           FileSystemNotAvailable when it is not available
+     *                           region; FileSystemNotAvailable when it is not available
      */
-    public void checkAdoptable(String fileSystemId, String stack, List<String> adoptable) {
+    public Map<String, String> adoptable(String fileSystemId) {
         FileSystemDescription fs = describe(fileSystemId)
                 .orElseThrow(() -> new TerminalException(
                         "FileSystemNotFound",
@@ -170,17 +166,6 @@ public final class EfsVolumes {
                                 + ", which does not exist in this account and"
                                 + " region: check the id and the stack's region, or leave volume.fileSystemId out so that the"
                                 + " run creates a file system"));
-        boolean ours = fs.tags().stream()
-                .anyMatch(t -> t.key().equals(RunTags.STACK_TAG) && t.value().equals(stack));
-        if (!ours && !adoptable.contains(fileSystemId)) {
-            throw new TerminalException(
-                    "FileSystemNotAdoptable",
-                    "volume.fileSystemId names file system " + fileSystemId
-                            + ", which this stack neither created nor lists in its parameter AdoptableFileSystemIds"
-                            + (adoptable.isEmpty() ? " (empty)" : " (" + String.join(", ", adoptable) + ")")
-                            + ": add it there (sam deploy --parameter-overrides AdoptableFileSystemIds=" + fileSystemId
-                            + "), or leave volume.fileSystemId out so that the run creates a file system");
-        }
         LifeCycleState state = fs.lifeCycleState();
         if (state != LifeCycleState.AVAILABLE && state != LifeCycleState.UPDATING) {
             throw new TerminalException(
@@ -190,6 +175,7 @@ public final class EfsVolumes {
                             + ": only an available file system"
                             + " can be used; wait for it or name another");
         }
+        return fs.tags().stream().collect(Collectors.toMap(Tag::key, Tag::value, (a, b) -> a));
     }
 
     public List<String> ensureMountTargets(String fileSystemId, ClusterNetwork network) {

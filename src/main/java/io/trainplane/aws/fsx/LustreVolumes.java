@@ -32,6 +32,9 @@ public final class LustreVolumes {
     /** What a file system the pods can mount is known by: its id, DNS name and Lustre mount name. */
     public record Mount(String fileSystemId, String dnsName, String mountName) {}
 
+    /** A file system a run may mount, with its tags (whether it may adopt it is the workflow's to say). */
+    public record Adoptable(Mount mount, java.util.Map<String, String> tags) {}
+
     private final FSxClient fsx;
 
     public LustreVolumes(FSxClient fsx) {
@@ -133,7 +136,7 @@ public final class LustreVolumes {
      *
      * @throws TerminalException FileSystemNotFound, FileSystemNotLustre, FileSystemNotAvailable
      */
-    public Mount checkAdoptable(String fileSystemId) {
+    public Adoptable checkAdoptable(String fileSystemId) {
         FileSystem fs = describe(fileSystemId)
                 .orElseThrow(() -> new TerminalException(
                         "FileSystemNotFound",
@@ -153,7 +156,10 @@ public final class LustreVolumes {
                             + fs.lifecycleAsString() + ": only an available file system can be used; wait for it"
                             + " or name another");
         }
-        return new Mount(fileSystemId, fs.dnsName(), fs.lustreConfiguration().mountName());
+        java.util.Map<String, String> tags = new java.util.TreeMap<>();
+        fs.tags().forEach(t -> tags.put(t.key(), t.value()));
+        return new Adoptable(
+                new Mount(fileSystemId, fs.dnsName(), fs.lustreConfiguration().mountName()), tags);
     }
 
     private Optional<FileSystem> describe(String fileSystemId) {

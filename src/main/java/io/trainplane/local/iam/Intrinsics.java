@@ -145,6 +145,8 @@ final class Intrinsics {
                 return Json.NODES.textNode(account.partition());
             case "AWS::StackName":
                 return Json.NODES.textNode(account.stackName());
+            case "AWS::StackId":
+                return Json.NODES.textNode(account.stackId());
             case "AWS::URLSuffix":
                 return Json.NODES.textNode("amazonaws.com");
             case "AWS::NoValue":

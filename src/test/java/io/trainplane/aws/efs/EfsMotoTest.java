@@ -100,14 +100,8 @@ class EfsMotoTest {
                 .containsEntry(Names.RUN_ID_TAG, "efs-tags")
                 .containsEntry(RunTags.STACK_TAG, "ml")
                 .hasSize(3);
-        // The stack's own file system (an earlier run kept it) may be adopted; another stack's may not.
-        volumes.checkAdoptable(id, "ml", List.of());
-        assertThatThrownBy(() -> volumes.checkAdoptable(id, "other-stack", List.of()))
-                .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("FileSystemNotAdoptable");
-                    assertThat(e.getMessage()).contains("AdoptableFileSystemIds=" + id);
-                });
-        volumes.checkAdoptable(id, "other-stack", List.of(id));
+        // What a run deciding on adoption reads of it: its tags.
+        assertThat(volumes.adoptable(id)).isEqualTo(tags);
     }
 
     @Test
@@ -179,7 +173,7 @@ class EfsMotoTest {
 
     @Test
     void adoptingAFileSystemThatDoesNotExistIsTerminal() {
-        assertThatThrownBy(() -> volumes.checkAdoptable("fs-0123456789abcdef0", "ml", List.of("fs-0123456789abcdef0")))
+        assertThatThrownBy(() -> volumes.adoptable("fs-0123456789abcdef0"))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
                     assertThat(e.reason()).isEqualTo("FileSystemNotFound");
                     assertThat(e.getMessage()).contains("volume.fileSystemId", "fs-0123456789abcdef0");

@@ -244,12 +244,11 @@ class EfsVolumesTest {
     @Test
     void onlyAnAvailableFileSystemCanBeAdopted() {
         String creating = efs.fileSystem("other", LifeCycleState.CREATING);
-        assertThatThrownBy(() -> volumes.checkAdoptable(creating, "trainplane", List.of(creating)))
-                .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("FileSystemNotAvailable");
-                    assertThat(e.getMessage()).contains(creating, "creating");
-                });
+        assertThatThrownBy(() -> volumes.adoptable(creating)).isInstanceOfSatisfying(TerminalException.class, e -> {
+            assertThat(e.reason()).isEqualTo("FileSystemNotAvailable");
+            assertThat(e.getMessage()).contains(creating, "creating");
+        });
         String ready = efs.fileSystem("ready", LifeCycleState.AVAILABLE);
-        volumes.checkAdoptable(ready, "trainplane", List.of(ready));
+        assertThat(volumes.adoptable(ready)).isNotNull();
     }
 }
