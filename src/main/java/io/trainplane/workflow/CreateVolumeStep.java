@@ -41,8 +41,8 @@ public final class CreateVolumeStep implements Step {
         }
         String adopt = run.spec().volume().fileSystemId();
         if (adopt != null) {
-            FileSystemAdoption.claim(
-                    adopt, "efs:file-system/" + adopt, volumes.get().adoptable(adopt), settings, store, run.runId());
+            // StartRun claimed it; it is looked at again here, when the run is about to mount it.
+            volumes.get().adoptable(adopt);
             store.update(run.runId(), r -> r.withResource(RunResources.FILE_SYSTEM, adopt)
                     .withResource(RunResources.FILE_SYSTEM_ADOPTED, true));
             return Json.object().put("fileSystemId", adopt).put("adopted", true);

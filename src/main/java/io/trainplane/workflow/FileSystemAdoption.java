@@ -7,6 +7,8 @@ import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Names;
+import io.trainplane.spec.VolumeSpec;
+import io.trainplane.spec.VolumeType;
 import java.util.Map;
 import java.util.Optional;
 
@@ -14,12 +16,30 @@ import java.util.Optional;
  * Which file system a run may adopt ({@code volume.fileSystemId}), and its hold on it: one the
  * stack's parameter AdoptableFileSystemIds names, or one a finished run of this deployment of the
  * stack kept (its tags name the stack, the deployment and a run whose record is over and lists it
- * as kept). A run holds what it adopts ({@link RunStore.Claim#FILE_SYSTEM}) until its cleanup is
- * done, so that two runs never write one volume at once, and a volume is never taken from under
- * the run that made it.
+ * as kept). StartRun claims it ({@link RunStore.Claim#FILE_SYSTEM}) before anything is created,
+ * and the run holds it until its cleanup is done, so that two runs never write one volume at once,
+ * and a volume is never taken from under the run that made it.
  */
 final class FileSystemAdoption {
     private FileSystemAdoption() {}
+
+    /**
+     * The tags of the file system {@code volume.fileSystemId} names, read from its service, which
+     * also refuses one that does not exist, is not available or (FSx) is not Lustre.
+     */
+    @FunctionalInterface
+    interface Lookup {
+        Map<String, String> tags(VolumeSpec volume);
+    }
+
+    /** Claims the file system {@code volume} adopts for {@code runId}, or refuses it; nothing when it adopts none. */
+    static void claim(VolumeSpec volume, Lookup lookup, Settings settings, RunStore store, String runId) {
+        String id = volume.fileSystemId();
+        if (id != null) {
+            String ref = (volume.type() == VolumeType.FSX_LUSTRE ? "fsx" : "efs") + ":file-system/" + id;
+            claim(id, ref, lookup.tags(volume), settings, store, runId);
+        }
+    }
 
     /**
      * Claims {@code fileSystemId} ({@code ref}: how the run record names it, e.g.
@@ -28,7 +48,7 @@ final class FileSystemAdoption {
      * @param tags the file system's tags
      * @throws TerminalException FileSystemNotAdoptable, FileSystemInUse
      */
-    static void claim(
+    private static void claim(
             String fileSystemId,
             String ref,
             Map<String, String> tags,

@@ -44,7 +44,7 @@ final class LustreVolumeSteps {
         String adopt = run.spec().volume().fileSystemId();
         if (adopt != null) {
             LustreVolumes.Adoptable found = volumes.get().checkAdoptable(adopt);
-            FileSystemAdoption.claim(adopt, "fsx:file-system/" + adopt, found.tags(), settings, store, run.runId());
+            // StartRun claimed it: what the run needs now is how to mount it.
             LustreVolumes.Mount mount = found.mount();
             store.update(run.runId(), r -> r.withResource(RunResources.LUSTRE_FILE_SYSTEM, adopt)
                     .withResource(RunResources.LUSTRE_FILE_SYSTEM_ADOPTED, true)

@@ -39,15 +39,22 @@ public final class StartRunStep implements Step {
     private final Settings settings;
     private final String artifactsBucket;
     private final ResumeCheckpoints checkpoints;
+    private final FileSystemAdoption.Lookup fileSystems;
 
     public StartRunStep(
-            RunStore store, RunEventPublisher events, Clock clock, Settings settings, ResumeCheckpoints checkpoints) {
+            RunStore store,
+            RunEventPublisher events,
+            Clock clock,
+            Settings settings,
+            ResumeCheckpoints checkpoints,
+            FileSystemAdoption.Lookup fileSystems) {
         this.store = store;
         this.events = events;
         this.clock = clock;
         this.settings = settings;
         this.artifactsBucket = settings.artifactsBucket();
         this.checkpoints = checkpoints;
+        this.fileSystems = fileSystems;
     }
 
     /**
@@ -122,6 +129,8 @@ public final class StartRunStep implements Step {
             // After the record, which refuses a runId already taken: never into another run's prefix.
             checkpoints.copy(resume.checkpoint(), resume.recordedSha256(), runPrefix);
         }
+        // After the record too: the run's cleanup lets go of what it claims.
+        FileSystemAdoption.claim(run.volume(), fileSystems, settings, store, executionName);
         store.update(executionName, r -> r.status() == RunStatus.PENDING ? r.withStatus(RunStatus.PROVISIONING) : r);
         events.publish("Run Started", Json.object().put("runId", executionName).set("spec", spec));
         ObjectNode context = Json.object().put("runId", executionName);

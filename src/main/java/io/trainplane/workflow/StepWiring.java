@@ -38,7 +38,17 @@ public final class StepWiring {
                 events("StartRun", clients, store),
                 clients.clock(),
                 clients.settings(),
-                new io.trainplane.aws.s3.ResumeCheckpoints(clients::s3));
+                new io.trainplane.aws.s3.ResumeCheckpoints(clients::s3),
+                fileSystemTags(clients));
+    }
+
+    /** What StartRun reads of a file system a run would adopt: EFS's or FSx's description of it. */
+    static FileSystemAdoption.Lookup fileSystemTags(Clients clients) {
+        return volume -> volume.type() == io.trainplane.spec.VolumeType.FSX_LUSTRE
+                ? new io.trainplane.aws.fsx.LustreVolumes(clients.fsx())
+                        .checkAdoptable(volume.fileSystemId())
+                        .tags()
+                : new EfsVolumes(clients.efs()).adoptable(volume.fileSystemId());
     }
 
     public static Step createCluster(Clients clients) {

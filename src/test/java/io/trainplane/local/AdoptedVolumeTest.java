@@ -68,17 +68,32 @@ class AdoptedVolumeTest {
         StepWiring.runStore(cloud.clients()).update(runId, r -> r.withStatus(RunStatus.SUCCEEDED));
     }
 
-    /** The same, with its cluster up and its volume not yet asked for. */
-    JsonNode runUpToCreateVolume(String runId, String adoptedFileSystem) {
+    /** The quickstart as run {@code runId}, keeping its volume, adopting {@code adoptedFileSystem} unless null. */
+    String spec(String runId, String adoptedFileSystem) {
         String spec = quickstart
                 .replace("\"runId\": \"quickstart\"", "\"runId\": \"" + runId + "\"")
                 .replace("\"keepVolume\": false", "\"keepVolume\": true");
-        if (adoptedFileSystem != null) {
-            spec = spec.replace(
-                    "\"volume\": { \"type\": \"efs\" }",
-                    "\"volume\": { \"type\": \"efs\", \"fileSystemId\": \"" + adoptedFileSystem + "\" }");
-        }
-        JsonNode state = handlers.start(spec, runId);
+        return adoptedFileSystem == null
+                ? spec
+                : spec.replace(
+                        "\"volume\": { \"type\": \"efs\" }",
+                        "\"volume\": { \"type\": \"efs\", \"fileSystemId\": \"" + adoptedFileSystem + "\" }");
+    }
+
+    /** StartRun refuses the run's adoption, and nothing is created. */
+    void refusedAtStart(String runId, String fileSystem, String reason, String... saying) {
+        int clusters = cloud.calls().counts().getOrDefault("eks:CreateCluster", 0);
+        assertThatThrownBy(() -> handlers.start(spec(runId, fileSystem), runId))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(reason);
+                    assertThat(e.getMessage()).contains(saying);
+                });
+        assertThat(cloud.calls().counts().getOrDefault("eks:CreateCluster", 0)).isEqualTo(clusters);
+    }
+
+    /** The same, with its cluster up and its volume not yet asked for. */
+    JsonNode runUpToCreateVolume(String runId, String adoptedFileSystem) {
+        JsonNode state = handlers.start(spec(runId, adoptedFileSystem), runId);
         handlers.invoke("CreateCluster", state);
         // CheckCluster asks EKS for the cluster once its control-plane log group exists.
         cloud.clock().advance(Duration.ofMinutes(1));
@@ -169,34 +184,22 @@ class AdoptedVolumeTest {
         String fileSystem =
                 record("first").resources().get(RunResources.FILE_SYSTEM).orElseThrow();
 
-        JsonNode early = runUpToCreateVolume("early", fileSystem);
-        assertThatThrownBy(() -> handlers.invoke("CreateVolume", early))
-                .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("FileSystemInUse");
-                    assertThat(e.getMessage()).contains("run first made and still uses");
-                });
-        assertThat(record("early").resources().has(RunResources.FILE_SYSTEM)).isFalse();
+        refusedAtStart("early", fileSystem, "FileSystemInUse", "run first made and still uses");
 
         finish("first");
         runUpToTheVolume("second", fileSystem);
-        JsonNode third = runUpToCreateVolume("third", fileSystem);
-        assertThatThrownBy(() -> handlers.invoke("CreateVolume", third))
-                .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("FileSystemInUse");
-                    assertThat(e.getMessage()).contains("which run second uses now");
-                });
+        refusedAtStart("third", fileSystem, "FileSystemInUse", "which run second uses now");
         finish("second");
-        runUpToTheVolume("third", fileSystem);
+        runUpToTheVolume("fourth", fileSystem);
         assertThat(StepWiring.runStore(cloud.clients()).holder(RunStore.Claim.FILE_SYSTEM, fileSystem))
-                .contains("third");
-        finish("third");
+                .contains("fourth");
+        finish("fourth");
         assertThat(StepWiring.runStore(cloud.clients()).holder(RunStore.Claim.FILE_SYSTEM, fileSystem))
                 .isEmpty();
 
         // A run that did not keep its volume: its cleanup deletes it, so no one may adopt it.
-        StepWiring.runStore(cloud.clients()).update("first", r -> r.withStatus(RunStatus.SUCCEEDED));
-        String spec = quickstart.replace("\"runId\": \"quickstart\"", "\"runId\": \"dropped\"");
-        JsonNode dropped = handlers.start(spec, "dropped");
+        String dropping = quickstart.replace("\"runId\": \"quickstart\"", "\"runId\": \"dropped\"");
+        JsonNode dropped = handlers.start(dropping, "dropped");
         handlers.invoke("CreateCluster", dropped);
         cloud.clock().advance(Duration.ofMinutes(1));
         handlers.invoke("CheckCluster", dropped);
@@ -205,11 +208,7 @@ class AdoptedVolumeTest {
         String droppedVolume =
                 record("dropped").resources().get(RunResources.FILE_SYSTEM).orElseThrow();
         StepWiring.runStore(cloud.clients()).update("dropped", r -> r.withStatus(RunStatus.FAILED));
-        JsonNode late = runUpToCreateVolume("late", droppedVolume);
-        assertThatThrownBy(() -> handlers.invoke("CreateVolume", late))
-                .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("FileSystemNotAdoptable");
-                    assertThat(e.getMessage()).contains("did not keep", "cleanup.keepVolume");
-                });
+        cloud.clock().advance(Duration.ofMinutes(2)); // available: only its keeping is in question
+        refusedAtStart("late", droppedVolume, "FileSystemNotAdoptable", "did not keep", "cleanup.keepVolume");
     }
 }

@@ -138,7 +138,8 @@ class LustreVolumeRunTest {
 
     /**
      * A file system a finished run kept is adopted, mounted and never deleted; one this stack
-     * neither made nor lists in AdoptableFileSystemIds is refused, and left as it was.
+     * neither made nor lists in AdoptableFileSystemIds is refused before anything is created, and
+     * left as it was.
      */
     @Test
     void anAdoptedFileSystemIsMountedAndNeverDeleted() throws IOException {
@@ -148,6 +149,9 @@ class LustreVolumeRunTest {
             assertThat(refused.status()).isEqualTo("FAILED");
             assertThat(refused.error()).as(refused.cause()).isEqualTo("FileSystemNotAdoptable");
             assertThat(cloud.fsx().available(foreign)).isTrue();
+            assertThat(refused.resources().created())
+                    .as("refused before anything was created")
+                    .isEmpty();
 
             String id = lustre(cloud, LocalCloud.runTags("keeper").asMap());
             var store = io.trainplane.workflow.StepWiring.runStore(cloud.clients());

@@ -61,7 +61,8 @@ final class StartedRun implements AutoCloseable {
                 events("StartRun"),
                 cloud.clock(),
                 settings,
-                new io.trainplane.aws.s3.ResumeCheckpoints(cloud.clients()::s3));
+                new io.trainplane.aws.s3.ResumeCheckpoints(cloud.clients()::s3),
+                StepWiring.fileSystemTags(cloud.clients()));
     }
 
     static String example(String name) {
