@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
         name = "janitor",
         mixinStandardHelpOptions = true,
         description =
-                "Run one janitor sweep locally, against a simulated AWS account: resources tagged trainplane:run-id and trainplane:stack=trainplane (local mode's stack) whose run is finished, unknown or past its maxRunHours are cleaned up; another stack's are counted in otherStacks. Prints the sweep's report (what the Orphans Cleaned event carries) as JSON.")
+                "Run one janitor sweep locally, against a simulated AWS account: resources tagged trainplane:run-id, trainplane:stack=trainplane (local mode's stack) and trainplane:stack-id (its deployment) whose run is finished, unknown or past its maxRunHours are cleaned up; another stack's are counted in otherStacks; what carries the stack's name but not its deployment, and file systems of runs without a record, are listed in unaccountable and left alone. Prints the sweep's report (what the Orphans Cleaned event carries) as JSON.")
 final class JanitorCommand extends ClientsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;

@@ -134,7 +134,8 @@ class InitCommandTest {
 
         Result run =
                 cli(env, "run", dir.resolve("trainplane.json").toString(), "--runtime", "process", "--output", "json");
-        assertThat(run.exit()).as(run.err()).isZero();
+        // The summary (stdout) holds the cause when it fails: the scheduler's words for Unschedulable.
+        assertThat(run.exit()).as(run.err() + run.out()).isZero();
         JsonNode summary = Json.read(run.out());
         assertThat(summary.path("status").asText()).isEqualTo("SUCCEEDED");
         assertThat(summary.at("/metrics/accuracy").asDouble()).isGreaterThanOrEqualTo(0.8);

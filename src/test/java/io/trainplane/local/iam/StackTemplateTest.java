@@ -81,6 +81,18 @@ class StackTemplateTest {
                 .isEqualTo("arn:aws:states:us-east-1:000000000000:stateMachine:trainplane-Cleanup");
     }
 
+    /**
+     * The FSx CSI driver mounts static volumes only: the role grants the one call its controller
+     * makes for them, not AmazonFSxFullAccess (create and delete any file system in the account).
+     */
+    @Test
+    void theFsxCsiDriverMayOnlyDescribeFileSystems() {
+        assertThat(LOCAL.roles().get("FsxCsiDriverRole").statements())
+                .singleElement()
+                .satisfies(s -> assertThat(s.actions()).containsExactly("fsx:DescribeFileSystems"))
+                .satisfies(s -> assertThat(s.resources()).containsExactly("*"));
+    }
+
     @Test
     void statementsHaveStableIdsFromRolePolicyAndSidOrIndex() {
         assertThat(LOCAL.roles().get("ClusterWorkRole").statements())
