@@ -16,8 +16,8 @@ import java.util.Optional;
  * {@link #DAYS_AHEAD} days, costs more per cluster-hour (EKS's calendar and prices:
  * https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html,
  * https://aws.amazon.com/eks/pricing/); a calendar with no version in standard support is out of
- * date. And a training image from Docker Hub pulled by more nodes than Docker Hub lets one address
- * pull anonymously in an hour.
+ * date. A training image from Docker Hub pulled by more nodes than Docker Hub lets one address
+ * pull anonymously in an hour. And a command's variable that looks like a credential.
  */
 final class SpecWarnings {
     /** How far ahead a version's end of standard support is announced. */
@@ -35,6 +35,37 @@ final class SpecWarnings {
     static List<String> of(RunSpec spec, LocalDate day, RunPrices prices) {
         List<String> warnings = new ArrayList<>(versions(spec, day, prices));
         dockerHub(spec).ifPresent(warnings::add);
+        warnings.addAll(credentials(spec));
+        return warnings;
+    }
+
+    /** A variable name that usually holds a credential (HF_TOKEN, WANDB_API_KEY, DB_PASSWORD, ...). */
+    static final java.util.regex.Pattern CREDENTIAL =
+            java.util.regex.Pattern.compile("(?i).*(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIAL).*");
+
+    /**
+     * A command's variable that looks like a credential: its value travels with the spec, into the
+     * run record, the Run Started event and the execution's input, where whoever may read those
+     * reads it.
+     */
+    private static List<String> credentials(RunSpec spec) {
+        List<String> warnings = new ArrayList<>();
+        var commands = new java.util.LinkedHashMap<String, io.trainplane.spec.WorkloadCommand>();
+        commands.put("prepare", spec.workload().prepare());
+        commands.put("train", spec.workload().train());
+        commands.put("evaluate", spec.workload().evaluate());
+        commands.forEach((role, command) -> {
+            if (command == null) {
+                return;
+            }
+            command.env().keySet().stream()
+                    .filter(name -> CREDENTIAL.matcher(name).matches())
+                    .forEach(name -> warnings.add("workload.commands." + role + ".env." + name
+                            + " looks like a credential: its value is stored in the run record, the Run Started"
+                            + " event and the execution's input, where everyone who may read them sees it;"
+                            + " give the workload its credentials another way (its image, or a secret it reads"
+                            + " itself through the run's role) rather than in the spec"));
+        });
         return warnings;
     }
 
