@@ -4,6 +4,7 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.ControlPlaneLogGroups;
 import io.trainplane.aws.ec2.Ec2DesiredState;
 import io.trainplane.aws.ec2.Ec2Objects;
@@ -23,6 +24,7 @@ import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.CleanupSpec;
+import io.trainplane.spec.Names;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -63,7 +65,8 @@ final class ResourceLifecycles {
     private final Supplier<CloudControlClient> cloudControl;
     private final Supplier<ClusterAccess> kubernetes;
     private final RunStore store;
-    private final String stackName;
+    /** The stack and its deployment, whose tags find what a run made but whose id never reached its record. */
+    private final Settings settings;
 
     ResourceLifecycles(
             Supplier<EksClient> eks,
@@ -72,14 +75,14 @@ final class ResourceLifecycles {
             Supplier<CloudControlClient> cloudControl,
             Supplier<ClusterAccess> kubernetes,
             RunStore store,
-            String stackName) {
+            Settings settings) {
         this.eks = eks;
         this.efs = efs;
         this.fsx = fsx;
         this.cloudControl = cloudControl;
         this.kubernetes = kubernetes;
         this.store = store;
-        this.stackName = stackName;
+        this.settings = settings;
     }
 
     /**
@@ -191,7 +194,7 @@ final class ResourceLifecycles {
                                     new ControlPlaneLogGroups.Recorded(
                                             name,
                                             r.get(RunResources.LOG_GROUP_REQUEST),
-                                            new RunTags(stackName, run.runId())),
+                                            RunTags.of(settings, new Names(run.runId()))),
                                     () -> new ControlPlaneLogGroups(ec2()),
                                     logGroup -> kind.named(r)));
             };
@@ -387,7 +390,7 @@ final class ResourceLifecycles {
         }
 
         private RunTags tags() {
-            return new RunTags(stackName, run.runId());
+            return RunTags.of(settings, new Names(run.runId()));
         }
 
         private LustreTeardown lustre() {

@@ -196,7 +196,7 @@ public final class StepWiring {
                         clients::cloudControl,
                         clients::clusters,
                         store,
-                        stack));
+                        clients.settings()));
     }
 
     public static Step closeRun(Clients clients) {
