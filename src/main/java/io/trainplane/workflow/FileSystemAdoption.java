@@ -4,9 +4,9 @@ import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
-import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.Names;
+import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.VolumeSpec;
 import io.trainplane.spec.VolumeType;
 import java.util.Map;
@@ -69,17 +69,19 @@ final class FileSystemAdoption {
         });
     }
 
-    /** Lets go of what the run adopted, once its cleanup is done. */
+    /**
+     * Lets go of what the run adopted, once its cleanup is done: the file system its spec names,
+     * which StartRun claimed whether or not the run got as far as mounting it.
+     */
     static void release(RunRecord run, RunStore store) {
-        for (var adopted : Map.of(
-                        RunResources.FILE_SYSTEM_ADOPTED, RunResources.FILE_SYSTEM,
-                        RunResources.LUSTRE_FILE_SYSTEM_ADOPTED, RunResources.LUSTRE_FILE_SYSTEM)
-                .entrySet()) {
-            if (run.resources().isTrue(adopted.getKey())) {
-                run.resources()
-                        .get(adopted.getValue())
-                        .ifPresent(id -> store.release(RunStore.Claim.FILE_SYSTEM, id, run.runId()));
-            }
+        String adopted;
+        try {
+            adopted = RunSpecs.fromNormalized(run.specJson()).volume().fileSystemId();
+        } catch (RuntimeException unreadable) {
+            return; // a record the janitor made for an unknown run: it claimed nothing
+        }
+        if (adopted != null) {
+            store.release(RunStore.Claim.FILE_SYSTEM, adopted, run.runId());
         }
     }
 

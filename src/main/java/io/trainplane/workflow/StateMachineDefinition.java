@@ -68,14 +68,8 @@ public record StateMachineDefinition(String name, String file, String comment, D
 
         @Override
         public ObjectNode asl() {
-            ObjectNode task = Json.object().put("Type", "Task");
-            optional(task, "Comment", comment);
-            task.put("Resource", resource());
-            ObjectNode params = task.putObject("Parameters");
-            parameters.forEach((key, value) -> params.set(key, value(value)));
-            task.put("ResultPath", resultPath).put("TimeoutSeconds", timeout.toSeconds());
-            ArrayNode retriers = task.putArray("Retry");
-            retry.forEach(r -> retriers.add(r.asl()));
+            ObjectNode task = taskHead(comment, resource(), parameters);
+            taskTail(task, resultPath, timeout, retry);
             if (onFailure != null) {
                 task.putArray("Catch").add(onFailure.asl(name));
             }
@@ -116,22 +110,33 @@ public record StateMachineDefinition(String name, String file, String comment, D
 
         @Override
         public ObjectNode asl() {
-            ObjectNode task = Json.object().put("Type", "Task");
-            optional(task, "Comment", comment);
-            task.put("Resource", resource());
-            ObjectNode params = task.putObject("Parameters");
-            parameters.forEach((key, value) -> params.set(key, value(value)));
+            ObjectNode task = taskHead(comment, resource(), parameters);
             ObjectNode selector = task.putObject("ResultSelector");
             resultSelector.forEach((key, value) -> selector.set(key, value(value)));
-            task.put("ResultPath", resultPath).put("TimeoutSeconds", timeout.toSeconds());
-            ArrayNode retriers = task.putArray("Retry");
-            retry.forEach(r -> retriers.add(r.asl()));
+            taskTail(task, resultPath, timeout, retry);
             ObjectNode caughtErrors = task.putArray("Catch").addObject();
             caught.forEach(caughtErrors.putArray("ErrorEquals")::add);
             caughtErrors.putNull("ResultPath");
             caughtErrors.put("Next", onCaught);
             return task.put("Next", next);
         }
+    }
+
+    /** A Task's Type, Comment, Resource and Parameters, in the order its file lists them. */
+    private static ObjectNode taskHead(String comment, String resource, Map<String, Object> parameters) {
+        ObjectNode task = Json.object().put("Type", "Task");
+        optional(task, "Comment", comment);
+        task.put("Resource", resource);
+        ObjectNode params = task.putObject("Parameters");
+        parameters.forEach((key, value) -> params.set(key, value(value)));
+        return task;
+    }
+
+    /** A Task's ResultPath, TimeoutSeconds and Retry. */
+    private static void taskTail(ObjectNode task, String resultPath, Duration timeout, List<Retrier> retry) {
+        task.put("ResultPath", resultPath).put("TimeoutSeconds", timeout.toSeconds());
+        ArrayNode retriers = task.putArray("Retry");
+        retry.forEach(r -> retriers.add(r.asl()));
     }
 
     /** The first rule that holds gives the next state; none, {@code otherwise}. */

@@ -187,6 +187,13 @@ class AdoptedVolumeTest {
         refusedAtStart("early", fileSystem, "FileSystemInUse", "run first made and still uses");
 
         finish("first");
+        // A run that claimed it at StartRun and ended before mounting it lets go of it too.
+        handlers.start(spec("gives-up", fileSystem), "gives-up");
+        assertThat(StepWiring.runStore(cloud.clients()).holder(RunStore.Claim.FILE_SYSTEM, fileSystem))
+                .contains("gives-up");
+        finish("gives-up");
+        assertThat(StepWiring.runStore(cloud.clients()).holder(RunStore.Claim.FILE_SYSTEM, fileSystem))
+                .isEmpty();
         runUpToTheVolume("second", fileSystem);
         refusedAtStart("third", fileSystem, "FileSystemInUse", "which run second uses now");
         finish("second");
