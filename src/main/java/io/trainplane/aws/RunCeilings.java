@@ -24,15 +24,18 @@ import java.util.regex.Pattern;
  *                             maxRunHours) may cost, US dollars
  * @param maxConcurrentRuns    MaxConcurrentRuns: runs not yet over, the new one included
  * @param maxVolumeGiB         MaxVolumeGiB: an FSx for Lustre file system's storage
+ * @param defaultRunBudgetUsd  DefaultRunBudgetUsd: the budget of a run whose spec sets no
+ *                             {@code budgetUsd}; null (the parameter 0) for none
  */
 public record RunCeilings(
         int maxNodesPerRun,
         List<String> allowedInstanceTypes,
         double maxRunCostUsd,
         int maxConcurrentRuns,
-        int maxVolumeGiB) {
+        int maxVolumeGiB,
+        Double defaultRunBudgetUsd) {
     public static final RunCeilings NONE = new RunCeilings(
-            Integer.MAX_VALUE, List.of("*"), Double.POSITIVE_INFINITY, Integer.MAX_VALUE, Integer.MAX_VALUE);
+            Integer.MAX_VALUE, List.of("*"), Double.POSITIVE_INFINITY, Integer.MAX_VALUE, Integer.MAX_VALUE, null);
 
     public RunCeilings {
         allowedInstanceTypes = List.copyOf(allowedInstanceTypes);
@@ -44,7 +47,8 @@ public record RunCeilings(
             "AllowedInstanceTypes", "ALLOWED_INSTANCE_TYPES",
             "MaxRunCostUsd", "MAX_RUN_COST_USD",
             "MaxConcurrentRuns", "MAX_CONCURRENT_RUNS",
-            "MaxVolumeGiB", "MAX_VOLUME_GIB");
+            "MaxVolumeGiB", "MAX_VOLUME_GIB",
+            "DefaultRunBudgetUsd", "DEFAULT_RUN_BUDGET_USD");
 
     /** The ceilings of a deployed stack, from its parameters (DescribeStacks); a parameter it lacks bounds nothing. */
     public static RunCeilings fromParameters(Map<String, String> parameters) {
@@ -69,7 +73,17 @@ public record RunCeilings(
                 types.isEmpty() ? NONE.allowedInstanceTypes : types,
                 number(env, "MAX_RUN_COST_USD", "MaxRunCostUsd", NONE.maxRunCostUsd),
                 (int) number(env, "MAX_CONCURRENT_RUNS", "MaxConcurrentRuns", NONE.maxConcurrentRuns),
-                (int) number(env, "MAX_VOLUME_GIB", "MaxVolumeGiB", NONE.maxVolumeGiB));
+                (int) number(env, "MAX_VOLUME_GIB", "MaxVolumeGiB", NONE.maxVolumeGiB),
+                budget(number(env, "DEFAULT_RUN_BUDGET_USD", "DefaultRunBudgetUsd", 0)));
+    }
+
+    private static Double budget(double usd) {
+        return usd > 0 ? usd : null;
+    }
+
+    /** The budget a run of {@code spec} gets: its own budgetUsd, else the stack's default; null for none. */
+    public Double budgetOf(RunSpec spec) {
+        return spec.budgetUsd() != null ? spec.budgetUsd() : defaultRunBudgetUsd;
     }
 
     private static double number(Map<String, String> env, String variable, String parameter, double none) {

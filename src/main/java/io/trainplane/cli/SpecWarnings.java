@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import io.trainplane.aws.RunPrices;
 import io.trainplane.aws.eks.EksRequests;
+import io.trainplane.runs.CostEstimate;
 import io.trainplane.spec.KubernetesVersions;
 import io.trainplane.spec.RunSpec;
 import java.time.LocalDate;
@@ -17,7 +18,8 @@ import java.util.Optional;
  * https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html,
  * https://aws.amazon.com/eks/pricing/); a calendar with no version in standard support is out of
  * date. A training image from Docker Hub pulled by more nodes than Docker Hub lets one address
- * pull anonymously in an hour. And a command's variable that looks like a credential.
+ * pull anonymously in an hour. A command's variable that looks like a credential. And a budget
+ * the plan expects the run to reach.
  */
 final class SpecWarnings {
     /** How far ahead a version's end of standard support is announced. */
@@ -36,7 +38,22 @@ final class SpecWarnings {
         List<String> warnings = new ArrayList<>(versions(spec, day, prices));
         dockerHub(spec).ifPresent(warnings::add);
         warnings.addAll(credentials(spec));
+        budget(spec, CostEstimate.of(spec, prices, day).expectedTotal()).ifPresent(warnings::add);
         return warnings;
+    }
+
+    /** A budget below the plan's expected cost: the training is stopped before its last epoch. */
+    static Optional<String> budget(RunSpec spec, double expectedUsd) {
+        if (spec.budgetUsd() == null || spec.budgetUsd() >= expectedUsd) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(
+                java.util.Locale.ROOT,
+                "budgetUsd $%.2f is less than the plan's expected cost $%.2f: the training will likely be stopped at"
+                        + " its budget before its last epoch (its checkpoint kept, no evaluation), and the run end"
+                        + " BUDGET_REACHED",
+                spec.budgetUsd(),
+                expectedUsd));
     }
 
     /** A variable name that usually holds a credential (HF_TOKEN, WANDB_API_KEY, DB_PASSWORD, ...). */

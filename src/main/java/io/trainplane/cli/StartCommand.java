@@ -89,8 +89,16 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), today());
         // StartRun refuses a spec past the stack's ceilings too (and counts the runs going on): here
         // before anything is uploaded or started.
-        RunCeilings.fromParameters(StackOutputs.parameters(clients.cloudFormation(), stack))
-                .require(run, cost.worstCaseTotal(), 0);
+        RunCeilings ceilings = RunCeilings.fromParameters(StackOutputs.parameters(clients.cloudFormation(), stack));
+        ceilings.require(run, cost.worstCaseTotal(), 0);
+        Double budget = ceilings.budgetOf(run);
+        String budgetNote = budget == null
+                ? ""
+                : String.format(
+                        java.util.Locale.ROOT,
+                        "; budget $%.2f%s: the training is stopped there",
+                        budget,
+                        run.budgetUsd() == null ? " (the stack's DefaultRunBudgetUsd)" : "");
         CodePrefixCheck.require(
                 run.workload().code(), this::listed, command.commandLine().getErr());
         ObjectNode input = ((ObjectNode) normalized.deepCopy()).put("runId", runId);
@@ -98,7 +106,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         if (exists(CancelCommand.executionArn(pipeline, runId))) {
             throw alreadyExists(runId);
         }
-        if (!yes && !confirmed(cost, runId)) {
+        if (!yes && !confirmed(cost, budgetNote, runId)) {
             command.commandLine().getErr().println("not started: nothing was created");
             return Main.FAILED;
         }
@@ -189,16 +197,17 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
 
     /**
      * Starting a run spends money from the first minute (the control plane, then the nodes), so a
-     * person sees what it is expected to cost, and what it costs if it runs to maxRunHours, and says
-     * yes. Without a person to ask, only {@code --yes} starts it.
+     * person sees what it is expected to cost, what it costs if it runs to maxRunHours, and its
+     * budget if it has one, and says yes. Without a person to ask, only {@code --yes} starts it.
      */
-    private boolean confirmed(CostEstimate cost, String runId) {
+    private boolean confirmed(CostEstimate cost, String budgetNote, String runId) {
         String costs = String.format(
-                "expected %s over %.1f h; worst case %s (maxRunHours = %.0f h, then the safety net cleans up)",
-                CostEstimate.totalText(cost.expected()),
-                cost.expectedHours(),
-                CostEstimate.totalText(cost.worstCase()),
-                cost.worstCaseHours());
+                        "expected %s over %.1f h; worst case %s (maxRunHours = %.0f h, then the safety net cleans up)",
+                        CostEstimate.totalText(cost.expected()),
+                        cost.expectedHours(),
+                        CostEstimate.totalText(cost.worstCase()),
+                        cost.worstCaseHours())
+                + budgetNote;
         Terminal terminal = clients.terminal();
         if (!terminal.interactive()) {
             throw new UserInputException("start spends money (" + costs + ") and there is no terminal to ask:"

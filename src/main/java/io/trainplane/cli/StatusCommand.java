@@ -130,6 +130,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         } else {
             n.putNull("error");
         }
+        run.resources().get(RunResources.BUDGET_REACHED).ifPresent(why -> n.put("stopped", why));
         LeftBehind.addTo(n, run, stack);
         return n;
     }
@@ -168,6 +169,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         }
         InterruptionsReport.print(out, run, 12);
         printResources(out, run);
+        run.resources().get(RunResources.BUDGET_REACHED).ifPresent(why -> out.println("stopped:    " + why));
         if (run.error() != null) {
             out.println("failed in:  " + run.error().state());
             out.println("error:      " + run.error().error()
@@ -257,11 +259,11 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             // The checkpoint sidecar's, synced while the training runs; cleanup never deletes them.
             output.put("checkpoints", s3Uri + io.trainplane.spec.OutputSpec.CHECKPOINTS_PREFIX);
         }
-        if (copied != null) {
+        if (copied != null && copied.modelUri() != null) {
             output.put("modelUri", copied.modelUri()).put("modelSha256", copied.modelSha256());
-            if (copied.checkpoint() != null) {
-                output.put("checkpoint", copied.checkpoint());
-            }
+        }
+        if (copied != null && copied.checkpoint() != null) {
+            output.put("checkpoint", copied.checkpoint());
         }
         return output;
     }
@@ -281,7 +283,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
         }
         if (output.has("checkpoint")) {
             out.printf(
-                    "checkpoint: %s (copied beside the model)%n",
+                    "checkpoint: %s (copied with the outputs)%n",
                     output.path("checkpoint").asText());
         }
     }

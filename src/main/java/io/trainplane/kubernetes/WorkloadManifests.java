@@ -488,8 +488,16 @@ public final class WorkloadManifests {
     /** Where the outputs Job finds the destination, {@code s3://bucket/prefix/}. */
     public static final String OUTPUT_URI_ENV = "OUTPUT_S3_URI";
 
-    /** The files of /shared/model the outputs Job copies when they exist; model.pt must. */
+    /** "true" when the outputs Job may find no model.pt (a training its budget stopped). */
+    public static final String MODEL_OPTIONAL_ENV = "MODEL_OPTIONAL";
+
+    /** The files of /shared/model the outputs Job copies when they exist; model.pt must, unless {@link #MODEL_OPTIONAL_ENV}. */
     public static final List<String> OUTPUT_FILES = List.of("model.pt", "train-metrics.json", "eval-metrics.json");
+
+    /** The outputs Job of a training that ran to its end: the model must be there. */
+    public Job outputsJob() {
+        return outputsJob(false);
+    }
 
     /**
      * Copies the run's outputs to {@code output.s3Uri} with {@code aws s3 cp --checksum-algorithm
@@ -498,17 +506,24 @@ public final class WorkloadManifests {
      * model, the metrics, and the newest checkpoint whose .sha256 matches, with it. It runs as
      * trainplane-run (EKS Pod Identity: RunOutputsRole) and writes the model's URI and SHA-256 to
      * its termination message, JSON made of the validated output URI, a hex digest and a file name
-     * of safe characters only, so that no file name can rewrite the report. An output file that is
-     * missing or a refused copy fails it.
+     * of safe characters only, so that no file name can rewrite the report. A refused copy fails it,
+     * and so does a missing model, unless {@code modelOptional}: a training stopped by its budget
+     * leaves its checkpoint, and a model only if it wrote one.
      */
-    public Job outputsJob() {
+    public Job outputsJob(boolean modelOptional) {
         String script = String.join(
                 "\n",
                 "set -eu",
                 "dir=" + SHARED_DIR + "/model",
                 "out=\"$" + OUTPUT_URI_ENV + "\"",
                 "put() { aws s3 cp \"$dir/$1\" \"$out$1\" --checksum-algorithm SHA256 --only-show-errors; }",
-                "put model.pt",
+                "model=''",
+                "sha=''",
+                "if [ \"${" + MODEL_OPTIONAL_ENV + ":-false}\" != true ] || [ -f \"$dir/model.pt\" ]; then",
+                "  put model.pt",
+                "  model=\"${out}model.pt\"",
+                "  sha=$(sha256sum \"$dir/model.pt\" | cut -d' ' -f1)",
+                "fi",
                 "for f in " + String.join(" ", OUTPUT_FILES.subList(1, OUTPUT_FILES.size()))
                         + "; do if [ -f \"$dir/$f\" ]; then put \"$f\"; fi; done",
                 "checkpoint=''",
@@ -523,14 +538,16 @@ public final class WorkloadManifests {
                 "  if [ \"$(cut -d' ' -f1 \"$digest\")\" = \"$actual\" ]; then checkpoint=$name; checkpoint_sha=$actual; break; fi",
                 "done",
                 "if [ -n \"$checkpoint\" ]; then put \"$checkpoint\"; put \"$checkpoint.sha256\"; fi",
-                "sha=$(sha256sum \"$dir/model.pt\" | cut -d' ' -f1)",
                 "printf '{\"modelUri\": \"%s\", \"modelSha256\": \"%s\", \"checkpoint\": \"%s\", \"checkpointSha256\": \"%s\"}'"
-                        + " \"${out}model.pt\" \"$sha\" \"$checkpoint\" \"$checkpoint_sha\" > /dev/termination-log");
+                        + " \"$model\" \"$sha\" \"$checkpoint\" \"$checkpoint_sha\" > /dev/termination-log");
         Container copier = new ContainerBuilder()
                 .withName("outputs")
                 .withImage(AWS_CLI_IMAGE)
                 .withCommand("/bin/sh", "-c", script)
-                .withEnv(env(OUTPUT_URI_ENV, spec.output().s3Uri()), env("TRAINPLANE_RUN_ID", spec.runId()))
+                .withEnv(
+                        env(OUTPUT_URI_ENV, spec.output().s3Uri()),
+                        env(MODEL_OPTIONAL_ENV, Boolean.toString(modelOptional)),
+                        env("TRAINPLANE_RUN_ID", spec.runId()))
                 .withResources(awsCliResources())
                 .withTerminationMessagePath("/dev/termination-log")
                 .withTerminationMessagePolicy("FallbackToLogsOnError")

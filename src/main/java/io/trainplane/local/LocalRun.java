@@ -115,6 +115,10 @@ public final class LocalRun {
                     .or(() -> firstTaskFailure(result))
                     .orElse(new RunError(null, result.error(), result.cause(), null));
         }
+        if (error == null && "BUDGET_REACHED".equals(status)) {
+            // Not a failure of a state: the reason the run stopped, as the execution ends with it.
+            error = new RunError(null, result.error(), result.cause(), null);
+        }
         return new RunReport(
                 executionName,
                 status,

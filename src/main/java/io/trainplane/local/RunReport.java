@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * What {@code trainplane run --output json} prints at the end of a local run. {@code status} is
- * the run's (SUCCEEDED, FAILED or CANCELLED); {@code executionStatus} the state machine's.
+ * the run's (SUCCEEDED, BUDGET_REACHED, FAILED or CANCELLED; a BUDGET_REACHED run's {@code error}
+ * and {@code cause} say why it stopped); {@code executionStatus} the state machine's.
  * {@code cleanup} is the run error's account of what a cleanup that gave up left behind (null when
  * it did not give up): it names what {@code resources.remaining} lists. {@code warnings} are what
  * went wrong without failing the run (events EventBridge did not take), one sentence each.

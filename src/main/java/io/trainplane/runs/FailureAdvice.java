@@ -84,6 +84,10 @@ public final class FailureAdvice {
                     "the state machine failed before its own cleanup ended: trainplane status RUN shows what the"
                             + " safety net deleted; report the failed state if it was not your spec"),
             Map.entry(
+                    "BudgetReached",
+                    "the run's cost reached its budget: start a run with training.resumeFrom RUN to go on from its"
+                            + " checkpoint, with a larger budgetUsd (trainplane plan prices the epochs left)"),
+            Map.entry(
                     "Orphaned",
                     "the run left resources behind and the janitor deleted them: trainplane status RUN lists them"));
 

@@ -160,8 +160,8 @@ final class RunItems {
         if (run.outputs() != null) {
             Map<String, AttributeValue> outputs = new LinkedHashMap<>();
             outputs.put("s3Uri", s(run.outputs().s3Uri()));
-            outputs.put("modelUri", s(run.outputs().modelUri()));
-            outputs.put("modelSha256", s(run.outputs().modelSha256()));
+            putIfPresent(outputs, "modelUri", run.outputs().modelUri());
+            putIfPresent(outputs, "modelSha256", run.outputs().modelSha256());
             putIfPresent(outputs, "checkpoint", run.outputs().checkpoint());
             putIfPresent(outputs, "checkpointSha256", run.outputs().checkpointSha256());
             item.put(OUTPUTS, AttributeValue.fromM(outputs));

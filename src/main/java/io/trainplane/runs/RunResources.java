@@ -155,6 +155,13 @@ public final class RunResources {
      */
     public static final Key<String> EVALUATION_REPORT = text("kubernetes/evaluation-report");
 
+    /**
+     * Why the training was stopped by the run's budget ({@code budgetUsd}): the cost and the budget
+     * when CheckTraining found it reached. From then on the training is being stopped, and the run
+     * ends {@link RunStatus#BUDGET_REACHED}.
+     */
+    public static final Key<String> BUDGET_REACHED = text("run/budget-reached");
+
     /** Every key, in declaration order. */
     static final List<Key<?>> KEYS = List.of(
             KUBERNETES_CLUSTER,
@@ -189,7 +196,8 @@ public final class RunResources {
             CLEANUP_FINISHED,
             CLEANUP_DELETED,
             EVALUATION_REPORT,
-            CHECKPOINT_SYNC_FAILED);
+            CHECKPOINT_SYNC_FAILED,
+            BUDGET_REACHED);
 
     private static final Map<String, Key<?>> BY_NAME =
             KEYS.stream().collect(Collectors.toUnmodifiableMap(Key::name, Function.identity()));

@@ -9,22 +9,26 @@ package io.trainplane.runs;
  *   <li>a non-terminal status moves only forward in declaration order, and may skip statuses
  *       (PROVISIONING &rarr; TRAINING when a run has no data phase);</li>
  *   <li>any non-terminal status may move to CLEANING_UP, FAILED or CANCELLED;</li>
- *   <li>a terminal status (SUCCEEDED, FAILED, CANCELLED) never changes, not even to another
- *       terminal status: a finished run is never reopened.</li>
+ *   <li>a terminal status (SUCCEEDED, BUDGET_REACHED, FAILED, CANCELLED) never changes, not even
+ *       to another terminal status: a finished run is never reopened.</li>
  * </ul>
  *
  * <pre>
- * from \ to       PEN PRO PRE TRA EVA CLE SUC FAI CAN
- * PENDING          =   +   +   +   +   +   +   +   +
- * PROVISIONING     -   =   +   +   +   +   +   +   +
- * PREPARING_DATA   -   -   =   +   +   +   +   +   +
- * TRAINING         -   -   -   =   +   +   +   +   +
- * EVALUATING       -   -   -   -   =   +   +   +   +
- * CLEANING_UP      -   -   -   -   -   =   +   +   +
- * SUCCEEDED        -   -   -   -   -   -   =   -   -
- * FAILED           -   -   -   -   -   -   -   =   -
- * CANCELLED        -   -   -   -   -   -   -   -   =
+ * from \ to       PEN PRO PRE TRA EVA CLE SUC BUD FAI CAN
+ * PENDING          =   +   +   +   +   +   +   +   +   +
+ * PROVISIONING     -   =   +   +   +   +   +   +   +   +
+ * PREPARING_DATA   -   -   =   +   +   +   +   +   +   +
+ * TRAINING         -   -   -   =   +   +   +   +   +   +
+ * EVALUATING       -   -   -   -   =   +   +   +   +   +
+ * CLEANING_UP      -   -   -   -   -   =   +   +   +   +
+ * SUCCEEDED        -   -   -   -   -   -   =   -   -   -
+ * BUDGET_REACHED   -   -   -   -   -   -   -   =   -   -
+ * FAILED           -   -   -   -   -   -   -   -   =   -
+ * CANCELLED        -   -   -   -   -   -   -   -   -   =
  * </pre>
+ *
+ * <p>BUDGET_REACHED: the run's cost reached its {@code budgetUsd} during training, which was
+ * checkpointed and stopped; its outputs (the newest checkpoint) are kept, it was not evaluated.
  */
 public enum RunStatus {
     PENDING,
@@ -34,12 +38,13 @@ public enum RunStatus {
     EVALUATING,
     CLEANING_UP,
     SUCCEEDED,
+    BUDGET_REACHED,
     FAILED,
     CANCELLED;
 
-    /** SUCCEEDED, FAILED and CANCELLED: the run is over and its status never changes again. */
+    /** SUCCEEDED, BUDGET_REACHED, FAILED and CANCELLED: the run is over and its status never changes again. */
     public boolean isTerminal() {
-        return this == SUCCEEDED || this == FAILED || this == CANCELLED;
+        return this == SUCCEEDED || this == BUDGET_REACHED || this == FAILED || this == CANCELLED;
     }
 
     /** Whether a run in this status may be moved to {@code next}; see the table above. */

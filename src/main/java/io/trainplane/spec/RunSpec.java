@@ -27,7 +27,8 @@ public record RunSpec(
         EvaluationSpec evaluation,
         OutputSpec output,
         CleanupSpec cleanup,
-        int maxRunHours) {
+        int maxRunHours,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double budgetUsd) {
     public RunSpec {
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(volume, "volume");
@@ -51,12 +52,14 @@ public record RunSpec(
                     "\"" + runId + "\" cannot name a run: it must be " + Names.RUN_ID_MEANING,
                     "set \"runId\" in the spec, or start the execution with such a name"));
         }
-        return new RunSpec(runId, cluster, volume, data, training, workload, evaluation, output, cleanup, maxRunHours);
+        return new RunSpec(
+                runId, cluster, volume, data, training, workload, evaluation, output, cleanup, maxRunHours, budgetUsd);
     }
 
     /** This spec with its outputs going to {@code output} (StartRun resolves the default). */
     public RunSpec withOutput(OutputSpec output) {
-        return new RunSpec(runId, cluster, volume, data, training, workload, evaluation, output, cleanup, maxRunHours);
+        return new RunSpec(
+                runId, cluster, volume, data, training, workload, evaluation, output, cleanup, maxRunHours, budgetUsd);
     }
 
     /** The names of everything the run creates; requires a runId. */

@@ -35,7 +35,8 @@ final class SpecRecords {
                     new CleanupSpec(
                             part(spec, "cleanup").path("keepCluster").asBoolean(),
                             part(spec, "cleanup").path("keepVolume").asBoolean()),
-                    spec.path("maxRunHours").asInt());
+                    spec.path("maxRunHours").asInt(),
+                    spec.path("budgetUsd").isNumber() ? spec.path("budgetUsd").asDouble() : null);
         } catch (NullPointerException e) {
             // A record's constructor found a required field missing.
             throw missing(e.getMessage(), e);
@@ -77,7 +78,11 @@ final class SpecRecords {
         json.putObject("cleanup")
                 .put("keepCluster", spec.cleanup().keepCluster())
                 .put("keepVolume", spec.cleanup().keepVolume());
-        return json.put("maxRunHours", spec.maxRunHours());
+        json.put("maxRunHours", spec.maxRunHours());
+        if (spec.budgetUsd() != null) {
+            json.put("budgetUsd", spec.budgetUsd());
+        }
+        return json;
     }
 
     /**

@@ -20,7 +20,8 @@ import java.util.Optional;
 
 /**
  * Looks once at the training (Job, PyTorchJob or MPIJob); on completion publishes {@code Training Job
- * Completed}. The pods of an Indexed Job lost to their nodes are {@link TrainingInterruptions}'.
+ * Completed}. The pods of an Indexed Job lost to their nodes are {@link TrainingInterruptions}'; a
+ * run that reaches its budget is stopped by {@link TrainingBudget}.
  */
 public final class CheckTrainingStep implements KubernetesStep {
 
@@ -29,19 +30,34 @@ public final class CheckTrainingStep implements KubernetesStep {
     private final Clock clock;
     private final RunEventPublisher events;
     private final TrainingInterruptions interruptions;
+    private final TrainingBudget budget;
 
-    public CheckTrainingStep(RunStore store, ClusterAccess clusters, Clock clock, RunEventPublisher events) {
+    public CheckTrainingStep(
+            RunStore store, ClusterAccess clusters, Clock clock, RunEventPublisher events, RunCostRecorder costs) {
         this.store = store;
         this.clusters = clusters;
         this.clock = clock;
         this.events = events;
         this.interruptions = new TrainingInterruptions(store, events);
+        this.budget = new TrainingBudget(store, costs);
     }
 
     @Override
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
+        if (run.spec().budgetUsd() != null && budget.reached(run).isPresent()) {
+            // Its pods are going away by the run's own doing: neither interruptions nor failures.
+            return budget.stopping(run, objects);
+        }
+        ObjectNode result = look(run, objects);
+        if (!result.path("done").asBoolean()) {
+            budget.hold(run, objects, result);
+        }
+        return result;
+    }
+
+    private ObjectNode look(RunContext run, RunObjects objects) {
         String jobName = run.names().trainingJob();
         Instant now = clock.instant();
         if (run.spec().training().launcher() == Launcher.PYTORCHJOB) {

@@ -8,6 +8,7 @@ import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.runs.RunOutputs;
+import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.EvaluationSpec;
 import java.util.LinkedHashMap;
@@ -17,7 +18,8 @@ import java.util.TreeMap;
 /**
  * Reads the evaluation's metrics ({@link EvaluationReport}: its pod's termination message, the last
  * {@code METRICS} log line as a fallback), stores them in the run record and applies the quality gate
- * on the spec's {@code evaluation.metric}.
+ * on the spec's {@code evaluation.metric}. A run its budget stopped was not evaluated: only where its
+ * outputs went is recorded.
  */
 public final class CollectResultsStep implements KubernetesStep {
     private final RunStore store;
@@ -34,6 +36,13 @@ public final class CollectResultsStep implements KubernetesStep {
     public JsonNode run(JsonNode input) {
         RunContext run = RunContext.from(input);
         RunObjects objects = new RunObjects(clusters.connect(run.clusterName()), run.runId());
+        if (store.get(run.runId()).resources().get(RunResources.BUDGET_REACHED).isPresent()) {
+            // Stopped by its budget, not evaluated: what was copied is all there is to record.
+            RunOutputs copied = outputs(objects, run);
+            store.update(run.runId(), r -> r.withOutputs(copied));
+            ObjectNode result = Json.object().put(TrainingBudget.BUDGET_REACHED, true);
+            return copied.checkpoint() == null ? result : result.put("checkpoint", copied.checkpoint());
+        }
         JobPods pods =
                 new JobPods(objects.client(), objects.namespace(), run.names().evaluationJob());
         String json = EvaluationReport.of(store.get(run.runId()), pods)

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
+import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
@@ -15,12 +16,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Ends the run after cleanup: SUCCEEDED when nothing failed, FAILED otherwise (a failed cleanup
- * fails a run that had succeeded), and publishes {@code Run Succeeded} or {@code Run Failed}; the
+ * Ends the run after cleanup: SUCCEEDED when nothing failed, BUDGET_REACHED when nothing failed but
+ * its budget stopped the training, FAILED otherwise (a failed cleanup fails a run that had
+ * succeeded), and publishes {@code Run Succeeded}, {@code Run Stopped} or {@code Run Failed}; the
  * failure's cause ends with what cleanup left behind and what removes it.
  * Returns the outcome the state machine's last Choice and Fail state read.
  */
 public final class FinishRunStep implements Step {
+    /** The event of a run that ended BUDGET_REACHED, and its reason (the execution's error too). */
+    static final String RUN_STOPPED = "Run Stopped";
+
+    static final String BUDGET_REACHED = "BudgetReached";
+
     private final RunStore store;
     private final RunEventPublisher events;
     private final String stackName;
@@ -56,15 +63,37 @@ public final class FinishRunStep implements Step {
                     return costs.withCost(r, steps);
                 }
                 RunError e = withLeftovers(r, r.error() != null ? r.error() : fromState, cleanupFailed);
-                return costs.withCost(
-                        (e == null ? r : r.withError(e)).withStatus(e == null ? RunStatus.SUCCEEDED : RunStatus.FAILED),
-                        steps);
+                RunStatus status = e != null
+                        ? RunStatus.FAILED
+                        : r.resources().get(RunResources.BUDGET_REACHED).isPresent()
+                                ? RunStatus.BUDGET_REACHED
+                                : RunStatus.SUCCEEDED;
+                return costs.withCost((e == null ? r : r.withError(e)).withStatus(status), steps);
             });
             error = finished.error();
         }
         ObjectNode detail = Json.object().put("runId", runId);
         ObjectNode outcome = Json.object();
-        if (error == null) {
+        if (error == null && finished != null && finished.status() == RunStatus.BUDGET_REACHED) {
+            String why = finished.resources().get(RunResources.BUDGET_REACHED).orElseThrow();
+            String kept = finished.outputs() == null || finished.outputs().checkpoint() == null
+                    ? "; it wrote no checkpoint that could be kept"
+                    : "; its checkpoint " + finished.outputs().s3Uri()
+                            + finished.outputs().checkpoint() + " is kept: a run with training.resumeFrom \"" + runId
+                            + "\" goes on from it";
+            outcome.put("status", RunStatus.BUDGET_REACHED.name())
+                    .put("error", BUDGET_REACHED)
+                    .put("cause", why + kept);
+            detail.put("reason", BUDGET_REACHED).put("message", why + kept);
+            detail.set("metrics", Json.numbers(finished.metrics()));
+            if (finished.outputs() != null) {
+                detail.set("output", RunOutputsJson.of(finished.outputs()));
+            }
+            if (finished.cost() != null) {
+                detail.set("actualCost", RunCostRecorder.json(finished.cost()));
+            }
+            events.publish(RUN_STOPPED, detail);
+        } else if (error == null) {
             outcome.put("status", RunStatus.SUCCEEDED.name());
             if (finished != null) {
                 detail.set("metrics", Json.numbers(finished.metrics()));
@@ -89,8 +118,11 @@ public final class FinishRunStep implements Step {
             events.publish("Run Failed", failed);
         }
         Map<String, Double> values = new LinkedHashMap<>();
-        values.put("RunsSucceeded", error == null ? 1.0 : 0.0);
+        boolean succeeded =
+                RunStatus.SUCCEEDED.name().equals(outcome.path("status").asText());
+        values.put("RunsSucceeded", succeeded ? 1.0 : 0.0);
         values.put("RunsFailed", error == null ? 0.0 : 1.0);
+        values.put("RunsStopped", error == null && !succeeded ? 1.0 : 0.0);
         if (finished != null) {
             values.put("RunDurationSeconds", (double)
                     Duration.between(finished.createdAt(), finished.updatedAt()).toSeconds());
@@ -105,6 +137,8 @@ public final class FinishRunStep implements Step {
                         "RunsSucceeded",
                         "Count",
                         "RunsFailed",
+                        "Count",
+                        "RunsStopped",
                         "Count",
                         "RunDurationSeconds",
                         "Seconds",

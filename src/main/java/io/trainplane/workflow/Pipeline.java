@@ -332,9 +332,13 @@ public final class Pipeline {
                 .then("StartTraining");
         m.task("StartTraining", START_TRAINING).resultPath("$.training").next("CheckTraining");
         m.task("CheckTraining", CHECK_TRAINING)
+                .comment("Until the training is done, or stopped once the run's cost reached its budgetUsd.")
                 .resultPath("$.trainingStatus")
                 .poll("TrainingDone", "WaitForTraining")
-                .then("StartEvaluation");
+                .then("TrainingOutcome");
+        m.choice("TrainingOutcome")
+                .whenPresent("$.trainingStatus." + TrainingBudget.BUDGET_REACHED, "ReleaseWorkers")
+                .otherwise("StartEvaluation");
         m.task("StartEvaluation", START_EVALUATION).resultPath("$.evaluation").next("CheckEvaluation");
         m.task("CheckEvaluation", CHECK_JOB)
                 .moreParameters("jobName.$", "$.evaluation.jobName", "purpose", "evaluation")

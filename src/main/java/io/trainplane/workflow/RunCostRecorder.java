@@ -11,6 +11,7 @@ import io.trainplane.runs.RunStore;
 import io.trainplane.runs.StepEntry;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -51,6 +52,16 @@ public final class RunCostRecorder {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "run " + runId + ": timeline not read, the cost leaves the steps out", e);
             return List.of();
+        }
+    }
+
+    /** What {@code run} has cost so far (a budget's measure); empty when it cannot be computed. */
+    public Optional<RunCost> soFar(RunRecord run) {
+        try {
+            return Optional.of(ActualCost.of(run, store.steps(run.runId()), clock.instant(), prices.get()));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "run " + run.runId() + ": cost so far not computed", e);
+            return Optional.empty();
         }
     }
 

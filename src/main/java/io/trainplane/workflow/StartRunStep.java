@@ -103,6 +103,11 @@ public final class StartRunStep implements Step {
         ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
         spec.putObject("output")
                 .put("s3Uri", outputUri(normalized.path("output").path("s3Uri"), executionName));
+        // The budget CheckTraining holds the run to, the stack's default included, travels with the spec.
+        Double budget = settings.ceilings().budgetOf(run);
+        if (budget != null) {
+            spec.put("budgetUsd", budget);
+        }
         JsonNode resumeFrom = normalized.path("training").path("resumeFrom");
         String runPrefix = new Names(executionName).artifactsPrefix();
         ResumeSource resume = null;

@@ -130,7 +130,11 @@ public final class StepWiring {
     public static Step checkTraining(Clients clients) {
         RunStore store = runStore(clients);
         return new CheckTrainingStep(
-                store, clusters(clients), clients.clock(), events("CheckTraining", clients, store));
+                store,
+                clusters(clients),
+                clients.clock(),
+                events("CheckTraining", clients, store),
+                RunCostRecorder.withPlanPrices(store, clients.clock()));
     }
 
     public static Step startEvaluation(Clients clients) {
@@ -138,7 +142,7 @@ public final class StepWiring {
     }
 
     public static Step startOutputs(Clients clients) {
-        return new StartOutputsStep(clusters(clients));
+        return new StartOutputsStep(runStore(clients), clusters(clients));
     }
 
     public static Step checkJob(Clients clients) {

@@ -81,4 +81,23 @@ class RunCeilingsTest {
                         .allowedInstanceTypes())
                 .isEqualTo(List.of("*"));
     }
+
+    @Test
+    void aRunsBudgetIsItsOwnElseTheStacksDefaultAndZeroMeansNone() {
+        RunSpec without = created("c5.2xlarge", 1);
+        RunSpec with = RunSpecs.parse("{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\":"
+                + " \"c5.2xlarge\", \"nodes\": 1}}, \"budgetUsd\": 12.5}");
+        RunCeilings defaulted = RunCeilings.fromParameters(Map.of("DefaultRunBudgetUsd", "40"));
+
+        assertThat(defaulted.budgetOf(without)).isEqualTo(40.0);
+        assertThat(defaulted.budgetOf(with)).isEqualTo(12.5);
+        assertThat(RunCeilings.fromParameters(Map.of("DefaultRunBudgetUsd", "0"))
+                        .budgetOf(without))
+                .isNull();
+        assertThat(STACK.budgetOf(without)).isNull();
+        assertThat(STACK.budgetOf(with)).isEqualTo(12.5);
+        assertThatThrownBy(() -> RunSpecs.parse("{\"cluster\": {\"mode\": \"create\", \"nodeGroup\":"
+                        + " {\"instanceType\": \"c5.2xlarge\", \"nodes\": 1}}, \"budgetUsd\": 0}"))
+                .hasMessageContaining("/budgetUsd");
+    }
 }

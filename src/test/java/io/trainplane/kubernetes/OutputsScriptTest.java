@@ -77,4 +77,56 @@ class OutputsScriptTest {
         assertThat(report.path("modelUri").asText()).isEqualTo("s3://bucket/runs/r1/model.pt");
         assertThat(report.path("modelSha256").asText()).isEqualTo(sha256("weights".getBytes(StandardCharsets.UTF_8)));
     }
+
+    /**
+     * A training stopped by its budget leaves its checkpoint and no model: with MODEL_OPTIONAL the
+     * report has the checkpoint and an empty model; without it the missing model fails the copy (the
+     * stand-in CLI refuses a path that does not exist, as {@code aws s3 cp} does).
+     */
+    @Test
+    void aModelIsOptionalOnlyForATrainingItsBudgetStopped() throws Exception {
+        Path model = Files.createDirectories(work.resolve("model"));
+        Path bin = Files.createDirectories(work.resolve("bin"));
+        Files.writeString(bin.resolve("aws"), "#!/bin/sh\n[ -f \"$3\" ]\n");
+        bin.resolve("aws").toFile().setExecutable(true);
+        byte[] checkpoint = "epoch two".getBytes(StandardCharsets.UTF_8);
+        Files.write(model.resolve("checkpoint-epoch-2.pt"), checkpoint);
+        Files.writeString(
+                model.resolve("checkpoint-epoch-2.pt.sha256"), sha256(checkpoint) + "  checkpoint-epoch-2.pt\n");
+        WorkloadManifests manifests = new WorkloadManifests(RunSpecs.fromNormalized(
+                RunSpecs.normalize("{\"runId\": \"r1\", \"cluster\": {\"mode\": \"existing\", \"name\": \"c\"},"
+                        + " \"output\": {\"s3Uri\": \"s3://bucket/runs/r1/\"}}")));
+
+        for (boolean optional : new boolean[] {true, false}) {
+            var container = manifests
+                    .outputsJob(optional)
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .getFirst();
+            String script = container
+                    .getCommand()
+                    .get(2)
+                    .replace("dir=" + WorkloadManifests.SHARED_DIR + "/model", "dir=" + model)
+                    .replace("/dev/termination-log", work.resolve("report").toString());
+            ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", script).redirectErrorStream(true);
+            builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+            container.getEnv().forEach(v -> builder.environment().put(v.getName(), v.getValue()));
+            Process sh = builder.start();
+            String output = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(sh.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            if (optional) {
+                assertThat(sh.exitValue()).as(output).isZero();
+                JsonNode report = Json.read(Files.readString(work.resolve("report")));
+                assertThat(report.path("checkpoint").asText()).isEqualTo("checkpoint-epoch-2.pt");
+                assertThat(report.path("checkpointSha256").asText()).isEqualTo(sha256(checkpoint));
+                assertThat(report.path("modelUri").asText()).isEmpty();
+                Files.delete(work.resolve("report"));
+            } else {
+                assertThat(sh.exitValue()).as(output).isNotZero();
+                assertThat(work.resolve("report")).doesNotExist();
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package io.trainplane.runs;
 
+import static io.trainplane.runs.RunStatus.BUDGET_REACHED;
 import static io.trainplane.runs.RunStatus.CANCELLED;
 import static io.trainplane.runs.RunStatus.CLEANING_UP;
 import static io.trainplane.runs.RunStatus.EVALUATING;
@@ -20,19 +21,20 @@ import org.junit.jupiter.api.Test;
 class RunStatusTest {
     /**
      * The expected transition table, written out: row = from, column = to, in declaration order
-     * (PENDING PROVISIONING PREPARING_DATA TRAINING EVALUATING CLEANING_UP SUCCEEDED FAILED CANCELLED).
-     * 'x' allowed, '.' refused.
+     * (PENDING PROVISIONING PREPARING_DATA TRAINING EVALUATING CLEANING_UP SUCCEEDED BUDGET_REACHED
+     * FAILED CANCELLED). 'x' allowed, '.' refused.
      */
     static final List<String> EXPECTED = List.of(
-            /* PENDING        */ "xxxxxxxxx",
-            /* PROVISIONING   */ ".xxxxxxxx",
-            /* PREPARING_DATA */ "..xxxxxxx",
-            /* TRAINING       */ "...xxxxxx",
-            /* EVALUATING     */ "....xxxxx",
-            /* CLEANING_UP    */ ".....xxxx",
-            /* SUCCEEDED      */ "......x..",
-            /* FAILED         */ ".......x.",
-            /* CANCELLED      */ "........x");
+            /* PENDING        */ "xxxxxxxxxx",
+            /* PROVISIONING   */ ".xxxxxxxxx",
+            /* PREPARING_DATA */ "..xxxxxxxx",
+            /* TRAINING       */ "...xxxxxxx",
+            /* EVALUATING     */ "....xxxxxx",
+            /* CLEANING_UP    */ ".....xxxxx",
+            /* SUCCEEDED      */ "......x...",
+            /* BUDGET_REACHED */ ".......x..",
+            /* FAILED         */ "........x.",
+            /* CANCELLED      */ ".........x");
 
     static boolean expectedAllowed(RunStatus from, RunStatus to) {
         return EXPECTED.get(from.ordinal()).charAt(to.ordinal()) == 'x';
@@ -49,9 +51,10 @@ class RunStatusTest {
                         EVALUATING,
                         CLEANING_UP,
                         SUCCEEDED,
+                        BUDGET_REACHED,
                         FAILED,
                         CANCELLED);
-        assertThat(EXPECTED).hasSize(9).allSatisfy(row -> assertThat(row).hasSize(9));
+        assertThat(EXPECTED).hasSize(10).allSatisfy(row -> assertThat(row).hasSize(10));
     }
 
     @Test
@@ -90,7 +93,7 @@ class RunStatusTest {
     @Test
     void terminalStatuses() {
         assertThat(EnumSet.allOf(RunStatus.class).stream().filter(RunStatus::isTerminal))
-                .containsExactly(SUCCEEDED, FAILED, CANCELLED);
+                .containsExactly(SUCCEEDED, BUDGET_REACHED, FAILED, CANCELLED);
     }
 
     @Test

@@ -78,7 +78,8 @@ class SpecRulesTest {
                 BASE.evaluation(),
                 BASE.output(),
                 BASE.cleanup(),
-                BASE.maxRunHours());
+                BASE.maxRunHours(),
+                null);
         return SpecRules.check(spec, JsonNodeFactory.instance.objectNode());
     }
 

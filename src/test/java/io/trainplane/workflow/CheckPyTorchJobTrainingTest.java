@@ -28,7 +28,12 @@ class CheckPyTorchJobTrainingTest {
     }
 
     CheckTrainingStep step() {
-        return new CheckTrainingStep(run.store, operator.access(), run.cloud.clock(), run.events("CheckTraining"));
+        return new CheckTrainingStep(
+                run.store,
+                operator.access(),
+                run.cloud.clock(),
+                run.events("CheckTraining"),
+                RunCostRecorder.withPlanPrices(run.store, run.cloud.clock()));
     }
 
     Instant now() {

@@ -34,7 +34,12 @@ class CheckTrainingStepTest {
     }
 
     CheckTrainingStep step() {
-        return new CheckTrainingStep(run.store, cluster.access(), run.cloud.clock(), run.events("CheckTraining"));
+        return new CheckTrainingStep(
+                run.store,
+                cluster.access(),
+                run.cloud.clock(),
+                run.events("CheckTraining"),
+                RunCostRecorder.withPlanPrices(run.store, run.cloud.clock()));
     }
 
     Instant now() {
@@ -285,7 +290,11 @@ class CheckTrainingStepTest {
             otherCluster.pod(job, job + "-1-fghij", 1, "ip-10-0-1-99", JobsOnCluster.runningSince(now));
 
             new CheckTrainingStep(
-                            other.store, otherCluster.access(), other.cloud.clock(), other.events("CheckTraining"))
+                            other.store,
+                            otherCluster.access(),
+                            other.cloud.clock(),
+                            other.events("CheckTraining"),
+                            RunCostRecorder.withPlanPrices(other.store, other.cloud.clock()))
                     .run(other.state);
 
             assertThat(other.record().interruptions()).singleElement().satisfies(i -> {

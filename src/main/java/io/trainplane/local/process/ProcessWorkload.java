@@ -297,7 +297,7 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
      * The outputs container's script (WorkloadManifests#outputsJob) without the AWS CLI: each {@code
      * aws s3 cp} of a file of the shared volume's model directory becomes a put of that real file
      * into the simulated S3 as the pod (its Pod Identity role), as torchrun becomes python. The same
-     * choices: model.pt must exist, the metrics when they do, the newest checkpoint whose .sha256
+     * choices: model.pt must exist (unless MODEL_OPTIONAL), the metrics when they do, the newest checkpoint whose .sha256
      * matches with its digest; the report carries the SHA-256 of the model file copied.
      */
     private Outcome copyOutputs(Job job, Pod pod) {
@@ -309,8 +309,9 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         var output = PodS3.destination(job);
         Path dir = Path.of(mapPaths(WorkloadManifests.SHARED_DIR + "/model", null));
         List<String> names = new java.util.ArrayList<>();
+        boolean modelRequired = !PodBehaviour.modelOptional(job);
         for (String name : WorkloadManifests.OUTPUT_FILES) {
-            if (name.equals("model.pt") || Files.isRegularFile(dir.resolve(name))) {
+            if ((modelRequired && name.equals("model.pt")) || Files.isRegularFile(dir.resolve(name))) {
                 names.add(name);
             }
         }
@@ -529,6 +530,41 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
      * One process per Indexed Job or PyTorchJob (per start of it: a restart is a new process), one
      * per pod otherwise: torchrun spans the pods of either.
      */
+    /**
+     * A pod deleted while its process runs (its Job suspended, when the run's budget is reached): as
+     * the kubelet terminates it, SIGTERM to torchrun, which passes it on to the training processes,
+     * and the grace period to write a checkpoint (train.py does, and exits 143); then the checkpoint
+     * sidecar's last sync.
+     */
+    @Override
+    public synchronized void terminate(Job job, Pod pod, Instant now) {
+        Running process = processes.remove(key(job, pod));
+        if (process == null) {
+            return;
+        }
+        process.process.destroy();
+        try {
+            if (!process.process.waitFor(GRACE.toSeconds(), TimeUnit.SECONDS)) {
+                process.process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.process.destroyForcibly();
+            }
+            process.process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            Files.writeString(
+                    process.log,
+                    "--- the pod was deleted: the process was stopped (exit " + process.process.exitValue() + ")\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        syncCheckpoints(job, pod);
+    }
+
     private String key(Job job, Pod pod) {
         String jobKey = jobKey(job);
         return onePerJob(job, pod)

@@ -92,6 +92,10 @@ public final class JobController {
             return;
         }
         List<Pod> pods = pods(ns, name);
+        if (Boolean.TRUE.equals(job.getSpec().getSuspend())) {
+            suspend(job, pods, now);
+            return;
+        }
         if (pods.isEmpty()) {
             int completions =
                     job.getSpec().getCompletions() == null ? 1 : job.getSpec().getCompletions();
@@ -115,6 +119,61 @@ public final class JobController {
             pods = pods(ns, name);
         }
         updateJobStatus(job, pods, now);
+    }
+
+    /**
+     * A suspended Job (https://kubernetes.io/docs/concepts/workloads/controllers/job/#suspending-a-job):
+     * its active pods deleted, each terminated gracefully ({@link #stop}), none created; its status
+     * says Suspended, with no pod active.
+     */
+    private void suspend(Job job, List<Pod> pods, Instant now) {
+        stop(job, pods, now);
+        var status =
+                job.getStatus() == null ? new io.fabric8.kubernetes.api.model.batch.v1.JobStatus() : job.getStatus();
+        boolean said = status.getConditions() != null
+                && status.getConditions().stream()
+                        .anyMatch(c -> "Suspended".equals(c.getType()) && "True".equals(c.getStatus()));
+        if (said && Integer.valueOf(0).equals(status.getActive())) {
+            return;
+        }
+        List<io.fabric8.kubernetes.api.model.batch.v1.JobCondition> conditions =
+                new java.util.ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions());
+        if (!said) {
+            conditions.add(new JobConditionBuilder()
+                    .withType("Suspended")
+                    .withStatus("True")
+                    .withReason("JobSuspended")
+                    .withMessage("Job suspended")
+                    .withLastTransitionTime(now.toString())
+                    .build());
+        }
+        status.setConditions(conditions);
+        status.setActive(0);
+        job.setStatus(status);
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(job.getMetadata().getNamespace())
+                .resource(job)
+                .updateStatus();
+    }
+
+    /**
+     * Deletes the pods of {@code pods} that are pending or running, each terminated as the kubelet
+     * terminates a deleted pod ({@link PodBehaviour#terminate}: SIGTERM, its grace period); a
+     * controller that suspends its workload does this.
+     */
+    void stop(Job job, List<Pod> pods, Instant now) {
+        for (Pod pod : pods) {
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if (phase == null || "Pending".equals(phase) || "Running".equals(phase)) {
+                behaviour.terminate(job, pod, now);
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .delete();
+            }
+        }
     }
 
     void advance(Job job, Pod pod, Instant now) {

@@ -113,6 +113,10 @@ public final class MpiJobController {
                 .inNamespace(ns)
                 .withName(name + "-launcher")
                 .get();
+        if (PyTorchJobController.suspended(job)) {
+            suspend(job, status, launcher, now);
+            return;
+        }
         boolean launcherDone = launcher != null && finished(launcher) != null;
         List<Pod> workers = workers(ns, name);
         if (!launcherDone) {
@@ -143,6 +147,45 @@ public final class MpiJobController {
             }
         }
         updateStatus(job, status, launcher, workers, now);
+    }
+
+    /**
+     * runPolicy.suspend (its CRD, v0.8.2: "delete all active Pods ... Also, it will suspend the
+     * Launcher Job"): the launcher Job suspended (the Job controller stops its pod), the workers
+     * deleted, each terminated gracefully, and the MPIJob Suspended.
+     */
+    @SuppressWarnings("unchecked")
+    private void suspend(GenericKubernetesResource job, Map<String, Object> status, Job launcher, Instant now) {
+        String ns = job.getMetadata().getNamespace();
+        String name = job.getMetadata().getName();
+        if (launcher != null && !Boolean.TRUE.equals(launcher.getSpec().getSuspend())) {
+            client.batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(ns)
+                    .withName(launcher.getMetadata().getName())
+                    .patch(
+                            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                            "{\"spec\":{\"suspend\":true}}");
+        }
+        pods.stop(asJob(job, "Worker"), workers(ns, name), now);
+        List<Map<String, Object>> conditions = new ArrayList<>();
+        for (Object c : (List<Object>) status.get("conditions")) {
+            conditions.add(new LinkedHashMap<>((Map<String, Object>) c));
+        }
+        setCondition(
+                conditions,
+                condition("Suspended", "True", "MPIJobSuspended", "MPIJob " + ns + "/" + name + " is suspended.", now));
+        status.put("conditions", conditions);
+        if (status.equals(status(job))) {
+            return;
+        }
+        job.getAdditionalProperties().put("status", status);
+        client.genericKubernetesResources(MpiJobs.CONTEXT)
+                .inNamespace(ns)
+                .resource(job)
+                .updateStatus();
     }
 
     /** updateMPIJobStatus: the launcher's outcome, the replicas' counts, Running once everything runs. */

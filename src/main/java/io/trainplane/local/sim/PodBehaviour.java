@@ -76,6 +76,22 @@ public interface PodBehaviour {
         return Optional.empty();
     }
 
+    /**
+     * {@code pod} of {@code job} is deleted while it runs (its Job suspended): the kubelet sends its
+     * containers SIGTERM and gives them the pod's grace period before SIGKILL
+     * (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-termination), at
+     * simulated time {@code now}. By default nothing of the pod's work outlives it.
+     */
+    default void terminate(Job job, Pod pod, Instant now) {}
+
+    /** Whether the outputs Job was told a model may be missing ({@link io.trainplane.kubernetes.WorkloadManifests#MODEL_OPTIONAL_ENV}). */
+    static boolean modelOptional(Job outputs) {
+        return outputs.getSpec().getTemplate().getSpec().getContainers().stream()
+                .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+                .anyMatch(v -> v.getName().equals(io.trainplane.kubernetes.WorkloadManifests.MODEL_OPTIONAL_ENV)
+                        && "true".equals(v.getValue()));
+    }
+
     /** Whether {@code pod} has the init container {@code name}. */
     static boolean hasInit(Pod pod, String name) {
         return pod.getSpec().getInitContainers() != null

@@ -59,9 +59,10 @@ public final class PodS3 {
     /** The outputs Job's termination message, as its script prints it: the model's URI and SHA-256, the checkpoint copied and its SHA-256. */
     public static String report(
             io.trainplane.spec.OutputSpec output, String modelSha256, String checkpoint, String checkpointSha256) {
+        // As the script prints it: an empty model when there was none to copy (MODEL_OPTIONAL).
         return io.trainplane.core.Json.write(io.trainplane.core.Json.object()
-                .put("modelUri", output.s3Uri() + "model.pt")
-                .put("modelSha256", modelSha256)
+                .put("modelUri", modelSha256 == null ? "" : output.s3Uri() + "model.pt")
+                .put("modelSha256", modelSha256 == null ? "" : modelSha256)
                 .put("checkpoint", checkpoint)
                 .put("checkpointSha256", checkpointSha256));
     }

@@ -91,6 +91,19 @@ public final class PyTorchJobController {
             return;
         }
         List<Pod> current = pods(ns, name);
+        if (suspended(job)) {
+            // runPolicy.suspend (its CRD, v1.9.4: "the Job controller will delete all active Pods"):
+            // the pods deleted, each terminated gracefully, none created, the job Suspended.
+            pods.stop(asJob, current, now);
+            if (!(state instanceof PyTorchJobState.Active a && a.condition().equals("Suspended"))) {
+                setStatus(
+                        job,
+                        (String) PyTorchJobs.status(job, "startTime"),
+                        null,
+                        condition("Suspended", "PyTorchJobSuspended", "PyTorchJob " + name + " is suspended.", now));
+            }
+            return;
+        }
         if (current.isEmpty()) {
             replicas(job).forEach((type, count) -> {
                 for (int i = 0; i < count; i++) {
@@ -206,6 +219,13 @@ public final class PyTorchJobController {
                 .inNamespace(job.getMetadata().getNamespace())
                 .resource(job)
                 .updateStatus();
+    }
+
+    /** A Kubeflow job's {@code spec.runPolicy.suspend} (a PyTorchJob's or an MPIJob's). */
+    static boolean suspended(GenericKubernetesResource job) {
+        return job.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+                && spec.get("runPolicy") instanceof Map<?, ?> runPolicy
+                && Boolean.TRUE.equals(runPolicy.get("suspend"));
     }
 
     private static Map<String, Object> condition(String type, String reason, String message, Instant now) {

@@ -194,17 +194,28 @@ public final class SimulatedWorkload implements PodBehaviour {
             return new Outcome(OUTPUTS, 255, PodS3.NO_CREDENTIALS);
         }
         var output = PodS3.destination(job);
-        int epochs = trainedEpochs(job, client);
         String runId = job.getMetadata().getNamespace();
-        byte[] model = simulatedModel(runId, epochs);
-        String checkpoint = checkpointName(epochs);
+        Integer stopped = stoppedAfter.get(runId);
+        if (stopped != null && !PodBehaviour.modelOptional(job)) {
+            return new Outcome(
+                    OUTPUTS,
+                    255,
+                    "The user-provided path " + WorkloadManifests.SHARED_DIR + "/model/model.pt does not exist.");
+        }
+        int epochs = stopped != null ? stopped : trainedEpochs(job, client);
+        String checkpoint = epochs == 0 ? "" : checkpointName(epochs);
         byte[] checkpointBytes = simulatedCheckpoint(runId, epochs);
         java.util.Map<String, byte[]> files = new java.util.LinkedHashMap<>();
-        files.put("model.pt", model);
-        files.put("train-metrics.json", utf8("{\"epochs\": " + epochs + "}"));
+        if (stopped == null) {
+            // A stopped training wrote neither its model nor its metrics: train.py does at its end.
+            files.put("model.pt", simulatedModel(runId, epochs));
+            files.put("train-metrics.json", utf8("{\"epochs\": " + epochs + "}"));
+        }
         Optional.ofNullable(evaluations.get(runId)).ifPresent(m -> files.put("eval-metrics.json", utf8(m)));
-        files.put(checkpoint, checkpointBytes);
-        files.put(checkpoint + ".sha256", utf8(sha256Hex(checkpointBytes) + "  " + checkpoint + "\n"));
+        if (epochs > 0) {
+            files.put(checkpoint, checkpointBytes);
+            files.put(checkpoint + ".sha256", utf8(sha256Hex(checkpointBytes) + "  " + checkpoint + "\n"));
+        }
         String modelSha = null;
         try {
             for (var file : files.entrySet()) {
@@ -216,7 +227,8 @@ public final class SimulatedWorkload implements PodBehaviour {
         } catch (PodS3.AwsCliFailed e) {
             return new Outcome(OUTPUTS, e.exitCode(), e.getMessage());
         }
-        return new Outcome(OUTPUTS, 0, PodS3.report(output, modelSha, checkpoint, sha256Hex(checkpointBytes)));
+        return new Outcome(
+                OUTPUTS, 0, PodS3.report(output, modelSha, checkpoint, epochs == 0 ? "" : sha256Hex(checkpointBytes)));
     }
 
     /** Bytes standing for a trained model: deterministic for the run and its epochs, 64 KiB. */
@@ -291,6 +303,25 @@ public final class SimulatedWorkload implements PodBehaviour {
                                 "{\"restarts\": %d, \"resumedFromEpoch\": %d}",
                                 t.restarts(),
                                 t.resumedFromEpoch())));
+    }
+
+    /** The epochs each run's training (by namespace) had done when its pods were deleted (its Job suspended). */
+    private final java.util.Map<String, Integer> stoppedAfter = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * A training pod deleted while it runs (its Job suspended: the run's budget): train.py writes the
+     * checkpoint of the epochs done on SIGTERM and the sidecar syncs it; the model is never written.
+     * Lenient: the checkpoint is of the last whole epoch, where train.py's is of the step it was in.
+     */
+    @Override
+    public void terminate(Job job, Pod pod, Instant now) {
+        if (!"training".equals(component(job))) {
+            return;
+        }
+        syncCheckpoints(job, pod, List.of(pod), now);
+        stoppedAfter.putIfAbsent(
+                job.getMetadata().getNamespace(),
+                Math.min(epochs(job), resumedEpoch(job) + epochsDone(job, List.of(pod), now)));
     }
 
     /** The checkpoints each run's sidecar has put into S3 (by namespace), epoch numbers. */

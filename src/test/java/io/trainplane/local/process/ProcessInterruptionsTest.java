@@ -46,7 +46,8 @@ class ProcessInterruptionsTest {
             String storedSha256,
             String recordedSha256,
             java.util.Map<String, String> checkpoints,
-            java.util.Map<String, String> digests) {
+            java.util.Map<String, String> digests,
+            io.trainplane.runs.RunOutputs outputs) {
         double accuracy() {
             return report.metrics().get("accuracy").doubleValue();
         }
@@ -71,29 +72,48 @@ class ProcessInterruptionsTest {
     }
 
     Outcome run(String name, Faults faults, String spec) throws Exception {
+        return run(name, faults, spec, cloud -> e -> {});
+    }
+
+    Outcome run(
+            String name,
+            Faults faults,
+            String spec,
+            java.util.function.Function<LocalCloud, java.util.function.Consumer<io.trainplane.local.asl.HistoryEvent>>
+                    listener)
+            throws Exception {
         Path dir = work.resolve(name);
         RunReport report;
         String stored;
         String recorded;
+        io.trainplane.runs.RunOutputs outputs;
         java.util.Map<String, String> checkpoints = new java.util.TreeMap<>();
         java.util.Map<String, String> digests = new java.util.TreeMap<>();
         try (ProcessWorkload runtime = new ProcessWorkload(python, dir, true);
                 LocalCloud cloud = new LocalCloud(TestTime.START, runtime)) {
-            report = new LocalRun(cloud, faults, e -> {}).execute(RunSpecs.normalize(spec), "cifar10-local");
+            report = new LocalRun(cloud, faults, listener.apply(cloud))
+                    .execute(RunSpecs.normalize(spec), "cifar10-local");
             var reader = new io.trainplane.local.iam.StackPrincipals(io.trainplane.local.iam.StackTemplate.local())
                     .pod(
                             "RunOutputsRole",
                             "reader",
                             "reader",
                             java.util.Map.of("kubernetes-namespace", "tp-cifar10-local"));
-            stored = io.trainplane.local.iam.Callers.as(reader, () -> cloud.s3()
-                            .headObject(
-                                    "trainplane-artifactsbucket",
-                                    "runs/tp-cifar10-local/model.pt",
-                                    io.trainplane.local.sim.SimulatedS3.Transport.TLS))
-                    .sha256Hex();
-            var outputs = new io.trainplane.runs.RunStore(
-                            cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock())
+            String stored0;
+            try {
+                stored0 = io.trainplane.local.iam.Callers.as(reader, () -> cloud.s3()
+                                .headObject(
+                                        "trainplane-artifactsbucket",
+                                        "runs/tp-cifar10-local/model.pt",
+                                        io.trainplane.local.sim.SimulatedS3.Transport.TLS))
+                        .sha256Hex();
+            } catch (io.trainplane.local.sim.SimulatedS3.S3Exception e) {
+                // A training stopped before its end wrote no model, and none was copied.
+                assertThat(e.status()).isEqualTo(404);
+                stored0 = null;
+            }
+            stored = stored0;
+            outputs = new io.trainplane.runs.RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock())
                     .get(report.runId())
                     .outputs();
             recorded = outputs == null ? null : outputs.modelSha256();
@@ -114,9 +134,12 @@ class ProcessInterruptionsTest {
                 }
             }
         }
-        byte[] model = Files.readAllBytes(dir.resolve("shared/model/model.pt"));
-        String onDisk = java.util.HexFormat.of()
-                .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(model));
+        Path modelFile = dir.resolve("shared/model/model.pt");
+        String onDisk = !Files.exists(modelFile)
+                ? null
+                : java.util.HexFormat.of()
+                        .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(Files.readAllBytes(modelFile)));
         return new Outcome(
                 report,
                 Files.readString(dir.resolve("pods/tp-cifar10-local-train/log")),
@@ -124,7 +147,8 @@ class ProcessInterruptionsTest {
                 stored,
                 recorded,
                 checkpoints,
-                digests);
+                digests,
+                outputs);
     }
 
     @Test
@@ -205,6 +229,56 @@ class ProcessInterruptionsTest {
                 .doesNotContain("resuming from");
         assertThat(report.metrics().getOrDefault("restarts", 0.0)).isZero();
         assertThat(o.accuracy()).isCloseTo(uninterrupted.accuracy(), within(0.02));
+        assertThat(report.resources().remaining()).isEmpty();
+    }
+
+    /**
+     * A run stopped by its budget, on the path a spot notice takes: its training Job suspended, the
+     * pods deleted, train.py SIGTERM'd, writing the checkpoint of the step it reached before it exits;
+     * the outputs pod copies that checkpoint and no model. The budget's decision is recorded as
+     * CheckTraining records it ({@code RunResources.BUDGET_REACHED}) once the training has reported its
+     * first epoch: real training takes real time, which no cost figure fixed in the spec can aim into
+     * (the cost side is RunBudgetTest's).
+     */
+    @Test
+    void aBudgetStopsTheTrainingWhichCheckpointsAndKeepsItInS3() throws Exception {
+        var budgeted = (com.fasterxml.jackson.databind.node.ObjectNode) io.trainplane.core.Json.read(spec);
+        budgeted.put("budgetUsd", 1000);
+        // Epochs of several seconds: the stop comes at the look after the first one, well before the last.
+        ((com.fasterxml.jackson.databind.node.ObjectNode) budgeted.get("data")).put("syntheticSamples", 20000);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) budgeted.get("training")).put("epochs", 12);
+        Outcome stopped = run("budget", Faults.none(), io.trainplane.core.Json.write(budgeted), cloud -> e -> {
+            if (e.type().equals("TaskSucceeded")
+                    && "CheckTraining".equals(e.stateName())
+                    && e.details().at("/output/progress/epoch").asInt() >= 1) {
+                new io.trainplane.runs.RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock())
+                        .update(
+                                "cifar10-local",
+                                r -> r.resources()
+                                                .get(io.trainplane.runs.RunResources.BUDGET_REACHED)
+                                                .isPresent()
+                                        ? r
+                                        : r.withResource(
+                                                io.trainplane.runs.RunResources.BUDGET_REACHED,
+                                                "the run's cost reached its budget"));
+            }
+        });
+        RunReport report = stopped.report();
+        assertThat(report.status()).as(report.toString()).isEqualTo("BUDGET_REACHED");
+        assertThat(report.error()).isEqualTo("BudgetReached");
+        assertThat(report.events()).contains("Run Stopped").doesNotContain("Model Evaluated", "Run Succeeded");
+        assertThat(stopped.trainingLog())
+                .contains("interrupted by SIGTERM", "--- the pod was deleted: the process was stopped")
+                .doesNotContain("epoch 12/12");
+        assertThat(stopped.modelSha256())
+                .as("model.pt is written only at the end")
+                .isNull();
+        // The checkpoint written under SIGTERM, put into S3 by the outputs pod and recorded with its digest.
+        var kept = stopped.outputs();
+        assertThat(kept.modelUri()).isNull();
+        assertThat(kept.checkpoint()).matches("checkpoint-epoch-\\d+-step-\\d+\\.pt");
+        assertThat(stopped.checkpoints()).containsEntry(kept.checkpoint(), kept.checkpointSha256());
+        assertThat(stopped.digests()).isEqualTo(stopped.checkpoints());
         assertThat(report.resources().remaining()).isEmpty();
     }
 }
