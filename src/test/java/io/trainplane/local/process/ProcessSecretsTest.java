@@ -32,9 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * exist, fails the run with SecretFetchFailed.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
-class ProcessSecretsTest {
-    static final String TOKEN = "hf_s3cr3t-value-never-logged";
-    static final String PASSWORD = "db-pa55word-never-logged";
+public class ProcessSecretsTest {
+    public static final String TOKEN = "hf_s3cr3t-value-never-logged";
+    public static final String PASSWORD = "db-pa55word-never-logged";
 
     // Exits 7 unless both variables hold the values whose SHA-256 it is given; then writes a model and metrics.
     static final String TRAIN = "import hashlib, json, os, sys;"
@@ -49,7 +49,7 @@ class ProcessSecretsTest {
     static final String PREPARE = "import os; d = os.environ['TRAINPLANE_DATA_DIR']; os.makedirs(d, exist_ok=True);"
             + " open(os.path.join(d, '.trainplane-ready'), 'w').close()";
 
-    static ObjectNode spec(String runId, String secretArn, String parameter) {
+    public static ObjectNode spec(String runId, String secretArn, String parameter) {
         ObjectNode spec = (ObjectNode) Json.read(
                 """
                 {"runId": "%s",
