@@ -24,6 +24,9 @@ import java.util.Set;
  * @param stackId          this deployment of the stack: the UUID in AWS::StackId, which CloudFormation
  *                         makes anew when it creates the stack ({@link RunTags#STACK_ID_TAG}); null when
  *                         unknown, and then the janitor goes by the stack's name alone
+ * @param runSecretsPrefix what the secrets and SSM parameters a run's pods may read are named with
+ *                         (commands.*.env by reference): the stack parameter RunSecretsPrefix, which
+ *                         RunOutputsRole's policy names too
  */
 public record Settings(
         String stackName,
@@ -38,7 +41,8 @@ public record Settings(
         List<String> lustreDataBuckets,
         String existingClusterNamePrefix,
         RunCeilings ceilings,
-        String stackId) {
+        String stackId,
+        String runSecretsPrefix) {
     /**
      * The retentions CloudWatch Logs accepts (PutRetentionPolicy's retentionInDays):
      * https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutRetentionPolicy.html
@@ -46,12 +50,16 @@ public record Settings(
     public static final Set<Integer> RETENTION_DAYS = Set.of(
             1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653);
 
+    /** template.yaml's default of RunSecretsPrefix, for settings that do not come from a stack (StackConsistencyTest checks they agree). */
+    public static final String DEFAULT_RUN_SECRETS_PREFIX = "trainplane/";
+
     public Settings {
         adoptableFileSystemIds = List.copyOf(adoptableFileSystemIds);
         lustreDataBuckets = List.copyOf(lustreDataBuckets);
         existingClusterNamePrefix = existingClusterNamePrefix == null ? "" : existingClusterNamePrefix;
         artifactsBucket = artifactsBucket == null ? "" : artifactsBucket;
         ceilings = ceilings == null ? RunCeilings.NONE : ceilings;
+        runSecretsPrefix = runSecretsPrefix == null ? DEFAULT_RUN_SECRETS_PREFIX : runSecretsPrefix;
         if (!RETENTION_DAYS.contains(logRetentionDays)) {
             throw new IllegalArgumentException(
                     "log retention of " + logRetentionDays + " days: CloudWatch Logs takes one of "
@@ -94,6 +102,7 @@ public record Settings(
                 List.of(),
                 "",
                 RunCeilings.NONE,
+                null,
                 null);
     }
 
@@ -144,7 +153,19 @@ public record Settings(
                 list(env, "LUSTRE_DATA_BUCKETS"),
                 env.getOrDefault("EXISTING_CLUSTER_NAME_PREFIX", ""),
                 RunCeilings.fromMap(env),
-                env.get("STACK_ID"));
+                env.get("STACK_ID"),
+                env.get("RUN_SECRETS_PREFIX"));
+    }
+
+    /**
+     * The account the stack is deployed in, from its RunOutputsRole's ARN
+     * (arn:PARTITION:iam::ACCOUNT:role/NAME); empty when unknown (settings not from a stack).
+     */
+    public java.util.Optional<String> account() {
+        String[] arn = roles().runOutputsRoleArn().split(":");
+        return arn.length > 4 && arn[4].matches("[0-9]{12}")
+                ? java.util.Optional.of(arn[4])
+                : java.util.Optional.empty();
     }
 
     private static List<String> list(Map<String, String> env, String name) {

@@ -80,8 +80,9 @@ final class SpecWarnings {
                     .forEach(name -> warnings.add("workload.commands." + role + ".env." + name
                             + " looks like a credential: its value is stored in the run record, the Run Started"
                             + " event and the execution's input, where everyone who may read them sees it;"
-                            + " give the workload its credentials another way (its image, or a secret it reads"
-                            + " itself through the run's role) rather than in the spec"));
+                            + " give it by reference instead, {\"secretArn\": \"arn:aws:secretsmanager:...\"} or"
+                            + " {\"ssmParameter\": \"/name\"} under the stack's RunSecretsPrefix: the pod reads the"
+                            + " value through the run's identity and the spec holds only the reference"));
         });
         return warnings;
     }

@@ -85,6 +85,7 @@ final class PyTorchJobManifest {
         if (syncsCheckpoints) {
             manifests.withCheckpointSync(pod, false);
         }
+        manifests.withSecrets(pod, spec.workload().train());
         // The replica's restartPolicy is the one that counts; the template's would be overridden.
         pod.setRestartPolicy(null);
         var template = new PodTemplateSpecBuilder()

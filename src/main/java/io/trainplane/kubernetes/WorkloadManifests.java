@@ -276,8 +276,9 @@ public final class WorkloadManifests {
                 .withNewMetadata()
                 .withLabels(labels("training"))
                 .endMetadata()
-                .withSpec(PodSecurity.confined(
-                        withCheckpointSync(trainingPodSpec(trainer, names.trainingService()), true)))
+                .withSpec(PodSecurity.confined(withSecrets(
+                        withCheckpointSync(trainingPodSpec(trainer, names.trainingService()), true),
+                        spec.workload().train())))
                 .endTemplate()
                 .endSpec()
                 .build();
@@ -356,6 +357,7 @@ public final class WorkloadManifests {
             addInitContainer(pod, fetchCheckpoint());
             pod.setServiceAccountName(io.trainplane.aws.eks.PodIdentity.RUN_SERVICE_ACCOUNT);
         }
+        withSecrets(pod, prepare);
         return new JobBuilder()
                 .withNewMetadata()
                 .withName(names.dataJob())
@@ -453,7 +455,10 @@ public final class WorkloadManifests {
                     "/dev/termination-log");
         }
         Container evaluator = container("evaluator", command, resources(), roleEnv("evaluation", evaluate));
-        return singlePodJob(names.evaluationJob(), "evaluation", podSpec(evaluator, null, Placement.WORKERS));
+        return singlePodJob(
+                names.evaluationJob(),
+                "evaluation",
+                withSecrets(podSpec(evaluator, null, Placement.WORKERS), evaluate));
     }
 
     /** A Job of one pod that may try twice within an hour (the evaluation, the outputs' copy). */
@@ -1064,6 +1069,12 @@ public final class WorkloadManifests {
                         .withMountPath(WORKLOAD_DIR)
                         .build())
                 .build();
+    }
+
+    /** {@code pod} with {@code command}'s secrets by reference, read by {@value SecretFetch#CONTAINER} ({@link SecretFetch}). */
+    PodSpec withSecrets(PodSpec pod, WorkloadCommand command) {
+        SecretFetch.addTo(pod, command, AWS_CLI_IMAGE, awsCliResources());
+        return pod;
     }
 
     /** Adds {@code container} after the pod's init containers (fetch-code comes first: the others may need the code). */

@@ -117,6 +117,8 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedStepFunctions stepFunctions;
     /** The stack's buckets (the artifacts bucket), created with the stack as CloudFormation would. */
     private final SimulatedS3 s3;
+    /** The account's Secrets Manager secrets and SSM parameters, which runs' pods read by reference. */
+    private final io.trainplane.local.sim.SimulatedSecrets secrets;
 
     private final ClusterAccess clusters;
     private final EksApiServerGate apiServerGate;
@@ -171,7 +173,8 @@ public final class LocalCloud implements AutoCloseable {
                         TEMPLATE.rolesTrustedBy("pods.eks.amazonaws.com", List.of("sts:AssumeRole", "sts:TagSession")));
         TEMPLATE.buckets().values().forEach(s3::createStackBucket);
         // The run's pods reach S3 with the role of their service account's Pod Identity association.
-        PodS3 podS3 = new PodS3(s3, eks, TEMPLATE);
+        this.secrets = new io.trainplane.local.sim.SimulatedSecrets(calls, iam, TEMPLATE.account());
+        PodS3 podS3 = new PodS3(s3, eks, TEMPLATE).readingSecretsFrom(secrets);
         switch (workload) {
             case SimulatedWorkload simulated -> simulated.storingOutputsIn(podS3);
             case ProcessWorkload processes -> processes.storingOutputsIn(podS3);
@@ -388,6 +391,11 @@ public final class LocalCloud implements AutoCloseable {
     /** The account's S3: the stack's artifacts bucket ({@link Settings#artifactsBucket()}). */
     public SimulatedS3 s3() {
         return s3;
+    }
+
+    /** The account's secrets and SSM parameters: put one here for a run's commands.*.env to reference. */
+    public io.trainplane.local.sim.SimulatedSecrets secrets() {
+        return secrets;
     }
 
     public SimulatedStepFunctions stepFunctions() {

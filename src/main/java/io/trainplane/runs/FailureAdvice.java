@@ -24,6 +24,11 @@ public final class FailureAdvice {
                             + " or evaluation.min/max of evaluation.metric) if the bar is wrong; training.resumeFrom RUN continues from this run's checkpoints in"
                             + " output.s3Uri"),
             Map.entry("TrainingFailed", LOGS),
+            Map.entry(
+                    "SecretFetchFailed",
+                    "a secret of workload.commands.*.env could not be read in the pod: store it in Secrets Manager (or"
+                            + " SSM) under the stack's RunSecretsPrefix (default trainplane/), in the stack's Region and"
+                            + " account, check the reference, and start the run again"),
             Map.entry("DataFailed", LOGS),
             Map.entry("EvaluationFailed", LOGS),
             Map.entry(

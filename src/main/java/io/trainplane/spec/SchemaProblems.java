@@ -66,6 +66,7 @@ final class SchemaProblems {
             case "additionalProperties" -> unknown(at, schemaPath, m.getProperty());
             case "false" -> forbidden(at, keywordPath, schemaPath);
             case "minItems", "maxItems", "uniqueItems" -> items(at, schemaPath, m.getType(), m.getInstanceNode());
+            case "minProperties", "maxProperties" -> fields(at, schemaPath, m.getType());
             default ->
                 new SpecProblem(
                         at,
@@ -76,7 +77,15 @@ final class SchemaProblems {
 
     private SpecProblem type(String at, String schemaPath, ValidationMessage m) {
         String found = String.valueOf(m.getArguments()[0]);
-        String expected = schema.at(schemaPath).path("type").asText(String.valueOf(m.getArguments()[1]));
+        JsonNode types = schema.at(schemaPath).path("type");
+        // A field of several types (an env value: a string, or a secret's reference object).
+        String expected = types.isArray()
+                ? String.join(
+                        " or ",
+                        java.util.stream.StreamSupport.stream(types.spliterator(), false)
+                                .map(t -> article(t.asText()))
+                                .toList())
+                : types.asText(String.valueOf(m.getArguments()[1]));
         JsonNode value = m.getInstanceNode();
         JsonNode declaration = declaration(schemaPath);
         String hint;
@@ -138,6 +147,14 @@ final class SchemaProblems {
             hint = example(declaration).map(e -> "for example " + e).orElse(description(declaration));
         }
         return new SpecProblem(at, message + " (got " + value + ")", hint);
+    }
+
+    private SpecProblem fields(String at, String schemaPath, String keyword) {
+        String limit = schema.at(schemaPath).path(keyword).asText();
+        String message = ("maxProperties".equals(keyword) ? "may have at most " : "must have at least ")
+                + limit
+                + ("1".equals(limit) ? " field" : " fields");
+        return new SpecProblem(at, message, orElse(description(declaration(schemaPath)), "see run-spec.schema.json"));
     }
 
     private SpecProblem length(String at, String schemaPath, String keyword, JsonNode value) {
@@ -302,6 +319,9 @@ final class SchemaProblems {
     }
 
     private static String article(String type) {
+        if (type.startsWith("a ") || type.startsWith("an ")) {
+            return type;
+        }
         return switch (type) {
             case "integer", "object", "array" -> "an " + type;
             case "null" -> "null";

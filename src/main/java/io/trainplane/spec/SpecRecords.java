@@ -268,10 +268,12 @@ final class SpecRecords {
             return null;
         }
         Map<String, String> env = new LinkedHashMap<>();
-        command.path("env")
-                .properties()
-                .forEach(e -> env.put(e.getKey(), e.getValue().asText()));
-        return new WorkloadCommand(texts(command, "args"), env);
+        Map<String, SecretRef> secrets = new LinkedHashMap<>();
+        command.path("env").properties().forEach(e -> SecretRef.of(e.getValue())
+                .ifPresentOrElse(
+                        ref -> secrets.put(e.getKey(), ref),
+                        () -> env.put(e.getKey(), e.getValue().asText())));
+        return new WorkloadCommand(texts(command, "args"), env, secrets);
     }
 
     private static ObjectNode workload(WorkloadSpec workload) {
@@ -306,9 +308,10 @@ final class SpecRecords {
         }
         ObjectNode json = commands.putObject(role);
         command.args().forEach(json.putArray("args")::add);
-        if (!command.env().isEmpty()) {
+        if (!command.env().isEmpty() || !command.secrets().isEmpty()) {
             ObjectNode env = json.putObject("env");
             command.env().forEach(env::put);
+            command.secrets().forEach((name, ref) -> env.set(name, ref.toJson()));
         }
     }
 

@@ -51,6 +51,27 @@ final class WorkloadRules {
         checkCommand("train", workload.train(), problems);
         checkCommand("evaluate", workload.evaluate(), problems);
         checkHyperparameters(workload, problems);
+        checkMpiSecrets(spec, problems);
+    }
+
+    /**
+     * An MPIJob's processes are started by mpirun over ssh from the launcher pod, in worker pods
+     * whose command is sshd: a secret read in a pod would have to travel from there to every
+     * process, which this version does not do.
+     */
+    private static void checkMpiSecrets(RunSpec spec, List<SpecProblem> problems) {
+        WorkloadCommand train = spec.workload().train();
+        if (train == null || train.secrets().isEmpty() || spec.training().launcher() != Launcher.MPIJOB) {
+            return;
+        }
+        String name = train.secrets().keySet().iterator().next();
+        problems.add(
+                new SpecProblem(
+                        SchemaProblems.child("/workload/commands/train/env", name),
+                        "is a secret by reference, but training.launcher is \"mpijob\": mpirun starts the processes over ssh"
+                                + " in worker pods that run only sshd, and a secret the pods read would not reach them",
+                        "use training.launcher \"indexed-job\" or \"pytorchjob\" for a training that needs secrets, or let"
+                                + " your code read the secret itself (the run's pods may read secrets under RunSecretsPrefix)"));
     }
 
     private static void checkBuiltin(WorkloadSpec workload, JsonNode given, List<SpecProblem> problems) {
@@ -155,7 +176,9 @@ final class WorkloadRules {
                                 + " [\"sh\", \"-c\", \"" + arg.replace("\"", "\\\"") + "\"]"));
             }
         }
-        for (String name : command.env().keySet()) {
+        List<String> names = new java.util.ArrayList<>(command.env().keySet());
+        names.addAll(command.secrets().keySet());
+        for (String name : names) {
             String at = SchemaProblems.child(pointer + "/env", name);
             if (!ENV_NAME.matcher(name).matches()) {
                 problems.add(new SpecProblem(

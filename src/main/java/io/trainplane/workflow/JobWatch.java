@@ -7,6 +7,7 @@ import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.JobState;
 import io.trainplane.kubernetes.PodDiagnosis;
 import io.trainplane.kubernetes.RunObjects;
+import io.trainplane.kubernetes.SecretFetch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -71,6 +72,10 @@ final class JobWatch {
 
     /** Throws the diagnosis of the job's pods, if they show one; the crash's log tail included. */
     static void diagnose(JobPods pods, String what, String jobName, Instant now, boolean failed) {
+        // A secret that cannot be read will not be readable on the next try either.
+        pods.failedInitContainer(SecretFetch.CONTAINER).ifPresent(fetch -> {
+            throw secretFailure(what, jobName, fetch.getExitCode(), fetch.getMessage());
+        });
         Optional<PodDiagnosis.Diagnosis> found =
                 PodDiagnosis.of(pods.list(), pods.events(), now, pendingTimeout(), failed, pods::logTail);
         if (found.isEmpty()) {
@@ -78,6 +83,28 @@ final class JobWatch {
         }
         PodDiagnosis.Diagnosis d = found.get();
         throw new TerminalException(d.reason(), "the " + what + " job " + jobName + ": " + d.message());
+    }
+
+    /**
+     * A pod's {@value SecretFetch#CONTAINER} could not read a secret by reference: the variable, the
+     * reference and what AWS said (never a value), and what to do.
+     */
+    static TerminalException secretFailure(String what, String jobName, Integer exitCode, String said) {
+        String message = said == null || said.isBlank() ? "(no message)" : said.strip();
+        String hint = message.contains("AccessDenied")
+                ? "; the run's pods (RunOutputsRole) may read only the secrets and SSM parameters of the stack's"
+                        + " Region and account named under its RunSecretsPrefix, and no secret encrypted with a"
+                        + " customer managed KMS key"
+                : message.contains("ResourceNotFound") || message.contains("ParameterNotFound")
+                        ? "; create it, or correct the reference in workload.commands.*.env"
+                        : message.contains("Unable to locate credentials")
+                                ? "; the pod runs as ServiceAccount trainplane-run, which needs its EKS Pod Identity"
+                                        + " association (ConnectCluster creates it)"
+                                : "";
+        return new TerminalException(
+                "SecretFetchFailed",
+                "the " + what + " job " + jobName + " could not read a secret of its command (" + SecretFetch.CONTAINER
+                        + " exited " + exitCode + "): " + message + hint);
     }
 
     static Duration pendingTimeout() {

@@ -3,9 +3,11 @@ package io.trainplane.workflow;
 import io.trainplane.aws.Settings;
 import io.trainplane.spec.Names;
 import io.trainplane.spec.RunSpec;
+import io.trainplane.spec.SecretRef;
 import io.trainplane.spec.SpecProblem;
 import io.trainplane.spec.VolumeSpec;
 import io.trainplane.spec.VolumeType;
+import io.trainplane.spec.WorkloadCommand;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,7 +34,49 @@ final class StackGrants {
             linkedBucket(volume.s3ExportPath(), "/volume/s3ExportPath", settings, problems);
             ownLinks(volume, new Names(runId).artifactsPrefix(), problems);
         }
+        secrets("prepare", spec.workload().prepare(), settings, problems);
+        secrets("train", spec.workload().train(), settings, problems);
+        secrets("evaluate", spec.workload().evaluate(), settings, problems);
         return problems;
+    }
+
+    /**
+     * A secret by reference is one RunOutputsRole may read: in the stack's Region and account, named
+     * under RunSecretsPrefix (template.yaml, ReadRunSecrets and ReadRunParameters). Otherwise the
+     * run's pods would fail at fetch-secrets with AccessDenied once the cluster is up.
+     */
+    private static void secrets(String role, WorkloadCommand command, Settings settings, List<SpecProblem> problems) {
+        if (command == null) {
+            return;
+        }
+        String prefix = settings.runSecretsPrefix();
+        command.secrets().forEach((name, ref) -> {
+            String pointer = "/workload/commands/" + role + "/env/" + name;
+            String what = ref instanceof SecretRef.SecretsManager ? "secret" : "SSM parameter";
+            if (ref.region().filter(r -> !r.equals(settings.region())).isPresent()) {
+                problems.add(new SpecProblem(
+                        pointer,
+                        "names a " + what + " in " + ref.region().get() + ", but the run's pods read only those of the"
+                                + " stack's Region " + settings.region(),
+                        "copy the " + what + " to " + settings.region() + " and give its ARN"));
+            } else if (ref.account().isPresent()
+                    && settings.account().isPresent()
+                    && !ref.account().equals(settings.account())) {
+                problems.add(new SpecProblem(
+                        pointer,
+                        "names a " + what + " of the account " + ref.account().get() + ", but the run's pods read only"
+                                + " those of the stack's account "
+                                + settings.account().get(),
+                        "copy the " + what + " into the stack's account and give its ARN"));
+            } else if (!ref.resourceName().startsWith(prefix)) {
+                problems.add(new SpecProblem(
+                        pointer,
+                        "names the " + what + " '" + ref.resourceName() + "', which is not under the stack's"
+                                + " RunSecretsPrefix '" + prefix + "': the run's pods may read only secrets and SSM"
+                                + " parameters named under it",
+                        "store it as " + prefix + "..., or deploy the stack with RunSecretsPrefix set for it"));
+            }
+        });
     }
 
     /**

@@ -100,7 +100,8 @@ public final class StartRunStep implements Step {
         if (!refused.isEmpty()) {
             throw new InvalidSpecException(refused);
         }
-        ObjectNode spec = ((ObjectNode) normalized.deepCopy()).put("runId", executionName);
+        ObjectNode spec =
+                SecretParameters.qualify(((ObjectNode) normalized.deepCopy()).put("runId", executionName), settings);
         spec.putObject("output")
                 .put("s3Uri", outputUri(normalized.path("output").path("s3Uri"), executionName));
         // The budget CheckTraining holds the run to, the stack's default included, travels with the spec.

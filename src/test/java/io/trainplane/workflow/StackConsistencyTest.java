@@ -288,6 +288,16 @@ class StackConsistencyTest {
      * What Settings reads, template.yaml's Globals set: the stack's name (every resource a run
      * creates is tagged with it), the public endpoint's CIDRs and the control-plane logs' retention.
      */
+    /** RunSecretsPrefix reaches the functions, and Settings' fallback is the parameter's default. */
+    @Test
+    void theGlobalsGiveEveryFunctionRunSecretsPrefixWhoseDefaultSettingsKnows() {
+        assertThat(template.at("/Globals/Function/Environment/Variables/RUN_SECRETS_PREFIX")
+                        .asText())
+                .isEqualTo("RunSecretsPrefix");
+        assertThat(template.at("/Parameters/RunSecretsPrefix/Default").asText())
+                .isEqualTo(Settings.DEFAULT_RUN_SECRETS_PREFIX);
+    }
+
     @Test
     void theGlobalsGiveEveryFunctionTheStacksNameAndItsClusterSettings() {
         JsonNode env = template.at("/Globals/Function/Environment/Variables");

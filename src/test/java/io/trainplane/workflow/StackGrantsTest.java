@@ -70,4 +70,70 @@ class StackGrantsTest {
         assertThat(StackGrants.problems(RunSpecs.parse(existing("anything")), "r1", stack("", "")))
                 .isEmpty();
     }
+
+    static String withSecret(String ref) {
+        return "{\"cluster\": {\"mode\": \"existing\", \"name\": \"ml\"}, \"workload\": {\"image\": \"ghcr.io/me/t:1\","
+                + " \"code\": \"image\", \"commands\": {\"train\": {\"args\": [\"python\", \"t.py\"],"
+                + " \"env\": {\"HF_TOKEN\": " + ref + "}}}}}";
+    }
+
+    @Test
+    void aSecretByReferenceIsOneRunSecretsPrefixLetsThePodsRead() {
+        Settings stack = Settings.fromMap(Map.of(
+                "STACK_NAME", "trainplane",
+                "RUNS_TABLE", "runs",
+                "CLUSTER_SUBNET_IDS", "subnet-1,subnet-2",
+                "AWS_REGION", "us-east-1",
+                "RUN_OUTPUTS_ROLE_ARN", "arn:aws:iam::123456789012:role/trainplane-RunOutputsRole",
+                "RUN_SECRETS_PREFIX", "ml/"));
+        String inside = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ml/hf-token-AbCdEf";
+        assertThat(StackGrants.problems(RunSpecs.parse(withSecret("{\"secretArn\": \"" + inside + "\"}")), "r1", stack))
+                .isEmpty();
+        assertThat(StackGrants.problems(RunSpecs.parse(withSecret("{\"ssmParameter\": \"/ml/db\"}")), "r1", stack))
+                .isEmpty();
+        assertThat(StackGrants.problems(
+                        RunSpecs.parse(withSecret("{\"secretArn\": \"" + inside.replace("ml/", "other/") + "\"}")),
+                        "r1",
+                        stack))
+                .singleElement()
+                .satisfies(p -> {
+                    assertThat(p.pointer()).isEqualTo("/workload/commands/train/env/HF_TOKEN");
+                    assertThat(p.message()).contains("'other/hf-token-AbCdEf'", "RunSecretsPrefix 'ml/'");
+                    assertThat(p.hint()).contains("RunSecretsPrefix");
+                });
+        assertThat(StackGrants.problems(RunSpecs.parse(withSecret("{\"ssmParameter\": \"/other/db\"}")), "r1", stack))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("SSM parameter 'other/db'"));
+        assertThat(StackGrants.problems(
+                        RunSpecs.parse(
+                                withSecret("{\"secretArn\": \"" + inside.replace("us-east-1", "eu-west-1") + "\"}")),
+                        "r1",
+                        stack))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("eu-west-1", "Region us-east-1"));
+        assertThat(StackGrants.problems(
+                        RunSpecs.parse(withSecret(
+                                "{\"secretArn\": \"" + inside.replace("123456789012", "210987654321") + "\"}")),
+                        "r1",
+                        stack))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("account 210987654321"));
+    }
+
+    @Test
+    void startRunGivesAnSsmParameterNamedAloneItsArnInTheStacksRegionAndAccount() {
+        Settings stack = Settings.fromMap(Map.of(
+                "STACK_NAME", "trainplane",
+                "RUNS_TABLE", "runs",
+                "CLUSTER_SUBNET_IDS", "subnet-1,subnet-2",
+                "AWS_REGION", "eu-west-1",
+                "RUN_OUTPUTS_ROLE_ARN", "arn:aws:iam::123456789012:role/trainplane-RunOutputsRole"));
+        var spec = RunSpecs.parse(withSecret("{\"ssmParameter\": \"/trainplane/db\"}"))
+                .toJson();
+        assertThat(SecretParameters.qualify(spec, stack)
+                        .at("/workload/commands/train/env/HF_TOKEN/ssmParameter")
+                        .asText())
+                .isEqualTo("arn:aws:ssm:eu-west-1:123456789012:parameter/trainplane/db");
+        assertThat(stack.runSecretsPrefix()).isEqualTo(Settings.DEFAULT_RUN_SECRETS_PREFIX);
+    }
 }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.MpiJobManifest;
 import io.trainplane.kubernetes.PyTorchJobs;
+import io.trainplane.kubernetes.SecretFetch;
 import io.trainplane.kubernetes.TermExit;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.kubernetes.WorkloadScripts;
@@ -245,6 +246,9 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         return Optional.of(new Outcome(runtime, exit, carriesResult ? message(process, exit) : null));
     }
 
+    /** What each pod's fetch-secrets read (by uid), the variables its process gets. */
+    private final Map<String, Map<String, String>> secrets = new HashMap<>();
+
     /** Each data pod's fetch of training.resumeFrom (by uid): its failure, or empty once fetched. */
     private final Map<String, Optional<InitFailure>> fetches = new HashMap<>();
 
@@ -275,21 +279,30 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                     throw new UncheckedIOException(e);
                 }
             }
-            if (!PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CHECKPOINT)) {
-                return Optional.empty();
+            if (PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CHECKPOINT)) {
+                try {
+                    var fetched = store.fetchCheckpoint(pod);
+                    Path dir =
+                            Files.createDirectories(Path.of(mapPaths(WorkloadManifests.SHARED_DIR + "/model", null)));
+                    Files.write(dir.resolve(fetched.fileName()), fetched.checkpoint());
+                    Files.write(dir.resolve(fetched.fileName() + ".sha256"), fetched.digest());
+                } catch (PodS3.AwsCliFailed e) {
+                    return Optional.of(new InitFailure(
+                            WorkloadManifests.FETCH_CHECKPOINT, new Outcome(took, e.exitCode(), e.getMessage())));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
             }
-            try {
-                var fetched = store.fetchCheckpoint(pod);
-                Path dir = Files.createDirectories(Path.of(mapPaths(WorkloadManifests.SHARED_DIR + "/model", null)));
-                Files.write(dir.resolve(fetched.fileName()), fetched.checkpoint());
-                Files.write(dir.resolve(fetched.fileName() + ".sha256"), fetched.digest());
-                return Optional.empty();
-            } catch (PodS3.AwsCliFailed e) {
-                return Optional.of(new InitFailure(
-                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(took, e.exitCode(), e.getMessage())));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            if (PodBehaviour.hasInit(pod, SecretFetch.CONTAINER)) {
+                try {
+                    // Kept in memory only, as the pod's memory-backed volume; the process gets them as variables.
+                    secrets.put(uid, store.fetchSecrets(pod));
+                } catch (PodS3.AwsCliFailed e) {
+                    return Optional.of(
+                            new InitFailure(SecretFetch.CONTAINER, new Outcome(took, e.exitCode(), e.getMessage())));
+                }
             }
+            return Optional.empty();
         });
     }
 
@@ -656,6 +669,15 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                 }
             }
             env.put("TRAINPLANE_LOCAL_ROOT", root.toString());
+            // The wrapper's exports (SecretFetch#EXPORT_SCRIPT), done here: localCommand runs the command it wraps.
+            if (SecretFetch.unwrap(container.getCommand()).isPresent()) {
+                Map<String, String> values = secrets.get(pod.getMetadata().getUid());
+                if (values == null) {
+                    throw new IllegalStateException(
+                            "pod " + pod.getMetadata().getName() + " starts before its fetch-secrets read anything");
+                }
+                env.putAll(values);
+            }
             Files.writeString(
                     log,
                     "$ " + String.join(" ", command) + "\n",
@@ -784,6 +806,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
         if (args != null) {
             all.addAll(args);
         }
+        // The secrets' shell only exports them (start() sets them), then execs the command it wraps.
+        all = new ArrayList<>(SecretFetch.unwrap(all).orElse(all));
         // TermExit's shell only turns the kubelet's SIGTERM into exit 143: the command under it runs.
         all = new ArrayList<>(TermExit.unwrap(all).orElse(all));
         // An MPIJob's launcher: this machine has no mpirun (nor workers to ssh into). The processes

@@ -240,7 +240,26 @@ public final class PodS3 {
                 .findFirst();
     }
 
-    private <T> T asPod(Pod pod, Supplier<T> request) {
+    /** The account's secrets, which the pods' fetch-secrets reads ({@link PodSecrets}); none until wired. */
+    private volatile SimulatedSecrets secrets;
+
+    public PodS3 readingSecretsFrom(SimulatedSecrets secrets) {
+        this.secrets = secrets;
+        return this;
+    }
+
+    /**
+     * What the pod's {@link io.trainplane.kubernetes.SecretFetch#CONTAINER} init container reads:
+     * each secret's value by variable name, as the pod; {@link AwsCliFailed} when one cannot be read.
+     */
+    public java.util.Map<String, String> fetchSecrets(Pod pod) {
+        if (secrets == null) {
+            throw new IllegalStateException("this account has no secrets service: LocalCloud wires one");
+        }
+        return new PodSecrets(this, secrets).fetch(pod);
+    }
+
+    <T> T asPod(Pod pod, Supplier<T> request) {
         String namespace = pod.getMetadata().getNamespace();
         String serviceAccount = pod.getSpec().getServiceAccountName();
         AddonPodIdentity association = eks.podIdentityAssociations().stream()

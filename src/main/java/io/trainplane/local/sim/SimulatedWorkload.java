@@ -137,17 +137,26 @@ public final class SimulatedWorkload implements PodBehaviour {
                             WorkloadManifests.FETCH_CODE, new Outcome(FETCH, e.exitCode(), e.getMessage())));
                 }
             }
-            if (!PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CHECKPOINT)) {
-                return Optional.empty();
+            if (PodBehaviour.hasInit(pod, WorkloadManifests.FETCH_CHECKPOINT)) {
+                try {
+                    var fetched = store.fetchCheckpoint(pod);
+                    resumedEpochs.put(pod.getMetadata().getNamespace(), fetched.epoch());
+                } catch (PodS3.AwsCliFailed e) {
+                    return Optional.of(new InitFailure(
+                            WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, e.exitCode(), e.getMessage())));
+                }
             }
-            try {
-                var fetched = store.fetchCheckpoint(pod);
-                resumedEpochs.put(pod.getMetadata().getNamespace(), fetched.epoch());
-                return Optional.empty();
-            } catch (PodS3.AwsCliFailed e) {
-                return Optional.of(new InitFailure(
-                        WorkloadManifests.FETCH_CHECKPOINT, new Outcome(FETCH, e.exitCode(), e.getMessage())));
+            if (PodBehaviour.hasInit(pod, io.trainplane.kubernetes.SecretFetch.CONTAINER)) {
+                try {
+                    // Read as the pod would, and dropped: the simulated workload runs no code that uses them.
+                    store.fetchSecrets(pod);
+                } catch (PodS3.AwsCliFailed e) {
+                    return Optional.of(new InitFailure(
+                            io.trainplane.kubernetes.SecretFetch.CONTAINER,
+                            new Outcome(FETCH, e.exitCode(), e.getMessage())));
+                }
             }
+            return Optional.empty();
         });
     }
 
