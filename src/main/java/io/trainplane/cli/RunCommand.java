@@ -27,6 +27,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -128,6 +129,14 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     "keep the run's record in the local store in DIR (default: $TRAINPLANE_HOME, else .trainplane/)")
     Path store;
 
+    @Option(
+            names = "--secret",
+            paramLabel = "NAME=FILE",
+            description = "put FILE's content into the local account as the Secrets Manager secret and the SSM"
+                    + " parameter NAME (repeatable): what the spec's env values {\"secretArn\": ...} and"
+                    + " {\"ssmParameter\": ...} read in this run. Never printed, and kept nowhere after the run.")
+    Map<String, Path> secrets = Map.of();
+
     @Option(names = "--no-store", description = "keep nothing after the run")
     boolean noStore;
 
@@ -136,6 +145,20 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description = "write the IAM decision of every simulated AWS call to FILE, one JSON object a line")
     Path auditLog;
+
+    /** Each --secret's value, read before anything runs: a file that cannot be read is the user's mistake. */
+    private Map<String, String> secretValues() {
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        secrets.forEach((name, file) -> {
+            try {
+                values.put(name, java.nio.file.Files.readString(file));
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                throw new UserInputException("--secret " + name + "=" + file + ": cannot read " + file + " ("
+                        + e.getClass().getSimpleName() + "): give a readable file that holds the value");
+            }
+        });
+        return values;
+    }
 
     @Override
     public Integer call() {
@@ -148,6 +171,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         Optional<CodeShipment> code =
                 CodeShipment.pack(spec, (ObjectNode) normalized, runId, LocalCloud.artifactsBucket());
         Faults faults = faults(normalized);
+        Map<String, String> secretValues = secretValues();
         // The local stack's ceilings, as StartRun judges them, refused here with the spec's errors (exit 2).
         RunSpec ceiled = RunSpecs.fromNormalized(normalized);
         LocalCloud.ceilings()
@@ -177,6 +201,10 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     LocalCloud cloud = processes == null
                             ? new LocalCloud(clients.clock().instant())
                             : new LocalCloud(clients.clock().instant(), processes)) {
+                secretValues.forEach((name, value) -> {
+                    cloud.secrets().putSecret(name, value);
+                    cloud.secrets().putParameter(name, value);
+                });
                 if (processes == null) {
                     refuseAGateTheSimulationCannotJudge(
                             normalized.at("/evaluation/metric").asText("accuracy"));

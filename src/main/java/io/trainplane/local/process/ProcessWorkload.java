@@ -676,7 +676,8 @@ public final class ProcessWorkload implements PodBehaviour, AutoCloseable {
                     throw new IllegalStateException(
                             "pod " + pod.getMetadata().getName() + " starts before its fetch-secrets read anything");
                 }
-                env.putAll(values);
+                // As "$(cat file)" gives them: without trailing newlines.
+                values.forEach((variable, value) -> env.put(variable, value.replaceAll("\n+$", "")));
             }
             Files.writeString(
                     log,
