@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.Json;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.TrainingSuspension;
@@ -18,8 +19,9 @@ import java.util.Optional;
  * says so ({@link RunResources#BUDGET_REACHED}) and the training is suspended ({@link
  * TrainingSuspension}: SIGTERM, a checkpoint, exit), and the looks that follow wait for its pods
  * to stop, then answer done with {@code budgetReached}: the pipeline skips the evaluation and copies
- * the outputs. The cost is read at each look, so a run may pass its budget by one poll interval's
- * worth (at most {@link JobPolling#MAX_WAIT_SECONDS} once steady).
+ * the outputs. The cost is read at each look, and the next look comes no later than the budget
+ * would be reached at the run's rate so far: a run passes its budget by at most one short look's
+ * worth ({@link #STOPPING_WAIT_SECONDS}), or a rate that rose since (a warm node group scaled out).
  */
 final class TrainingBudget {
     /** The result field the pipeline's TrainingOutcome choice reads. */
@@ -50,7 +52,7 @@ final class TrainingBudget {
         JobPods pods = TrainingSuspension.pods(objects, run.spec().training().launcher(), jobName);
         ObjectNode result = TrainingSuspension.stopped(pods.list())
                 ? JobPolling.done()
-                : io.trainplane.core.Json.object().put("done", false).put("waitSeconds", STOPPING_WAIT_SECONDS);
+                : Json.object().put("done", false).put("waitSeconds", STOPPING_WAIT_SECONDS);
         return result.put(BUDGET_REACHED, true);
     }
 
@@ -65,7 +67,16 @@ final class TrainingBudget {
         }
         RunRecord record = store.get(run.runId());
         Optional<RunCost> cost = costs.soFar(record);
-        if (cost.isEmpty() || cost.get().total() < budget) {
+        if (cost.isEmpty()) {
+            return;
+        }
+        if (cost.get().total() < budget) {
+            // The next look no later than the budget would be reached at the run's average rate so far
+            // (which its up-front lines make higher than the nodes' own: the look comes early, not late).
+            double perSecond = cost.get().total() / Math.max(1.0, cost.get().hours() * 3600);
+            long untilBudget = (long) ((budget - cost.get().total()) / perSecond);
+            int wait = result.path("waitSeconds").asInt(STOPPING_WAIT_SECONDS);
+            result.put("waitSeconds", (int) Math.max(STOPPING_WAIT_SECONDS, Math.min(wait, untilBudget)));
             return;
         }
         String why = String.format(
