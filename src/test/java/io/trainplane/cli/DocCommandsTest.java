@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Every {@code ./trainplane} command in a {@code sh} block of README.md and docs/ works as written.
+ * Every {@code ./trainplane} command of README.md and docs/ (a line of a {@code sh} block, or a code span
+ * of the text) works as written.
  * The ones that need no AWS account (validate, plan, run on the examples, what reads the local store
  * after a run, iam, janitor, init) run here, in-process, on the simulated runtime and a store of
  * their own, and must end with exit 0 (or the exit a {@code # ... exit N} comment on the line
@@ -38,7 +39,10 @@ class DocCommandsTest {
             "RUN", "quickstart",
             "NAME", "trainplane",
             "COMMAND", "run",
-            "KEY=VALUE", "MaxNodesPerRun=4");
+            "KEY=VALUE", "MaxNodesPerRun=4",
+            "FILE", "audit.jsonl",
+            "DIR", "my-model");
+    private static final Pattern CODE_SPAN = Pattern.compile("`(\\./trainplane [^`]+)`");
 
     @TempDir
     Path dir;
@@ -122,7 +126,7 @@ class DocCommandsTest {
         Files.writeString(
                 doc,
                 """
-                Text ./trainplane run not-a-command.json
+                Text ./trainplane run not-a-command.json, but `./trainplane janitor` is one.
 
                 ```sh
                 ./trainplane validate examples/quickstart.json --output yaml   # a comment
@@ -139,6 +143,7 @@ class DocCommandsTest {
                 """);
         assertThat(commands(List.of(doc)))
                 .containsExactly(
+                        new Command(doc + ":1", List.of("./trainplane", "janitor"), 0),
                         new Command(
                                 doc + ":4",
                                 List.of("./trainplane", "validate", "examples/quickstart.json", "--output", "yaml"),
@@ -174,6 +179,15 @@ class DocCommandsTest {
                     continue;
                 }
                 if (!inShell) {
+                    if (!inBlock) {
+                        Matcher span = CODE_SPAN.matcher(line);
+                        while (span.find()) {
+                            commands.add(new Command(
+                                    document + ":" + (i + 1),
+                                    split(span.group(1)).get(0),
+                                    0));
+                        }
+                    }
                     continue;
                 }
                 int first = i;
