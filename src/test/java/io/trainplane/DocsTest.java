@@ -56,6 +56,16 @@ public class DocsTest {
     }
 
     @Test
+    void theReadmesSpecIsTheQuickstartExample() throws IOException {
+        Matcher block = Pattern.compile("(?s)```json\n(.*?)```").matcher(Files.readString(README));
+        assertThat(block.find()).as("README.md shows one spec").isTrue();
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(mapper.readTree(block.group(1)))
+                .as("README.md's spec, as examples/quickstart.json has it")
+                .isEqualTo(mapper.readTree(Files.readString(Path.of("examples/quickstart.json"))));
+    }
+
+    @Test
     void theReadmeLinksEveryDocument() throws IOException {
         String readme = Files.readString(README);
         assertThat(documents().stream()

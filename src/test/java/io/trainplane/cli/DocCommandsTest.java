@@ -56,6 +56,7 @@ class DocCommandsTest {
         Set<List<String>> seen = new LinkedHashSet<>();
         int ran = 0;
         int parsed = 0;
+        List<String> timings = new ArrayList<>();
         // The docs read the local store "after a run": the README's first command.
         List<Command> commands = new ArrayList<>();
         commands.add(new Command("(setup)", List.of("./trainplane", "run", "examples/quickstart.json"), 0));
@@ -74,12 +75,14 @@ class DocCommandsTest {
             }
             if (runsHere(words)) {
                 ran++;
+                long started = System.nanoTime();
                 StringWriter out = new StringWriter();
                 StringWriter err = new StringWriter();
                 int exit = Main.commandLine(clients(store))
                         .setOut(new PrintWriter(out, true))
                         .setErr(new PrintWriter(err, true))
                         .execute(args);
+                timings.add(String.format("%5.1f s %s", (System.nanoTime() - started) / 1e9, String.join(" ", args)));
                 if (exit != command.expectedExit()) {
                     failures.add(command.where() + ": " + String.join(" ", command.words()) + " exited " + exit
                             + " (expected " + command.expectedExit() + "): " + tail(err + "\n" + out));
@@ -99,6 +102,13 @@ class DocCommandsTest {
                 }
             }
         }
+        System.out.println("DocCommandsTest: ran " + ran + " commands, parsed " + parsed + "; the slowest:\n  "
+                + String.join(
+                        "\n  ",
+                        timings.stream()
+                                .sorted(java.util.Comparator.reverseOrder())
+                                .limit(6)
+                                .toList()));
         assertThat(ran).as("doc commands run").isGreaterThan(8);
         assertThat(parsed).as("doc commands parsed").isGreaterThan(8);
         assertThat(failures).as("commands of README.md and docs/ that fail").isEmpty();
