@@ -29,7 +29,7 @@ final class ArtifactsBucketUpload {
     /** User metadata (x-amz-meta-…) with the package's digest: workload.package.sha256 of the run. */
     static final String SHA256_METADATA = "trainplane-code-sha256";
 
-    /** What the person running start needs on the bucket, as README says. */
+    /** What the person running start needs on the bucket, as docs/command-line.md says (start). */
     static final String PERMISSIONS =
             "s3:PutObject and s3:DeleteObject on arn:aws:s3:::%s/runs/*, and s3:ListBucket on arn:aws:s3:::%s";
 

@@ -16,7 +16,7 @@ import picocli.CommandLine.ParseResult;
 /**
  * Maps what went wrong to an exit code and a message a person can act on (stderr), or, with
  * {@code --output json}, to one JSON object on stdout: {@code {"error": {"code", "exitCode",
- * "message", "problems"?}}} (README "Errors").
+ * "message", "problems"?}}} (docs/command-line.md, "Errors for scripts").
  */
 final class ErrorHandler implements IExecutionExceptionHandler {
     /** Set to anything to print an internal error's stack trace. */

@@ -3,7 +3,7 @@ package io.trainplane.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code trainplane}: validate, plan and run training runs; see README.md. */
+/** {@code trainplane}: validate, plan and run training runs; see README.md and docs/command-line.md. */
 @Command(
         name = "trainplane",
         mixinStandardHelpOptions = true,

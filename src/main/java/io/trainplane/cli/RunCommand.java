@@ -96,7 +96,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     "the simulated cluster shows this trouble: unschedulable, untolerated-taint, every-node-tainted, "
                             + "device-plugin-removed, csi-driver-removed, node-lost, spot-interruption, image-pull, crash-loop, "
                             + "bad-checksum, "
-                            + "low-accuracy or job-deleted (README: the local twin); node-lost and spot-interruption "
+                            + "low-accuracy or job-deleted (docs/local-twin.md); node-lost and spot-interruption "
                             + "strike half-way through the training, or after EPOCHS epochs with FAULT@EPOCHS, and also "
                             + "take --runtime process (the real training is stopped and resumes)")
     String clusterFault;

@@ -19,7 +19,7 @@ import java.util.List;
  * <p>Reads only: the CRD by name, the CSIDriver by name, the nodes' allocatable resources. On
  * RBAC the run's role needs {@code get} on {@code customresourcedefinitions}
  * (apiextensions.k8s.io) and {@code csidrivers} (storage.k8s.io) and {@code list} on
- * {@code nodes} (README: Using an existing cluster).
+ * {@code nodes} (docs/deploying.md: Using an existing cluster).
  */
 public final class ClusterPrerequisites {
     public static final String EFS_CSI_DRIVER = "efs.csi.aws.com";

@@ -61,7 +61,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 public final class LocalCloud implements AutoCloseable {
     /**
      * The cluster that exists in the simulated account before any run (examples/existing-cluster.json):
-     * created by the user, with the access entry README's "Using an existing cluster" asks for, and
+     * created by the user, with the access entry docs/deploying.md's "Using an existing cluster" asks for, and
      * what {@link ExistingCluster#demo} says is installed on it.
      */
     public static final String DEMO_CLUSTER = "trainplane-demo";

@@ -122,7 +122,8 @@ public final class ConnectClusterStep implements KubernetesStep {
                     .append(m.install())
                     .append(". ");
         }
-        message.append("Install it on the cluster (README: Using an existing cluster), then start the run again.");
+        message.append(
+                "Install it on the cluster (docs/deploying.md: Using an existing cluster), then start the run again.");
         throw new TerminalException(PREREQUISITES_MISSING, message.toString());
     }
 }

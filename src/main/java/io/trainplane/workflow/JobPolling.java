@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 /**
  * How long the state machine waits before looking at a running Job again: short while it has just
  * started (most failures show early), then 60 s, so that completion is noticed within a minute for
- * any training of up to {@link #STEADY_POLLING} (README's budget is for a 2-hour run). Beyond that,
+ * any training of up to {@link #STEADY_POLLING} (the budget of docs/benchmarks.md is for a 2-hour run). Beyond that,
  * without progress lines, the wait grows with the time the Job has run ({@link #GROWTH}: completion
  * is noticed within 1/120 of it, at most {@link #MAX_GROWN_WAIT_SECONDS} late), so that a training
  * as long as maxRunHours allows (168 h) stays far below Step Functions' 25,000 history events per

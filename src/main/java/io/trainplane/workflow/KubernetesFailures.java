@@ -44,11 +44,11 @@ final class KubernetesFailures {
                         + " answered 401 Unauthorized: the functions' role (stack output ClusterWorkRoleArn)"
                         + " has no EKS access entry on it. Create one and make it cluster admin: aws eks create-access-entry"
                         + " --cluster-name " + name + " --principal-arn <ClusterWorkRoleArn>, then " + associate
-                        + " (README: Using an existing cluster; the cluster's authentication mode must include API)"
+                        + " (docs/deploying.md: Using an existing cluster; the cluster's authentication mode must include API)"
                 : "the Kubernetes API of " + of + " answered 403 Forbidden (" + serverMessage(e)
                         + "): the access entry of the"
                         + " functions' role (stack output ClusterWorkRoleArn) does not allow what the run does. Give it cluster admin: "
-                        + associate + " (README: Using an existing cluster)";
+                        + associate + " (docs/deploying.md: Using an existing cluster)";
         return new TerminalException(ACCESS_DENIED, message, e);
     }
 

@@ -128,7 +128,7 @@ public final class ScaleWorkersStep implements KubernetesStep {
                 silent.size() + " Ready nodes of node group " + warm.nodegroup() + " advertised no "
                         + ClusterPrerequisites.GPU_RESOURCE + " for " + DEVICE_PLUGIN_GRACE.toMinutes()
                         + " minutes: the NVIDIA device plugin does not run on them, or the instance type has no GPUs."
-                        + " Install the device plugin for the node group (README: Using an existing cluster)");
+                        + " Install the device plugin for the node group (docs/deploying.md: Using an existing cluster)");
     }
 
     private static JsonNode notYet(String detail) {

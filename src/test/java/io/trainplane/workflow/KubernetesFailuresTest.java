@@ -25,7 +25,7 @@ class KubernetesFailuresTest {
                         "no EKS access entry",
                         "aws eks create-access-entry",
                         "AmazonEKSClusterAdminPolicy",
-                        "README: Using an existing cluster");
+                        "docs/deploying.md: Using an existing cluster");
 
         var named =
                 KubernetesFailures.accessDenied("trainplane-demo", refused(403, "forbidden: User \"x\" cannot POST"));
