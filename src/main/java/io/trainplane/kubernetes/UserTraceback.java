@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * cause: the one before it is.
  *
  * @param exception the exception's line, e.g. {@code ModuleNotFoundError: No module named 'x'}
- * @param frame where it was raised: the last frame's {@code File "…", line N, in f}, or null
+ * @param frame where it was raised, from the last frame: {@code /workload/train.py:5 in main}, or null
  * @param text the whole traceback, its exception line last
  */
 public record UserTraceback(String exception, String frame, String text) {
@@ -28,6 +28,8 @@ public record UserTraceback(String exception, String frame, String text) {
             List.of("/torch/distributed/run.py", "/torch/distributed/launcher/");
 
     private static final String LAUNCHER_EXCEPTIONS = "torch.distributed.elastic.";
+
+    private static final Pattern FRAME = Pattern.compile("^\\s*File \"(.*)\", line (\\d+), in (.*)$");
 
     /** The last traceback of {@code log} that is not torchrun's; empty when there is none. */
     public static Optional<UserTraceback> in(String log) {
@@ -49,7 +51,7 @@ public record UserTraceback(String exception, String frame, String text) {
 
     /** The exception line and where it was raised, as one line a person reads first. */
     public String summary() {
-        return frame == null ? exception : exception + " (" + frame + ")";
+        return frame == null ? exception : exception + " (at " + frame + ")";
     }
 
     /** The traceback that starts at {@code start}: indented frame lines, then the exception's line. */
@@ -60,8 +62,9 @@ public record UserTraceback(String exception, String frame, String text) {
             String line = lines.get(i);
             body.add(line);
             if (line.startsWith(" ")) {
-                if (line.startsWith("  File ")) {
-                    frame = line.strip();
+                Matcher m = FRAME.matcher(line);
+                if (m.matches()) {
+                    frame = m.group(1) + ":" + m.group(2) + " in " + m.group(3);
                 }
                 continue;
             }

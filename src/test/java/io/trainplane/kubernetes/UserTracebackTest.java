@@ -18,12 +18,12 @@ class UserTracebackTest {
         UserTraceback t = UserTraceback.in(resource("module-not-found.log")).orElseThrow();
 
         assertThat(t.exception()).isEqualTo("ModuleNotFoundError: No module named 'nonexistent_module'");
-        assertThat(t.frame()).isEqualTo("File \"/tmp/tb/train.py\", line 5, in main");
+        assertThat(t.frame()).isEqualTo("/tmp/tb/train.py:5 in main");
         assertThat(t.text()).startsWith("Traceback (most recent call last):").endsWith(t.exception());
         assertThat(t.text()).doesNotContain("ChildFailedError", "torch/distributed/run.py");
         assertThat(t.summary())
                 .isEqualTo("ModuleNotFoundError: No module named 'nonexistent_module'"
-                        + " (File \"/tmp/tb/train.py\", line 5, in main)");
+                        + " (at /tmp/tb/train.py:5 in main)");
     }
 
     @Test
@@ -31,7 +31,7 @@ class UserTracebackTest {
         UserTraceback t = UserTraceback.in(resource("record-restarted.log")).orElseThrow();
 
         assertThat(t.exception()).isEqualTo("ValueError: learning rate must be positive, got -0.1");
-        assertThat(t.frame()).isEqualTo("File \"/tmp/tb/train_record.py\", line 6, in main");
+        assertThat(t.frame()).isEqualTo("/tmp/tb/train_record.py:6 in main");
     }
 
     @Test
@@ -75,7 +75,7 @@ class UserTracebackTest {
 
         UserTraceback t = UserTraceback.in(log).orElseThrow();
         assertThat(t.exception()).isEqualTo("FileNotFoundError: [Errno 2] No such file or directory: 'model.pt'");
-        assertThat(t.frame()).isEqualTo("File \"/workload/train.py\", line 9, in <module>");
+        assertThat(t.frame()).isEqualTo("/workload/train.py:9 in <module>");
     }
 
     @Test
