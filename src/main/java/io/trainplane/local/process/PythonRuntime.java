@@ -25,9 +25,9 @@ public record PythonRuntime(Path python) {
      * How to get one: PyTorch's CPU wheels from its own index
      * (https://pytorch.org/get-started/locally/, "Compute Platform: CPU", pip).
      */
-    public static final String HOW_TO_GET = "python3 -m venv ~/torch-venv && ~/torch-venv/bin/pip install torch"
+    public static final String HOW_TO_GET = "python3 -m venv torch-venv && torch-venv/bin/pip install torch"
             + " --index-url https://download.pytorch.org/whl/cpu, then export " + PYTHON_VARIABLE
-            + "=~/torch-venv/bin/python";
+            + "=$PWD/torch-venv/bin/python";
 
     /** The interpreter of {@code TRAINPLANE_PYTHON}, or the first python3/python on PATH, when it can import torch. */
     public static Optional<PythonRuntime> detect(Map<String, String> env) {
