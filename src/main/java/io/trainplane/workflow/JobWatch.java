@@ -9,6 +9,7 @@ import io.trainplane.kubernetes.PodDiagnosis;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.SecretFetch;
 import io.trainplane.kubernetes.UserTraceback;
+import io.trainplane.runs.RunError;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -70,13 +71,25 @@ final class JobWatch {
         Optional<UserTraceback> raised = pods.userTraceback();
         Optional<String> tail = pods.failureTail();
         Optional<String> lines = raised.map(t -> tail.filter(l -> l.contains(t.text()))
-                        .orElse(t.text() + tail.map(l -> "\n…\n" + l).orElse("")))
+                        .orElse(t.text()
+                                + tail.map(l -> "\n…\n"
+                                                + end(
+                                                        l,
+                                                        RunError.MAX_LOG_TAIL
+                                                                - t.text().length()
+                                                                - 3))
+                                        .orElse("")))
                 .or(() -> tail);
         return new TerminalException(
                 error,
                 raised.map(t -> t.summary() + " — ").orElse("")
                         + what
                         + lines.map(l -> FailureReport.TAIL_MARKER + l).orElse(""));
+    }
+
+    /** The last {@code chars} of {@code text}: the record keeps a log tail's end, and the traceback before it. */
+    private static String end(String text, int chars) {
+        return text.substring(Math.max(0, text.length() - Math.max(0, chars)));
     }
 
     static TerminalException deleted(RunObjects objects, String kind, String jobName, String what) {
