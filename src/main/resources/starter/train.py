@@ -18,7 +18,7 @@ from torch.nn.parallel import DistributedDataParallel
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--lr", type=float, default=0.05)
     parser.add_argument("--batch-size", type=int, default=64)
     # Hyperparameters this script does not know are ignored rather than refused.

@@ -290,7 +290,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     + String.join(", ", new java.util.TreeSet<>(SimulatedWorkload.REPORTED_METRICS))
                     + " (a model of the built-in CIFAR-10 evaluation), and evaluation.metric is \"" + metric
                     + "\": run it with --runtime process (a python that can import torch: "
-                    + PythonRuntime.PYTHON_VARIABLE + ", or python3 on the PATH), or gate on accuracy");
+                    + PythonRuntime.WHERE_LOOKED + "; " + PythonRuntime.HOW_TO_GET + "), or gate on accuracy");
         }
     }
 
@@ -321,9 +321,15 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         Optional<PythonRuntime> python = PythonRuntime.detect(clients.environment());
         if (python.isEmpty()) {
             if (runtime == Runtime.process) {
-                throw new UserInputException("--runtime process needs a python that can import torch: set "
-                        + PythonRuntime.PYTHON_VARIABLE + " or put one on PATH as python3");
+                throw new UserInputException("--runtime process needs a python that can import torch, and none was"
+                        + " found (" + PythonRuntime.WHERE_LOOKED + "). To get one: " + PythonRuntime.HOW_TO_GET);
             }
+            // auto: said once, plainly, so a made-up metric is never taken for the code's own.
+            command.commandLine()
+                    .getErr()
+                    .println("simulated runtime: no python that can import torch was found ("
+                            + PythonRuntime.WHERE_LOOKED + "), so the pods run a model of the workload, not your"
+                            + " code. To run your code: " + PythonRuntime.HOW_TO_GET);
             return null;
         }
         boolean keep = "1".equals(clients.environment().get("TRAINPLANE_KEEP_WORKDIR"));

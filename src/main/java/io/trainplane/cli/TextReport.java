@@ -18,6 +18,10 @@ final class TextReport {
         if (r.error() != null) {
             out.println("error:        " + r.error() + (r.cause() == null ? "" : ": " + r.cause()));
             FailureAdvice.of(r.error()).ifPresent(advice -> out.println("what to do:   " + advice));
+            if (r.logTail() != null && !r.logTail().isBlank()) {
+                out.println("log tail:");
+                r.logTail().lines().forEach(l -> out.println("  | " + l));
+            }
         }
         if (r.cleanup() != null) {
             LeftBehind.print(out, new RunError(r.failedState(), r.error(), r.cause(), null, r.cleanup()), null, 14);

@@ -67,6 +67,7 @@ public final class JobPods {
     }
 
     static final int TAIL_LINES = 30;
+    static final int TRACEBACK_LINES = 1000;
 
     private final KubernetesClient client;
     private final String namespace;
@@ -158,12 +159,7 @@ public final class JobPods {
      * the failure: the others are asked first.
      */
     public Optional<String> failureTail() {
-        List<Pod> all = list();
-        List<Pod> lost = interrupted(all);
-        List<Pod> failed = java.util.stream.Stream.concat(all.stream().filter(p -> !lost.contains(p)), lost.stream())
-                .filter(p ->
-                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
-                .toList();
+        List<Pod> failed = failed();
         Optional<String> message = failed.stream()
                 .map(JobPods::terminated)
                 .flatMap(Optional::stream)
@@ -174,6 +170,42 @@ public final class JobPods {
             return message.map(JobPods::tail);
         }
         return failed.stream().findFirst().flatMap(this::logTail);
+    }
+
+    /**
+     * The user's own exception ({@link UserTraceback}) in the log of the failed pod that {@link
+     * #failureTail} reads, else in its termination message. The log is read further back than its
+     * tail: torchrun's summary after the user's traceback takes about 40 lines a failed rank.
+     */
+    public Optional<UserTraceback> userTraceback() {
+        List<Pod> failed = failed();
+        return failed.stream()
+                .findFirst()
+                .flatMap(p -> {
+                    try {
+                        return UserTraceback.in(
+                                log(client, namespace, p.getMetadata().getName(), TRACEBACK_LINES, false));
+                    } catch (KubernetesClientException e) {
+                        return Optional.empty();
+                    }
+                })
+                .or(() -> failed.stream()
+                        .map(JobPods::terminated)
+                        .flatMap(Optional::stream)
+                        .map(ContainerStateTerminated::getMessage)
+                        .map(UserTraceback::in)
+                        .flatMap(Optional::stream)
+                        .findFirst());
+    }
+
+    /** The failed pods, those lost with their node last: they say nothing of why the training failed. */
+    private List<Pod> failed() {
+        List<Pod> all = list();
+        List<Pod> lost = interrupted(all);
+        return java.util.stream.Stream.concat(all.stream().filter(p -> !lost.contains(p)), lost.stream())
+                .filter(p ->
+                        p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+                .toList();
     }
 
     /**

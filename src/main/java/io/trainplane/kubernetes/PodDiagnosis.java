@@ -215,9 +215,15 @@ public final class PodDiagnosis {
                 if (unresolved.isPresent()) {
                     return unresolved;
                 }
+                // The user's own exception first: the log's last lines are often torchrun's summary.
+                String raised = UserTraceback.in(tail.orElse(""))
+                        .or(() ->
+                                lastTermination(status).map(t -> t.getMessage()).flatMap(UserTraceback::in))
+                        .map(t -> t.summary() + " — ")
+                        .orElse("");
                 return Optional.of(new Diagnosis(
                         "CrashLoop",
-                        "container " + status.getName() + " of pod " + name(pod)
+                        raised + "container " + status.getName() + " of pod " + name(pod)
                                 + " keeps crashing (restarted " + restarts + " times"
                                 + (looping ? ", CrashLoopBackOff" : "") + ")"
                                 + last

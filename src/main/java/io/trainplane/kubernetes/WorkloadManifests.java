@@ -295,7 +295,9 @@ public final class WorkloadManifests {
      * The surviving workers need no failure: torchrun's c10d rendezvous sees a member leave,
      * stops its local workers and waits (one of --max-restarts) until the replacement pod joins,
      * and every worker resumes from the newest checkpoint on the shared volume. How many
-     * interruptions a run may take is counted by CheckTraining (training.maxInterruptions).
+     * interruptions a run may take is counted by CheckTraining (training.maxInterruptions). torchrun
+     * restarts a crash the same way, before the pod ever exits: hence maxRestarts' default, 0 where
+     * one worker has no survivor to restart ({@link io.trainplane.spec.RunSpecs}).
      */
     public static PodFailurePolicy trainingPodFailurePolicy() {
         return new PodFailurePolicyBuilder()

@@ -125,6 +125,7 @@ public final class LocalRun {
                 error == null ? null : error.state(),
                 error == null ? null : error.error(),
                 error == null ? null : error.cause(),
+                error == null ? null : error.logTail(),
                 error == null ? null : error.cleanup(),
                 record.map(RunRecord::metrics).orElse(Map.of()),
                 cloud.bus().events().stream()

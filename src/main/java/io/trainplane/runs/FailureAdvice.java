@@ -19,8 +19,9 @@ public final class FailureAdvice {
     private static final Map<String, String> ADVICE = Map.ofEntries(
             Map.entry(
                     "QualityGate",
-                    "the model was trained and evaluated but is kept out of use: train longer (training.epochs) or tune"
-                            + " training.learningRate and training.batchSize, or move the gate's bound (evaluation.minAccuracy,"
+                    "the model was trained and evaluated but is kept out of use: train longer or tune it (your own code:"
+                            + " workload.hyperparameters, e.g. epochs and lr; the built-in scripts: training.epochs,"
+                            + " training.learningRate, training.batchSize), or move the gate's bound (evaluation.minAccuracy,"
                             + " or evaluation.min/max of evaluation.metric) if the bar is wrong; training.resumeFrom RUN continues from this run's checkpoints in"
                             + " output.s3Uri"),
             Map.entry("TrainingFailed", LOGS),

@@ -131,6 +131,7 @@ public final class RunSpecs {
             SchemaDefaults.apply(schema, withDefaults);
             defaultKubernetesVersion(withDefaults, runDay);
             defaultDisk(withDefaults);
+            defaultMaxRestarts(withDefaults);
             spec = SpecRecords.fromJson(withDefaults);
             problems.addAll(SpecRules.check(spec, document));
             problems.addAll(SpecRules.kubernetesVersion(spec, runDay));
@@ -166,6 +167,25 @@ public final class RunSpecs {
         JsonNode image =
                 spec.at("/workload/image").isTextual() ? spec.at("/workload/image") : spec.at("/training/image");
         nodeGroup.put("diskGiB", NodeDisk.defaultGiB(image.asText()));
+    }
+
+    /**
+     * torchrun's --max-restarts when the spec sets none: what node loss needs, no more. torchrun
+     * restarts all of a pod's workers after any of them failed, a crash of the user's code as well
+     * as a peer lost with its node ("Maximum number of worker group restarts before failing",
+     * https://docs.pytorch.org/docs/stable/elastic/run.html). An Indexed Job of one worker has no
+     * survivor to wait for a replacement: its lost pod is recreated by the Job (DisruptionTarget →
+     * Ignore), so 0, and a crash fails after one attempt. With more workers the survivors spend one
+     * restart an interruption: as many as training.maxInterruptions allows.
+     */
+    private static void defaultMaxRestarts(ObjectNode spec) {
+        if (!(spec.get("training") instanceof ObjectNode training) || training.has("maxRestarts")) {
+            return;
+        }
+        boolean alone = training.path("workers").asInt() == 1
+                && Launcher.INDEXED_JOB.json().equals(training.path("launcher").asText());
+        training.put(
+                "maxRestarts", alone ? 0 : training.path("maxInterruptions").asInt());
     }
 
     private static ObjectNode read(String json) {

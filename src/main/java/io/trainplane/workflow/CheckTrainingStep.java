@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainplane.core.Json;
-import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.MpiJobs;
@@ -110,13 +109,10 @@ public final class CheckTrainingStep implements KubernetesStep {
             }
             case PyTorchJobState.Failed f -> {
                 JobWatch.diagnose(pods, "training", jobName, now, true);
-                String tail = pods.failureTail()
-                        .map(t -> "\nlast lines of the failed pod:\n" + t)
-                        .orElse("");
-                throw new TerminalException(
+                throw JobWatch.failed(
                         "TrainingFailed",
-                        "the training " + kind + " " + jobName + " failed (" + f.reason() + ": " + f.message() + ")"
-                                + tail);
+                        "the training " + kind + " " + jobName + " failed (" + f.reason() + ": " + f.message() + ")",
+                        pods);
             }
             case PyTorchJobState.Active a -> {
                 noteCheckpointSync(run, pods.list());

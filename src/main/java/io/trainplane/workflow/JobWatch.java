@@ -8,6 +8,8 @@ import io.trainplane.kubernetes.JobState;
 import io.trainplane.kubernetes.PodDiagnosis;
 import io.trainplane.kubernetes.RunObjects;
 import io.trainplane.kubernetes.SecretFetch;
+import io.trainplane.kubernetes.UserTraceback;
+import io.trainplane.runs.RunError;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -51,16 +53,43 @@ final class JobWatch {
         }
         diagnose(pods, what, jobName, now, state instanceof JobState.Failed);
         return switch (state) {
-            case JobState.Failed f -> {
-                String tail = pods.failureTail()
-                        .map(t -> "\nlast lines of the failed pod:\n" + t)
-                        .orElse("");
-                throw new TerminalException(
+            case JobState.Failed f ->
+                throw failed(
                         capitalize(what) + "Failed",
-                        "the " + what + " Job " + jobName + " failed (" + f.reason() + ": " + f.message() + ")" + tail);
-            }
+                        "the " + what + " Job " + jobName + " failed (" + f.reason() + ": " + f.message() + ")",
+                        pods);
             default -> JobPolling.notDone(job, now);
         };
+    }
+
+    /**
+     * A failed workload, the user's own exception first when its log shows one ({@link
+     * UserTraceback}), then what Kubernetes said; the log tail after {@link FailureReport#TAIL_MARKER},
+     * led by that traceback when the tail does not hold it.
+     */
+    static TerminalException failed(String error, String what, JobPods pods) {
+        Optional<UserTraceback> raised = pods.userTraceback();
+        Optional<String> tail = pods.failureTail();
+        Optional<String> lines = raised.map(t -> tail.filter(l -> l.contains(t.text()))
+                        .orElse(t.text()
+                                + tail.map(l -> "\n…\n"
+                                                + end(
+                                                        l,
+                                                        RunError.MAX_LOG_TAIL
+                                                                - t.text().length()
+                                                                - 3))
+                                        .orElse("")))
+                .or(() -> tail);
+        return new TerminalException(
+                error,
+                raised.map(t -> t.summary() + " — ").orElse("")
+                        + what
+                        + lines.map(l -> FailureReport.TAIL_MARKER + l).orElse(""));
+    }
+
+    /** The last {@code chars} of {@code text}: the record keeps a log tail's end, and the traceback before it. */
+    private static String end(String text, int chars) {
+        return text.substring(Math.max(0, text.length() - Math.max(0, chars)));
     }
 
     static TerminalException deleted(RunObjects objects, String kind, String jobName, String what) {

@@ -64,6 +64,10 @@ class ClusterFaultsTest {
     void aCrashOfTheTrainingFailsTheRunAfterOneAttempt() throws IOException {
         RunReport r = run(ClusterFault.CRASH_LOOP);
 
+        // The user's exception first, found past torchrun's ChildFailedError.
+        assertThat(r.cause())
+                .startsWith("RuntimeError: simulated crash at start-up (--cluster-fault crash-loop)"
+                        + " (at /workload/train.py:1 in <module>) — the training Job");
         assertThat(r.error() + " " + r.cause())
                 // The log tail follows in the error's details (LocalStoreCommandsTest reads it in status).
                 .contains("PodFailurePolicy")

@@ -37,7 +37,11 @@ class FailureAdviceTest {
     @Test
     void theQualityGateSaysWhatToChange() {
         assertThat(FailureAdvice.of("QualityGate")).hasValueSatisfying(advice -> assertThat(advice)
-                .contains("training.epochs", "evaluation.minAccuracy", "training.resumeFrom"));
+                .contains(
+                        "workload.hyperparameters",
+                        "training.epochs",
+                        "evaluation.minAccuracy",
+                        "training.resumeFrom"));
         assertThat(FailureAdvice.of("ImagePullFailed"))
                 .as("its message carries the fix")
                 .isEmpty();

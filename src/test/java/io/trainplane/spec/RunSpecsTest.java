@@ -231,4 +231,26 @@ class RunSpecsTest {
         node.fieldNames().forEachRemaining(names::add);
         return names;
     }
+
+    /** Restarts are for node loss: one worker has no survivor that needs them, so a crash fails at once. */
+    @Test
+    void maxRestartsDefaultsToWhatNodeLossNeeds() {
+        java.util.function.Function<String, Integer> restarts = training -> RunSpecs.parse(
+                        "{\"cluster\": {\"mode\": \"existing\", \"name\": \"ml\"}, \"training\": " + training + "}")
+                .training()
+                .maxRestarts();
+
+        assertThat(restarts.apply("{\"workers\": 1}")).isZero();
+        assertThat(restarts.apply("{\"workers\": 2}")).isEqualTo(3);
+        assertThat(restarts.apply("{\"workers\": 2, \"maxInterruptions\": 5}")).isEqualTo(5);
+        assertThat(restarts.apply("{\"workers\": 1, \"maxRestarts\": 2}")).isEqualTo(2);
+        // The normalized spec, restarts filled in, is a valid spec again (StartRun parses it).
+        String most =
+                "{\"cluster\": {\"mode\": \"existing\", \"name\": \"ml\"}, \"training\": {\"maxInterruptions\": 20}}";
+        assertThat(RunSpecs.parse(RunSpecs.normalize(most)).training().maxRestarts())
+                .isEqualTo(20);
+        // A PyTorchJob's maxRestarts is also its pods' backoffLimit: left as it was.
+        assertThat(restarts.apply("{\"workers\": 1, \"launcher\": \"pytorchjob\"}"))
+                .isEqualTo(3);
+    }
 }

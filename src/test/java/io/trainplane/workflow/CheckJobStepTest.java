@@ -86,6 +86,53 @@ class CheckJobStepTest {
                 .hasMessageContaining("FileNotFoundError: /shared/model.pt");
     }
 
+    /** The user's exception leads, found in the pod's log past torchrun's own traceback (a log torchrun wrote). */
+    @Test
+    void aFailedEvaluationNamesTheUsersExceptionFirstWithItsTracebackBesideTheTail() throws Exception {
+        String evaluation = run.names().evaluationJob();
+        cluster.job(
+                cluster.manifests().evaluationJob(),
+                JobsOnCluster.failed(now(), "PodFailurePolicy", "exit code 1 matching FailJob rule"));
+        cluster.pod(evaluation, evaluation + "-xyz", JobsOnCluster.exited("Failed", 1, null));
+        try (var log = CheckJobStepTest.class.getResourceAsStream("/torchrun/module-not-found.log")) {
+            cluster.podLogs(new String(log.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        assertThatThrownBy(() -> step().run(input(evaluation, "evaluation")))
+                .isInstanceOfSatisfying(TerminalException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("EvaluationFailed");
+                    String raised =
+                            "ModuleNotFoundError: No module named 'nonexistent_module' (at /tmp/tb/train.py:5 in"
+                                    + " main) — the evaluation Job " + evaluation + " failed";
+                    assertThat(e.getMessage()).contains(raised);
+                    String tail = e.getMessage().substring(e.getMessage().indexOf(FailureReport.TAIL_MARKER));
+                    // (this server serves the whole log for a tail: it holds the traceback already)
+                    assertThat(tail)
+                            .contains("import nonexistent_module", "Root Cause (first observed failure)")
+                            .doesNotContain("…");
+                });
+    }
+
+    @Test
+    void theUsersExceptionIsReadFromTheTerminationMessageWhenTheLogIsGone() {
+        String evaluation = run.names().evaluationJob();
+        cluster.job(
+                cluster.manifests().evaluationJob(),
+                JobsOnCluster.failed(now(), "PodFailurePolicy", "exit code 1 matching FailJob rule"));
+        cluster.pod(
+                evaluation,
+                evaluation + "-xyz",
+                JobsOnCluster.exited(
+                        "Failed",
+                        1,
+                        "Traceback (most recent call last):\n  File \"/workload/evaluate.py\", line 7, in <module>\n"
+                                + "KeyError: 'accuracy'\n"));
+
+        assertThatThrownBy(() -> step().run(input(evaluation, "evaluation")))
+                .hasMessageContaining(
+                        "EvaluationFailed: KeyError: 'accuracy' (at /workload/evaluate.py:7 in <module>)");
+    }
+
     @Test
     void aDataJobExitingWithTheChecksumCodeEndsTheRunNamingTheAddressAndTheChecksum() {
         String data = run.names().dataJob();

@@ -18,6 +18,17 @@ public record PythonRuntime(Path python) {
     /** Names the interpreter explicitly; otherwise python3, then python, on PATH. */
     public static final String PYTHON_VARIABLE = "TRAINPLANE_PYTHON";
 
+    /** Where none was found: $TRAINPLANE_PYTHON, else python3 or python on PATH. */
+    public static final String WHERE_LOOKED = "$" + PYTHON_VARIABLE + ", or python3/python on the PATH";
+
+    /**
+     * How to get one: PyTorch's CPU wheels from its own index
+     * (https://pytorch.org/get-started/locally/, "Compute Platform: CPU", pip).
+     */
+    public static final String HOW_TO_GET = "python3 -m venv torch-venv && torch-venv/bin/pip install torch"
+            + " --index-url https://download.pytorch.org/whl/cpu, then export " + PYTHON_VARIABLE
+            + "=$PWD/torch-venv/bin/python";
+
     /** The interpreter of {@code TRAINPLANE_PYTHON}, or the first python3/python on PATH, when it can import torch. */
     public static Optional<PythonRuntime> detect(Map<String, String> env) {
         String explicit = env.get(PYTHON_VARIABLE);

@@ -9,9 +9,44 @@ import java.time.Instant;
 
 /** Pod statuses of a workload in trouble (image, crash), as the kubelet writes them. */
 final class FaultyPods {
+    /** The exception the simulated training raises, as its traceback's last line. */
+    static final String CRASH_EXCEPTION = "RuntimeError: simulated crash at start-up (--cluster-fault crash-loop)";
+
+    /**
+     * A crash's log as torchrun leaves it (shaped on one torchrun 2.13 wrote): the rank's traceback,
+     * then the agent's own, raising ChildFailedError with its summary of the failed ranks.
+     */
     static final String CRASH =
-            "Traceback (most recent call last):\n  File \"/workload/train.py\", line 1, in <module>\n"
-                    + "RuntimeError: simulated crash at start-up (--cluster-fault crash-loop)";
+            """
+            Traceback (most recent call last):
+              File "/workload/train.py", line 1, in <module>
+            %s
+            E1128 05:06:00.912000 1 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) \
+            local_rank: 0 (pid: 41) of binary: /opt/conda/bin/python
+            Traceback (most recent call last):
+              File "/opt/conda/bin/torchrun", line 8, in <module>
+                sys.exit(main())
+              File "/opt/conda/lib/python3.11/site-packages/torch/distributed/run.py", line 1028, in main
+                run(args)
+              File "/opt/conda/lib/python3.11/site-packages/torch/distributed/launcher/api.py", line 383, in \
+            launch_agent
+                raise ChildFailedError(
+            torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+            ============================================================
+            /workload/train.py FAILED
+            ------------------------------------------------------------
+            Failures:
+              <NO_OTHER_FAILURES>
+            ------------------------------------------------------------
+            Root Cause (first observed failure):
+            [0]:
+              rank      : 0 (local_rank: 0)
+              exitcode  : 1 (pid: 41)
+              error_file: <N/A>
+              traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+            ============================================================"""
+                    .formatted(CRASH_EXCEPTION);
+
     static final int RESTARTS = 3;
 
     private FaultyPods() {}
