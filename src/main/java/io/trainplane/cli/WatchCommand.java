@@ -63,7 +63,8 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (!(interval > 0) || interval > 3600) {
-            throw new UserInputException("--interval must be between 0 and 3600 seconds, e.g. --interval 5");
+            throw new UserInputException(
+                    "--interval must be more than 0 and at most 3600 seconds, e.g. --interval 5; it was " + interval);
         }
         Duration pause = Duration.ofMillis(Math.max(1, Math.round(interval * 1000)));
         PrintWriter out = command.commandLine().getOut();
