@@ -70,6 +70,26 @@ final class LiveStore implements AutoCloseable {
         }
     }
 
+    /** Whether a local run of {@code runId} is going on now, in this process or another: its lock is held. */
+    static boolean running(Path dir, String runId) {
+        Path file = lockPath(dir, runId);
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            FileLock held = channel.tryLock();
+            if (held == null) {
+                return true;
+            }
+            held.release();
+            return false;
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static Path lockPath(Path dir, String runId) {
         return dir.resolve("running").resolve(runId + ".lock");
     }

@@ -95,6 +95,15 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                     }
                     return outcome(run.status());
                 }
+                if (source.isLocal() && LiveStore.running(source.local().dir(), runId)) {
+                    // DynamoDB Local holds the store's file while open: watching it would hold up the run's writes.
+                    command.commandLine()
+                            .getErr()
+                            .println("run " + runId + " is going on in another 'trainplane run' (" + run.status()
+                                    + "): watch --local shows a local run as it stands and stops; 'trainplane status "
+                                    + runId + "' with the same store option shows it again at any time");
+                    return Main.FAILED;
+                }
                 if (source.isLocal()) {
                     // Local runs are stored when they end: this one's process ended before the run did.
                     command.commandLine()

@@ -56,6 +56,7 @@ class LiveLocalRunTest {
             seen.add(CliTest.cli("list", "--store", store.toString()));
             seen.add(CliTest.cli("status", "quickstart", "--store", store.toString(), "--output", "json"));
             seen.add(CliTest.cli("run", "examples/quickstart.json", "--store", store.toString()));
+            seen.add(CliTest.cli("watch", "quickstart", "--store", store.toString()));
         });
         StringWriter out = new StringWriter();
         CliClients clients = RunFixtures.withClock(
@@ -65,7 +66,11 @@ class LiveLocalRunTest {
                 .setErr(new PrintWriter(err, true))
                 .execute("run", "examples/quickstart.json", "--store", store.toString(), "--progress", "states");
         assertThat(exit).as(err.text.toString()).isZero();
-        assertThat(seen).hasSize(3);
+        assertThat(seen).hasSize(4);
+        assertThat(seen.get(3).out()).contains("▶ train");
+        assertThat(seen.get(3).err())
+                .contains("is going on in another 'trainplane run'")
+                .doesNotContain("ended before the run did");
 
         CliTest.Result list = seen.get(0);
         assertThat(list.exit()).as(list.err()).isZero();
