@@ -45,6 +45,25 @@ until mkdir target/.build-lock 2>/dev/null; do
 done
 trap 'rmdir "$root/target/.build-lock"' EXIT INT TERM
 if stale "$@"; then
-  echo "building $* (one Maven run)…" >&2
-  ./mvnw -q -B -DskipTests package >&2
+  # One line of progress, then Maven's own output only if it fails: -q, and the JVM warnings of
+  # Maven 3.9's libraries on a JDK 22+ (jansi's System::load, guava's sun.misc.Unsafe) switched
+  # off with the flags that allow what they do, where this JDK knows those flags.
+  . "$root/scripts/java-home.sh"
+  for flag in --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow; do
+    if "$JAVA_HOME/bin/java" "$flag" -version >/dev/null 2>&1; then
+      MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }$flag"
+    fi
+  done
+  export MAVEN_OPTS
+  if [ -f target/trainplane.jar ]; then
+    echo "rebuilding the jars (the sources changed, ~1 min)..." >&2
+  else
+    echo "building the CLI (first run, ~2 min)..." >&2
+  fi
+  log=target/build-jars.log
+  if ! ./mvnw -q -B -DskipTests package >"$log" 2>&1; then
+    grep -v '^WARNING: ' "$log" >&2 || true
+    echo "the build failed (its whole output: $root/$log)" >&2
+    exit 1
+  fi
 fi

@@ -50,6 +50,10 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         }
     }
 
+    private boolean debugging() {
+        return environment.get(DEBUG_VARIABLE) != null || Logging.debug();
+    }
+
     @Override
     public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
         // Main's execution strategy wraps an Error (OutOfMemoryError, StackOverflowError) so it lands here too.
@@ -62,9 +66,11 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         } else if (thrown instanceof InvalidSpecException invalid) {
             printProblems(cmd.getErr(), invalid);
         } else {
-            cmd.getErr().println((failure.exitCode() == Main.INTERNAL_ERROR ? "" : "error: ") + failure.message());
+            cmd.getErr()
+                    .println((failure.exitCode() == Main.INTERNAL_ERROR ? "" : "error: ")
+                            + withoutErrorPrefix(failure.message()));
         }
-        if (failure.exitCode() == Main.INTERNAL_ERROR && environment.get(DEBUG_VARIABLE) != null) {
+        if (failure.exitCode() == Main.INTERNAL_ERROR && debugging()) {
             thrown.printStackTrace(cmd.getErr());
         }
         cmd.getErr().flush();
@@ -80,7 +86,11 @@ final class ErrorHandler implements IExecutionExceptionHandler {
                         "the run spec is invalid; nothing was created.",
                         invalid.problems());
             case UserInputException input -> new Failure(Main.INVALID_INPUT, "InvalidInput", "" + input.getMessage());
+            case io.trainplane.local.UnreadableStoreException unreadable ->
+                new Failure(Main.INVALID_INPUT, "UnreadableStore", "" + unreadable.getMessage());
             case NotFoundException notFound -> new Failure(Main.NOT_FOUND, "NotFound", "" + notFound.getMessage());
+            case software.amazon.awssdk.core.exception.SdkException aws
+            when AwsCredentials.missing(aws) -> new Failure(Main.AWS_ERROR, "NoCredentials", AwsCredentials.HOW_TO_SET);
             case software.amazon.awssdk.core.exception.SdkException aws ->
                 new Failure(Main.AWS_ERROR, "AwsError", "AWS: " + aws.getMessage());
             default -> new Failure(Main.INTERNAL_ERROR, "InternalError", internal(e, cmd));
@@ -103,9 +113,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
                 .orElse("");
         return "internal error in '" + cmd.getCommandSpec().qualifiedName() + "': "
                 + e.getClass().getSimpleName() + message + where + " ("
-                + (environment.get(DEBUG_VARIABLE) != null
-                        ? "stack trace below"
-                        : DEBUG_VARIABLE + "=1 prints the stack trace")
+                + (debugging() ? "stack trace below" : DEBUG_VARIABLE + "=1 prints the stack trace")
                 + "; please report it)";
     }
 
@@ -113,19 +121,27 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         CommandLine cmd = e.getCommandLine();
         String help = "see '" + cmd.getCommandSpec().qualifiedName() + " --help'";
         OutputFormat format = OutputFormat.in(List.of(args));
+        String message = ArgumentOrder.specBeforeCommand(cmd, args)
+                .or(() -> ArgumentOrder.commandMeant(e))
+                .orElse(e.getMessage());
         if (format.structured()) {
-            Failure failure = new Failure(Main.INVALID_INPUT, "InvalidArguments", e.getMessage() + " (" + help + ")");
+            Failure failure = new Failure(Main.INVALID_INPUT, "InvalidArguments", message + " (" + help + ")");
             cmd.getOut().println(format.write(failure.toJson()));
             cmd.getOut().flush();
         } else {
             // The synopsis shows what this command takes (cancel: --stack, --local or --store, no --table).
-            cmd.getErr().println("error: " + e.getMessage());
+            cmd.getErr().println("error: " + withoutErrorPrefix(message));
             cmd.getErr()
                     .print(cmd.getHelp().synopsisHeading()
                             + cmd.getHelp().synopsis(cmd.getHelp().synopsisHeadingLength()));
             cmd.getErr().println("(" + help + ")");
         }
         return Main.INVALID_INPUT;
+    }
+
+    /** A message that starts with its own "Error:" (a library's) would print as "error: Error: ...". */
+    static String withoutErrorPrefix(String message) {
+        return message == null ? "" : message.replaceFirst("^(?i)error:\\s*", "");
     }
 
     static void printProblems(PrintWriter err, InvalidSpecException invalid) {

@@ -2,7 +2,6 @@ package io.trainplane.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,7 +58,12 @@ final class InitCommand implements Callable<Integer> {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the starter into " + dir, e);
+            // /proc/x, a read-only mount, a directory of someone else's: the user's to choose another.
+            String why = e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
+                    ? fs.getReason()
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getMessage();
+            throw new UserInputException("cannot write the starter into " + dir + (why == null ? "" : " (" + why + ")")
+                    + ": name a directory you can write, e.g. trainplane init my-run");
         }
         var out = command.commandLine().getOut();
         String spec = dir.resolve("trainplane.json").toString();

@@ -7,6 +7,9 @@ import io.trainplane.runs.RunStore;
 import io.trainplane.runs.RunSummary;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -63,24 +66,43 @@ final class ListCommand extends ClientsCommand implements Callable<Integer> {
                         .put("updatedAt", String.valueOf(r.updatedAt()))
                         .put("durationSeconds", r.duration().toSeconds())
                         .put("actualCost", r.actualCost())
-                        .put("accuracy", r.accuracy());
+                        .put("accuracy", r.accuracy())
+                        .put("metric", r.metric())
+                        .put("metricValue", r.metricValue());
             }
             out.println(output.write(array));
         } else if (runs.isEmpty()) {
             out.println("no runs" + (status == null ? "" : " in status " + status));
         } else {
-            String row = "%-40s %-15s %-16s %-22s %9s %9s %8s%n";
-            out.printf(row, "RUN", "STATUS", "PHASE", "CREATED", "DURATION", "COST", "ACCURACY");
-            // A run not ended has no cost yet, and one not evaluated no accuracy: "-".
+            // The last column is each spec's gate metric: its name heads it when the runs share one.
+            Set<String> metrics = new TreeSet<>();
+            runs.forEach(r -> metrics.add(r.metric()));
+            boolean one = metrics.size() == 1;
+            String row = "%-40s %-15s %-16s %-22s %9s %9s %" + (one ? 10 : 22) + "s%n";
+            out.printf(
+                    row,
+                    "RUN",
+                    "STATUS",
+                    "PHASE",
+                    "CREATED",
+                    "DURATION",
+                    "COST",
+                    one ? metrics.iterator().next().toUpperCase(Locale.ROOT) : "GATE METRIC");
+            // A run not ended has no cost yet, and one not evaluated no metric: "-". An ended run is
+            // in no phase any more (its status says how it ended).
             runs.forEach(r -> out.printf(
                     row,
                     r.runId(),
                     r.status(),
-                    r.phase() == null ? null : r.phase().label(),
+                    r.status().isTerminal() || r.phase() == null
+                            ? "-"
+                            : r.phase().label(),
                     r.createdAt(),
                     StatusCommand.duration(r.duration()),
                     r.actualCost() == null ? "-" : CostReport.money(r.actualCost()),
-                    r.accuracy() == null ? "-" : String.format("%.4f", r.accuracy())));
+                    r.metricValue() == null
+                            ? "-"
+                            : (one ? "" : r.metric() + " ") + String.format("%.4f", r.metricValue())));
         }
         return Main.SUCCEEDED;
     }

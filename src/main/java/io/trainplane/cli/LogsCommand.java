@@ -82,7 +82,8 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
             throw new UserInputException("--follow prints lines as they come: use it with --output text");
         }
         if (!(interval > 0) || interval > 3600) {
-            throw new UserInputException("--interval must be between 0 and 3600 seconds, e.g. --interval 2");
+            throw new UserInputException(
+                    "--interval must be more than 0 and at most 3600 seconds, e.g. --interval 2; it was " + interval);
         }
         RunRecord run;
         Pods pods;

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "trainplane",
         mixinStandardHelpOptions = true,
-        version = "trainplane 0.1.0",
+        version = Main.VERSION,
         description = "Distributed PyTorch training on Amazon EKS from one call.",
         subcommands = {
             ValidateCommand.class,
@@ -23,6 +23,11 @@ import picocli.CommandLine.Command;
             CleanupCommand.class,
             IamCommand.class,
             InitCommand.class
+        },
+        footer = {
+            "",
+            "--debug, anywhere on the command line (or TRAINPLANE_DEBUG=1): the libraries' log lines and an internal"
+                    + " error's stack trace on stderr, which are otherwise never shown."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -42,12 +47,16 @@ public final class Main implements Runnable {
     public static final int NOT_FOUND = 4;
     public static final int AWS_ERROR = 5;
 
+    /** What {@code -V}/{@code --version} prints, on every command. */
+    static final String VERSION = "trainplane 0.1.0";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        String[] arguments = Logging.configure(args, System.getenv());
         CommandLine cli = commandLine();
-        int exit = cli.execute(args);
+        int exit = cli.execute(arguments);
         // picocli's writers flush on println only: a command whose output ends without a newline
         // would lose its tail to System.exit.
         cli.getOut().flush();
@@ -75,6 +84,9 @@ public final class Main implements Runnable {
         };
         ErrorHandler errors = new ErrorHandler(clients.environment());
         CommandLine commandLine = new CommandLine(new Main(), factory);
+        // Each subcommand takes -V from mixinStandardHelpOptions; without a version of its own it printed nothing.
+        commandLine.getSubcommands().values().forEach(sub -> sub.getCommandSpec()
+                .version(VERSION));
         return commandLine
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionStrategy(Main::executeReportingErrors)

@@ -187,9 +187,14 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     + " mpijob: the twin interrupts an Indexed Job's or a PyTorchJob's training only; drop the fault,"
                     + " or use training.launcher indexed-job or pytorchjob to rehearse interruptions");
         }
+        checkAuditLog();
+        Path dir = LocalStore.dir(store, clients.environment());
+        PrintWriter err = command.commandLine().getErr();
         // Opened first and closed last: a Ctrl-C waits for the cleanup, the store, the summary and
-        // the end of the local processes.
-        try (Interruption interruption = Interruption.onCtrlC(runId, command.commandLine())) {
+        // the end of the local processes. The store is claimed before anything runs: a run of the
+        // same id going on elsewhere, or a store that cannot be read, stops this one here.
+        try (LiveStore live = noStore ? null : LiveStore.claim(dir, runId, storeOption(dir), err);
+                Interruption interruption = Interruption.onCtrlC(runId, command.commandLine())) {
             RunReport report;
             try (ProcessWorkload processes = processRuntime(
                             "pytorchjob"
@@ -212,29 +217,25 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                 // What the CLI does before a run on a stack: an s3:// code prefix looked at, the packed
                 // directory delivered where its route takes it.
                 CodePrefixCheck.require(
-                        RunSpecs.fromNormalized(normalized).workload().code(),
-                        prefix -> listed(cloud, prefix),
-                        command.commandLine().getErr());
+                        RunSpecs.fromNormalized(normalized).workload().code(), prefix -> listed(cloud, prefix), err);
                 code.ifPresent(c -> {
                     c.deliver(
                             new RunStore(cloud.clients().dynamoDb(), LocalCloud.tableName(), cloud.clock()),
                             (key, bytes) -> cloud.s3()
                                     .putObject(LocalCloud.artifactsBucket(), key, bytes, SimulatedS3.Transport.TLS));
-                    command.commandLine().getErr().println(c.summary());
+                    err.println(c.summary());
                 });
                 Progress progress = new Progress(
-                        command.commandLine().getErr(),
-                        cloud.clock(),
-                        progressMode,
-                        clients.terminal().interactive());
+                        err, cloud.clock(), progressMode, clients.terminal().interactive());
                 PodLogs logs = new PodLogs(() -> cloud.kubernetesClusters().admins(), runId);
-                java.util.function.Consumer<HistoryEvent> events = noStore
+                java.util.function.Consumer<HistoryEvent> events = live == null
                         ? progress
                         : event -> {
                             progress.accept(event);
                             if (PodLogs.beforePodsGo(event.type(), event.stateName())) {
                                 logs.capture();
                             }
+                            live.onEvent(event, cloud.clients().dynamoDb());
                         };
                 LocalRun run = new LocalRun(cloud, faults, events).abortingAt(abortAt);
                 report = interruption.stopping(run::stop, () -> run.execute(normalized, runId));
@@ -242,41 +243,82 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                 if (auditLog != null) {
                     cloud.iam().write(auditLog);
                 }
-                if (!noStore) {
-                    save(cloud, logs, runId);
+                refusedAtStart(report);
+                if (live != null) {
+                    save(live, cloud, logs, runId);
                 }
             }
             interruption.reportIfStopped(report);
             if (output.structured()) {
                 out().println(output.write(Json.mapper().valueToTree(report)));
             } else {
-                TextReport.print(out(), report);
+                TextReport.print(out(), report, noStore ? null : statusCommand(runId, dir));
             }
             return report.succeeded() ? Main.SUCCEEDED : Main.FAILED;
         }
     }
 
+    /** The command that shows this run from the store it is kept in. */
+    private String statusCommand(String runId, Path dir) {
+        return "trainplane status " + runId + " " + storeOption(dir);
+    }
+
+    /** How the other commands name the store this run is kept in. */
+    private String storeOption(Path dir) {
+        return store == null ? "--local" : "--store " + dir;
+    }
+
     /**
-     * Copies the run's record and timeline into the local store, for status, list, watch, logs
+     * StartRun refused the spec (its ceilings, its grants, a resumeFrom it cannot find): nothing was
+     * created, and the user's mistake is said as validate says it (exit 2), not as a failed run.
+     */
+    private static void refusedAtStart(RunReport report) {
+        if ("StartRun".equals(report.failedState()) && "InvalidSpecException".equals(report.error())) {
+            io.trainplane.spec.InvalidSpecException.fromMessage(report.cause()).ifPresent(refused -> {
+                throw refused;
+            });
+        }
+    }
+
+    /** --audit-log's file is written at the end of the run: a place it cannot go is refused before the run. */
+    private void checkAuditLog() {
+        if (auditLog == null) {
+            return;
+        }
+        Path parent = auditLog.toAbsolutePath().getParent();
+        if (java.nio.file.Files.isDirectory(auditLog)) {
+            throw new UserInputException("--audit-log " + auditLog + " is a directory: name a file, e.g. --audit-log "
+                    + auditLog.resolve("audit.jsonl"));
+        }
+        if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
+            throw new UserInputException("--audit-log " + auditLog + ": the directory " + parent
+                    + " does not exist; create it (mkdir -p " + parent + ") or name a file in an existing one");
+        }
+        if (!java.nio.file.Files.isWritable(parent)
+                || (java.nio.file.Files.exists(auditLog) && !java.nio.file.Files.isWritable(auditLog))) {
+            throw new UserInputException(
+                    "--audit-log " + auditLog + " cannot be written: name a file in a directory you can write");
+        }
+    }
+
+    /**
+     * The run's record, timeline and pods' logs in the local store, for status, list, watch, logs
      * and cancel with --local. The run is over either way: a store that cannot be written is a
      * warning, not a failed run.
      */
-    private void save(LocalCloud cloud, PodLogs logs, String runId) {
-        Path dir = LocalStore.dir(store, clients.environment());
+    private void save(LiveStore live, LocalCloud cloud, PodLogs logs, String runId) {
         long start = System.nanoTime();
-        try (LocalStore local = LocalStore.open(dir)) {
-            local.save(cloud.clients().dynamoDb(), LocalCloud.tableName());
-            logs.save(dir);
+        try {
+            live.write(cloud.clients().dynamoDb(), logs);
             command.commandLine()
                     .getErr()
                     .printf(
-                            "stored in %s (%.1f s): trainplane status %s %s%n",
-                            dir,
-                            (System.nanoTime() - start) / 1e9,
-                            runId,
-                            store == null ? "--local" : "--store " + dir);
+                            "stored in %s (%.1f s): %s%n",
+                            live.dir(), (System.nanoTime() - start) / 1e9, statusCommand(runId, live.dir()));
         } catch (RuntimeException e) {
-            command.commandLine().getErr().println("warning: the run was not stored in " + dir + ": " + e.getMessage());
+            command.commandLine()
+                    .getErr()
+                    .println("warning: the run was not stored in " + live.dir() + ": " + e.getMessage());
         }
     }
 

@@ -9,7 +9,8 @@ import java.io.PrintWriter;
 final class TextReport {
     private TextReport() {}
 
-    static void print(PrintWriter out, RunReport r) {
+    /** {@code status}: the command that shows the run's record, null when it was not kept (--no-store). */
+    static void print(PrintWriter out, RunReport r, String status) {
         out.println("run:          " + r.runId());
         out.println("status:       " + r.status());
         if (r.failedState() != null) {
@@ -32,8 +33,8 @@ final class TextReport {
         r.warnings().forEach(w -> out.println("warning:      " + w));
         if (r.cost() != null) {
             out.printf(
-                    "cost:         $%.2f actual (what the run used, at %s; trainplane status %s shows each line)%n",
-                    r.cost().total(), r.cost().priceTable(), r.runId());
+                    "cost:         $%.2f actual (what the run used, at %s%s)%n",
+                    r.cost().total(), r.cost().priceTable(), status == null ? "" : "; " + status + " shows each line");
         }
         out.println("transitions:  " + r.stateTransitions());
         out.println("created:      " + r.resources().created().size() + " resources");

@@ -63,7 +63,8 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (!(interval > 0) || interval > 3600) {
-            throw new UserInputException("--interval must be between 0 and 3600 seconds, e.g. --interval 5");
+            throw new UserInputException(
+                    "--interval must be more than 0 and at most 3600 seconds, e.g. --interval 5; it was " + interval);
         }
         Duration pause = Duration.ofMillis(Math.max(1, Math.round(interval * 1000)));
         PrintWriter out = command.commandLine().getOut();
@@ -93,6 +94,15 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                         view.outcome(run);
                     }
                     return outcome(run.status());
+                }
+                if (source.isLocal() && LiveStore.running(source.local().dir(), runId)) {
+                    // DynamoDB Local holds the store's file while open: watching it would hold up the run's writes.
+                    command.commandLine()
+                            .getErr()
+                            .println("run " + runId + " is going on in another 'trainplane run' (" + run.status()
+                                    + "): watch --local shows a local run as it stands and stops; 'trainplane status "
+                                    + runId + "' with the same store option shows it again at any time");
+                    return Main.FAILED;
                 }
                 if (source.isLocal()) {
                     // Local runs are stored when they end: this one's process ended before the run did.

@@ -54,8 +54,22 @@ public final class LocalStore implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the local store " + dir, e);
         }
-        LocalStore store = new LocalStore(dir, LocalDynamoDb.startAt(dir.resolve(FILE)));
-        RunsTable.create(store.client(), tableName());
+        Path file = dir.resolve(FILE);
+        LocalDynamoDb dynamoDb;
+        try {
+            dynamoDb = LocalDynamoDb.startAt(file);
+        } catch (RuntimeException e) {
+            throw new UnreadableStoreException(file, e);
+        }
+        LocalStore store = new LocalStore(dir, dynamoDb);
+        try {
+            RunsTable.create(store.client(), tableName());
+            // A file that is not a database opens; its first read fails.
+            store.client().describeTable(r -> r.tableName(tableName()));
+        } catch (RuntimeException e) {
+            store.close();
+            throw new UnreadableStoreException(file, e);
+        }
         return store;
     }
 

@@ -61,7 +61,7 @@ final class RunItems {
 
     /** The attributes a listing reads. */
     static final List<String> SUMMARY_ATTRIBUTES =
-            List.of(RUN_ID, STATUS, PHASE, CREATED_AT, UPDATED_AT, COST, METRICS);
+            List.of(RUN_ID, STATUS, PHASE, CREATED_AT, UPDATED_AT, COST, METRICS, SPEC);
 
     private static final String CAUSE = "cause";
     private static final String LOG_TAIL = "logTail";
@@ -83,7 +83,6 @@ final class RunItems {
     private static final String RESUMED_AT = "resumedAt";
     private static final String LOST_MINUTES = "lostMinutes";
     private static final String LOST_COST = "lostCost";
-    private static final String ACCURACY = "accuracy";
     private static final String PRICE_TABLE = "priceTable";
     private static final String HOURS = "hours";
     private static final String TOTAL = "total";
@@ -217,6 +216,8 @@ final class RunItems {
 
     /** A listing line; reads only the attributes {@link #SUMMARY_ATTRIBUTES} names. */
     static RunSummary summary(Map<String, AttributeValue> item) {
+        String metric =
+                RunSummary.gateMetric(item.containsKey(SPEC) ? item.get(SPEC).s() : null);
         return new RunSummary(
                 string(item, RUN_ID),
                 RunStatus.valueOf(string(item, STATUS)),
@@ -229,8 +230,9 @@ final class RunItems {
                 item.containsKey(COST)
                         ? Double.valueOf(item.get(COST).m().get(HOURS).n())
                         : null,
-                item.containsKey(METRICS) && item.get(METRICS).m().containsKey(ACCURACY)
-                        ? Double.valueOf(item.get(METRICS).m().get(ACCURACY).n())
+                metric,
+                item.containsKey(METRICS) && item.get(METRICS).m().containsKey(metric)
+                        ? Double.valueOf(item.get(METRICS).m().get(metric).n())
                         : null);
     }
 

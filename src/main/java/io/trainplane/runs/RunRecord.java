@@ -509,7 +509,8 @@ public record RunRecord(
                 updatedAt,
                 cost == null ? null : cost.total(),
                 cost == null ? null : cost.hours(),
-                metrics.get("accuracy"));
+                RunSummary.gateMetric(specJson),
+                metrics.get(RunSummary.gateMetric(specJson)));
     }
 
     /** Refuses NaN and infinities (DynamoDB numbers have neither); -0.0 becomes 0.0, as DynamoDB stores it. */

@@ -25,6 +25,34 @@ public class InvalidSpecException extends RuntimeException {
         return problems;
     }
 
+    /**
+     * The problems of an InvalidSpecException from its message (as Lambda reports it in a Task's
+     * error, {@code errorMessage}); empty when {@code message} is not one.
+     */
+    public static java.util.Optional<InvalidSpecException> fromMessage(String message) {
+        if (message == null || !message.startsWith("invalid run spec (")) {
+            return java.util.Optional.empty();
+        }
+        List<SpecProblem> problems = new java.util.ArrayList<>();
+        message.lines().skip(1).filter(l -> l.startsWith("  ")).forEach(line -> {
+            String text = line.substring(2);
+            int colon = text.indexOf(": ");
+            int hint = text.lastIndexOf(HINT);
+            String pointer = colon < 0 ? "" : text.substring(0, colon);
+            String what = text.substring(colon < 0 ? 0 : colon + 2, hint > colon ? hint : text.length());
+            problems.add(new SpecProblem(
+                    "(spec)".equals(pointer) ? "" : pointer,
+                    what,
+                    hint > colon ? text.substring(hint + HINT.length()) : ""));
+        });
+        return problems.isEmpty()
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(new InvalidSpecException(problems));
+    }
+
+    /** What SpecProblem's toString puts between the message and the hint. */
+    private static final String HINT = " — hint: ";
+
     private static String describe(List<SpecProblem> problems) {
         StringBuilder text = new StringBuilder("invalid run spec (")
                 .append(problems.size())
