@@ -190,19 +190,31 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         checkAuditLog();
         Path dir = LocalStore.dir(store, clients.environment());
         PrintWriter err = command.commandLine().getErr();
+        // Which runtime, and whether the simulated one can judge the gate, before anything is created.
+        ProcessWorkload runtimeProcesses = processRuntime(
+                "pytorchjob".equals(normalized.path("training").path("launcher").asText()),
+                "image".equals(normalized.at("/workload/code").asText()));
+        if (runtimeProcesses == null) {
+            refuseAGateTheSimulationCannotJudge(
+                    normalized.at("/evaluation/metric").asText("accuracy"));
+        }
+        LiveStore claimed;
+        try {
+            // The store is claimed before anything runs: a run of the same id going on elsewhere, or a
+            // store that cannot be read, stops this one here.
+            claimed = noStore ? null : LiveStore.claim(dir, runId, storeOption(dir), err);
+        } catch (RuntimeException e) {
+            if (runtimeProcesses != null) {
+                runtimeProcesses.close();
+            }
+            throw e;
+        }
         // Opened first and closed last: a Ctrl-C waits for the cleanup, the store, the summary and
-        // the end of the local processes. The store is claimed before anything runs: a run of the
-        // same id going on elsewhere, or a store that cannot be read, stops this one here.
-        try (LiveStore live = noStore ? null : LiveStore.claim(dir, runId, storeOption(dir), err);
+        // the end of the local processes.
+        try (LiveStore live = claimed;
                 Interruption interruption = Interruption.onCtrlC(runId, command.commandLine())) {
             RunReport report;
-            try (ProcessWorkload processes = processRuntime(
-                            "pytorchjob"
-                                    .equals(normalized
-                                            .path("training")
-                                            .path("launcher")
-                                            .asText()),
-                            "image".equals(normalized.at("/workload/code").asText()));
+            try (ProcessWorkload processes = runtimeProcesses;
                     LocalCloud cloud = processes == null
                             ? new LocalCloud(clients.clock().instant())
                             : new LocalCloud(clients.clock().instant(), processes)) {
@@ -210,10 +222,6 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                     cloud.secrets().putSecret(name, value);
                     cloud.secrets().putParameter(name, value);
                 });
-                if (processes == null) {
-                    refuseAGateTheSimulationCannotJudge(
-                            normalized.at("/evaluation/metric").asText("accuracy"));
-                }
                 // What the CLI does before a run on a stack: an s3:// code prefix looked at, the packed
                 // directory delivered where its route takes it.
                 CodePrefixCheck.require(
