@@ -20,9 +20,6 @@ import java.util.TreeMap;
  */
 public record InstancePrices(
         String region, String date, Map<String, Double> onDemandPerHour, Map<String, Double> spotPerHour) {
-    /** The table the plan prices with. */
-    public static final String PLAN_REGION = "us-east-1";
-
     public InstancePrices {
         onDemandPerHour = Map.copyOf(onDemandPerHour);
         spotPerHour = Map.copyOf(spotPerHour);

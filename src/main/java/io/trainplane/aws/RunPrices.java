@@ -46,6 +46,37 @@ public record RunPrices(
         return fsxLustrePerGbMonth(volume.lustreDeploymentType().name(), volume.perUnitStorageThroughput());
     }
 
+    /** The Region plans are priced for when nothing names one (no AWS_REGION), as the AWS CLI's examples. */
+    public static final String DEFAULT_REGION = "us-east-1";
+
+    /**
+     * The prices of {@code region}: its table when the snapshot has one; else the services' prices
+     * of {@link #DEFAULT_REGION} with no instance prices at all, so that every instance line of a
+     * plan is unpriced (and its total says it is incomplete) rather than priced at another Region's rates.
+     */
+    public static RunPrices forRegion(String region) {
+        if (RunPrices.class.getResource("/prices/" + region + ".json") != null) {
+            return load(region);
+        }
+        RunPrices services = load(DEFAULT_REGION);
+        return services.withInstances(
+                new InstancePrices(region, services.date(), java.util.Map.of(), java.util.Map.of()));
+    }
+
+    /**
+     * The Region a plan is priced for on this machine: {@code AWS_REGION}, else
+     * {@code AWS_DEFAULT_REGION} (the variables the SDKs and the AWS CLI read), else {@link #DEFAULT_REGION}.
+     */
+    public static String regionOf(java.util.Map<String, String> environment) {
+        for (String name : java.util.List.of("AWS_REGION", "AWS_DEFAULT_REGION")) {
+            String region = environment.get(name);
+            if (region != null && !region.isBlank()) {
+                return region.trim();
+            }
+        }
+        return DEFAULT_REGION;
+    }
+
     /** The table of {@code region}; IllegalArgumentException when none is shipped. */
     public static RunPrices load(String region) {
         try (InputStream in = RunPrices.class.getResourceAsStream("/prices/" + region + ".json")) {
@@ -77,11 +108,6 @@ public record RunPrices(
         java.util.Map<String, Double> prices = new java.util.TreeMap<>();
         table.properties().forEach(e -> prices.put(e.getKey(), e.getValue().asDouble()));
         return prices;
-    }
-
-    /** The plan's table ({@link InstancePrices#PLAN_REGION}). */
-    public static RunPrices plan() {
-        return load(InstancePrices.PLAN_REGION);
     }
 
     public String region() {
@@ -118,8 +144,15 @@ public record RunPrices(
                 lambdaPerGbSecond);
     }
 
+    /** Whether the snapshot has this Region's instance prices. */
+    public boolean pricesInstances() {
+        return !instances.onDemandPerHour().isEmpty();
+    }
+
     /** "us-east-1 prices of 2026-11-01": which table priced a cost. */
     public String describe() {
-        return instances.region() + " prices of " + instances.date();
+        return pricesInstances()
+                ? instances.region() + " prices of " + instances.date()
+                : instances.region() + " (no EC2 prices in the snapshot: instances unpriced)";
     }
 }

@@ -20,12 +20,28 @@ import java.util.Optional;
 final class CostReport {
     private CostReport() {}
 
-    /** The plan's estimate of the run's spec; empty when the spec no longer plans (a record older than a rule). */
+    /**
+     * The Region the run ran in: its execution's (arn:aws:states:REGION:…; a local run's reads
+     * "local"), else its recorded cost's price table's, else the default Region.
+     */
+    static String region(RunRecord run) {
+        String[] arn =
+                run.executionArn() == null ? new String[0] : run.executionArn().split(":");
+        if (arn.length > 3 && io.trainplane.spec.InstanceShapes.knowsRegion(arn[3])) {
+            return arn[3];
+        }
+        if (run.cost() != null && run.cost().priceTable() != null) {
+            return run.cost().priceTable().split(" ")[0];
+        }
+        return RunPrices.DEFAULT_REGION;
+    }
+
+    /** The plan's estimate of the run's spec at its Region's prices; empty when the spec no longer plans (a record older than a rule). */
     static Optional<CostEstimate> estimate(RunRecord run) {
         try {
             return Optional.of(CostEstimate.of(
                     RunSpecs.fromNormalized(run.specJson()),
-                    RunPrices.plan(),
+                    RunPrices.forRegion(region(run)),
                     KubernetesVersions.day(run.createdAt())));
         } catch (RuntimeException e) {
             return Optional.empty();

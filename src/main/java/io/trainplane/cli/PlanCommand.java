@@ -16,6 +16,7 @@ import io.trainplane.spec.WorkloadSpec;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,7 +43,8 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LocalDate runDay = today();
-        JsonNode normalized = spec.normalized(runDay);
+        String region = RunPrices.regionOf(clients.environment());
+        JsonNode normalized = spec.normalized(runDay, region);
         String runId = SpecInput.runIdOf(normalized);
         var code = CodeShipment.pack(
                 spec, (com.fasterxml.jackson.databind.node.ObjectNode) normalized, runId, CodeShipment.PLANNED_BUCKET);
@@ -70,8 +72,15 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
                             .all());
         }
         List<String> aws = AwsPlan.of(run);
-        CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), runDay);
-        List<String> warnings = SpecWarnings.of(run, runDay, RunPrices.plan());
+        RunPrices prices = RunPrices.forRegion(region);
+        CostEstimate cost = CostEstimate.of(run, prices, runDay);
+        List<String> warnings = SpecWarnings.of(run, runDay, prices);
+        Optional<InstanceChoices> choices = InstanceChoices.of(
+                Json.read(spec.read()),
+                run.cluster().nodeGroup() == null
+                        ? null
+                        : run.cluster().nodeGroup().instanceType(),
+                prices);
         if (output.structured()) {
             var plan = Json.object().put("runId", runId);
             warnings.forEach(plan.putArray("warnings")::add);
@@ -80,12 +89,14 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
             ArrayNode kubernetes = plan.putArray("kubernetes");
             manifests.forEach(m -> kubernetes.add(Json.mapper().valueToTree(m)));
             plan.set("cost", cost.toJson());
+            choices.ifPresent(c -> plan.set("instanceTypesThatFit", c.toJson()));
             out().println(output.write(plan));
         } else {
             warnings.forEach(w -> command.commandLine().getErr().println("warning: " + w));
             out().println("# Run " + runId);
             out().println("# AWS:");
             aws.forEach(a -> out().println("#   " + a));
+            choices.ifPresent(c -> c.print(out()));
             cost.print(out());
             out().println("# Workload: " + workload(run));
             out().println("# Quality gate: " + run.evaluation().describe()

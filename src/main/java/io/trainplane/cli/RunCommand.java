@@ -165,7 +165,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         if (noStore && store != null) {
             throw new UserInputException("--store and --no-store contradict each other: give one");
         }
-        JsonNode normalized = spec.normalized(today());
+        // The twin is one Region's account: the spec is held to what that Region sells.
+        JsonNode normalized = spec.normalized(today(), LocalCloud.region());
         checkStateNames();
         String runId = SpecInput.runIdOf(normalized);
         Optional<CodeShipment> code =
@@ -177,7 +178,8 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         LocalCloud.ceilings()
                 .require(
                         ceiled,
-                        CostEstimate.of(ceiled, RunPrices.plan(), today()).worstCaseTotal(),
+                        CostEstimate.of(ceiled, RunPrices.forRegion(LocalCloud.region()), today())
+                                .worstCaseTotal(),
                         0);
         if (clusterFault != null
                 && Faults.interrupts(fault())

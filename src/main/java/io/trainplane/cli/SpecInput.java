@@ -26,7 +26,17 @@ final class SpecInput {
     /** A run spec is a few KB; more than this is the wrong file (a model, a data set, /dev/zero). */
     static final int MAX_BYTES = 1024 * 1024;
 
+    /** The text read, kept: standard input can be read only once. */
+    private String text;
+
     String read() {
+        if (text == null) {
+            text = readOnce();
+        }
+        return text;
+    }
+
+    private String readOnce() {
         String name = "-".equals(path) ? "standard input" : path;
         byte[] bytes;
         try (InputStream in = "-".equals(path) ? System.in : Files.newInputStream(Path.of(path))) {
@@ -76,10 +86,11 @@ final class SpecInput {
 
     /**
      * The validated spec with its defaults, for a run starting on {@code runDay} (its Kubernetes
-     * version still supported by EKS that day); throws InvalidSpecException listing every problem.
+     * version still supported by EKS that day) in {@code region} (its instance types sold there);
+     * throws InvalidSpecException listing every problem.
      */
-    JsonNode normalized(LocalDate runDay) {
-        return RunSpecs.normalize(read(), runDay);
+    JsonNode normalized(LocalDate runDay, String region) {
+        return RunSpecs.normalize(read(), runDay, region);
     }
 
     /** The spec's runId, or a fresh one from the time when the spec leaves it out. */

@@ -69,7 +69,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
             return startLocally();
         }
         String stack = target.stack;
-        JsonNode normalized = spec.normalized(today());
+        JsonNode normalized = spec.normalized(today(), clients.region());
         String runId = SpecInput.runIdOf(normalized);
         var outputs = StackOutputs.of(clients.cloudFormation(), stack);
         var code = CodeShipment.pack(
@@ -86,7 +86,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
                     + " or upload the directory yourself and give its s3:// prefix as workload.code");
         }
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
-        CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), today());
+        CostEstimate cost = CostEstimate.of(run, RunPrices.forRegion(clients.region()), today());
         // StartRun refuses a spec past the stack's ceilings too (and counts the runs going on): here
         // before anything is uploaded or started.
         RunCeilings ceilings = RunCeilings.fromParameters(StackOutputs.parameters(clients.cloudFormation(), stack));

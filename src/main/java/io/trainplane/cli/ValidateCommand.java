@@ -26,9 +26,12 @@ final class ValidateCommand extends ClientsCommand implements Callable<Integer> 
 
     @Override
     public Integer call() {
-        JsonNode normalized = spec.normalized(today());
+        String region = io.trainplane.aws.RunPrices.regionOf(clients.environment());
+        JsonNode normalized = spec.normalized(today(), region);
         List<String> warnings = SpecWarnings.of(
-                io.trainplane.spec.RunSpecs.fromNormalized(normalized), today(), io.trainplane.aws.RunPrices.plan());
+                io.trainplane.spec.RunSpecs.fromNormalized(normalized),
+                today(),
+                io.trainplane.aws.RunPrices.forRegion(region));
         // A local directory as the code is checked as a run would pack it (the package itself is the run's).
         CodeShipment.pack(spec, normalized.deepCopy(), SpecInput.runIdOf(normalized), CodeShipment.PLANNED_BUCKET);
         if (output.structured()) {

@@ -238,6 +238,11 @@ public final class LocalCloud implements AutoCloseable {
         return this;
     }
 
+    /** The simulated account's one Region. */
+    public static String region() {
+        return SETTINGS.region();
+    }
+
     public Clients clients() {
         return new Clients() {
             @Override

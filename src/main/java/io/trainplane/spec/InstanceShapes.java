@@ -1,47 +1,92 @@
 package io.trainplane.spec;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * The shape of the EC2 instance types Trainplane knows: vCPUs, memory, GPUs and their kind, EFA
- * interfaces (one per network card; 0 without EFA) and architecture, from the EC2 instance type
- * pages (https://aws.amazon.com/ec2/instance-types/ ; accelerated computing:
- * https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html ; EFA:
- * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html#efa-instance-types). The types are
- * those of the price table (src/main/resources/prices) and EKS's default t3.medium. A diversified
- * SPOT node group lists only types of one shape (same GPUs, accelerator, EFA interfaces and
- * architecture), as AWS recommends for Spot node groups
- * (https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html#managed-node-group-capacity-types).
+ * The EC2 instance catalog: each type's shape and the Regions that sell it, as EC2 itself answers
+ * {@code ec2:DescribeInstanceTypes} and {@code ec2:DescribeInstanceTypeOfferings} (LocationType
+ * region), kept in {@code src/main/resources/ec2/instance-types.json} with the day it was taken
+ * ({@code trainplane catalog refresh} rewrites it from the APIs). It covers the current accelerated
+ * families (NVIDIA GPUs and AWS Neuron) and the common CPU families in every Region EKS runs in.
+ * {@code gpusPerNode} and EFA are facts of a type, not of a spec: the spec rules check every shape
+ * against these before anything is created. A diversified SPOT node group lists only types of one
+ * shape (same GPUs, accelerator, EFA interfaces and architecture), as AWS recommends for Spot node
+ * groups (https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html#managed-node-group-capacity-types).
  * The simulated cluster's nodes take their capacity from here too (local/sim/InstanceTypes).
  */
 public final class InstanceShapes {
     /**
-     * One instance type: memory in GiB; {@code accelerator} null for a type without GPUs;
+     * One instance type. {@code gpus} are NVIDIA GPUs ({@code nvidia.com/gpu} on a node), of
+     * {@code accelerator} ("NVIDIA A10G"; null without GPUs) with {@code gpuMemoryMiB} each;
+     * {@code neuronDevices} of {@code neuronModel} are AWS Trainium or Inferentia devices;
+     * {@code efaInterfaces} is DescribeInstanceTypes' MaximumEfaInterfaces (0 without EFA);
      * {@code maxPods} the most pods the EKS AMI lets the kubelet run with the VPC CNI
      * (awslabs/amazon-eks-ami, nodeadm/internal/kubelet/eni_max_pods.go calculateStandardMaxPods:
-     * ENIs of the default network card × (IPv4 addresses per ENI − 1) + 2, each type's two figures
-     * from nodeadm/internal/kubelet/instance-info.jsonl; p5.48xlarge has 2 ENIs on its default card,
-     * hence 100).
+     * the ENIs of the default network card × (IPv4 addresses per ENI − 1) + 2); {@code usageClasses}
+     * how EC2 sells it ({@code on-demand}, {@code spot}, {@code capacity-block}).
      */
     public record Shape(
             String name,
             int vcpus,
-            int memoryGiB,
+            long memoryMiB,
             int gpus,
             String accelerator,
+            long gpuMemoryMiB,
+            int neuronDevices,
+            String neuronModel,
             int efaInterfaces,
             String architecture,
-            int maxPods) {
-        /** "1 NVIDIA A10G GPU", "no GPU". */
+            int maxPods,
+            Set<String> usageClasses) {
+        public Shape {
+            usageClasses = Set.copyOf(usageClasses);
+        }
+
+        /** Memory in whole GiB, as EC2's pages print it. */
+        public int memoryGiB() {
+            return (int) (memoryMiB / 1024);
+        }
+
+        /** "1 NVIDIA A10G GPU", "16 Trainium2 Neuron devices, no GPU", "no GPU". */
         String gpuText() {
-            return gpus == 0 ? "no GPU" : gpus + " " + accelerator + " GPU" + (gpus == 1 ? "" : "s");
+            if (gpus == 0) {
+                return neuronDevices == 0
+                        ? "no GPU"
+                        : neuronDevices + " " + neuronModel + " Neuron device" + (neuronDevices == 1 ? "" : "s")
+                                + ", no GPU";
+            }
+            return gpus + " " + accelerator + " GPU" + (gpus == 1 ? "" : "s");
         }
 
         String efaText() {
             return efaInterfaces == 0 ? "no EFA" : efaInterfaces + " EFA interface" + (efaInterfaces == 1 ? "" : "s");
+        }
+
+        /** "g5.12xlarge: 4 NVIDIA A10G GPUs (24 GiB each), 48 vCPUs, 192 GiB, 1 EFA interface". */
+        public String describe() {
+            return name + ": " + gpuText() + (gpus == 0 ? "" : " (" + gpuMemoryMiB / 1024 + " GiB each)") + ", " + vcpus
+                    + " vCPUs, " + memoryGiB() + " GiB, " + efaText();
+        }
+
+        /** The GPU model without its maker: "A10G", "H100"; null without GPUs. */
+        public String gpuModel() {
+            return accelerator == null ? null : accelerator.substring(accelerator.indexOf(' ') + 1);
+        }
+
+        public boolean sellsCapacityBlocks() {
+            return usageClasses.contains("capacity-block");
         }
     }
 
@@ -53,49 +98,98 @@ public final class InstanceShapes {
     private static final java.util.regex.Pattern FAMILY =
             java.util.regex.Pattern.compile("([a-z]+)(\\d+)([a-z-]*)\\.[a-z0-9-]+");
 
-    private static final String A10G = "NVIDIA A10G";
+    /** The catalog as read: its day, its types by name, and each Region's types. */
+    record Catalog(String date, Map<String, Shape> shapes, Map<String, Set<String>> regions) {}
 
-    private static final Map<String, Shape> SHAPES = table(
-            new Shape("t3.medium", 2, 4, 0, null, 0, X86, 17),
-            new Shape("c5.xlarge", 4, 8, 0, null, 0, X86, 58),
-            new Shape("c5.2xlarge", 8, 16, 0, null, 0, X86, 58),
-            new Shape("c5.4xlarge", 16, 32, 0, null, 0, X86, 234),
-            new Shape("c5a.2xlarge", 8, 16, 0, null, 0, X86, 58),
-            new Shape("c6i.2xlarge", 8, 16, 0, null, 0, X86, 58),
-            // Graviton3 (https://aws.amazon.com/ec2/instance-types/c7g/): 8 vCPUs, 16 GiB; 4 ENIs of 15 addresses.
-            new Shape("c7g.2xlarge", 8, 16, 0, null, 0, ARM64, 58),
-            new Shape("m5.large", 2, 8, 0, null, 0, X86, 29),
-            new Shape("m5.xlarge", 4, 16, 0, null, 0, X86, 58),
-            new Shape("m5.2xlarge", 8, 32, 0, null, 0, X86, 58),
-            new Shape("g5.xlarge", 4, 16, 1, A10G, 0, X86, 58),
-            new Shape("g5.2xlarge", 8, 32, 1, A10G, 0, X86, 58),
-            new Shape("g5.12xlarge", 48, 192, 4, A10G, 1, X86, 737),
-            new Shape("g5.48xlarge", 192, 768, 8, A10G, 1, X86, 345),
-            new Shape("p4d.24xlarge", 96, 1152, 8, "NVIDIA A100", 4, X86, 737),
-            new Shape("p5.48xlarge", 192, 2048, 8, "NVIDIA H100", 32, X86, 100));
+    private static final Catalog CATALOG = load();
 
     private InstanceShapes() {}
 
-    private static Map<String, Shape> table(Shape... shapes) {
-        Map<String, Shape> table = new TreeMap<>();
-        for (Shape shape : shapes) {
-            table.put(shape.name(), shape);
+    private static Catalog load() {
+        try (InputStream in = InstanceShapes.class.getResourceAsStream("/ec2/instance-types.json")) {
+            return parse(Json.read(in));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return java.util.Collections.unmodifiableMap(table);
+    }
+
+    /** A catalog document as {@code trainplane catalog refresh} writes it. */
+    static Catalog parse(JsonNode n) {
+        Map<String, Shape> shapes = new TreeMap<>();
+        for (JsonNode t : n.path("instanceTypes")) {
+            JsonNode gpu = t.path("gpu");
+            boolean nvidia = "NVIDIA".equals(gpu.path("manufacturer").asText());
+            JsonNode neuron = t.path("neuron");
+            List<String> architectures = new ArrayList<>();
+            t.path("architectures").forEach(a -> architectures.add(a.asText()));
+            Set<String> usage = new TreeSet<>();
+            t.path("usageClasses").forEach(u -> usage.add(u.asText()));
+            Shape shape = new Shape(
+                    t.path("name").asText(),
+                    t.path("vcpus").asInt(),
+                    t.path("memoryMiB").asLong(),
+                    nvidia ? gpu.path("count").asInt() : 0,
+                    nvidia ? "NVIDIA " + gpu.path("model").asText() : null,
+                    nvidia ? gpu.path("memoryMiB").asLong() : 0,
+                    neuron.path("count").asInt(0),
+                    neuron.path("model").asText(null),
+                    t.path("maxEfaInterfaces").asInt(0),
+                    architectures.contains(X86) || architectures.isEmpty() ? X86 : architectures.getFirst(),
+                    t.path("interfacesOnDefaultCard").asInt()
+                                    * (t.path("ipv4PerInterface").asInt() - 1)
+                            + 2,
+                    usage);
+            shapes.put(shape.name(), shape);
+        }
+        Map<String, Set<String>> regions = new TreeMap<>();
+        n.path("regions").properties().forEach(e -> {
+            Set<String> types = new TreeSet<>();
+            e.getValue().forEach(t -> types.add(t.asText()));
+            regions.put(e.getKey(), Collections.unmodifiableSet(types));
+        });
+        return new Catalog(
+                n.path("date").asText(), Collections.unmodifiableMap(shapes), Collections.unmodifiableMap(regions));
     }
 
     public static Optional<Shape> of(String name) {
-        return Optional.ofNullable(SHAPES.get(name));
+        return Optional.ofNullable(CATALOG.shapes().get(name));
+    }
+
+    /** The day the catalog was taken from the EC2 APIs. */
+    public static String date() {
+        return CATALOG.date();
     }
 
     /**
-     * The architecture of {@code instanceType}: the table's, else by its name: Graviton types are
+     * Whether {@code region} sells {@code instanceType}; true for a Region the catalog does not
+     * cover (nothing to judge it by: EC2 itself then answers).
+     */
+    public static boolean offeredIn(String instanceType, String region) {
+        Set<String> types = CATALOG.regions().get(region);
+        return types == null || types.contains(instanceType);
+    }
+
+    /** Whether the catalog covers {@code region}. */
+    public static boolean knowsRegion(String region) {
+        return CATALOG.regions().containsKey(region);
+    }
+
+    /** The Regions that sell {@code instanceType}, by name. */
+    public static List<String> regionsOffering(String instanceType) {
+        return CATALOG.regions().entrySet().stream()
+                .filter(e -> e.getValue().contains(instanceType))
+                .map(Map.Entry::getKey)
+                .toList();
+    }
+
+    /**
+     * The architecture of {@code instanceType}: the catalog's, else by its name: Graviton types are
      * {@code a1} and every family whose attribute letters after the generation contain {@code g}
      * ({@code m7g}, {@code c7gn}, {@code r6gd}, {@code g5g}, {@code im4gn}); {@code g4dn} or
      * {@code g6e} are x86 (https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html).
      */
     public static String architecture(String instanceType) {
-        Shape shape = SHAPES.get(instanceType);
+        Shape shape = CATALOG.shapes().get(instanceType);
         if (shape != null) {
             return shape.architecture();
         }
@@ -108,20 +202,22 @@ public final class InstanceShapes {
 
     /** Every known type, by name. */
     public static List<Shape> all() {
-        return List.copyOf(SHAPES.values());
+        return List.copyOf(CATALOG.shapes().values());
     }
 
     /** Whether a node of {@code b} can stand in for one of {@code a} in a diversified node group. */
     static boolean sameShape(Shape a, Shape b) {
         return a.gpus() == b.gpus()
                 && java.util.Objects.equals(a.accelerator(), b.accelerator())
+                && a.neuronDevices() == b.neuronDevices()
+                && java.util.Objects.equals(a.neuronModel(), b.neuronModel())
                 && a.efaInterfaces() == b.efaInterfaces()
                 && a.architecture().equals(b.architecture());
     }
 
     /** The known types of the same shape as {@code shape}, other than itself: what a hint can offer. */
     static List<String> sameShapeAs(Shape shape) {
-        return SHAPES.values().stream()
+        return CATALOG.shapes().values().stream()
                 .filter(s -> !s.name().equals(shape.name()) && sameShape(s, shape))
                 .map(Shape::name)
                 .toList();

@@ -15,7 +15,7 @@ public record NodeAllocatable(long millicores, long memoryMiB, int pods) {
     public static NodeAllocatable of(InstanceShapes.Shape shape) {
         return new NodeAllocatable(
                 shape.vcpus() * 1000L - reservedMillicores(shape.vcpus()),
-                shape.memoryGiB() * 1024L - reservedMemoryMiB(shape.maxPods()) - EVICTION_THRESHOLD_MIB,
+                shape.memoryMiB() - reservedMemoryMiB(shape.maxPods()) - EVICTION_THRESHOLD_MIB,
                 shape.maxPods());
     }
 

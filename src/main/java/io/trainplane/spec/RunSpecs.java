@@ -45,7 +45,18 @@ public final class RunSpecs {
      * @throws InvalidSpecException with every problem found
      */
     public static RunSpec parse(String json, LocalDate runDay) {
-        Outcome outcome = evaluate(json, runDay);
+        return parse(json, runDay, null);
+    }
+
+    /**
+     * The run spec of {@code json} for a run starting on {@code runDay} in {@code region}: its
+     * instance types are held to what the Region sells, and an {@code accelerator} becomes the
+     * smallest type with those GPUs sold there ({@link Accelerators}). A null Region judges neither.
+     *
+     * @throws InvalidSpecException with every problem found
+     */
+    public static RunSpec parse(String json, LocalDate runDay, String region) {
+        Outcome outcome = evaluate(json, runDay, region);
         if (!outcome.problems().isEmpty()) {
             throw new InvalidSpecException(outcome.problems());
         }
@@ -76,6 +87,11 @@ public final class RunSpecs {
         return parse(json, runDay).toJson();
     }
 
+    /** {@link #normalize(String)} for a run starting on {@code runDay} in {@code region}. */
+    public static ObjectNode normalize(String json, LocalDate runDay, String region) {
+        return parse(json, runDay, region).toJson();
+    }
+
     /**
      * A spec this class normalized earlier (StartRun's output, a run record's spec), read as it
      * is: no schema validation, no defaults. The steps after StartRun read the spec on every
@@ -99,12 +115,17 @@ public final class RunSpecs {
 
     /** Every problem of {@code json}; empty when it can run. Never throws for bad input. */
     public static List<SpecProblem> problems(String json) {
-        return evaluate(json, null).problems();
+        return evaluate(json, null, null).problems();
     }
 
     /** Every problem of {@code json} for a run starting on {@code runDay}; empty when it can run. */
     public static List<SpecProblem> problems(String json, LocalDate runDay) {
-        return evaluate(json, runDay).problems();
+        return evaluate(json, runDay, null).problems();
+    }
+
+    /** Every problem of {@code json} for a run starting on {@code runDay} in {@code region}. */
+    public static List<SpecProblem> problems(String json, LocalDate runDay, String region) {
+        return evaluate(json, runDay, region).problems();
     }
 
     /** A copy of the run spec JSON Schema. */
@@ -114,7 +135,7 @@ public final class RunSpecs {
 
     private record Outcome(RunSpec spec, List<SpecProblem> problems) {}
 
-    private static Outcome evaluate(String json, LocalDate runDay) {
+    private static Outcome evaluate(String json, LocalDate runDay, String region) {
         ObjectNode document;
         try {
             document = read(json);
@@ -128,6 +149,12 @@ public final class RunSpecs {
         RunSpec spec = null;
         if (schemaProblems.isEmpty()) {
             ObjectNode withDefaults = document.deepCopy();
+            List<SpecProblem> accelerator = resolveAccelerator(withDefaults, region);
+            if (!accelerator.isEmpty()) {
+                problems.addAll(accelerator);
+                return new Outcome(null, ordered(problems));
+            }
+            defaultGpusPerNode(withDefaults);
             SchemaDefaults.apply(schema, withDefaults);
             defaultKubernetesVersion(withDefaults, runDay);
             defaultDisk(withDefaults);
@@ -135,6 +162,7 @@ public final class RunSpecs {
             spec = SpecRecords.fromJson(withDefaults);
             problems.addAll(SpecRules.check(spec, document));
             problems.addAll(SpecRules.kubernetesVersion(spec, runDay));
+            problems.addAll(SpecRules.soldIn(spec, region));
             problems.addAll(Capabilities.unsupported(spec));
         } else {
             problems.addAll(Capabilities.unsupported(document));
@@ -157,6 +185,68 @@ public final class RunSpecs {
         }
         KubernetesVersions.defaultVersion(runDay == null ? KubernetesVersions.asOf() : runDay)
                 .ifPresent(version -> cluster.put("kubernetesVersion", version));
+    }
+
+    /**
+     * A node group named by its GPUs ({@code accelerator: "A100:8"}) gets the smallest instance type
+     * with exactly those GPUs sold in {@code region} (in any Region when null): the normalized spec,
+     * which is stored and hashed, names the type. Problems when none fits, naming what does exist.
+     */
+    private static List<SpecProblem> resolveAccelerator(ObjectNode spec, String region) {
+        if (!(spec.at("/cluster/nodeGroup") instanceof ObjectNode nodeGroup) || !nodeGroup.has("accelerator")) {
+            return List.of();
+        }
+        String text = nodeGroup.path("accelerator").asText();
+        String pointer = "/cluster/nodeGroup/accelerator";
+        Accelerators.Request request = Accelerators.Request.parse(text).orElse(null);
+        if (request == null) { // the schema's pattern refused it already
+            return List.of(new SpecProblem(pointer, "\"" + text + "\" is not MODEL:COUNT", "e.g. \"A100:8\""));
+        }
+        List<InstanceShapes.Shape> anywhere = Accelerators.fitting(request);
+        if (anywhere.isEmpty()) {
+            return List.of(new SpecProblem(
+                    pointer,
+                    "is \"" + text + "\", but no instance type in the EC2 catalog of " + InstanceShapes.date()
+                            + " has exactly " + request.count() + " NVIDIA " + request.model() + " GPU"
+                            + (request.count() == 1 ? "" : "s")
+                            + (request.memoryGiB() == null ? "" : " of " + request.memoryGiB() + " GB"),
+                    "name a model and a count EC2 sells, MODEL:COUNT: " + Accelerators.knownModels()));
+        }
+        List<InstanceShapes.Shape> here = Accelerators.fitting(request, region);
+        if (here.isEmpty()) {
+            java.util.Set<String> regions = new java.util.TreeSet<>();
+            anywhere.forEach(s -> regions.addAll(InstanceShapes.regionsOffering(s.name())));
+            return List.of(new SpecProblem(
+                    pointer,
+                    "is \"" + text + "\", but " + region + " sells none of the types with those GPUs ("
+                            + String.join(
+                                    ", ",
+                                    anywhere.stream()
+                                            .map(InstanceShapes.Shape::name)
+                                            .toList())
+                            + "; EC2 catalog of " + InstanceShapes.date() + ")",
+                    "run in a Region that sells them (" + String.join(", ", regions) + "), or name other GPUs"));
+        }
+        nodeGroup.remove("accelerator");
+        nodeGroup.put("instanceType", here.getFirst().name());
+        return List.of();
+    }
+
+    /**
+     * A node group's {@code gpusPerNode} when the spec states none: a fact of its instance type
+     * ({@link InstanceShapes}), of the first when several are listed; a stated value only asserts
+     * it ({@link SpecRules}). An unknown type keeps the schema's 0, and the instance type rule names it.
+     */
+    private static void defaultGpusPerNode(ObjectNode spec) {
+        if (!(spec.at("/cluster/nodeGroup") instanceof ObjectNode nodeGroup) || nodeGroup.has("gpusPerNode")) {
+            return;
+        }
+        JsonNode type = nodeGroup.path("instanceType").isTextual()
+                ? nodeGroup.path("instanceType")
+                : nodeGroup.path("instanceTypes").path(0);
+        if (type.isTextual()) {
+            InstanceShapes.of(type.asText()).ifPresent(shape -> nodeGroup.put("gpusPerNode", shape.gpus()));
+        }
     }
 
     /** A created cluster's root volumes when the spec sizes none: from the training image ({@link NodeDisk}). */

@@ -29,6 +29,7 @@ final class SpecRules {
         TrainingSpec training = spec.training();
         if (spec.cluster().created() && spec.cluster().nodeGroup() != null) {
             checkInstanceType(spec.cluster().nodeGroup(), problems);
+            checkShapeAssertions(spec.cluster().nodeGroup(), given, problems);
             checkCapacityBlock(spec.cluster().nodeGroup(), problems);
             checkInstanceTypes(training, spec.cluster().nodeGroup(), given, problems);
             checkImageArchitecture(training, spec.cluster().nodeGroup(), problems);
@@ -232,12 +233,7 @@ final class SpecRules {
                         pointer + "/" + i,
                         "\"" + types.get(i) + "\" is not an instance type whose shape (GPUs, EFA, vCPUs, memory)"
                                 + " Trainplane knows, so it cannot check that it can stand in for the others",
-                        "list only known types ("
-                                + String.join(
-                                        ", ",
-                                        InstanceShapes.all().stream()
-                                                .map(InstanceShapes.Shape::name)
-                                                .toList())
+                        "list only types of the EC2 catalog (families " + knownFamilies()
                                 + "), or give this one alone as \"instanceType\""));
             } else {
                 shapes.add(shape.get());
@@ -323,21 +319,112 @@ final class SpecRules {
                 InstanceShapes.all().stream().map(InstanceShapes.Shape::name).toList();
         problems.add(new SpecProblem(
                 "/cluster/nodeGroup/instanceType",
-                "\"" + type + "\" is not an instance type Trainplane knows (its vCPUs, memory, GPUs, EFA and price)",
+                "\"" + type + "\" is not in the EC2 instance catalog of " + InstanceShapes.date()
+                        + " (its vCPUs, memory, GPUs, EFA and the Regions that sell it)",
                 Suggestions.closest(type, known)
                                 .map(t -> "did you mean \"" + t + "\"? ")
                                 .orElse("")
-                        + "choose one of " + String.join(", ", known)));
+                        + "choose a type of the families " + knownFamilies()
+                        + ", or name the GPUs instead: \"accelerator\": \"A10G:1\""));
+    }
+
+    /** "c5, c5a, …, trn2": the families of the catalog's types, for a hint. */
+    private static String knownFamilies() {
+        return String.join(
+                ", ",
+                new java.util.TreeSet<>(InstanceShapes.all().stream()
+                        .map(s -> s.name().substring(0, s.name().indexOf('.')))
+                        .toList()));
     }
 
     /**
-     * Instance families EC2 sells Capacity Blocks for ML of: the accelerated training instances
-     * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html#capacity-blocks-prerequisites,
-     * and the reservable types of CreateCapacityBlock's offerings). A CAPACITY_BLOCK node group of
-     * another type can never launch: its reservation cannot exist.
+     * What a spec states of its single instance type's shape only asserts it: {@code gpusPerNode}
+     * is the type's GPU count (derived when not given, {@link RunSpecs}), and {@code efa} needs a
+     * type that supports EFA (DescribeInstanceTypes' EfaSupported;
+     * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html#efa-instance-types). Refused here,
+     * before anything is created, with the instance's real figures: a node group of g5.12xlarge with
+     * 8 GPUs per node never schedules, EFA on a type without it never launches, and p4d.24xlarge
+     * stated with 4 GPUs would leave half of them idle. A list of types is checked against its first
+     * ({@link #checkInstanceTypes}).
      */
-    static final java.util.Set<String> CAPACITY_BLOCK_FAMILIES =
-            java.util.Set.of("p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6e-gb200", "trn1", "trn2");
+    private static void checkShapeAssertions(NodeGroupSpec nodes, JsonNode given, List<SpecProblem> problems) {
+        if (nodes.instanceType() == null) {
+            return;
+        }
+        Optional<InstanceShapes.Shape> found = InstanceShapes.of(nodes.instanceType());
+        if (found.isEmpty()) {
+            return; // checkInstanceType names it
+        }
+        InstanceShapes.Shape shape = found.get();
+        if (!given.at("/cluster/nodeGroup/gpusPerNode").isMissingNode() && nodes.gpusPerNode() != shape.gpus()) {
+            problems.add(new SpecProblem(
+                    "/cluster/nodeGroup/gpusPerNode",
+                    "is " + nodes.gpusPerNode() + ", but " + shape.name() + " has " + shape.gpuText() + " ("
+                            + shape.vcpus() + " vCPUs, " + shape.memoryGiB() + " GiB; EC2 catalog of "
+                            + InstanceShapes.date() + ")",
+                    "set cluster.nodeGroup.gpusPerNode to " + shape.gpus()
+                            + ", or leave it out: it is taken from the instance type"));
+        }
+        if (nodes.efa() && shape.efaInterfaces() == 0) {
+            List<String> withEfa = InstanceShapes.all().stream()
+                    .filter(s -> s.efaInterfaces() > 0
+                            && s.gpus() == shape.gpus()
+                            && java.util.Objects.equals(s.accelerator(), shape.accelerator()))
+                    .map(InstanceShapes.Shape::name)
+                    .toList();
+            problems.add(new SpecProblem(
+                    "/cluster/nodeGroup/efa",
+                    "is true, but " + shape.name() + " does not support EFA (" + shape.gpuText() + ", " + shape.vcpus()
+                            + " vCPUs, " + shape.memoryGiB() + " GiB, no EFA interface; EC2 catalog of "
+                            + InstanceShapes.date() + ")",
+                    "set cluster.nodeGroup.efa to false, or choose a type with EFA"
+                            + (withEfa.isEmpty() ? "" : " and the same GPUs: " + String.join(", ", withEfa))));
+        }
+    }
+
+    /**
+     * The created node group's instance types are sold in the run's Region (EC2's
+     * DescribeInstanceTypeOfferings; CreateNodegroup fails on a type the Region does not sell,
+     * after the cluster was created). Nothing to judge without a Region.
+     */
+    static List<SpecProblem> soldIn(RunSpec spec, String region) {
+        NodeGroupSpec nodes = spec.cluster().nodeGroup();
+        if (region == null || !spec.cluster().created() || nodes == null) {
+            return List.of();
+        }
+        List<SpecProblem> problems = new ArrayList<>();
+        List<String> types = nodes.types();
+        for (int i = 0; i < types.size(); i++) {
+            String type = types.get(i);
+            if (InstanceShapes.of(type).isEmpty() || InstanceShapes.offeredIn(type, region)) {
+                continue;
+            }
+            List<String> regions = InstanceShapes.regionsOffering(type);
+            problems.add(new SpecProblem(
+                    nodes.instanceType() != null
+                            ? "/cluster/nodeGroup/instanceType"
+                            : "/cluster/nodeGroup/instanceTypes/" + i,
+                    "\"" + type + "\" is not sold in " + region + " (EC2 catalog of " + InstanceShapes.date() + ")",
+                    regions.isEmpty()
+                            ? "choose another instance type"
+                            : "run in a Region that sells it (" + String.join(", ", regions)
+                                    + "), or choose another instance type"));
+        }
+        return problems;
+    }
+
+    /**
+     * The families EC2 sells Capacity Blocks for ML of: the types whose SupportedUsageClasses
+     * include {@code capacity-block}
+     * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html#capacity-blocks-prerequisites).
+     * A CAPACITY_BLOCK node group of another type can never launch: its reservation cannot exist.
+     */
+    static java.util.SortedSet<String> capacityBlockFamilies() {
+        return new java.util.TreeSet<>(InstanceShapes.all().stream()
+                .filter(InstanceShapes.Shape::sellsCapacityBlocks)
+                .map(s -> s.name().substring(0, s.name().indexOf('.')))
+                .toList());
+    }
 
     /** A CAPACITY_BLOCK node group: of an instance type Capacity Blocks are sold for. */
     private static void checkCapacityBlock(NodeGroupSpec nodes, List<SpecProblem> problems) {
@@ -345,13 +432,14 @@ final class SpecRules {
         if (nodes.capacityType() != CapacityType.CAPACITY_BLOCK || type == null) {
             return;
         }
-        String family = type.contains(".") ? type.substring(0, type.indexOf('.')) : type;
-        if (!CAPACITY_BLOCK_FAMILIES.contains(family)) {
+        Optional<InstanceShapes.Shape> shape = InstanceShapes.of(type);
+        if (shape.isPresent() && !shape.get().sellsCapacityBlocks()) {
             problems.add(new SpecProblem(
                     "/cluster/nodeGroup/instanceType",
                     "is \"" + type + "\", but capacityType is CAPACITY_BLOCK, and EC2 sells Capacity Blocks for ML"
-                            + " only of " + String.join(", ", new java.util.TreeSet<>(CAPACITY_BLOCK_FAMILIES))
-                            + " instances",
+                            + " only of " + String.join(", ", capacityBlockFamilies())
+                            + " instances (DescribeInstanceTypes' SupportedUsageClasses capacity-block; EC2 catalog of "
+                            + InstanceShapes.date() + ")",
                     "use the instance type of your Capacity Block (a p5.48xlarge, p4d.24xlarge, …), or set"
                             + " cluster.nodeGroup.capacityType to \"ON_DEMAND\" (with capacityReservationId for an"
                             + " On-Demand Capacity Reservation) or \"SPOT\""));

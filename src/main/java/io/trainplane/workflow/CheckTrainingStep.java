@@ -37,7 +37,7 @@ public final class CheckTrainingStep implements KubernetesStep {
         this.clusters = clusters;
         this.clock = clock;
         this.events = events;
-        this.interruptions = new TrainingInterruptions(store, events);
+        this.interruptions = new TrainingInterruptions(store, events, costs::prices);
         this.budget = new TrainingBudget(store, costs);
     }
 

@@ -97,7 +97,9 @@ public enum Priming {
             case SPEC_VALIDATION -> {
                 RunSpecs.normalize(Json.write(sample.spec().toJson()), KubernetesVersions.asOf());
                 io.trainplane.runs.CostEstimate.of(
-                                sample.spec(), io.trainplane.aws.RunPrices.plan(), KubernetesVersions.asOf())
+                                sample.spec(),
+                                io.trainplane.aws.RunPrices.forRegion(io.trainplane.aws.RunPrices.DEFAULT_REGION),
+                                KubernetesVersions.asOf())
                         .worstCaseTotal();
             }
             case EKS_CLUSTER -> {

@@ -2,7 +2,6 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trainplane.aws.InstancePrices;
 import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunCost;
@@ -34,15 +33,20 @@ public final class RunCostRecorder {
         this.prices = prices;
     }
 
-    /** With the plan's price table ({@link InstancePrices#PLAN_REGION}), read on the first run that ends. */
-    public static RunCostRecorder withPlanPrices(RunStore store, Clock clock) {
+    /** With the price table of the stack's {@code region} ({@link RunPrices#forRegion}), read on the first run that ends. */
+    public static RunCostRecorder withRegionPrices(RunStore store, Clock clock, String region) {
         RunPrices[] loaded = new RunPrices[1];
         return new RunCostRecorder(store, clock, () -> {
             if (loaded[0] == null) {
-                loaded[0] = RunPrices.load(InstancePrices.PLAN_REGION);
+                loaded[0] = RunPrices.forRegion(region);
             }
             return loaded[0];
         });
+    }
+
+    /** The prices costs are measured with. */
+    RunPrices prices() {
+        return prices.get();
     }
 
     /** The run's timeline, which the cost is measured from; empty when it cannot be read. */

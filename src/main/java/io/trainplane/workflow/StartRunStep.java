@@ -79,8 +79,8 @@ public final class StartRunStep implements Step {
     public JsonNode run(JsonNode input) {
         String executionName = Json.text(input, "executionName");
         // Checked for the day the run starts, on the clients' clock: EKS refuses a Kubernetes version past its support.
-        JsonNode normalized =
-                RunSpecs.normalize(Json.write(input.path("spec")), KubernetesVersions.day(clock.instant()));
+        JsonNode normalized = RunSpecs.normalize(
+                Json.write(input.path("spec")), KubernetesVersions.day(clock.instant()), settings.region());
         JsonNode runId = normalized.path("runId");
         if (runId.isTextual() && !runId.asText().equals(executionName)) {
             throw new InvalidSpecException(List.of(new SpecProblem(
@@ -94,7 +94,10 @@ public final class StartRunStep implements Step {
         refused.addAll(settings.ceilings()
                 .problems(
                         run,
-                        CostEstimate.of(run, RunPrices.plan(), KubernetesVersions.day(clock.instant()))
+                        CostEstimate.of(
+                                        run,
+                                        RunPrices.forRegion(settings.region()),
+                                        KubernetesVersions.day(clock.instant()))
                                 .worstCaseTotal(),
                         runningRuns(executionName)));
         if (!refused.isEmpty()) {

@@ -134,7 +134,8 @@ public final class StepWiring {
                 clusters(clients),
                 clients.clock(),
                 events("CheckTraining", clients, store),
-                RunCostRecorder.withPlanPrices(store, clients.clock()));
+                RunCostRecorder.withRegionPrices(
+                        store, clients.clock(), clients.settings().region()));
     }
 
     public static Step startEvaluation(Clients clients) {
@@ -157,7 +158,10 @@ public final class StepWiring {
     public static Step recordFailure(Clients clients) {
         RunStore store = runStore(clients);
         return new RecordFailureStep(
-                store, events("RecordFailure", clients, store), RunCostRecorder.withPlanPrices(store, clients.clock()));
+                store,
+                events("RecordFailure", clients, store),
+                RunCostRecorder.withRegionPrices(
+                        store, clients.clock(), clients.settings().region()));
     }
 
     public static Step finishRun(Clients clients) {
@@ -166,7 +170,8 @@ public final class StepWiring {
                 store,
                 events("FinishRun", clients, store),
                 clients.settings().stackName(),
-                RunCostRecorder.withPlanPrices(store, clients.clock()));
+                RunCostRecorder.withRegionPrices(
+                        store, clients.clock(), clients.settings().region()));
     }
 
     /** With the overlap policy of {@code RETRAINING_OVERLAP}, which template.yaml sets from the RetrainingOverlap parameter. */
@@ -206,7 +211,10 @@ public final class StepWiring {
     public static Step closeRun(Clients clients) {
         RunStore store = runStore(clients);
         return new CloseRunStep(
-                store, events("CloseRun", clients, store), RunCostRecorder.withPlanPrices(store, clients.clock()));
+                store,
+                events("CloseRun", clients, store),
+                RunCostRecorder.withRegionPrices(
+                        store, clients.clock(), clients.settings().region()));
     }
 
     public static Step safetyNet(Clients clients) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.trainplane.aws.InstancePrices;
+import io.trainplane.aws.RunPrices;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.JobPods;
@@ -33,8 +34,11 @@ final class TrainingInterruptions {
 
     private final RunStore store;
     private final RunEventPublisher events;
+    /** The stack Region's prices, which price the training an interruption lost. */
+    private final java.util.function.Supplier<RunPrices> prices;
 
-    TrainingInterruptions(RunStore store, RunEventPublisher events) {
+    TrainingInterruptions(RunStore store, RunEventPublisher events, java.util.function.Supplier<RunPrices> prices) {
+        this.prices = prices;
         this.store = store;
         this.events = events;
     }
@@ -162,16 +166,17 @@ final class TrainingInterruptions {
     }
 
     /**
-     * What the run's node group costs an hour at the plan's prices ({@link InstancePrices#nodePerHour},
+     * What the run's node group costs an hour at the Region's prices ({@link InstancePrices#nodePerHour},
      * on demand or Spot, times its nodes); null for an existing cluster's nodes, or an instance
      * type the table does not list.
      */
-    private static Double nodeGroupPerHour(RunContext run) {
+    private Double nodeGroupPerHour(RunContext run) {
         var group = run.spec().cluster().nodeGroup();
         if (group == null) {
             return null;
         }
-        return InstancePrices.load(InstancePrices.PLAN_REGION)
+        return prices.get()
+                .instances()
                 .nodePerHour(group)
                 .map(price -> price * group.nodes())
                 .orElse(null);

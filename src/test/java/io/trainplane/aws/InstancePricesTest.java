@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** What a node costs an hour, on demand and on Spot, at the prices the plan uses. */
 class InstancePricesTest {
-    final InstancePrices table = InstancePrices.load(InstancePrices.PLAN_REGION);
+    final InstancePrices table = InstancePrices.load(io.trainplane.aws.RunPrices.DEFAULT_REGION);
 
     @Test
     void aDiversifiedSpotNodeCostsTheHighestSpotPriceOfItsTypes() throws Exception {

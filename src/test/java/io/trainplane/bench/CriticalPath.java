@@ -165,7 +165,7 @@ public final class CriticalPath {
 
     public static void main(String[] args) throws IOException {
         Path root = Path.of(args.length > 0 ? args[0] : ".");
-        InstancePrices prices = InstancePrices.load(InstancePrices.PLAN_REGION);
+        InstancePrices prices = InstancePrices.load(io.trainplane.aws.RunPrices.DEFAULT_REGION);
         System.out.println("Critical-path benchmark: local executor, simulated AWS and Kubernetes, simulated time");
         System.out.printf(
                 Locale.ROOT,

@@ -18,7 +18,10 @@ class CredentialWarningTest {
 
     @Test
     void aCredentialLookingVariableIsWarnedOfAndAnOrdinaryOneIsNot() {
-        var warnings = SpecWarnings.of(RunSpecs.parse(SPEC), LocalDate.parse("2026-11-28"), RunPrices.plan());
+        var warnings = SpecWarnings.of(
+                RunSpecs.parse(SPEC),
+                LocalDate.parse("2026-11-28"),
+                RunPrices.forRegion(io.trainplane.aws.RunPrices.DEFAULT_REGION));
         assertThat(warnings)
                 .filteredOn(w -> w.contains("looks like a credential"))
                 .hasSize(2)

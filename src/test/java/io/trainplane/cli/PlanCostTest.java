@@ -330,7 +330,7 @@ class PlanCostTest {
 
     @Test
     void aSpotTypeWithoutASpotPriceIsPricedAtOnDemandTheMostSpotCosts() {
-        var table = io.trainplane.aws.RunPrices.plan();
+        var table = io.trainplane.aws.RunPrices.forRegion(io.trainplane.aws.RunPrices.DEFAULT_REGION);
         var noSpot = table.withInstances(new io.trainplane.aws.InstancePrices(
                 table.region(), table.date(), table.instances().onDemandPerHour(), java.util.Map.of()));
         var nodes = new io.trainplane.spec.NodeGroupSpec(
@@ -345,7 +345,7 @@ class PlanCostTest {
 
     @Test
     void aTotalWithoutSomePriceSaysItIsALowerBoundInTextAndJson() {
-        var table = io.trainplane.aws.RunPrices.plan();
+        var table = io.trainplane.aws.RunPrices.forRegion(io.trainplane.aws.RunPrices.DEFAULT_REGION);
         var withoutG5 = new java.util.HashMap<>(table.instances().onDemandPerHour());
         withoutG5.remove("g5.2xlarge");
         var partial = table.withInstances(new io.trainplane.aws.InstancePrices(

@@ -121,17 +121,17 @@ class ClusterRulesRunTest {
     }
 
     @Test
-    void podsAskingMoreGpusThanTheInstanceHasStayUnschedulable() throws IOException {
-        // gpusPerNode is what the user says; a g5.2xlarge has one GPU, not four.
+    void aNodeGroupStatedWithMoreGpusThanItsTypeHasIsRefusedBeforeAnythingIsCreated() throws IOException {
+        // gpusPerNode is a fact of the type: a g5.2xlarge has one GPU, not four. Stated otherwise, the
+        // run is refused with the type's real figures instead of waiting for pods that never schedule.
         ObjectNode spec = example("gpu-single-node.json");
         ((ObjectNode) spec.path("cluster").path("nodeGroup")).put("gpusPerNode", 4);
         ((ObjectNode) spec.path("training")).put("gpusPerWorker", 4);
-        Outcome o = run(spec, null, c -> {});
 
-        RunReport r = assertFailedAndClean(o, "CheckTraining", "Unschedulable", TO_TRAINING_AND_DIAGNOSIS);
-        assertThat(r.cause())
-                .contains("1 Insufficient nvidia.com/gpu")
-                .contains("training.gpusPerWorker asks more GPUs than one node has");
+        assertThat(io.trainplane.spec.RunSpecs.problems(spec.toString()))
+                .extracting(io.trainplane.spec.SpecProblem::message)
+                .contains("is 4, but g5.2xlarge has 1 NVIDIA A10G GPU (8 vCPUs, 32 GiB; EC2 catalog of "
+                        + io.trainplane.spec.InstanceShapes.date() + ")");
     }
 
     @Test

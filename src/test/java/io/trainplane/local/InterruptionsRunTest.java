@@ -81,7 +81,7 @@ class InterruptionsRunTest {
         assertThat(i.resumedAt()).isAfter(i.at());
         assertThat(i.lostMinutes()).isPositive();
         var group = RunSpecs.fromNormalized(record.specJson()).cluster().nodeGroup();
-        double groupPerHour = InstancePrices.load(InstancePrices.PLAN_REGION)
+        double groupPerHour = InstancePrices.load(io.trainplane.aws.RunPrices.DEFAULT_REGION)
                         .perHour(group.instanceType())
                         .orElseThrow()
                 * group.nodes();

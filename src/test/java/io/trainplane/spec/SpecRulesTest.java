@@ -49,6 +49,64 @@ class SpecRulesTest {
         assertThat(problems).extracting(SpecProblem::pointer).containsExactly("/training/cpu", "/training/memory");
     }
 
+    private static List<SpecProblem> nodeGroup(String nodeGroup) {
+        return RunSpecs.problems("{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": " + nodeGroup + "}}");
+    }
+
+    @Test
+    void gpusPerNodeOtherThanTheInstanceTypesIsRefusedWithItsRealFigures() {
+        assertThat(nodeGroup("{\"instanceType\": \"g5.12xlarge\", \"nodes\": 1, \"gpusPerNode\": 8}"))
+                .singleElement()
+                .satisfies(p -> {
+                    assertThat(p.pointer()).isEqualTo("/cluster/nodeGroup/gpusPerNode");
+                    assertThat(p.message())
+                            .isEqualTo(
+                                    "is 8, but g5.12xlarge has 4 NVIDIA A10G GPUs (48 vCPUs, 192 GiB; EC2 catalog of "
+                                            + InstanceShapes.date() + ")");
+                    assertThat(p.hint()).startsWith("set cluster.nodeGroup.gpusPerNode to 4, or leave it out");
+                });
+        // Stating half a p4d's GPUs is refused too: a spec states gpusPerNode only to assert it.
+        assertThat(nodeGroup("{\"instanceType\": \"p4d.24xlarge\", \"nodes\": 1, \"gpusPerNode\": 4}"))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message())
+                        .startsWith("is 4, but p4d.24xlarge has 8 NVIDIA A100 GPUs (96 vCPUs, 1152 GiB;"));
+    }
+
+    @Test
+    void gpusPerNodeIsDerivedFromTheInstanceTypeWhenNotStated() {
+        RunSpec spec = RunSpecs.parse(
+                "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"p4d.24xlarge\", \"nodes\": 1}}}");
+        RunSpec l4 = RunSpecs.parse(
+                "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"g6.xlarge\", \"nodes\": 2}}}");
+        RunSpec cpu = RunSpecs.parse(
+                "{\"cluster\": {\"mode\": \"create\", \"nodeGroup\": {\"instanceType\": \"c5.2xlarge\", \"nodes\": 1}}}");
+
+        assertThat(spec.cluster().nodeGroup().gpusPerNode()).isEqualTo(8);
+        assertThat(l4.cluster().nodeGroup().gpusPerNode()).isEqualTo(1);
+        assertThat(cpu.cluster().nodeGroup().gpusPerNode()).isZero();
+        assertThat(nodeGroup("{\"instanceType\": \"g5.12xlarge\", \"nodes\": 1, \"gpusPerNode\": 4}"))
+                .isEmpty();
+    }
+
+    @Test
+    void efaOnAnInstanceTypeWithoutItIsRefused() {
+        for (String type : List.of("c5.2xlarge", "g5.xlarge")) {
+            assertThat(nodeGroup("{\"instanceType\": \"" + type + "\", \"nodes\": 2, \"efa\": true}"))
+                    .singleElement()
+                    .satisfies(p -> {
+                        assertThat(p.pointer()).isEqualTo("/cluster/nodeGroup/efa");
+                        assertThat(p.message()).startsWith("is true, but " + type + " does not support EFA (");
+                        assertThat(p.hint()).startsWith("set cluster.nodeGroup.efa to false, or choose a type");
+                    });
+        }
+        assertThat(nodeGroup("{\"instanceType\": \"g5.xlarge\", \"nodes\": 2, \"efa\": true}")
+                        .getFirst()
+                        .hint())
+                .contains("g5.8xlarge");
+        assertThat(nodeGroup("{\"instanceType\": \"g5.12xlarge\", \"nodes\": 1, \"efa\": true}"))
+                .isEmpty();
+    }
+
     @Test
     void gpuWorkersMustFitTheCreatedNodeGroup() {
         assertThat(check(createWith(4), gpuTraining(3, 2))).singleElement().satisfies(p -> {

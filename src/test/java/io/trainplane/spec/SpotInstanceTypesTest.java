@@ -98,12 +98,12 @@ class SpotInstanceTypesTest {
 
     @Test
     void everyListedTypeMustBeKnown() {
-        List<SpecProblem> problems = RunSpecs.problems(spot("[\"c5.2xlarge\", \"c7i.2xlarge\"]"));
+        List<SpecProblem> problems = RunSpecs.problems(spot("[\"c5.2xlarge\", \"hpc7g.4xlarge\"]"));
 
         assertThat(pointers(problems)).containsExactly("/cluster/nodeGroup/instanceTypes/1");
-        assertThat(problems.getFirst().message()).startsWith("\"c7i.2xlarge\" is not an instance type whose shape");
+        assertThat(problems.getFirst().message()).startsWith("\"hpc7g.4xlarge\" is not an instance type whose shape");
         assertThat(problems.getFirst().hint())
-                .contains("c6i.2xlarge")
+                .contains("families c5, c5a, c6i,")
                 .endsWith("or give this one alone as \"instanceType\"");
     }
 
@@ -117,8 +117,8 @@ class SpotInstanceTypesTest {
                         + " no EFA, x86_64: the workers are sized once, so every listed type must have the same GPUs,"
                         + " EFA interfaces and architecture");
         assertThat(gpu.getFirst().hint())
-                .isEqualTo(
-                        "remove m5.2xlarge from instanceTypes, or list types shaped like" + " g5.2xlarge: g5.xlarge");
+                .isEqualTo("remove m5.2xlarge from instanceTypes, or list types shaped like"
+                        + " g5.2xlarge: g5.4xlarge, g5.xlarge");
 
         List<SpecProblem> efa = RunSpecs.problems(spot("[\"p4d.24xlarge\", \"p5.48xlarge\"]")
                 .replace(
@@ -129,11 +129,13 @@ class SpotInstanceTypesTest {
 
     @Test
     void gpusPerNodeIsTheListedTypesCount() {
-        List<SpecProblem> problems = RunSpecs.problems(spot("[\"g5.xlarge\", \"g5.2xlarge\"]"));
+        assertThat(RunSpecs.problems(spot("[\"g5.xlarge\", \"g5.2xlarge\"]"))).isEmpty(); // derived: 1
+        List<SpecProblem> problems = RunSpecs.problems(spot("[\"g5.xlarge\", \"g5.2xlarge\"]")
+                .replace("\"capacityType\": \"SPOT\"", "\"capacityType\": \"SPOT\", \"gpusPerNode\": 2"));
 
         assertThat(pointers(problems)).containsExactly("/cluster/nodeGroup/gpusPerNode");
         assertThat(problems.getFirst().message())
-                .isEqualTo("is 0, but each of the listed instance types has 1 NVIDIA A10G GPU");
+                .isEqualTo("is 2, but each of the listed instance types has 1 NVIDIA A10G GPU");
         assertThat(problems.getFirst().hint()).isEqualTo("set cluster.nodeGroup.gpusPerNode to 1");
     }
 

@@ -33,7 +33,8 @@ class CheckPyTorchJobTrainingTest {
                 operator.access(),
                 run.cloud.clock(),
                 run.events("CheckTraining"),
-                RunCostRecorder.withPlanPrices(run.store, run.cloud.clock()));
+                RunCostRecorder.withRegionPrices(
+                        run.store, run.cloud.clock(), io.trainplane.aws.RunPrices.DEFAULT_REGION));
     }
 
     Instant now() {

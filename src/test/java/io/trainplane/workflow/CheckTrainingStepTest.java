@@ -39,7 +39,8 @@ class CheckTrainingStepTest {
                 cluster.access(),
                 run.cloud.clock(),
                 run.events("CheckTraining"),
-                RunCostRecorder.withPlanPrices(run.store, run.cloud.clock()));
+                RunCostRecorder.withRegionPrices(
+                        run.store, run.cloud.clock(), io.trainplane.aws.RunPrices.DEFAULT_REGION));
     }
 
     Instant now() {
@@ -239,7 +240,7 @@ class CheckTrainingStepTest {
 
         Interruption done = run.record().interruptions().getFirst();
         RunSpec spec = RunContext.from(run.state).spec();
-        double groupPerHour = InstancePrices.load(InstancePrices.PLAN_REGION)
+        double groupPerHour = InstancePrices.load(io.trainplane.aws.RunPrices.DEFAULT_REGION)
                         .perHour(spec.cluster().nodeGroup().instanceType())
                         .orElseThrow()
                 * spec.cluster().nodeGroup().nodes();
@@ -268,12 +269,23 @@ class CheckTrainingStepTest {
                 .isEqualTo(2);
     }
 
+    /** The Region's prices without those of t3.medium: a type a table may not list. */
+    private static io.trainplane.aws.RunPrices withoutT3Medium() {
+        var prices = io.trainplane.aws.RunPrices.forRegion(io.trainplane.aws.RunPrices.DEFAULT_REGION);
+        var onDemand = new java.util.HashMap<>(prices.instances().onDemandPerHour());
+        var spot = new java.util.HashMap<>(prices.instances().spotPerHour());
+        onDemand.remove("t3.medium");
+        spot.remove("t3.medium");
+        return prices.withInstances(
+                new io.trainplane.aws.InstancePrices(prices.region(), prices.date(), onDemand, spot));
+    }
+
     @Test
     void anInterruptionOnAnInstanceTypeThePriceTableDoesNotListHasMinutesButNoCost() {
         StartedRun other = new StartedRun("check-training-unpriced", spec -> {
             ((com.fasterxml.jackson.databind.node.ObjectNode)
                             spec.path("cluster").path("nodeGroup"))
-                    .put("instanceType", "t3.medium") // a known shape the price table does not list
+                    .put("instanceType", "t3.medium") // a known shape, taken out of the price table below
                     .put("nodes", spec.path("training").path("workers").asInt());
             ((com.fasterxml.jackson.databind.node.ObjectNode) spec.path("training"))
                     .put("cpu", "1")
@@ -294,7 +306,7 @@ class CheckTrainingStepTest {
                             otherCluster.access(),
                             other.cloud.clock(),
                             other.events("CheckTraining"),
-                            RunCostRecorder.withPlanPrices(other.store, other.cloud.clock()))
+                            new RunCostRecorder(other.store, other.cloud.clock(), () -> withoutT3Medium()))
                     .run(other.state);
 
             assertThat(other.record().interruptions()).singleElement().satisfies(i -> {

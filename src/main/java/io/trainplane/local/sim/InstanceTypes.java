@@ -1,6 +1,5 @@
 package io.trainplane.local.sim;
 
-import io.trainplane.aws.ec2.EfaInterfaces;
 import io.trainplane.spec.InstanceShapes;
 import java.util.Optional;
 
@@ -10,10 +9,8 @@ import java.util.Optional;
  * optimized c5, burstable t3; accelerated computing g5, p4d, p5:
  * https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html), the most pods the EKS AMI lets the
  * kubelet run with the VPC CNI (awslabs/amazon-eks-ami, nodeadm/internal/kubelet/eni_max_pods.go
- * calculateStandardMaxPods, in {@link InstanceShapes.Shape#maxPods}), and the EFA interfaces of
- * {@link EfaInterfaces}. The
- * types are those of the price table (src/main/resources/prices) and the capacity reservations
- * ({@link SimulatedCapacity}), plus EKS's default t3.medium. How the kubelet turns these into
+ * calculateStandardMaxPods, in {@link InstanceShapes.Shape#maxPods}) and the EFA interfaces, all
+ * from the EC2 instance catalog ({@link InstanceShapes}). How the kubelet turns these into
  * allocatable is {@link io.trainplane.spec.NodeAllocatable}.
  */
 public final class InstanceTypes {
@@ -21,7 +18,9 @@ public final class InstanceTypes {
     public record InstanceType(String name, int vcpus, long memoryMiB, int gpus, int maxPods, String architecture) {
         /** EFA interfaces an EFA-capable type takes (one per network card); 0 for a type without EFA. */
         public int efaInterfaces() {
-            return EfaInterfaces.known(name) ? EfaInterfaces.count(name) : 0;
+            return InstanceShapes.of(name)
+                    .map(InstanceShapes.Shape::efaInterfaces)
+                    .orElse(0);
         }
     }
 
@@ -33,7 +32,7 @@ public final class InstanceTypes {
                 .map(shape -> new InstanceType(
                         name,
                         shape.vcpus(),
-                        shape.memoryGiB() * 1024L,
+                        shape.memoryMiB(),
                         shape.gpus(),
                         shape.maxPods(),
                         InstanceShapes.ARM64.equals(shape.architecture()) ? "arm64" : "amd64"));
@@ -41,7 +40,7 @@ public final class InstanceTypes {
 
     /** The type, or an error naming the table to extend: a node of an unknown type cannot be simulated. */
     public static InstanceType require(String name) {
-        return of(name).orElseThrow(() -> new IllegalArgumentException(
-                "instance type " + name + " is not in the instance table: add it to spec/InstanceShapes"));
+        return of(name).orElseThrow(() -> new IllegalArgumentException("instance type " + name
+                + " is not in the EC2 instance catalog (src/main/resources/ec2/instance-types.json)"));
     }
 }
