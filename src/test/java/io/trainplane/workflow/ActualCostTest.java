@@ -31,7 +31,9 @@ class ActualCostTest {
              "spotInstances": {"c5.2xlarge": 0.4},
              "eksControlPlanePerHour": 0.1, "eksExtendedSupportControlPlanePerHour": 0.6,
              "efsStoragePerGbMonth": 0.3, "efsElasticReadPerGb": 0.03, "efsElasticWritePerGb": 0.06,
-             "stepFunctionsPer1000Transitions": 0.025, "lambdaPerGbSecond": 0.00002}
+             "stepFunctionsPer1000Transitions": 0.025, "lambdaPerGbSecond": 0.00002,
+             "ebsGp3PerGbMonth": 0.1, "logsIngestionPerGb": 0.5, "natGatewayPerHour": 0.05, "natGatewayPerGb": 0.05,
+             "dataTransferInPerGb": 0.0, "s3StandardPerGbMonth": 0.02, "s3PutPer1000": 0.005, "s3GetPer1000": 0.0004}
             """);
 
     static final KubernetesVersions.Version V135 =
@@ -98,6 +100,16 @@ class ActualCostTest {
         assertThat(lines.get("EFS storage").cost()).isCloseTo(2.0 * 95 / 60.0 / 730.0 * 0.3, within(1e-6));
         assertThat(lines.get("EFS elastic throughput, reads").quantity()).isCloseTo(0.2 * 11, within(1e-6));
         assertThat(lines.get("EFS elastic throughput, writes").cost()).isCloseTo(2.0 * 0.06, within(1e-6));
+        // Root volumes while the nodes ran (100 min): 2 workers × 30 GiB and the system node's 20 GiB, in GB-months.
+        assertThat(lines.get("EBS gp3 root volumes").quantity())
+                .isCloseTo((2 * 30 + 20) * 100 / 60.0 / 730.0, within(1e-6));
+        assertThat(lines.get("EBS gp3 root volumes").cost())
+                .isCloseTo((2 * 30 + 20) * 100 / 60.0 / 730.0 * 0.1, within(1e-6));
+        // Control-plane logs for the cluster's 119 minutes; the 3 nodes' images through the NAT gateway.
+        assertThat(lines.get("CloudWatch Logs, control plane").cost()).isCloseTo(0.05 * 119 / 60.0 * 0.5, within(1e-6));
+        assertThat(lines.get("NAT gateway processing, pulls").cost()).isCloseTo(3 * (3.4 + 0.5) * 0.05, within(1e-6));
+        // The run never got to its training: it wrote no outputs.
+        assertThat(lines).doesNotContainKeys("S3 storage, outputs (first month)", "S3 PUT and LIST requests");
         // The workflow: 5 recorded steps and 240 polls (one every 30 s of a 2-hour run), each invocation billed 2 s
         // (the steps span their states, not the functions' run time).
         assertThat(lines.get("Step Functions transitions").quantity())
