@@ -9,6 +9,7 @@ import io.trainplane.kubernetes.CodeRoute;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.CostEstimate;
+import io.trainplane.runs.PastEpochs;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.VolumeType;
@@ -17,6 +18,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,6 +40,16 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
 
     @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
+
+    /**
+     * The run store whose earlier runs of the spec time a workload of the user's own (none: the
+     * plan reads no store). A group, not a mixin: picocli's help would list a mixin's group twice.
+     */
+    @ArgGroup(
+            exclusive = true,
+            multiplicity = "0..1",
+            heading = "Earlier runs to learn training.secondsPerEpoch from:%n")
+    TableOptions history;
 
     @Override
     public Integer call() {
@@ -70,7 +82,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
                             .all());
         }
         List<String> aws = AwsPlan.of(run);
-        CostEstimate cost = CostEstimate.of(run, RunPrices.plan(), runDay);
+        CostEstimate cost = estimate(run, runDay);
         List<String> warnings = SpecWarnings.of(run, runDay, RunPrices.plan());
         if (output.structured()) {
             var plan = Json.object().put("runId", runId);
@@ -99,6 +111,21 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         // main exits (the plan was cut off mid-manifest).
         out().flush();
         return Main.SUCCEEDED;
+    }
+
+    /**
+     * The estimate, a workload of the user's own timed by its earlier runs in the store that
+     * {@code --stack}, {@code --local} or {@code --store} names (only such a workload reads it).
+     */
+    private CostEstimate estimate(RunSpec run, LocalDate runDay) {
+        if (history == null
+                || run.training().secondsPerEpoch() != null
+                || run.workload().sameAsBuiltin()) {
+            return CostEstimate.of(run, RunPrices.plan(), runDay);
+        }
+        try (TableOptions.Source source = history.open(clients)) {
+            return CostEstimate.of(run, RunPrices.plan(), runDay, PastEpochs.of(source.store()));
+        }
     }
 
     /** The code route, image and launcher; the command lines are the containers' below. */
