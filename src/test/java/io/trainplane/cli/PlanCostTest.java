@@ -402,4 +402,44 @@ class PlanCostTest {
         assertThat(complete.path("totalComplete").asBoolean()).isTrue();
         assertThat(complete.path("totalText").asText()).endsWith("(estimate)");
     }
+
+    @Test
+    void planWithAStoreLearnsAWorkloadsSecondsPerEpochFromItsEarlierRuns() throws IOException {
+        String custom = Files.readString(Path.of("examples/custom-image.json"));
+        Path storeDir = dir.resolve("store");
+        java.time.Instant t0 = Instant.parse(DAY + "T08:00:00Z");
+        try (io.trainplane.local.LocalStore local = io.trainplane.local.LocalStore.open(storeDir)) {
+            var store = new io.trainplane.runs.RunStore(
+                    local.client(), io.trainplane.local.LocalStore.tableName(), Clock.fixed(t0, ZoneOffset.UTC));
+            // Two SUCCEEDED runs of the example under other runIds, 3 epochs in 1,200 s and in 1,800 s: 500 s an epoch.
+            for (var run :
+                    java.util.Map.of("custom-a", 1_200L, "custom-b", 1_800L).entrySet()) {
+                String named = custom.replace("\"runId\": \"custom-image\"", "\"runId\": \"" + run.getKey() + "\"");
+                store.create(
+                        run.getKey(),
+                        Json.write(io.trainplane.spec.RunSpecs.normalize(named, java.time.LocalDate.parse(DAY))),
+                        null);
+                store.addStep(run.getKey(), new io.trainplane.runs.StepEntry("StartTraining", t0, t0, "ok", null));
+                store.addStep(
+                        run.getKey(),
+                        new io.trainplane.runs.StepEntry(
+                                "CheckTraining", t0, t0.plusSeconds(run.getValue()), "ok", null));
+                store.update(run.getKey(), r -> r.withStatus(io.trainplane.runs.RunStatus.SUCCEEDED));
+            }
+        }
+        Path f = dir.resolve("custom.json");
+        Files.writeString(f, custom);
+        CliTest.Result learned =
+                CliTest.cli(on(DAY), "plan", "--output", "json", "--store", storeDir.toString(), f.toString());
+        assertThat(learned.exit()).as(learned.err()).isZero();
+        JsonNode cost = Json.read(learned.out()).path("cost");
+        assertThat(cost.at("/secondsPerEpoch/source").asText()).isEqualTo("learned");
+        assertThat(cost.at("/secondsPerEpoch/seconds").asDouble()).isCloseTo(500, within(1e-6));
+        assertThat(cost.path("expectedHours").asDouble()).isCloseTo(3 * 500 / 3600.0 + 0.5, within(1e-4));
+
+        // Without a store: the default, marked as a guess in the text.
+        CliTest.Result guessed = CliTest.cli(on(DAY), "plan", f.toString());
+        assertThat(guessed.exit()).as(guessed.err()).isZero();
+        assertThat(guessed.out()).contains("3 epochs × 300 s per epoch", "a GUESS", "give training.secondsPerEpoch");
+    }
 }
