@@ -19,7 +19,10 @@ import java.util.Map;
 /**
  * A rough cost estimate of a run from the shipped price table and a simple model (the assumptions
  * are listed with the estimate). Not a quote: on-demand prices, and for a SPOT node group typical
- * spot prices with the on-demand price beside them; no other discounts, no data transfer.
+ * spot prices with the on-demand price beside them; no other discounts. Besides the nodes, control
+ * plane, volume and workflow, it counts what {@link RunUsage} prices (root volumes, logs, NAT and
+ * data transfer, S3). A Capacity Block's nodes are unpriced: the block is paid up front at its own
+ * rate, which the table does not have. The training's seconds per epoch: {@link EpochTime}.
  */
 public record CostEstimate(
         RunPrices prices,
