@@ -177,7 +177,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
         LocalCloud.ceilings()
                 .require(
                         ceiled,
-                        CostEstimate.of(ceiled, RunPrices.plan(), today()).worstCaseTotal(),
+                        CostEstimate.of(ceiled, RunPrices.plan(), today()).ceilingWorstCase(),
                         0);
         if (clusterFault != null
                 && Faults.interrupts(fault())

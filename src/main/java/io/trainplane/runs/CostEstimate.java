@@ -31,7 +31,8 @@ public record CostEstimate(
         List<Line> expected,
         double worstCaseHours,
         List<Line> worstCase,
-        EpochTime epochTime) {
+        EpochTime epochTime,
+        double unpricedBlockAtOnDemand) {
 
     /**
      * One row: quantity × unit price; {@code unitPrice} null when the table has no price for it.
@@ -181,7 +182,10 @@ public record CostEstimate(
                 lines(spec, prices, nodePrice, controlPlane, expectedHours, Math.max(0, expectedHours - overhead)),
                 worstHours,
                 lines(spec, prices, nodePrice, controlPlane, worstHours, worstHours),
-                epochTime);
+                epochTime,
+                create && nodes.capacityType() == CapacityType.CAPACITY_BLOCK && nodePrice.perHour() != null
+                        ? nodes.nodes() * worstHours * nodePrice.perHour()
+                        : 0);
     }
 
     /**
@@ -404,6 +408,15 @@ public record CostEstimate(
 
     public double worstCaseTotal() {
         return total(worstCase);
+    }
+
+    /**
+     * The worst case the stack's ceilings and a run's budget judge: {@link #worstCaseTotal} with a
+     * Capacity Block's unpriced nodes at their On-Demand price for the whole worst case, so that a
+     * line the table cannot price never lets a run past a ceiling it would otherwise meet.
+     */
+    public double ceilingWorstCase() {
+        return worstCaseTotal() + unpricedBlockAtOnDemand;
     }
 
     /** "$12.34 (estimate)", or "at least $12.34 (price of X unknown)" when a line has no price. */

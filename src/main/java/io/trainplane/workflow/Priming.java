@@ -98,7 +98,7 @@ public enum Priming {
                 RunSpecs.normalize(Json.write(sample.spec().toJson()), KubernetesVersions.asOf());
                 io.trainplane.runs.CostEstimate.of(
                                 sample.spec(), io.trainplane.aws.RunPrices.plan(), KubernetesVersions.asOf())
-                        .worstCaseTotal();
+                        .ceilingWorstCase();
             }
             case EKS_CLUSTER -> {
                 offline.eks().describeCluster(r -> r.name(sample.clusterName()));

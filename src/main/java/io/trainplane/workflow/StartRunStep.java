@@ -95,7 +95,7 @@ public final class StartRunStep implements Step {
                 .problems(
                         run,
                         CostEstimate.of(run, RunPrices.plan(), KubernetesVersions.day(clock.instant()))
-                                .worstCaseTotal(),
+                                .ceilingWorstCase(),
                         runningRuns(executionName)));
         if (!refused.isEmpty()) {
             throw new InvalidSpecException(refused);

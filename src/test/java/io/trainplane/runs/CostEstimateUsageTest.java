@@ -99,6 +99,18 @@ class CostEstimateUsageTest {
         assertThat(out.path("totalComplete").asBoolean()).isFalse();
         assertThat(out.at("/worstCase/totalComplete").asBoolean()).isFalse();
         assertThat(out.path("totalText").asText()).startsWith("at least $");
+        // The stack's ceilings judge the block's nodes at On-Demand for the whole worst case (2 nodes × 4 h), never
+        // at nothing: an unpriced line must not let a run past a ceiling.
+        assertThat(cost.ceilingWorstCase())
+                .isCloseTo(cost.worstCaseTotal() + 2 * 4 * PRICES.instancePerHour("p5.48xlarge"), within(1e-6));
+        // Any other run's ceiling figure is its worst case.
+        CostEstimate onDemand = CostEstimate.of(
+                spec(json.replace("\"capacityType\": \"CAPACITY_BLOCK\",", "")
+                        .replace("\"capacityReservationId\": \"cr-0123456789abcdef0\", ", "")),
+                PRICES,
+                DAY);
+        assertThat(onDemand.ceilingWorstCase()).isEqualTo(onDemand.worstCaseTotal());
+        assertThat(onDemand.ceilingWorstCase()).isCloseTo(cost.ceilingWorstCase(), within(1e-6));
     }
 
     @Test
