@@ -301,9 +301,7 @@ public record CostEstimate(
             NodeGroupSpec nodes = spec.cluster().nodeGroup();
             boolean block = nodes.capacityType() == CapacityType.CAPACITY_BLOCK;
             lines.add(new Line(
-                    block
-                            ? nodePrice.item() + " (Capacity Block " + nodes.capacityReservationId() + ", up front)"
-                            : nodePrice.item(),
+                    block ? nodePrice.item() + " (Capacity Block)" : nodePrice.item(),
                     nodes.nodes() * hours,
                     "node-hour",
                     block ? null : nodePrice.perHour(),

@@ -119,7 +119,7 @@ public final class ActualCost {
                 systemNodeHours = EksRequests.systemNodeGroup().nodes() * hours;
                 lines.add(line(
                         "EC2 " + nodes.nodes() + " × " + String.join("|", nodes.types()) + (spot ? " (spot)" : "")
-                                + (block ? " (Capacity Block " + nodes.capacityReservationId() + ", up front)" : ""),
+                                + (block ? " (Capacity Block)" : ""),
                         workerNodeHours,
                         "node-hour",
                         block ? null : prices.instances().nodePerHour(nodes).orElse(null)));

@@ -89,12 +89,14 @@ class CostEstimateUsageTest {
                 """;
         CostEstimate cost = CostEstimate.of(spec(json), PRICES, DAY);
         CostEstimate.Line workers = line(cost, "EC2 2 × p5.48xlarge");
-        assertThat(workers.item()).contains("Capacity Block cr-0123456789abcdef0", "up front");
+        assertThat(workers.item()).isEqualTo("EC2 2 × p5.48xlarge (Capacity Block)");
         // Not the On-Demand $98.32 an hour: the block's own rate, which the offline table does not have.
         assertThat(workers.unitPrice()).isNull();
         assertThat(cost.unpriced()).containsExactly(workers.item());
         assertThat(cost.assumptions())
-                .anyMatch(a -> a.contains("whole duration") && a.contains("ec2:DescribeCapacityBlockOfferings"));
+                .anyMatch(a -> a.startsWith("Capacity Block cr-0123456789abcdef0: paid up front")
+                        && a.contains("whole duration")
+                        && a.contains("ec2:DescribeCapacityBlockOfferings"));
         JsonNode out = cost.toJson();
         assertThat(out.path("totalComplete").asBoolean()).isFalse();
         assertThat(out.at("/worstCase/totalComplete").asBoolean()).isFalse();

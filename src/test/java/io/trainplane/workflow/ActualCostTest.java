@@ -142,6 +142,40 @@ class ActualCostTest {
     }
 
     @Test
+    void aCapacityBlocksNodesAreUnpricedNotOnDemand() throws Exception {
+        Instant start = V135.eksRelease().plusDays(10).atStartOfDay().toInstant(ZoneOffset.UTC);
+        RunRecord quickstart = quickstart(start, "\"nodes\": 2");
+        String block = quickstart
+                .specJson()
+                .replace("\"c5.2xlarge\"", "\"p4d.24xlarge\"")
+                .replace(
+                        "\"capacityType\":\"ON_DEMAND\"",
+                        "\"capacityType\":\"CAPACITY_BLOCK\"," + "\"capacityReservationId\":\"cr-0123456789abcdef0\"");
+        assertThat(block).contains("CAPACITY_BLOCK", "p4d.24xlarge");
+        String normalized = Json.write(RunSpecs.normalize(block, KubernetesVersions.day(start)));
+        RunCost cost = ActualCost.of(
+                RunRecord.newRun("quickstart", normalized, null, start)
+                        .withResource(RunResources.CLEANUP_FINISHED, start.plus(Duration.ofHours(2))),
+                steps(start),
+                start.plusSeconds(99_999),
+                PRICES);
+        RunCost.Line workers = byItem(cost).get("EC2 2 × p4d.24xlarge (Capacity Block)");
+        // Still the node-hours (2 × 100 min), but no price: the block was paid up front at its own rate.
+        assertThat(workers.quantity()).isCloseTo(2 * 100 / 60.0, within(1e-6));
+        assertThat(workers.unitPrice()).isNull();
+        assertThat(workers.cost()).isNull();
+        assertThat(cost.basis()).anyMatch(b -> b.startsWith("Capacity Block cr-0123456789abcdef0: paid up front"));
+        // The total is the priced lines' only.
+        assertThat(cost.total())
+                .isCloseTo(
+                        cost.lines().stream()
+                                .filter(l -> l.cost() != null)
+                                .mapToDouble(RunCost.Line::cost)
+                                .sum(),
+                        within(1e-5));
+    }
+
+    @Test
     void nothingCreatedCostsOnlyTheWorkflowAndAnUnknownEndIsTheRunsEnd() throws Exception {
         Instant start = V135.eksRelease().plusDays(10).atStartOfDay().toInstant(ZoneOffset.UTC);
         RunRecord refusedEarly = quickstart(start, "\"nodes\": 2").withoutResource(RunResources.CLEANUP_FINISHED);
