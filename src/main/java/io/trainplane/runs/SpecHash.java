@@ -21,15 +21,20 @@ public final class SpecHash {
     }
 
     /**
-     * The identity of the work a spec asks for: the hash of its normalized JSON without the runId
-     * (each run has its own) and training.secondsPerEpoch (an estimate, not the work), so that the
-     * runs of one spec under several runIds share it.
+     * The identity of the work a spec asks for, which earlier runs time ({@link PastEpochs}): the
+     * hash of its cluster, data, training and workload sections, without what differs between runs
+     * of the same work (the runId, the output prefix and budget StartRun writes into the stored
+     * spec, training.resumeFrom, the code package's per-run S3 URI) and training.secondsPerEpoch
+     * (an estimate, not the work).
      */
     public static String ofWork(RunSpec spec) {
         ObjectNode json = spec.toJson();
-        json.remove("runId");
+        json.retain("cluster", "data", "training", "workload");
         if (json.path("training") instanceof ObjectNode training) {
-            training.remove("secondsPerEpoch");
+            training.remove(java.util.List.of("secondsPerEpoch", "resumeFrom"));
+        }
+        if (json.path("workload").path("package") instanceof ObjectNode codePackage) {
+            codePackage.remove("s3Uri");
         }
         return of(json.toString());
     }
