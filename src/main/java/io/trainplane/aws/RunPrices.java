@@ -16,7 +16,8 @@ import java.nio.charset.StandardCharsets;
  * which change by the hour and by Availability Zone (the file's {@code spotSource} says so).
  * {@code fsxLustrePerGbMonth} prices FSx for Lustre SSD storage by deployment type, and for the
  * persistent ones by throughput per TiB: keys {@code SCRATCH_2}, {@code PERSISTENT_1/50}
- * (https://aws.amazon.com/fsx/lustre/pricing/).
+ * (https://aws.amazon.com/fsx/lustre/pricing/). {@code usage}: root volumes, logs, NAT, data
+ * transfer and S3 ({@link UsagePrices}).
  */
 public record RunPrices(
         InstancePrices instances,
@@ -28,7 +29,8 @@ public record RunPrices(
         double efsElasticWritePerGb,
         java.util.Map<String, Double> fsxLustrePerGbMonth,
         double stepFunctionsPer1000Transitions,
-        double lambdaPerGbSecond) {
+        double lambdaPerGbSecond,
+        UsagePrices usage) {
     public RunPrices {
         fsxLustrePerGbMonth = java.util.Map.copyOf(fsxLustrePerGbMonth);
     }
@@ -101,7 +103,8 @@ public record RunPrices(
                 n.path("efsElasticWritePerGb").asDouble(),
                 fsxPrices(n.path("fsxLustrePerGbMonth")),
                 n.path("stepFunctionsPer1000Transitions").asDouble(),
-                n.path("lambdaPerGbSecond").asDouble());
+                n.path("lambdaPerGbSecond").asDouble(),
+                UsagePrices.parse(n));
     }
 
     private static java.util.Map<String, Double> fsxPrices(JsonNode table) {
@@ -141,7 +144,24 @@ public record RunPrices(
                 efsElasticWritePerGb,
                 fsxLustrePerGbMonth,
                 stepFunctionsPer1000Transitions,
-                lambdaPerGbSecond);
+                lambdaPerGbSecond,
+                usage);
+    }
+
+    /** These prices with other usage prices (a table missing some, in tests of what then happens). */
+    public RunPrices withUsage(UsagePrices other) {
+        return new RunPrices(
+                instances,
+                spotDate,
+                eksControlPlanePerHour,
+                eksExtendedSupportControlPlanePerHour,
+                efsStoragePerGbMonth,
+                efsElasticReadPerGb,
+                efsElasticWritePerGb,
+                fsxLustrePerGbMonth,
+                stepFunctionsPer1000Transitions,
+                lambdaPerGbSecond,
+                other);
     }
 
     /** Whether the snapshot has this Region's instance prices. */

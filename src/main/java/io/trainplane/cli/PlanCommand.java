@@ -9,6 +9,7 @@ import io.trainplane.kubernetes.CodeRoute;
 import io.trainplane.kubernetes.VolumeManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.runs.CostEstimate;
+import io.trainplane.runs.PastEpochs;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import io.trainplane.spec.VolumeType;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,10 +42,23 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
     @Option(names = "--output", defaultValue = "text", paramLabel = "FORMAT", description = OutputFormat.HELP)
     OutputFormat output;
 
+    /**
+     * The run store whose earlier runs of the spec time a workload of the user's own (none: the
+     * plan reads no store). A group, not a mixin: picocli's help would list a mixin's group twice.
+     */
+    @ArgGroup(
+            exclusive = true,
+            multiplicity = "0..1",
+            heading = "Earlier runs to learn training.secondsPerEpoch from:%n")
+    TableOptions history;
+
     @Override
     public Integer call() {
         LocalDate runDay = today();
-        String region = RunPrices.regionOf(clients.environment());
+        // The stack's Region with --stack (its runs are learned from); else the environment's.
+        String region = history != null && history.stack() != null
+                ? clients.region()
+                : RunPrices.regionOf(clients.environment());
         JsonNode normalized = spec.normalized(runDay, region);
         String runId = SpecInput.runIdOf(normalized);
         var code = CodeShipment.pack(
@@ -73,7 +88,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         }
         List<String> aws = AwsPlan.of(run);
         RunPrices prices = RunPrices.forRegion(region);
-        CostEstimate cost = CostEstimate.of(run, prices, runDay);
+        CostEstimate cost = estimate(run, runDay, prices);
         List<String> warnings = SpecWarnings.of(run, runDay, prices);
         Optional<InstanceChoices> choices = InstanceChoices.of(
                 Json.read(spec.read()),
@@ -110,6 +125,21 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         // main exits (the plan was cut off mid-manifest).
         out().flush();
         return Main.SUCCEEDED;
+    }
+
+    /**
+     * The estimate, a workload of the user's own timed by its earlier runs in the store that
+     * {@code --stack}, {@code --local} or {@code --store} names (only such a workload reads it).
+     */
+    private CostEstimate estimate(RunSpec run, LocalDate runDay, RunPrices prices) {
+        if (history == null
+                || run.training().secondsPerEpoch() != null
+                || run.workload().sameAsBuiltin()) {
+            return CostEstimate.of(run, prices, runDay);
+        }
+        try (TableOptions.Source source = history.open(clients)) {
+            return CostEstimate.of(run, prices, runDay, PastEpochs.of(source.store()));
+        }
     }
 
     /** The code route, image and launcher; the command lines are the containers' below. */

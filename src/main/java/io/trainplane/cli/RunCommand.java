@@ -179,7 +179,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                 .require(
                         ceiled,
                         CostEstimate.of(ceiled, RunPrices.forRegion(LocalCloud.region()), today())
-                                .worstCaseTotal(),
+                                .ceilingWorstCase(),
                         0);
         if (clusterFault != null
                 && Faults.interrupts(fault())

@@ -90,7 +90,7 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
         // StartRun refuses a spec past the stack's ceilings too (and counts the runs going on): here
         // before anything is uploaded or started.
         RunCeilings ceilings = RunCeilings.fromParameters(StackOutputs.parameters(clients.cloudFormation(), stack));
-        ceilings.require(run, cost.worstCaseTotal(), 0);
+        ceilings.require(run, cost.ceilingWorstCase(), 0);
         Double budget = ceilings.budgetOf(run);
         String budgetNote = budget == null
                 ? ""

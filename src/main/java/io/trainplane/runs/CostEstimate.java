@@ -19,7 +19,10 @@ import java.util.Map;
 /**
  * A rough cost estimate of a run from the shipped price table and a simple model (the assumptions
  * are listed with the estimate). Not a quote: on-demand prices, and for a SPOT node group typical
- * spot prices with the on-demand price beside them; no other discounts, no data transfer.
+ * spot prices with the on-demand price beside them; no other discounts. Besides the nodes, control
+ * plane, volume and workflow, it counts what {@link RunUsage} prices (root volumes, logs, NAT and
+ * data transfer, S3). A Capacity Block's nodes are unpriced: the block is paid up front at its own
+ * rate, which the table does not have. The training's seconds per epoch: {@link EpochTime}.
  */
 public record CostEstimate(
         RunPrices prices,
@@ -27,7 +30,9 @@ public record CostEstimate(
         double expectedHours,
         List<Line> expected,
         double worstCaseHours,
-        List<Line> worstCase) {
+        List<Line> worstCase,
+        EpochTime epochTime,
+        double unpricedBlockAtOnDemand) {
 
     /**
      * One row: quantity × unit price; {@code unitPrice} null when the table has no price for it.
@@ -96,6 +101,14 @@ public record CostEstimate(
 
     /** The estimate of a run of {@code spec} starting on {@code runDay} (which sets the control plane's price). */
     public static CostEstimate of(RunSpec spec, RunPrices prices, LocalDate runDay) {
+        return of(spec, prices, runDay, PastEpochs.NONE);
+    }
+
+    /**
+     * The estimate of a run of {@code spec} starting on {@code runDay}, a workload of the user's
+     * own without training.secondsPerEpoch timed by its earlier runs in {@code past}.
+     */
+    public static CostEstimate of(RunSpec spec, RunPrices prices, LocalDate runDay, PastEpochs past) {
         boolean create = spec.cluster().created();
         NodeGroupSpec nodes = create ? spec.cluster().nodeGroup() : null;
         // A diversified node group may get its slowest type: the estimate assumes it.
@@ -104,7 +117,8 @@ public record CostEstimate(
                         .max(java.util.Comparator.comparingDouble(CostEstimate::secondsPerEpoch))
                         .orElseThrow()
                 : null;
-        double secondsPerEpoch = create ? secondsPerEpoch(slowest) : DEFAULT_SECONDS_PER_EPOCH;
+        EpochTime epochTime = epochTime(spec, slowest, past);
+        double secondsPerEpoch = epochTime.seconds();
         int epochs = spec.workload().epochs(spec.training().epochs());
         double epochHours = epochs * secondsPerEpoch / 3600.0;
         double timeoutHours = spec.training().timeoutMinutes() / 60.0;
@@ -131,25 +145,31 @@ public record CostEstimate(
                     controlPlane.perHour(),
                     prices.eksControlPlanePerHour()));
         }
-        if (create) {
+        if (create && nodes.capacityType() == CapacityType.CAPACITY_BLOCK) {
+            assumptions.add(capacityBlock(nodes));
+        }
+        if (create || epochTime.source() != EpochTime.Source.TABLE) {
             assumptions.add(String.format(
-                    "training: %d epochs × %.0f s per epoch on %s = %.2f h%s",
+                    "training: %d epochs × %.0f s per epoch%s = %.2f h%s (seconds per epoch: %s)",
                     epochs,
                     secondsPerEpoch,
-                    family(slowest),
+                    create ? " on " + family(slowest) : "",
                     epochHours,
                     epochHours > timeoutHours
                             ? String.format(", capped by training.timeoutMinutes at %.2f h", timeoutHours)
-                            : ""));
-        } else if (spec.cluster().warm()) {
+                            : "",
+                    epochTime.describe()));
+        }
+        if (!create && spec.cluster().warm()) {
             assumptions.add("warm cluster: its control plane and other nodes are billed to the cluster; the warm node"
                     + " group's nodes, up from the run's first state to right after its evaluation, are the run's"
                     + (spec.cluster().instanceType() != null
                             ? ", priced for the whole run"
                             : ", not priced here: give cluster.instanceType to price them"));
-        } else {
+        } else if (!create) {
             assumptions.add("existing cluster: its nodes and control plane are billed to the cluster, not to the run");
         }
+        assumptions.addAll(RunUsage.assumptions(spec));
         assumptions.add(String.format(
                 "expected duration: training + %.1f h (provisioning, data, evaluation, teardown), at most maxRunHours",
                 overhead));
@@ -161,7 +181,47 @@ public record CostEstimate(
                 expectedHours,
                 lines(spec, prices, nodePrice, controlPlane, expectedHours, Math.max(0, expectedHours - overhead)),
                 worstHours,
-                lines(spec, prices, nodePrice, controlPlane, worstHours, worstHours));
+                lines(spec, prices, nodePrice, controlPlane, worstHours, worstHours),
+                epochTime,
+                create && nodes.capacityType() == CapacityType.CAPACITY_BLOCK && nodePrice.perHour() != null
+                        ? nodes.nodes() * worstHours * nodePrice.perHour()
+                        : 0);
+    }
+
+    /**
+     * The seconds per epoch the estimate takes: training.secondsPerEpoch when given; for the
+     * built-in workload, its figure for the (slowest) instance family; for a workload of the
+     * user's own, the mean of its earlier SUCCEEDED runs in {@code past}, else a guess.
+     */
+    static EpochTime epochTime(RunSpec spec, String slowest, PastEpochs past) {
+        Double stated = spec.training().secondsPerEpoch();
+        if (stated != null) {
+            return new EpochTime(stated, EpochTime.Source.STATED, null);
+        }
+        if (spec.workload().sameAsBuiltin()) {
+            return slowest == null
+                    ? new EpochTime(DEFAULT_SECONDS_PER_EPOCH, EpochTime.Source.TABLE, "any family")
+                    : new EpochTime(secondsPerEpoch(slowest), EpochTime.Source.TABLE, family(slowest));
+        }
+        return past.of(spec)
+                .map(l -> new EpochTime(
+                        l.meanSeconds(),
+                        EpochTime.Source.LEARNED,
+                        "the mean of " + l.runs() + " earlier SUCCEEDED run" + (l.runs() == 1 ? "" : "s")
+                                + " of this spec"))
+                .orElseGet(() -> new EpochTime(DEFAULT_SECONDS_PER_EPOCH, EpochTime.Source.GUESS, null));
+    }
+
+    /**
+     * A Capacity Block is paid up front, at its own rate, for the block's whole duration: neither
+     * is in the offline table (AWS quotes them per offering: ec2:DescribeCapacityBlockOfferings'
+     * UpfrontFee, https://aws.amazon.com/ec2/capacityblocks/pricing/).
+     */
+    public static String capacityBlock(NodeGroupSpec nodes) {
+        return "Capacity Block " + nodes.capacityReservationId() + ": paid up front for the block's whole duration at"
+                + " the Capacity Block rate (not On-Demand), which the offline table does not have: its line is unpriced"
+                + " and the totals are lower bounds; AWS quotes the block's price as the UpfrontFee of"
+                + " ec2:DescribeCapacityBlockOfferings (https://aws.amazon.com/ec2/capacityblocks/pricing/)";
     }
 
     /**
@@ -239,11 +299,12 @@ public record CostEstimate(
         List<Line> lines = new ArrayList<>();
         if (create) {
             NodeGroupSpec nodes = spec.cluster().nodeGroup();
+            boolean block = nodes.capacityType() == CapacityType.CAPACITY_BLOCK;
             lines.add(new Line(
-                    nodePrice.item(),
+                    block ? nodePrice.item() + " (Capacity Block)" : nodePrice.item(),
                     nodes.nodes() * hours,
                     "node-hour",
-                    nodePrice.perHour(),
+                    block ? null : nodePrice.perHour(),
                     nodes.capacityType() == CapacityType.SPOT && nodePrice.perHour() != null
                             ? nodePrice.onDemandPerHour()
                             : null));
@@ -283,6 +344,16 @@ public record CostEstimate(
                     "GB-month",
                     prices.fsxLustrePerGbMonth(spec.volume())));
         }
+        lines.addAll(RunUsage.lines(
+                spec,
+                prices,
+                new RunUsage.Hours(
+                        create ? spec.cluster().nodeGroup().nodes() * hours : 0,
+                        create ? EksRequests.systemNodeGroup().nodes() * hours : 0,
+                        create ? hours : 0,
+                        trainingHours,
+                        RunUsage.pulledGB(spec),
+                        true)));
         double polls = (create ? SETUP_POLLS_CREATE : SETUP_POLLS_EXISTING)
                 + Math.ceil(trainingHours * 3600 / TRAINING_POLL_SECONDS);
         lines.add(new Line(
@@ -337,6 +408,15 @@ public record CostEstimate(
         return total(worstCase);
     }
 
+    /**
+     * The worst case the stack's ceilings and a run's budget judge: {@link #worstCaseTotal} with a
+     * Capacity Block's unpriced nodes at their On-Demand price for the whole worst case, so that a
+     * line the table cannot price never lets a run past a ceiling it would otherwise meet.
+     */
+    public double ceilingWorstCase() {
+        return worstCaseTotal() + unpricedBlockAtOnDemand;
+    }
+
     /** "$12.34 (estimate)", or "at least $12.34 (price of X unknown)" when a line has no price. */
     public static String totalText(List<Line> lines) {
         List<String> unknown = lines.stream()
@@ -365,6 +445,11 @@ public record CostEstimate(
         ArrayNode a = n.putArray("assumptions");
         assumptions.forEach(a::add);
         n.put("expectedHours", round(expectedHours));
+        n.putObject("secondsPerEpoch")
+                .put("seconds", round(epochTime.seconds()))
+                .put("source", epochTime.source().name().toLowerCase(java.util.Locale.ROOT))
+                .put("guess", epochTime.guess())
+                .put("text", epochTime.describe());
         lines(n.putArray("lines"), expected);
         n.put("total", round(expectedTotal()));
         // A total without some prices is a lower bound: say so beside the number, never only in "unpriced".

@@ -11,8 +11,8 @@ import java.util.Objects;
  * {@link #MAX_BASIS} notes, so the run item stays small.
  */
 public record RunCost(String priceTable, double hours, List<Line> lines, double total, List<String> basis) {
-    public static final int MAX_LINES = 12;
-    public static final int MAX_BASIS = 8;
+    public static final int MAX_LINES = 16;
+    public static final int MAX_BASIS = 12;
 
     /** {@code unitPrice} and {@code cost} are null when the table has no price for the item (left out of the total). */
     public record Line(String item, double quantity, String unit, Double unitPrice, Double cost) {

@@ -1,5 +1,7 @@
 package io.trainplane.runs;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.spec.RunSpec;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,5 +18,24 @@ public final class SpecHash {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+    }
+
+    /**
+     * The identity of the work a spec asks for, which earlier runs time ({@link PastEpochs}): the
+     * hash of its cluster, data, training and workload sections, without what differs between runs
+     * of the same work (the runId, the output prefix and budget StartRun writes into the stored
+     * spec, training.resumeFrom, the code package's per-run S3 URI) and training.secondsPerEpoch
+     * (an estimate, not the work).
+     */
+    public static String ofWork(RunSpec spec) {
+        ObjectNode json = spec.toJson();
+        json.retain("cluster", "data", "training", "workload");
+        if (json.path("training") instanceof ObjectNode training) {
+            training.remove(java.util.List.of("secondsPerEpoch", "resumeFrom"));
+        }
+        if (json.path("workload").path("package") instanceof ObjectNode codePackage) {
+            codePackage.remove("s3Uri");
+        }
+        return of(json.toString());
     }
 }

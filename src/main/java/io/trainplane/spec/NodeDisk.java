@@ -49,14 +49,18 @@ public final class NodeDisk {
     /** An image of the user's own, size unknown: taken as a CUDA training image of 10 GB compressed (an estimate). */
     static final double UNKNOWN_COMPRESSED_GB = 10;
     /** Trainplane's own images on a node (the AWS CLI, pause, the device plugins): under 0.5 GB together (an estimate). */
-    static final double OWN_IMAGES_GB = 0.5;
+    public static final double OWN_IMAGES_GB = 0.5;
 
     private NodeDisk() {}
 
     /** What a node of a run with {@code trainingImage} stores, in GiB: the system and the images. */
     static double storedGiB(String trainingImage) {
-        return SYSTEM_GIB
-                + imageGiB(KNOWN_COMPRESSED_GB.getOrDefault(trainingImage, UNKNOWN_COMPRESSED_GB) + OWN_IMAGES_GB);
+        return SYSTEM_GIB + imageGiB(compressedGB(trainingImage) + OWN_IMAGES_GB);
+    }
+
+    /** The compressed size (GB) of {@code image}: published, else {@link #UNKNOWN_COMPRESSED_GB}'s estimate. */
+    public static double compressedGB(String image) {
+        return KNOWN_COMPRESSED_GB.getOrDefault(image, UNKNOWN_COMPRESSED_GB);
     }
 
     /** What an image of {@code compressedGB} takes on a node once pulled and unpacked, in GiB (the same loose unit as the sizes). */

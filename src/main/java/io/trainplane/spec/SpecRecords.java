@@ -206,7 +206,10 @@ final class SpecRecords {
                 training.path("maxRestarts").asInt(),
                 training.path("maxInterruptions").asInt(),
                 training.path("timeoutMinutes").asInt(),
-                text(training, "resumeFrom"));
+                text(training, "resumeFrom"),
+                training.path("secondsPerEpoch").isNumber()
+                        ? training.path("secondsPerEpoch").asDouble()
+                        : null);
     }
 
     private static ObjectNode training(TrainingSpec training) {
@@ -224,6 +227,9 @@ final class SpecRecords {
                 .put("maxInterruptions", training.maxInterruptions())
                 .put("timeoutMinutes", training.timeoutMinutes());
         putText(json, "resumeFrom", training.resumeFrom());
+        if (training.secondsPerEpoch() != null) {
+            json.put("secondsPerEpoch", training.secondsPerEpoch());
+        }
         return json;
     }
 

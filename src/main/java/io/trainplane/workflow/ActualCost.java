@@ -3,9 +3,11 @@ package io.trainplane.workflow;
 import io.trainplane.aws.RunPrices;
 import io.trainplane.aws.eks.EksRequests;
 import io.trainplane.runs.CostEstimate;
+import io.trainplane.runs.PastEpochs;
 import io.trainplane.runs.RunCost;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
+import io.trainplane.runs.RunUsage;
 import io.trainplane.runs.StepEntry;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.KubernetesVersions;
@@ -34,6 +36,10 @@ import java.util.Optional;
  *   <li>EFS: GB-hours of the plan's assumed stored size ({@link #EFS_STORED_GB}), the simulated
  *       and the real file system's metered size not being read by the workflow; reads and writes
  *       as the plan assumes them.
+ *   <li>Root volumes, control-plane logs, NAT processing and S3 ({@link RunUsage}): the plan's
+ *       quantities for the node-hours, cluster hours and training time the timeline shows.
+ *   <li>A Capacity Block's nodes are unpriced: the block is paid up front at a rate the table
+ *       does not have.
  *   <li>Step Functions transitions and Lambda: the timeline records each step once it is done, not
  *       each poll, so the polls are estimated (one every {@link #POLL_SECONDS} of the run), and each
  *       invocation is billed as the plan assumes; the exact transitions are in the execution's
@@ -90,6 +96,9 @@ public final class ActualCost {
         List<String> basis = new ArrayList<>();
         Optional<Instant> clusterSince = startOf(steps, Pipeline.CREATE_CLUSTER.name());
         Optional<Instant> nodesSince = startOf(steps, Pipeline.CREATE_NODEGROUP.name());
+        double workerNodeHours = 0;
+        double systemNodeHours = 0;
+        double clusterHours = 0;
         if (spec.cluster().created()) {
             basis.add("nodes and control plane: from their creation request to the end of cleanup");
             if (nodesSince.isPresent()) {
@@ -105,11 +114,18 @@ public final class ActualCost {
                             + WORKERS_DRAIN_LIMIT.toMinutes() + " minutes EKS gives a node to drain before its"
                             + " instance is terminated");
                 }
+                boolean block = nodes.capacityType() == CapacityType.CAPACITY_BLOCK;
+                workerNodeHours = nodes.nodes() * hours(nodesSince.get(), released.orElse(finished));
+                systemNodeHours = EksRequests.systemNodeGroup().nodes() * hours;
                 lines.add(line(
-                        "EC2 " + nodes.nodes() + " × " + String.join("|", nodes.types()) + (spot ? " (spot)" : ""),
-                        nodes.nodes() * hours(nodesSince.get(), released.orElse(finished)),
+                        "EC2 " + nodes.nodes() + " × " + String.join("|", nodes.types()) + (spot ? " (spot)" : "")
+                                + (block ? " (Capacity Block)" : ""),
+                        workerNodeHours,
                         "node-hour",
-                        prices.instances().nodePerHour(nodes).orElse(null)));
+                        block ? null : prices.instances().nodePerHour(nodes).orElse(null)));
+                if (block) {
+                    basis.add(CostEstimate.capacityBlock(nodes));
+                }
                 if (spot) {
                     basis.add("spot nodes at the highest typical spot price of their types, as the plan");
                 }
@@ -124,9 +140,10 @@ public final class ActualCost {
                 boolean extended = KubernetesVersions.support(
                                 spec.cluster().kubernetesVersion(), KubernetesVersions.day(run.createdAt()))
                         == KubernetesVersions.Support.EXTENDED;
+                clusterHours = hours(clusterSince.get(), finished);
                 lines.add(line(
                         extended ? "EKS control plane, extended support" : "EKS control plane",
-                        hours(clusterSince.get(), finished),
+                        clusterHours,
                         "hour",
                         extended ? prices.eksExtendedSupportControlPlanePerHour() : prices.eksControlPlanePerHour()));
             }
@@ -176,6 +193,21 @@ public final class ActualCost {
                     prices.fsxLustrePerGbMonth(spec.volume())));
             basis.add("FSx for Lustre: its whole capacity from CreateVolume to the end of cleanup (FSx bills the"
                     + " capacity, prorated by the second)");
+        }
+        double trainingHours = PastEpochs.trainingSeconds(steps).orElse(0.0) / 3600.0;
+        // Images are pulled by the nodes the run started; the data and outputs by a run that got to them.
+        boolean nodesStarted = nodesSince.isPresent()
+                || (spec.cluster().warm() && startOf(steps, SCALE_UP_WORKERS).isPresent());
+        boolean outputs = startOf(steps, PastEpochs.START_TRAINING).isPresent();
+        double pulled = nodesStarted ? RunUsage.pulledGB(spec) : 0;
+        for (CostEstimate.Line usage : RunUsage.lines(
+                spec,
+                prices,
+                new RunUsage.Hours(workerNodeHours, systemNodeHours, clusterHours, trainingHours, pulled, outputs))) {
+            lines.add(line(usage.item(), usage.quantity(), usage.unit(), usage.unitPrice()));
+        }
+        if (nodesStarted || outputs) {
+            basis.addAll(RunUsage.assumptions(spec));
         }
         double runSeconds = Duration.between(run.createdAt(), finished).toMillis() / 1000.0;
         double polls = Math.ceil(runSeconds / POLL_SECONDS);

@@ -100,7 +100,7 @@ public enum Priming {
                                 sample.spec(),
                                 io.trainplane.aws.RunPrices.forRegion(io.trainplane.aws.RunPrices.DEFAULT_REGION),
                                 KubernetesVersions.asOf())
-                        .worstCaseTotal();
+                        .ceilingWorstCase();
             }
             case EKS_CLUSTER -> {
                 offline.eks().describeCluster(r -> r.name(sample.clusterName()));

@@ -98,7 +98,7 @@ public final class StartRunStep implements Step {
                                         run,
                                         RunPrices.forRegion(settings.region()),
                                         KubernetesVersions.day(clock.instant()))
-                                .worstCaseTotal(),
+                                .ceilingWorstCase(),
                         runningRuns(executionName)));
         if (!refused.isEmpty()) {
             throw new InvalidSpecException(refused);

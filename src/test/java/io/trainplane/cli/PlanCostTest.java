@@ -114,6 +114,28 @@ class PlanCostTest {
         assertThat(line(lines, "Lambda", "quantity")).isCloseTo(150, within(1e-6));
         assertThat(line(lines, "Lambda", "cost")).isCloseTo(150 * 0.0000166667, within(1e-6));
         assertThat(line(lines, "EC2 1 × m5.large (system)", "cost")).isCloseTo(hours * 0.096, within(1e-4));
+        // Root volumes: 2 workers × 30 GiB (the default for the PyTorch image) + 1 system node × 20 GiB, at $0.08 a
+        // GB-month.
+        assertThat(line(lines, "EBS gp3 root volumes", "quantity")).isCloseTo(80 * hours / 730, within(1e-6));
+        assertThat(line(lines, "EBS gp3 root volumes", "cost")).isCloseTo(80 * hours / 730 * 0.08, within(1e-6));
+        // Control-plane logs: 0.05 GB an hour at $0.50 a GB ingested.
+        assertThat(line(lines, "CloudWatch Logs, control plane", "cost")).isCloseTo(0.05 * hours * 0.50, within(1e-6));
+        // Each of the 3 nodes pulls the 3.4 GB PyTorch image and 0.5 GB of Trainplane's; the data is synthetic.
+        assertThat(line(lines, "NAT gateway processing", "quantity")).isCloseTo(11.7, within(1e-6));
+        assertThat(line(lines, "NAT gateway processing", "cost")).isCloseTo(11.7 * 0.045, within(1e-6));
+        assertThat(line(lines, "Data transfer in", "quantity")).isCloseTo(11.7, within(1e-6));
+        assertThat(line(lines, "Data transfer in", "cost")).isZero();
+        // S3: 0.5 GB kept a month; 10 + 2 × 20 epochs + ceil(500 / 60) = 9 syncs = 59 PUTs and LISTs; 10 GETs.
+        assertThat(line(lines, "S3 storage", "cost")).isCloseTo(0.5 * 0.023, within(1e-6));
+        assertThat(line(lines, "S3 PUT and LIST", "quantity")).isCloseTo(0.059, within(1e-6));
+        assertThat(line(lines, "S3 PUT and LIST", "cost")).isCloseTo(0.059 * 0.005, within(1e-6));
+        assertThat(line(lines, "S3 GET", "cost")).isCloseTo(0.01 * 0.0004, within(1e-9));
+        double usage = 80 * hours / 730 * 0.08
+                + 0.05 * hours * 0.50
+                + 11.7 * 0.045
+                + 0.5 * 0.023
+                + 0.059 * 0.005
+                + 0.01 * 0.0004;
         double total = 2 * hours * 1.212
                 + hours * 0.096
                 + hours * 0.10
@@ -121,14 +143,25 @@ class PlanCostTest {
                 + 0.12
                 + 0.126
                 + 0.004875
-                + 0.0025;
+                + 0.0025
+                + usage;
         assertThat(cost.path("total").asDouble()).isCloseTo(total, within(1e-3));
 
         JsonNode worst = cost.path("worstCase");
         assertThat(worst.path("hours").asDouble()).isEqualTo(6.0);
         // 40 + 6 × 3600 / 120 = 220 polls: 720 transitions, 500 GB-s.
-        double worstTotal =
-                12 * 1.212 + 6 * 0.096 + 0.6 + 2.0 * 6 / 730 * 0.30 + 0.12 + 0.126 + 0.720 * 0.025 + 500 * 0.0000166667;
+        // The usage for 6 h: 10 + 40 + 360 syncs = 410 PUTs and LISTs.
+        double worstUsage =
+                80 * 6 / 730.0 * 0.08 + 0.05 * 6 * 0.50 + 11.7 * 0.045 + 0.5 * 0.023 + 0.410 * 0.005 + 0.01 * 0.0004;
+        double worstTotal = 12 * 1.212
+                + 6 * 0.096
+                + 0.6
+                + 2.0 * 6 / 730 * 0.30
+                + 0.12
+                + 0.126
+                + 0.720 * 0.025
+                + 500 * 0.0000166667
+                + worstUsage;
         assertThat(worst.path("total").asDouble()).isCloseTo(worstTotal, within(1e-3));
     }
 
@@ -368,5 +401,45 @@ class PlanCostTest {
                 CostEstimate.of(spec, table, java.time.LocalDate.parse(DAY)).toJson();
         assertThat(complete.path("totalComplete").asBoolean()).isTrue();
         assertThat(complete.path("totalText").asText()).endsWith("(estimate)");
+    }
+
+    @Test
+    void planWithAStoreLearnsAWorkloadsSecondsPerEpochFromItsEarlierRuns() throws IOException {
+        String custom = Files.readString(Path.of("examples/custom-image.json"));
+        Path storeDir = dir.resolve("store");
+        java.time.Instant t0 = Instant.parse(DAY + "T08:00:00Z");
+        try (io.trainplane.local.LocalStore local = io.trainplane.local.LocalStore.open(storeDir)) {
+            var store = new io.trainplane.runs.RunStore(
+                    local.client(), io.trainplane.local.LocalStore.tableName(), Clock.fixed(t0, ZoneOffset.UTC));
+            // Two SUCCEEDED runs of the example under other runIds, 3 epochs in 1,200 s and in 1,800 s: 500 s an epoch.
+            for (var run :
+                    java.util.Map.of("custom-a", 1_200L, "custom-b", 1_800L).entrySet()) {
+                String named = custom.replace("\"runId\": \"custom-image\"", "\"runId\": \"" + run.getKey() + "\"");
+                store.create(
+                        run.getKey(),
+                        Json.write(io.trainplane.spec.RunSpecs.normalize(named, java.time.LocalDate.parse(DAY))),
+                        null);
+                store.addStep(run.getKey(), new io.trainplane.runs.StepEntry("StartTraining", t0, t0, "ok", null));
+                store.addStep(
+                        run.getKey(),
+                        new io.trainplane.runs.StepEntry(
+                                "CheckTraining", t0, t0.plusSeconds(run.getValue()), "ok", null));
+                store.update(run.getKey(), r -> r.withStatus(io.trainplane.runs.RunStatus.SUCCEEDED));
+            }
+        }
+        Path f = dir.resolve("custom.json");
+        Files.writeString(f, custom);
+        CliTest.Result learned =
+                CliTest.cli(on(DAY), "plan", "--output", "json", "--store", storeDir.toString(), f.toString());
+        assertThat(learned.exit()).as(learned.err()).isZero();
+        JsonNode cost = Json.read(learned.out()).path("cost");
+        assertThat(cost.at("/secondsPerEpoch/source").asText()).isEqualTo("learned");
+        assertThat(cost.at("/secondsPerEpoch/seconds").asDouble()).isCloseTo(500, within(1e-6));
+        assertThat(cost.path("expectedHours").asDouble()).isCloseTo(3 * 500 / 3600.0 + 0.5, within(1e-4));
+
+        // Without a store: the default, marked as a guess in the text.
+        CliTest.Result guessed = CliTest.cli(on(DAY), "plan", f.toString());
+        assertThat(guessed.exit()).as(guessed.err()).isZero();
+        assertThat(guessed.out()).contains("3 epochs × 300 s per epoch", "a GUESS", "give training.secondsPerEpoch");
     }
 }

@@ -31,7 +31,9 @@ class ActualCostTest {
              "spotInstances": {"c5.2xlarge": 0.4},
              "eksControlPlanePerHour": 0.1, "eksExtendedSupportControlPlanePerHour": 0.6,
              "efsStoragePerGbMonth": 0.3, "efsElasticReadPerGb": 0.03, "efsElasticWritePerGb": 0.06,
-             "stepFunctionsPer1000Transitions": 0.025, "lambdaPerGbSecond": 0.00002}
+             "stepFunctionsPer1000Transitions": 0.025, "lambdaPerGbSecond": 0.00002,
+             "ebsGp3PerGbMonth": 0.1, "logsIngestionPerGb": 0.5, "natGatewayPerHour": 0.05, "natGatewayPerGb": 0.05,
+             "dataTransferInPerGb": 0.0, "s3StandardPerGbMonth": 0.02, "s3PutPer1000": 0.005, "s3GetPer1000": 0.0004}
             """);
 
     static final KubernetesVersions.Version V135 =
@@ -98,6 +100,16 @@ class ActualCostTest {
         assertThat(lines.get("EFS storage").cost()).isCloseTo(2.0 * 95 / 60.0 / 730.0 * 0.3, within(1e-6));
         assertThat(lines.get("EFS elastic throughput, reads").quantity()).isCloseTo(0.2 * 11, within(1e-6));
         assertThat(lines.get("EFS elastic throughput, writes").cost()).isCloseTo(2.0 * 0.06, within(1e-6));
+        // Root volumes while the nodes ran (100 min): 2 workers × 30 GiB and the system node's 20 GiB, in GB-months.
+        assertThat(lines.get("EBS gp3 root volumes").quantity())
+                .isCloseTo((2 * 30 + 20) * 100 / 60.0 / 730.0, within(1e-6));
+        assertThat(lines.get("EBS gp3 root volumes").cost())
+                .isCloseTo((2 * 30 + 20) * 100 / 60.0 / 730.0 * 0.1, within(1e-6));
+        // Control-plane logs for the cluster's 119 minutes; the 3 nodes' images through the NAT gateway.
+        assertThat(lines.get("CloudWatch Logs, control plane").cost()).isCloseTo(0.05 * 119 / 60.0 * 0.5, within(1e-6));
+        assertThat(lines.get("NAT gateway processing, pulls").cost()).isCloseTo(3 * (3.4 + 0.5) * 0.05, within(1e-6));
+        // The run never got to its training: it wrote no outputs.
+        assertThat(lines).doesNotContainKeys("S3 storage, outputs (first month)", "S3 PUT and LIST requests");
         // The workflow: 5 recorded steps and 240 polls (one every 30 s of a 2-hour run), each invocation billed 2 s
         // (the steps span their states, not the functions' run time).
         assertThat(lines.get("Step Functions transitions").quantity())
@@ -127,6 +139,41 @@ class ActualCostTest {
         RunCost cost = ActualCost.of(
                 quickstart(start, "\"nodes\": 2, \"capacityType\": \"SPOT\""), steps(start), start, PRICES);
         assertThat(byItem(cost).get("EC2 2 × c5.2xlarge (spot)").cost()).isCloseTo(2 * 100 / 60.0 * 0.4, within(1e-6));
+    }
+
+    @Test
+    void aCapacityBlocksNodesAreUnpricedNotOnDemand() throws Exception {
+        Instant start = V135.eksRelease().plusDays(10).atStartOfDay().toInstant(ZoneOffset.UTC);
+        RunRecord quickstart = quickstart(start, "\"nodes\": 2");
+        String block = quickstart
+                .specJson()
+                .replace("\"c5.2xlarge\"", "\"p4d.24xlarge\"")
+                .replace("\"gpusPerNode\":0", "\"gpusPerNode\":8") // the type's, which the spec asserts
+                .replace(
+                        "\"capacityType\":\"ON_DEMAND\"",
+                        "\"capacityType\":\"CAPACITY_BLOCK\"," + "\"capacityReservationId\":\"cr-0123456789abcdef0\"");
+        assertThat(block).contains("CAPACITY_BLOCK", "p4d.24xlarge");
+        String normalized = Json.write(RunSpecs.normalize(block, KubernetesVersions.day(start)));
+        RunCost cost = ActualCost.of(
+                RunRecord.newRun("quickstart", normalized, null, start)
+                        .withResource(RunResources.CLEANUP_FINISHED, start.plus(Duration.ofHours(2))),
+                steps(start),
+                start.plusSeconds(99_999),
+                PRICES);
+        RunCost.Line workers = byItem(cost).get("EC2 2 × p4d.24xlarge (Capacity Block)");
+        // Still the node-hours (2 × 100 min), but no price: the block was paid up front at its own rate.
+        assertThat(workers.quantity()).isCloseTo(2 * 100 / 60.0, within(1e-6));
+        assertThat(workers.unitPrice()).isNull();
+        assertThat(workers.cost()).isNull();
+        assertThat(cost.basis()).anyMatch(b -> b.startsWith("Capacity Block cr-0123456789abcdef0: paid up front"));
+        // The total is the priced lines' only.
+        assertThat(cost.total())
+                .isCloseTo(
+                        cost.lines().stream()
+                                .filter(l -> l.cost() != null)
+                                .mapToDouble(RunCost.Line::cost)
+                                .sum(),
+                        within(1e-5));
     }
 
     @Test
