@@ -58,7 +58,12 @@ final class Keys {
         }
     }
 
-    /** UpdateItem's ReturnValues: NONE, ALL_OLD, ALL_NEW, UPDATED_OLD or UPDATED_NEW (null: none). */
+    /**
+     * UpdateItem's ReturnValues: NONE, ALL_OLD, ALL_NEW, UPDATED_OLD or UPDATED_NEW (null: none).
+     * The "updated" attributes are those the update named whose value it changed (one it set to
+     * the value it had is not among them), as moto_server reads
+     * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html#DDB-UpdateItem-request-ReturnValues.
+     */
     static Map<String, AttributeValue> returned(
             ReturnValue what, Map<String, AttributeValue> old, Map<String, AttributeValue> after, Set<String> changed) {
         if (what == null || what == ReturnValue.NONE) {
@@ -67,10 +72,22 @@ final class Keys {
         return switch (what) {
             case ALL_OLD -> old;
             case ALL_NEW -> after;
-            case UPDATED_OLD -> only(old, changed);
-            case UPDATED_NEW -> only(after, changed);
+            case UPDATED_OLD -> only(old, differing(old, after, changed));
+            case UPDATED_NEW -> only(after, differing(old, after, changed));
             default -> throw new UnsupportedOperationException("UpdateItem with ReturnValues " + what);
         };
+    }
+
+    private static Set<String> differing(
+            Map<String, AttributeValue> old, Map<String, AttributeValue> after, Set<String> names) {
+        Map<String, AttributeValue> before = old == null ? Map.of() : old;
+        Set<String> out = new java.util.LinkedHashSet<>();
+        names.forEach(n -> {
+            if (!AttributeValues.same(before.get(n), after.get(n)) && (before.containsKey(n) || after.containsKey(n))) {
+                out.add(n);
+            }
+        });
+        return out;
     }
 
     private static Map<String, AttributeValue> only(Map<String, AttributeValue> item, Set<String> names) {

@@ -42,6 +42,10 @@ record Path(List<Object> segments) {
         if (token.startsWith(":") || !(Character.isLetter(token.charAt(0)) || token.charAt(0) == '_')) {
             throw tokens.syntax(token);
         }
+        if (ReservedWords.isReserved(token)) {
+            throw Errors.validation(
+                    "Invalid expression: Attribute name is a reserved keyword; reserved keyword: " + token);
+        }
         return token;
     }
 

@@ -17,7 +17,7 @@ class DynamoExpressionsTest {
             "status", s("RUNNING"),
             "version", n("3"),
             "tags", AttributeValue.fromSs(List.of("x", "y")),
-            "list", AttributeValue.fromL(List.of(n("1"), s("two"))),
+            "entries", AttributeValue.fromL(List.of(n("1"), s("two"))),
             "spec", AttributeValue.fromM(Map.of("nodes", n("2"))));
 
     private static final Placeholders P = new Placeholders(
@@ -59,9 +59,9 @@ class DynamoExpressionsTest {
         assertThat(holds("#s < :pending")).isFalse(); // R (0x52) > P (0x50)
         assertThat(holds("#s > :pending")).isTrue();
         assertThat(holds("#s < :three")).isFalse(); // string and number do not order
-        assertThat(holds("missing <> :three")).isTrue();
-        assertThat(holds("missing = :three")).isFalse();
-        assertThat(holds("missing < :three")).isFalse();
+        assertThat(holds("gone <> :three")).isTrue();
+        assertThat(holds("gone = :three")).isFalse();
+        assertThat(holds("gone < :three")).isFalse();
     }
 
     @Test
@@ -80,15 +80,15 @@ class DynamoExpressionsTest {
                 .isTrue();
         assertThat(holds("attribute_not_exists(#pk)")).isFalse();
         assertThat(holds("begins_with(#sk, :prefix)")).isTrue();
-        assertThat(holds("contains(tags, :x) AND contains(list, :twostr)")).isTrue();
-        assertThat(holds("contains(list, :one)")).isTrue();
-        assertThat(holds("size(tags) = :two AND size(list) = :two")).isTrue();
+        assertThat(holds("contains(tags, :x) AND contains(entries, :twostr)")).isTrue();
+        assertThat(holds("contains(entries, :one)")).isTrue();
+        assertThat(holds("size(tags) = :two AND size(entries) = :two")).isTrue();
         assertThat(holds("#v BETWEEN :two AND :ten")).isTrue();
         assertThat(holds("#v BETWEEN :ten AND :ten")).isFalse();
         assertThat(holds("#s IN (:pending, :running)")).isTrue();
         assertThat(holds("#s IN (:pending)")).isFalse();
-        assertThat(holds("#spec.#n = :two AND list[1] = :x")).isFalse();
-        assertThat(holds("#spec.#n = :two AND list[0] = :one")).isTrue();
+        assertThat(holds("#spec.#n = :two AND entries[1] = :x")).isFalse();
+        assertThat(holds("#spec.#n = :two AND entries[0] = :one")).isTrue();
         assertThat(holds("attribute_type(#s, :S)")).isTrue();
     }
 
@@ -117,14 +117,14 @@ class DynamoExpressionsTest {
     @Test
     void updateSetsRemovesAddsAndReadsTheItemAsItWas() {
         Map<String, AttributeValue> after = Update.parse(
-                        "SET #v = #v + :one, counter = if_not_exists(counter, :ten) - :one,"
-                                + " list = list_append(list, :list), copy = #v REMOVE tags ADD added :two, #n :one",
+                        "SET #v = #v + :one, tally = if_not_exists(tally, :ten) - :one,"
+                                + " entries = list_append(entries, :list), dup = #v REMOVE tags ADD added :two, #n :one",
                         P)
                 .apply(ITEM);
         assertThat(after.get("version")).isEqualTo(n("4"));
-        assertThat(after.get("counter")).isEqualTo(n("9"));
-        assertThat(after.get("copy")).isEqualTo(n("3")); // the old version: right-hand sides read the item before
-        assertThat(after.get("list").l()).containsExactly(n("1"), s("two"), s("three"));
+        assertThat(after.get("tally")).isEqualTo(n("9"));
+        assertThat(after.get("dup")).isEqualTo(n("3")); // the old version: right-hand sides read the item before
+        assertThat(after.get("entries").l()).containsExactly(n("1"), s("two"), s("three"));
         assertThat(after).doesNotContainKey("tags");
         assertThat(after.get("added")).isEqualTo(n("2"));
         assertThat(after.get("nodes")).isEqualTo(n("1"));
@@ -136,7 +136,7 @@ class DynamoExpressionsTest {
         assertThatThrownBy(() -> Update.parse("SET a = :one SET b = :one", P))
                 .hasMessageContaining("only be used once");
         assertThatThrownBy(() -> Update.parse("SET a = :one, a = :two", P)).hasMessageContaining("overlap");
-        assertThatThrownBy(() -> Update.parse("SET a = missing + :one", P).apply(ITEM))
+        assertThatThrownBy(() -> Update.parse("SET a = gone + :one", P).apply(ITEM))
                 .hasMessageContaining("does not exist in the item");
         assertThatThrownBy(() -> Update.parse("SET #spec.#n = :one", P))
                 .isInstanceOf(UnsupportedOperationException.class);
@@ -164,8 +164,16 @@ class DynamoExpressionsTest {
     }
 
     @Test
+    void reservedWordsAreNamedThroughPlaceholders() {
+        assertThatThrownBy(() -> Condition.parse("status = :running", P))
+                .hasMessageContaining("reserved keyword: status");
+        assertThatThrownBy(() -> Projection.parse("pk, log", P)).hasMessageContaining("reserved keyword: log");
+        assertThat(holds("#s = :running")).isTrue();
+    }
+
+    @Test
     void projectionsKeepTheNamedAttributesThatExist() {
-        assertThat(Projection.parse("#s, #v, missing", P).apply(ITEM)).containsOnlyKeys("status", "version");
+        assertThat(Projection.parse("#s, #v, gone", P).apply(ITEM)).containsOnlyKeys("status", "version");
         assertThat(Projection.parse(null, P).apply(ITEM)).isSameAs(ITEM);
     }
 
