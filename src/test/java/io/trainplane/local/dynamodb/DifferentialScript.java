@@ -185,7 +185,7 @@ final class DifferentialScript {
                 ":tags",
                 AttributeValue.fromSs(List.of("x", "y")),
                 ":max",
-                n("2"),
+                n("3"),
                 ":r",
                 s("RUNNING"),
                 ":p",
