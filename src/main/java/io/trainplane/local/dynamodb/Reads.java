@@ -17,7 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * ExclusiveStartKey, at most Limit of them; FilterExpression then drops some (so a page may hold
  * fewer than Limit items, and Count differs from ScannedCount); ProjectionExpression picks the
  * attributes returned
- * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html,
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html: a page
+ * also ends once it has read 1 MB,
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html,
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Limit.html). A Query
  * returns items by sort key, ascending unless ScanIndexForward is false
@@ -117,6 +118,14 @@ final class Reads {
             }
         }
         int to = limit == null ? items.size() : Math.min(items.size(), from + limit);
+        long read = 0;
+        for (int i = from; i < to; i++) {
+            read += ItemSize.of(items.get(i));
+            if (read >= ItemSize.MAX_PAGE) {
+                to = i + 1; // the page ends at 1 MB read
+                break;
+            }
+        }
         List<Map<String, AttributeValue>> evaluated = items.subList(from, to);
         Map<String, AttributeValue> lastKey = null;
         if (to < items.size() && !evaluated.isEmpty()) {

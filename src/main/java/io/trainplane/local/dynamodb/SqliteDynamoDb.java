@@ -161,6 +161,7 @@ public final class SqliteDynamoDb extends UnsupportedOperations {
         return store.transaction(() -> {
             TableSchema t = table(request.tableName());
             Keys.requireItemKeys(t, item);
+            ItemSize.requireWithinLimit(item);
             Map<String, AttributeValue> old = store.get(t, item).orElse(null);
             check(condition, old, request.returnValuesOnConditionCheckFailure());
             store.put(t, item);
@@ -203,6 +204,7 @@ public final class SqliteDynamoDb extends UnsupportedOperations {
             check(condition, old, request.returnValuesOnConditionCheckFailure());
             Map<String, AttributeValue> before = old == null ? new LinkedHashMap<>(request.key()) : old;
             Map<String, AttributeValue> after = update.apply(before);
+            ItemSize.requireWithinLimit(after);
             store.put(t, after);
             return UpdateItemResponse.builder()
                     .attributes(Keys.returned(request.returnValues(), old, after, update.changed()))
