@@ -49,6 +49,7 @@ final class Reads {
         KeyCondition keys = KeyCondition.parse(request.keyConditionExpression(), p, hash, range);
         Condition filter = Condition.parse(request.filterExpression(), p);
         Projection projection = Projection.parse(request.projectionExpression(), p);
+        p.requireAllUsed();
 
         List<Map<String, AttributeValue>> items = new ArrayList<>(
                 index == null
@@ -86,6 +87,7 @@ final class Reads {
         Placeholders p = new Placeholders(request.expressionAttributeNames(), request.expressionAttributeValues());
         Condition filter = Condition.parse(request.filterExpression(), p);
         Projection projection = Projection.parse(request.projectionExpression(), p);
+        p.requireAllUsed();
         Page page = page(store.all(t), tableOrder(t), request.exclusiveStartKey(), request.limit(), keyNames(t, null));
         List<Map<String, AttributeValue>> out = returned(page.evaluated, filter, projection, t, null);
         ScanResponse.Builder response =

@@ -157,6 +157,7 @@ public final class SqliteDynamoDb extends UnsupportedOperations {
     public PutItemResponse putItem(PutItemRequest request) {
         Placeholders p = new Placeholders(request.expressionAttributeNames(), request.expressionAttributeValues());
         Condition condition = Condition.parse(request.conditionExpression(), p);
+        p.requireAllUsed();
         Map<String, AttributeValue> item = new LinkedHashMap<>(request.item());
         return store.transaction(() -> {
             TableSchema t = table(request.tableName());
@@ -177,6 +178,7 @@ public final class SqliteDynamoDb extends UnsupportedOperations {
     public GetItemResponse getItem(GetItemRequest request) {
         Placeholders p = new Placeholders(request.expressionAttributeNames(), null);
         Projection projection = Projection.parse(request.projectionExpression(), p);
+        p.requireAllUsed();
         return store.transaction(() -> {
             TableSchema t = table(request.tableName());
             Keys.requireKey(t, request.key());
@@ -196,6 +198,7 @@ public final class SqliteDynamoDb extends UnsupportedOperations {
             throw new UnsupportedOperationException("UpdateItem without an UpdateExpression (AttributeUpdates)");
         }
         Update update = Update.parse(request.updateExpression(), p);
+        p.requireAllUsed();
         return store.transaction(() -> {
             TableSchema t = table(request.tableName());
             Keys.requireKey(t, request.key());
@@ -216,6 +219,7 @@ public final class SqliteDynamoDb extends UnsupportedOperations {
     public DeleteItemResponse deleteItem(DeleteItemRequest request) {
         Placeholders p = new Placeholders(request.expressionAttributeNames(), request.expressionAttributeValues());
         Condition condition = Condition.parse(request.conditionExpression(), p);
+        p.requireAllUsed();
         return store.transaction(() -> {
             TableSchema t = table(request.tableName());
             Keys.requireKey(t, request.key());

@@ -340,6 +340,12 @@ final class DifferentialScript {
                         b -> b.tableName(TABLE).key(key).returnValues(ReturnValue.ALL_OLD))
                 .attributes());
         record(
+                "a query with a name no expression uses",
+                () -> dynamo.query(b -> b.tableName(TABLE)
+                        .keyConditionExpression("pk = :pk")
+                        .expressionAttributeNames(Map.of("#unused", "x"))
+                        .expressionAttributeValues(Map.of(":pk", s("RUN#r1")))));
+        record(
                 "delete what is gone, on attribute_exists",
                 () -> dynamo.deleteItem(b -> b.tableName(TABLE).key(key).conditionExpression("attribute_exists(pk)")));
     }

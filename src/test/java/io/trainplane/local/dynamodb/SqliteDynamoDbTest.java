@@ -79,6 +79,20 @@ class SqliteDynamoDbTest {
     }
 
     @Test
+    void refusesPlaceholdersNoExpressionUses() {
+        // DynamoDB refuses them on every operation; moto_server checks them on some only (not PutItem).
+        try (SqliteDynamoDb dynamo = SqliteDynamoDb.inMemory()) {
+            RunsTable.create(dynamo, "Runs");
+            assertThatThrownBy(() -> dynamo.putItem(r -> r.tableName("Runs")
+                            .item(Map.of("pk", s("A"), "sk", s("B")))
+                            .conditionExpression("attribute_not_exists(pk)")
+                            .expressionAttributeValues(Map.of(":unused", s("x")))))
+                    .hasMessageContaining(
+                            "Value provided in ExpressionAttributeValues unused in expressions: keys: {:unused}");
+        }
+    }
+
+    @Test
     void unsupportedOperationsSayWhich() {
         try (SqliteDynamoDb dynamo = SqliteDynamoDb.inMemory()) {
             assertThatThrownBy(() -> dynamo.batchWriteItem(r -> r.requestItems(Map.of())))
