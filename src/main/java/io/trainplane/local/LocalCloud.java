@@ -51,7 +51,7 @@ import software.amazon.awssdk.services.fsx.FSxClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * One simulated AWS account with one region, for local mode: DynamoDB Local holding the Runs
+ * One simulated AWS account with one region, for local mode: the twin's DynamoDB holding the Runs
  * table, simulated EKS, EFS, Cloud Control (EC2 launch templates and placement groups, log groups) and
  * EventBridge, and one Kubernetes API server per EKS cluster with its controllers and scheduler
  * ({@link SimulatedClusters}), all on one simulated clock, with
@@ -139,7 +139,7 @@ public final class LocalCloud implements AutoCloseable {
 
     /**
      * A cloud of its own (clock, simulated services, Kubernetes) whose Runs table lives in a
-     * DynamoDB Local shared with other clouds, for many concurrent runs against one table: the
+     * database of the twin's DynamoDB shared with other clouds, for many concurrent runs against one table: the
      * table must exist ({@link RunsTable#create}); closing this cloud leaves the database running.
      */
     public LocalCloud(Instant start, PodBehaviour workload, LocalDynamoDb shared) {

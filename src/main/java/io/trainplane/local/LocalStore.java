@@ -18,12 +18,13 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 
 /**
- * The local run store: the Runs table of finished local runs, in DynamoDB Local's file
+ * The local run store: the Runs table of finished local runs, in the twin's DynamoDB file (SQLite)
  * {@value #FILE} of a directory ({@code .trainplane/} of the working directory unless
  * {@code $TRAINPLANE_HOME} or {@code --store} names another). A local run executes against its
  * own in-memory database, as fast as before; {@link #save} copies the run's items here when it
  * ends, so {@code status}, {@code list}, {@code watch}, {@code logs} and {@code cancel} with
- * {@code --local} read it later, from another process.
+ * {@code --local} read it later, from another process. A store an earlier Trainplane kept in
+ * DynamoDB Local's file format is refused ({@link UnreadableStoreException}, saying to move it aside).
  */
 public final class LocalStore implements AutoCloseable {
     public static final String HOME_VARIABLE = "TRAINPLANE_HOME";

@@ -1,12 +1,9 @@
 package io.trainplane.bench;
 
-import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
-import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 import io.trainplane.local.sim.SimulatedKubernetes;
 import io.trainplane.local.sim.SimulatedNetwork;
 import io.trainplane.runs.RunsTable;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,8 +12,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -31,8 +26,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * The local endpoints a measured function talks to, in the benchmark's own process: DynamoDB Local
- * as an HTTP server (the runs table created as RunsTable creates it), the fabric8 mock API server
+ * The local endpoints a measured function talks to, in the benchmark's own process: moto_server's
+ * DynamoDB (the runs table created as RunsTable creates it), the fabric8 mock API server
  * in CRUD mode with the Kubeflow CRD (SimulatedKubernetes, as local mode uses it), moto_server as a
  * child process for EKS, EFS, EC2, Step Functions and EventBridge, {@link EksEndpointProxy} in
  * front of moto's EKS, {@link KubernetesRecorder} in front of the API server, and
@@ -48,8 +43,6 @@ final class ColdStartEndpoints implements AutoCloseable {
             "moto_server is not on the PATH (pip install 'moto[server]'): the functions' EKS, EFS,"
                     + " Step Functions and EventBridge calls need it";
 
-    private final DynamoDBProxyServer dynamo;
-    private final int dynamoPort;
     private final SimulatedKubernetes kubernetes;
     private final MotoProcess moto;
     private final URI motoEndpoint;
@@ -70,18 +63,6 @@ final class ColdStartEndpoints implements AutoCloseable {
     }
 
     ColdStartEndpoints(Path motoServer) throws Exception {
-        Logger.getLogger("com.almworks.sqlite4java").setLevel(Level.SEVERE);
-        dynamoPort = freePort();
-        // DynamoDB Local prints its configuration on stdout, which is the benchmark's report.
-        java.io.PrintStream stdout = System.out;
-        System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
-        try {
-            dynamo = ServerRunner.createServerFromCommandLineArgs(
-                    new String[] {"-inMemory", "-disableTelemetry", "-port", Integer.toString(dynamoPort)});
-            dynamo.start();
-        } finally {
-            System.setOut(stdout);
-        }
         kubernetes = new SimulatedKubernetes();
         moto = MotoProcess.start(motoServer);
         motoEndpoint = moto.endpoint();
@@ -144,7 +125,8 @@ final class ColdStartEndpoints implements AutoCloseable {
         environment.put("AWS_SECRET_ACCESS_KEY", "testing");
         environment.put("AWS_SESSION_TOKEN", "testing");
         environment.put("AWS_LAMBDA_FUNCTION_NAME", "coldstart");
-        // The SDK's own endpoint settings: moto for every service, DynamoDB Local and the EKS proxy for theirs.
+        // The SDK's own endpoint settings: moto for every service (DynamoDB through its own front), the EKS proxy for
+        // EKS.
         environment.put("AWS_ENDPOINT_URL", motoFront.endpoint().toString());
         environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoFront.endpoint().toString());
         environment.put("AWS_ENDPOINT_URL_EKS", eks.endpoint().toString());
@@ -180,8 +162,9 @@ final class ColdStartEndpoints implements AutoCloseable {
         return Map.copyOf(environment);
     }
 
+    /** moto_server's DynamoDB, which holds the runs table (the benchmark needs an HTTP endpoint; the twin's DynamoDB has none). */
     URI dynamoEndpoint() {
-        return URI.create("http://127.0.0.1:" + dynamoPort);
+        return motoEndpoint;
     }
 
     private <B extends AwsClientBuilder<B, C> & SdkSyncClientBuilder<B, C>, C> C client(B builder, URI endpoint) {
@@ -194,13 +177,6 @@ final class ColdStartEndpoints implements AutoCloseable {
 
     static String roleArn(String name) {
         return "arn:aws:iam::" + ACCOUNT + ":role/" + name;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
     }
 
     /** How long the endpoints have spent answering the functions so far, in nanoseconds. */
@@ -224,7 +200,6 @@ final class ColdStartEndpoints implements AutoCloseable {
         }
         moto.close();
         kubernetes.close();
-        dynamo.stop();
         http.close();
     }
 }

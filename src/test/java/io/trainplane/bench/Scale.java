@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 
 /**
  * Scale benchmark: many runs of examples/quickstart.json executed concurrently by the local
- * executor against one DynamoDB Local. Each run has its own {@link LocalCloud} (its own simulated
+ * executor against one database of the twin's DynamoDB. Each run has its own {@link LocalCloud} (its own simulated
  * clock: the executor moves the clock forward at every Wait, so executions sharing one clock would
  * move each other's time) on the shared database. Checks that every run reaches a terminal state
  * and that no update was lost: the run record's version equals the successful writes of that
@@ -71,7 +71,7 @@ public final class Scale {
         }
         System.out.printf(
                 Locale.ROOT,
-                "Scale benchmark: %d runs of examples/quickstart.json, %d threads, one DynamoDB Local,"
+                "Scale benchmark: %d runs of examples/quickstart.json, %d threads, one twin DynamoDB,"
                         + " one simulated cloud (and clock) per run%n",
                 runs,
                 threads);

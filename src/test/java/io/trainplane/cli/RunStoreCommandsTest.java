@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@code status} and {@code list} against DynamoDB Local, the table named with {@code --table}. */
+/** {@code status} and {@code list} against the twin's DynamoDB, the table named with {@code --table}. */
 class RunStoreCommandsTest {
     static LocalDynamoDb dynamo;
     static final String TABLE = "Runs-cli";

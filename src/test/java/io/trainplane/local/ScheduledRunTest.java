@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Scheduled retraining: StartScheduledRun against DynamoDB Local and the simulated Step Functions,
+ * Scheduled retraining: StartScheduledRun against the twin's DynamoDB and the simulated Step Functions,
  * whose TrainingPipeline here runs StartRun (the run record appears, PROVISIONING) and stays RUNNING.
  */
 class ScheduledRunTest {

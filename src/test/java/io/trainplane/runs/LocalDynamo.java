@@ -5,8 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * DynamoDB Local as local mode runs it ({@link LocalDynamoDb}: embedded, in memory, telemetry
- * off), one per test class, with a fresh {@code Runs} table per test.
+ * The twin's DynamoDB as local mode runs it ({@link LocalDynamoDb}: embedded, in memory), one per test class, with a fresh {@code Runs} table per test.
  */
 final class LocalDynamo implements AutoCloseable {
     private static final AtomicInteger TABLES = new AtomicInteger();

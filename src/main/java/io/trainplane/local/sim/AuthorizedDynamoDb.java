@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
- * DynamoDB Local (the real engine) behind IAM: each call is authorized for the caller bound to
+ * The twin's DynamoDB ({@link io.trainplane.local.dynamodb.SqliteDynamoDb}) behind IAM: each call is authorized for the caller bound to
  * the thread before it reaches the table, on the table's ARN, or the index's for a query of one
  * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html).
  * Only the operations the stack uses are offered; any other fails as unsupported.
