@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
@@ -35,13 +36,13 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
- * The twin's DynamoDB: the SDK's {@link software.amazon.awssdk.services.dynamodb.DynamoDbClient} over a {@link TableStore} in SQLite, with
+ * The twin's DynamoDB: the SDK's {@link DynamoDbClient} over a {@link TableStore} in SQLite, with
  * the operations and expressions Trainplane uses (CreateTable, DescribeTable, DeleteTable,
  * ListTables, PutItem, GetItem, UpdateItem, DeleteItem, Query, Scan). Any other operation throws
- * {@link UnsupportedOperationException} naming it. Each operation is one transaction of the
+ * the SDK interface's own {@link UnsupportedOperationException}. Each operation is one transaction of the
  * store: a condition and the write it guards are atomic.
  */
-public final class SqliteDynamoDb extends UnsupportedOperations {
+public final class SqliteDynamoDb implements DynamoDbClient {
     private final TableStore store;
     private final Reads reads;
 

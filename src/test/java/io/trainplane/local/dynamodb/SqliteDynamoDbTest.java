@@ -93,11 +93,11 @@ class SqliteDynamoDbTest {
     }
 
     @Test
-    void unsupportedOperationsSayWhich() {
+    void anOperationTheTwinDoesNotOfferIsRefused() {
+        // The SDK interface's own default: nothing Trainplane does calls it.
         try (SqliteDynamoDb dynamo = SqliteDynamoDb.inMemory()) {
             assertThatThrownBy(() -> dynamo.batchWriteItem(r -> r.requestItems(Map.of())))
-                    .isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessageContaining("BatchWriteItem");
+                    .isInstanceOf(UnsupportedOperationException.class);
         }
     }
 
