@@ -103,8 +103,8 @@ public record RunCeilings(
 
     /**
      * What in {@code spec} goes past a ceiling, each naming the parameter that sets it:
-     * {@code worstCaseUsd} is the plan's worst case (null: not priced), {@code runningRuns} the
-     * runs of the stack not yet over.
+     * {@code worstCaseUsd} is the plan's worst case (null: not priced, so a cost ceiling or a budget
+     * cannot be held and is refused), {@code runningRuns} the runs of the stack not yet over.
      */
     public List<SpecProblem> problems(RunSpec spec, Double worstCaseUsd, int runningRuns) {
         List<SpecProblem> problems = new ArrayList<>();
@@ -157,6 +157,29 @@ public record RunCeilings(
                             maxRunCostUsd),
                     "lower maxRunHours, use fewer or smaller nodes (trainplane plan prices them), or ask whoever"
                             + " deploys the stack to raise MaxRunCostUsd"));
+        }
+        if (worstCaseUsd == null && maxRunCostUsd != Double.POSITIVE_INFINITY) {
+            problems.add(new SpecProblem(
+                    "/maxRunHours",
+                    String.format(
+                            Locale.ROOT,
+                            "the run's worst case cannot be priced (the price snapshot lacks a price it needs:"
+                                    + " trainplane plan names it), so this stack's MaxRunCostUsd ($%,.0f) cannot be held",
+                            maxRunCostUsd),
+                    "use an instance type and Region the price snapshot prices (src/main/resources/prices), or ask"
+                            + " whoever deploys the stack to refresh the prices or clear MaxRunCostUsd"));
+        }
+        Double budget = budgetOf(spec);
+        if (worstCaseUsd == null && budget != null) {
+            problems.add(new SpecProblem(
+                    "/budgetUsd",
+                    String.format(
+                            Locale.ROOT,
+                            "a budget of $%,.2f cannot be held: the run's cost cannot be priced (the price snapshot"
+                                    + " lacks a price it needs: trainplane plan names it)",
+                            budget),
+                    "use an instance type and Region the price snapshot prices (src/main/resources/prices), or run"
+                            + " without a budget (no budgetUsd, and the stack's DefaultRunBudgetUsd unset)"));
         }
         if (runningRuns >= maxConcurrentRuns) {
             problems.add(new SpecProblem(

@@ -411,10 +411,14 @@ public record CostEstimate(
     /**
      * The worst case the stack's ceilings and a run's budget judge: {@link #worstCaseTotal} with a
      * Capacity Block's unpriced nodes at their On-Demand price for the whole worst case, so that a
-     * line the table cannot price never lets a run past a ceiling it would otherwise meet.
+     * line the table cannot price never lets a run past a ceiling it would otherwise meet. Null when
+     * any other line is unpriced (an instance type or a Region the price snapshot lacks): the worst
+     * case is then unknown, and {@link io.trainplane.aws.RunCeilings} refuses to judge a ceiling by it.
      */
-    public double ceilingWorstCase() {
-        return worstCaseTotal() + unpricedBlockAtOnDemand;
+    public Double ceilingWorstCase() {
+        long unpriced = worstCase.stream().filter(l -> l.unitPrice() == null).count();
+        long judgedAnyway = unpricedBlockAtOnDemand > 0 ? 1 : 0; // the block's nodes, at On-Demand
+        return unpriced > judgedAnyway ? null : worstCaseTotal() + unpricedBlockAtOnDemand;
     }
 
     /** "$12.34 (estimate)", or "at least $12.34 (price of X unknown)" when a line has no price. */

@@ -100,4 +100,35 @@ class RunCeilingsTest {
                         + " {\"instanceType\": \"c5.2xlarge\", \"nodes\": 1}}, \"budgetUsd\": 0}"))
                 .hasMessageContaining("/budgetUsd");
     }
+
+    @Test
+    void aWorstCaseThePricesCannotReachIsRefusedWhereACostCeilingOrABudgetMustHoldIt() {
+        // p6-b200.48xlarge is in the EC2 catalog, not in us-east-1's price file; ap-southeast-4 has no price file.
+        var unpricedType = io.trainplane.runs.CostEstimate.of(
+                created("p6-b200.48xlarge", 1),
+                RunPrices.forRegion("us-east-1"),
+                java.time.LocalDate.parse("2026-11-28"));
+        var unpricedRegion = io.trainplane.runs.CostEstimate.of(
+                created("c5.2xlarge", 2),
+                RunPrices.forRegion("ap-southeast-4"),
+                java.time.LocalDate.parse("2026-11-28"));
+        var priced = io.trainplane.runs.CostEstimate.of(
+                created("c5.2xlarge", 2), RunPrices.forRegion("us-east-1"), java.time.LocalDate.parse("2026-11-28"));
+        assertThat(unpricedType.ceilingWorstCase()).isNull();
+        assertThat(unpricedRegion.ceilingWorstCase()).isNull();
+        assertThat(priced.ceilingWorstCase()).isPositive();
+
+        assertThat(STACK.problems(created("c5.2xlarge", 2), null, 0))
+                .singleElement()
+                .satisfies(p -> {
+                    assertThat(p.pointer()).isEqualTo("/maxRunHours");
+                    assertThat(p.message()).contains("cannot be priced").contains("MaxRunCostUsd ($1,000)");
+                });
+        RunCeilings budgeted = RunCeilings.fromParameters(Map.of("DefaultRunBudgetUsd", "50"));
+        assertThat(budgeted.problems(created("c5.2xlarge", 2), null, 0))
+                .singleElement()
+                .satisfies(p -> assertThat(p.pointer()).isEqualTo("/budgetUsd"));
+        // Without a cost ceiling or a budget there is nothing to hold.
+        assertThat(RunCeilings.NONE.problems(created("c5.2xlarge", 2), null, 0)).isEmpty();
+    }
 }
