@@ -19,10 +19,24 @@ import java.util.TreeMap;
  * (the training an interruption lost), so that both agree.
  */
 public record InstancePrices(
-        String region, String date, Map<String, Double> onDemandPerHour, Map<String, Double> spotPerHour) {
+        String region,
+        String date,
+        Map<String, Double> onDemandPerHour,
+        Map<String, Double> spotPerHour,
+        Map<String, Double> capacityBlockPerHour) {
     public InstancePrices {
         onDemandPerHour = Map.copyOf(onDemandPerHour);
         spotPerHour = Map.copyOf(spotPerHour);
+        capacityBlockPerHour = Map.copyOf(capacityBlockPerHour);
+    }
+
+    /**
+     * Prices without Capacity Block rates: the offline table has none (AWS quotes a block per
+     * offering, {@code ec2:DescribeCapacityBlockOfferings}; a run looks them up live).
+     */
+    public InstancePrices(
+            String region, String date, Map<String, Double> onDemandPerHour, Map<String, Double> spotPerHour) {
+        this(region, date, onDemandPerHour, spotPerHour, Map.of());
     }
 
     /** The table of {@code region}; IllegalArgumentException when none is shipped. */

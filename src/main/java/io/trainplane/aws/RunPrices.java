@@ -132,11 +132,24 @@ public record RunPrices(
         return instances.spotPerHour().get(instanceType);
     }
 
+    /**
+     * What an instance-hour of a Capacity Block of {@code instanceType} costs (its offering's
+     * UpfrontFee over its instances and hours), or null: only a live lookup knows one.
+     */
+    public Double capacityBlockPerHour(String instanceType) {
+        return instances.capacityBlockPerHour().get(instanceType);
+    }
+
     /** These prices with other instance prices (a table missing some, in tests of what then happens). */
     public RunPrices withInstances(InstancePrices other) {
+        return withInstances(other, spotDate);
+    }
+
+    /** These prices with other instance prices, their Spot prices of {@code otherSpotDate} (a live lookup's). */
+    public RunPrices withInstances(InstancePrices other, String otherSpotDate) {
         return new RunPrices(
                 other,
-                spotDate,
+                otherSpotDate,
                 eksControlPlanePerHour,
                 eksExtendedSupportControlPlanePerHour,
                 efsStoragePerGbMonth,

@@ -48,6 +48,18 @@ public interface CliClients {
                 new EksTokens(DefaultCredentialsProvider.builder().build(), Region.of(region()), Clock.systemUTC()));
     }
 
+    /**
+     * EC2's instance types and the Price List, which {@code plan --stack} and {@code start --stack}
+     * ask as StartRun does: with the standard credentials, where the environment points them.
+     */
+    default io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+        return io.trainplane.aws.catalog.AwsInstanceCatalog.of(
+                UrlConnectionHttpClient.create(),
+                DefaultCredentialsProvider.builder().build(),
+                Region.of(region()),
+                environment());
+    }
+
     /** The environment variables ({@code TRAINPLANE_HOME} names the local store). */
     default Map<String, String> environment() {
         return System.getenv();

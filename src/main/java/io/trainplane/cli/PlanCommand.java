@@ -88,6 +88,11 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         }
         List<String> aws = AwsPlan.of(run);
         RunPrices prices = RunPrices.forRegion(region);
+        if (history != null && history.stack() != null) {
+            // The stack's Region today, as StartRun sees it.
+            prices = LivePrices.of(
+                    run, prices, clients, true, command.commandLine().getErr());
+        }
         CostEstimate cost = estimate(run, runDay, prices);
         List<String> warnings = SpecWarnings.of(run, runDay, prices);
         Optional<InstanceChoices> choices = InstanceChoices.of(

@@ -86,10 +86,18 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
                     + " or upload the directory yourself and give its s3:// prefix as workload.code");
         }
         RunSpec run = RunSpecs.fromNormalized(normalized).withRunId(runId);
-        CostEstimate cost = CostEstimate.of(run, RunPrices.forRegion(clients.region()), today());
         // StartRun refuses a spec past the stack's ceilings too (and counts the runs going on): here
-        // before anything is uploaded or started.
+        // before anything is uploaded or started, with the prices StartRun will see.
         RunCeilings ceilings = RunCeilings.fromParameters(StackOutputs.parameters(clients.cloudFormation(), stack));
+        CostEstimate cost = CostEstimate.of(
+                run,
+                LivePrices.of(
+                        run,
+                        RunPrices.forRegion(clients.region()),
+                        clients,
+                        true,
+                        command.commandLine().getErr()),
+                today());
         ceilings.require(run, cost.ceilingWorstCase(), 0);
         Double budget = ceilings.budgetOf(run);
         String budgetNote = budget == null

@@ -180,6 +180,11 @@ public final class AwsClients implements Clients {
     }
 
     @Override
+    public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+        return io.trainplane.aws.catalog.AwsInstanceCatalog.of(http, credentials, region, System.getenv());
+    }
+
+    @Override
     public CloudControlClient cloudControl() {
         return cloudControl.get();
     }

@@ -39,6 +39,12 @@ public interface Clients {
     /** FSx for Lustre as cleanup asks it, without the FSx SDK (the Kubernetes artifact's Teardown). */
     LustreFileSystems lustreFileSystems();
 
+    /**
+     * EC2's instance types and the Price List, asked by StartRun before anything is created
+     * ({@link io.trainplane.aws.catalog.LiveInstanceFacts}).
+     */
+    io.trainplane.aws.catalog.InstanceCatalog instanceCatalog();
+
     /** The Cloud Control API: EC2 launch templates and placement groups, created by type name and JSON. */
     CloudControlClient cloudControl();
 

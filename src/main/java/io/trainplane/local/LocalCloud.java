@@ -113,6 +113,7 @@ public final class LocalCloud implements AutoCloseable {
     private final SimulatedEks eks;
     private final SimulatedEfs efs;
     private final SimulatedFsx fsx;
+    private final io.trainplane.local.sim.SimulatedInstanceCatalog instanceCatalog;
     private final SimulatedEventBus bus;
     private final SimulatedStepFunctions stepFunctions;
     /** The stack's buckets (the artifacts bucket), created with the stack as CloudFormation would. */
@@ -152,6 +153,7 @@ public final class LocalCloud implements AutoCloseable {
         this.cloudControl = new SimulatedCloudControl(calls, clock, faults, iam).reading(network, capacity);
         this.efs = new SimulatedEfs(calls, clock, faults, iam, network);
         this.fsx = new SimulatedFsx(calls, clock, faults, iam, network);
+        this.instanceCatalog = new io.trainplane.local.sim.SimulatedInstanceCatalog(calls, faults, iam, region());
         this.bus = new SimulatedEventBus(calls, clock, faults, iam);
         this.stepFunctions = new SimulatedStepFunctions(calls, clock, faults, iam);
         this.s3 = new SimulatedS3(calls, clock, faults, iam);
@@ -278,6 +280,11 @@ public final class LocalCloud implements AutoCloseable {
             @Override
             public software.amazon.awssdk.services.s3.S3Client s3() {
                 return new io.trainplane.local.sim.SimulatedS3Client(s3);
+            }
+
+            @Override
+            public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+                return instanceCatalog;
             }
 
             @Override
@@ -427,6 +434,10 @@ public final class LocalCloud implements AutoCloseable {
 
     public SimulatedEfs efs() {
         return efs;
+    }
+
+    public io.trainplane.local.sim.SimulatedInstanceCatalog instanceCatalog() {
+        return instanceCatalog;
     }
 
     public SimulatedFsx fsx() {

@@ -146,7 +146,7 @@ public record CostEstimate(
                     prices.eksControlPlanePerHour()));
         }
         if (create && nodes.capacityType() == CapacityType.CAPACITY_BLOCK) {
-            assumptions.add(capacityBlock(nodes));
+            assumptions.add(capacityBlock(nodes, prices));
         }
         if (create || epochTime.source() != EpochTime.Source.TABLE) {
             assumptions.add(String.format(
@@ -183,7 +183,10 @@ public record CostEstimate(
                 worstHours,
                 lines(spec, prices, nodePrice, controlPlane, worstHours, worstHours),
                 epochTime,
-                create && nodes.capacityType() == CapacityType.CAPACITY_BLOCK && nodePrice.perHour() != null
+                create
+                                && nodes.capacityType() == CapacityType.CAPACITY_BLOCK
+                                && prices.capacityBlockPerHour(nodes.firstType()) == null
+                                && nodePrice.perHour() != null
                         ? nodes.nodes() * worstHours * nodePrice.perHour()
                         : 0);
     }
@@ -213,11 +216,22 @@ public record CostEstimate(
     }
 
     /**
-     * A Capacity Block is paid up front, at its own rate, for the block's whole duration: neither
-     * is in the offline table (AWS quotes them per offering: ec2:DescribeCapacityBlockOfferings'
-     * UpfrontFee, https://aws.amazon.com/ec2/capacityblocks/pricing/).
+     * A Capacity Block is paid up front, at its own rate, for the block's whole duration: the
+     * offline table has no such rate (AWS quotes them per offering: ec2:DescribeCapacityBlockOfferings'
+     * UpfrontFee, https://aws.amazon.com/ec2/capacityblocks/pricing/); a live lookup (StartRun,
+     * {@code plan --stack}) prices the block's instance-hours at its cheapest offering's rate.
      */
-    public static String capacityBlock(NodeGroupSpec nodes) {
+    public static String capacityBlock(NodeGroupSpec nodes, RunPrices prices) {
+        Double rate = prices.capacityBlockPerHour(nodes.firstType());
+        if (rate != null) {
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "Capacity Block %s: $%.2f an instance-hour, the cheapest offering ec2:DescribeCapacityBlockOfferings"
+                            + " answered (its UpfrontFee over its instances and hours); the block is paid up front for"
+                            + " its whole duration (https://aws.amazon.com/ec2/capacityblocks/pricing/)",
+                    nodes.capacityReservationId(),
+                    rate);
+        }
         return "Capacity Block " + nodes.capacityReservationId() + ": paid up front for the block's whole duration at"
                 + " the Capacity Block rate (not On-Demand), which the offline table does not have: its line is unpriced"
                 + " and the totals are lower bounds; AWS quotes the block's price as the UpfrontFee of"
@@ -304,7 +318,7 @@ public record CostEstimate(
                     block ? nodePrice.item() + " (Capacity Block)" : nodePrice.item(),
                     nodes.nodes() * hours,
                     "node-hour",
-                    block ? null : nodePrice.perHour(),
+                    block ? prices.capacityBlockPerHour(nodes.firstType()) : nodePrice.perHour(),
                     nodes.capacityType() == CapacityType.SPOT && nodePrice.perHour() != null
                             ? nodePrice.onDemandPerHour()
                             : null));

@@ -78,6 +78,11 @@ public final class FailureAdvice {
                     "a Job of the run was deleted from the cluster while it ran (kubectl delete?): start the run again"),
             Map.entry("RunConflict", "a run with this runId exists: give the spec another runId"),
             Map.entry(
+                    "InstanceCatalogRefused",
+                    "StartRun may not ask EC2 (DescribeInstanceTypes, Spot prices, Capacity Block offerings) or the"
+                            + " Price List about the run's instance types: deploy the stack again (sam deploy), whose"
+                            + " StartRunRole allows it"),
+            Map.entry(
                     "ExecutionAborted",
                     "the run was stopped (cancel, Ctrl-C or the console) and cleaned up: start it again under a new"
                             + " runId when you want it"),

@@ -117,28 +117,7 @@ public final class InstanceShapes {
     static Catalog parse(JsonNode n) {
         Map<String, Shape> shapes = new TreeMap<>();
         for (JsonNode t : n.path("instanceTypes")) {
-            JsonNode gpu = t.path("gpu");
-            boolean nvidia = "NVIDIA".equals(gpu.path("manufacturer").asText());
-            JsonNode neuron = t.path("neuron");
-            List<String> architectures = new ArrayList<>();
-            t.path("architectures").forEach(a -> architectures.add(a.asText()));
-            Set<String> usage = new TreeSet<>();
-            t.path("usageClasses").forEach(u -> usage.add(u.asText()));
-            Shape shape = new Shape(
-                    t.path("name").asText(),
-                    t.path("vcpus").asInt(),
-                    t.path("memoryMiB").asLong(),
-                    nvidia ? gpu.path("count").asInt() : 0,
-                    nvidia ? "NVIDIA " + gpu.path("model").asText() : null,
-                    nvidia ? gpu.path("memoryMiB").asLong() : 0,
-                    neuron.path("count").asInt(0),
-                    neuron.path("model").asText(null),
-                    t.path("maxEfaInterfaces").asInt(0),
-                    architectures.contains(X86) || architectures.isEmpty() ? X86 : architectures.getFirst(),
-                    t.path("interfacesOnDefaultCard").asInt()
-                                    * (t.path("ipv4PerInterface").asInt() - 1)
-                            + 2,
-                    usage);
+            Shape shape = shapeOf(t);
             shapes.put(shape.name(), shape);
         }
         Map<String, Set<String>> regions = new TreeMap<>();
@@ -149,6 +128,35 @@ public final class InstanceShapes {
         });
         return new Catalog(
                 n.path("date").asText(), Collections.unmodifiableMap(shapes), Collections.unmodifiableMap(regions));
+    }
+
+    /**
+     * One type's facts as the catalog keeps a DescribeInstanceTypes answer (the fields
+     * {@code scripts/refresh-ec2-catalog.py}'s {@code fact} writes), as a shape.
+     */
+    public static Shape shapeOf(JsonNode t) {
+        JsonNode gpu = t.path("gpu");
+        boolean nvidia = "NVIDIA".equals(gpu.path("manufacturer").asText());
+        JsonNode neuron = t.path("neuron");
+        List<String> architectures = new ArrayList<>();
+        t.path("architectures").forEach(a -> architectures.add(a.asText()));
+        Set<String> usage = new TreeSet<>();
+        t.path("usageClasses").forEach(u -> usage.add(u.asText()));
+        return new Shape(
+                t.path("name").asText(),
+                t.path("vcpus").asInt(),
+                t.path("memoryMiB").asLong(),
+                nvidia ? gpu.path("count").asInt() : 0,
+                nvidia ? "NVIDIA " + gpu.path("model").asText() : null,
+                nvidia ? gpu.path("memoryMiB").asLong() : 0,
+                neuron.path("count").asInt(0),
+                neuron.path("model").asText(null),
+                t.path("maxEfaInterfaces").asInt(0),
+                architectures.contains(X86) || architectures.isEmpty() ? X86 : architectures.getFirst(),
+                t.path("interfacesOnDefaultCard").asInt()
+                                * (t.path("ipv4PerInterface").asInt() - 1)
+                        + 2,
+                usage);
     }
 
     public static Optional<Shape> of(String name) {

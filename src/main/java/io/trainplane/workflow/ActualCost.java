@@ -122,9 +122,11 @@ public final class ActualCost {
                                 + (block ? " (Capacity Block)" : ""),
                         workerNodeHours,
                         "node-hour",
-                        block ? null : prices.instances().nodePerHour(nodes).orElse(null)));
+                        block
+                                ? prices.capacityBlockPerHour(nodes.firstType())
+                                : prices.instances().nodePerHour(nodes).orElse(null)));
                 if (block) {
-                    basis.add(CostEstimate.capacityBlock(nodes));
+                    basis.add(CostEstimate.capacityBlock(nodes, prices));
                 }
                 if (spot) {
                     basis.add("spot nodes at the highest typical spot price of their types, as the plan");

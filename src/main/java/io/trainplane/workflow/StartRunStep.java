@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunPrices;
 import io.trainplane.aws.Settings;
+import io.trainplane.aws.catalog.InstanceCatalog;
+import io.trainplane.aws.catalog.LiveInstanceFacts;
 import io.trainplane.aws.s3.ResumeCheckpoints;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
@@ -40,6 +42,7 @@ public final class StartRunStep implements Step {
     private final String artifactsBucket;
     private final ResumeCheckpoints checkpoints;
     private final FileSystemAdoption.Lookup fileSystems;
+    private final java.util.function.Supplier<InstanceCatalog> catalog;
 
     public StartRunStep(
             RunStore store,
@@ -47,7 +50,8 @@ public final class StartRunStep implements Step {
             Clock clock,
             Settings settings,
             ResumeCheckpoints checkpoints,
-            FileSystemAdoption.Lookup fileSystems) {
+            FileSystemAdoption.Lookup fileSystems,
+            java.util.function.Supplier<InstanceCatalog> catalog) {
         this.store = store;
         this.events = events;
         this.clock = clock;
@@ -55,6 +59,7 @@ public final class StartRunStep implements Step {
         this.artifactsBucket = settings.artifactsBucket();
         this.checkpoints = checkpoints;
         this.fileSystems = fileSystems;
+        this.catalog = catalog;
     }
 
     /**
@@ -91,13 +96,12 @@ public final class StartRunStep implements Step {
         refuseAnUnpackedDirectory(normalized);
         RunSpec run = RunSpecs.fromNormalized(normalized);
         List<SpecProblem> refused = new ArrayList<>(StackGrants.problems(run, executionName, settings));
+        LiveInstanceFacts.Checked live = liveFacts(run);
+        refused.addAll(live.problems());
         refused.addAll(settings.ceilings()
                 .problems(
                         run,
-                        CostEstimate.of(
-                                        run,
-                                        RunPrices.forRegion(settings.region()),
-                                        KubernetesVersions.day(clock.instant()))
+                        CostEstimate.of(run, live.prices(), KubernetesVersions.day(clock.instant()))
                                 .ceilingWorstCase(),
                         runningRuns(executionName)));
         if (!refused.isEmpty()) {
@@ -145,6 +149,25 @@ public final class StartRunStep implements Step {
         ObjectNode context = Json.object().put("runId", executionName);
         context.set("spec", spec);
         return context;
+    }
+
+    /**
+     * The run's instance types as EC2 describes them today, priced by the Price List when a cost
+     * ceiling or a budget must hold (the prices serve nothing else here). A refusal of EC2 or the
+     * Price List is the stack's, not the spec's: StartRun's role lacks a permission template.yaml gives.
+     */
+    private LiveInstanceFacts.Checked liveFacts(RunSpec run) {
+        boolean priced = settings.ceilings().maxRunCostUsd() != Double.POSITIVE_INFINITY
+                || settings.ceilings().budgetOf(run) != null;
+        try {
+            return LiveInstanceFacts.check(
+                    run, RunPrices.forRegion(settings.region()), catalog.get(), clock.instant(), priced);
+        } catch (InstanceCatalog.CatalogError e) {
+            throw new TerminalException(
+                    "InstanceCatalogRefused",
+                    e.getMessage() + ": StartRun asks EC2 and the Price List about the run's instance types"
+                            + " (template.yaml's StartRunRole allows it); deploy the stack again (sam deploy)");
+        }
     }
 
     /**

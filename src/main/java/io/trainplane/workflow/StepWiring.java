@@ -39,7 +39,8 @@ public final class StepWiring {
                 clients.clock(),
                 clients.settings(),
                 new io.trainplane.aws.s3.ResumeCheckpoints(clients::s3),
-                fileSystemTags(clients));
+                fileSystemTags(clients),
+                clients::instanceCatalog);
     }
 
     /** What StartRun reads of a file system a run would adopt: EFS's or FSx's description of it. */

@@ -95,6 +95,11 @@ final class RunFixtures {
             }
 
             @Override
+            public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+                return new OfflineCatalog();
+            }
+
+            @Override
             public java.time.Clock clock() {
                 return io.trainplane.TestTime.clock();
             }
@@ -137,6 +142,11 @@ final class RunFixtures {
             @Override
             public String region() {
                 return base.region();
+            }
+
+            @Override
+            public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+                return base.instanceCatalog();
             }
 
             @Override
@@ -195,6 +205,11 @@ final class RunFixtures {
             }
 
             @Override
+            public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+                return base.instanceCatalog();
+            }
+
+            @Override
             public Map<String, String> environment() {
                 return base.environment();
             }
@@ -207,6 +222,56 @@ final class RunFixtures {
             @Override
             public java.time.Clock clock() {
                 return clock;
+            }
+        };
+    }
+
+    /** {@code base} asking {@code catalog} for EC2's instance types and the Price List. */
+    static CliClients withCatalog(CliClients base, io.trainplane.aws.catalog.InstanceCatalog catalog) {
+        return new CliClients() {
+            @Override
+            public DynamoDbClient dynamoDb() {
+                return base.dynamoDb();
+            }
+
+            @Override
+            public CloudFormationClient cloudFormation() {
+                return base.cloudFormation();
+            }
+
+            @Override
+            public SfnClient sfn() {
+                return base.sfn();
+            }
+
+            @Override
+            public EksClient eks() {
+                return base.eks();
+            }
+
+            @Override
+            public S3Client s3() {
+                return base.s3();
+            }
+
+            @Override
+            public String region() {
+                return base.region();
+            }
+
+            @Override
+            public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+                return catalog;
+            }
+
+            @Override
+            public Map<String, String> environment() {
+                return base.environment();
+            }
+
+            @Override
+            public java.time.Clock clock() {
+                return base.clock();
             }
         };
     }

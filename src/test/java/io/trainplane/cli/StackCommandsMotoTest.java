@@ -72,9 +72,13 @@ class StackCommandsMotoTest {
     }
 
     CliTest.Result cli(String... args) {
+        return cli(RunFixtures.clients(dynamo, cloudFormation, sfn), args);
+    }
+
+    CliTest.Result cli(CliClients clients, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = Main.commandLine(RunFixtures.clients(dynamo, cloudFormation, sfn))
+        int exit = Main.commandLine(clients)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .execute(args);
@@ -96,6 +100,109 @@ class StackCommandsMotoTest {
         CliTest.Result list = cli("list", "--stack", STACK);
         assertThat(list.exit()).as(list.err()).isZero();
         assertThat(list.out()).contains("run-ok", "run-bad");
+    }
+
+    @Test
+    void planWithTheStackPricesTheRunAsThePriceListDoesToday() {
+        // The "live" catalog prices every type at twice the offline table's price.
+        CliClients live =
+                RunFixtures.withCatalog(RunFixtures.clients(dynamo, cloudFormation, sfn), new OfflineCatalog(2));
+        CliTest.Result offline = cli("plan", "examples/quickstart.json", "--output", "json");
+        CliTest.Result planned = cli(live, "plan", "examples/quickstart.json", "--stack", STACK, "--output", "json");
+
+        assertThat(planned.exit()).as(planned.err()).isZero();
+        JsonNode cost = Json.read(planned.out()).path("cost");
+        assertThat(cost.toString()).contains("(pricing:GetProducts)");
+        assertThat(cost.path("worstCase").path("total").asDouble())
+                .isGreaterThan(Json.read(offline.out())
+                        .path("cost")
+                        .path("worstCase")
+                        .path("total")
+                        .asDouble());
+    }
+
+    @Test
+    void withoutThePriceListPlanWarnsAndPricesFromTheSnapshot() {
+        // EC2's half answered by moto_server, which has no Price List.
+        var moto = io.trainplane.aws.catalog.AwsInstanceCatalog.of(
+                software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create(),
+                software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("testing", "testing")),
+                MotoServer.REGION,
+                java.util.Map.of("AWS_ENDPOINT_URL", MOTO.endpoint().toString()));
+        CliTest.Result planned = cli(
+                RunFixtures.withCatalog(RunFixtures.clients(dynamo, cloudFormation, sfn), moto),
+                "plan",
+                "examples/quickstart.json",
+                "--stack",
+                STACK);
+
+        assertThat(planned.exit()).as(planned.err()).isZero();
+        assertThat(planned.err())
+                .contains("warning: EC2 and the Price List could not be asked")
+                .contains("pricing:GetProducts");
+        assertThat(planned.out()).doesNotContain("(pricing:GetProducts)");
+    }
+
+    @Test
+    void startRefusesATypeEc2DescribesOtherwiseTodayBeforeAnythingStarts() throws IOException {
+        InstanceCatalogAnswering twoGpus = new InstanceCatalogAnswering();
+        Path spec = spec(
+                """
+                {"runId": "moto-shape", "cluster": {"mode": "create", "nodeGroup": {"instanceType": "g5.12xlarge", "nodes": 1}},
+                 "training": {"workers": 1, "gpusPerWorker": 4}}
+                """);
+        CliTest.Result r = cli(
+                RunFixtures.withCatalog(RunFixtures.clients(dynamo, cloudFormation, sfn), twoGpus),
+                "start",
+                spec.toString(),
+                "--stack",
+                STACK,
+                "--yes");
+
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
+        assertThat(r.err()).contains("/cluster/nodeGroup/gpusPerNode", "EC2 describes g5.12xlarge: 2 NVIDIA A10G GPUs");
+        assertThat(sfn.listExecutions(x -> x.stateMachineArn(pipeline)).executions())
+                .isEmpty();
+    }
+
+    /** EC2 describing g5.12xlarge with two GPUs, not the catalog's four. */
+    static final class InstanceCatalogAnswering implements io.trainplane.aws.catalog.InstanceCatalog {
+        @Override
+        public java.util.Map<String, io.trainplane.spec.InstanceShapes.Shape> describeInstanceTypes(
+                java.util.Collection<String> types) {
+            var shape = io.trainplane.spec.InstanceShapes.of("g5.12xlarge").orElseThrow();
+            return java.util.Map.of(
+                    "g5.12xlarge",
+                    new io.trainplane.spec.InstanceShapes.Shape(
+                            shape.name(),
+                            shape.vcpus(),
+                            shape.memoryMiB(),
+                            2,
+                            shape.accelerator(),
+                            shape.gpuMemoryMiB(),
+                            0,
+                            null,
+                            shape.efaInterfaces(),
+                            shape.architecture(),
+                            shape.maxPods(),
+                            shape.usageClasses()));
+        }
+
+        @Override
+        public java.util.Map<String, Double> onDemandPerHour(String region, java.util.Collection<String> types) {
+            return new OfflineCatalog().onDemandPerHour(region, types);
+        }
+
+        @Override
+        public java.util.Map<String, Double> spotPerHour(java.util.Collection<String> types, java.time.Instant since) {
+            return java.util.Map.of();
+        }
+
+        @Override
+        public java.util.Optional<CapacityBlockOffering> capacityBlockOffering(String type, int count, int hours) {
+            return java.util.Optional.empty();
+        }
     }
 
     @Test

@@ -105,8 +105,11 @@ class StackPoliciesNeededTest {
             assertThat(error).contains("add-on", "degraded");
             return;
         }
+        // EC2 answers a denial with UnauthorizedOperation
+        // (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html).
         assertThat(error)
-                .containsAnyOf("AccessDeniedException", "AccessDenied", "Lambda.AWSLambdaException")
+                .containsAnyOf(
+                        "AccessDeniedException", "AccessDenied", "UnauthorizedOperation", "Lambda.AWSLambdaException")
                 .contains(denied.get(0).action());
     }
 }

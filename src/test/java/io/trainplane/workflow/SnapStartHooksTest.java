@@ -220,6 +220,11 @@ class SnapStartHooksTest {
         }
 
         @Override
+        public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+            return counting("ec2", io.trainplane.aws.catalog.InstanceCatalog.class, delegate.instanceCatalog());
+        }
+
+        @Override
         public io.trainplane.aws.fsx.LustreFileSystems lustreFileSystems() {
             return counting("fsx", io.trainplane.aws.fsx.LustreFileSystems.class, delegate.lustreFileSystems());
         }

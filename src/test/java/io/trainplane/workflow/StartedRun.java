@@ -62,7 +62,8 @@ final class StartedRun implements AutoCloseable {
                 cloud.clock(),
                 settings,
                 new io.trainplane.aws.s3.ResumeCheckpoints(cloud.clients()::s3),
-                StepWiring.fileSystemTags(cloud.clients()));
+                StepWiring.fileSystemTags(cloud.clients()),
+                cloud.clients()::instanceCatalog);
     }
 
     static String example(String name) {

@@ -144,6 +144,11 @@ class StepWiringTest {
         }
 
         @Override
+        public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+            return ask("ec2", delegate.instanceCatalog());
+        }
+
+        @Override
         public io.trainplane.aws.fsx.LustreFileSystems lustreFileSystems() {
             return ask("fsx", delegate.lustreFileSystems());
         }

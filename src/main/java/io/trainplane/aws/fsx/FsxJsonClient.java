@@ -2,11 +2,11 @@ package io.trainplane.aws.fsx;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.aws.SignedHttp;
 import io.trainplane.core.Json;
 import io.trainplane.core.TransientException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,12 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.http.ContentStreamProvider;
-import software.amazon.awssdk.http.HttpExecuteRequest;
 import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.http.SdkHttpFullRequest;
-import software.amazon.awssdk.http.SdkHttpMethod;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.regions.Region;
 
 /**
@@ -36,34 +31,19 @@ import software.amazon.awssdk.regions.Region;
 public final class FsxJsonClient implements LustreFileSystems {
     static final String TARGET_PREFIX = "AWSSimbaAPIService_v20180301.";
 
-    private final SdkHttpClient http;
-    private final AwsCredentialsProvider credentials;
-    private final Region region;
-    private final URI endpoint;
+    private final SignedHttp http;
 
     public FsxJsonClient(SdkHttpClient http, AwsCredentialsProvider credentials, Region region) {
         this(http, credentials, region, endpoint(System.getenv(), region));
     }
 
-    /**
-     * Where FSx is, as the SDK's clients find it: {@code AWS_ENDPOINT_URL_FSX}, else {@code
-     * AWS_ENDPOINT_URL}, else (or with {@code AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true}) the
-     * region's endpoint (https://docs.aws.amazon.com/sdkref/latest/guide/feature-ss-endpoints.html).
-     */
+    /** Where FSx is, as the SDK's clients find it ({@link SignedHttp#endpoint}). */
     static URI endpoint(java.util.Map<String, String> environment, Region region) {
-        String configured = "true".equalsIgnoreCase(environment.get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"))
-                ? null
-                : environment.getOrDefault("AWS_ENDPOINT_URL_FSX", environment.get("AWS_ENDPOINT_URL"));
-        return configured != null && !configured.isBlank()
-                ? URI.create(configured.endsWith("/") ? configured : configured + "/")
-                : URI.create("https://fsx." + region.id() + ".amazonaws.com/");
+        return SignedHttp.endpoint(environment, "FSX", SignedHttp.regionalHost("fsx", region));
     }
 
     FsxJsonClient(SdkHttpClient http, AwsCredentialsProvider credentials, Region region, URI endpoint) {
-        this.http = http;
-        this.credentials = credentials;
-        this.region = region;
-        this.endpoint = endpoint;
+        this.http = new SignedHttp(http, credentials, "fsx", region.id(), endpoint);
     }
 
     @Override
@@ -118,30 +98,13 @@ public final class FsxJsonClient implements LustreFileSystems {
 
     JsonNode call(String operation, ObjectNode body) {
         byte[] payload = Json.write(body).getBytes(StandardCharsets.UTF_8);
-        SdkHttpFullRequest request = SdkHttpFullRequest.builder()
-                .method(SdkHttpMethod.POST)
-                .uri(endpoint)
-                .putHeader("Content-Type", "application/x-amz-json-1.1")
-                .putHeader("X-Amz-Target", TARGET_PREFIX + operation)
-                .build();
-        ContentStreamProvider content = ContentStreamProvider.fromByteArray(payload);
-        var signed = AwsV4HttpSigner.create().sign(r -> r.identity(credentials.resolveCredentials())
-                .request(request)
-                .payload(content)
-                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "fsx")
-                .putProperty(AwsV4HttpSigner.REGION_NAME, region.id()));
         try {
-            var response = http.prepareRequest(HttpExecuteRequest.builder()
-                            .request(signed.request())
-                            .contentStreamProvider(signed.payload().orElse(content))
-                            .build())
-                    .call();
-            int status = response.httpResponse().statusCode();
-            byte[] bytes;
-            try (InputStream in = response.responseBody().orElse(null)) {
-                bytes = in == null ? new byte[0] : in.readAllBytes();
-            }
-            if (status / 100 == 2) {
+            SignedHttp.Answer response = http.post(
+                    Map.of("Content-Type", "application/x-amz-json-1.1", "X-Amz-Target", TARGET_PREFIX + operation),
+                    payload);
+            int status = response.status();
+            byte[] bytes = response.body();
+            if (response.ok()) {
                 return bytes.length == 0 ? Json.object() : Json.read(new ByteArrayInputStream(bytes));
             }
             JsonNode answer = errorBody(bytes);

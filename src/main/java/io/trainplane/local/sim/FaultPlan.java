@@ -130,6 +130,25 @@ public final class FaultPlan {
         }
     }
 
+    /**
+     * Before a call to the instance catalog (EC2's DescribeInstanceTypes, the Price List): an
+     * injected failure is the service's refusal, an injected throttle a transient error once.
+     */
+    void beforeCatalogCall(String service, String operation) {
+        String key = service + ":" + operation;
+        AtomicInteger allowed = failAfter.get(key);
+        if (failures.contains(key) || (allowed != null && allowed.getAndDecrement() <= 0)) {
+            throw new io.trainplane.aws.catalog.InstanceCatalog.CatalogError(
+                    key,
+                    INJECTED_ERROR_CODE,
+                    "Fault injected into " + key + ": the simulated account refuses this call");
+        }
+        if (throttles.remove(key)) {
+            throw new io.trainplane.core.TransientException(
+                    key + " answered 400 " + THROTTLING_ERROR_CODE + ": Rate exceeded (throttling injected)");
+        }
+    }
+
     /** After the work of a call succeeded: an injected timeout is thrown here. */
     void afterCall(AwsService service, String operation) {
         String key = service.prefix() + ":" + operation;
@@ -152,6 +171,14 @@ public final class FaultPlan {
             if (!SimulatedS3.OPERATIONS.contains(operation)) {
                 throw new IllegalArgumentException("s3 has no simulated operation '" + operation + "' (it has "
                         + String.join(", ", new TreeSet<>(SimulatedS3.OPERATIONS)) + ")");
+            }
+            return service + ":" + operation;
+        }
+        Set<String> catalog = SimulatedInstanceCatalog.OPERATIONS.get(service);
+        if (catalog != null) {
+            if (!catalog.contains(operation)) {
+                throw new IllegalArgumentException(service + " has no simulated operation '" + operation + "' (it has "
+                        + String.join(", ", new TreeSet<>(catalog)) + ")");
             }
             return service + ":" + operation;
         }

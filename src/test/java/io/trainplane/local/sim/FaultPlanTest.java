@@ -138,9 +138,13 @@ class FaultPlanTest {
 
     @Test
     void unknownServicesAndOperationsAreRefusedWhenPlanned() {
-        assertThatThrownBy(() -> sim.faults.fail("ec2", "RunInstances"))
+        assertThatThrownBy(() -> sim.faults.fail("rds", "CreateDBInstance"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("eks, efs, fsx, cloudcontrol, events");
+        // EC2 answers only what a run asks of its instance types.
+        assertThatThrownBy(() -> sim.faults.fail("ec2", "RunInstances"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DescribeInstanceTypes");
         assertThatThrownBy(() -> sim.faults.fail("eks:CreateClustr"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("CreateClustr");
