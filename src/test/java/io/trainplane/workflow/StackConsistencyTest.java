@@ -138,6 +138,19 @@ class StackConsistencyTest {
                             .results()
                             .map(m -> m.group(1))
                             .collect(Collectors.toSet()));
+            // ... and the state machine's role may invoke exactly its functions (!Ref <Name>Function).
+            List<String> invoked = new java.util.ArrayList<>();
+            properties.path("Policies").forEach(policy -> {
+                JsonNode name = policy.path("LambdaInvokePolicy").path("FunctionName");
+                if (name.isTextual()) {
+                    invoked.add(name.asText());
+                }
+            });
+            assertThat(invoked)
+                    .as(machine.name() + " LambdaInvokePolicy")
+                    .containsExactlyInAnyOrderElementsOf(machine.functions().stream()
+                            .map(LambdaFunction::logicalId)
+                            .toList());
             if (substitutions.containsKey(Pipeline.PIPELINE_EXECUTION_ARN_PREFIX)) {
                 assertThat(substitutions.get(Pipeline.PIPELINE_EXECUTION_ARN_PREFIX))
                         .endsWith(":execution:${TrainingPipeline.Name}:");
