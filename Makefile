@@ -18,9 +18,10 @@ $(addprefix build-,$(addsuffix Function,$(KUBERNETES_FUNCTIONS))):
 	$(JARS)
 	cd "$(ARTIFACTS_DIR)" && unzip -q -o "$(SOURCE)/$(KUBERNETES_JAR)"
 
-# The state machine definitions (statemachines/*.asl.json) and functions.mk, made from
-# io.trainplane.workflow.Pipeline: StateMachinesTest writes them instead of comparing. Needs only
-# Maven's local repository (add MVNFLAGS=-o to stay offline).
+# The state machine definitions (statemachines/*.asl.json), functions.mk and template.yaml's function
+# and log group resources (between its BEGIN and END lines), made from io.trainplane.workflow.Pipeline:
+# StateMachinesTest writes them instead of comparing. Needs only Maven's local repository (add
+# MVNFLAGS=-o to stay offline).
 statemachines:
 	./mvnw -q -B $(MVNFLAGS) test -Dtest=StateMachinesTest -Dtrainplane.regenerate=true
 

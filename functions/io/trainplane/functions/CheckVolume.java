@@ -4,7 +4,7 @@ import io.trainplane.clients.AwsClients;
 import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point of {@link Pipeline#CHECK_VOLUME}. Looks once at the run's file system and its mount targets. */
+/** Lambda entry point of {@link Pipeline#CHECK_VOLUME}, which describes it. */
 public final class CheckVolume extends StepHandler {
     public CheckVolume() {
         super(Pipeline.CHECK_VOLUME, AwsClients.fromEnvironment());

@@ -4,7 +4,7 @@ import io.trainplane.clients.AwsClients;
 import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point of {@link Pipeline#CLOSE_RUN}. Ends a run whose pipeline stopped without ending it (the Cleanup state machine's last step). */
+/** Lambda entry point of {@link Pipeline#CLOSE_RUN}, which describes it. */
 public final class CloseRun extends StepHandler {
     public CloseRun() {
         super(Pipeline.CLOSE_RUN, AwsClients.fromEnvironment());

@@ -4,7 +4,7 @@ import io.trainplane.clients.AwsClients;
 import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point of {@link Pipeline#CREATE_CLUSTER}. Creates the run's EKS cluster. */
+/** Lambda entry point of {@link Pipeline#CREATE_CLUSTER}, which describes it. */
 public final class CreateCluster extends StepHandler {
     public CreateCluster() {
         super(Pipeline.CREATE_CLUSTER, AwsClients.fromEnvironment());

@@ -4,7 +4,7 @@ import io.trainplane.clients.AwsClients;
 import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point (scheduled) of {@link Pipeline#JANITOR}. Cleans up what finished, unknown or expired runs left behind. */
+/** Lambda entry point of {@link Pipeline#JANITOR}, which describes it. */
 public final class Janitor extends StepHandler {
     public Janitor() {
         super(Pipeline.JANITOR, AwsClients.fromEnvironment());

@@ -4,7 +4,7 @@ import io.trainplane.clients.AwsClients;
 import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point of {@link Pipeline#START_OUTPUTS}. Starts the Job that copies the outputs to S3. */
+/** Lambda entry point of {@link Pipeline#START_OUTPUTS}, which describes it. */
 public final class StartOutputs extends StepHandler {
     public StartOutputs() {
         super(Pipeline.START_OUTPUTS, AwsClients.fromEnvironment());

@@ -4,7 +4,7 @@ import io.trainplane.clients.AwsClients;
 import io.trainplane.workflow.Pipeline;
 import io.trainplane.workflow.StepHandler;
 
-/** Lambda entry point of {@link Pipeline#TEARDOWN}. Deletes what the run created; reports what is left. */
+/** Lambda entry point of {@link Pipeline#TEARDOWN}, which describes it. */
 public final class Teardown extends StepHandler {
     public Teardown() {
         super(Pipeline.TEARDOWN, AwsClients.fromEnvironment());

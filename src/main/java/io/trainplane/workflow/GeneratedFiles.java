@@ -8,9 +8,11 @@ import java.util.Map;
 
 /**
  * The files made from {@link Pipeline} and committed where SAM reads them: the state machine
- * definitions (template.yaml's DefinitionUri; the pom also ships them in the jar for local mode)
- * and functions.mk (the functions each jar ships, which the Makefile includes for SAM's makefile
- * builder). {@value #COMMAND} writes them; StateMachinesTest fails while a committed one differs.
+ * definitions (template.yaml's DefinitionUri; the pom also ships them in the jar for local mode),
+ * functions.mk (the functions each jar ships, which the Makefile includes for SAM's makefile
+ * builder) and template.yaml, whose function and log group resources are written between its
+ * markers ({@link TemplateFunctions}). {@value #COMMAND} writes them; StateMachinesTest fails while
+ * a committed one differs.
  */
 public final class GeneratedFiles {
     /** What regenerates the files. */
@@ -18,13 +20,14 @@ public final class GeneratedFiles {
 
     private GeneratedFiles() {}
 
-    /** Each file by its path from the project's root, with its content. */
-    public static Map<String, String> render() {
+    /** Each file by its path from the project's root, with its content; template.yaml's is read under {@code root}. */
+    public static Map<String, String> render(Path root) throws IOException {
         Map<String, String> files = new LinkedHashMap<>();
         for (StateMachineDefinition machine : Pipeline.stateMachines()) {
             files.put("statemachines/" + machine.file(), machine.asl());
         }
         files.put("functions.mk", makefile());
+        files.put("template.yaml", TemplateFunctions.splice(Files.readString(root.resolve("template.yaml"))));
         return files;
     }
 
@@ -61,7 +64,7 @@ public final class GeneratedFiles {
     /** Writes the files that differ under the root given (default: the working directory). */
     public static void main(String[] args) throws IOException {
         Path root = Path.of(args.length > 0 ? args[0] : ".");
-        for (Map.Entry<String, String> file : render().entrySet()) {
+        for (Map.Entry<String, String> file : render(root).entrySet()) {
             Path path = root.resolve(file.getKey());
             if (!Files.exists(path) || !Files.readString(path).equals(file.getValue())) {
                 Files.createDirectories(path.toAbsolutePath().getParent());

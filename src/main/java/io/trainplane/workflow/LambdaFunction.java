@@ -9,16 +9,21 @@ import java.util.function.Function;
 
 /**
  * One Lambda function of the stack, declared in {@link Pipeline}: template.yaml deploys it as
- * {@code <name>Function} with the entry point {@code io.trainplane.functions.<name>}, and the state
- * machines invoke it through the placeholder {@code ${<name>FunctionArn}}.
+ * {@code <name>Function} (written from this declaration by {@link TemplateFunctions}) with the entry
+ * point {@code io.trainplane.functions.<name>}, and the state machines invoke it through the
+ * placeholder {@code ${<name>FunctionArn}}.
  *
- * @param step     builds the step it runs from the function's clients
- * @param role     the execution role template.yaml gives it
- * @param artifact the jar it ships
- * @param priming  what its SnapStart hooks request before the snapshot, beyond the run store's requests
+ * @param step       builds the step it runs from the function's clients
+ * @param deployment its description, execution role and what else template.yaml gives it
+ * @param artifact   the jar it ships
+ * @param priming    what its SnapStart hooks request before the snapshot, beyond the run store's requests
  */
 public record LambdaFunction(
-        String name, Function<Clients, Step> step, Role role, LambdaArtifact artifact, Set<Priming> priming) {
+        String name,
+        Function<Clients, Step> step,
+        FunctionDeployment deployment,
+        LambdaArtifact artifact,
+        Set<Priming> priming) {
 
     /** The execution roles of template.yaml, by logical id. */
     public enum Role {
@@ -46,7 +51,7 @@ public record LambdaFunction(
     public LambdaFunction {
         Objects.requireNonNull(name);
         Objects.requireNonNull(step);
-        Objects.requireNonNull(role);
+        Objects.requireNonNull(deployment);
         Objects.requireNonNull(artifact);
         EnumSet<Priming> primes = EnumSet.noneOf(Priming.class);
         primes.addAll(priming);
@@ -56,6 +61,11 @@ public record LambdaFunction(
                     name + ": Kubernetes access is primed exactly by the functions of the " + "Kubernetes artifact");
         }
         priming = Collections.unmodifiableSet(primes);
+    }
+
+    /** The execution role template.yaml gives it. */
+    public Role role() {
+        return deployment.role();
     }
 
     /** The function's logical id in template.yaml. */

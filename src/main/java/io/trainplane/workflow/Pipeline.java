@@ -24,11 +24,12 @@ import java.util.Set;
 
 /**
  * Trainplane's Lambda functions and its two state machines, declared once. What names a function
- * or a state is made from here: statemachines/*.asl.json and functions.mk (written by
- * {@code make statemachines}, see {@link GeneratedFiles}), the entry points in functions/, the
- * handlers local mode and the benchmark run, the jar each function ships and what it primes for
- * SnapStart. StateMachinesTest fails while a committed file is stale; StackConsistencyTest holds
- * template.yaml to these functions.
+ * or a state is made from here: statemachines/*.asl.json, functions.mk and template.yaml's function
+ * and log group resources (written by {@code make statemachines}, see {@link GeneratedFiles}), the
+ * entry points in functions/, the handlers local mode and the benchmark run, the jar each function
+ * ships and what it primes for SnapStart. StateMachinesTest fails while a generated file is stale;
+ * StackConsistencyTest holds what is still written by hand (the entry points, the state machines'
+ * substitutions in template.yaml) to these functions.
  *
  * <p>From a state's name to its code: the state's Task below names its function, whose case in
  * {@code step()} names its step class.
@@ -36,48 +37,118 @@ import java.util.Set;
 public final class Pipeline {
     private Pipeline() {}
 
-    // The functions: name (template.yaml <Name>Function, entry point io.trainplane.functions.<Name>),
-    // execution role, and what SnapStart primes; the step each runs is in step() below. kubernetes(...)
-    // ones reach a cluster's Kubernetes API: they ship the jar with the Kubernetes client, run as the
-    // cluster work role and prime the way to the cluster.
-    public static final LambdaFunction START_RUN =
-            aws("StartRun", LambdaFunction.Role.START_RUN, SPEC_VALIDATION, RUN_EVENT);
-    public static final LambdaFunction CREATE_CLUSTER = aws("CreateCluster", CLUSTER_WORK, CLOUD_CONTROL);
-    public static final LambdaFunction CHECK_CLUSTER = aws("CheckCluster", CLUSTER_WORK, EKS_CLUSTER, CLOUD_CONTROL);
-    public static final LambdaFunction CREATE_NODEGROUP =
-            aws("CreateNodegroup", CLUSTER_WORK, EKS_CLUSTER, EKS_NODEGROUP, EKS_NODEGROUP_CREATE, CLOUD_CONTROL);
-    public static final LambdaFunction CHECK_NODEGROUP =
-            aws("CheckNodegroup", CLUSTER_WORK, EKS_CLUSTER, EKS_NODEGROUP);
-    public static final LambdaFunction CONFIGURE_CLUSTER = kubernetes("ConfigureCluster");
-    public static final LambdaFunction CONNECT_CLUSTER = kubernetes("ConnectCluster");
-    public static final LambdaFunction SCALE_WORKERS = kubernetes("ScaleWorkers");
-    public static final LambdaFunction CREATE_VOLUME = aws("CreateVolume", CLUSTER_WORK, EFS_FILE_SYSTEM);
-    public static final LambdaFunction CHECK_VOLUME = aws("CheckVolume", CLUSTER_WORK, EFS_FILE_SYSTEM, EKS_CLUSTER);
-    public static final LambdaFunction BIND_VOLUME = kubernetes("BindVolume");
-    public static final LambdaFunction START_DATA_JOB = kubernetes("StartDataJob");
-    public static final LambdaFunction START_TRAINING = kubernetes("StartTraining");
-    public static final LambdaFunction CHECK_TRAINING = kubernetes("CheckTraining");
-    public static final LambdaFunction START_EVALUATION = kubernetes("StartEvaluation");
-    public static final LambdaFunction START_OUTPUTS = kubernetes("StartOutputs");
-    public static final LambdaFunction CHECK_JOB = kubernetes("CheckJob");
-    public static final LambdaFunction COLLECT_RESULTS = kubernetes("CollectResults");
-    public static final LambdaFunction RECORD_FAILURE = aws("RecordFailure", RUN_RECORD, RUN_EVENT);
-    public static final LambdaFunction TEARDOWN = kubernetes("Teardown");
-    public static final LambdaFunction FINISH_RUN = aws("FinishRun", RUN_RECORD, RUN_EVENT);
-    public static final LambdaFunction CLOSE_RUN = aws("CloseRun", RUN_RECORD, RUN_EVENT);
-    // In no state machine: EventBridge invokes these (the safety-net rule, the janitor's and the retraining schedules).
-    public static final LambdaFunction SAFETY_NET = aws("SafetyNet", Role.SAFETY_NET, EXECUTION_START);
+    // The functions: name (template.yaml <Name>Function and <Name>Logs, entry point
+    // io.trainplane.functions.<Name>), description, execution role and what else template.yaml gives
+    // it, and what SnapStart primes; the step each runs is in step() below. kubernetes(...) ones reach
+    // a cluster's Kubernetes API: they ship the jar with the Kubernetes client, run as the cluster work
+    // role and prime the way to the cluster.
+    public static final LambdaFunction START_RUN = aws(
+            "StartRun",
+            deploy("Validates the spec and creates the run record", Role.START_RUN),
+            SPEC_VALIDATION,
+            RUN_EVENT);
+    public static final LambdaFunction CREATE_CLUSTER =
+            aws("CreateCluster", deploy("Creates the run's EKS cluster", CLUSTER_WORK), CLOUD_CONTROL);
+    public static final LambdaFunction CHECK_CLUSTER = aws(
+            "CheckCluster", deploy("Looks once at the run's EKS cluster", CLUSTER_WORK), EKS_CLUSTER, CLOUD_CONTROL);
+    public static final LambdaFunction CREATE_NODEGROUP = aws(
+            "CreateNodegroup",
+            deploy("Creates the run's node group (and its launch template when needed)", CLUSTER_WORK),
+            EKS_CLUSTER,
+            EKS_NODEGROUP,
+            EKS_NODEGROUP_CREATE,
+            CLOUD_CONTROL);
+    public static final LambdaFunction CHECK_NODEGROUP = aws(
+            "CheckNodegroup", deploy("Looks once at the run's node group", CLUSTER_WORK), EKS_CLUSTER, EKS_NODEGROUP);
+    public static final LambdaFunction CONFIGURE_CLUSTER =
+            kubernetes("ConfigureCluster", "Installs the add-ons and the device plugin the run needs");
+    public static final LambdaFunction CONNECT_CLUSTER =
+            kubernetes("ConnectCluster", "Connects to the cluster and creates the run's namespace");
+    public static final LambdaFunction SCALE_WORKERS =
+            kubernetes("ScaleWorkers", "Scales a warm cluster's node group for the run and waits for its nodes");
+    public static final LambdaFunction CREATE_VOLUME =
+            aws("CreateVolume", deploy("Creates or adopts the run's EFS file system", CLUSTER_WORK), EFS_FILE_SYSTEM);
+    public static final LambdaFunction CHECK_VOLUME = aws(
+            "CheckVolume",
+            deploy("Looks once at the file system and makes its mount targets", CLUSTER_WORK),
+            EFS_FILE_SYSTEM,
+            EKS_CLUSTER);
+    public static final LambdaFunction BIND_VOLUME =
+            kubernetes("BindVolume", "Binds the file system into Kubernetes (StorageClass, PV, PVC)");
+    public static final LambdaFunction START_DATA_JOB = kubernetes("StartDataJob", "Starts the data Job");
+    public static final LambdaFunction START_TRAINING = kubernetes("StartTraining", "Starts the training Job");
+    public static final LambdaFunction CHECK_TRAINING = kubernetes("CheckTraining", "Looks once at the training Job");
+    public static final LambdaFunction START_EVALUATION = kubernetes("StartEvaluation", "Starts the evaluation Job");
+    public static final LambdaFunction START_OUTPUTS =
+            kubernetes("StartOutputs", "Starts the Job that copies the run's outputs to S3");
+    public static final LambdaFunction CHECK_JOB = kubernetes("CheckJob", "Looks once at a Job of the run");
+    public static final LambdaFunction COLLECT_RESULTS =
+            kubernetes("CollectResults", "Stores the evaluation's metrics; applies the quality gate");
+    public static final LambdaFunction RECORD_FAILURE =
+            aws("RecordFailure", deploy("Writes a failure into the run record", RUN_RECORD), RUN_EVENT);
+    public static final LambdaFunction TEARDOWN =
+            kubernetes("Teardown", "Deletes what the run created and reports what is left");
+    public static final LambdaFunction FINISH_RUN =
+            aws("FinishRun", deploy("Ends the run and publishes its outcome", RUN_RECORD), RUN_EVENT);
+    public static final LambdaFunction CLOSE_RUN = aws(
+            "CloseRun",
+            deploy("Ends a run whose pipeline stopped without ending it (CANCELLED or FAILED)", RUN_RECORD),
+            RUN_EVENT);
+    // In no state machine: EventBridge invokes these (the safety-net rule, the janitor's and the
+    // retraining schedules); their events are declared with them.
+    public static final LambdaFunction SAFETY_NET = aws(
+            "SafetyNet",
+            deploy(
+                            "Starts Cleanup for a TrainingPipeline execution that was stopped, timed out or failed",
+                            Role.SAFETY_NET)
+                    .withVariable("CLEANUP_STATE_MACHINE_ARN", "!Ref Cleanup")
+                    .withEvents(
+                            """
+                            PipelineStopped:
+                              Type: EventBridgeRule
+                              Properties:
+                                # No EventBusName: Step Functions publishes status changes on the default bus.
+                                Pattern:
+                                  source: [aws.states]
+                                  detail-type: [Step Functions Execution Status Change]
+                                  detail:
+                                    status: [ABORTED, TIMED_OUT, FAILED]
+                                    stateMachineArn: [!Ref TrainingPipeline]
+                                RetryPolicy:
+                                  MaximumEventAgeInSeconds: 86400
+                                  MaximumRetryAttempts: 185
+                            """),
+            EXECUTION_START);
     public static final LambdaFunction JANITOR = aws(
             "Janitor",
-            Role.JANITOR,
+            deploy("Cleans up what finished, unknown or expired runs left behind (scheduled)", Role.JANITOR)
+                    .withTimeout(Duration.ofMinutes(5))
+                    .withVariable("CLEANUP_STATE_MACHINE_ARN", "!Ref Cleanup")
+                    .withVariable("TRAINING_PIPELINE_ARN", "!Ref TrainingPipeline")
+                    .withEvents(
+                            """
+                            Sweep:
+                              Type: Schedule
+                              Properties:
+                                Schedule: !Ref JanitorSchedule
+                                Description: Trainplane janitor sweep
+                            """),
             ACCOUNT_SWEEP,
             EKS_CLUSTER,
             EKS_NODEGROUP,
             CLOUD_CONTROL,
             EXECUTION_START,
             RUN_EVENT);
-    public static final LambdaFunction START_SCHEDULED_RUN =
-            aws("StartScheduledRun", Role.START_SCHEDULED_RUN, SPEC_VALIDATION, EXECUTION_START, RUN_EVENT);
+    // Deployed only with a RetrainingSchedule; the schedule (ScheduledRetraining) is in template.yaml.
+    public static final LambdaFunction START_SCHEDULED_RUN = aws(
+            "StartScheduledRun",
+            deploy("Starts the TrainingPipeline for one firing of the retraining schedule", Role.START_SCHEDULED_RUN)
+                    .withCondition("HasRetrainingSchedule")
+                    .withVariable("TRAINING_PIPELINE_ARN", "!Ref TrainingPipeline")
+                    .withVariable("RETRAINING_OVERLAP", "!Ref RetrainingOverlap"),
+            SPEC_VALIDATION,
+            EXECUTION_START,
+            RUN_EVENT);
 
     /** Every function, in pipeline order. */
     public static final List<LambdaFunction> FUNCTIONS = List.of(
@@ -480,16 +551,21 @@ public final class Pipeline {
         return m.build();
     }
 
-    private static LambdaFunction aws(String name, Role role, Priming... priming) {
-        return new LambdaFunction(name, clients -> step(name, clients), role, LambdaArtifact.AWS, Set.of(priming));
+    private static FunctionDeployment deploy(String description, Role role) {
+        return FunctionDeployment.of(description, role);
+    }
+
+    private static LambdaFunction aws(String name, FunctionDeployment deployment, Priming... priming) {
+        return new LambdaFunction(
+                name, clients -> step(name, clients), deployment, LambdaArtifact.AWS, Set.of(priming));
     }
 
     /** A function whose step works in a cluster's Kubernetes API. */
-    private static LambdaFunction kubernetes(String name) {
+    private static LambdaFunction kubernetes(String name, String description) {
         return new LambdaFunction(
                 name,
                 clients -> step(name, clients),
-                CLUSTER_WORK,
+                FunctionDeployment.of(description, CLUSTER_WORK),
                 LambdaArtifact.KUBERNETES,
                 Set.of(KUBERNETES_ACCESS));
     }

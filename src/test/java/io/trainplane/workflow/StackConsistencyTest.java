@@ -14,6 +14,7 @@ import io.trainplane.workflow.StateMachineDefinition.Task;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,10 +28,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * What is still written by hand agrees with {@link Pipeline}: template.yaml (its functions, their
- * handlers and roles, the state machines' definitions and substitutions), the entry points in
- * functions/, the Makefile's rules, and the steps' own code on which jar they need. (The state
- * machines and functions.mk are made from Pipeline: StateMachinesTest.)
+ * What is still written by hand agrees with {@link Pipeline}: template.yaml (no function beside the
+ * declared ones, the roles and conditions they name, the state machines' definitions and
+ * substitutions), the entry points in functions/, the Makefile's rules, and the steps' own code on
+ * which jar they need. (The state machines, functions.mk and template.yaml's function and log group
+ * resources are made from Pipeline: StateMachinesTest.)
  */
 class StackConsistencyTest {
     final JsonNode template = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(Path.of("template.yaml")));
@@ -47,37 +49,51 @@ class StackConsistencyTest {
         return found;
     }
 
+    /**
+     * The functions' resources are written from the declaration (StateMachinesTest holds them to it):
+     * none is written by hand beside them, and the roles and conditions they name are the template's.
+     */
     @Test
-    void theTemplateDeploysEveryDeclaredFunctionWithItsHandlerAndRole() {
-        Map<String, JsonNode> functions = resources("AWS::Serverless::Function");
-        assertThat(functions.keySet())
+    void everyFunctionOfTheTemplateIsADeclaredOneUnderItsRoleAndCondition() {
+        assertThat(resources("AWS::Serverless::Function").keySet())
                 .isEqualTo(Pipeline.FUNCTIONS.stream()
                         .map(LambdaFunction::logicalId)
                         .collect(Collectors.toCollection(TreeSet::new)));
-        for (LambdaFunction function : Pipeline.FUNCTIONS) {
-            JsonNode properties = functions.get(function.logicalId());
-            assertThat(properties.path("Handler").asText())
-                    .as(function.name())
-                    .isEqualTo(function.handlerClass() + "::handleRequest");
-            // !GetAtt <Role>.Arn (the YAML reader drops the tag).
-            assertThat(properties.path("Role").asText())
-                    .as(function.name() + " Role")
-                    .isEqualTo(function.role().logicalId() + ".Arn");
-        }
+        Set<String> lambdaLogs = new TreeSet<>();
+        resources("AWS::Logs::LogGroup").forEach((name, properties) -> {
+            if (properties.path("LogGroupName").asText().startsWith("/aws/lambda/")) {
+                lambdaLogs.add(name);
+            }
+        });
+        assertThat(lambdaLogs)
+                .isEqualTo(Pipeline.FUNCTIONS.stream()
+                        .map(f -> f.name() + "Logs")
+                        .collect(Collectors.toCollection(TreeSet::new)));
         for (LambdaFunction.Role role : LambdaFunction.Role.values()) {
             assertThat(template.at("/Resources/" + role.logicalId() + "/Type").asText())
                     .as(role.logicalId())
                     .isEqualTo("AWS::IAM::Role");
         }
+        for (LambdaFunction function : Pipeline.FUNCTIONS) {
+            String condition = function.deployment().condition();
+            if (condition != null) {
+                assertThat(template.at("/Conditions/" + condition).isMissingNode())
+                        .as(function.name() + " Condition " + condition)
+                        .isFalse();
+            }
+            // A role made under a condition its function is not would be missing for the function.
+            String roleCondition = template.at("/Resources/" + function.role().logicalId() + "/Condition")
+                    .asText();
+            assertThat(roleCondition)
+                    .as(function.role().logicalId() + " Condition, for " + function.name())
+                    .isIn("", condition);
+        }
     }
 
-    /** The actual cost prices Lambda at one memory size for every function: the template's. */
+    /** The actual cost prices Lambda at one memory size for every function: the Globals' (no declaration sets its own). */
     @Test
     void everyFunctionHasTheMemoryTheActualCostPrices() {
         assertThat(template.at("/Globals/Function/MemorySize").asDouble()).isEqualTo(ActualCost.LAMBDA_GB * 1024);
-        resources("AWS::Serverless::Function")
-                .forEach((name, properties) ->
-                        assertThat(properties.has("MemorySize")).as(name).isFalse());
     }
 
     /** The dashboard's body is JSON once CloudFormation substitutes it, and its cost widget graphs what FinishRun emits. */
@@ -122,6 +138,19 @@ class StackConsistencyTest {
                             .results()
                             .map(m -> m.group(1))
                             .collect(Collectors.toSet()));
+            // ... and the state machine's role may invoke exactly its functions (!Ref <Name>Function).
+            List<String> invoked = new java.util.ArrayList<>();
+            properties.path("Policies").forEach(policy -> {
+                JsonNode name = policy.path("LambdaInvokePolicy").path("FunctionName");
+                if (name.isTextual()) {
+                    invoked.add(name.asText());
+                }
+            });
+            assertThat(invoked)
+                    .as(machine.name() + " LambdaInvokePolicy")
+                    .containsExactlyInAnyOrderElementsOf(machine.functions().stream()
+                            .map(LambdaFunction::logicalId)
+                            .toList());
             if (substitutions.containsKey(Pipeline.PIPELINE_EXECUTION_ARN_PREFIX)) {
                 assertThat(substitutions.get(Pipeline.PIPELINE_EXECUTION_ARN_PREFIX))
                         .endsWith(":execution:${TrainingPipeline.Name}:");
@@ -131,16 +160,26 @@ class StackConsistencyTest {
         assertThat(template.at("/Globals/Function/SnapStart/ApplyOn").asText()).isEqualTo("PublishedVersions");
     }
 
-    /** A Task that timed out would leave its function running: the function's own Timeout must come first. */
+    /**
+     * A Task that timed out would leave its function running: the function's own Timeout (its
+     * declaration's, or the Globals') must come first.
+     */
     @Test
     void everyTaskOutlivesItsFunction() {
-        int functionTimeout = template.at("/Globals/Function/Timeout").asInt();
-        assertThat(functionTimeout).isPositive();
-        Pipeline.stateMachines().stream()
-                .flatMap(m -> m.states().stream())
-                .flatMap(s -> s instanceof Task task ? Stream.of(task) : Stream.empty())
-                .forEach(task ->
-                        assertThat(task.timeout().toSeconds()).as(task.name()).isGreaterThan(functionTimeout));
+        int globalTimeout = template.at("/Globals/Function/Timeout").asInt();
+        assertThat(globalTimeout).isPositive();
+        for (StateMachineDefinition machine : Pipeline.stateMachines()) {
+            for (LambdaFunction function : machine.functions()) {
+                Duration own = function.deployment().timeout();
+                long functionTimeout = own == null ? globalTimeout : own.toSeconds();
+                machine.states().stream()
+                        .flatMap(s -> s instanceof Task task ? Stream.of(task) : Stream.empty())
+                        .filter(task -> task.function() == function)
+                        .forEach(task -> assertThat(task.timeout().toSeconds())
+                                .as(task.name())
+                                .isGreaterThan(functionTimeout));
+            }
+        }
     }
 
     /** Each entry point is one line: its declared function, built from the environment. */

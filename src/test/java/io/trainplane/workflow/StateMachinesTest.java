@@ -15,7 +15,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The committed state machines and functions.mk are what {@link Pipeline} makes of them. With
+ * The committed state machines, functions.mk and template.yaml's functions are what {@link Pipeline}
+ * makes of them. With
  * {@code -Dtrainplane.regenerate=true} (what {@value GeneratedFiles#COMMAND} runs) the test writes
  * them instead.
  */
@@ -23,7 +24,7 @@ class StateMachinesTest {
     @Test
     void theCommittedFilesAreWhatThePipelineMakes() throws IOException {
         boolean regenerate = Boolean.getBoolean("trainplane.regenerate");
-        for (Map.Entry<String, String> file : GeneratedFiles.render().entrySet()) {
+        for (Map.Entry<String, String> file : GeneratedFiles.render(Path.of("")).entrySet()) {
             Path path = Path.of(file.getKey());
             String committed = Files.exists(path) ? Files.readString(path) : "";
             if (regenerate && !committed.equals(file.getValue())) {
