@@ -19,9 +19,6 @@ final class KubeflowJobs {
 
     /** The context of {@code object} when it is one of the Kubeflow jobs Trainplane creates; null otherwise. */
     static CustomResourceDefinitionContext contextOf(HasMetadata object) {
-        if (!(object instanceof GenericKubernetesResource)) {
-            return null;
-        }
         return switch (object.getKind()) {
             case PyTorchJobManifest.KIND -> PyTorchJobs.CONTEXT;
             case MpiJobManifest.KIND -> MpiJobs.CONTEXT;
@@ -46,11 +43,18 @@ final class KubeflowJobs {
                 .get();
     }
 
-    static void create(
-            KubernetesClient client, CustomResourceDefinitionContext context, GenericKubernetesResource job) {
+    /**
+     * Creates the job at the version {@code context} names (the one the cluster serves), whatever
+     * model it was built with: as JSON, not through the typed model's own version.
+     */
+    static void create(KubernetesClient client, CustomResourceDefinitionContext context, HasMetadata job) {
+        GenericKubernetesResource generic = job instanceof GenericKubernetesResource g
+                ? g
+                : KubernetesJson.SERIALIZATION.unmarshal(
+                        KubernetesJson.SERIALIZATION.asJson(job), GenericKubernetesResource.class);
         client.genericKubernetesResources(context)
                 .inNamespace(job.getMetadata().getNamespace())
-                .resource(job)
+                .resource(generic)
                 .create();
     }
 

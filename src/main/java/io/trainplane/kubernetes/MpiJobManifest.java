@@ -2,19 +2,21 @@ package io.trainplane.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.TrainingSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.kubeflow.v2beta1.MPIJob;
+import org.kubeflow.v2beta1.MPIJobSpec;
+import org.kubeflow.v2beta1.mpijobspec.MpiReplicaSpecs;
+import org.kubeflow.v2beta1.mpijobspec.RunPolicy;
 
 /**
  * The training as a Kubeflow MPIJob of the MPI operator ({@code kubeflow.org/v2beta1}, v0.8):
@@ -68,35 +70,37 @@ public final class MpiJobManifest {
         this.spec = spec;
     }
 
-    GenericKubernetesResource build() {
+    MPIJob build() {
         TrainingSpec t = spec.training();
-        Map<String, Object> replicas = new LinkedHashMap<>();
+        Map<String, MpiReplicaSpecs> replicas = new LinkedHashMap<>();
         replicas.put("Launcher", replica(1, "Never", launcher()));
         replicas.put("Worker", replica(t.workers(), "OnFailure", worker()));
-        Map<String, Object> runPolicy = new LinkedHashMap<>();
+        RunPolicy runPolicy = new RunPolicy();
         // Running workers (sshd) go once the launcher has ended; a failed pod stays to be diagnosed.
-        runPolicy.put("cleanPodPolicy", "Running");
+        runPolicy.setCleanPodPolicy("Running");
         // The launcher Job's: a launcher that failed (mpirun lost a worker) starts again that many
         // times, and train.py resumes from the newest checkpoint on the shared volume.
-        runPolicy.put("backoffLimit", t.maxRestarts());
-        runPolicy.put("activeDeadlineSeconds", t.timeoutMinutes() * 60L);
-        Map<String, Object> jobSpec = new LinkedHashMap<>();
-        jobSpec.put("slotsPerWorker", t.procsPerWorker());
-        jobSpec.put("mpiImplementation", "OpenMPI");
+        runPolicy.setBackoffLimit(t.maxRestarts());
+        runPolicy.setActiveDeadlineSeconds(t.timeoutMinutes() * 60L);
+        runPolicy.setSuspend(null);
+        MPIJobSpec jobSpec = new MPIJobSpec();
+        jobSpec.setSlotsPerWorker(t.procsPerWorker());
+        jobSpec.setMpiImplementation(MPIJobSpec.MpiImplementation.OPENMPI);
         // mpirun must not ssh into workers whose sshd is not up yet.
-        jobSpec.put("launcherCreationPolicy", "WaitForWorkersReady");
-        jobSpec.put("runPolicy", runPolicy);
-        jobSpec.put("mpiReplicaSpecs", replicas);
-        return new GenericKubernetesResourceBuilder()
-                .withApiVersion(API_VERSION)
-                .withKind(KIND)
-                .withNewMetadata()
+        jobSpec.setLauncherCreationPolicy("WaitForWorkersReady");
+        // The CRD's defaults the run does not set are left for the API server to fill in.
+        jobSpec.setRunLauncherAsWorker(null);
+        jobSpec.setSshAuthMountPath(null);
+        jobSpec.setRunPolicy(runPolicy);
+        jobSpec.setMpiReplicaSpecs(replicas);
+        MPIJob job = new MPIJob();
+        job.setMetadata(new ObjectMetaBuilder()
                 .withName(spec.names().trainingJob())
                 .withNamespace(spec.names().namespace())
                 .withLabels(manifests.labels("training"))
-                .endMetadata()
-                .withAdditionalProperties(Map.of("spec", jobSpec))
-                .build();
+                .build());
+        job.setSpec(jobSpec);
+        return job;
     }
 
     /** The first worker's DNS name under the job's headless Service, as the operator's hostfile names it. */
@@ -205,7 +209,7 @@ public final class MpiJobManifest {
         return manifests.trainingPodSpec(worker, null);
     }
 
-    private Map<String, Object> replica(int count, String restartPolicy, PodSpec pod) {
+    private MpiReplicaSpecs replica(int count, String restartPolicy, PodSpec pod) {
         // The replica's restartPolicy is the one the operator sets on the pods.
         pod.setRestartPolicy(null);
         var template = new PodTemplateSpecBuilder()
@@ -214,10 +218,10 @@ public final class MpiJobManifest {
                 .endMetadata()
                 .withSpec(PodSecurity.confined(pod, true))
                 .build();
-        Map<String, Object> replica = new LinkedHashMap<>();
-        replica.put("replicas", count);
-        replica.put("restartPolicy", restartPolicy);
-        replica.put("template", Serialization.jsonMapper().convertValue(template, Map.class));
+        MpiReplicaSpecs replica = new MpiReplicaSpecs();
+        replica.setReplicas(count);
+        replica.setRestartPolicy(restartPolicy);
+        replica.setTemplate(template);
         return replica;
     }
 }

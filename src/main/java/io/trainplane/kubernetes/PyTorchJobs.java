@@ -35,7 +35,7 @@ public final class PyTorchJobs {
         return KubeflowJobs.get(client, CONTEXT, namespace, name);
     }
 
-    public static void create(KubernetesClient client, GenericKubernetesResource job) {
+    public static void create(KubernetesClient client, io.fabric8.kubernetes.api.model.HasMetadata job) {
         KubeflowJobs.create(client, CONTEXT, job);
     }
 

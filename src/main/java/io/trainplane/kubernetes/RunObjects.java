@@ -1,7 +1,6 @@
 package io.trainplane.kubernetes;
 
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -41,7 +40,7 @@ public final class RunObjects {
         var kubeflowJob = KubeflowJobs.contextOf(desired);
         try {
             if (kubeflowJob != null) {
-                KubeflowJobs.create(client, kubeflowJob, (GenericKubernetesResource) desired);
+                KubeflowJobs.create(client, kubeflowJob, desired);
             } else {
                 client.resource(desired).create();
             }

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -132,12 +131,12 @@ public final class WorkloadManifests {
     }
 
     /** The training as a Kubeflow PyTorchJob (launcher pytorchjob). */
-    public GenericKubernetesResource pyTorchJob() {
+    public org.kubeflow.v1.PyTorchJob pyTorchJob() {
         return new PyTorchJobManifest(this, spec).build();
     }
 
     /** The training as a Kubeflow MPIJob (launcher mpijob). */
-    public GenericKubernetesResource mpiJob() {
+    public org.kubeflow.v2beta1.MPIJob mpiJob() {
         return new MpiJobManifest(this, spec).build();
     }
 

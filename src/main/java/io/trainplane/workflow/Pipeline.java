@@ -9,6 +9,7 @@ import static io.trainplane.workflow.Priming.EKS_CLUSTER;
 import static io.trainplane.workflow.Priming.EKS_NODEGROUP;
 import static io.trainplane.workflow.Priming.EKS_NODEGROUP_CREATE;
 import static io.trainplane.workflow.Priming.EXECUTION_START;
+import static io.trainplane.workflow.Priming.INSTANCE_CATALOG;
 import static io.trainplane.workflow.Priming.KUBERNETES_ACCESS;
 import static io.trainplane.workflow.Priming.RUN_EVENT;
 import static io.trainplane.workflow.Priming.SPEC_VALIDATION;
@@ -46,6 +47,7 @@ public final class Pipeline {
             "StartRun",
             deploy("Validates the spec and creates the run record", Role.START_RUN),
             SPEC_VALIDATION,
+            INSTANCE_CATALOG,
             RUN_EVENT);
     public static final LambdaFunction CREATE_CLUSTER =
             aws("CreateCluster", deploy("Creates the run's EKS cluster", CLUSTER_WORK), CLOUD_CONTROL);

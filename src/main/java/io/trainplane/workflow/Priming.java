@@ -42,6 +42,11 @@ public enum Priming {
     SPEC_VALIDATION,
     /** EKS DescribeCluster, and the model of its answer (the Cluster and what it holds). */
     EKS_CLUSTER,
+    /**
+     * EC2's DescribeInstanceTypes over its Query protocol (XML) and the Price List's GetProducts,
+     * as StartRun asks them ({@link io.trainplane.aws.catalog.AwsInstanceCatalog}).
+     */
+    INSTANCE_CATALOG,
     /** EKS DescribeNodegroup and ListNodegroups, and the model of their answers. */
     EKS_NODEGROUP,
     /** EKS CreateNodegroup, and the model of its request and answer. */
@@ -78,6 +83,7 @@ public enum Priming {
     void buildClients(Clients clients) {
         switch (this) {
             case SPEC_VALIDATION -> {}
+            case INSTANCE_CATALOG -> clients.instanceCatalog();
             case EKS_CLUSTER, EKS_NODEGROUP, EKS_NODEGROUP_CREATE, KUBERNETES_ACCESS -> clients.eks();
             case EFS_FILE_SYSTEM -> clients.efs();
             case CLOUD_CONTROL -> clients.cloudControl();
@@ -101,6 +107,13 @@ public enum Priming {
                                 io.trainplane.aws.RunPrices.forRegion(io.trainplane.aws.RunPrices.DEFAULT_REGION),
                                 KubernetesVersions.asOf())
                         .ceilingWorstCase();
+            }
+            case INSTANCE_CATALOG -> {
+                answerInstanceCatalog(sample, answered);
+                var types =
+                        java.util.List.of(sample.spec().cluster().nodeGroup().firstType());
+                offline.instanceCatalog().describeInstanceTypes(types);
+                offline.instanceCatalog().onDemandPerHour(io.trainplane.aws.RunPrices.DEFAULT_REGION, types);
             }
             case EKS_CLUSTER -> {
                 offline.eks().describeCluster(r -> r.name(sample.clusterName()));
@@ -211,6 +224,31 @@ public enum Priming {
      * systems, a control-plane log group), tagged for the sample's run of the stack: the
      * janitor's way through what it finds is primed, not only its empty sweep.
      */
+    private static void answerInstanceCatalog(RunContext sample, OfflineHttpClient answered) {
+        // EC2's Query protocol: every action is a POST to / (StartRun's DescribeInstanceTypes alone here).
+        String type = sample.spec().cluster().nodeGroup().firstType();
+        String instanceTypes = "<DescribeInstanceTypesResponse><instanceTypeSet><item><instanceType>" + type
+                + "</instanceType><vCpuInfo><defaultVCpus>4</defaultVCpus></vCpuInfo><memoryInfo><sizeInMiB>16384"
+                + "</sizeInMiB></memoryInfo><processorInfo><supportedArchitectures><item>x86_64</item>"
+                + "</supportedArchitectures></processorInfo><networkInfo><maximumNetworkInterfaces>4"
+                + "</maximumNetworkInterfaces><ipv4AddressesPerInterface>15</ipv4AddressesPerInterface>"
+                + "<efaSupported>false</efaSupported></networkInfo><supportedUsageClasses><item>on-demand</item>"
+                + "</supportedUsageClasses></item></instanceTypeSet></DescribeInstanceTypesResponse>";
+        ObjectNode product = Json.object();
+        product.putObject("terms")
+                .putObject("OnDemand")
+                .putObject("T")
+                .putObject("priceDimensions")
+                .putObject("D")
+                .putObject("pricePerUnit")
+                .put("USD", "1.0");
+        ObjectNode products = Json.object();
+        products.putArray("PriceList").add(Json.write(product));
+
+        answered.answer("POST /", instanceTypes)
+                .answer(io.trainplane.aws.catalog.AwsInstanceCatalog.PRICE_LIST_TARGET, Json.write(products));
+    }
+
     private static void answerOrphans(RunContext sample, Settings settings, OfflineHttpClient answered) {
         String cluster = sample.clusterName();
         String logGroup = ControlPlaneLogGroup.name(cluster);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.trainplane.core.Json;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
@@ -97,10 +96,13 @@ class CustomWorkloadManifestsTest {
     void inAPyTorchJobTheOperatorSetsTorchrunsFlagsAndTheShellPassesSigtermOn() {
         for (String launcher : List.of("torchrun", "none")) {
             var job = new WorkloadManifests(spec(launcher, "pytorchjob", "")).pyTorchJob();
-            var master = Json.mapper()
-                    .valueToTree(job.getAdditionalProperties().get("spec"))
-                    .at("/pytorchReplicaSpecs/Master/template/spec/containers/0");
-            Container pytorch = Serialization.jsonMapper().convertValue(master, Container.class);
+            Container pytorch = job.getSpec()
+                    .getPytorchReplicaSpecs()
+                    .get("Master")
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .getFirst();
             List<String> command = TermExit.unwrap(pytorch.getCommand()).orElseThrow();
             List<String> yours = List.of(
                     "python",

@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.trainplane.spec.RunSpecs;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -46,13 +43,6 @@ class PodSecurityTest {
         });
     }
 
-    @SuppressWarnings("unchecked")
-    static PodSpec template(Map<String, Object> replica) {
-        return Serialization.jsonMapper()
-                .convertValue(replica.get("template"), PodTemplateSpec.class)
-                .getSpec();
-    }
-
     @Test
     void theNamespaceEnforcesBaselineAndEveryJobsPodsAreConfined() {
         var m = manifests("indexed-job");
@@ -69,17 +59,18 @@ class PodSecurityTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void pyTorchJobReplicasAreConfinedAndMpiJobsKeepTheCapabilitiesSshdNeeds() {
-        var pytorch = (Map<String, Object>)
-                manifests("pytorchjob").pyTorchJob().getAdditionalProperties().get("spec");
-        ((Map<String, Object>) pytorch.get("pytorchReplicaSpecs"))
+        manifests("pytorchjob")
+                .pyTorchJob()
+                .getSpec()
+                .getPytorchReplicaSpecs()
                 .values()
-                .forEach(r -> assertConfined(template((Map<String, Object>) r), true));
-        var mpi = (Map<String, Object>)
-                manifests("mpijob").mpiJob().getAdditionalProperties().get("spec");
-        ((Map<String, Object>) mpi.get("mpiReplicaSpecs"))
+                .forEach(r -> assertConfined(r.getTemplate().getSpec(), true));
+        manifests("mpijob")
+                .mpiJob()
+                .getSpec()
+                .getMpiReplicaSpecs()
                 .values()
-                .forEach(r -> assertConfined(template((Map<String, Object>) r), false));
+                .forEach(r -> assertConfined(r.getTemplate().getSpec(), false));
     }
 }

@@ -9,7 +9,6 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.trainplane.Prerequisite;
 import io.trainplane.core.Json;
 import io.trainplane.spec.RunSpec;
@@ -67,7 +66,7 @@ class PyTorchJobManifestTest {
     @ParameterizedTest(name = "workers {0}, gpus {1}, procs {2}")
     @MethodSource("variants")
     void validatesAgainstTheCrdAndItsReplicasAddUpToTheWorkers(int workers, int gpus, int procs) {
-        GenericKubernetesResource job = new WorkloadManifests(spec(workers, gpus, procs)).pyTorchJob();
+        var job = new WorkloadManifests(spec(workers, gpus, procs)).pyTorchJob();
         JsonNode json = Json.mapper().valueToTree(job);
 
         JsonNode replicas = json.path("spec").path("pytorchReplicaSpecs");
@@ -163,7 +162,7 @@ class PyTorchJobManifestTest {
 
     @Test
     void replicasRestartOnlyWhatASignalOrALostNodeEndedAndTorchrunRunsUnderTermExit() {
-        GenericKubernetesResource job = new WorkloadManifests(spec(2, 0, 1)).pyTorchJob();
+        var job = new WorkloadManifests(spec(2, 0, 1)).pyTorchJob();
         JsonNode replicas = Json.mapper().valueToTree(job).path("spec").path("pytorchReplicaSpecs");
         for (String type : List.of("Master", "Worker")) {
             JsonNode replica = replicas.path(type);

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.trainplane.spec.RunSpec;
 import io.trainplane.spec.RunSpecs;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,14 +50,11 @@ class SecretFetchManifestsTest {
     @Test
     void aPyTorchJobsReplicasReadThemToo() {
         var job = new WorkloadManifests(spec("pytorchjob")).pyTorchJob();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> template =
-                (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
-                                                job.getAdditionalProperties().get("spec"))
-                                        .get("pytorchReplicaSpecs"))
-                                .get("Master"))
-                        .get("template");
-        PodSpec pod = Serialization.jsonMapper().convertValue(template.get("spec"), PodSpec.class);
+        PodSpec pod = job.getSpec()
+                .getPytorchReplicaSpecs()
+                .get("Master")
+                .getTemplate()
+                .getSpec();
         assertThat(SecretFetch.unwrap(pod.getContainers().getFirst().getCommand()))
                 .hasValueSatisfying(c -> assertThat(TermExit.unwrap(c)).isPresent());
         assertThat(pod.getInitContainers()).extracting(Container::getName).contains(SecretFetch.CONTAINER);

@@ -43,6 +43,8 @@ class LeftBehindTest {
         assertThat(ok.cleanup()).isNull();
         cleanupOperations = ok.calls().keySet().stream()
                 .filter(op -> !op.startsWith("events:"))
+                // StartRun's look at the instance types, before the run exists (LiveInstanceFactsRunTest).
+                .filter(op -> !op.startsWith("ec2:") && !op.startsWith("pricing:"))
                 .filter(op -> op.contains(":Delete")
                         || op.contains(":Describe")
                         || op.contains(":List")

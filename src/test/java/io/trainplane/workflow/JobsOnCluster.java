@@ -202,7 +202,7 @@ final class JobsOnCluster {
     /** Creates the run's PyTorchJob with the operator's conditions, the last one {@code type} (True). */
     GenericKubernetesResource pyTorchJob(
             Instant started, Instant completed, String type, String reason, String message) {
-        GenericKubernetesResource job = manifests().pyTorchJob();
+        var job = manifests().pyTorchJob();
         PyTorchJobs.create(api, job);
         GenericKubernetesResource created =
                 PyTorchJobs.get(api, namespace, job.getMetadata().getName());

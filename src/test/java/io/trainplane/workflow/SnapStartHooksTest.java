@@ -91,7 +91,7 @@ class SnapStartHooksTest {
 
     /** The services whose requests each function primes (by signing name), where more than the run store's. */
     static final Map<String, Set<String>> PRIMED_SERVICES = Map.ofEntries(
-            Map.entry("StartRun", Set.of("dynamodb", "events")),
+            Map.entry("StartRun", Set.of("dynamodb", "ec2", "pricing", "events")),
             Map.entry("CreateCluster", Set.of("dynamodb", "cloudcontrolapi")),
             Map.entry("CheckCluster", Set.of("dynamodb", "eks", "cloudcontrolapi")),
             Map.entry("CreateNodegroup", Set.of("dynamodb", "eks", "cloudcontrolapi")),

@@ -40,7 +40,7 @@ import org.xml.sax.SAXException;
  */
 public final class AwsInstanceCatalog implements InstanceCatalog {
     static final String EC2_VERSION = "2016-11-15";
-    static final String PRICE_LIST_TARGET = "AWSPriceListService.GetProducts";
+    public static final String PRICE_LIST_TARGET = "AWSPriceListService.GetProducts";
 
     private final SignedHttp ec2;
     private final SignedHttp priceList;
