@@ -122,6 +122,24 @@ public final class JobPods {
                 .findFirst();
     }
 
+    /**
+     * The pod whose log tells the training's progress, which {@code logs --follow} follows: of the
+     * training's pods (component {@code training}), worker 0 (completion index 0), else the first by name.
+     */
+    public static Optional<Pod> followed(List<Pod> pods) {
+        return pods.stream()
+                .filter(p -> p.getMetadata().getLabels() != null
+                        && "training".equals(p.getMetadata().getLabels().get(WorkloadManifests.COMPONENT)))
+                .min(java.util.Comparator.comparing((Pod p) -> !"0".equals(completionIndexText(p)))
+                        .thenComparing(p -> p.getMetadata().getName()));
+    }
+
+    private static String completionIndexText(Pod pod) {
+        return pod.getMetadata().getAnnotations() == null
+                ? null
+                : pod.getMetadata().getAnnotations().get(COMPLETION_INDEX);
+    }
+
     /** The pods of {@code pods} that were lost to a disruption (their {@value #DISRUPTION_TARGET} condition is True). */
     public static List<Pod> interrupted(List<Pod> pods) {
         return pods.stream()
