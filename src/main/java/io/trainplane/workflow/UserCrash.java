@@ -92,7 +92,7 @@ final class UserCrash {
         }
         String log = pods.longLog(pod.getMetadata().getName()).orElse("");
         Optional<UserTraceback> raised = UserTraceback.in(log);
-        if (raised.isEmpty()) {
+        if (raised.isEmpty() || fromAPeer(raised.get())) {
             return Optional.empty();
         }
         Integer exit = null;
@@ -107,6 +107,24 @@ final class UserCrash {
                 ? Optional.of(new Crash(exit, raised.get(), log))
                 : Optional.empty();
     }
+
+    /**
+     * Whether the exception is what a worker raises when a peer goes (torch.distributed's own errors:
+     * DistBackendError, DistNetworkError, DistStoreError; a collective's connection closed or reset):
+     * the survivors of a lost node fail so before Kubernetes marks the node NotReady (40 s by
+     * default, kube-controller-manager's --node-monitor-grace-period,
+     * https://kubernetes.io/docs/reference/command-line-tools-reference/kube-controller-manager/).
+     * Such a failure is left to the interruptions and the job's own end.
+     */
+    static boolean fromAPeer(UserTraceback raised) {
+        String e = raised.exception();
+        return e.startsWith("torch.distributed.") || PEER_GONE.matcher(e).find();
+    }
+
+    private static final Pattern PEER_GONE = Pattern.compile(
+            "^Dist(Backend|Network|Store)?Error\\b|gloo|nccl|c10d|connection (closed|reset) by peer|broken pipe"
+                    + "|socket timeout",
+            Pattern.CASE_INSENSITIVE);
 
     /** Whether the pod's node exists and is Ready; false for a pod not yet bound, or a node that cannot be read. */
     private static boolean nodeReady(KubernetesClient client, Pod pod) {

@@ -103,12 +103,16 @@ class UserCrashTest {
     }
 
     void training(boolean secondNodeReady, PodStatus second) {
+        training(secondNodeReady, second, CRASH);
+    }
+
+    void training(boolean secondNodeReady, PodStatus second, String log) {
         cluster.job(cluster.manifests().trainingJob(), JobsOnCluster.running(started, 2));
         node("node-a", true);
         node("node-b", secondNodeReady);
         worker(0, "node-a", JobsOnCluster.runningSince(started));
         worker(1, "node-b", second);
-        cluster.podLogs(CRASH);
+        cluster.podLogs(log);
     }
 
     @Test
@@ -146,6 +150,20 @@ class UserCrashTest {
                                 .withLastTransitionTime(started.plusSeconds(30).toString())
                                 .build())
                         .build());
+
+        assertThat(step().run(run.state).path("done").asBoolean()).isFalse();
+    }
+
+    @Test
+    void aCollectiveThatLostItsPeerIsLeftToTheInterruptions() {
+        // What a survivor of a lost node raises while that node still reads Ready.
+        training(
+                true,
+                JobsOnCluster.runningSince(started),
+                CRASH.replace(
+                        "KeyError: 'labels'",
+                        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer"
+                                + " [10.0.34.11]:43210"));
 
         assertThat(step().run(run.state).path("done").asBoolean()).isFalse();
     }
