@@ -17,9 +17,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The local store as a local run writes it: while the run goes (when its phase changes, and at
- * most every {@value #EVERY_MILLIS} ms besides), so {@code list}, {@code status} and {@code watch}
- * with {@code --local} see it from another terminal, as they see a deployed run; and once more at
- * the end. The run holds a lock on {@code running/RUN.lock} in the store while it goes: a second
+ * most every {@value #EVERY_MILLIS} ms besides), so {@code list}, {@code status}, {@code watch}
+ * and {@code logs --follow} with {@code --local} see it from another terminal, as they see a
+ * deployed run; and once more at the end. The pods' logs are written before the record: a reader
+ * that finds the run ended finds its last logs too. The run holds a lock on {@code running/RUN.lock} in the store while it goes: a second
  * local run of the same runId is refused, as Step Functions refuses an execution name in use.
  */
 final class LiveStore implements AutoCloseable {
@@ -101,13 +102,14 @@ final class LiveStore implements AutoCloseable {
                 + " (the spec's \"runId\", or leave it out for a new one)");
     }
 
-    /** After each history event: writes the store when the run's phase has changed, or a while after the last write. */
-    void onEvent(HistoryEvent event, DynamoDbClient from) {
+    /** After each history event: writes the store (and the pods' logs) when the run's phase has changed, or a while after the last write. */
+    void onEvent(HistoryEvent event, DynamoDbClient from, PodLogs logs) {
         boolean phase = "TaskSucceeded".equals(event.type()) && PHASE_TASKS.contains(event.stateName());
         boolean due = "TaskSucceeded".equals(event.type()) && System.nanoTime() / 1_000_000 - lastSave >= EVERY_MILLIS;
         if (phase || due) {
             try {
-                write(from, null);
+                logs.capture();
+                write(from, logs);
             } catch (RuntimeException e) {
                 if (!warned) {
                     err.println("warning: the local store " + dir + " could not be written while the run goes ("
@@ -118,13 +120,11 @@ final class LiveStore implements AutoCloseable {
         }
     }
 
-    /** Copies the run's record and timeline (and its pods' logs, at the end) into the store. */
+    /** Copies the pods' logs, then the run's record and timeline, into the store. */
     void write(DynamoDbClient from, PodLogs logs) {
+        logs.save(dir);
         try (LocalStore local = LocalStore.open(dir)) {
             local.save(from, LocalCloud.tableName());
-            if (logs != null) {
-                logs.save(dir);
-            }
         }
         lastSave = System.nanoTime() / 1_000_000;
     }

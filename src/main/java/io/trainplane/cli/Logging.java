@@ -9,8 +9,8 @@ import java.util.logging.Logger;
 
 /**
  * The CLI's own lines are its output; the libraries' log lines (java.util.logging's {@code INFO:
- * cleanup of run ... started} from the handlers a local run calls, Log4j's status {@code WARN}s
- * of DynamoDB Local) are not, unless asked for with {@value #FLAG} anywhere on the command line or
+ * cleanup of run ... started} from the handlers a local run calls, a library's Log4j status
+ * {@code WARN}s) are not, unless asked for with {@value #FLAG} anywhere on the command line or
  * {@code TRAINPLANE_DEBUG=1}.
  */
 final class Logging {
@@ -36,8 +36,8 @@ final class Logging {
             handler.setLevel(level);
         }
         if (!asked) {
-            // Read by Log4j when it starts (DynamoDB Local's, as the local store opens): no status
-            // lines, no console logging, no shutdown hook to warn about on Ctrl-C.
+            // Read by Log4j when it starts, should a library bring it: no status lines, no console
+            // logging, no shutdown hook to warn about on Ctrl-C.
             System.setProperty("log4j2.statusLoggerLevel", "OFF");
             System.setProperty("org.apache.logging.log4j.level", "OFF");
             System.setProperty("log4j.shutdownHookEnabled", "false");

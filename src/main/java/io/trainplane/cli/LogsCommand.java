@@ -99,11 +99,6 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
                 print(out, run, pods);
                 return Main.SUCCEEDED;
             }
-            if (source.isLocal()) {
-                print(out, run, pods);
-                out.println("(a local run is over when it is stored: there is nothing to follow)");
-                return Main.SUCCEEDED;
-            }
             return follow(out, source);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -115,7 +110,8 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
      * Follows the training's first pod: reads its log (a plain GET of the log subresource, the last
      * {@value #FOLLOW_WINDOW} lines; no watch, no streaming) every {@code --interval} and prints the
      * lines after those already printed, until the pod has ended and its last lines are out. Waits
-     * for the pod while the run goes on; ends when the run ends without one.
+     * for the pod while the run goes on; ends when the run ends without one. A local run going on
+     * in another process is followed the same way, through the log it keeps in the store.
      */
     private int follow(PrintWriter out, TableOptions.Source source) throws InterruptedException {
         Duration pause = Duration.ofMillis(Math.max(1, Math.round(interval * 1000)));
@@ -123,11 +119,12 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
         String following = null;
         boolean waitingTold = false;
         while (true) {
+            // Asked before the record is read: the local run writes its last logs and record before it lets go.
+            boolean localRunGoes =
+                    source.isLocal() && LiveStore.running(source.local().dir(), runId);
             RunRecord run = find(source);
-            String cluster =
-                    run.resources().get(RunResources.KUBERNETES_CLUSTER).orElse(null);
-            String namespace = run.resources().get(RunResources.NAMESPACE).orElse(new Names(runId).namespace());
-            Optional<Pod> pod = cluster == null ? Optional.empty() : trainingPod(cluster, namespace);
+            Optional<PodLogs.Kept> pod =
+                    source.isLocal() ? PodLogs.followed(source.local().dir(), runId) : clusterPod(run);
             if (pod.isEmpty()) {
                 if (following != null || run.status().isTerminal()) {
                     out.println("("
@@ -142,54 +139,74 @@ final class LogsCommand extends OneRunCommand implements Callable<Integer> {
                     waitingTold = true;
                 }
             } else {
-                String name = pod.get().getMetadata().getName();
+                String name = pod.get().pod();
                 if (!name.equals(following)) {
                     out.println("== pod " + name + " (following; Ctrl-C stops) ==");
                     following = name;
                     printed.clear();
                 }
-                String phase = pod.get().getStatus() == null
-                        ? null
-                        : pod.get().getStatus().getPhase();
-                String log;
-                try {
-                    log = JobPods.log(clients.clusters().connect(cluster), namespace, name, FOLLOW_WINDOW, false);
-                } catch (KubernetesClientException e) {
-                    log = null;
-                }
-                for (String line :
-                        newLines(printed, log == null ? List.of() : log.lines().toList())) {
+                String log = pod.get().log();
+                for (String line : newLines(printed, log == null ? List.of() : lastLines(log, FOLLOW_WINDOW))) {
                     out.println(line);
                     printed.add(line);
                 }
-                if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-                    out.println("(pod " + name + " " + phase + ")");
+                if (pod.get().ended()) {
+                    out.println("(pod " + name + " " + pod.get().phase() + ")");
                     return Main.SUCCEEDED;
                 }
+                if (source.isLocal() && run.status().isTerminal()) {
+                    // The simulated cluster went with the run: the pod will not end any other way.
+                    out.println("(pod " + name + " is gone)");
+                    return Main.SUCCEEDED;
+                }
+            }
+            if (source.isLocal() && !localRunGoes && !run.status().isTerminal()) {
+                out.println("(the run stopped at " + run.status()
+                        + ": the 'trainplane run' that ran it ended before the run did; nothing more will come)");
+                return Main.SUCCEEDED;
             }
             out.flush();
             clients.sleep(pause);
         }
     }
 
-    /** The pod whose log tells the training's progress: worker 0 of the training, else the first by name. */
+    /** The training's first pod in the run's cluster, with its phase and the last lines of its log. */
+    private Optional<PodLogs.Kept> clusterPod(RunRecord run) {
+        String cluster = run.resources().get(RunResources.KUBERNETES_CLUSTER).orElse(null);
+        String namespace = run.resources().get(RunResources.NAMESPACE).orElse(new Names(runId).namespace());
+        if (cluster == null) {
+            return Optional.empty();
+        }
+        return trainingPod(cluster, namespace).map(pod -> {
+            String name = pod.getMetadata().getName();
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            String log;
+            try {
+                log = JobPods.log(clients.clusters().connect(cluster), namespace, name, FOLLOW_WINDOW, false);
+            } catch (KubernetesClientException e) {
+                log = null;
+            }
+            return new PodLogs.Kept(name, phase, log);
+        });
+    }
+
+    /** The pod whose log tells the training's progress ({@link JobPods#followed}). */
     private Optional<Pod> trainingPod(String cluster, String namespace) {
         try {
             KubernetesClient k8s = clients.clusters().connect(cluster);
-            return k8s.pods().inNamespace(namespace).withLabel(RunObjects.RUN_LABEL, runId).list().getItems().stream()
-                    .filter(p -> p.getMetadata().getLabels() != null
-                            && "training".equals(p.getMetadata().getLabels().get(WorkloadManifests.COMPONENT)))
-                    .min(Comparator.comparing((Pod p) -> !"0"
-                                    .equals(
-                                            p.getMetadata().getAnnotations() == null
-                                                    ? null
-                                                    : p.getMetadata()
-                                                            .getAnnotations()
-                                                            .get(JobPods.COMPLETION_INDEX)))
-                            .thenComparing(p -> p.getMetadata().getName()));
+            return JobPods.followed(k8s.pods()
+                    .inNamespace(namespace)
+                    .withLabel(RunObjects.RUN_LABEL, runId)
+                    .list()
+                    .getItems());
         } catch (TerminalException | KubernetesClientException | ResourceNotFoundException e) {
             return Optional.empty();
         }
+    }
+
+    private static List<String> lastLines(String log, int n) {
+        List<String> lines = log.lines().toList();
+        return lines.subList(Math.max(0, lines.size() - n), lines.size());
     }
 
     /**

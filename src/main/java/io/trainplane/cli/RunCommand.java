@@ -245,7 +245,7 @@ final class RunCommand extends ClientsCommand implements Callable<Integer> {
                             if (PodLogs.beforePodsGo(event.type(), event.stateName())) {
                                 logs.capture();
                             }
-                            live.onEvent(event, cloud.clients().dynamoDb());
+                            live.onEvent(event, cloud.clients().dynamoDb(), logs);
                         };
                 LocalRun run = new LocalRun(cloud, faults, events).abortingAt(abortAt);
                 report = interruption.stopping(run::stop, () -> run.execute(normalized, runId));

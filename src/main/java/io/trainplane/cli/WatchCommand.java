@@ -75,6 +75,11 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
             boolean executionEndNoted = false;
             awaitRecord(source, pause);
             while (true) {
+                // Whether the local run's process still goes, asked before the record is read: it
+                // writes the record a last time before it lets go, so a record read after a "no"
+                // is the last one there will be.
+                boolean localRunGoes =
+                        source.isLocal() && LiveStore.running(source.local().dir(), runId);
                 RunRecord run = find(source);
                 List<StepEntry> steps = source.store().steps(runId);
                 Optional<TrainingProgress> progress = source.store().progress(runId);
@@ -95,17 +100,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                     }
                     return outcome(run.status());
                 }
-                if (source.isLocal() && LiveStore.running(source.local().dir(), runId)) {
-                    // DynamoDB Local holds the store's file while open: watching it would hold up the run's writes.
-                    command.commandLine()
-                            .getErr()
-                            .println("run " + runId + " is going on in another 'trainplane run' (" + run.status()
-                                    + "): watch --local shows a local run as it stands and stops; 'trainplane status "
-                                    + runId + "' with the same store option shows it again at any time");
-                    return Main.FAILED;
-                }
-                if (source.isLocal()) {
-                    // Local runs are stored when they end: this one's process ended before the run did.
+                if (source.isLocal() && !localRunGoes) {
                     command.commandLine()
                             .getErr()
                             .println(

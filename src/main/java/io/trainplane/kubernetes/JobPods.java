@@ -122,6 +122,24 @@ public final class JobPods {
                 .findFirst();
     }
 
+    /**
+     * The pod whose log tells the training's progress, which {@code logs --follow} follows: of the
+     * training's pods (component {@code training}), worker 0 (completion index 0), else the first by name.
+     */
+    public static Optional<Pod> followed(List<Pod> pods) {
+        return pods.stream()
+                .filter(p -> p.getMetadata().getLabels() != null
+                        && "training".equals(p.getMetadata().getLabels().get(WorkloadManifests.COMPONENT)))
+                .min(java.util.Comparator.comparing((Pod p) -> !"0".equals(completionIndexText(p)))
+                        .thenComparing(p -> p.getMetadata().getName()));
+    }
+
+    private static String completionIndexText(Pod pod) {
+        return pod.getMetadata().getAnnotations() == null
+                ? null
+                : pod.getMetadata().getAnnotations().get(COMPLETION_INDEX);
+    }
+
     /** The pods of {@code pods} that were lost to a disruption (their {@value #DISRUPTION_TARGET} condition is True). */
     public static List<Pod> interrupted(List<Pod> pods) {
         return pods.stream()
@@ -173,22 +191,17 @@ public final class JobPods {
     }
 
     /**
-     * The user's own exception ({@link UserTraceback}) in the log of the failed pod that {@link
-     * #failureTail} reads, else in its termination message. The log is read further back than its
-     * tail: torchrun's summary after the user's traceback takes about 40 lines a failed rank.
+     * The user's own exception ({@link UserTraceback}): in the log of the first failed pod whose log
+     * shows one (the failing rank's pod: with several workers the first failed pod may be one that
+     * only ended with it), else in a failed pod's termination message. The log is read further back
+     * than its tail: torchrun's summary after the user's traceback takes about 40 lines a failed rank.
      */
     public Optional<UserTraceback> userTraceback() {
         List<Pod> failed = failed();
         return failed.stream()
+                .map(p -> userTraceback(p.getMetadata().getName()))
+                .flatMap(Optional::stream)
                 .findFirst()
-                .flatMap(p -> {
-                    try {
-                        return UserTraceback.in(
-                                log(client, namespace, p.getMetadata().getName(), TRACEBACK_LINES, false));
-                    } catch (KubernetesClientException e) {
-                        return Optional.empty();
-                    }
-                })
                 .or(() -> failed.stream()
                         .map(JobPods::terminated)
                         .flatMap(Optional::stream)
@@ -196,6 +209,20 @@ public final class JobPods {
                         .map(UserTraceback::in)
                         .flatMap(Optional::stream)
                         .findFirst());
+    }
+
+    /** The user's own exception in the log of the pod {@code pod}, failed or still running. */
+    public Optional<UserTraceback> userTraceback(String pod) {
+        return longLog(pod).flatMap(UserTraceback::in);
+    }
+
+    /** The pod's log as far back as a traceback is looked for; empty when it cannot be read. */
+    public Optional<String> longLog(String pod) {
+        try {
+            return Optional.ofNullable(log(client, namespace, pod, TRACEBACK_LINES, false));
+        } catch (KubernetesClientException e) {
+            return Optional.empty();
+        }
     }
 
     /** The failed pods, those lost with their node last: they say nothing of why the training failed. */
@@ -248,7 +275,7 @@ public final class JobPods {
      * ended (a pod whose init container fails with restartPolicy Never fails without starting the
      * others, https://kubernetes.io/docs/concepts/workloads/pods/init-containers/#detailed-behavior).
      */
-    private static Optional<ContainerStateTerminated> terminated(Pod pod) {
+    public static Optional<ContainerStateTerminated> terminated(Pod pod) {
         List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
         if (statuses != null
                 && !statuses.isEmpty()

@@ -18,12 +18,13 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 
 /**
- * The local run store: the Runs table of finished local runs, in the twin's DynamoDB file (SQLite)
+ * The local run store: the Runs table of local runs, in the twin's DynamoDB file (SQLite)
  * {@value #FILE} of a directory ({@code .trainplane/} of the working directory unless
  * {@code $TRAINPLANE_HOME} or {@code --store} names another). A local run executes against its
- * own in-memory database, as fast as before; {@link #save} copies the run's items here when it
- * ends, so {@code status}, {@code list}, {@code watch}, {@code logs} and {@code cancel} with
- * {@code --local} read it later, from another process. A store an earlier Trainplane kept in
+ * own in-memory database, as fast as before; {@link #save} copies the run's items here while it
+ * goes and when it ends, so {@code status}, {@code list}, {@code watch}, {@code logs} and {@code cancel} with
+ * {@code --local} read it from another process, during the run or later (SQLite in WAL mode: readers
+ * and the run's writes take turns, one transaction each). A store an earlier Trainplane kept in
  * DynamoDB Local's file format is refused ({@link UnreadableStoreException}, saying to move it aside).
  */
 public final class LocalStore implements AutoCloseable {
@@ -94,8 +95,10 @@ public final class LocalStore implements AutoCloseable {
 
     /**
      * Copies every item of the Runs table {@code table} of {@code from} (a local cloud's own
-     * database: its run's record and timeline) into this store, first deleting what the store
-     * holds under the same partition keys, so a run id used again shows its latest run only.
+     * database: its run's record and timeline) into this store, then deletes what the store holds
+     * under the same partition keys that the copy did not write, so a run id used again shows its
+     * latest run only. Written before anything is deleted: a command reading the store while a run
+     * goes ({@code watch --local} in another terminal) finds the record at every moment.
      */
     public int save(DynamoDbClient from, String table) {
         List<KeySchemaElement> schema =
@@ -109,18 +112,27 @@ public final class LocalStore implements AutoCloseable {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         from.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(items::add);
         Set<AttributeValue> partitions = new LinkedHashSet<>();
-        items.forEach(item -> partitions.add(item.get(partition)));
+        Set<Map<String, AttributeValue>> written = new java.util.HashSet<>();
+        for (Map<String, AttributeValue> item : items) {
+            partitions.add(item.get(partition));
+            written.add(keyOf(item, keys));
+            client().putItem(r -> r.tableName(tableName()).item(item));
+        }
         for (AttributeValue pk : partitions) {
-            client().queryPaginator(r -> r.tableName(tableName())
+            client()
+                    .queryPaginator(r -> r.tableName(tableName())
                             .consistentRead(true)
                             .keyConditionExpression("#pk = :pk")
                             .expressionAttributeNames(Map.of("#pk", partition))
                             .expressionAttributeValues(Map.of(":pk", pk)))
                     .items()
-                    .forEach(old ->
-                            client().deleteItem(r -> r.tableName(tableName()).key(keyOf(old, keys))));
+                    .stream()
+                    .map(old -> keyOf(old, keys))
+                    .filter(key -> !written.contains(key))
+                    .toList()
+                    .forEach(key ->
+                            client().deleteItem(r -> r.tableName(tableName()).key(key)));
         }
-        items.forEach(item -> client().putItem(r -> r.tableName(tableName()).item(item)));
         return items.size();
     }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -16,11 +17,16 @@ import java.util.stream.Stream;
 /**
  * The logs of a local run's pods, kept after the run: the simulated cluster goes when the run
  * ends, and cleanup deletes the pods before that, so {@link #capture} reads every pod of the run
- * just before they go ({@link #beforePodsGo}) and keeps the longest log seen; {@link #save}
- * writes them as {@code logs/RUN/POD.log} in the local store for {@code trainplane logs --local}.
+ * just before they go ({@link #beforePodsGo}), and whenever the run writes the store while it goes,
+ * and keeps the longest log seen; {@link #save} writes them as {@code logs/RUN/POD.log} in the
+ * local store for {@code trainplane logs --local}, with the pod {@code logs --follow} follows
+ * ({@link JobPods#followed}) and its phase in {@code logs/RUN/}{@value #FOLLOWED}. Each file is
+ * replaced whole (written aside, then moved), so a reader in another process never sees half of one.
  */
 public final class PodLogs {
     static final String DIR = "logs";
+    /** The file naming the training's pod to follow and its phase: two lines. */
+    static final String FOLLOWED = "followed";
     /**
      * The pipeline's states after which pods go (training-pipeline.asl.json): ReleaseWorkers deletes
      * the workers' nodes, and their pods with them; Teardown the run's Kubernetes objects.
@@ -44,6 +50,14 @@ public final class PodLogs {
 
     private final String runId;
     private final Map<String, String> logs = new TreeMap<>();
+    private Kept followed;
+
+    /** The pod {@code logs --follow} follows, its phase when last read, and its log (empty when none was kept). */
+    public record Kept(String pod, String phase, String log) {
+        public boolean ended() {
+            return "Succeeded".equals(phase) || "Failed".equals(phase);
+        }
+    }
 
     public PodLogs(java.util.function.Supplier<java.util.List<KubernetesClient>> clients, String runId) {
         this.clients = clients;
@@ -58,11 +72,17 @@ public final class PodLogs {
 
     private void capture(KubernetesClient client) {
         try {
-            for (Pod pod : client.pods()
+            java.util.List<Pod> pods = client.pods()
                     .inAnyNamespace()
                     .withLabel(RunObjects.RUN_LABEL, runId)
                     .list()
-                    .getItems()) {
+                    .getItems();
+            JobPods.followed(pods)
+                    .ifPresent(p -> followed = new Kept(
+                            p.getMetadata().getName(),
+                            p.getStatus() == null ? null : p.getStatus().getPhase(),
+                            null));
+            for (Pod pod : pods) {
                 String name = pod.getMetadata().getName();
                 String log = JobPods.log(client, pod.getMetadata().getNamespace(), name, null, false);
                 if (log != null && log.length() >= logs.getOrDefault(name, "").length()) {
@@ -78,23 +98,60 @@ public final class PodLogs {
         return Map.copyOf(logs);
     }
 
-    /** Writes the logs to {@code storeDir/logs/RUN/}, replacing those of an earlier run of the same id. */
+    /**
+     * Writes the logs to {@code storeDir/logs/RUN/}, each file replaced whole, and deletes the
+     * files of an earlier run of the same id that this one has not written.
+     */
     public void save(Path storeDir) {
         Path dir = directory(storeDir, runId);
         try {
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> old = Files.list(dir)) {
-                    for (Path f : old.toList()) {
+            Files.createDirectories(dir);
+            java.util.Set<String> written = new java.util.HashSet<>();
+            for (var e : logs.entrySet()) {
+                replace(dir, e.getKey() + ".log", e.getValue());
+                written.add(e.getKey() + ".log");
+            }
+            if (followed != null) {
+                replace(dir, FOLLOWED, followed.pod() + "\n" + followed.phase() + "\n");
+                written.add(FOLLOWED);
+            }
+            try (Stream<Path> old = Files.list(dir)) {
+                for (Path f : old.toList()) {
+                    if (!written.contains(f.getFileName().toString())) {
                         Files.delete(f);
                     }
                 }
             }
-            if (!logs.isEmpty()) {
-                Files.createDirectories(dir);
-                for (var e : logs.entrySet()) {
-                    Files.writeString(dir.resolve(e.getKey() + ".log"), e.getValue());
-                }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void replace(Path dir, String name, String content) throws IOException {
+        Path aside = dir.resolve(name + ".part");
+        Files.writeString(aside, content);
+        Files.move(aside, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The pod {@code logs --follow} follows, as the run last kept it; empty before its training pod existed. */
+    public static java.util.Optional<Kept> followed(Path storeDir, String runId) {
+        Path dir = directory(storeDir, runId);
+        Path file = dir.resolve(FOLLOWED);
+        try {
+            if (!Files.isRegularFile(file)) {
+                return java.util.Optional.empty();
             }
+            java.util.List<String> lines = Files.readAllLines(file);
+            if (lines.isEmpty() || lines.get(0).isBlank()) {
+                return java.util.Optional.empty();
+            }
+            String pod = lines.get(0);
+            String phase = lines.size() > 1 && !"null".equals(lines.get(1)) ? lines.get(1) : null;
+            Path log = dir.resolve(pod + ".log");
+            return java.util.Optional.of(new Kept(pod, phase, Files.isRegularFile(log) ? Files.readString(log) : ""));
+        } catch (java.nio.file.NoSuchFileException e) {
+            // The run replaced it between the two reads: the next look finds the new one.
+            return java.util.Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -111,7 +168,11 @@ public final class PodLogs {
             for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".log"))
                     .toList()) {
                 String name = f.getFileName().toString();
-                found.put(name.substring(0, name.length() - ".log".length()), Files.readString(f));
+                try {
+                    found.put(name.substring(0, name.length() - ".log".length()), Files.readString(f));
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // An earlier run's log, deleted by the run of the same id writing the store now.
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

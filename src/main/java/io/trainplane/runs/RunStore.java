@@ -120,9 +120,9 @@ public final class RunStore {
         } catch (ConditionalCheckFailedException refused) {
             RunRecord current = storedRecord(refused, runId);
             if (wouldAccept(current, expected.version(), updated.status())) {
-                // The returned item does not explain the refusal, so the record changed in between.
-                // (DynamoDB returns the item the condition saw; DynamoDB Local under concurrent
-                // writes can return an older one.) Classify from a fresh read.
+                // The returned item does not explain the refusal: it is not the one the condition saw
+                // (DynamoDB, and the twin's DynamoDB in the condition's own transaction, return that
+                // one; a store that does not is not trusted). Classify from a fresh read.
                 current = get(runId);
             }
             if (current.version() == expected.version() && !current.status().canMoveTo(updated.status())) {

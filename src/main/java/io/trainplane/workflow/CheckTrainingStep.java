@@ -20,7 +20,8 @@ import java.util.Optional;
 /**
  * Looks once at the training (Job, PyTorchJob or MPIJob); on completion publishes {@code Training Job
  * Completed}. The pods of an Indexed Job lost to their nodes are {@link TrainingInterruptions}'; a
- * run that reaches its budget is stopped by {@link TrainingBudget}.
+ * worker that failed with the user's code and no node lost fails the run at once ({@link
+ * UserCrash}); a run that reaches its budget is stopped by {@link TrainingBudget}.
  */
 public final class CheckTrainingStep implements KubernetesStep {
 
@@ -30,6 +31,7 @@ public final class CheckTrainingStep implements KubernetesStep {
     private final RunEventPublisher events;
     private final TrainingInterruptions interruptions;
     private final TrainingBudget budget;
+    private final UserCrash crashes;
 
     public CheckTrainingStep(
             RunStore store, ClusterAccess clusters, Clock clock, RunEventPublisher events, RunCostRecorder costs) {
@@ -39,6 +41,7 @@ public final class CheckTrainingStep implements KubernetesStep {
         this.events = events;
         this.interruptions = new TrainingInterruptions(store, events, costs::prices);
         this.budget = new TrainingBudget(store, costs);
+        this.crashes = new UserCrash(store);
     }
 
     @Override
@@ -78,6 +81,14 @@ public final class CheckTrainingStep implements KubernetesStep {
             record(run, result, JobPolling.progress(trainingPods), now);
             completed(run, jobName, status.getStartTime(), status.getCompletionTime());
         } else {
+            crashes.look(
+                    run,
+                    objects.client(),
+                    "Job",
+                    jobName,
+                    trainingPods,
+                    run.spec().training().maxRestarts(),
+                    false);
             // The training's own progress tells how long it still has: wait for a part of that.
             var status = objects.job(jobName).getStatus();
             String start = status == null ? null : status.getStartTime();
@@ -117,6 +128,13 @@ public final class CheckTrainingStep implements KubernetesStep {
             case PyTorchJobState.Active a -> {
                 noteCheckpointSync(run, pods.list());
                 JobWatch.diagnose(pods, "training", jobName, now, false);
+                // torchrun's restarts: the elasticPolicy's, which a PyTorchJob of one worker has not;
+                // an MPIJob's: its launcher Job's backoffLimit.
+                boolean mpi = "MPIJob".equals(kind);
+                int restarts = mpi || run.spec().training().workers() > 1
+                        ? run.spec().training().maxRestarts()
+                        : 0;
+                crashes.look(run, objects.client(), kind, jobName, pods, restarts, mpi);
                 ObjectNode result = JobPolling.notDone(a.startTime(), now);
                 record(run, result, JobPolling.progress(pods), now);
                 yield result;

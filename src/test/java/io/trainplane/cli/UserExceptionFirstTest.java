@@ -55,4 +55,37 @@ class UserExceptionFirstTest {
         InitCommandTest.Result text = InitCommandTest.cli(env, "status", "crash", "--local");
         assertThat(text.out()).contains("error:      TrainingFailed: " + RAISED, "log tail:", "  | " + RAISED);
     }
+
+    /**
+     * A PyTorchJob of two workers: the exception the failing rank raised is the run's error, found
+     * in whichever replica's pod failed with it (the first failed pod may be one that only ended
+     * with it). Whether torchrun's restarts (elasticPolicy.maxRestarts) ran before the run failed
+     * depends on how fast real processes crash here; ClusterFaultsTest and PyTorchJobRunTest count
+     * the attempts in simulated time.
+     */
+    @Test
+    void aCrashInAPyTorchJobOfTwoWorkersIsTheRunsError(@TempDir Path temp) throws Exception {
+        Map<String, String> env = InitCommandTest.processRuntimeEnvironment(temp);
+        Path dir = temp.resolve("my-model");
+        assertThat(InitCommandTest.cli(env, "init", dir.toString()).exit()).isZero();
+        Files.writeString(dir.resolve("train.py"), "import os\n\nimport nonexistent_module\n");
+        Path spec = dir.resolve("trainplane.json");
+        Files.writeString(
+                spec,
+                Files.readString(spec)
+                        .replaceFirst("\\{", "{ \"runId\": \"crash\",")
+                        .replace("\"nodes\": 1", "\"nodes\": 2")
+                        .replace("\"workers\": 1,", "\"workers\": 2, \"launcher\": \"pytorchjob\","));
+
+        InitCommandTest.Result run = InitCommandTest.cli(env, "run", spec.toString(), "--runtime", "process");
+        assertThat(run.exit()).as(run.err() + run.out()).isEqualTo(Main.FAILED);
+
+        InitCommandTest.Result status = InitCommandTest.cli(env, "status", "crash", "--local", "--output", "json");
+        JsonNode json = Json.read(status.out());
+        assertThat(json.path("status").asText()).isEqualTo("FAILED");
+        assertThat(json.at("/error/error").asText()).isEqualTo("TrainingFailed");
+        assertThat(json.at("/error/cause").asText()).as(status.out()).startsWith(RAISED);
+        assertThat(json.at("/error/logTail").asText()).contains(RAISED);
+        assertThat(json.path("metrics").has("restarts")).as(status.out()).isFalse();
+    }
 }

@@ -55,7 +55,12 @@ class MpiJobRunTest {
         assertThat(r.status()).isEqualTo("FAILED");
         assertThat(r.failedState()).isEqualTo("CheckTraining");
         assertThat(r.error()).isEqualTo("TrainingFailed");
-        assertThat(r.cause()).contains("the training MPIJob").contains("launcher Job failed");
+        // The launcher failed with the user's code, no worker's node lost: the run fails before the
+        // launcher Job runs it again (runPolicy.backoffLimit, for a lost worker).
+        assertThat(r.cause())
+                .startsWith("RuntimeError: simulated crash at start-up")
+                .contains("the training MPIJob tp-quickstart-train: pod tp-quickstart-train-launcher-")
+                .contains("failed (exit code 1) with no node lost");
         assertThat(r.resources().remaining()).isEmpty();
     }
 

@@ -160,13 +160,33 @@ class PyTorchJobRunTest {
 
     @Test
     void aCrashOfTheUserCodeFailsThePyTorchJobAfterOneAttempt() throws IOException {
-        // restartPolicy ExitCode: the traceback's exit 1 is permanent, the operator does not retry.
-        RunReport r = run(Faults.onCluster(ClusterFault.CRASH_LOOP), cloud -> {});
+        // One worker (no elasticPolicy, torchrun restarts nothing): restartPolicy ExitCode makes the
+        // traceback's exit 1 permanent, the operator does not retry.
+        RunReport r = run(Faults.onCluster(ClusterFault.CRASH_LOOP), 1, cloud -> {});
 
         assertThat(r.status()).isEqualTo("FAILED");
         assertThat(r.failedState()).isEqualTo("CheckTraining");
         assertThat(r.error()).isEqualTo("TrainingFailed");
         assertThat(r.cause()).contains("PyTorchJobFailed").contains("replica(s) failed");
+        assertThat(r.metrics()).doesNotContainKey("restarts");
+        assertThat(r.resources().remaining()).isEmpty();
+    }
+
+    @Test
+    void aCrashWithTorchrunRestartsLeftFailsThePyTorchJobRunAfterOneAttempt() throws IOException {
+        // elasticPolicy.maxRestarts 3 (maxInterruptions): torchrun would start the crashing workers
+        // again, in their pods, three times; no node was lost, so the run fails after the first.
+        RunReport r = run(Faults.onCluster(ClusterFault.CRASH_LOOP), cloud -> {});
+
+        assertThat(r.status()).isEqualTo("FAILED");
+        assertThat(r.failedState()).isEqualTo("CheckTraining");
+        assertThat(r.error()).isEqualTo("TrainingFailed");
+        assertThat(r.cause())
+                .startsWith("RuntimeError: simulated crash at start-up")
+                .contains("the training PyTorchJob tp-quickstart-train: pod ", "with no node lost");
+        assertThat(r.logTail().split("\\] failed \\(exitcode: 1\\)", -1))
+                .as(r.logTail())
+                .hasSize(2);
         assertThat(r.metrics()).doesNotContainKey("restarts");
         assertThat(r.resources().remaining()).isEmpty();
     }

@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * A DynamoDB client that counts the calls the store makes and the conditional writes refused, and
- * can hand back a stale item with the next refusal (as DynamoDB Local sometimes does under
- * concurrent writes: its ALL_OLD item can be older than the one the condition was checked on).
+ * can hand back a stale item with the next refusal (an ALL_OLD item older than the one the
+ * condition was checked on, which neither DynamoDB nor the twin's returns: RunStore must not trust one).
  */
 final class CountingDynamoDb implements DynamoDbClient {
     final AtomicInteger gets = new AtomicInteger();

@@ -13,16 +13,22 @@ final class FaultyPods {
     static final String CRASH_EXCEPTION = "RuntimeError: simulated crash at start-up (--cluster-fault crash-loop)";
 
     /**
-     * A crash's log as torchrun leaves it (shaped on one torchrun 2.13 wrote): the rank's traceback,
-     * then the agent's own, raising ChildFailedError with its summary of the failed ranks.
+     * One attempt's failure in torchrun's log (shaped on one torchrun 2.13 wrote): the rank's
+     * traceback, then the agent's line for the failed worker, which it writes before it restarts
+     * the worker group (--max-restarts) or gives up.
      */
-    static final String CRASH =
+    static final String ATTEMPT =
             """
             Traceback (most recent call last):
               File "/workload/train.py", line 1, in <module>
             %s
             E1128 05:06:00.912000 1 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) \
-            local_rank: 0 (pid: 41) of binary: /opt/conda/bin/python
+            local_rank: 0 (pid: 41) of binary: /opt/conda/bin/python"""
+                    .formatted(CRASH_EXCEPTION);
+
+    /** What the agent writes when it gives up: its own traceback, raising ChildFailedError with its summary. */
+    static final String GIVING_UP =
+            """
             Traceback (most recent call last):
               File "/opt/conda/bin/torchrun", line 8, in <module>
                 sys.exit(main())
@@ -44,8 +50,26 @@ final class FaultyPods {
               exitcode  : 1 (pid: 41)
               error_file: <N/A>
               traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
-            ============================================================"""
-                    .formatted(CRASH_EXCEPTION);
+            ============================================================""";
+
+    /** A crash's log as torchrun leaves it after one attempt: the attempt's failure, then the agent giving up. */
+    static final String CRASH = ATTEMPT + "\n" + GIVING_UP;
+
+    /**
+     * The log of a crash {@code attempts} times over (torchrun restarts the worker group after a
+     * failure while --max-restarts allows), of which {@code failed} have failed so far; the agent
+     * gives up after the last.
+     */
+    static String crash(int attempts, int failed) {
+        StringBuilder log = new StringBuilder();
+        for (int i = 0; i < Math.min(attempts, failed); i++) {
+            log.append(ATTEMPT).append('\n');
+        }
+        if (failed >= attempts) {
+            log.append(GIVING_UP).append('\n');
+        }
+        return log.toString();
+    }
 
     static final int RESTARTS = 3;
 

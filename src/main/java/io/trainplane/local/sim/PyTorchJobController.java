@@ -354,6 +354,7 @@ public final class PyTorchJobController {
                 .build();
     }
 
+    @SuppressWarnings("unchecked")
     private static Pod newPod(GenericKubernetesResource job, String type, int index, Instant now) {
         String jobName = job.getMetadata().getName();
         PodTemplateSpec template = template(job, type);
@@ -367,6 +368,19 @@ public final class PyTorchJobController {
         // (setRestartPolicy in the training operator's pkg/controller.v1).
         String policy = restartPolicy(job, type);
         spec.setRestartPolicy("ExitCode".equals(policy) ? "Never" : policy);
+        // torchrun's --max-restarts from elasticPolicy.maxRestarts, as PET_MAX_RESTARTS (EnvMaxRestarts of
+        // the training operator's elastic env generator, pkg/controller.v1/pytorch/elastic.go).
+        if (((Map<String, Object>) job.getAdditionalProperties().get("spec")).get("elasticPolicy")
+                        instanceof Map<?, ?> elastic
+                && elastic.get("maxRestarts") instanceof Number restarts) {
+            for (var c : spec.getContainers()) {
+                List<io.fabric8.kubernetes.api.model.EnvVar> env =
+                        c.getEnv() == null ? new ArrayList<>() : new ArrayList<>(c.getEnv());
+                env.add(new io.fabric8.kubernetes.api.model.EnvVar(
+                        "PET_MAX_RESTARTS", Integer.toString(restarts.intValue()), null));
+                c.setEnv(env);
+            }
+        }
         return new PodBuilder()
                 .withNewMetadata()
                 .withName(jobName + "-" + replica + "-" + index)

@@ -265,6 +265,26 @@ public final class SimulatedKubernetes implements AutoCloseable {
                                     jobResponse.getBody().readUtf8(),
                                     io.fabric8.kubernetes.api.model.batch.v1.Job.class);
                             log = logs.apply(job, pod).orElse("");
+                        } else if (jobName == null) {
+                            // A PyTorchJob's pod: its workload reads the PyTorchJob as a Job, as it runs it.
+                            String pytorchJob = pod.getMetadata().getLabels() == null
+                                    ? null
+                                    : pod.getMetadata()
+                                            .getLabels()
+                                            .get(io.trainplane.kubernetes.PyTorchJobs.JOB_NAME_LABEL);
+                            var owner = pytorchJob == null
+                                    ? null
+                                    : super.handleGet("/apis/kubeflow.org/v1/namespaces/" + m.group(1) + "/pytorchjobs/"
+                                            + pytorchJob);
+                            if (owner != null && owner.code() == 200) {
+                                var job = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                                        owner.getBody().readUtf8(),
+                                        io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+                                if ("PyTorchJob".equals(job.getKind())) {
+                                    log = logs.apply(PyTorchJobController.asJob(job), pod)
+                                            .orElse("");
+                                }
+                            }
                         }
                     }
                     return new io.fabric8.mockwebserver.http.MockResponse()

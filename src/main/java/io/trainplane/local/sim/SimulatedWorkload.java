@@ -285,7 +285,10 @@ public final class SimulatedWorkload implements PodBehaviour {
             return poll(job, pod, client, running);
         }
         if (crashesOnce(pod)) {
-            return Optional.of(new Outcome(CRASH_AFTER, 1, FaultyPods.CRASH));
+            // torchrun starts the crashing workers again while --max-restarts allows; the pod fails after the last.
+            int attempts = torchrunRestarts(pod) + 1;
+            return Optional.of(
+                    new Outcome(CRASH_AFTER.multipliedBy(attempts), 1, FaultyPods.crash(attempts, attempts)));
         }
         syncCheckpoints(
                 job,
@@ -508,6 +511,33 @@ public final class SimulatedWorkload implements PodBehaviour {
         return Instant.parse(pod.getMetadata().getAnnotations().get("trainplane.local/created"));
     }
 
+    /**
+     * How many times torchrun starts a pod's failed workers again: its {@code --max-restarts}, or
+     * {@code PET_MAX_RESTARTS} (torchrun reads its options from {@code PET_*} variables too); 0 when neither.
+     */
+    static int torchrunRestarts(Pod pod) {
+        for (var c : pod.getSpec().getContainers()) {
+            for (List<String> words : java.util.Arrays.asList(c.getCommand(), c.getArgs())) {
+                if (words == null) {
+                    continue;
+                }
+                for (String word : words) {
+                    if (word.startsWith("--max-restarts=") || word.startsWith("--max_restarts=")) {
+                        return Integer.parseInt(word.substring(word.indexOf('=') + 1));
+                    }
+                }
+            }
+            if (c.getEnv() != null) {
+                for (var e : c.getEnv()) {
+                    if ("PET_MAX_RESTARTS".equals(e.getName()) && e.getValue() != null) {
+                        return Integer.parseInt(e.getValue());
+                    }
+                }
+            }
+        }
+        return 0;
+    }
+
     /** A pod whose containers are not restarted (restartPolicy Never) ends with the crash instead of looping. */
     private boolean crashesOnce(Pod pod) {
         return fault == ClusterFault.CRASH_LOOP && "Never".equals(pod.getSpec().getRestartPolicy());
@@ -525,7 +555,14 @@ public final class SimulatedWorkload implements PodBehaviour {
             return Optional.empty();
         }
         if (crashesOnce(pod)) {
-            return Optional.of(FaultyPods.CRASH + "\n");
+            int attempts = torchrunRestarts(pod) + 1;
+            if (attempts == 1) {
+                return Optional.of(FaultyPods.CRASH + "\n");
+            }
+            long failed = Duration.between(Instant.parse(pod.getStatus().getStartTime()), now)
+                    .dividedBy(CRASH_AFTER);
+            String log = FaultyPods.crash(attempts, (int) Math.min(attempts, failed));
+            return log.isEmpty() ? Optional.empty() : Optional.of(log);
         }
         if (!printsProgress) {
             return Optional.empty();
