@@ -27,6 +27,7 @@ import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * The catalog as AWS answers it, without the EC2 SDK module (22 MB, more than the AWS artifact's
@@ -36,7 +37,8 @@ import org.xml.sax.SAXException;
  * 1.1 protocol ({@code X-Amz-Target: AWSPriceListService.GetProducts}, at
  * {@code api.pricing.us-east-1.amazonaws.com}, one of the Price List's three endpoints:
  * https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/using-price-list-query-api.html).
- * Throttling, 5xx answers and failed connections are {@link TransientException}s.
+ * Throttling and 5xx answers are {@link TransientException}s, a failed connection the SDK's
+ * {@link SdkClientException}, as the SDK's clients throw it.
  */
 public final class AwsInstanceCatalog implements InstanceCatalog {
     static final String EC2_VERSION = "2016-11-15";
@@ -283,7 +285,8 @@ public final class AwsInstanceCatalog implements InstanceCatalog {
         try {
             answer = ec2.post(Map.of("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"), body);
         } catch (IOException e) {
-            throw new TransientException("EC2 " + action + " failed: " + e.getMessage(), e);
+            // As the SDK's own clients: the functions' failure handling retries it (AWS could not be reached).
+            throw SdkClientException.create("EC2 " + action + " failed: " + e.getMessage(), e);
         }
         Element root = answer.body().length == 0 ? null : xml(answer.body());
         if (answer.ok() && root != null) {
@@ -325,7 +328,7 @@ public final class AwsInstanceCatalog implements InstanceCatalog {
                     Map.of("Content-Type", "application/x-amz-json-1.1", "X-Amz-Target", PRICE_LIST_TARGET),
                     Json.write(body).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new TransientException("Price List GetProducts failed: " + e.getMessage(), e);
+            throw SdkClientException.create("Price List GetProducts failed: " + e.getMessage(), e);
         }
         String text = new String(answer.body(), StandardCharsets.UTF_8);
         JsonNode parsed;
