@@ -1,5 +1,6 @@
 package io.trainplane.cli;
 
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.TrainingProgress;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -36,7 +37,7 @@ final class PhaseLines {
     private final PrintWriter out;
     private final boolean bar;
     private final Function<Instant, String> stamp;
-    private String phase;
+    private RunPhase phase;
     private Instant phaseStarted;
     private int epochShown = -1;
     private boolean barShown;
@@ -48,21 +49,21 @@ final class PhaseLines {
         this.stamp = stamp;
     }
 
-    String phase() {
+    RunPhase phase() {
         return phase;
     }
 
     /** A new phase, entered {@code at}: {@code [0:10:11] ▶ volume (cluster took 10m11s)}. */
-    void phase(String next, Instant at) {
-        String took = phase == null ? "" : " (" + phase + " took " + PhasesReport.duration(between(at)) + ")";
-        line(at, "▶ " + next + took);
+    void phase(RunPhase next, Instant at) {
+        String took = phase == null ? "" : " (" + phase.label() + " took " + PhasesReport.duration(between(at)) + ")";
+        line(at, "▶ " + next.label() + took);
         phase = next;
         phaseStarted = at;
     }
 
     /** The run ended {@code at}: the last phase's duration with the outcome. */
     void end(Instant at, String outcome) {
-        String took = phase == null ? "" : " (" + phase + " took " + PhasesReport.duration(between(at)) + ")";
+        String took = phase == null ? "" : " (" + phase.label() + " took " + PhasesReport.duration(between(at)) + ")";
         line(at, "■ " + outcome + took);
         phase = null;
     }

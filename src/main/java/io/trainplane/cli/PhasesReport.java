@@ -23,7 +23,7 @@ final class PhasesReport {
         ArrayNode phases = Json.mapper().createArrayNode();
         for (PhaseTimeline.Phase p : PhaseTimeline.of(run, steps)) {
             ObjectNode o = phases.addObject()
-                    .put("phase", p.phase())
+                    .put("phase", p.phase().label())
                     .put("started", p.started().toString());
             o.put("ended", p.ended() == null ? null : p.ended().toString());
             o.put("durationSeconds", p.duration(now).toMillis() / 1000.0);
@@ -37,7 +37,7 @@ final class PhasesReport {
         for (PhaseTimeline.Phase p : PhaseTimeline.of(run, steps)) {
             out.printf(
                     "  %-10s %-24s %10s%s%n",
-                    p.phase(),
+                    p.phase().label(),
                     p.started().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
                     duration(p.duration(now)),
                     p.ended() == null ? "  running" : "");

@@ -2,8 +2,8 @@ package io.trainplane.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
-import io.trainplane.runs.FailureAdvice;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.StepEntry;
@@ -126,7 +126,9 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
                     .put("error", run.error().error())
                     .put("cause", run.error().cause())
                     .put("logTail", run.error().logTail())
-                    .put("whatToDo", FailureAdvice.of(run.error().error()).orElse(null));
+                    .put(
+                            "whatToDo",
+                            FailureReason.adviceFor(run.error().error()).orElse(null));
         } else {
             n.putNull("error");
         }
@@ -174,7 +176,7 @@ final class StatusCommand extends OneRunCommand implements Callable<Integer> {
             out.println("failed in:  " + run.error().state());
             out.println("error:      " + run.error().error()
                     + (run.error().cause() == null ? "" : ": " + run.error().cause()));
-            FailureAdvice.of(run.error().error()).ifPresent(advice -> out.println("what to do: " + advice));
+            FailureReason.adviceFor(run.error().error()).ifPresent(advice -> out.println("what to do: " + advice));
             if (run.error().logTail() != null && !run.error().logTail().isBlank()) {
                 out.println("log tail:");
                 run.error().logTail().lines().forEach(l -> out.println("  | " + l));

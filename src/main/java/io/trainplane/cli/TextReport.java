@@ -1,7 +1,7 @@
 package io.trainplane.cli;
 
+import io.trainplane.core.FailureReason;
 import io.trainplane.local.RunReport;
-import io.trainplane.runs.FailureAdvice;
 import io.trainplane.runs.RunError;
 import java.io.PrintWriter;
 
@@ -18,7 +18,7 @@ final class TextReport {
         }
         if (r.error() != null) {
             out.println("error:        " + r.error() + (r.cause() == null ? "" : ": " + r.cause()));
-            FailureAdvice.of(r.error()).ifPresent(advice -> out.println("what to do:   " + advice));
+            FailureReason.adviceFor(r.error()).ifPresent(advice -> out.println("what to do:   " + advice));
             if (r.logTail() != null && !r.logTail().isBlank()) {
                 out.println("log tail:");
                 r.logTail().lines().forEach(l -> out.println("  | " + l));

@@ -2,6 +2,7 @@ package io.trainplane.cli;
 
 import io.trainplane.core.Json;
 import io.trainplane.runs.Interruption;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStatus;
 import io.trainplane.runs.StepEntry;
@@ -187,7 +188,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
         private final Set<String> started = new HashSet<>();
         private final Set<String> ended = new HashSet<>();
         private final Set<String> interruptions = new HashSet<>();
-        private final Set<String> phases = new HashSet<>();
+        private final Set<RunPhase> phases = new HashSet<>();
         private final String stack;
         private final boolean everyStep;
         private final boolean bar;
@@ -223,7 +224,7 @@ final class WatchCommand extends OneRunCommand implements Callable<Integer> {
                     lines.phase(p.phase(), p.started());
                 }
             }
-            progress.filter(p -> "train".equals(lines.phase())).ifPresent(lines::epoch);
+            progress.filter(p -> lines.phase() == RunPhase.TRAIN).ifPresent(lines::epoch);
             for (StepEntry s : steps) {
                 String key = s.state() + "@" + s.started();
                 boolean failed = s.outcome() != null && !"ok".equals(s.outcome()) && !"succeeded".equals(s.outcome());

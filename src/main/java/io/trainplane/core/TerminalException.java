@@ -2,22 +2,22 @@ package io.trainplane.core;
 
 /**
  * A failure that retrying cannot fix: the run goes to cleanup and ends FAILED. {@code reason}
- * is a short stable name (ClusterNotFound, TrainingFailed, QualityGate, …) that the run record
- * and the summary carry; the message says what happened and what to do.
+ * says why ({@link FailureReason}: ClusterNotFound, TrainingFailed, QualityGate, …); its name is
+ * what the run record and the summary carry, and the message says what happened and what to do.
  */
 public class TerminalException extends RuntimeException {
-    private final String reason;
+    private final FailureReason reason;
 
-    public TerminalException(String reason, String message, Throwable cause) {
-        super(reason + ": " + message, cause);
+    public TerminalException(FailureReason reason, String message, Throwable cause) {
+        super(reason.name() + ": " + message, cause);
         this.reason = reason;
     }
 
-    public TerminalException(String reason, String message) {
+    public TerminalException(FailureReason reason, String message) {
         this(reason, message, null);
     }
 
-    public String reason() {
+    public FailureReason reason() {
         return reason;
     }
 }

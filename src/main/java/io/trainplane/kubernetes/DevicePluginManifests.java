@@ -23,9 +23,9 @@ import java.util.function.Consumer;
 public final class DevicePluginManifests {
     public static final String NAME = "nvidia-device-plugin-daemonset";
     public static final String NAMESPACE = "kube-system";
-    static final String IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.17.0";
+    public static final String IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.17.0";
     public static final String EFA_NAME = "aws-efa-k8s-device-plugin-daemonset";
-    static final String EFA_IMAGE = "public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6";
+    public static final String EFA_IMAGE = "public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6";
     /** The extended resource the EFA plugin advertises, one per EFA interface of the node. */
     public static final String EFA_RESOURCE = "vpc.amazonaws.com/efa";
 

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.trainplane.aws.EksTokens;
 import io.trainplane.aws.ModelWarmup;
 import io.trainplane.aws.OfflineHttpClient;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.RunSpec;
 import java.time.Clock;
@@ -53,7 +54,8 @@ public final class EksClusterAccess implements ClusterAccess {
         Cluster cluster = describe(clusterName);
         if (cluster.status() != ClusterStatus.ACTIVE) {
             throw new TerminalException(
-                    "ClusterNotActive", "EKS cluster " + clusterName + " is " + cluster.status() + ", not ACTIVE");
+                    FailureReason.ClusterNotActive,
+                    "EKS cluster " + clusterName + " is " + cluster.status() + ", not ACTIVE");
         }
         return client(
                 cluster.endpoint(),
@@ -114,7 +116,9 @@ public final class EksClusterAccess implements ClusterAccess {
             return eks.describeCluster(r -> r.name(clusterName)).cluster();
         } catch (ResourceNotFoundException e) {
             throw new TerminalException(
-                    "ClusterNotFound", "EKS cluster " + clusterName + " does not exist in this account and region", e);
+                    FailureReason.ClusterNotFound,
+                    "EKS cluster " + clusterName + " does not exist in this account and region",
+                    e);
         }
     }
 }

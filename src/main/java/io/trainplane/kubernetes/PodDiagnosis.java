@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.trainplane.core.FailureReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class PodDiagnosis {
      * CrashLoop); {@code pod} the pod that shows it; {@code restarted} whether its container ran
      * before (its previous log is the one to read); {@code message} says what happened.
      */
-    public record Diagnosis(String reason, String message, String pod, boolean restarted) {}
+    public record Diagnosis(FailureReason reason, String message, String pod, boolean restarted) {}
 
     /** A pod's log tail by name; of its previous container when {@code previous}. Empty when there is none. */
     @FunctionalInterface
@@ -116,7 +117,7 @@ public final class PodDiagnosis {
                 boolean diskFull =
                         waiting.getMessage() != null && waiting.getMessage().contains(NO_SPACE);
                 return Optional.of(new Diagnosis(
-                        diskFull ? "NodeDiskFull" : "ImagePullFailed",
+                        diskFull ? FailureReason.NodeDiskFull : FailureReason.ImagePullFailed,
                         "the image " + image + " of pod " + name(pod)
                                 + " cannot be pulled (" + waiting.getReason() + detail(waiting.getMessage())
                                 + "); "
@@ -155,7 +156,7 @@ public final class PodDiagnosis {
                         && e.getMessage().contains("is forbidden"))
                 .findFirst()
                 .map(e -> new Diagnosis(
-                        "PodsForbidden",
+                        FailureReason.PodsForbidden,
                         "the " + e.getInvolvedObject().getKind() + " "
                                 + e.getInvolvedObject().getName()
                                 + " cannot create its pods (" + e.getMessage() + "); "
@@ -190,7 +191,7 @@ public final class PodDiagnosis {
             return Optional.empty();
         }
         return Optional.of(new Diagnosis(
-                "NodeDiskFull",
+                FailureReason.NodeDiskFull,
                 "pod " + name(pod) + " was evicted ("
                         + pod.getStatus().getMessage().strip() + "); " + DISK_TOO_SMALL,
                 name(pod),
@@ -222,7 +223,7 @@ public final class PodDiagnosis {
                         .map(t -> t.summary() + " — ")
                         .orElse("");
                 return Optional.of(new Diagnosis(
-                        "CrashLoop",
+                        FailureReason.CrashLoop,
                         raised + "container " + status.getName() + " of pod " + name(pod)
                                 + " keeps crashing (restarted " + restarts + " times"
                                 + (looping ? ", CrashLoopBackOff" : "") + ")"
@@ -255,7 +256,7 @@ public final class PodDiagnosis {
                 : schedulerEvent(pod, events)
                         .orElse(Objects.requireNonNullElse(scheduled.getReason(), "no reason given"));
         return Optional.of(new Diagnosis(
-                "Unschedulable",
+                FailureReason.Unschedulable,
                 "pod " + name(pod) + " has not been scheduled for " + timeout.toMinutes() + " minutes: " + why + "; "
                         + SchedulerMessage.fix(why),
                 name(pod),
@@ -293,7 +294,7 @@ public final class PodDiagnosis {
                 .filter(line -> !line.contains("IPv6 network addresses"))
                 .reduce((first, last) -> last)
                 .map(line -> new Diagnosis(
-                        "RendezvousUnresolved",
+                        FailureReason.RendezvousUnresolved,
                         "pod " + name(pod) + " could not resolve a host name: " + line.strip()
                                 + "; the training's rendezvous is reached by its Service's DNS name, which only"
                                 + " the cluster DNS answers: CoreDNS is not running on the cluster (check the"
@@ -339,7 +340,7 @@ public final class PodDiagnosis {
                 .reduce((first, last) -> last)
                 .orElse(mountErrors.get(mountErrors.size() - 1));
         return Optional.of(new Diagnosis(
-                "FailedMount",
+                FailureReason.FailedMount,
                 "pod " + name(pod) + " has waited " + timeout.toMinutes() + " minutes for its volumes: " + why + "; "
                         + mountFix(mountErrors),
                 name(pod),

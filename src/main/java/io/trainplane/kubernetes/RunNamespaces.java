@@ -3,6 +3,7 @@ package io.trainplane.kubernetes;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import java.util.List;
 
@@ -57,7 +58,7 @@ public final class RunNamespaces implements ResourceLifecycle<RunNamespaces.InCl
     }
 
     private static boolean clusterGone(TerminalException e) {
-        return "ClusterNotFound".equals(e.reason());
+        return e.reason() == FailureReason.ClusterNotFound;
     }
 
     private static List<String> named(List<String> refs) {

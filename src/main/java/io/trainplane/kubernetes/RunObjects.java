@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.Names;
 import java.net.HttpURLConnection;
@@ -62,7 +63,7 @@ public final class RunObjects {
                             : existing.getMetadata().getLabels().get(RUN_LABEL);
             if (existing != null && !runId.equals(owner)) {
                 throw new TerminalException(
-                        "NameTaken",
+                        FailureReason.NameTaken,
                         describe(desired) + " already exists and does not belong to run " + runId
                                 + "; delete it or choose another runId");
             }

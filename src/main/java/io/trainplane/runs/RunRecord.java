@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * The record of one run, as stored in the {@code Runs} table.
@@ -68,43 +69,7 @@ public record RunRecord(
         }
     }
 
-    /** A record whose run has not ended, so has no actual cost yet. */
-    public RunRecord(
-            String runId,
-            String specJson,
-            String specHash,
-            RunStatus status,
-            RunPhase phase,
-            String executionArn,
-            RunResources resources,
-            Map<String, Double> metrics,
-            RunError error,
-            List<LostEvent> lostEvents,
-            List<Interruption> interruptions,
-            RunOutputs outputs,
-            Instant createdAt,
-            Instant updatedAt,
-            long version) {
-        this(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                null,
-                createdAt,
-                updatedAt,
-                version);
-    }
-
-    /** A record with no lost events. */
+    /** A record with no lost events, interruptions, outputs or cost (what the tests build). */
     public RunRecord(
             String runId,
             String specJson,
@@ -131,72 +96,6 @@ public record RunRecord(
                 List.of(),
                 List.of(),
                 null,
-                createdAt,
-                updatedAt,
-                version);
-    }
-
-    /** A record with no interruptions. */
-    public RunRecord(
-            String runId,
-            String specJson,
-            String specHash,
-            RunStatus status,
-            RunPhase phase,
-            String executionArn,
-            RunResources resources,
-            Map<String, Double> metrics,
-            RunError error,
-            List<LostEvent> lostEvents,
-            Instant createdAt,
-            Instant updatedAt,
-            long version) {
-        this(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                List.of(),
-                null,
-                createdAt,
-                updatedAt,
-                version);
-    }
-
-    /** A record without outputs in S3 yet. */
-    public RunRecord(
-            String runId,
-            String specJson,
-            String specHash,
-            RunStatus status,
-            RunPhase phase,
-            String executionArn,
-            RunResources resources,
-            Map<String, Double> metrics,
-            RunError error,
-            List<LostEvent> lostEvents,
-            List<Interruption> interruptions,
-            Instant createdAt,
-            Instant updatedAt,
-            long version) {
-        this(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
                 null,
                 createdAt,
                 updatedAt,
@@ -205,44 +104,12 @@ public record RunRecord(
 
     /** This record with the run's outputs in S3 (CollectResults, from the outputs Job). */
     public RunRecord withOutputs(RunOutputs outputs) {
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.outputs = outputs);
     }
 
     /** This record with what the run really used, priced (FinishRun, when the run ends). */
     public RunRecord withCost(RunCost cost) {
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.cost = cost);
     }
 
     /** A new run: PENDING, in the {@link #INITIAL_PHASE}, version 1, created and updated at {@code now}. */
@@ -267,43 +134,11 @@ public record RunRecord(
         if (!status.canMoveTo(next)) {
             throw new IllegalTransitionException(runId, status, next);
         }
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                next,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.status = next);
     }
 
     public RunRecord withPhase(RunPhase phase) {
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.phase = phase);
     }
 
     /** Records a resource the run created or adopted, replacing any previous value of {@code key}. */
@@ -316,44 +151,12 @@ public record RunRecord(
     }
 
     public RunRecord withResources(RunResources resources) {
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.resources = resources);
     }
 
     /** Replaces all metrics with {@code metrics}. */
     public RunRecord withMetrics(Map<String, Double> metrics) {
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.metrics = metrics);
     }
 
     /** Sets one metric, keeping the others. */
@@ -364,43 +167,11 @@ public record RunRecord(
     }
 
     public RunRecord withError(RunError error) {
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.error = error);
     }
 
     public RunRecord withExecutionArn(String executionArn) {
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.executionArn = executionArn);
     }
 
     /**
@@ -413,23 +184,7 @@ public record RunRecord(
         }
         List<LostEvent> next = new ArrayList<>(lostEvents);
         next.add(lost);
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                next,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.lostEvents = next);
     }
 
     /**
@@ -460,44 +215,69 @@ public record RunRecord(
     }
 
     private RunRecord withInterruptions(List<Interruption> interruptions) {
-        return new RunRecord(
-                runId,
-                specJson,
-                specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
-                createdAt,
-                updatedAt,
-                version);
+        return change(c -> c.interruptions = interruptions);
     }
 
     /** What the store writes: this record at {@code version}, updated at {@code updatedAt}. */
     RunRecord stored(long version, Instant updatedAt) {
+        return change(c -> {
+            c.version = version;
+            c.updatedAt = updatedAt;
+        });
+    }
+
+    /** The fields a wither changes, starting from this record's; the record's checks run on the new one. */
+    private static final class Change {
+        RunStatus status;
+        RunPhase phase;
+        String executionArn;
+        RunResources resources;
+        Map<String, Double> metrics;
+        RunError error;
+        List<LostEvent> lostEvents;
+        List<Interruption> interruptions;
+        RunOutputs outputs;
+        RunCost cost;
+        Instant updatedAt;
+        long version;
+
+        Change(RunRecord r) {
+            status = r.status;
+            phase = r.phase;
+            executionArn = r.executionArn;
+            resources = r.resources;
+            metrics = r.metrics;
+            error = r.error;
+            lostEvents = r.lostEvents;
+            interruptions = r.interruptions;
+            outputs = r.outputs;
+            cost = r.cost;
+            updatedAt = r.updatedAt;
+            version = r.version;
+        }
+    }
+
+    /** This record with what {@code change} sets; the identity (runId, spec, createdAt) never changes. */
+    private RunRecord change(Consumer<Change> change) {
+        Change c = new Change(this);
+        change.accept(c);
         return new RunRecord(
                 runId,
                 specJson,
                 specHash,
-                status,
-                phase,
-                executionArn,
-                resources,
-                metrics,
-                error,
-                lostEvents,
-                interruptions,
-                outputs,
-                cost,
+                c.status,
+                c.phase,
+                c.executionArn,
+                c.resources,
+                c.metrics,
+                c.error,
+                c.lostEvents,
+                c.interruptions,
+                c.outputs,
+                c.cost,
                 createdAt,
-                updatedAt,
-                version);
+                c.updatedAt,
+                c.version);
     }
 
     public RunSummary summary() {

@@ -33,7 +33,7 @@ import java.util.Optional;
  *       its termination: the span covers both, so it never undercounts.
  *   <li>A SPOT node group at the highest typical spot price of its types (EC2 picks the type; the
  *       run does not record which), as the plan does.
- *   <li>EFS: GB-hours of the plan's assumed stored size ({@link #EFS_STORED_GB}), the simulated
+ *   <li>EFS: GB-hours of the plan's assumed stored size ({@link CostEstimate#EFS_STORED_GB}), the simulated
  *       and the real file system's metered size not being read by the workflow; reads and writes
  *       as the plan assumes them.
  *   <li>Root volumes, control-plane logs, NAT processing and S3 ({@link RunUsage}): the plan's
@@ -47,14 +47,6 @@ import java.util.Optional;
  * </ul>
  */
 public final class ActualCost {
-    /** The plan's assumptions ({@link CostEstimate}): data and checkpoints stored, written once, the dataset read per epoch. */
-    static final double EFS_STORED_GB = CostEstimate.EFS_STORED_GB;
-
-    static final double EFS_WRITTEN_GB = CostEstimate.EFS_WRITTEN_GB;
-    static final double EFS_DATASET_GB = CostEstimate.EFS_DATASET_GB;
-    static final double HOURS_PER_MONTH = CostEstimate.HOURS_PER_MONTH;
-    /** Every function's memory: template.yaml Globals.Function.MemorySize (1024 MB). */
-    static final double LAMBDA_GB = CostEstimate.LAMBDA_GB;
     /**
      * The poll loops' Waits last from 10 s to 2 minutes: one poll every 30 s of the run, estimated
      * (the quickstart's local run: 247 transitions estimated, 259 counted by the local executor).
@@ -62,13 +54,6 @@ public final class ActualCost {
     static final double POLL_SECONDS = 30.0;
     /** Step Functions: a recorded step's Task and the state after it; a poll's Task, Choice and Wait. */
     static final int TRANSITIONS_PER_STEP = 2;
-
-    static final int TRANSITIONS_PER_POLL = CostEstimate.TRANSITIONS_PER_POLL;
-    /**
-     * What an invocation is billed, as the plan assumes: the timeline's steps run from their
-     * state's entry (a poll loop's from the loop's), which is not the functions' own run time.
-     */
-    static final double LAMBDA_SECONDS_PER_INVOCATION = CostEstimate.LAMBDA_SECONDS;
 
     /** The state that scales a warm node group out for the run (Pipeline). */
     static final String SCALE_UP_WORKERS = "ScaleUpWorkers";
@@ -175,14 +160,22 @@ public final class ActualCost {
         if (spec.volume().type() == VolumeType.EFS && volumeSince.isPresent()) {
             double hours = hours(volumeSince.get(), finished);
             lines.add(line(
-                    "EFS storage", EFS_STORED_GB * hours / HOURS_PER_MONTH, "GB-month", prices.efsStoragePerGbMonth()));
-            lines.add(line("EFS elastic throughput, writes", EFS_WRITTEN_GB, "GB", prices.efsElasticWritePerGb()));
+                    "EFS storage",
+                    CostEstimate.EFS_STORED_GB * hours / CostEstimate.HOURS_PER_MONTH,
+                    "GB-month",
+                    prices.efsStoragePerGbMonth()));
+            lines.add(line(
+                    "EFS elastic throughput, writes",
+                    CostEstimate.EFS_WRITTEN_GB,
+                    "GB",
+                    prices.efsElasticWritePerGb()));
             lines.add(line(
                     "EFS elastic throughput, reads",
-                    EFS_DATASET_GB * (spec.training().epochs() + 1),
+                    CostEstimate.EFS_DATASET_GB * (spec.training().epochs() + 1),
                     "GB",
                     prices.efsElasticReadPerGb()));
-            basis.add("EFS: the plan's " + EFS_STORED_GB + " GB stored from CreateVolume to the end of cleanup,"
+            basis.add("EFS: the plan's " + CostEstimate.EFS_STORED_GB
+                    + " GB stored from CreateVolume to the end of cleanup,"
                     + " and its reads and writes (the metered size is not read)");
         }
         if (spec.volume().type() == VolumeType.FSX_LUSTRE
@@ -190,7 +183,9 @@ public final class ActualCost {
                 && volumeSince.isPresent()) {
             lines.add(line(
                     spec.volume().lustreDescription(),
-                    spec.volume().lustreStorageCapacityGiB() * hours(volumeSince.get(), finished) / HOURS_PER_MONTH,
+                    spec.volume().lustreStorageCapacityGiB()
+                            * hours(volumeSince.get(), finished)
+                            / CostEstimate.HOURS_PER_MONTH,
                     "GB-month",
                     prices.fsxLustrePerGbMonth(spec.volume())));
             basis.add("FSx for Lustre: its whole capacity from CreateVolume to the end of cleanup (FSx bills the"
@@ -216,15 +211,18 @@ public final class ActualCost {
         double invocations = steps.size() + polls;
         lines.add(line(
                 "Step Functions transitions",
-                (TRANSITIONS_PER_STEP * steps.size() + TRANSITIONS_PER_POLL * polls) / 1000.0,
+                (TRANSITIONS_PER_STEP * steps.size() + CostEstimate.TRANSITIONS_PER_POLL * polls) / 1000.0,
                 "1,000 transitions",
                 prices.stepFunctionsPer1000Transitions()));
         lines.add(line(
-                "Lambda", invocations * LAMBDA_SECONDS_PER_INVOCATION * LAMBDA_GB, "GB-s", prices.lambdaPerGbSecond()));
+                "Lambda",
+                invocations * CostEstimate.LAMBDA_SECONDS * CostEstimate.LAMBDA_GB,
+                "GB-s",
+                prices.lambdaPerGbSecond()));
         basis.add(String.format(
                 "transitions and Lambda: %d recorded steps and %.0f polls estimated at one every %.0f s, each"
                         + " invocation billed %.0f s as the plan assumes",
-                steps.size(), polls, POLL_SECONDS, LAMBDA_SECONDS_PER_INVOCATION));
+                steps.size(), polls, POLL_SECONDS, CostEstimate.LAMBDA_SECONDS));
         double total = lines.stream()
                 .filter(l -> l.cost() != null)
                 .mapToDouble(RunCost.Line::cost)

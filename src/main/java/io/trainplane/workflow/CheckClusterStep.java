@@ -5,6 +5,7 @@ import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.ec2.Ec2Objects;
 import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
@@ -52,7 +53,7 @@ public final class CheckClusterStep implements Step {
                     record.resources().get(RunResources.LOG_GROUP_REQUEST).orElse(null);
             if (token == null) {
                 throw new TerminalException(
-                        "LogGroupNotRequested",
+                        FailureReason.LogGroupNotRequested,
                         "the run record of " + run.runId() + " names no request for the log group of cluster " + cluster
                                 + " (CreateCluster did not finish)");
             }

@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -83,7 +84,7 @@ public final class CheckJobStep implements KubernetesStep {
                         ? "; RunOutputsRole (template.yaml) may write only to the artifacts bucket under runs/"
                         : "";
         return new TerminalException(
-                "OutputsFailed",
+                FailureReason.OutputsFailed,
                 "copying the outputs to " + s3Uri + " failed (aws exited " + exitCode + "): " + message + hint);
     }
 
@@ -96,7 +97,7 @@ public final class CheckJobStep implements KubernetesStep {
         String message = said.map(String::strip).filter(m -> !m.isEmpty()).orElse("(no message)");
         if (exitCode == WorkloadManifests.CODE_MISMATCH) {
             return new TerminalException(
-                    "CodeDigestMismatch",
+                    FailureReason.CodeDigestMismatch,
                     "the code fetch-code copied is not the package uploaded for this run (" + message
                             + "): something changed the objects under that prefix after the upload; start the run"
                             + " again, which uploads the package again");
@@ -112,7 +113,7 @@ public final class CheckJobStep implements KubernetesStep {
                                         + " that holds it"
                                 : "";
         return new TerminalException(
-                "CodeFetchFailed",
+                FailureReason.CodeFetchFailed,
                 "copying the code of workload.code \"" + code + "\" into /workload failed (exit " + exitCode + "): "
                         + message + hint);
     }
@@ -125,7 +126,7 @@ public final class CheckJobStep implements KubernetesStep {
         String message = said.map(String::strip).filter(m -> !m.isEmpty()).orElse("(no message)");
         if (exitCode == WorkloadManifests.CHECKPOINT_MISMATCH) {
             return new TerminalException(
-                    "CheckpointChecksumMismatch",
+                    FailureReason.CheckpointChecksumMismatch,
                     "the checkpoint " + uri + " does not match its .sha256 (" + message
                             + "); resume from another checkpoint, or copy this one and its .sha256 again");
         }
@@ -139,7 +140,7 @@ public final class CheckJobStep implements KubernetesStep {
                                 ? "; training.resumeFrom must name a checkpoint with its .sha256 beside it"
                                 : "";
         return new TerminalException(
-                "CheckpointFetchFailed",
+                FailureReason.CheckpointFetchFailed,
                 "fetching the checkpoint " + uri + " (training.resumeFrom) failed (aws exited " + exitCode + "): "
                         + message + hint);
     }
@@ -155,7 +156,7 @@ public final class CheckJobStep implements KubernetesStep {
                     case SYNTHETIC -> "the data source";
                 };
         return Optional.of(new TerminalException(
-                "DataChecksumMismatch",
+                FailureReason.DataChecksumMismatch,
                 "the archive downloaded from " + from
                         + " does not match data.sha256 " + (data.sha256() == null ? "" : data.sha256() + " ")
                         + "(prepare.py exited " + exitCode + "); check the address and the checksum"));

@@ -9,6 +9,7 @@ import io.trainplane.aws.ec2.ReservedCapacity;
 import io.trainplane.aws.ec2.ResourceRequest;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunResources;
@@ -127,7 +128,7 @@ public final class CheckNodegroupStep implements Step {
             String templateId = template.get()
                     .identifier()
                     .orElseThrow(() -> new TerminalException(
-                            "LaunchTemplateUnknown",
+                            FailureReason.LaunchTemplateUnknown,
                             "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
             NodegroupPrerequisites.createNodegroup(
                     run,

@@ -3,6 +3,7 @@ package io.trainplane.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.kubernetes.JobPods;
@@ -121,7 +122,7 @@ public final class CheckTrainingStep implements KubernetesStep {
             case PyTorchJobState.Failed f -> {
                 JobWatch.diagnose(pods, "training", jobName, now, true);
                 throw JobWatch.failed(
-                        "TrainingFailed",
+                        FailureReason.TrainingFailed,
                         "the training " + kind + " " + jobName + " failed (" + f.reason() + ": " + f.message() + ")",
                         pods);
             }

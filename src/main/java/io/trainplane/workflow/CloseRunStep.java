@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
@@ -96,10 +97,10 @@ public final class CloseRunStep implements Step {
 
     private static String errorName(Reason reason) {
         return switch (reason) {
-            case ABORTED -> "ExecutionAborted";
-            case TIMED_OUT -> "ExecutionTimedOut";
-            case FAILED -> "ExecutionFailed";
-            case ORPHANED -> "Orphaned";
+            case ABORTED -> FailureReason.ExecutionAborted.name();
+            case TIMED_OUT -> FailureReason.ExecutionTimedOut.name();
+            case FAILED -> FailureReason.ExecutionFailed.name();
+            case ORPHANED -> FailureReason.Orphaned.name();
         };
     }
 

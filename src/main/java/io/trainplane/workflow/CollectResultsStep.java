@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -48,7 +49,7 @@ public final class CollectResultsStep implements KubernetesStep {
         String json = EvaluationReport.of(store.get(run.runId()), pods)
                 .orElseThrow(
                         () -> new TerminalException(
-                                "NoMetrics",
+                                FailureReason.NoMetrics,
                                 "the evaluation Job ended without metrics:"
                                         + " evaluate.py must write them to /dev/termination-log or print a 'METRICS {...}' line"));
         EvaluationSpec gate = run.spec().evaluation();
@@ -84,7 +85,8 @@ public final class CollectResultsStep implements KubernetesStep {
         }
         if (!passed) {
             throw new TerminalException(
-                    "QualityGate", gate.failure(value) + " (the quality gate); the model is kept out of use");
+                    FailureReason.QualityGate,
+                    gate.failure(value) + " (the quality gate); the model is kept out of use");
         }
         ObjectNode result = Json.object().put("gatePassed", true).put("modelUri", outputs.modelUri());
         result.set("metrics", Json.numbers(metrics));
@@ -102,7 +104,7 @@ public final class CollectResultsStep implements KubernetesStep {
                         objects.client(), objects.namespace(), run.names().outputsJob())
                 .terminationMessage("Succeeded")
                 .orElseThrow(() -> new TerminalException(
-                        "NoOutputs",
+                        FailureReason.NoOutputs,
                         "the outputs Job ended without saying where the model is (its termination message is empty)"));
         try {
             JsonNode reported = Json.read(message);
@@ -114,7 +116,7 @@ public final class CollectResultsStep implements KubernetesStep {
                     reported.path("checkpointSha256").asText(null));
         } catch (RuntimeException e) {
             throw new TerminalException(
-                    "BadOutputs",
+                    FailureReason.BadOutputs,
                     "the outputs Job's report is not the model's URI and SHA-256 under " + s3Uri + ": " + message,
                     e);
         }
@@ -126,7 +128,7 @@ public final class CollectResultsStep implements KubernetesStep {
         try {
             node = Json.read(json);
         } catch (RuntimeException e) {
-            throw new TerminalException("BadMetrics", "the evaluation's metrics are not JSON: " + json, e);
+            throw new TerminalException(FailureReason.BadMetrics, "the evaluation's metrics are not JSON: " + json, e);
         }
         Map<String, Double> metrics = new LinkedHashMap<>();
         node.properties().forEach(field -> {
@@ -136,7 +138,7 @@ public final class CollectResultsStep implements KubernetesStep {
         });
         if (!metrics.containsKey(required)) {
             throw new TerminalException(
-                    "BadMetrics",
+                    FailureReason.BadMetrics,
                     "the evaluation's metrics have no numeric '" + required + "', the quality gate's metric"
                             + " (evaluation.metric): " + json);
         }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.eks.RunPodIdentities;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -27,7 +28,7 @@ import java.util.function.Supplier;
  * (operator, CSI driver, device plugins) fails it as ClusterPrerequisitesMissing, with what to install.
  */
 public final class ConnectClusterStep implements KubernetesStep {
-    static final String PREREQUISITES_MISSING = "ClusterPrerequisitesMissing";
+    static final FailureReason PREREQUISITES_MISSING = FailureReason.ClusterPrerequisitesMissing;
 
     private final RunStore store;
     private final ClusterAccess clusters;

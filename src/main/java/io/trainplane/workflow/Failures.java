@@ -1,5 +1,6 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import io.trainplane.runs.VersionConflictException;
@@ -12,7 +13,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
  */
 public final class Failures {
     /** The error name of an IAM refusal, whatever the service calls it. */
-    public static final String ACCESS_DENIED = "AccessDeniedException";
+    public static final FailureReason ACCESS_DENIED = FailureReason.AccessDeniedException;
 
     private Failures() {}
 

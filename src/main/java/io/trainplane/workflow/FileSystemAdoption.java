@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.RunStore;
@@ -62,7 +63,7 @@ final class FileSystemAdoption {
         }
         store.claim(RunStore.Claim.FILE_SYSTEM, fileSystemId, runId).ifPresent(holder -> {
             throw new TerminalException(
-                    "FileSystemInUse",
+                    FailureReason.FileSystemInUse,
                     "volume.fileSystemId names file system " + fileSystemId + ", which run " + holder
                             + " uses now; nothing was created. Start this run again once " + holder
                             + " has finished (trainplane status " + holder + "), or give another file system");
@@ -102,7 +103,7 @@ final class FileSystemAdoption {
                 && (settings.stackId() == null || settings.stackId().equals(tags.get(RunTags.STACK_ID_TAG)));
         if (!ours || maker == null || maker.equals(runId)) {
             return Optional.of(new TerminalException(
-                    "FileSystemNotAdoptable",
+                    FailureReason.FileSystemNotAdoptable,
                     named + ", which this stack neither created"
                             + (tags.containsKey(RunTags.STACK_TAG)
                                     ? " (it is tagged " + RunTags.STACK_TAG + "=" + tags.get(RunTags.STACK_TAG) + ", "
@@ -118,20 +119,20 @@ final class FileSystemAdoption {
         Optional<RunRecord> made = store.find(maker);
         if (made.isEmpty()) {
             return Optional.of(new TerminalException(
-                    "FileSystemNotAdoptable",
+                    FailureReason.FileSystemNotAdoptable,
                     named + ", which run " + maker + " made; this stack has no record of that run, so nothing says"
                             + " it is done with it" + fix));
         }
         if (!made.get().status().isTerminal()) {
             return Optional.of(new TerminalException(
-                    "FileSystemInUse",
+                    FailureReason.FileSystemInUse,
                     named + ", which run " + maker + " made and still uses ("
                             + made.get().status()
                             + "); nothing was created. Adopt it once that run has finished with cleanup.keepVolume"));
         }
         if (!CleanupRecord.kept(made.get()).contains(ref)) {
             return Optional.of(new TerminalException(
-                    "FileSystemNotAdoptable",
+                    FailureReason.FileSystemNotAdoptable,
                     named + ", which run " + maker + " made and did not keep (cleanup.keepVolume was false): its"
                             + " cleanup deletes it. Keep a volume with cleanup.keepVolume, or leave"
                             + " volume.fileSystemId out"));

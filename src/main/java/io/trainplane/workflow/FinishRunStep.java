@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
@@ -26,7 +27,7 @@ public final class FinishRunStep implements Step {
     /** The event of a run that ended BUDGET_REACHED, and its reason (the execution's error too). */
     static final String RUN_STOPPED = "Run Stopped";
 
-    static final String BUDGET_REACHED = "BudgetReached";
+    static final String BUDGET_REACHED = FailureReason.BudgetReached.name();
 
     private final RunStore store;
     private final RunEventPublisher events;

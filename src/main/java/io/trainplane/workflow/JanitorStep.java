@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.RunEvents;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunError;
 import io.trainplane.runs.RunRecord;
@@ -46,7 +47,7 @@ public final class JanitorStep implements Step {
     private static final java.util.Set<RunResources.Key<String>> DATA =
             java.util.Set.of(RunResources.FILE_SYSTEM, RunResources.LUSTRE_FILE_SYSTEM);
     /** The error an expired run's record gets when the janitor stops its pipeline. */
-    static final String EXPIRED_ERROR = "RunExpired";
+    static final String EXPIRED_ERROR = FailureReason.RunExpired.name();
     /** The failed state that error names: the function's name. */
     static final String STATE = "Janitor";
 
@@ -224,7 +225,7 @@ public final class JanitorStep implements Step {
 
     /**
      * An expired run whose pipeline is still running is stopped, its record saying why
-     * ({@value #EXPIRED_ERROR}): Cleanup tears down only a run that has ended, and the safety net
+     * (RunExpired): Cleanup tears down only a run that has ended, and the safety net
      * starts it once the execution is ABORTED. False when the execution has ended or is gone
      * (Step Functions keeps it 90 days): the janitor cleans up itself.
      */

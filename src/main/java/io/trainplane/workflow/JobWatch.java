@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.JobState;
@@ -55,7 +56,7 @@ final class JobWatch {
         return switch (state) {
             case JobState.Failed f ->
                 throw failed(
-                        capitalize(what) + "Failed",
+                        failure(what),
                         "the " + what + " Job " + jobName + " failed (" + f.reason() + ": " + f.message() + ")",
                         pods);
             default -> JobPolling.notDone(job, now);
@@ -67,7 +68,7 @@ final class JobWatch {
      * UserTraceback}), then what Kubernetes said; the log tail after {@link FailureReport#TAIL_MARKER},
      * led by that traceback when the tail does not hold it.
      */
-    static TerminalException failed(String error, String what, JobPods pods) {
+    static TerminalException failed(FailureReason error, String what, JobPods pods) {
         Optional<UserTraceback> raised = pods.userTraceback();
         Optional<String> tail = pods.failureTail();
         Optional<String> lines = raised.map(t -> tail.filter(l -> l.contains(t.text()))
@@ -94,7 +95,7 @@ final class JobWatch {
 
     static TerminalException deleted(RunObjects objects, String kind, String jobName, String what) {
         return new TerminalException(
-                "JobDeleted",
+                FailureReason.JobDeleted,
                 "the " + what + " " + kind + " " + objects.namespace() + "/" + jobName
                         + " was deleted while the run was waiting for it");
     }
@@ -131,7 +132,7 @@ final class JobWatch {
                                         + " association (ConnectCluster creates it)"
                                 : "";
         return new TerminalException(
-                "SecretFetchFailed",
+                FailureReason.SecretFetchFailed,
                 "the " + what + " job " + jobName + " could not read a secret of its command (" + SecretFetch.CONTAINER
                         + " exited " + exitCode + "): " + message + hint);
     }
@@ -145,7 +146,14 @@ final class JobWatch {
         }
     }
 
-    private static String capitalize(String s) {
-        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    /** Why a run fails when its {@code what} job (CheckJob's purpose, or the training) failed. */
+    static FailureReason failure(String what) {
+        return switch (what) {
+            case "data" -> FailureReason.DataFailed;
+            case "training" -> FailureReason.TrainingFailed;
+            case "evaluation" -> FailureReason.EvaluationFailed;
+            case "outputs" -> FailureReason.OutputsFailed;
+            default -> FailureReason.JobFailed;
+        };
     }
 }

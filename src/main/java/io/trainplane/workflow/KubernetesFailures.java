@@ -1,12 +1,13 @@
 package io.trainplane.workflow;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 
 /** The Kubernetes half of {@link Failures}, apart so that functions without fabric8 never load it. */
 final class KubernetesFailures {
-    static final String ACCESS_DENIED = "ClusterAccessDenied";
+    static final FailureReason ACCESS_DENIED = FailureReason.ClusterAccessDenied;
     private static final String ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy";
 
     private KubernetesFailures() {}

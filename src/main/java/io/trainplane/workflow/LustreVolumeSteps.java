@@ -7,6 +7,7 @@ import io.trainplane.aws.RunTags;
 import io.trainplane.aws.Settings;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.fsx.LustreVolumes;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunRecord;
@@ -73,7 +74,7 @@ final class LustreVolumeSteps {
             ClusterNetwork network = settings.network();
             if (network.subnetIds().isEmpty()) {
                 throw new TerminalException(
-                        "NoSubnets",
+                        FailureReason.NoSubnets,
                         "no subnet was given for the FSx for Lustre file system: deploy the stack with the cluster's"
                                 + " subnets");
             }
@@ -94,7 +95,7 @@ final class LustreVolumeSteps {
             LustreVolumes.Mount mount = volumes.get()
                     .mount(id)
                     .orElseThrow(() -> new TerminalException(
-                            "FileSystemNotFound", "FSx for Lustre file system " + id + " disappeared"));
+                            FailureReason.FileSystemNotFound, "FSx for Lustre file system " + id + " disappeared"));
             store.update(run.runId(), r -> r.withResource(RunResources.LUSTRE_DNS_NAME, mount.dnsName())
                     .withResource(RunResources.LUSTRE_MOUNT_NAME, mount.mountName()));
         }

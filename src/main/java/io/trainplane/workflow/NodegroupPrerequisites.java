@@ -9,6 +9,7 @@ import io.trainplane.aws.ec2.ReservedCapacity;
 import io.trainplane.aws.ec2.ResourceRequest;
 import io.trainplane.aws.eks.EksClusters;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.RunResources;
 import io.trainplane.runs.RunStore;
@@ -102,7 +103,7 @@ final class NodegroupPrerequisites {
         String nodegroup = run.names().systemNodeGroupName();
         String templateId = template.identifier()
                 .orElseThrow(() -> new TerminalException(
-                        "LaunchTemplateUnknown",
+                        FailureReason.LaunchTemplateUnknown,
                         "Cloud Control reports the launch template of " + nodegroup + " created but names no id"));
         store.update(run.runId(), r -> r.withResource(RunResources.SYSTEM_NODE_GROUP, nodegroup)
                 .withResource(RunResources.SYSTEM_LAUNCH_TEMPLATE_ID, templateId));

@@ -1,5 +1,6 @@
 package io.trainplane.workflow;
 
+import io.trainplane.runs.RunPhase;
 import io.trainplane.runs.RunRecord;
 import io.trainplane.runs.StepEntry;
 import java.time.Duration;
@@ -18,13 +19,11 @@ import java.util.Optional;
  * <p>A phase starts when the first state that opens it is entered and lasts until the next phase
  * starts; the last one lasts until the run ended (its record's last write), or until now while
  * the run goes on. The first phase starts at the run's creation, so the phases add up to the
- * run's duration. The volume and the outputs have phases of their own here (they take minutes on
- * AWS); the record's stored {@code phase} keeps its coarser values.
+ * run's duration. The phases are {@link RunPhase}'s, in its order: the volume and the outputs have
+ * phases of their own here (they take minutes on AWS); the record's stored {@code phase} keeps its
+ * coarser values ({@link RunPhase#recorded()}).
  */
 public final class PhaseTimeline {
-    /** The phases in pipeline order, as shown. */
-    public static final List<String> PHASES =
-            List.of("start", "cluster", "volume", "data", "train", "evaluate", "outputs", "cleanup");
 
     /**
      * The states that open a phase (the pipeline's and the safety net's, see {@link Pipeline}). A
@@ -32,28 +31,28 @@ public final class PhaseTimeline {
      * phase of an existing cluster, and is part of it after CreateCluster; FinishRun opens the
      * cleanup only when nothing before it did.
      */
-    private static final Map<String, String> OPENERS = Map.ofEntries(
-            Map.entry("StartRun", "start"),
-            Map.entry("CreateCluster", "cluster"),
-            Map.entry("ConnectCluster", "cluster"),
+    private static final Map<String, RunPhase> OPENERS = Map.ofEntries(
+            Map.entry("StartRun", RunPhase.START),
+            Map.entry("CreateCluster", RunPhase.CLUSTER),
+            Map.entry("ConnectCluster", RunPhase.CLUSTER),
             // The wait for it: on a created cluster the file system is made while the control plane is.
-            Map.entry("CheckVolume", "volume"),
-            Map.entry("StartDataJob", "data"),
-            Map.entry("StartTraining", "train"),
-            Map.entry("StartEvaluation", "evaluate"),
-            Map.entry("StartOutputs", "outputs"),
-            Map.entry("RecordFailure", "cleanup"),
+            Map.entry("CheckVolume", RunPhase.VOLUME),
+            Map.entry("StartDataJob", RunPhase.DATA),
+            Map.entry("StartTraining", RunPhase.TRAIN),
+            Map.entry("StartEvaluation", RunPhase.EVALUATE),
+            Map.entry("StartOutputs", RunPhase.OUTPUTS),
+            Map.entry("RecordFailure", RunPhase.CLEANUP),
             // Teardown's first pass is in the timeline only when it left nothing (a pass that
             // leaves something is a poll that found nothing new); the loop's entry then starts
             // when the step before it ended, which is when Teardown was entered.
-            Map.entry("Teardown", "cleanup"),
-            Map.entry("CheckTeardown", "cleanup"),
-            Map.entry("RetryTeardown", "cleanup"),
-            Map.entry("FinishRun", "cleanup"),
-            Map.entry("CloseRun", "cleanup"));
+            Map.entry("Teardown", RunPhase.CLEANUP),
+            Map.entry("CheckTeardown", RunPhase.CLEANUP),
+            Map.entry("RetryTeardown", RunPhase.CLEANUP),
+            Map.entry("FinishRun", RunPhase.CLEANUP),
+            Map.entry("CloseRun", RunPhase.CLEANUP));
 
     /** One phase: {@code ended} is null while it goes on. */
-    public record Phase(String phase, Instant started, Instant ended) {
+    public record Phase(RunPhase phase, Instant started, Instant ended) {
         public Duration duration(Instant now) {
             return Duration.between(started, ended == null ? now : ended);
         }
@@ -62,31 +61,31 @@ public final class PhaseTimeline {
     private PhaseTimeline() {}
 
     /** The phase that {@code state} opens, if it opens one. */
-    public static Optional<String> opens(String state) {
+    public static Optional<RunPhase> opens(String state) {
         return Optional.ofNullable(OPENERS.get(state));
     }
 
     /** Whether {@code next} comes after {@code current} in the pipeline (a phase is never reopened). */
-    public static boolean after(String next, String current) {
-        return current == null || PHASES.indexOf(next) > PHASES.indexOf(current);
+    public static boolean after(RunPhase next, RunPhase current) {
+        return next.isAfter(current);
     }
 
     /** The run's phases so far, in order; the last one's end is the run's when it has ended. */
     public static List<Phase> of(RunRecord run, List<StepEntry> steps) {
         List<StepEntry> ordered = new ArrayList<>(steps);
         ordered.sort(Comparator.comparing(StepEntry::started));
-        List<String> names = new ArrayList<>();
+        List<RunPhase> names = new ArrayList<>();
         List<Instant> starts = new ArrayList<>();
         for (StepEntry step : ordered) {
-            Optional<String> opened = opens(step.state());
-            String current = names.isEmpty() ? null : names.getLast();
+            Optional<RunPhase> opened = opens(step.state());
+            RunPhase current = names.isEmpty() ? null : names.getLast();
             if (opened.isPresent() && after(opened.get(), current)) {
                 names.add(opened.get());
                 starts.add(step.started());
             }
         }
         if (names.isEmpty()) {
-            names.add("start");
+            names.add(RunPhase.START);
             starts.add(run.createdAt());
         }
         starts.set(0, run.createdAt());

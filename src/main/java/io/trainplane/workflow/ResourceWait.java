@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 
@@ -18,12 +19,14 @@ final class ResourceWait {
             case ResourceState.Creating c ->
                 Json.object().put("done", false).put("waitSeconds", waitSeconds).put("detail", c.detail());
             case ResourceState.Failed f ->
-                throw new TerminalException("ResourceFailed", what + " failed: " + f.reason());
+                throw new TerminalException(FailureReason.ResourceFailed, what + " failed: " + f.reason());
             case ResourceState.Deleting d ->
-                throw new TerminalException("ResourceDeleted", what + " is being deleted while the run waits for it");
+                throw new TerminalException(
+                        FailureReason.ResourceDeleted, what + " is being deleted while the run waits for it");
             case ResourceState.Gone g ->
                 throw new TerminalException(
-                        "ResourceGone", what + " does not exist although the run created it; was it deleted by hand?");
+                        FailureReason.ResourceGone,
+                        what + " does not exist although the run created it; was it deleted by hand?");
         };
     }
 }

@@ -1,5 +1,6 @@
 package io.trainplane.workflow;
 
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.CodeRoute;
 import io.trainplane.kubernetes.WorkloadManifests;
@@ -19,7 +20,7 @@ final class RunCode {
         CodePackage packed = spec.workload().codePackage();
         byte[] archive = store.code(runId, packed.sha256())
                 .orElseThrow(() -> new TerminalException(
-                        "CodeMissing",
+                        FailureReason.CodeMissing,
                         "the code of workload.code \"" + spec.workload().code() + "\" (SHA-256 " + packed.sha256()
                                 + ") is not beside run " + runId + "'s record, where the CLI keeps it before the"
                                 + " run starts: start the run with the trainplane CLI (trainplane start or run)"));

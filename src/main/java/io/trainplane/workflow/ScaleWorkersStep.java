@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.trainplane.aws.eks.WarmNodegroups;
 import io.trainplane.aws.eks.WarmNodegroups.Warm;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -98,14 +99,14 @@ public final class ScaleWorkersStep implements KubernetesStep {
         String planned = run.spec().cluster().instanceType();
         if (planned != null && !planned.equals(instanceType)) {
             throw new TerminalException(
-                    "WarmNodegroupType",
+                    FailureReason.WarmNodegroupType,
                     "node group " + warm.nodegroup() + " of cluster " + warm.cluster() + " is of type " + instanceType
                             + ", not " + planned + " as cluster.instanceType says; nothing was created. Set"
                             + " cluster.instanceType to \"" + instanceType + "\" (the plan prices the nodes with it)");
         }
         store.claim(RunStore.Claim.WARM_NODEGROUP, warm.ref(), run.runId()).ifPresent(holder -> {
             throw new TerminalException(
-                    "WarmNodegroupBusy",
+                    FailureReason.WarmNodegroupBusy,
                     "run " + holder + " holds node group " + warm.nodegroup() + " of cluster " + warm.cluster()
                             + "; nothing was created. One run at a time scales a warm node group: start this run"
                             + " again once " + holder + " has finished (trainplane status " + holder + "), or cancel"
@@ -124,7 +125,7 @@ public final class ScaleWorkersStep implements KubernetesStep {
             return notYet(silent.size() + " Ready nodes of " + warm.nodegroup() + " advertise no GPUs yet");
         }
         throw new TerminalException(
-                "GpusNotAdvertised",
+                FailureReason.GpusNotAdvertised,
                 silent.size() + " Ready nodes of node group " + warm.nodegroup() + " advertised no "
                         + ClusterPrerequisites.GPU_RESOURCE + " for " + DEVICE_PLUGIN_GRACE.toMinutes()
                         + " minutes: the NVIDIA device plugin does not run on them, or the instance type has no GPUs."

@@ -7,6 +7,7 @@ import io.trainplane.aws.Settings;
 import io.trainplane.aws.catalog.InstanceCatalog;
 import io.trainplane.aws.catalog.LiveInstanceFacts;
 import io.trainplane.aws.s3.ResumeCheckpoints;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.CostEstimate;
@@ -136,7 +137,7 @@ public final class StartRunStep implements Step {
         try {
             store.create(executionName, specJson, input.path("executionArn").asText(null));
         } catch (RunConflictException e) {
-            throw new TerminalException("RunConflict", e.getMessage(), e);
+            throw new TerminalException(FailureReason.RunConflict, e.getMessage(), e);
         }
         if (resume != null) {
             // After the record, which refuses a runId already taken: never into another run's prefix.
@@ -164,7 +165,7 @@ public final class StartRunStep implements Step {
                     run, RunPrices.forRegion(settings.region()), catalog.get(), clock.instant(), priced);
         } catch (InstanceCatalog.CatalogError e) {
             throw new TerminalException(
-                    "InstanceCatalogRefused",
+                    FailureReason.InstanceCatalogRefused,
                     e.getMessage() + ": StartRun asks EC2 and the Price List about the run's instance types"
                             + " (template.yaml's StartRunRole allows it); deploy the stack again (sam deploy)");
         }
@@ -200,7 +201,7 @@ public final class StartRunStep implements Step {
     private String outputUri(JsonNode given, String runId) {
         if (artifactsBucket == null || artifactsBucket.isEmpty()) {
             throw new TerminalException(
-                    "NoArtifactsBucket",
+                    FailureReason.NoArtifactsBucket,
                     "the stack has no artifacts bucket (ARTIFACTS_BUCKET is not set): deploy the stack again");
         }
         String own = OutputSpec.defaultFor(artifactsBucket, runId).s3Uri();

@@ -1,6 +1,7 @@
 package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
@@ -35,7 +36,7 @@ public final class StartTrainingStep implements KubernetesStep {
         boolean pyTorchJob = launcher == Launcher.PYTORCHJOB;
         if (pyTorchJob && !PyTorchJobs.operatorInstalled(objects.client())) {
             throw new TerminalException(
-                    "TrainingOperatorMissing",
+                    FailureReason.TrainingOperatorMissing,
                     "training.launcher \"pytorchjob\" needs the Kubeflow "
                             + "training operator, and cluster " + run.clusterName()
                             + " has no CustomResourceDefinition "
@@ -44,7 +45,7 @@ public final class StartTrainingStep implements KubernetesStep {
         }
         if (launcher == Launcher.MPIJOB && !MpiJobs.operatorInstalled(objects.client())) {
             throw new TerminalException(
-                    "MpiOperatorMissing",
+                    FailureReason.MpiOperatorMissing,
                     "training.launcher \"mpijob\" needs the Kubeflow MPI operator, and cluster " + run.clusterName()
                             + " has no CustomResourceDefinition " + MpiJobs.CRD_NAME + "; install it with: "
                             + MpiJobs.INSTALL

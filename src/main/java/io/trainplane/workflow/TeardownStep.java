@@ -2,6 +2,7 @@ package io.trainplane.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.runs.CleanupFailure;
@@ -76,12 +77,14 @@ public final class TeardownStep implements KubernetesStep {
         TeardownPlan plan = new TeardownPlan(run, lifecycles, change -> store.update(runId, change));
         List<String> remaining = plan.advance();
         if (!plan.failures().isEmpty() && !plan.progressing()) {
-            throw giveUp(runId, "CleanupFailed", String.join("; ", plan.failures()));
+            throw giveUp(runId, FailureReason.CleanupFailed, String.join("; ", plan.failures()));
         }
         Instant started = run.resources().get(RunResources.CLEANUP_STARTED).orElseThrow();
         if (!remaining.isEmpty() && Duration.between(started, clock.instant()).compareTo(DEADLINE) > 0) {
             throw giveUp(
-                    runId, "CleanupTimedOut", "cleanup has run for more than " + DEADLINE.toMinutes() + " minutes");
+                    runId,
+                    FailureReason.CleanupTimedOut,
+                    "cleanup has run for more than " + DEADLINE.toMinutes() + " minutes");
         }
         if (remaining.isEmpty()) {
             finished(runId);
@@ -115,16 +118,17 @@ public final class TeardownStep implements KubernetesStep {
      * throw. A run that ended well (SUCCEEDED, CANCELLED) keeps its record as it is: its resources
      * still list what is left.
      */
-    private TerminalException giveUp(String runId, String error, String cause) {
+    private TerminalException giveUp(String runId, FailureReason error, String cause) {
         RunRecord current = store.get(runId);
         List<String> left = lifecycles.left(current);
-        CleanupFailure failure = left.isEmpty() ? null : Leftovers.failure(current, error, cause, left, stackName);
+        CleanupFailure failure =
+                left.isEmpty() ? null : Leftovers.failure(current, error.name(), cause, left, stackName);
         store.update(
                 runId,
                 r -> r.status() == RunStatus.SUCCEEDED || r.status() == RunStatus.CANCELLED
                         ? r
                         : r.error() == null
-                                ? r.withError(new RunError(STATE, error, cause, null, failure))
+                                ? r.withError(new RunError(STATE, error.name(), cause, null, failure))
                                 : r.withError(r.error().withCleanup(failure)));
         return new TerminalException(
                 error, cause + " — still there: " + (left.isEmpty() ? "nothing" : String.join(", ", left)));

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.trainplane.aws.InstancePrices;
 import io.trainplane.aws.RunPrices;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.JobPods;
@@ -212,7 +213,7 @@ final class TrainingInterruptions {
                 .map(p -> p.getMetadata().getName() + " (" + disruption(p) + ")")
                 .collect(Collectors.joining(", "));
         return new TerminalException(
-                "TooManyInterruptions",
+                FailureReason.TooManyInterruptions,
                 "training was interrupted " + interrupted.size() + " times (training.maxInterruptions is " + allowed
                         + "): pods lost to their nodes: " + lost
                         + "; raise training.maxInterruptions (up to 20), or train on ON_DEMAND capacity"

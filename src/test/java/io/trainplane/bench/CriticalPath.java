@@ -13,6 +13,7 @@ import io.trainplane.local.RunReport;
 import io.trainplane.local.asl.HistoryEvent;
 import io.trainplane.local.sim.ImagePulls;
 import io.trainplane.local.sim.SimulatedEks;
+import io.trainplane.runs.RunPhase;
 import io.trainplane.spec.ClusterMode;
 import io.trainplane.spec.InstanceShapes;
 import io.trainplane.spec.NodeGroupSpec;
@@ -65,7 +66,7 @@ public final class CriticalPath {
 
         final Map<String, Instant> pulled = new LinkedHashMap<>();
         final List<PhaseTimeline.Phase> phases = new ArrayList<>();
-        private String phase;
+        private RunPhase phase;
         private Instant phaseStart;
 
         void event(HistoryEvent e) {
@@ -314,7 +315,7 @@ public final class CriticalPath {
             System.out.printf(
                     Locale.ROOT,
                     "    %-30s %9s  %s%n",
-                    p.phase(),
+                    p.phase().label(),
                     clock(Duration.between(t.trigger(), p.started())),
                     clock(p.duration(seen.end)));
         }

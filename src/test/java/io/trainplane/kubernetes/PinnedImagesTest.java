@@ -79,6 +79,25 @@ class PinnedImagesTest {
                 .isEmpty();
     }
 
+    /**
+     * The default training image is declared once, in the run spec's schema; the documents and
+     * examples that name it, and the table of published image sizes, are held to it here.
+     */
+    @Test
+    void theDocsAndTheSizeTableNameTheSchemasDefaultTrainingImage() throws IOException {
+        String defaultImage = io.trainplane.spec.RunSpecs.schema()
+                .at("/properties/training/properties/image/default")
+                .asText();
+        for (String doc : List.of("docs/workload-contract.md", "docs/spec-reference.md", "events/run-started.json")) {
+            assertThat(Files.readString(Path.of(doc)))
+                    .as("%s names the default training image", doc)
+                    .contains(defaultImage);
+        }
+        assertThat(io.trainplane.spec.NodeDisk.KNOWN_COMPRESSED_GB)
+                .as("the default image's published size")
+                .containsKey(defaultImage);
+    }
+
     @Test
     void theCheckTellsAMovingTagFromAPinnedOne() {
         assertThat(pinned("mpioperator/mpi-operator:master")).isFalse();

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.trainplane.core.FailureReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -82,7 +83,7 @@ class PodDiagnosisTest {
     void aPodPendingPastTheTimeoutIsUnschedulableWithTheSchedulersReason() {
         var d = diagnose(List.of(pod("p-0", pending(NO_GPU))), List.of(), Duration.ofMinutes(16), false);
 
-        assertThat(d.reason()).isEqualTo("Unschedulable");
+        assertThat(d.reason()).isEqualTo(FailureReason.Unschedulable);
         assertThat(d.message()).contains(NO_GPU).contains("p-0").contains("15 minutes");
     }
 
@@ -113,7 +114,7 @@ class PodDiagnosisTest {
         for (String reason : List.of("ImagePullBackOff", "ErrImagePull")) {
             var d = diagnose(List.of(pod("p-0", waiting(reason, 0, null))), List.of(), Duration.ZERO, false);
 
-            assertThat(d.reason()).isEqualTo("ImagePullFailed");
+            assertThat(d.reason()).isEqualTo(FailureReason.ImagePullFailed);
             assertThat(d.message()).contains("pytorch/pytorch:2.5.1").contains(reason);
         }
     }
@@ -136,7 +137,7 @@ class PodDiagnosisTest {
                 .endContainerStatus()
                 .build();
         var pulled = diagnose(List.of(pod("p-0", noSpace)), List.of(), Duration.ZERO, false);
-        assertThat(pulled.reason()).isEqualTo("NodeDiskFull");
+        assertThat(pulled.reason()).isEqualTo(FailureReason.NodeDiskFull);
         assertThat(pulled.message()).contains("no space left on device").contains("raise cluster.nodeGroup.diskGiB");
 
         var evicted = new PodStatusBuilder()
@@ -146,7 +147,7 @@ class PodDiagnosisTest {
                         + " available: 1908408Ki. ")
                 .build();
         var d = diagnose(List.of(pod("p-1", evicted)), List.of(), Duration.ZERO, false);
-        assertThat(d.reason()).isEqualTo("NodeDiskFull");
+        assertThat(d.reason()).isEqualTo(FailureReason.NodeDiskFull);
         assertThat(d.message())
                 .contains("pod p-1 was evicted (The node was low on resource: ephemeral-storage.")
                 .contains("raise cluster.nodeGroup.diskGiB");
@@ -175,7 +176,7 @@ class PodDiagnosisTest {
                 .endInvolvedObject()
                 .build();
         var d = diagnose(List.of(), List.of(event), Duration.ZERO, false);
-        assertThat(d.reason()).isEqualTo("PodsForbidden");
+        assertThat(d.reason()).isEqualTo(FailureReason.PodsForbidden);
         assertThat(d.message())
                 .contains("the Job tp-r1-train cannot create its pods")
                 .contains("violates PodSecurity")
@@ -193,7 +194,7 @@ class PodDiagnosisTest {
                 Duration.ZERO,
                 false);
 
-        assertThat(d.reason()).isEqualTo("CrashLoop");
+        assertThat(d.reason()).isEqualTo(FailureReason.CrashLoop);
         assertThat(d.message()).contains("p-1").contains("restarted 4 times").contains("RuntimeError: boom");
         assertThat(d.restarted()).isTrue();
     }
@@ -214,7 +215,7 @@ class PodDiagnosisTest {
         List<Pod> pods = List.of(pod("p-0", restarted));
 
         assertThat(diagnose(pods, List.of(), Duration.ZERO, false)).isNull();
-        assertThat(diagnose(pods, List.of(), Duration.ZERO, true).reason()).isEqualTo("CrashLoop");
+        assertThat(diagnose(pods, List.of(), Duration.ZERO, true).reason()).isEqualTo(FailureReason.CrashLoop);
     }
 
     @Test
@@ -306,7 +307,7 @@ class PodDiagnosisTest {
     void anUntoleratedGpuTaintPointsAtTheSystemNodeGroup() {
         var d = diagnose(List.of(pod("coredns-0", pending(GPU_TAINT))), List.of(), Duration.ofMinutes(16), false);
 
-        assertThat(d.reason()).isEqualTo("Unschedulable");
+        assertThat(d.reason()).isEqualTo(FailureReason.Unschedulable);
         assertThat(d.message())
                 .contains(GPU_TAINT)
                 .contains("the GPU nodes carry the taint nvidia.com/gpu=true")
@@ -320,7 +321,7 @@ class PodDiagnosisTest {
         var d = diagnose(
                 List.of(pod("coredns-0", pending(UNTOLERATED_TAINTS))), List.of(), Duration.ofMinutes(16), false);
 
-        assertThat(d.reason()).isEqualTo("Unschedulable");
+        assertThat(d.reason()).isEqualTo(FailureReason.Unschedulable);
         assertThat(d.message())
                 .contains(UNTOLERATED_TAINTS)
                 .contains("nodes carry taints the pod does not tolerate")
@@ -345,7 +346,7 @@ class PodDiagnosisTest {
                 .isNull();
         var d = diagnose(List.of(pod("p-0", scheduledButWaiting())), events, Duration.ofMinutes(16), false);
 
-        assertThat(d.reason()).isEqualTo("FailedMount");
+        assertThat(d.reason()).isEqualTo(FailureReason.FailedMount);
         assertThat(d.message())
                 .contains(NO_EFS_DRIVER)
                 .contains("install the EKS add-on aws-efs-csi-driver")
@@ -359,7 +360,7 @@ class PodDiagnosisTest {
 
         var d = diagnose(List.of(pod("p-0", scheduledButWaiting())), events, Duration.ofMinutes(16), false);
 
-        assertThat(d.reason()).isEqualTo("FailedMount");
+        assertThat(d.reason()).isEqualTo(FailureReason.FailedMount);
         assertThat(d.message())
                 .contains(MOUNT_TIMEOUT)
                 .contains("mount target in the node's Availability Zone")
@@ -373,7 +374,7 @@ class PodDiagnosisTest {
                 false,
                 "epoch 1\nTraceback (most recent call last):\nValueError: bad batch");
 
-        assertThat(d.reason()).isEqualTo("CrashLoop");
+        assertThat(d.reason()).isEqualTo(FailureReason.CrashLoop);
         assertThat(d.message()).contains("last lines of its log:\nepoch 1").contains("ValueError: bad batch");
     }
 
@@ -385,7 +386,7 @@ class PodDiagnosisTest {
                 "starting torchrun\n" + UNRESOLVED + "\ntorch.distributed.DistNetworkError: The client socket has"
                         + " failed to connect to any network address of (run-training-0.run-training, 29400).");
 
-        assertThat(d.reason()).isEqualTo("RendezvousUnresolved");
+        assertThat(d.reason()).isEqualTo(FailureReason.RendezvousUnresolved);
         assertThat(d.message())
                 .contains("gai error: -2 - Name or service not known")
                 .contains("CoreDNS is not running")
@@ -409,7 +410,8 @@ class PodDiagnosisTest {
         String log = "socket.gaierror: [Errno -3] Temporary failure in name resolution";
 
         assertThat(withLogs(List.of(pod("p-0", failed)), false, log)).isNull();
-        assertThat(withLogs(List.of(pod("p-0", failed)), true, log).reason()).isEqualTo("RendezvousUnresolved");
+        assertThat(withLogs(List.of(pod("p-0", failed)), true, log).reason())
+                .isEqualTo(FailureReason.RendezvousUnresolved);
     }
 
     @Test
@@ -419,6 +421,6 @@ class PodDiagnosisTest {
                 false,
                 IPV6_ONLY + "\nValueError: bad batch");
 
-        assertThat(d.reason()).isEqualTo("CrashLoop");
+        assertThat(d.reason()).isEqualTo(FailureReason.CrashLoop);
     }
 }

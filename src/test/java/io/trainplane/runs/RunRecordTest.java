@@ -92,9 +92,12 @@ class RunRecordTest {
     @Test
     void phasesAreStoredByTheirLowerCaseNames() {
         assertThat(RunPhase.TRAIN.label()).isEqualTo("train");
-        for (RunPhase phase : RunPhase.values()) {
+        for (RunPhase phase : RunPhase.recorded()) {
             assertThat(RunPhase.ofLabel(phase.label())).isEqualTo(phase);
         }
+        assertThat(RunPhase.recorded())
+                .extracting(RunPhase::label)
+                .containsExactly("start", "cluster", "data", "train", "evaluate", "cleanup");
         assertThatThrownBy(() -> RunPhase.ofLabel("volume")).hasMessageContaining("cleanup");
     }
 

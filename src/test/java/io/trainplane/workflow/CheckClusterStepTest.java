@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.eks.EksClusters;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedEks;
@@ -77,8 +78,8 @@ class CheckClusterStepTest {
     @Test
     void aRecordThatNamesNoLogGroupRequestEndsTheRun() {
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LogGroupNotRequested"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.LogGroupNotRequested))
                 .hasMessageContaining(run.names().clusterName());
         assertThat(run.calls("eks:CreateCluster")).isZero();
     }
@@ -103,7 +104,7 @@ class CheckClusterStepTest {
 
         assertThatThrownBy(() -> step.run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ResourceFailed))
                 .hasMessageContaining("EKS cluster " + cluster + " failed")
                 .hasMessageContaining("Ec2SubnetNotFound: The subnet ID 'subnet-0a1b2c3d4e5f60001' does not exist")
                 .hasMessageContaining("update its subnet parameters");
@@ -119,7 +120,7 @@ class CheckClusterStepTest {
         assertThatThrownBy(() -> new CheckClusterStep(run.store, () -> new EksClusters(eks), run.ec2(), run.settings)
                         .run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceDeleted"));
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ResourceDeleted));
     }
 
     /** EKS answering DescribeCluster with one cluster, as built; every other call is unsupported. */

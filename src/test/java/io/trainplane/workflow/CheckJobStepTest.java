@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,7 +81,7 @@ class CheckJobStepTest {
 
         assertThatThrownBy(() -> step().run(input(evaluation, "evaluation")))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EvaluationFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.EvaluationFailed))
                 .hasMessageContaining(
                         "the evaluation Job " + evaluation + " failed (BackoffLimitExceeded: backoff limit)")
                 .hasMessageContaining("FileNotFoundError: /shared/model.pt");
@@ -100,7 +101,7 @@ class CheckJobStepTest {
 
         assertThatThrownBy(() -> step().run(input(evaluation, "evaluation")))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("EvaluationFailed");
+                    assertThat(e.reason()).isEqualTo(FailureReason.EvaluationFailed);
                     String raised =
                             "ModuleNotFoundError: No module named 'nonexistent_module' (at /tmp/tb/train.py:5 in"
                                     + " main) — the evaluation Job " + evaluation + " failed";
@@ -142,8 +143,8 @@ class CheckJobStepTest {
                 data, data + "-xyz", JobsOnCluster.exited("Failed", CheckJobStep.CHECKSUM_MISMATCH, "sha256 mismatch"));
 
         assertThatThrownBy(() -> step().run(input(data, "data")))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("DataChecksumMismatch"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.DataChecksumMismatch))
                 .hasMessageContaining("the archive downloaded from " + URL)
                 .hasMessageContaining("does not match data.sha256 " + SHA256)
                 .hasMessageContaining("prepare.py exited 3");
@@ -158,7 +159,7 @@ class CheckJobStepTest {
 
         assertThatThrownBy(() -> step().run(input(data, "data")))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("DataFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.DataFailed))
                 .hasMessageContaining("HTTP Error 404");
     }
 
@@ -171,7 +172,7 @@ class CheckJobStepTest {
 
         assertThatThrownBy(() -> step().run(input(evaluation, "evaluation")))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("CrashLoop"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.CrashLoop))
                 .hasMessageContaining("keeps crashing (restarted 4 times, CrashLoopBackOff)")
                 .hasMessageContaining("ImportError: libcudart.so.12");
     }
@@ -180,7 +181,7 @@ class CheckJobStepTest {
     void aJobDeletedWhileTheRunWaitsEndsTheRun() {
         assertThatThrownBy(() -> step().run(input(run.names().evaluationJob(), "evaluation")))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("JobDeleted"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.JobDeleted))
                 .hasMessageContaining("the evaluation Job");
     }
 }

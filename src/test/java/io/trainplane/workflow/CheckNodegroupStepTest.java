@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.ec2.ReservedCapacity;
 import io.trainplane.aws.eks.EksNodegroups;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.sim.SimulatedCloudControl;
 import io.trainplane.local.sim.SimulatedEks;
@@ -244,7 +245,7 @@ class CheckNodegroupStepTest {
 
         assertThatThrownBy(() -> step.run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ResourceFailed))
                 .hasMessageContaining("EKS node group " + nodegroup + " could not be created")
                 .hasMessageContaining("AsgInstanceLaunchFailures: Could not launch On-Demand Instances")
                 .hasMessageContaining("check the instance type's availability");
@@ -277,7 +278,7 @@ class CheckNodegroupStepTest {
                                 run.settings)
                         .run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ResourceFailed))
                 .hasMessageContaining("is degraded")
                 .hasMessageContaining("EKS reports no health issue");
     }
@@ -317,7 +318,7 @@ class CheckNodegroupStepTest {
                                 run.settings)
                         .run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ResourceFailed))
                 .hasMessageContaining("EKS system node group " + system + " failed")
                 .hasMessageContaining("AsgInstanceLaunchFailures");
     }

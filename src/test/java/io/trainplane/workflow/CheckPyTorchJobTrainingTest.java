@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,7 +76,7 @@ class CheckPyTorchJobTrainingTest {
 
         assertThatThrownBy(() -> step().run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TrainingFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.TrainingFailed))
                 .hasMessageContaining(
                         "the training PyTorchJob " + jobName + " failed (PyTorchJobFailed: " + message + ")");
         assertThat(run.cloud.bus().events()).noneMatch(e -> e.detailType().equals("Training Job Completed"));

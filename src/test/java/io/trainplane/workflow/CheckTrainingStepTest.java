@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.InstancePrices;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.sim.SimulatedEventBus;
 import io.trainplane.runs.Interruption;
@@ -149,7 +150,7 @@ class CheckTrainingStepTest {
 
         assertThatThrownBy(() -> step().run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TrainingFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.TrainingFailed))
                 .hasMessageContaining("the training Job " + jobName + " failed")
                 .hasMessageContaining("BackoffLimitExceeded: Job has reached the specified backoff limit")
                 .hasMessageContaining("RuntimeError: CUDA out of memory");
@@ -187,8 +188,8 @@ class CheckTrainingStepTest {
             cluster.pod(jobName, jobName + "-0-lost" + i, lostWithItsNode(now().minus(Duration.ofMinutes(2))));
         }
         assertThatThrownBy(() -> step().run(run.state))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("TooManyInterruptions"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.TooManyInterruptions))
                 .hasMessageContaining("training was interrupted " + (allowed + 1)
                         + " times (training.maxInterruptions is " + allowed + ")")
                 .hasMessageContaining(jobName + "-1-abcde (DeletionByPodGC: PodGC: node no longer exists)")
@@ -342,7 +343,7 @@ class CheckTrainingStepTest {
 
         assertThatThrownBy(() -> step().run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ImagePullFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ImagePullFailed))
                 .hasMessageContaining("pytorch/pytorch:2.5.1")
                 .hasMessageContaining("check the image (workload.image, or training.image)");
     }
@@ -361,7 +362,7 @@ class CheckTrainingStepTest {
         run.advance(JobWatch.pendingTimeout());
         assertThatThrownBy(() -> step().run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("Unschedulable"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.Unschedulable))
                 .hasMessageContaining(message);
     }
 
@@ -369,7 +370,7 @@ class CheckTrainingStepTest {
     void aTrainingJobDeletedWhileTheRunWaitsEndsTheRun() {
         assertThatThrownBy(() -> step().run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("JobDeleted"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.JobDeleted))
                 .hasMessageContaining(run.names().namespace() + "/" + jobName);
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.aws.efs.EfsVolumes;
 import io.trainplane.aws.efs.MountTargetSecurityGroups;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.sim.SimulatedEfs;
 import io.trainplane.local.sim.SimulatedNetwork;
@@ -157,7 +158,7 @@ class CheckVolumeStepTest {
 
         assertThatThrownBy(() -> step.run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceFailed"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ResourceFailed))
                 .hasMessageContaining("EFS file system " + fileSystem + " failed")
                 .hasMessageContaining("is in state error");
     }
@@ -170,13 +171,13 @@ class CheckVolumeStepTest {
 
         assertThatThrownBy(() -> step().run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceDeleted"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ResourceDeleted))
                 .hasMessageContaining(fileSystem);
 
         run.advance(SimulatedEfs.DELETING);
         assertThatThrownBy(() -> step().run(run.state))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ResourceGone"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ResourceGone))
                 .hasMessageContaining("was it deleted by hand?");
     }
 

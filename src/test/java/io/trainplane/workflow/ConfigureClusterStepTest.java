@@ -108,8 +108,7 @@ class ConfigureClusterStepTest {
             assertThat(efa).isNotNull();
             assertThat(efa.getMetadata().getLabels()).containsEntry("trainplane/run-id", "configure-efa");
             var pod = efa.getSpec().getTemplate().getSpec();
-            assertThat(pod.getContainers().getFirst().getImage())
-                    .isEqualTo("public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6");
+            assertThat(pod.getContainers().getFirst().getImage()).isEqualTo(DevicePluginManifests.EFA_IMAGE);
             assertThat(pod.getNodeSelector()).containsEntry("trainplane.io/node-pool", "workers");
             assertThat(pod.getTolerations()).extracting("key").contains("nvidia.com/gpu");
             assertThat(pod.getVolumes())

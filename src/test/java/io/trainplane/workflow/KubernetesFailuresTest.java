@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class KubernetesFailuresTest {
     void aRefusalIsTerminalAndSaysWhichEntryIsMissingAndHowToCreateIt() {
         var e = Failures.classify(refused(401, "Unauthorized"));
         assertThat(e).isInstanceOfSatisfying(TerminalException.class, t -> assertThat(t.reason())
-                .isEqualTo("ClusterAccessDenied"));
+                .isEqualTo(FailureReason.ClusterAccessDenied));
         assertThat(e.getMessage())
                 .contains(
                         "401 Unauthorized",

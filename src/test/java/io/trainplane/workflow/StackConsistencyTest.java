@@ -10,6 +10,7 @@ import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.OfflineHttpClient;
 import io.trainplane.aws.Settings;
 import io.trainplane.clients.AwsClients;
+import io.trainplane.runs.CostEstimate;
 import io.trainplane.workflow.StateMachineDefinition.Task;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -93,7 +94,7 @@ class StackConsistencyTest {
     /** The actual cost prices Lambda at one memory size for every function: the Globals' (no declaration sets its own). */
     @Test
     void everyFunctionHasTheMemoryTheActualCostPrices() {
-        assertThat(template.at("/Globals/Function/MemorySize").asDouble()).isEqualTo(ActualCost.LAMBDA_GB * 1024);
+        assertThat(template.at("/Globals/Function/MemorySize").asDouble()).isEqualTo(CostEstimate.LAMBDA_GB * 1024);
     }
 
     /** The dashboard's body is JSON once CloudFormation substitutes it, and its cost widget graphs what FinishRun emits. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.runs.RunOutputs;
 import io.trainplane.spec.InvalidSpecException;
@@ -90,7 +91,7 @@ class StartRunResumeTest {
         put("runs/tp-resume-base/checkpoint-epoch-2.pt", "planted".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         assertThatThrownBy(() -> start("resume-planted", 5, "resume-base"))
                 .isInstanceOfSatisfying(io.trainplane.core.TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("CheckpointMismatch");
+                    assertThat(e.reason()).isEqualTo(FailureReason.CheckpointMismatch);
                     assertThat(e.getMessage()).contains("the run that kept it recorded");
                 });
         assertThat(earlier.cloud

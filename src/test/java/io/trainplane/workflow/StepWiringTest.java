@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.TestTime;
 import io.trainplane.aws.Settings;
 import io.trainplane.clients.Clients;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.ClusterAccess;
 import io.trainplane.local.LocalCloud;
@@ -88,8 +89,8 @@ class StepWiringTest {
             assertThatThrownBy(() -> step.run(((ObjectNode) run.state.deepCopy())
                             .put("jobName", run.names().evaluationJob())
                             .put("purpose", "evaluation")))
-                    .isInstanceOfSatisfying(
-                            TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
+                    .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                            .isEqualTo(FailureReason.ClusterNotFound));
             assertThat(clients.asked).contains("clusters");
         }
     }

@@ -3,6 +3,7 @@ package io.trainplane.aws.ec2;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
@@ -110,7 +111,7 @@ public final class Ec2Objects {
                     .progressEvent());
         } catch (RequestTokenNotFoundException e) {
             throw new TerminalException(
-                    "CloudControlRequestNotFound",
+                    FailureReason.CloudControlRequestNotFound,
                     "Cloud Control no longer knows request " + requestToken
                             + " (it keeps requests for a limited time): start the run again",
                     e);
@@ -162,20 +163,20 @@ public final class Ec2Objects {
             return fromEvent(cloudControl.createResource(request).progressEvent());
         } catch (ClientTokenConflictException e) {
             throw new TerminalException(
-                    "ClientTokenConflict",
+                    FailureReason.ClientTokenConflict,
                     "an earlier " + request.typeName() + " request of this"
                             + " run, with token " + request.clientToken() + ", asked for something else: the node group"
                             + " settings changed between attempts; start a new run",
                     e);
         } catch (AlreadyExistsException e) {
             throw new TerminalException(
-                    "AlreadyExists",
+                    FailureReason.AlreadyExists,
                     request.typeName() + " already exists (left by an earlier"
                             + " run with this run id?): delete it, or start the run under another id",
                     e);
         } catch (ServiceLimitExceededException e) {
             throw new TerminalException(
-                    "ServiceLimitExceeded",
+                    FailureReason.ServiceLimitExceeded,
                     "a quota stops the creation of " + request.typeName() + ": free or raise it (Service Quotas)",
                     e);
         } catch (ConcurrentOperationException e) {
@@ -213,7 +214,7 @@ public final class Ec2Objects {
     static Deletion deletion(ProgressEvent event) {
         if (event.operationStatus() == OperationStatus.FAILED && event.errorCode() == HandlerErrorCode.ACCESS_DENIED) {
             // Not blocked for now: IAM refuses it every time, and cleanup must say so instead of waiting.
-            throw new TerminalException("AccessDeniedException", failure(event));
+            throw new TerminalException(FailureReason.AccessDeniedException, failure(event));
         }
         return switch (state(event)) {
             case ResourceState.Gone gone -> new Deletion.Gone();

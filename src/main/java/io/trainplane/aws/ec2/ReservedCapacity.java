@@ -1,6 +1,7 @@
 package io.trainplane.aws.ec2;
 
 import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CapacityType;
@@ -55,7 +56,7 @@ public final class ReservedCapacity {
         CapacityReservation reservation = reservation(id)
                 .orElseThrow(
                         () -> new TerminalException(
-                                "CapacityReservationNotFound",
+                                FailureReason.CapacityReservationNotFound,
                                 "capacity reservation " + id
                                         + " (cluster.nodeGroup.capacityReservationId) does not exist in " + region
                                         + " for this account: check the id (aws ec2 describe-capacity-reservations) and the region"));
@@ -74,7 +75,7 @@ public final class ReservedCapacity {
         boolean block = nodeGroup.capacityType() == CapacityType.CAPACITY_BLOCK;
         if (block != reservation.capacityBlock()) {
             throw new TerminalException(
-                    "CapacityTypeMismatch",
+                    FailureReason.CapacityTypeMismatch,
                     what + " is "
                             + (reservation.capacityBlock()
                                     ? "a Capacity Block for ML: set cluster.nodeGroup.capacityType to CAPACITY_BLOCK"
@@ -82,7 +83,7 @@ public final class ReservedCapacity {
         }
         if (!reservation.active()) {
             throw new TerminalException(
-                    "CapacityReservationNotActive",
+                    FailureReason.CapacityReservationNotActive,
                     what + " is " + reservation.state()
                             + (reservation.startDate().isPresent() && "scheduled".equals(reservation.state())
                                     ? " (it starts " + reservation.startDate().get()
@@ -91,7 +92,7 @@ public final class ReservedCapacity {
         }
         if (!nodeGroup.instanceType().equals(reservation.instanceType())) {
             throw new TerminalException(
-                    "CapacityReservationInstanceType",
+                    FailureReason.CapacityReservationInstanceType,
                     what + " reserves " + reservation.instanceType()
                             + ", not " + nodeGroup.firstType() + ": set cluster.nodeGroup.instanceType to "
                             + reservation.instanceType()
@@ -100,7 +101,7 @@ public final class ReservedCapacity {
         }
         if (nodeGroup.nodes() > reservation.totalInstanceCount()) {
             throw new TerminalException(
-                    "CapacityReservationTooSmall",
+                    FailureReason.CapacityReservationTooSmall,
                     what + " reserves " + reservation.totalInstanceCount()
                             + " instances, the node group asks for " + nodeGroup.nodes()
                             + ": set cluster.nodeGroup.nodes to at most "
@@ -114,7 +115,7 @@ public final class ReservedCapacity {
                     .map(subnet -> subnet + " in " + subnetZones.get(subnet))
                     .collect(Collectors.joining(", "));
             throw new TerminalException(
-                    "NoSubnetInReservationZone",
+                    FailureReason.NoSubnetInReservationZone,
                     what + " is in " + reservation.availabilityZone()
                             + " and none of the stack's subnets is (" + others
                             + "); EC2 launches into a reservation only from "
@@ -155,7 +156,7 @@ public final class ReservedCapacity {
             return Json.read(properties).path("AvailabilityZone").asText();
         } catch (ResourceNotFoundException e) {
             throw new TerminalException(
-                    "SubnetNotFound",
+                    FailureReason.SubnetNotFound,
                     "the stack's subnet " + subnetId + " no longer exists: " + "update the stack's SubnetIds parameter",
                     e);
         }

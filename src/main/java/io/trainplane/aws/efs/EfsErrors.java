@@ -1,5 +1,6 @@
 package io.trainplane.aws.efs;
 
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import software.amazon.awssdk.services.efs.model.AvailabilityZonesMismatchException;
@@ -32,62 +33,62 @@ final class EfsErrors {
         return switch (e) {
             case FileSystemLimitExceededException x ->
                 new TerminalException(
-                        "FileSystemLimitExceeded",
+                        FailureReason.FileSystemLimitExceeded,
                         "the account has reached its quota of EFS file systems in this region: delete file systems"
                                 + " that are no longer used, ask for a higher quota (Service Quotas, Amazon EFS), or set"
                                 + " volume.fileSystemId to reuse an existing file system",
                         x);
             case NetworkInterfaceLimitExceededException x ->
                 new TerminalException(
-                        "NetworkInterfaceLimitExceeded",
+                        FailureReason.NetworkInterfaceLimitExceeded,
                         "the account has reached its quota of network interfaces in this region, so EFS cannot create"
                                 + " the mount target for " + subject + ": delete unused network interfaces or ask for a"
                                 + " higher quota (Service Quotas, Amazon VPC)",
                         x);
             case SubnetNotFoundException x ->
                 new TerminalException(
-                        "SubnetNotFound",
+                        FailureReason.SubnetNotFound,
                         subject + ": the subnet does not exist in this account and region; check the subnet ids the"
                                 + " stack was deployed with (its cluster subnets parameter)",
                         x);
             case SecurityGroupNotFoundException x ->
                 new TerminalException(
-                        "SecurityGroupNotFound",
+                        FailureReason.SecurityGroupNotFound,
                         subject + ": a security group does not exist, or is not in the subnet's VPC; check the"
                                 + " security group ids the stack was deployed with",
                         x);
             case SecurityGroupLimitExceededException x ->
                 new TerminalException(
-                        "SecurityGroupLimitExceeded",
+                        FailureReason.SecurityGroupLimitExceeded,
                         subject + ": a mount target takes at most 5 security groups; give the stack fewer",
                         x);
             case NoFreeAddressesInSubnetException x ->
                 new TerminalException(
-                        "NoFreeAddressesInSubnet",
+                        FailureReason.NoFreeAddressesInSubnet,
                         subject + ": the subnet has no free IP address left for the mount target; free addresses in it"
                                 + " or deploy the stack with a larger subnet",
                         x);
             case UnsupportedAvailabilityZoneException x ->
                 new TerminalException(
-                        "UnsupportedAvailabilityZone",
+                        FailureReason.UnsupportedAvailabilityZone,
                         subject + ": EFS is not available in the subnet's Availability Zone; use subnets in other"
                                 + " zones",
                         x);
             case AvailabilityZonesMismatchException x ->
                 new TerminalException(
-                        "AvailabilityZonesMismatch",
+                        FailureReason.AvailabilityZonesMismatch,
                         subject + ": the subnet is not in the file system's Availability Zone (a One Zone file system"
                                 + " only takes a mount target in its own zone)",
                         x);
             case IncorrectMountTargetStateException x ->
                 new TerminalException(
-                        "IncorrectMountTargetState",
+                        FailureReason.IncorrectMountTargetState,
                         subject + ": the mount target is not in a state that allows this; wait until it is available"
                                 + " or deleted, then start the run again",
                         x);
             case FileSystemNotFoundException x ->
                 new TerminalException(
-                        "FileSystemNotFound",
+                        FailureReason.FileSystemNotFound,
                         subject + ": the file system no longer exists (deleted outside the run?); start the run again",
                         x);
             case IncorrectFileSystemLifeCycleStateException x ->

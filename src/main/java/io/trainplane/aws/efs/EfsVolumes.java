@@ -5,6 +5,7 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import io.trainplane.spec.Names;
@@ -94,7 +95,7 @@ public final class EfsVolumes {
                         "EFS reported file system " + id + " as existing but does not describe it yet"));
         if (!tags.on(found)) {
             throw new TerminalException(
-                    "FileSystemNotTheRuns",
+                    FailureReason.FileSystemNotTheRuns,
                     "EFS answered the run's CreateFileSystem (creation token " + names.efsCreationToken()
                             + ") with the existing file system " + id + ", tagged " + RunTags.STACK_TAG + "="
                             + found.get(RunTags.STACK_TAG) + " and " + RunTags.RUN_ID_TAG + "="
@@ -161,7 +162,7 @@ public final class EfsVolumes {
     public Map<String, String> adoptable(String fileSystemId) {
         FileSystemDescription fs = describe(fileSystemId)
                 .orElseThrow(() -> new TerminalException(
-                        "FileSystemNotFound",
+                        FailureReason.FileSystemNotFound,
                         "volume.fileSystemId names file system " + fileSystemId
                                 + ", which does not exist in this account and"
                                 + " region: check the id and the stack's region, or leave volume.fileSystemId out so that the"
@@ -169,7 +170,7 @@ public final class EfsVolumes {
         LifeCycleState state = fs.lifeCycleState();
         if (state != LifeCycleState.AVAILABLE && state != LifeCycleState.UPDATING) {
             throw new TerminalException(
-                    "FileSystemNotAvailable",
+                    FailureReason.FileSystemNotAvailable,
                     "volume.fileSystemId names file system "
                             + fileSystemId + ", which is " + fs.lifeCycleStateAsString()
                             + ": only an available file system"
@@ -197,13 +198,13 @@ public final class EfsVolumes {
     public List<String> ensureMountTargets(String fileSystemId, List<String> subnetIds, List<String> securityGroupIds) {
         if (subnetIds.isEmpty()) {
             throw new TerminalException(
-                    "NoSubnets",
+                    FailureReason.NoSubnets,
                     "no subnet was given for the mount targets of file system " + fileSystemId
                             + ": deploy the stack with the cluster's subnets");
         }
         List<MountTargetDescription> existing = mountTargets(fileSystemId)
                 .orElseThrow(() -> new TerminalException(
-                        "FileSystemNotFound",
+                        FailureReason.FileSystemNotFound,
                         "file system " + fileSystemId + " no longer exists (deleted outside the run?)"));
         Set<String> covered =
                 existing.stream().map(MountTargetDescription::subnetId).collect(Collectors.toSet());
@@ -221,7 +222,7 @@ public final class EfsVolumes {
             } catch (MountTargetConflictException e) {
                 if (String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("vpc")) {
                     throw new TerminalException(
-                            "MountTargetConflict",
+                            FailureReason.MountTargetConflict,
                             subject + ": the subnets are not all in the"
                                     + " same VPC as the file system's mount targets; give the stack subnets of one VPC",
                             e);

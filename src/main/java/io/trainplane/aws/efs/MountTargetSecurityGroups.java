@@ -3,6 +3,7 @@ package io.trainplane.aws.efs;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ public final class MountTargetSecurityGroups implements ResourceLifecycle<MountT
     public List<String> without(String fileSystemId, String groupId) {
         List<MountTargetDescription> all = MountTargetListing.all(efs, fileSystemId)
                 .orElseThrow(() -> new TerminalException(
-                        "FileSystemNotFound",
+                        FailureReason.FileSystemNotFound,
                         "file system " + fileSystemId + " no longer exists (deleted outside the run?)"));
         List<String> lacking = new ArrayList<>();
         for (MountTargetDescription mt : all) {
@@ -104,7 +105,7 @@ public final class MountTargetSecurityGroups implements ResourceLifecycle<MountT
         String subject = "mount target " + mountTargetId + " of file system " + fileSystemId;
         if (current.size() >= PER_MOUNT_TARGET) {
             throw new TerminalException(
-                    "SecurityGroupLimitExceeded",
+                    FailureReason.SecurityGroupLimitExceeded,
                     subject + " already has " + current.size()
                             + " security groups (" + String.join(", ", current)
                             + "), the most EFS allows, so the cluster's"
@@ -120,7 +121,7 @@ public final class MountTargetSecurityGroups implements ResourceLifecycle<MountT
             return true;
         } catch (SecurityGroupNotFoundException e) {
             throw new TerminalException(
-                    "SecurityGroupNotFound",
+                    FailureReason.SecurityGroupNotFound,
                     subject + ": the cluster's security group " + groupId
                             + " is not in the VPC of the file system's mount targets (EFS serves one VPC per file system):"
                             + " volume.fileSystemId must name a file system whose mount targets are in the stack's VPC",

@@ -2,6 +2,7 @@ package io.trainplane.aws.eks;
 
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.Optional;
@@ -53,7 +54,7 @@ public final class EksAddons {
             return Creation.ADOPTED;
         } catch (ResourceNotFoundException e) {
             throw new TerminalException(
-                    "ClusterNotFound",
+                    FailureReason.ClusterNotFound,
                     "cannot install " + what + ": the cluster does not exist in " + EksFailures.region(eks) + " ("
                             + EksFailures.detail(e) + ")",
                     e);

@@ -6,6 +6,7 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import io.trainplane.spec.ClusterSpec;
@@ -63,7 +64,7 @@ public final class EksClusters implements ResourceLifecycle<String> {
         }
         if (!tags.on(existing.tags())) {
             throw new TerminalException(
-                    "ClusterNameTaken",
+                    FailureReason.ClusterNameTaken,
                     "an EKS cluster named " + name + " already exists in "
                             + EksFailures.region(eks) + " and is not run " + tags.runId() + "'s of stack "
                             + tags.stack()
@@ -123,7 +124,7 @@ public final class EksClusters implements ResourceLifecycle<String> {
             cluster = eks.describeCluster(r -> r.name(clusterName)).cluster();
         } catch (ResourceNotFoundException e) {
             throw new TerminalException(
-                    "ClusterNotFound",
+                    FailureReason.ClusterNotFound,
                     "EKS cluster " + clusterName + " does not exist in " + EksFailures.region(eks),
                     e);
         }

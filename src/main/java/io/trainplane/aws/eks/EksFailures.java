@@ -1,6 +1,7 @@
 package io.trainplane.aws.eks;
 
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class EksFailures {
                     ? "managed node group quota (per cluster, or nodes per group)"
                     : operation.contains("Cluster") ? "cluster quota" : "quota";
             return new TerminalException(
-                    "EksQuotaReached",
+                    FailureReason.EksQuotaReached,
                     "EKS " + quota + " reached in " + region + " for " + resource + ": delete unused "
                             + (operation.contains("Nodegroup") ? "node groups" : "clusters")
                             + " or ask for a higher quota in Service Quotas (" + detail + ")",
@@ -58,14 +59,14 @@ final class EksFailures {
         if (e instanceof UnsupportedAvailabilityZoneException zone) {
             String zones = zone.hasValidZones() ? String.join(", ", zone.validZones()) : "another zone";
             return new TerminalException(
-                    "UnsupportedAvailabilityZone",
+                    FailureReason.UnsupportedAvailabilityZone,
                     "EKS cannot place " + resource + " in the zone of one of the given subnets in " + region
                             + ": use subnets in " + zones + " (" + detail + ")",
                     e);
         }
         if (e instanceof InvalidParameterException) {
             return new TerminalException(
-                    "EksInvalidParameter",
+                    FailureReason.EksInvalidParameter,
                     "EKS refused " + operation + " for " + resource + ": " + detail
                             + "; check the run spec (Kubernetes version, instance type) and the stack's subnets, "
                             + "security groups and roles",

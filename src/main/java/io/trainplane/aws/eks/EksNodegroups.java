@@ -6,6 +6,7 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import io.trainplane.spec.Names;
@@ -70,7 +71,7 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
             return Creation.ADOPTED;
         } catch (ResourceNotFoundException e) {
             throw new TerminalException(
-                    "ClusterNotFound",
+                    FailureReason.ClusterNotFound,
                     "cannot create " + what + ": the cluster does not exist in " + EksFailures.region(eks) + " ("
                             + EksFailures.detail(e) + ")",
                     e);
@@ -91,7 +92,7 @@ public final class EksNodegroups implements ResourceLifecycle<EksNodegroups.InCl
         }
         if (!tags.on(existing.tags())) {
             throw new TerminalException(
-                    "NodegroupNameTaken",
+                    FailureReason.NodegroupNameTaken,
                     "a node group named " + request.nodegroupName()
                             + " already exists in EKS cluster " + request.clusterName() + " and is not run "
                             + tags.runId()

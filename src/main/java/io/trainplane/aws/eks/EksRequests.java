@@ -3,6 +3,7 @@ package io.trainplane.aws.eks;
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterSpec;
@@ -142,7 +143,7 @@ public final class EksRequests {
             String launchTemplateId) {
         if (launchTemplateId == null || launchTemplateId.isBlank()) {
             throw new TerminalException(
-                    "LaunchTemplateRequired",
+                    FailureReason.LaunchTemplateRequired,
                     "node group " + names.nodeGroupName()
                             + " needs the run's launch template (IMDSv2 settings"
                             + (spec.capacityType() == CapacityType.CAPACITY_BLOCK
@@ -193,7 +194,7 @@ public final class EksRequests {
             Names names, RunTags tags, ClusterNetwork network, ClusterRoles roles, String launchTemplateId) {
         if (launchTemplateId == null || launchTemplateId.isBlank()) {
             throw new TerminalException(
-                    "LaunchTemplateRequired",
+                    FailureReason.LaunchTemplateRequired,
                     "system node group " + names.systemNodeGroupName()
                             + " needs its launch template (IMDSv2 settings): create the template before the node group");
         }

@@ -4,6 +4,7 @@ import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceLifecycle;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import java.util.List;
 import software.amazon.awssdk.services.eks.EksClient;
@@ -78,7 +79,7 @@ public final class RunPodIdentities implements ResourceLifecycle<RunPodIdentitie
             return associationIds(association).stream().findFirst().orElseThrow(() -> e);
         } catch (ResourceNotFoundException e) {
             throw new TerminalException(
-                    "ClusterNotFound",
+                    FailureReason.ClusterNotFound,
                     "cannot create the " + what + ": the cluster does not exist in " + EksFailures.region(eks) + " ("
                             + EksFailures.detail(e) + ")",
                     e);

@@ -1,5 +1,6 @@
 package io.trainplane.aws.eks;
 
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class WarmNodegroups {
                 + warm.nodegroup() + " --scaling-config ";
         if (!n.hasTags() || !"true".equals(n.tags().get(WARM_TAG))) {
             throw new TerminalException(
-                    "WarmNodegroupNotTagged",
+                    FailureReason.WarmNodegroupNotTagged,
                     "node group " + warm.nodegroup() + " of cluster " + warm.cluster() + " is not tagged " + WARM_TAG
                             + "=true, so the stack may not scale it; nothing was created. Tag it: aws eks tag-resource"
                             + " --resource-arn " + n.nodegroupArn() + " --tags " + WARM_TAG + "=true");
@@ -68,14 +69,14 @@ public final class WarmNodegroups {
         var scaling = n.scalingConfig();
         if (scaling.minSize() != 0) {
             throw new TerminalException(
-                    "WarmNodegroupMinSize",
+                    FailureReason.WarmNodegroupMinSize,
                     "node group " + warm.nodegroup() + " has minSize " + scaling.minSize()
                             + ": a warm node group must be able to scale to zero between runs; nothing was created."
                             + " Set it: " + fix + "minSize=0");
         }
         if (scaling.maxSize() < nodes) {
             throw new TerminalException(
-                    "WarmNodegroupTooSmall",
+                    FailureReason.WarmNodegroupTooSmall,
                     "node group " + warm.nodegroup() + " scales to at most " + scaling.maxSize() + " nodes; the run"
                             + " asks " + nodes + " (cluster.nodes); nothing was created. Lower cluster.nodes, or raise"
                             + " its maxSize: " + fix + "maxSize=" + nodes);
@@ -135,7 +136,7 @@ public final class WarmNodegroups {
             List<String> groups = nodegroups(warm.cluster());
             if (!groups.contains(warm.nodegroup())) {
                 throw new TerminalException(
-                        "WarmNodegroupNotFound",
+                        FailureReason.WarmNodegroupNotFound,
                         "cluster " + warm.cluster() + " has no node group " + warm.nodegroup() + "; nothing was"
                                 + " created. Set cluster.nodegroupName to one of: " + String.join(", ", groups));
             }
@@ -143,7 +144,7 @@ public final class WarmNodegroups {
                 throw e;
             }
             throw new TerminalException(
-                    "WarmNodegroupNotTagged",
+                    FailureReason.WarmNodegroupNotTagged,
                     "the stack may not read node group " + warm.nodegroup() + " of cluster " + warm.cluster()
                             + ": its role scales only node groups tagged " + WARM_TAG + "=true; nothing was created."
                             + " Tag it: aws eks tag-resource --resource-arn $(aws eks describe-nodegroup --cluster-name "
@@ -159,7 +160,7 @@ public final class WarmNodegroups {
                     .toList();
         } catch (ResourceNotFoundException noCluster) {
             throw new TerminalException(
-                    "ClusterNotFound",
+                    FailureReason.ClusterNotFound,
                     "EKS cluster " + cluster + " does not exist; nothing was created. Check cluster.name");
         }
     }

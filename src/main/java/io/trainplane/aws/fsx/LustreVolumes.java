@@ -2,6 +2,7 @@ package io.trainplane.aws.fsx;
 
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import io.trainplane.spec.Names;
@@ -139,19 +140,19 @@ public final class LustreVolumes {
     public Adoptable checkAdoptable(String fileSystemId) {
         FileSystem fs = describe(fileSystemId)
                 .orElseThrow(() -> new TerminalException(
-                        "FileSystemNotFound",
+                        FailureReason.FileSystemNotFound,
                         "volume.fileSystemId names FSx file system " + fileSystemId
                                 + ", which does not exist in this account and region: check the id and the stack's"
                                 + " region, or leave volume.fileSystemId out so that the run creates one"));
         if (fs.fileSystemType() != FileSystemType.LUSTRE) {
             throw new TerminalException(
-                    "FileSystemNotLustre",
+                    FailureReason.FileSystemNotLustre,
                     "volume.fileSystemId names FSx file system " + fileSystemId + ", which is "
                             + fs.fileSystemTypeAsString() + ", not LUSTRE: name a Lustre file system");
         }
         if (fs.lifecycle() != FileSystemLifecycle.AVAILABLE && fs.lifecycle() != FileSystemLifecycle.UPDATING) {
             throw new TerminalException(
-                    "FileSystemNotAvailable",
+                    FailureReason.FileSystemNotAvailable,
                     "volume.fileSystemId names FSx file system " + fileSystemId + ", which is "
                             + fs.lifecycleAsString() + ": only an available file system can be used; wait for it"
                             + " or name another");
@@ -180,38 +181,38 @@ public final class LustreVolumes {
         return switch (e) {
             case ServiceLimitExceededException x ->
                 new TerminalException(
-                        "ServiceLimitExceeded",
+                        FailureReason.ServiceLimitExceeded,
                         subject + ": the account has reached an FSx quota in this region (" + x.limitAsString()
                                 + "): delete unused file systems, ask for a higher quota (Service Quotas, Amazon FSx),"
                                 + " or set volume.fileSystemId to reuse a file system",
                         x);
             case InvalidNetworkSettingsException x ->
                 new TerminalException(
-                        "InvalidNetworkSettings",
+                        FailureReason.InvalidNetworkSettings,
                         subject + ": " + x.awsErrorDetails().errorMessage()
                                 + "; check the cluster subnets the stack was deployed with",
                         x);
             case InvalidImportPathException x ->
                 new TerminalException(
-                        "InvalidImportPath",
+                        FailureReason.InvalidImportPath,
                         subject + ": " + x.awsErrorDetails().errorMessage()
                                 + "; set volume.s3ImportPath to an existing bucket of this region",
                         x);
             case InvalidExportPathException x ->
                 new TerminalException(
-                        "InvalidExportPath",
+                        FailureReason.InvalidExportPath,
                         subject + ": " + x.awsErrorDetails().errorMessage()
                                 + "; set volume.s3ExportPath to a prefix in the bucket of volume.s3ImportPath",
                         x);
             case IncompatibleParameterErrorException x ->
                 new TerminalException(
-                        "IncompatibleParameterError",
+                        FailureReason.IncompatibleParameterError,
                         subject + ": " + x.awsErrorDetails().errorMessage() + " (parameter " + x.parameter()
                                 + "); the spec's volume settings do not fit together",
                         x);
             case BadRequestException x ->
                 new TerminalException(
-                        "BadRequest",
+                        FailureReason.BadRequest,
                         subject + ": " + x.awsErrorDetails().errorMessage() + "; check the spec's volume settings",
                         x);
             case FileSystemNotFoundException x -> new TransientException(subject + ": not found yet", x);

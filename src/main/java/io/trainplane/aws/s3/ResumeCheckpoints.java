@@ -1,5 +1,6 @@
 package io.trainplane.aws.s3;
 
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CheckpointUri;
 import io.trainplane.spec.InvalidSpecException;
@@ -78,7 +79,7 @@ public final class ResumeCheckpoints {
         }
         if (!copied.equals(expected)) {
             throw new TerminalException(
-                    "CheckpointMismatch",
+                    FailureReason.CheckpointMismatch,
                     "the checkpoint " + source.uri() + " has SHA-256 " + copied + ", but "
                             + (recordedSha256.isPresent() ? "the run that kept it recorded " : "its .sha256 says ")
                             + expected + ": it changed since it was written; resume from another checkpoint");
@@ -108,7 +109,7 @@ public final class ResumeCheckpoints {
         String digest = text.strip().split("\\s+")[0];
         if (!SHA256.matcher(digest).matches()) {
             throw new TerminalException(
-                    "CheckpointMismatch",
+                    FailureReason.CheckpointMismatch,
                     source.digestUri() + " holds no SHA-256 (64 hex digits), so the checkpoint cannot be checked");
         }
         return digest;

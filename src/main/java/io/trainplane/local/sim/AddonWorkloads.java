@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.kubernetes.DevicePluginManifests;
 import io.trainplane.spec.NodeDaemon;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,13 @@ final class AddonWorkloads {
     static final String FSX_CONTROLLER = "fsx-csi-controller";
     static final String FSX_NODE = "fsx-csi-node";
     static final String FSX_DRIVER_NAME = "fsx.csi.aws.com";
+    /** The add-ons' images, in EKS's registry; the EFA device plugin's tag is the one a run installs. */
+    static final String POD_IDENTITY_AGENT_IMAGE = BareCluster.REGISTRY + "/eks/eks-pod-identity-agent:v0.1.29";
+
+    static final String EFS_CSI_IMAGE = BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15";
+    static final String FSX_CSI_IMAGE = BareCluster.REGISTRY + "/eks/aws-fsx-csi-driver:v1.5.0";
+    static final String EFA_DEVICE_PLUGIN_IMAGE =
+            BareCluster.REGISTRY + "/eks/" + DevicePluginManifests.EFA_IMAGE.substring("public.ecr.aws/eks/".length());
 
     private AddonWorkloads() {}
 
@@ -70,10 +78,7 @@ final class AddonWorkloads {
                     // The agent runs on every node (host network, tolerating every taint):
                     // https://docs.aws.amazon.com/eks/latest/userguide/pod-id-agent-setup.html
                     BareCluster.daemonSet(
-                            client,
-                            POD_IDENTITY_AGENT,
-                            BareCluster.REGISTRY + "/eks/eks-pod-identity-agent:v0.1.29",
-                            NodeDaemon.POD_IDENTITY_AGENT.cpu());
+                            client, POD_IDENTITY_AGENT, POD_IDENTITY_AGENT_IMAGE, NodeDaemon.POD_IDENTITY_AGENT.cpu());
                 }
             }
             case BareCluster.COREDNS -> {
@@ -188,7 +193,7 @@ final class AddonWorkloads {
                         EFS_NODE,
                         EFS_DRIVER_NAME,
                         "efs-plugin",
-                        BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15",
+                        EFS_CSI_IMAGE,
                         List.of("--endpoint=$(CSI_ENDPOINT)", "--delete-access-point-root-dir=false"),
                         NodeDaemon.EFS_CSI_NODE.cpu()));
     }
@@ -209,7 +214,7 @@ final class AddonWorkloads {
                         FSX_NODE,
                         FSX_DRIVER_NAME,
                         "fsx-plugin",
-                        BareCluster.REGISTRY + "/eks/aws-fsx-csi-driver:v1.5.0",
+                        FSX_CSI_IMAGE,
                         List.of("--endpoint=$(CSI_ENDPOINT)"),
                         NodeDaemon.FSX_CSI_NODE.cpu()));
     }

@@ -46,6 +46,11 @@ public final class BareCluster {
     public static final String AWS_NODE = "aws-node";
     /** EKS's image registry for us-east-1 add-ons (https://docs.aws.amazon.com/eks/latest/userguide/add-ons-images.html). */
     static final String REGISTRY = "602401143452.dkr.ecr.us-east-1.amazonaws.com";
+    /** The images of the node agents and DNS of a new EKS cluster, in EKS's registry. */
+    static final String KUBE_PROXY_IMAGE = REGISTRY + "/eks/kube-proxy:v1.35.0-minimal-eksbuild.2";
+
+    static final String AWS_NODE_IMAGE = REGISTRY + "/amazon-k8s-cni:v1.20.4-eksbuild.1";
+    static final String COREDNS_IMAGE = REGISTRY + "/eks/coredns:v1.12.4-eksbuild.1";
 
     private BareCluster() {}
 
@@ -75,15 +80,11 @@ public final class BareCluster {
     }
 
     static void kubeProxy(KubernetesClient client) {
-        daemonSet(
-                client,
-                KUBE_PROXY,
-                REGISTRY + "/eks/kube-proxy:v1.35.0-minimal-eksbuild.2",
-                NodeDaemon.KUBE_PROXY.cpu());
+        daemonSet(client, KUBE_PROXY, KUBE_PROXY_IMAGE, NodeDaemon.KUBE_PROXY.cpu());
     }
 
     static void awsNode(KubernetesClient client) {
-        daemonSet(client, AWS_NODE, REGISTRY + "/amazon-k8s-cni:v1.20.4-eksbuild.1", NodeDaemon.AWS_NODE.cpu());
+        daemonSet(client, AWS_NODE, AWS_NODE_IMAGE, NodeDaemon.AWS_NODE.cpu());
     }
 
     private static void rbac(KubernetesClient client) {
@@ -199,7 +200,7 @@ public final class BareCluster {
                         .build())
                 .addNewContainer()
                 .withName(COREDNS)
-                .withImage(REGISTRY + "/eks/coredns:v1.12.4-eksbuild.1")
+                .withImage(COREDNS_IMAGE)
                 .withArgs("-conf", "/etc/coredns/Corefile")
                 .withNewResources()
                 .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("70Mi")))

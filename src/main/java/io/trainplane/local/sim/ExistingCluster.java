@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.kubernetes.DevicePluginManifests;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,6 +17,12 @@ import java.util.Set;
  * VPC CNI), and the real objects of each installed piece of software.
  */
 public record ExistingCluster(String name, String version, List<NodeGroup> nodeGroups, Set<Software> installed) {
+    /**
+     * The training operator's image on a cluster that has it already (an older build than the one
+     * a run installs, training-operator-v1.9.4/training-operator.yaml).
+     */
+    static final String TRAINING_OPERATOR_IMAGE = "kubeflow/training-operator:v1-855e096";
+
     /**
      * Each node's root volume, GiB: what eksctl gives a node group (its user guide's
      * {@code volumeSize: 80}, https://docs.aws.amazon.com/eks/latest/eksctl/nodegroup-additional-volume-mappings.html;
@@ -111,12 +118,9 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
                 case COREDNS -> BareCluster.coreDns(client);
                 case AWS_EFS_CSI_DRIVER -> AddonWorkloads.efsCsiDriver(client);
                 case NVIDIA_DEVICE_PLUGIN ->
-                    nodeDaemon(client, "nvidia-device-plugin-daemonset", "nvcr.io/nvidia/k8s-device-plugin:v0.17.0");
+                    nodeDaemon(client, "nvidia-device-plugin-daemonset", DevicePluginManifests.IMAGE);
                 case EFA_DEVICE_PLUGIN ->
-                    nodeDaemon(
-                            client,
-                            "aws-efa-k8s-device-plugin-daemonset",
-                            BareCluster.REGISTRY + "/eks/aws-efa-k8s-device-plugin:v0.5.6");
+                    nodeDaemon(client, "aws-efa-k8s-device-plugin-daemonset", AddonWorkloads.EFA_DEVICE_PLUGIN_IMAGE);
                 case TRAINING_OPERATOR -> trainingOperator(client);
                 case MPI_OPERATOR -> mpiOperator(client);
             }
@@ -228,7 +232,7 @@ public record ExistingCluster(String name, String version, List<NodeGroup> nodeG
                         .withNewSpec()
                         .addNewContainer()
                         .withName("training-operator")
-                        .withImage("kubeflow/training-operator:v1-855e096")
+                        .withImage(TRAINING_OPERATOR_IMAGE)
                         .endContainer()
                         .endSpec()
                         .endTemplate()

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.kubernetes.DevicePluginManifests;
+import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.spec.NodeDisk;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,19 +90,19 @@ public final class ImagePulls {
      * pod names it.
      */
     public static final Map<String, Double> COMPRESSED_GB = Map.ofEntries(
-            Map.entry("public.ecr.aws/aws-cli/aws-cli:2.22.35", 0.14), // estimate
-            Map.entry("nvcr.io/nvidia/k8s-device-plugin:v0.17.0", 0.16), // estimate
-            Map.entry("public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6", 0.03), // estimate
-            Map.entry(BareCluster.REGISTRY + "/eks/aws-efa-k8s-device-plugin:v0.5.6", 0.03), // estimate
-            Map.entry(BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15", 0.1), // estimate
-            Map.entry(BareCluster.REGISTRY + "/eks/aws-fsx-csi-driver:v1.5.0", 0.1), // estimate
-            Map.entry(BareCluster.REGISTRY + "/eks/eks-pod-identity-agent:v0.1.29", 0.02), // estimate
-            Map.entry(BareCluster.REGISTRY + "/amazon-k8s-cni:v1.20.4-eksbuild.1", 0.05), // estimate
-            Map.entry(BareCluster.REGISTRY + "/eks/coredns:v1.12.4-eksbuild.1", 0.02), // estimate
-            Map.entry(BareCluster.REGISTRY + "/eks/kube-proxy:v1.35.0-minimal-eksbuild.2", 0.03), // estimate
-            Map.entry("kubeflow/training-operator:v1-855e096", 0.04), // estimate
+            Map.entry(WorkloadManifests.AWS_CLI_IMAGE, 0.14), // estimate
+            Map.entry(DevicePluginManifests.IMAGE, 0.16), // estimate
+            Map.entry(DevicePluginManifests.EFA_IMAGE, 0.03), // estimate
+            Map.entry(AddonWorkloads.EFA_DEVICE_PLUGIN_IMAGE, 0.03), // estimate
+            Map.entry(AddonWorkloads.EFS_CSI_IMAGE, 0.1), // estimate
+            Map.entry(AddonWorkloads.FSX_CSI_IMAGE, 0.1), // estimate
+            Map.entry(AddonWorkloads.POD_IDENTITY_AGENT_IMAGE, 0.02), // estimate
+            Map.entry(BareCluster.AWS_NODE_IMAGE, 0.05), // estimate
+            Map.entry(BareCluster.COREDNS_IMAGE, 0.02), // estimate
+            Map.entry(BareCluster.KUBE_PROXY_IMAGE, 0.03), // estimate
+            Map.entry(ExistingCluster.TRAINING_OPERATOR_IMAGE, 0.04), // estimate
             // The pause image is a few hundred KB (https://gallery.ecr.aws/eks-distro/kubernetes/pause); an estimate.
-            Map.entry(io.trainplane.kubernetes.WorkloadManifests.PAUSE_IMAGE, 0.0003),
+            Map.entry(WorkloadManifests.PAUSE_IMAGE, 0.0003),
             // A few MB each (https://hub.docker.com/_/busybox/tags, https://hub.docker.com/_/alpine/tags);
             // estimates, for the pods of the twin's tests.
             Map.entry("busybox", 0.002),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.Names;
@@ -74,8 +75,8 @@ class Ec2ObjectsTest {
         NodeGroupSpec changed = new NodeGroupSpec("p5.48xlarge", 2, 8, CapacityType.ON_DEMAND, null, true);
 
         assertThatThrownBy(() -> ec2.createLaunchTemplate(names, tags, changed, Optional.empty(), List.of()))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClientTokenConflict"));
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.ClientTokenConflict));
     }
 
     @Test
@@ -115,8 +116,8 @@ class Ec2ObjectsTest {
     @Test
     void anUnknownRequestTokenIsTerminal() {
         assertThatThrownBy(() -> ec2.requestState("req-unknown"))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("CloudControlRequestNotFound"));
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.CloudControlRequestNotFound));
     }
 
     @Test

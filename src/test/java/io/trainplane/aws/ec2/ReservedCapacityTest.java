@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.trainplane.aws.ClusterNetwork;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.iam.Authorizer;
@@ -70,7 +71,7 @@ class ReservedCapacityTest {
     void noStackSubnetInTheReservationsZoneIsRefusedNamingTheZonesAndTheFix() {
         TerminalException e = refusal(blockNodes("p4d.24xlarge", 2), block("us-east-1c", "p4d.24xlarge", 2, "active"));
 
-        assertThat(e.reason()).isEqualTo("NoSubnetInReservationZone");
+        assertThat(e.reason()).isEqualTo(FailureReason.NoSubnetInReservationZone);
         assertThat(e.getMessage())
                 .contains(
                         "us-east-1c",
@@ -83,7 +84,7 @@ class ReservedCapacityTest {
     void anotherInstanceTypeThanTheReservationsIsRefusedNamingTheField() {
         TerminalException e = refusal(blockNodes("p5.48xlarge", 2), block("us-east-1a", "p4d.24xlarge", 2, "active"));
 
-        assertThat(e.reason()).isEqualTo("CapacityReservationInstanceType");
+        assertThat(e.reason()).isEqualTo(FailureReason.CapacityReservationInstanceType);
         assertThat(e.getMessage())
                 .contains(
                         "reserves p4d.24xlarge, not p5.48xlarge", "set cluster.nodeGroup.instanceType to p4d.24xlarge");
@@ -107,7 +108,7 @@ class ReservedCapacityTest {
                 Optional.empty(),
                 Optional.empty());
         TerminalException e = refusal(blockNodes("p4d.24xlarge", 2), odcr);
-        assertThat(e.reason()).isEqualTo("CapacityTypeMismatch");
+        assertThat(e.reason()).isEqualTo(FailureReason.CapacityTypeMismatch);
         assertThat(e.getMessage())
                 .contains("On-Demand Capacity Reservation", "set cluster.nodeGroup.capacityType to ON_DEMAND");
         assertThat(ReservedCapacity.choose(onDemand, odcr, ZONES, STACK).subnetIds())
@@ -118,7 +119,7 @@ class ReservedCapacityTest {
     void aScheduledOrExpiredReservationIsRefusedAndTooManyNodesToo() {
         TerminalException scheduled =
                 refusal(blockNodes("p4d.24xlarge", 2), block("us-east-1a", "p4d.24xlarge", 2, "scheduled"));
-        assertThat(scheduled.reason()).isEqualTo("CapacityReservationNotActive");
+        assertThat(scheduled.reason()).isEqualTo(FailureReason.CapacityReservationNotActive);
         assertThat(scheduled.getMessage())
                 .contains("is scheduled (it starts 2026-03-05T11:30:00Z): start the run once it is active");
         assertThat(refusal(blockNodes("p4d.24xlarge", 2), block("us-east-1a", "p4d.24xlarge", 2, "expired"))
@@ -127,7 +128,7 @@ class ReservedCapacityTest {
 
         TerminalException small =
                 refusal(blockNodes("p4d.24xlarge", 3), block("us-east-1a", "p4d.24xlarge", 2, "active"));
-        assertThat(small.reason()).isEqualTo("CapacityReservationTooSmall");
+        assertThat(small.reason()).isEqualTo(FailureReason.CapacityReservationTooSmall);
         assertThat(small.getMessage()).contains("set cluster.nodeGroup.nodes to at most 2");
     }
 
@@ -153,14 +154,14 @@ class ReservedCapacityTest {
         NodeGroupSpec missing =
                 new NodeGroupSpec("p4d.24xlarge", 2, 8, CapacityType.CAPACITY_BLOCK, "cr-0aaaaaaaaaaaaaaaa", true);
         assertThatThrownBy(() -> capacity.networkFor(missing, stack, "us-east-1"))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("CapacityReservationNotFound"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.CapacityReservationNotFound))
                 .hasMessageContaining("cr-0aaaaaaaaaaaaaaaa")
                 .hasMessageContaining("us-east-1");
         ClusterNetwork gone = new ClusterNetwork(List.of("subnet-0gone"), List.of());
         assertThatThrownBy(() -> capacity.networkFor(blockNodes("p4d.24xlarge", 2), gone, "us-east-1"))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("SubnetNotFound"));
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.SubnetNotFound));
     }
 
     @Test
@@ -174,8 +175,8 @@ class ReservedCapacityTest {
                                 blockNodes("p4d.24xlarge", 2),
                                 new ClusterNetwork(List.of(SimulatedNetwork.SUBNET_1A), List.of()),
                                 "us-east-1"))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("CapacityReservationNotActive"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.CapacityReservationNotActive))
                 .hasMessageContaining("is expired");
     }
 }

@@ -7,6 +7,7 @@ import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.Names;
 import java.util.List;
@@ -163,19 +164,19 @@ class EfsMotoTest {
 
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, List.of("subnet-00000000"), network.securityGroupIds()))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("SubnetNotFound");
+                    assertThat(e.reason()).isEqualTo(FailureReason.SubnetNotFound);
                     assertThat(e.getMessage()).contains("subnet-00000000", "subnet ids the stack was deployed with");
                 });
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, network.subnetIds(), List.of("sg-00000000")))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("SecurityGroupNotFound"));
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.SecurityGroupNotFound));
     }
 
     @Test
     void adoptingAFileSystemThatDoesNotExistIsTerminal() {
         assertThatThrownBy(() -> volumes.adoptable("fs-0123456789abcdef0"))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("FileSystemNotFound");
+                    assertThat(e.reason()).isEqualTo(FailureReason.FileSystemNotFound);
                     assertThat(e.getMessage()).contains("volume.fileSystemId", "fs-0123456789abcdef0");
                 });
         assertThat(volumes.fileSystemState("fs-0123456789abcdef0")).isEqualTo(new ResourceState.Gone());

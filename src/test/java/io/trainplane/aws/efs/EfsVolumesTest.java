@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import io.trainplane.spec.Names;
@@ -145,8 +146,8 @@ class EfsVolumesTest {
                         .build());
 
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, SUBNETS, GROUPS))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("MountTargetConflict"));
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.MountTargetConflict));
     }
 
     @Test
@@ -156,7 +157,7 @@ class EfsVolumesTest {
                 FileSystemLimitExceededException.builder().message("limit").build());
         assertThatThrownBy(() -> volumes.createFileSystem(names, EfsRequestsTest.tags(names)))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("FileSystemLimitExceeded");
+                    assertThat(e.reason()).isEqualTo(FailureReason.FileSystemLimitExceeded);
                     assertThat(e.getMessage()).contains("quota", "volume.fileSystemId");
                     assertThat(e.getCause()).isInstanceOf(FileSystemLimitExceededException.class);
                 });
@@ -167,18 +168,18 @@ class EfsVolumesTest {
                 NetworkInterfaceLimitExceededException.builder().message("enis").build());
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, SUBNETS, GROUPS))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("NetworkInterfaceLimitExceeded");
+                    assertThat(e.reason()).isEqualTo(FailureReason.NetworkInterfaceLimitExceeded);
                     assertThat(e.getMessage()).contains("subnet-a", "network interfaces");
                 });
         efs.failNext(
                 "CreateMountTarget",
                 NoFreeAddressesInSubnetException.builder().message("full").build());
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, SUBNETS, GROUPS))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NoFreeAddressesInSubnet"));
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.NoFreeAddressesInSubnet));
         assertThatThrownBy(() -> volumes.ensureMountTargets(id, List.of(), GROUPS))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NoSubnets"));
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.NoSubnets));
     }
 
     @Test
@@ -245,7 +246,7 @@ class EfsVolumesTest {
     void onlyAnAvailableFileSystemCanBeAdopted() {
         String creating = efs.fileSystem("other", LifeCycleState.CREATING);
         assertThatThrownBy(() -> volumes.adoptable(creating)).isInstanceOfSatisfying(TerminalException.class, e -> {
-            assertThat(e.reason()).isEqualTo("FileSystemNotAvailable");
+            assertThat(e.reason()).isEqualTo(FailureReason.FileSystemNotAvailable);
             assertThat(e.getMessage()).contains(creating, "creating");
         });
         String ready = efs.fileSystem("ready", LifeCycleState.AVAILABLE);

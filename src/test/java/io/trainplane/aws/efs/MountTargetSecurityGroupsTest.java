@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.TestTime;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.local.asl.SimulatedClock;
 import io.trainplane.local.sim.CallLog;
@@ -124,7 +125,7 @@ class MountTargetSecurityGroupsTest {
 
         assertThatThrownBy(() -> groups.add(fs, mt, SECOND_CLUSTER))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("SecurityGroupLimitExceeded");
+                    assertThat(e.reason()).isEqualTo(FailureReason.SecurityGroupLimitExceeded);
                     assertThat(e.getMessage())
                             .contains(mt, fs, SECOND_CLUSTER, "already has 5 security groups", "remove a group");
                 });
@@ -139,7 +140,7 @@ class MountTargetSecurityGroupsTest {
         String mt = groups.without(fs, ELSEWHERE).get(0);
 
         assertThatThrownBy(() -> groups.add(fs, mt, ELSEWHERE)).isInstanceOfSatisfying(TerminalException.class, e -> {
-            assertThat(e.reason()).isEqualTo("SecurityGroupNotFound");
+            assertThat(e.reason()).isEqualTo(FailureReason.SecurityGroupNotFound);
             assertThat(e.getMessage()).contains(ELSEWHERE, "volume.fileSystemId", "stack's VPC");
         });
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -103,10 +104,10 @@ class EksAddonsTest {
     void missingClusterAndUnknownAddonAreTerminal() {
         assertThatThrownBy(() -> addons.ensure("other", EksAddons.POD_IDENTITY_AGENT, Optional.empty(), TAGS))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ClusterNotFound));
         assertThatThrownBy(() -> addons.ensure(CLUSTER, "not-an-addon", Optional.empty(), TAGS))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.EksInvalidParameter))
                 .hasMessageContaining("not supported in 1.31");
     }
 

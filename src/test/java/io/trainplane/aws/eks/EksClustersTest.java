@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.core.TransientException;
 import io.trainplane.workflow.Failures;
@@ -190,7 +191,7 @@ class EksClustersTest {
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksQuotaReached"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.EksQuotaReached))
                 .hasMessageContaining("EKS cluster quota reached in us-east-1")
                 .hasMessageContaining("delete unused clusters or ask for a higher quota")
                 .hasMessageContaining("Cluster limit exceeded for account.");
@@ -205,8 +206,8 @@ class EksClustersTest {
                 .build();
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("UnsupportedAvailabilityZone"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.UnsupportedAvailabilityZone))
                 .hasMessageContaining("use subnets in us-east-1a, us-east-1b");
     }
 
@@ -215,8 +216,8 @@ class EksClustersTest {
         eks.onCreate = () -> StubEks.invalid("unsupported Kubernetes version 1.12");
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.EksInvalidParameter))
                 .hasMessageContaining("unsupported Kubernetes version 1.12")
                 .hasMessageContaining("check the run spec");
     }

@@ -13,6 +13,7 @@ import io.trainplane.aws.ClusterRoles;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.MotoServer;
 import io.trainplane.aws.ResourceState;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.Names;
 import java.util.Map;
@@ -126,7 +127,7 @@ class EksMotoTest {
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ClusterNameTaken))
                 .hasMessageContaining(NAMES.clusterName())
                 .hasMessageContaining("its trainplane:run-id tag is someone-else");
     }
@@ -139,7 +140,7 @@ class EksMotoTest {
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, ROLES))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNameTaken"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ClusterNameTaken))
                 .hasMessageContaining("it has neither a trainplane:stack nor a trainplane:run-id tag");
     }
 
@@ -148,8 +149,8 @@ class EksMotoTest {
         ClusterRoles bad = new ClusterRoles("not-a-role", ROLES.nodeRoleArn(), ROLES.efsCsiRoleArn());
 
         assertThatThrownBy(() -> clusters.create(NAMES, TAGS, CLUSTER, NETWORK, bad))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksInvalidParameter"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.EksInvalidParameter))
                 .hasMessageContaining("Invalid Role Arn: 'not-a-role'");
     }
 
@@ -208,7 +209,7 @@ class EksMotoTest {
     void nodeGroupWithoutItsClusterIsTerminal() {
         assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ClusterNotFound))
                 .hasMessageContaining(NAMES.clusterName());
     }
 
@@ -245,6 +246,6 @@ class EksMotoTest {
         assertThat(clusters.state("tp-nothing-eks")).isEqualTo(new ResourceState.Gone());
         assertThatThrownBy(() -> clusters.describe("tp-nothing-eks"))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("ClusterNotFound"));
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.ClusterNotFound));
     }
 }

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trainplane.aws.Deletion;
 import io.trainplane.aws.ResourceState;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import java.util.List;
 import java.util.function.Supplier;
@@ -215,7 +216,7 @@ class EksNodegroupsTest {
 
         assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
                 .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("EksQuotaReached"))
+                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo(FailureReason.EksQuotaReached))
                 .hasMessageContaining("managed node group quota")
                 .hasMessageContaining("us-east-1")
                 .hasMessageContaining("delete unused node groups");
@@ -230,8 +231,8 @@ class EksNodegroupsTest {
 
         eks.nodegroup = nodegroup("ACTIVE");
         assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NodegroupNameTaken"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.NodegroupNameTaken))
                 .hasMessageContaining("neither a trainplane:stack nor a trainplane:run-id tag");
 
         // The same run id in another stack of the account is someone else's node group.
@@ -239,8 +240,8 @@ class EksNodegroupsTest {
                 .tags(new RunTags("ml-dev", RUN_ID).asMap())
                 .build();
         assertThatThrownBy(() -> nodegroups.create(NAMES, TAGS, GPU_NODES, NETWORK, ROLES, "lt-0123"))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("NodegroupNameTaken"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.NodegroupNameTaken))
                 .hasMessageContaining("its trainplane:stack tag is ml-dev");
     }
 }

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trainplane.aws.ClusterNetwork;
 import io.trainplane.aws.RunTags;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.spec.CapacityType;
 import io.trainplane.spec.ClusterMode;
@@ -231,15 +232,15 @@ class EksRequestsTest {
         NodeGroupSpec block = new NodeGroupSpec("p5.48xlarge", 2, 8, CapacityType.CAPACITY_BLOCK, "cr-0abc", true);
 
         assertThatThrownBy(() -> EksRequests.createNodegroup(NAMES, TAGS, block, NETWORK, ROLES, null))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.LaunchTemplateRequired))
                 .hasMessageContaining("capacity block");
         assertThatThrownBy(() -> EksRequests.createNodegroup(NAMES, TAGS, CPU_NODES, NETWORK, ROLES, ""))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"));
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.LaunchTemplateRequired));
         assertThatThrownBy(() -> EksRequests.createSystemNodegroup(NAMES, TAGS, NETWORK, ROLES, null))
-                .isInstanceOfSatisfying(
-                        TerminalException.class, e -> assertThat(e.reason()).isEqualTo("LaunchTemplateRequired"))
+                .isInstanceOfSatisfying(TerminalException.class, e -> assertThat(e.reason())
+                        .isEqualTo(FailureReason.LaunchTemplateRequired))
                 .hasMessageContaining(NAMES.systemNodeGroupName());
         CreateNodegroupRequest request = EksRequests.createNodegroup(NAMES, TAGS, block, NETWORK, ROLES, "lt-0123");
         assertThat(request.capacityType()).isEqualTo(CapacityTypes.CAPACITY_BLOCK);

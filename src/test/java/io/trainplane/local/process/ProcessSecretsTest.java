@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.trainplane.Prerequisite;
 import io.trainplane.TestTime;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.Json;
 import io.trainplane.local.Faults;
 import io.trainplane.local.LocalCloud;
 import io.trainplane.local.LocalRun;
 import io.trainplane.local.RunReport;
-import io.trainplane.runs.FailureAdvice;
 import io.trainplane.runs.RunStore;
 import io.trainplane.spec.RunSpecs;
 import java.nio.charset.StandardCharsets;
@@ -124,7 +124,7 @@ public class ProcessSecretsTest {
             assertThat(report.status()).isEqualTo("FAILED");
             assertThat(report.error()).isEqualTo("SecretFetchFailed");
             assertThat(report.cause()).contains("HF_TOKEN", missing, "ResourceNotFoundException");
-            assertThat(FailureAdvice.of("SecretFetchFailed"))
+            assertThat(FailureReason.SecretFetchFailed.advice())
                     .hasValueSatisfying(a -> assertThat(a).contains("RunSecretsPrefix"));
             assertThat(report.resources().remaining()).isEmpty();
         }

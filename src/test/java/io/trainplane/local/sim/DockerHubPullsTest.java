@@ -2,6 +2,7 @@ package io.trainplane.local.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.kubernetes.WorkloadManifests;
 import io.trainplane.local.asl.SimulatedClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,7 @@ class DockerHubPullsTest {
                         .contains("docker.io/pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", "429 Too Many Requests")
                         .contains("toomanyrequests: You have reached your unauthenticated pull rate limit"));
         // Other registries do not count.
-        assertThat(hub.refusal(null, "node-10", "public.ecr.aws/aws-cli/aws-cli:2.22.35"))
+        assertThat(hub.refusal(null, "node-10", WorkloadManifests.AWS_CLI_IMAGE))
                 .isEmpty();
         assertThat(hub.refusal(null, "node-10", "123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1"))
                 .isEmpty();

@@ -2,6 +2,7 @@ package io.trainplane.local.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trainplane.kubernetes.WorkloadManifests;
 import org.junit.jupiter.api.Test;
 
 /** A node pulls only images published for its architecture, as containerd does. */
@@ -14,7 +15,7 @@ class ImagePlatformsTest {
         assertThat(ImagePulls.platformRefusal("pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", "amd64"))
                 .isEmpty();
         // Images the twin knows no platforms of are taken to be multi-architecture.
-        assertThat(ImagePulls.platformRefusal("public.ecr.aws/aws-cli/aws-cli:2.22.35", "arm64"))
+        assertThat(ImagePulls.platformRefusal(WorkloadManifests.AWS_CLI_IMAGE, "arm64"))
                 .isEmpty();
     }
 

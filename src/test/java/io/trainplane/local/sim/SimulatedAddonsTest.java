@@ -3,6 +3,7 @@ package io.trainplane.local.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.trainplane.core.FailureReason;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -243,7 +244,7 @@ class SimulatedAddonsTest {
                         Duration.ofMinutes(15),
                         false)
                 .orElseThrow();
-        assertThat(diagnosis.reason()).isEqualTo("FailedMount");
+        assertThat(diagnosis.reason()).isEqualTo(FailureReason.FailedMount);
         assertThat(diagnosis.message()).contains("install the EKS add-on aws-efs-csi-driver");
 
         // With the driver's node plugin running on the node, the volume mounts and the pod starts.
@@ -322,7 +323,7 @@ class SimulatedAddonsTest {
         var diagnosis = io.trainplane.kubernetes.PodDiagnosis.of(
                         List.of(pod), List.of(), rules.clock.instant(), Duration.ofMinutes(15), true)
                 .orElseThrow();
-        assertThat(diagnosis.reason()).isEqualTo("RendezvousUnresolved");
+        assertThat(diagnosis.reason()).isEqualTo(FailureReason.RendezvousUnresolved);
         assertThat(diagnosis.message()).contains("CoreDNS is not running");
         // The kubelet serves the same lines as the pod's log.
         assertThat(api.pods()
@@ -377,7 +378,7 @@ class SimulatedAddonsTest {
         var diagnosis = io.trainplane.kubernetes.PodDiagnosis.of(
                         List.of(pod), events, rules.clock.instant(), Duration.ofMinutes(15), false)
                 .orElseThrow();
-        assertThat(diagnosis.reason()).isEqualTo("FailedMount");
+        assertThat(diagnosis.reason()).isEqualTo(FailureReason.FailedMount);
         assertThat(diagnosis.message()).contains("mount target in the node's Availability Zone");
     }
 }
