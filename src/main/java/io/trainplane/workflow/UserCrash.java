@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.trainplane.core.FailureReason;
 import io.trainplane.core.TerminalException;
 import io.trainplane.kubernetes.JobPods;
 import io.trainplane.kubernetes.UserTraceback;
@@ -159,6 +160,7 @@ final class UserCrash {
         String tail =
                 last.contains(crash.raised().text()) ? last : crash.raised().text() + "\n…\n" + last;
         return new TerminalException(
-                "TrainingFailed", crash.raised().summary() + " — " + what + FailureReport.TAIL_MARKER + tail);
+                FailureReason.TrainingFailed,
+                crash.raised().summary() + " — " + what + FailureReport.TAIL_MARKER + tail);
     }
 }
