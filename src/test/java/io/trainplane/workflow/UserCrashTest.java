@@ -120,7 +120,7 @@ class UserCrashTest {
         training(true, JobsOnCluster.runningSince(started));
 
         assertThatThrownBy(() -> step().run(run.state)).isInstanceOfSatisfying(TerminalException.class, e -> {
-            assertThat(e.reason()).isEqualTo("TrainingFailed");
+            assertThat(e.reason()).isEqualTo(io.trainplane.core.FailureReason.TrainingFailed);
             assertThat(e.getMessage())
                     .startsWith(
                             "TrainingFailed: KeyError: 'labels' (at /workload/train.py:7 in <module>) — the training Job "
