@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.trainplane.spec.NodeDaemon;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +29,18 @@ final class AddonWorkloads {
     static final String FSX_CONTROLLER = "fsx-csi-controller";
     static final String FSX_NODE = "fsx-csi-node";
     static final String FSX_DRIVER_NAME = "fsx.csi.aws.com";
+    /**
+     * The CPU the twin's EKS Pod Identity Agent asks on each node
+     * (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-agent-setup.html: a DaemonSet on every
+     * node); the twin's own figure, not taken from the product.
+     */
+    static final String POD_IDENTITY_AGENT_CPU = "10m";
+    /**
+     * The CPU the twin's EFS and FSx CSI node plugins ask on each node; the twin's own figure (the FSx
+     * chart, https://github.com/kubernetes-sigs/aws-fsx-csi-driver/tree/master/charts/aws-fsx-csi-driver,
+     * sets none by default).
+     */
+    static final String CSI_NODE_CPU = "10m";
 
     private AddonWorkloads() {}
 
@@ -73,7 +84,7 @@ final class AddonWorkloads {
                             client,
                             POD_IDENTITY_AGENT,
                             BareCluster.REGISTRY + "/eks/eks-pod-identity-agent:v0.1.29",
-                            NodeDaemon.POD_IDENTITY_AGENT.cpu());
+                            POD_IDENTITY_AGENT_CPU);
                 }
             }
             case BareCluster.COREDNS -> {
@@ -190,7 +201,7 @@ final class AddonWorkloads {
                         "efs-plugin",
                         BareCluster.REGISTRY + "/eks/aws-efs-csi-driver:v2.1.15",
                         List.of("--endpoint=$(CSI_ENDPOINT)", "--delete-access-point-root-dir=false"),
-                        NodeDaemon.EFS_CSI_NODE.cpu()));
+                        CSI_NODE_CPU));
     }
 
     /**
@@ -211,7 +222,7 @@ final class AddonWorkloads {
                         "fsx-plugin",
                         BareCluster.REGISTRY + "/eks/aws-fsx-csi-driver:v1.5.0",
                         List.of("--endpoint=$(CSI_ENDPOINT)"),
-                        NodeDaemon.FSX_CSI_NODE.cpu()));
+                        CSI_NODE_CPU));
     }
 
     /** What differs between the CSI drivers' add-ons: names, image, arguments, the node plugin's CPU. */

@@ -6,7 +6,7 @@ import io.trainplane.local.iam.AuditEntry;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
-import io.trainplane.spec.InstanceShapes;
+import io.trainplane.spec.InstanceShapes.Shape;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -18,7 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The account's EC2 instance types and the Price List, as a run asks them before anything is
- * created: DescribeInstanceTypes from the EC2 catalog, On-Demand and Spot prices from the Region's
+ * created: DescribeInstanceTypes from the twin's own EC2 answers ({@link Ec2InstanceFacts}, max pods
+ * as the EKS AMI computes them: {@link EksAmiKubelet}), On-Demand and Spot prices from the Region's
  * price table (one Availability Zone's Spot price, the table's typical one), Capacity Block
  * offerings only as a test offers them (the twin has no Capacity Block prices). Each call is logged
  * ({@code ec2:DescribeInstanceTypes}, {@code pricing:GetProducts}), passes the {@link FaultPlan} and
@@ -53,13 +54,30 @@ public final class SimulatedInstanceCatalog implements InstanceCatalog {
     }
 
     @Override
-    public Map<String, InstanceShapes.Shape> describeInstanceTypes(Collection<String> types) {
+    public Map<String, Shape> describeInstanceTypes(Collection<String> types) {
         call("ec2", "DescribeInstanceTypes");
-        Map<String, InstanceShapes.Shape> found = new TreeMap<>();
-        types.forEach(t -> InstanceShapes.of(t)
-                .filter(s -> InstanceShapes.offeredIn(t, region))
-                .ifPresent(s -> found.put(t, s)));
+        Map<String, Shape> found = new TreeMap<>();
+        types.forEach(t -> Ec2InstanceFacts.of(t)
+                .filter(f -> Ec2InstanceFacts.offeredIn(t, region))
+                .ifPresent(f -> found.put(t, shape(f))));
         return found;
+    }
+
+    /** The twin's answer for one type, in the shape the product reads EC2's answers into. */
+    static Shape shape(Ec2InstanceFacts.Fact f) {
+        return new Shape(
+                f.name(),
+                f.vcpus(),
+                f.memoryMiB(),
+                f.nvidiaGpus(),
+                f.gpuModel() == null ? null : "NVIDIA " + f.gpuModel(),
+                f.gpuMemoryMiB(),
+                f.neuronDevices(),
+                f.neuronModel(),
+                f.maxEfaInterfaces(),
+                f.architecture(),
+                EksAmiKubelet.maxPods(f.name()),
+                f.usageClasses());
     }
 
     @Override
