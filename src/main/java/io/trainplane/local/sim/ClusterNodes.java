@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.local.sim.InstanceTypes.InstanceType;
-import io.trainplane.spec.NodeDisk;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -197,7 +196,7 @@ final class ClusterNodes {
         allocatable.put("memory", new Quantity(left.memoryMiB() + "Mi"));
         allocatable.put(
                 EPHEMERAL_STORAGE,
-                new Quantity(Math.round(g.diskGiB() * 1024 * (1 - NodeDisk.EVICTION_AVAILABLE)) + "Mi"));
+                new Quantity(Math.round(g.diskGiB() * 1024 * (1 - NodeRootVolume.NODEFS_EVICTION)) + "Mi"));
         return allocatable;
     }
 }

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.trainplane.spec.NodeDisk;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,7 +79,7 @@ public final class ImagePulls {
 
     /**
      * Compressed sizes (GB, linux/amd64) of the images the project runs besides the training images
-     * (whose published sizes are {@link NodeDisk#KNOWN_COMPRESSED_GB}'s), as the registries list them:
+     * and the PyTorch training image, whose size Docker Hub publishes ({@link NodeRootVolume#PYTORCH_2_5_1_CUDA_GB}), as the registries list them:
      * estimates (no citable figure found here), all small beside it: the AWS CLI
      * image (Amazon Linux 2 with the CLI v2, https://gallery.ecr.aws/aws-cli/aws-cli), the EKS
      * add-on images from EKS's registry (https://docs.aws.amazon.com/eks/latest/userguide/add-ons-images.html),
@@ -88,6 +87,7 @@ public final class ImagePulls {
      * pod names it.
      */
     public static final Map<String, Double> COMPRESSED_GB = Map.ofEntries(
+            Map.entry("pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", NodeRootVolume.PYTORCH_2_5_1_CUDA_GB),
             Map.entry("public.ecr.aws/aws-cli/aws-cli:2.22.35", 0.14), // estimate
             Map.entry("nvcr.io/nvidia/k8s-device-plugin:v0.17.0", 0.16), // estimate
             Map.entry("public.ecr.aws/eks/aws-efa-k8s-device-plugin:v0.5.6", 0.03), // estimate
@@ -159,7 +159,7 @@ public final class ImagePulls {
 
     /** The image's compressed size in GB: the tables', else {@link #DEFAULT_GB}. */
     public static double gigabytes(String image) {
-        return COMPRESSED_GB.getOrDefault(image, NodeDisk.KNOWN_COMPRESSED_GB.getOrDefault(image, DEFAULT_GB));
+        return COMPRESSED_GB.getOrDefault(image, DEFAULT_GB);
     }
 
     /** How long pulling {@code gigabytes} takes at {@link #PULL_PER_GB}. */
