@@ -161,7 +161,7 @@ class ArchitectureTest {
      * The product's tables and rules of what AWS and Kubernetes do: the twin (local and local.sim) may
      * not judge the product with them, or a wrong figure there would pass every local run. It has
      * its own (its EC2 answers, the EKS AMI's kubelet, EKS's calendar and CIDR rules, the
-     * operators' conditions, the node's root volume).
+     * operators' conditions, the node's root volume, the Price List's prices).
      */
     static final Set<String> PRODUCT_FACTS = Set.of(
             "io.trainplane.spec.InstanceShapes",
@@ -170,6 +170,7 @@ class ArchitectureTest {
             "io.trainplane.spec.NodeDisk",
             "io.trainplane.spec.KubernetesVersions",
             "io.trainplane.aws.PublicAccessCidrs",
+            "io.trainplane.aws.InstancePrices",
             "io.trainplane.aws.ec2.EfaInterfaces",
             "io.trainplane.kubernetes.PyTorchJobState");
     /**
