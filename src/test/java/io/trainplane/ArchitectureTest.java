@@ -161,7 +161,8 @@ class ArchitectureTest {
      * The product's tables and rules of what AWS and Kubernetes do: the twin (local and local.sim) may
      * not judge the product with them, or a wrong figure there would pass every local run. It has
      * its own (its EC2 answers, the EKS AMI's kubelet, EKS's calendar and CIDR rules, the
-     * operators' conditions, the node's root volume, the Price List's prices).
+     * operators' conditions, the node's root volume, the Price List's prices, EKS's log group
+     * names, Pod Security Admission's labels).
      */
     static final Set<String> PRODUCT_FACTS = Set.of(
             "io.trainplane.spec.InstanceShapes",
@@ -172,6 +173,8 @@ class ArchitectureTest {
             "io.trainplane.aws.PublicAccessCidrs",
             "io.trainplane.aws.InstancePrices",
             "io.trainplane.aws.ec2.EfaInterfaces",
+            "io.trainplane.aws.ec2.ControlPlaneLogGroup",
+            "io.trainplane.kubernetes.PodSecurity",
             "io.trainplane.kubernetes.PyTorchJobState");
     /**
      * What the simulation must still speak: the record the product reads EC2's DescribeInstanceTypes
