@@ -157,6 +157,63 @@ class ArchitectureTest {
                 .isEmpty();
     }
 
+    /**
+     * The product's tables and rules of what AWS and Kubernetes do: the twin (local and local.sim) may
+     * not judge the product with them, or a wrong figure there would pass every local run. It has
+     * its own (its EC2 answers, the EKS AMI's kubelet, EKS's calendar and CIDR rules, the
+     * operators' conditions, the node's root volume, the Price List's prices, EKS's log group
+     * names, Pod Security Admission's labels).
+     */
+    static final Set<String> PRODUCT_FACTS = Set.of(
+            "io.trainplane.spec.InstanceShapes",
+            "io.trainplane.spec.NodeAllocatable",
+            "io.trainplane.spec.NodeDaemon",
+            "io.trainplane.spec.NodeDisk",
+            "io.trainplane.spec.KubernetesVersions",
+            "io.trainplane.aws.PublicAccessCidrs",
+            "io.trainplane.aws.InstancePrices",
+            "io.trainplane.aws.ec2.EfaInterfaces",
+            "io.trainplane.aws.ec2.ControlPlaneLogGroup",
+            "io.trainplane.kubernetes.PodSecurity",
+            "io.trainplane.kubernetes.PyTorchJobState");
+    /**
+     * What the simulation must still speak: the record the product reads EC2's DescribeInstanceTypes
+     * answers into (InstanceCatalog's). Naming it puts its outer class in the constant pool, so the
+     * outer class is allowed only while the bytecode touches none of its methods or fields.
+     */
+    static final Set<String> SPOKEN = Set.of("io.trainplane.spec.InstanceShapes$Shape");
+
+    /** The twin: local mode and its simulated AWS and Kubernetes. */
+    private static final String SIMULATION = PROJECT + "local";
+
+    @Test
+    void theSimulationJudgesWithItsOwnFactsNotTheProducts() {
+        assertThat(factUses(edges, ArchitectureTest::javap))
+                .as("twin (local) classes using the product's fact tables and rules")
+                .isEmpty();
+    }
+
+    @Test
+    void theSimulationsSourcesNameNoneOfTheProductsFactClasses() throws java.io.IOException {
+        // Constants are inlined by the compiler, out of the bytecode's sight: the sources say it.
+        Pattern named = Pattern.compile("\\bio\\.trainplane\\.(?:spec|aws|aws\\.ec2|kubernetes)\\.(?:"
+                + PRODUCT_FACTS.stream()
+                        .map(c -> c.substring(c.lastIndexOf('.') + 1))
+                        .collect(Collectors.joining("|"))
+                + ")\\b(?!\\.Shape;)|import (?:static )?io\\.trainplane\\.(?:spec|aws|aws\\.ec2|kubernetes)\\.\\*;");
+        List<String> found = new ArrayList<>();
+        try (var files = java.nio.file.Files.walk(Path.of("src/main/java/io/trainplane/local"))) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                Matcher m = named.matcher(java.nio.file.Files.readString(file));
+                while (m.find()) {
+                    found.add(file.getFileName() + ": " + m.group());
+                }
+            }
+        }
+        assertThat(found).isEmpty();
+    }
+
     // The checks on made-up edges: each rule fails when it should, naming what breaks it.
 
     @Test
@@ -186,6 +243,75 @@ class ArchitectureTest {
                         + " [io.trainplane.aws.RunTags -> io.trainplane.aws.eks.Names;"
                         + " io.trainplane.aws.eks.ControlPlaneLogGroup -> io.trainplane.aws.RunTags]");
         assertThat(cycles(made.subList(1, 4))).isEmpty();
+    }
+
+    @Test
+    void aProductFactUsedByTheSimulationIsNamedButTheShapeItSpeaksIsNot() {
+        List<ClassEdge> made = List.of(
+                new ClassEdge("io.trainplane.local.sim.ClusterNodes", "io.trainplane.spec.NodeAllocatable"),
+                new ClassEdge("io.trainplane.local.sim.Catalog", "io.trainplane.spec.InstanceShapes"),
+                new ClassEdge("io.trainplane.local.sim.Catalog", "io.trainplane.spec.InstanceShapes$Shape"),
+                new ClassEdge("io.trainplane.local.sim.Nodes", "io.trainplane.spec.InstanceShapes"),
+                new ClassEdge("io.trainplane.local.sim.Nodes", "io.trainplane.spec.InstanceShapes$Shape"),
+                new ClassEdge("io.trainplane.local.sim.Jobs", "io.trainplane.kubernetes.PyTorchJobState$Failed"),
+                new ClassEdge("io.trainplane.local.LocalCloud", "io.trainplane.spec.KubernetesVersions"),
+                new ClassEdge("io.trainplane.spec.SpecRules", "io.trainplane.spec.NodeAllocatable"));
+        Map<String, String> bytecode = Map.of(
+                "io.trainplane.local.sim.Catalog",
+                "invokespecial #7 // Method io/trainplane/spec/InstanceShapes$Shape.\"<init>\":(...)V",
+                "io.trainplane.local.sim.Nodes",
+                "invokestatic #9 // Method io/trainplane/spec/InstanceShapes.of:(Ljava/lang/String;)Ljava/util/Optional;");
+        assertThat(factUses(made, c -> bytecode.getOrDefault(c, "")))
+                .containsExactly(
+                        "io.trainplane.local.LocalCloud -> io.trainplane.spec.KubernetesVersions",
+                        "io.trainplane.local.sim.ClusterNodes -> io.trainplane.spec.NodeAllocatable",
+                        "io.trainplane.local.sim.Jobs -> io.trainplane.kubernetes.PyTorchJobState$Failed",
+                        "io.trainplane.local.sim.Nodes -> io.trainplane.spec.InstanceShapes");
+    }
+
+    /**
+     * The edges from the simulation's classes to the product's fact classes (or their nested ones),
+     * as "class -> class", sorted: a spoken type is allowed, and its outer class while
+     * {@code bytecode} (javap -c of the using class) calls none of the outer class's methods nor
+     * reads its fields.
+     */
+    static List<String> factUses(List<ClassEdge> edges, java.util.function.Function<String, String> bytecode) {
+        List<String> found = new ArrayList<>();
+        for (ClassEdge e : edges) {
+            String outer = e.to().contains("$") ? e.to().substring(0, e.to().indexOf('$')) : e.to();
+            if (!(e.fromPackage().equals(SIMULATION) || e.fromPackage().startsWith(SIMULATION + "."))
+                    || !PRODUCT_FACTS.contains(outer)
+                    || SPOKEN.contains(e.to())) {
+                continue;
+            }
+            boolean onlyOuterOfSpoken = e.to().equals(outer)
+                    && SPOKEN.stream().anyMatch(s -> s.startsWith(outer + "$"))
+                    && !Pattern.compile("(?:Method|Field) " + Pattern.quote(outer.replace('.', '/')) + "\\.")
+                            .matcher(bytecode.apply(e.from()))
+                            .find();
+            if (!onlyOuterOfSpoken) {
+                found.add(e.toString());
+            }
+        }
+        return found.stream().distinct().sorted().toList();
+    }
+
+    /** javap -c -p of a compiled class: its code, with each constant it uses named in a comment. */
+    static String javap(String className) {
+        ToolProvider javap =
+                ToolProvider.findFirst("javap").orElseThrow(() -> new AssertionError("this JDK has no javap"));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = javap.run(
+                new PrintWriter(out),
+                new PrintWriter(err),
+                "-c",
+                "-p",
+                "-cp",
+                Path.of("target", "classes").toString(),
+                className);
+        assertThat(exit).as("javap exit status; stderr: %s", err).isZero();
+        return out.toString();
     }
 
     /** Runs jdeps on a folder of classes: every edge from one io.trainplane class to another. */

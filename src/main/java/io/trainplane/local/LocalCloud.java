@@ -15,6 +15,7 @@ import io.trainplane.local.sim.AuthorizedDynamoDb;
 import io.trainplane.local.sim.CallLog;
 import io.trainplane.local.sim.CloudResource;
 import io.trainplane.local.sim.EksApiServerGate;
+import io.trainplane.local.sim.EksVersionCalendar;
 import io.trainplane.local.sim.ExistingCluster;
 import io.trainplane.local.sim.FaultPlan;
 import io.trainplane.local.sim.PodBehaviour;
@@ -32,7 +33,6 @@ import io.trainplane.local.sim.SimulatedS3;
 import io.trainplane.local.sim.SimulatedStepFunctions;
 import io.trainplane.local.sim.SimulatedWorkload;
 import io.trainplane.runs.RunsTable;
-import io.trainplane.spec.KubernetesVersions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -188,10 +188,9 @@ public final class LocalCloud implements AutoCloseable {
         apiServerGate = new EksApiServerGate(eks, keys, clock);
         kubernetes.guardedBy(apiServerGate);
         // The demo cluster runs what a cluster created on the clock's day would: the default version.
-        String version = KubernetesVersions.defaultVersion(KubernetesVersions.day(clock.instant()))
-                .orElseThrow(() -> new IllegalStateException(
-                        "no Kubernetes version EKS supports on " + KubernetesVersions.day(clock.instant())
-                                + ": update src/main/resources/eks/kubernetes-versions.json"));
+        String version = EksVersionCalendar.defaultVersion(clock.instant())
+                .orElseThrow(() -> new IllegalStateException("no Kubernetes version EKS supports on " + clock.instant()
+                        + ": update " + "src/main/resources/io/trainplane/local/sim/eks-kubernetes-versions.json"));
         addExistingCluster(ExistingCluster.demo(DEMO_CLUSTER, version));
         addExistingCluster(ExistingCluster.warm(WARM_CLUSTER, version));
         clusters = new CallerClusterAccess(caller -> new EksClusterAccess(

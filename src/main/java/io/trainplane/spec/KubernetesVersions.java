@@ -59,6 +59,18 @@ public final class KubernetesVersions {
 
     private static final KubernetesVersions CALENDAR = load();
 
+    /**
+     * Test seam, set only by tests in this package (WrongTableRunTest) and reset by them: a wrong
+     * calendar in place of EKS's, to show that the local twin's EKS judges versions by its own
+     * calendar, not this one. Always null outside those tests.
+     */
+    static volatile List<Version> wrongForTests;
+
+    private static List<Version> versions() {
+        List<Version> wrong = wrongForTests;
+        return wrong != null ? wrong : CALENDAR.versions;
+    }
+
     private final String source;
     private final LocalDate asOf;
     private final List<Version> versions;
@@ -76,7 +88,7 @@ public final class KubernetesVersions {
 
     /** Every version of the calendar, oldest first. */
     public static List<Version> all() {
-        return CALENDAR.versions;
+        return versions();
     }
 
     /** The documentation page the calendar comes from. */
@@ -90,9 +102,7 @@ public final class KubernetesVersions {
     }
 
     public static Optional<Version> find(String version) {
-        return CALENDAR.versions.stream()
-                .filter(v -> v.version().equals(version))
-                .findFirst();
+        return versions().stream().filter(v -> v.version().equals(version)).findFirst();
     }
 
     /** Whether EKS has (or had) {@code version}; says nothing of its support on a given day. */
@@ -111,7 +121,7 @@ public final class KubernetesVersions {
 
     /** The versions EKS creates clusters with on {@code day}, oldest first. */
     public static List<String> available(LocalDate day) {
-        return CALENDAR.versions.stream()
+        return versions().stream()
                 .filter(v -> v.on(day) != Support.UNSUPPORTED)
                 .map(Version::version)
                 .toList();
@@ -119,7 +129,7 @@ public final class KubernetesVersions {
 
     /** The newest version in standard support on {@code day}. */
     public static Optional<String> newestInStandardSupport(LocalDate day) {
-        return CALENDAR.versions.stream()
+        return versions().stream()
                 .filter(v -> v.on(day) == Support.STANDARD)
                 .reduce((older, newer) -> newer)
                 .map(Version::version);

@@ -12,7 +12,17 @@ package io.trainplane.spec;
 public record NodeAllocatable(long millicores, long memoryMiB, int pods) {
     static final long EVICTION_THRESHOLD_MIB = 100;
 
+    /**
+     * Test seam, set only by tests in this package (WrongTableRunTest) and reset by them: when true,
+     * this table is wrong on purpose (the AMI reserves nothing), to show that the local twin judges
+     * the run with its own kubelet figures, not this table. Always false outside those tests.
+     */
+    static volatile boolean wrongForTests;
+
     public static NodeAllocatable of(InstanceShapes.Shape shape) {
+        if (wrongForTests) {
+            return new NodeAllocatable(shape.vcpus() * 1000L, shape.memoryMiB(), shape.maxPods());
+        }
         return new NodeAllocatable(
                 shape.vcpus() * 1000L - reservedMillicores(shape.vcpus()),
                 shape.memoryMiB() - reservedMemoryMiB(shape.maxPods()) - EVICTION_THRESHOLD_MIB,

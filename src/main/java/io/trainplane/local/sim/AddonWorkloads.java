@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.kubernetes.DevicePluginManifests;
-import io.trainplane.spec.NodeDaemon;
 import java.util.List;
 import java.util.Map;
 
@@ -38,6 +37,18 @@ final class AddonWorkloads {
     static final String FSX_CSI_IMAGE = BareCluster.REGISTRY + "/eks/aws-fsx-csi-driver:v1.5.0";
     static final String EFA_DEVICE_PLUGIN_IMAGE =
             BareCluster.REGISTRY + "/eks/" + DevicePluginManifests.EFA_IMAGE.substring("public.ecr.aws/eks/".length());
+    /**
+     * The CPU the twin's EKS Pod Identity Agent asks on each node
+     * (https://docs.aws.amazon.com/eks/latest/userguide/pod-id-agent-setup.html: a DaemonSet on every
+     * node); the twin's own figure, not taken from the product.
+     */
+    static final String POD_IDENTITY_AGENT_CPU = "10m";
+    /**
+     * The CPU the twin's EFS and FSx CSI node plugins ask on each node; the twin's own figure (the FSx
+     * chart, https://github.com/kubernetes-sigs/aws-fsx-csi-driver/tree/master/charts/aws-fsx-csi-driver,
+     * sets none by default).
+     */
+    static final String CSI_NODE_CPU = "10m";
 
     private AddonWorkloads() {}
 
@@ -77,8 +88,7 @@ final class AddonWorkloads {
                 if (daemonSet(client, POD_IDENTITY_AGENT) == null) {
                     // The agent runs on every node (host network, tolerating every taint):
                     // https://docs.aws.amazon.com/eks/latest/userguide/pod-id-agent-setup.html
-                    BareCluster.daemonSet(
-                            client, POD_IDENTITY_AGENT, POD_IDENTITY_AGENT_IMAGE, NodeDaemon.POD_IDENTITY_AGENT.cpu());
+                    BareCluster.daemonSet(client, POD_IDENTITY_AGENT, POD_IDENTITY_AGENT_IMAGE, POD_IDENTITY_AGENT_CPU);
                 }
             }
             case BareCluster.COREDNS -> {
@@ -195,7 +205,7 @@ final class AddonWorkloads {
                         "efs-plugin",
                         EFS_CSI_IMAGE,
                         List.of("--endpoint=$(CSI_ENDPOINT)", "--delete-access-point-root-dir=false"),
-                        NodeDaemon.EFS_CSI_NODE.cpu()));
+                        CSI_NODE_CPU));
     }
 
     /**
@@ -216,7 +226,7 @@ final class AddonWorkloads {
                         "fsx-plugin",
                         FSX_CSI_IMAGE,
                         List.of("--endpoint=$(CSI_ENDPOINT)"),
-                        NodeDaemon.FSX_CSI_NODE.cpu()));
+                        CSI_NODE_CPU));
     }
 
     /** What differs between the CSI drivers' add-ons: names, image, arguments, the node plugin's CPU. */

@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.trainplane.spec.NodeDaemon;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,12 +78,20 @@ public final class BareCluster {
         awsNode(client);
     }
 
+    /** EKS's kube-proxy add-on asks 100m CPU on each node (its DaemonSet; kube-proxy's default manifest). */
+    static final String KUBE_PROXY_CPU = "100m";
+    /**
+     * The Amazon VPC CNI's aws-node asks 25m CPU (aws/amazon-vpc-cni-k8s, charts/aws-vpc-cni/values.yaml,
+     * resources.requests.cpu).
+     */
+    static final String AWS_NODE_CPU = "25m";
+
     static void kubeProxy(KubernetesClient client) {
-        daemonSet(client, KUBE_PROXY, KUBE_PROXY_IMAGE, NodeDaemon.KUBE_PROXY.cpu());
+        daemonSet(client, KUBE_PROXY, KUBE_PROXY_IMAGE, KUBE_PROXY_CPU);
     }
 
     static void awsNode(KubernetesClient client) {
-        daemonSet(client, AWS_NODE, AWS_NODE_IMAGE, NodeDaemon.AWS_NODE.cpu());
+        daemonSet(client, AWS_NODE, AWS_NODE_IMAGE, AWS_NODE_CPU);
     }
 
     private static void rbac(KubernetesClient client) {

@@ -7,9 +7,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.local.sim.InstanceTypes.InstanceType;
-import io.trainplane.spec.InstanceShapes;
-import io.trainplane.spec.NodeAllocatable;
-import io.trainplane.spec.NodeDisk;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -187,19 +184,19 @@ final class ClusterNodes {
     }
 
     /**
-     * Capacity less what the EKS AMI reserves, as the spec rules computed it ({@link NodeAllocatable});
+     * Capacity less what the EKS AMI's kubelet reserves, as the twin computes it ({@link EksAmiKubelet});
      * ephemeral-storage less the eviction threshold
      * (https://kubernetes.io/docs/tasks/administer-cluster/reserve-compute-resources/).
      */
     static Map<String, Quantity> allocatable(Group g) {
         Map<String, Quantity> allocatable = capacity(g);
         InstanceType type = InstanceTypes.require(g.instanceType());
-        NodeAllocatable left = NodeAllocatable.of(InstanceShapes.of(type.name()).orElseThrow());
+        EksAmiKubelet.Allocatable left = EksAmiKubelet.allocatable(type.name(), type.vcpus(), type.memoryMiB());
         allocatable.put("cpu", new Quantity(left.millicores() + "m"));
         allocatable.put("memory", new Quantity(left.memoryMiB() + "Mi"));
         allocatable.put(
                 EPHEMERAL_STORAGE,
-                new Quantity(Math.round(g.diskGiB() * 1024 * (1 - NodeDisk.EVICTION_AVAILABLE)) + "Mi"));
+                new Quantity(Math.round(g.diskGiB() * 1024 * (1 - NodeRootVolume.NODEFS_EVICTION)) + "Mi"));
         return allocatable;
     }
 }

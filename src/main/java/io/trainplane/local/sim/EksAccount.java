@@ -1,11 +1,9 @@
 package io.trainplane.local.sim;
 
-import io.trainplane.aws.PublicAccessCidrs;
 import io.trainplane.local.sim.EksRecords.AccessEntryRecord;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
-import io.trainplane.spec.KubernetesVersions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -120,7 +118,7 @@ final class EksAccount {
      * EKS creates clusters and node groups only with a Kubernetes version in standard or extended
      * support on the day: "On the end of extended support date, you can no longer create new Amazon
      * EKS clusters with the unsupported version" (https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html),
-     * dates in UTC+0 as the release calendar there gives them ({@link KubernetesVersions}). EKS
+     * dates in UTC+0 as the release calendar there gives them (the twin's copy: {@link EksVersionCalendar}). EKS
      * answers an unknown or unsupported version with InvalidParameterException (HTTP 400)
      * "unsupported Kubernetes version 1.31" (as quoted in
      * https://github.com/terraform-aws-modules/terraform-aws-eks/issues/3164; older answers had no
@@ -128,7 +126,7 @@ final class EksAccount {
      */
     void requireSupportedVersion(String version, String cluster, Instant now) {
         require(
-                version == null || KubernetesVersions.canCreate(version, KubernetesVersions.day(now)),
+                version == null || EksVersionCalendar.canCreate(version, now),
                 cluster,
                 "unsupported Kubernetes version " + version);
     }
@@ -150,7 +148,7 @@ final class EksAccount {
     }
 
     /**
-     * The rules of {@link PublicAccessCidrs}, with EKS's message for a refused block ("The following
+     * The twin's rules for the blocks ({@link EksPublicAccessCidrs}), with EKS's message for a refused block ("The following
      * CIDRs are invalid in publicAccessCidrs: [...]", as EKS answers it:
      * https://github.com/aws/aws-cdk/issues/33176).
      */
@@ -158,16 +156,16 @@ final class EksAccount {
         if (!vpc.hasPublicAccessCidrs()) {
             return;
         }
-        List<String> invalid = PublicAccessCidrs.invalid(vpc.publicAccessCidrs());
+        List<String> invalid = EksPublicAccessCidrs.refused(vpc.publicAccessCidrs());
         require(
                 invalid.isEmpty(),
                 name,
                 "The following CIDRs are invalid in publicAccessCidrs: [" + String.join(",", invalid) + "]");
         require(
-                vpc.publicAccessCidrs().size() <= PublicAccessCidrs.MAX,
+                vpc.publicAccessCidrs().size() <= EksPublicAccessCidrs.QUOTA,
                 name,
                 "publicAccessCidrs has " + vpc.publicAccessCidrs().size() + " CIDR blocks; a cluster takes at most "
-                        + PublicAccessCidrs.MAX);
+                        + EksPublicAccessCidrs.QUOTA);
     }
 
     static boolean logsControlPlane(CreateClusterRequest request) {

@@ -4,7 +4,6 @@ import io.trainplane.local.sim.EksRecords.AccessEntryRecord;
 import io.trainplane.local.sim.EksRecords.AddonRecord;
 import io.trainplane.local.sim.EksRecords.ClusterRecord;
 import io.trainplane.local.sim.EksRecords.NodegroupRecord;
-import io.trainplane.spec.KubernetesVersions;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -51,12 +50,12 @@ final class EksViews {
 
     /**
      * The version of a cluster created without one: EKS's default version (DescribeClusterVersions'
-     * {@code defaultVersion}), which the twin takes as the newest in standard support on the day
-     * the cluster was created. EKS's default is sometimes one release older.
+     * {@code defaultVersion}) by the twin's calendar ({@link EksVersionCalendar}). EKS's default is
+     * sometimes one release older.
      */
     static String defaultVersion(Instant createdAt) {
-        return KubernetesVersions.newestInStandardSupport(KubernetesVersions.day(createdAt))
-                .orElse(KubernetesVersions.all().getLast().version());
+        return EksVersionCalendar.defaultVersion(createdAt)
+                .orElse(EksVersionCalendar.rows().getLast().version());
     }
 
     /** The cluster's Kubernetes version: the one it was created with, else the default of its day. */

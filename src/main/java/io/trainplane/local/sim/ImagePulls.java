@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.trainplane.kubernetes.DevicePluginManifests;
 import io.trainplane.kubernetes.WorkloadManifests;
-import io.trainplane.spec.NodeDisk;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -82,7 +81,7 @@ public final class ImagePulls {
 
     /**
      * Compressed sizes (GB, linux/amd64) of the images the project runs besides the training images
-     * (whose published sizes are {@link NodeDisk#KNOWN_COMPRESSED_GB}'s), as the registries list them:
+     * and the PyTorch training image, whose size Docker Hub publishes ({@link NodeRootVolume#PYTORCH_2_5_1_CUDA_GB}), as the registries list them:
      * estimates (no citable figure found here), all small beside it: the AWS CLI
      * image (Amazon Linux 2 with the CLI v2, https://gallery.ecr.aws/aws-cli/aws-cli), the EKS
      * add-on images from EKS's registry (https://docs.aws.amazon.com/eks/latest/userguide/add-ons-images.html),
@@ -90,6 +89,7 @@ public final class ImagePulls {
      * pod names it.
      */
     public static final Map<String, Double> COMPRESSED_GB = Map.ofEntries(
+            Map.entry("pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", NodeRootVolume.PYTORCH_2_5_1_CUDA_GB),
             Map.entry(WorkloadManifests.AWS_CLI_IMAGE, 0.14), // estimate
             Map.entry(DevicePluginManifests.IMAGE, 0.16), // estimate
             Map.entry(DevicePluginManifests.EFA_IMAGE, 0.03), // estimate
@@ -161,7 +161,7 @@ public final class ImagePulls {
 
     /** The image's compressed size in GB: the tables', else {@link #DEFAULT_GB}. */
     public static double gigabytes(String image) {
-        return COMPRESSED_GB.getOrDefault(image, NodeDisk.KNOWN_COMPRESSED_GB.getOrDefault(image, DEFAULT_GB));
+        return COMPRESSED_GB.getOrDefault(image, DEFAULT_GB);
     }
 
     /** How long pulling {@code gigabytes} takes at {@link #PULL_PER_GB}. */

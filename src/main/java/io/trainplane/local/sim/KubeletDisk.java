@@ -2,7 +2,6 @@ package io.trainplane.local.sim;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.trainplane.spec.NodeDisk;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Locale;
@@ -12,7 +11,7 @@ import java.util.Set;
 
 /**
  * A node's root volume as the kubelet keeps it: the system and the images containerd unpacked
- * there, sized as {@link NodeDisk} sizes them. The kubelet's image garbage collector deletes images
+ * there, sized by the twin's own figures ({@link NodeRootVolume}). The kubelet's image garbage collector deletes images
  * no pod on the node uses, least recently pulled first, once the disk is 85 % full, down to 80 %
  * (imageGCHighThresholdPercent and imageGCLowThresholdPercent,
  * https://kubernetes.io/docs/concepts/architecture/garbage-collection/#containers-images); an image
@@ -44,11 +43,11 @@ final class KubeletDisk {
     }
 
     private static double imageGiB(String image) {
-        return NodeDisk.imageGiB(ImagePulls.gigabytes(image));
+        return NodeRootVolume.imageGiB(ImagePulls.gigabytes(image));
     }
 
     double usedGiB() {
-        return NodeDisk.SYSTEM_GIB
+        return NodeRootVolume.SYSTEM_GIB
                 + images.keySet().stream().mapToDouble(KubeletDisk::imageGiB).sum();
     }
 
@@ -64,14 +63,14 @@ final class KubeletDisk {
 
     /** After a pull: past the high threshold, the collector deletes unused images down to the low one. */
     void collectPastHighThreshold(Set<String> inUse) {
-        if (usedGiB() > capacityGiB * NodeDisk.IMAGE_GC_HIGH) {
-            collect(inUse, capacityGiB * NodeDisk.IMAGE_GC_LOW);
+        if (usedGiB() > capacityGiB * NodeRootVolume.IMAGE_GC_HIGH) {
+            collect(inUse, capacityGiB * NodeRootVolume.IMAGE_GC_LOW);
         }
     }
 
     /** Less free than the eviction threshold, unused images collected first. */
     boolean underPressure(Set<String> inUse) {
-        double threshold = capacityGiB * NodeDisk.EVICTION_AVAILABLE;
+        double threshold = capacityGiB * NodeRootVolume.NODEFS_EVICTION;
         collect(inUse, capacityGiB - threshold);
         return capacityGiB - usedGiB() < threshold;
     }
@@ -82,7 +81,7 @@ final class KubeletDisk {
      */
     String evictionMessage() {
         return "The node was low on resource: ephemeral-storage. Threshold quantity: "
-                + kibibytes(capacityGiB * NodeDisk.EVICTION_AVAILABLE) + ", available: "
+                + kibibytes(capacityGiB * NodeRootVolume.NODEFS_EVICTION) + ", available: "
                 + kibibytes(Math.max(0, capacityGiB - usedGiB())) + ". ";
     }
 

@@ -17,7 +17,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.trainplane.kubernetes.MpiJobs;
-import io.trainplane.kubernetes.PyTorchJobState;
 import io.trainplane.kubernetes.PyTorchJobs;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -89,8 +88,7 @@ public final class MpiJobController {
     private void reconcile(GenericKubernetesResource job, Instant now) {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
-        PyTorchJobState state = PyTorchJobState.of(job);
-        if (state instanceof PyTorchJobState.Succeeded || state instanceof PyTorchJobState.Failed) {
+        if (OperatorConditions.finished(job)) {
             if (Set.of("Running", "All").contains(String.valueOf(runPolicy(job).get("cleanPodPolicy")))) {
                 workers(ns, name).stream()
                         .filter(p -> "Running".equals(p.getStatus().getPhase())

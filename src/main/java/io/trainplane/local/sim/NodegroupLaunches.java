@@ -2,7 +2,6 @@ package io.trainplane.local.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trainplane.local.sim.SimulatedCapacity.Reservation;
-import io.trainplane.spec.NodeDisk;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -258,14 +257,14 @@ final class NodegroupLaunches {
         JsonNode data = templateData(request);
         if (data != null) {
             for (JsonNode mapping : data.path("BlockDeviceMappings")) {
-                if (io.trainplane.aws.ec2.Ec2DesiredState.ROOT_DEVICE.equals(
+                if (NodeRootVolume.AL2023_ROOT_DEVICE.equals(
                                 mapping.path("DeviceName").asText())
                         && mapping.at("/Ebs/VolumeSize").canConvertToInt()) {
                     return mapping.at("/Ebs/VolumeSize").asInt();
                 }
             }
         }
-        return request.diskSize() != null ? request.diskSize() : NodeDisk.EKS_DEFAULT_GIB;
+        return request.diskSize() != null ? request.diskSize() : NodeRootVolume.EKS_DEFAULT_GIB;
     }
 
     /** The data of the launch template the node group names; null without one (or without Cloud Control). */

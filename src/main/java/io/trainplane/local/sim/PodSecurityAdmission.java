@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * neither Windows HostProcess, AppArmor, SELinux nor sysctls.
  */
 final class PodSecurityAdmission {
-    static final String ENFORCE_LABEL = io.trainplane.kubernetes.PodSecurity.ENFORCE_LABEL;
+    /** The namespace label that sets the enforced level (https://kubernetes.io/docs/concepts/security/pod-security-admission/). */
+    static final String ENFORCE_LABEL = "pod-security.kubernetes.io/enforce";
 
     /** The capabilities baseline lets a container add. */
     static final Set<String> BASELINE_CAPABILITIES = Set.of(

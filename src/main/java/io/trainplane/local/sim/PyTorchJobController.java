@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.trainplane.kubernetes.PyTorchJobState;
 import io.trainplane.kubernetes.PyTorchJobs;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -76,8 +75,7 @@ public final class PyTorchJobController {
     }
 
     private void reconcile(GenericKubernetesResource job, Instant now) {
-        PyTorchJobState state = PyTorchJobState.of(job);
-        if (state instanceof PyTorchJobState.Succeeded || state instanceof PyTorchJobState.Failed) {
+        if (OperatorConditions.finished(job)) {
             return;
         }
         String ns = job.getMetadata().getNamespace();
@@ -95,7 +93,7 @@ public final class PyTorchJobController {
             // runPolicy.suspend (its CRD, v1.9.4: "the Job controller will delete all active Pods"):
             // the pods deleted, each terminated gracefully, none created, the job Suspended.
             pods.stop(asJob, current, now);
-            if (!(state instanceof PyTorchJobState.Active a && a.condition().equals("Suspended"))) {
+            if (!OperatorConditions.isTrue(job, "Suspended")) {
                 setStatus(
                         job,
                         (String) PyTorchJobs.status(job, "startTime"),
@@ -185,8 +183,7 @@ public final class PyTorchJobController {
                             "PyTorchJobSucceeded",
                             "PyTorchJob " + name + " is successfully completed.",
                             now));
-        } else if (running > 0
-                && !(state instanceof PyTorchJobState.Active a && a.condition().equals("Running"))) {
+        } else if (running > 0 && !OperatorConditions.isTrue(job, "Running")) {
             setStatus(
                     job,
                     start,

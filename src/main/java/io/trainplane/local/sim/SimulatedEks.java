@@ -1,6 +1,5 @@
 package io.trainplane.local.sim;
 
-import io.trainplane.aws.ec2.ControlPlaneLogGroup;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
@@ -319,7 +318,9 @@ public final class SimulatedEks implements EksClient, Inventory {
                 network.addClusterSecurityGroup(created.securityGroupId, vpc.subnetIds());
                 accessEntries.bootstrap(created, Callers.current(), now);
                 if (EksAccount.logsControlPlane(request)) {
-                    controlPlaneLogs.accept(ControlPlaneLogGroup.name(name));
+                    // EKS sends a cluster's control plane logs to /aws/eks/<cluster>/cluster
+                    // (https://docs.aws.amazon.com/eks/latest/userguide/control-plane-logs.html).
+                    controlPlaneLogs.accept("/aws/eks/" + name + "/cluster");
                 }
                 return CreateClusterResponse.builder()
                         .cluster(EksViews.cluster(created, now))

@@ -1,12 +1,11 @@
 package io.trainplane.local.sim;
 
-import io.trainplane.aws.InstancePrices;
 import io.trainplane.aws.catalog.InstanceCatalog;
 import io.trainplane.local.iam.AuditEntry;
 import io.trainplane.local.iam.Authorizer;
 import io.trainplane.local.iam.Callers;
 import io.trainplane.local.iam.IamRequest;
-import io.trainplane.spec.InstanceShapes;
+import io.trainplane.spec.InstanceShapes.Shape;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -18,8 +17,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The account's EC2 instance types and the Price List, as a run asks them before anything is
- * created: DescribeInstanceTypes from the EC2 catalog, On-Demand and Spot prices from the Region's
- * price table (one Availability Zone's Spot price, the table's typical one), Capacity Block
+ * created: DescribeInstanceTypes from the twin's own EC2 answers ({@link Ec2InstanceFacts}, max pods
+ * as the EKS AMI computes them: {@link EksAmiKubelet}), On-Demand and Spot prices from the twin's own
+ * copy of the Region's prices ({@link PriceListAnswers}) (one Availability Zone's Spot price, the table's typical one), Capacity Block
  * offerings only as a test offers them (the twin has no Capacity Block prices). Each call is logged
  * ({@code ec2:DescribeInstanceTypes}, {@code pricing:GetProducts}), passes the {@link FaultPlan} and
  * asks IAM: these actions take no resource-level permissions, so the resource is {@code *}
@@ -53,13 +53,30 @@ public final class SimulatedInstanceCatalog implements InstanceCatalog {
     }
 
     @Override
-    public Map<String, InstanceShapes.Shape> describeInstanceTypes(Collection<String> types) {
+    public Map<String, Shape> describeInstanceTypes(Collection<String> types) {
         call("ec2", "DescribeInstanceTypes");
-        Map<String, InstanceShapes.Shape> found = new TreeMap<>();
-        types.forEach(t -> InstanceShapes.of(t)
-                .filter(s -> InstanceShapes.offeredIn(t, region))
-                .ifPresent(s -> found.put(t, s)));
+        Map<String, Shape> found = new TreeMap<>();
+        types.forEach(t -> Ec2InstanceFacts.of(t)
+                .filter(f -> Ec2InstanceFacts.offeredIn(t, region))
+                .ifPresent(f -> found.put(t, shape(f))));
         return found;
+    }
+
+    /** The twin's answer for one type, in the shape the product reads EC2's answers into. */
+    static Shape shape(Ec2InstanceFacts.Fact f) {
+        return new Shape(
+                f.name(),
+                f.vcpus(),
+                f.memoryMiB(),
+                f.nvidiaGpus(),
+                f.gpuModel() == null ? null : "NVIDIA " + f.gpuModel(),
+                f.gpuMemoryMiB(),
+                f.neuronDevices(),
+                f.neuronModel(),
+                f.maxEfaInterfaces(),
+                f.architecture(),
+                EksAmiKubelet.maxPods(f.name()),
+                f.usageClasses());
     }
 
     @Override
@@ -68,7 +85,7 @@ public final class SimulatedInstanceCatalog implements InstanceCatalog {
         for (String type : types) {
             // One GetProducts a type, as the product asks.
             call("pricing", "GetProducts");
-            table(priceRegion).flatMap(t -> t.perHour(type)).ifPresent(p -> prices.put(type, p));
+            table(priceRegion).map(t -> t.onDemand().get(type)).ifPresent(p -> prices.put(type, p));
         }
         return prices;
     }
@@ -79,7 +96,7 @@ public final class SimulatedInstanceCatalog implements InstanceCatalog {
         Map<String, Double> prices = new TreeMap<>();
         table(region)
                 .ifPresent(t -> types.forEach(type -> {
-                    Double spot = t.spotPerHour().get(type);
+                    Double spot = t.spot().get(type);
                     if (spot != null) {
                         prices.put(type, spot);
                     }
@@ -95,12 +112,8 @@ public final class SimulatedInstanceCatalog implements InstanceCatalog {
                 .min(java.util.Comparator.comparingDouble(CapacityBlockOffering::upfrontFee));
     }
 
-    private static Optional<InstancePrices> table(String region) {
-        try {
-            return Optional.of(InstancePrices.load(region));
-        } catch (IllegalArgumentException none) {
-            return Optional.empty();
-        }
+    private static Optional<PriceListAnswers.RegionPrices> table(String region) {
+        return PriceListAnswers.of(region);
     }
 
     private void call(String service, String operation) {

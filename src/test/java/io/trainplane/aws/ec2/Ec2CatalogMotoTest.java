@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The committed EC2 instance catalog is what {@code scripts/refresh-ec2-catalog.py} makes of the
  * EC2 APIs' answers: run against moto_server (whose DescribeInstanceTypes and
  * DescribeInstanceTypeOfferings answer from AWS's own recorded answers), it writes the same types,
- * facts and Regions. So the script reads the APIs' shapes right, and the snapshot was not edited by hand.
+ * facts and Regions, and so does the twin's own copy of the answers. So the script reads the APIs'
+ * shapes right, and neither the snapshot nor the twin's copy was edited by hand.
  */
 class Ec2CatalogMotoTest {
     @RegisterExtension
@@ -65,6 +66,13 @@ class Ec2CatalogMotoTest {
             assertThat(refreshed.path("instanceTypes")).isEqualTo(committed.path("instanceTypes"));
             assertThat(refreshed.path("regions")).isEqualTo(committed.path("regions"));
             assertThat(refreshed.path("instanceTypes").size()).isGreaterThan(150);
+            // The twin's own copy (local/sim Ec2InstanceFacts) holds the same answers.
+            JsonNode twin;
+            try (var in = getClass().getResourceAsStream("/io/trainplane/local/sim/ec2-instance-types.json")) {
+                twin = Json.read(in);
+            }
+            assertThat(refreshed.path("instanceTypes")).isEqualTo(twin.path("instanceTypes"));
+            assertThat(refreshed.path("regions")).isEqualTo(twin.path("regions"));
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(log);
