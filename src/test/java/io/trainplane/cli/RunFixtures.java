@@ -106,49 +106,78 @@ final class RunFixtures {
         };
     }
 
+    /** Every client of {@code base}: a wrapper overrides what it changes. */
+    static class Delegating implements CliClients {
+        final CliClients base;
+
+        Delegating(CliClients base) {
+            this.base = base;
+        }
+
+        @Override
+        public DynamoDbClient dynamoDb() {
+            return base.dynamoDb();
+        }
+
+        @Override
+        public CloudFormationClient cloudFormation() {
+            return base.cloudFormation();
+        }
+
+        @Override
+        public SfnClient sfn() {
+            return base.sfn();
+        }
+
+        @Override
+        public EksClient eks() {
+            return base.eks();
+        }
+
+        @Override
+        public S3Client s3() {
+            return base.s3();
+        }
+
+        @Override
+        public String region() {
+            return base.region();
+        }
+
+        @Override
+        public io.trainplane.kubernetes.ClusterAccess clusters() {
+            return base.clusters();
+        }
+
+        @Override
+        public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
+            return base.instanceCatalog();
+        }
+
+        @Override
+        public Map<String, String> environment() {
+            return base.environment();
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return base.clock();
+        }
+
+        @Override
+        public Terminal terminal() {
+            return base.terminal();
+        }
+
+        @Override
+        public void sleep(java.time.Duration d) throws InterruptedException {
+            base.sleep(d);
+        }
+    }
+
     /** {@code base} with its own environment (TRAINPLANE_HOME → a test's own store) and a sleep that only counts. */
     static CliClients withEnvironment(CliClients base, Map<String, String> environment, Runnable onSleep) {
-        return new CliClients() {
-            @Override
-            public DynamoDbClient dynamoDb() {
-                return base.dynamoDb();
-            }
-
-            @Override
-            public CloudFormationClient cloudFormation() {
-                return base.cloudFormation();
-            }
-
-            @Override
-            public SfnClient sfn() {
-                return base.sfn();
-            }
-
-            @Override
-            public EksClient eks() {
-                return base.eks();
-            }
-
-            @Override
-            public S3Client s3() {
-                return base.s3();
-            }
-
-            @Override
-            public io.trainplane.kubernetes.ClusterAccess clusters() {
-                return base.clusters();
-            }
-
-            @Override
-            public String region() {
-                return base.region();
-            }
-
-            @Override
-            public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
-                return base.instanceCatalog();
-            }
-
+        return new Delegating(base) {
             @Override
             public Map<String, String> environment() {
                 return environment;
@@ -158,67 +187,12 @@ final class RunFixtures {
             public void sleep(java.time.Duration d) {
                 onSleep.run();
             }
-
-            @Override
-            public java.time.Clock clock() {
-                return base.clock();
-            }
         };
     }
 
     /** {@code base} on another clock: the day a spec is checked for. */
     static CliClients withClock(CliClients base, java.time.Clock clock) {
-        return new CliClients() {
-            @Override
-            public DynamoDbClient dynamoDb() {
-                return base.dynamoDb();
-            }
-
-            @Override
-            public CloudFormationClient cloudFormation() {
-                return base.cloudFormation();
-            }
-
-            @Override
-            public SfnClient sfn() {
-                return base.sfn();
-            }
-
-            @Override
-            public EksClient eks() {
-                return base.eks();
-            }
-
-            @Override
-            public S3Client s3() {
-                return base.s3();
-            }
-
-            @Override
-            public io.trainplane.kubernetes.ClusterAccess clusters() {
-                return base.clusters();
-            }
-
-            @Override
-            public String region() {
-                return base.region();
-            }
-
-            @Override
-            public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
-                return base.instanceCatalog();
-            }
-
-            @Override
-            public Map<String, String> environment() {
-                return base.environment();
-            }
-
-            @Override
-            public void sleep(java.time.Duration d) throws InterruptedException {
-                base.sleep(d);
-            }
-
+        return new Delegating(base) {
             @Override
             public java.time.Clock clock() {
                 return clock;
@@ -228,50 +202,10 @@ final class RunFixtures {
 
     /** {@code base} asking {@code catalog} for EC2's instance types and the Price List. */
     static CliClients withCatalog(CliClients base, io.trainplane.aws.catalog.InstanceCatalog catalog) {
-        return new CliClients() {
-            @Override
-            public DynamoDbClient dynamoDb() {
-                return base.dynamoDb();
-            }
-
-            @Override
-            public CloudFormationClient cloudFormation() {
-                return base.cloudFormation();
-            }
-
-            @Override
-            public SfnClient sfn() {
-                return base.sfn();
-            }
-
-            @Override
-            public EksClient eks() {
-                return base.eks();
-            }
-
-            @Override
-            public S3Client s3() {
-                return base.s3();
-            }
-
-            @Override
-            public String region() {
-                return base.region();
-            }
-
+        return new Delegating(base) {
             @Override
             public io.trainplane.aws.catalog.InstanceCatalog instanceCatalog() {
                 return catalog;
-            }
-
-            @Override
-            public Map<String, String> environment() {
-                return base.environment();
-            }
-
-            @Override
-            public java.time.Clock clock() {
-                return base.clock();
             }
         };
     }
