@@ -85,7 +85,7 @@ class AdoptedVolumeTest {
         int clusters = cloud.calls().counts().getOrDefault("eks:CreateCluster", 0);
         assertThatThrownBy(() -> handlers.start(spec(runId, fileSystem), runId))
                 .isInstanceOfSatisfying(TerminalException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(reason);
+                    assertThat(e.reason().name()).isEqualTo(reason);
                     assertThat(e.getMessage()).contains(saying);
                 });
         assertThat(cloud.calls().counts().getOrDefault("eks:CreateCluster", 0)).isEqualTo(clusters);
