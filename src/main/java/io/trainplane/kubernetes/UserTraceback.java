@@ -60,6 +60,11 @@ public record UserTraceback(String exception, String frame, String text) {
         String frame = null;
         for (int i = start + 1; i < lines.size(); i++) {
             String line = lines.get(i);
+            if (line.equals(START)) {
+                // Another process's traceback begun among these lines: ranks that fail together
+                // write to the same log, line by line.
+                continue;
+            }
             body.add(line);
             if (line.startsWith(" ")) {
                 Matcher m = FRAME.matcher(line);

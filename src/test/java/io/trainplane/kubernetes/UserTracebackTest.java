@@ -27,6 +27,25 @@ class UserTracebackTest {
     }
 
     @Test
+    void twoRanksTracebacksWrittenLineByLineTogetherStillGiveTheUsersException() {
+        String log = String.join(
+                "\n",
+                "Traceback (most recent call last):",
+                "Traceback (most recent call last):",
+                "  File \"/workload/train.py\", line 3, in <module>",
+                "  File \"/workload/train.py\", line 3, in <module>",
+                "    import nonexistent_module",
+                "    import nonexistent_module",
+                "ModuleNotFoundError: No module named 'nonexistent_module'",
+                "ModuleNotFoundError: No module named 'nonexistent_module'",
+                "");
+        UserTraceback t = UserTraceback.in(log).orElseThrow();
+
+        assertThat(t.exception()).isEqualTo("ModuleNotFoundError: No module named 'nonexistent_module'");
+        assertThat(t.frame()).isEqualTo("/workload/train.py:3 in <module>");
+    }
+
+    @Test
     void aRecordedEntryPointsTracebackIsTheUsersThoughItPassesThroughTorchsWrapper() throws IOException {
         UserTraceback t = UserTraceback.in(resource("record-restarted.log")).orElseThrow();
 
