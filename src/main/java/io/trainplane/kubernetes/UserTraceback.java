@@ -29,6 +29,9 @@ public record UserTraceback(String exception, String frame, String text) {
 
     private static final String LAUNCHER_EXCEPTIONS = "torch.distributed.elastic.";
 
+    /** A traceback's last line: the exception's qualified name, then its message after ": ". */
+    private static final Pattern EXCEPTION = Pattern.compile("^[A-Za-z_][A-Za-z0-9_.]*(:.*)?$");
+
     private static final Pattern FRAME = Pattern.compile("^\\s*File \"(.*)\", line (\\d+), in (.*)$");
 
     /** The last traceback of {@code log} that is not torchrun's; empty when there is none. */
@@ -60,9 +63,12 @@ public record UserTraceback(String exception, String frame, String text) {
         String frame = null;
         for (int i = start + 1; i < lines.size(); i++) {
             String line = lines.get(i);
-            if (line.equals(START)) {
-                // Another process's traceback begun among these lines: ranks that fail together
-                // write to the same log, line by line.
+            if (line.equals(START)
+                    || (!line.startsWith(" ")
+                            && !line.isBlank()
+                            && !EXCEPTION.matcher(line).matches())) {
+                // Another process's lines among these: ranks that fail together write to the same
+                // log at once, and a line may lose its indent to the other's.
                 continue;
             }
             body.add(line);

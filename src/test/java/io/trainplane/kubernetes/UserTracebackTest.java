@@ -35,7 +35,8 @@ class UserTracebackTest {
                 "  File \"/workload/train.py\", line 3, in <module>",
                 "  File \"/workload/train.py\", line 3, in <module>",
                 "    import nonexistent_module",
-                "    import nonexistent_module",
+                // The other rank's line, its indent lost to this one's output.
+                "import nonexistent_module",
                 "ModuleNotFoundError: No module named 'nonexistent_module'",
                 "ModuleNotFoundError: No module named 'nonexistent_module'",
                 "");
