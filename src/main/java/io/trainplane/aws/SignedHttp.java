@@ -1,8 +1,11 @@
 package io.trainplane.aws;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trainplane.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -25,7 +28,33 @@ public final class SignedHttp {
         public boolean ok() {
             return status / 100 == 2;
         }
+
+        /**
+         * The error of an AWS JSON protocol's answer: the code of {@code __type} (after its
+         * {@code #}), else {@code fallback}, and the {@code Message}. A body that is not JSON (a
+         * load balancer's HTML page, a proxy's text) is the message, so the status still decides
+         * whether to ask again (https://smithy.io/2.0/aws/protocols/aws-json-1_1-protocol.html).
+         */
+        public JsonError jsonError(String fallback) {
+            String text = new String(body, StandardCharsets.UTF_8).strip();
+            JsonNode parsed = null;
+            try {
+                parsed = text.isEmpty() ? null : Json.read(text);
+            } catch (java.io.UncheckedIOException notJson) {
+                // Read below as text.
+            }
+            if (parsed == null || !parsed.isObject()) {
+                return new JsonError(fallback, text.length() > 200 ? text.substring(0, 200) + "…" : text);
+            }
+            String type = parsed.path("__type").asText(fallback);
+            return new JsonError(
+                    type.substring(type.lastIndexOf('#') + 1),
+                    parsed.path("Message").asText(parsed.path("message").asText("")));
+        }
     }
+
+    /** An AWS JSON protocol's error: its code and message. */
+    public record JsonError(String code, String message) {}
 
     private final SdkHttpClient http;
     private final AwsCredentialsProvider credentials;

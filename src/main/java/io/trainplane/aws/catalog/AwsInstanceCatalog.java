@@ -330,19 +330,14 @@ public final class AwsInstanceCatalog implements InstanceCatalog {
         } catch (IOException e) {
             throw SdkClientException.create("Price List GetProducts failed: " + e.getMessage(), e);
         }
-        String text = new String(answer.body(), StandardCharsets.UTF_8);
-        JsonNode parsed;
-        try {
-            parsed = text.isBlank() ? Json.object() : Json.read(text);
-        } catch (java.io.UncheckedIOException notJson) {
-            parsed = Json.object().put("Message", text.length() > 200 ? text.substring(0, 200) + "…" : text);
-        }
         if (answer.ok()) {
-            return parsed;
+            return answer.body().length == 0
+                    ? Json.object()
+                    : Json.read(new String(answer.body(), StandardCharsets.UTF_8));
         }
-        String type = parsed.path("__type").asText("HTTP" + answer.status());
-        String code = type.substring(type.lastIndexOf('#') + 1);
-        String message = parsed.path("Message").asText(parsed.path("message").asText(""));
+        SignedHttp.JsonError error = answer.jsonError("HTTP" + answer.status());
+        String code = error.code();
+        String message = error.message();
         if (answer.status() >= 500 || code.contains("Throttl")) {
             throw new TransientException(
                     "Price List GetProducts answered " + answer.status() + " " + code + ": " + message);

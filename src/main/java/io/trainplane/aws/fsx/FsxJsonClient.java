@@ -107,11 +107,9 @@ public final class FsxJsonClient implements LustreFileSystems {
             if (response.ok()) {
                 return bytes.length == 0 ? Json.object() : Json.read(new ByteArrayInputStream(bytes));
             }
-            JsonNode answer = errorBody(bytes);
-            String type = answer.path("__type").asText("Unknown");
-            String code = type.substring(type.lastIndexOf('#') + 1);
-            String message =
-                    answer.path("Message").asText(answer.path("message").asText(""));
+            SignedHttp.JsonError error = response.jsonError("Unknown");
+            String code = error.code();
+            String message = error.message();
             if (status >= 500 || code.contains("Throttl") || "InternalServerError".equals(code)) {
                 throw new TransientException("FSx " + operation + " answered " + status + " " + code + ": " + message);
             }
@@ -120,22 +118,5 @@ public final class FsxJsonClient implements LustreFileSystems {
             // The connection failed, or an answer was cut off: as the SDK would, ask again.
             throw new TransientException("FSx " + operation + " failed: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * An error's body as JSON; one that is not (a load balancer's HTML page, a proxy's text) is
-     * its message, so its status still decides whether to ask again.
-     */
-    private static JsonNode errorBody(byte[] bytes) {
-        try {
-            JsonNode parsed = bytes.length == 0 ? null : Json.read(new String(bytes, StandardCharsets.UTF_8));
-            if (parsed != null && parsed.isObject()) {
-                return parsed;
-            }
-        } catch (java.io.UncheckedIOException notJson) {
-            // Read below as text.
-        }
-        String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip();
-        return Json.object().put("Message", text.length() > 200 ? text.substring(0, 200) + "…" : text);
     }
 }
