@@ -18,11 +18,12 @@ import software.amazon.awssdk.core.exception.SdkException;
 final class LivePrices {
     private LivePrices() {}
 
-    static RunPrices of(RunSpec run, RunPrices snapshot, CliClients clients, boolean priced, PrintWriter err) {
+    /** The run's prices as StartRun would price a run that a cost ceiling or budget must hold. */
+    static RunPrices of(RunSpec run, RunPrices snapshot, CliClients clients, PrintWriter err) {
         LiveInstanceFacts.Checked live;
         try {
             live = LiveInstanceFacts.check(
-                    run, snapshot, clients.instanceCatalog(), clients.clock().instant(), priced);
+                    run, snapshot, clients.instanceCatalog(), clients.clock().instant(), true);
         } catch (InstanceCatalog.CatalogError | TransientException | SdkException e) {
             err.println("warning: EC2 and the Price List could not be asked about the run's instance types ("
                     + e.getMessage() + "): the offline snapshot (" + snapshot.describe() + ") prices this run;"

@@ -90,8 +90,7 @@ final class PlanCommand extends ClientsCommand implements Callable<Integer> {
         RunPrices prices = RunPrices.forRegion(region);
         if (history != null && history.stack() != null) {
             // The stack's Region today, as StartRun sees it.
-            prices = LivePrices.of(
-                    run, prices, clients, true, command.commandLine().getErr());
+            prices = LivePrices.of(run, prices, clients, command.commandLine().getErr());
         }
         CostEstimate cost = estimate(run, runDay, prices);
         List<String> warnings = SpecWarnings.of(run, runDay, prices);

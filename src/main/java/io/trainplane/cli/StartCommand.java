@@ -95,7 +95,6 @@ final class StartCommand extends ClientsCommand implements Callable<Integer> {
                         run,
                         RunPrices.forRegion(clients.region()),
                         clients,
-                        true,
                         command.commandLine().getErr()),
                 today());
         ceilings.require(run, cost.ceilingWorstCase(), 0);
